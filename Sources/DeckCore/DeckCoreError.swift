@@ -1,0 +1,19 @@
+/// Errors raised by the core deck rules and model validation.
+public enum DeckCoreError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// A drag that cannot be decided (e.g. width <= 0).
+  case invalidDrag(String)
+  /// A catalog that breaks a model rule; `item` is the 0-based position in the catalog.
+  case invalidCatalog(item: Int?, message: String)
+  /// Deck rules with impossible values.
+  case invalidRules(String)
+
+  public var description: String {
+    switch self {
+    case .invalidDrag(let m): return m
+    case .invalidCatalog(let item, let m):
+      if let item { return "item \(item + 1): \(m)" }
+      return m
+    case .invalidRules(let m): return m
+    }
+  }
+}

@@ -1,0 +1,112 @@
+/// The rules every deck obeys, whatever strategy ranked it.
+public struct DeckRules: Sendable, Equatable {
+  /// Cards per deck.
+  public var size: Int = 10
+  /// At most this many cards of one category; nil for no cap.
+  public var maxPerCategory: Int? = 3
+  /// No two adjacent cards of one category when some order avoids it.
+  public var avoidAdjacentCategory: Bool = true
+  /// Items always put first, in this order, when the diner may have them.
+  public var pinned: [String] = []
+  /// Items never shown.
+  public var excluded: [String] = []
+  /// An item swiped right within this many days before the deck date is held back (0 = off).
+  public var repeatPickDays: Int = 6
+  /// An item swiped left within this many days before the deck date is held back (0 = off).
+  public var cooldownDays: Int = 3
+  /// Items shown within this many days go behind items not shown in that window (0 = off).
+  public var reshowDays: Int = 2
+
+  public init() {}
+
+  public func validate() throws(DeckCoreError) {
+    guard size >= 1 else { throw .invalidRules("size must be at least 1, got \(size)") }
+    if let cap = maxPerCategory, cap < 1 {
+      throw .invalidRules("maxPerCategory must be at least 1, got \(cap)")
+    }
+    for (name, value) in [
+      ("repeatPickDays", repeatPickDays), ("cooldownDays", cooldownDays),
+      ("reshowDays", reshowDays),
+    ] where value < 0 {
+      throw .invalidRules("\(name) must be 0 or more, got \(value)")
+    }
+    if let both = pinned.first(where: { excluded.contains($0) }) {
+      throw .invalidRules("item '\(both)' is both pinned and excluded")
+    }
+  }
+}
+
+/// Why an item was left out of a diner's candidates.
+public enum HoldBackReason: Int, Sendable, CaseIterable, CustomStringConvertible {
+  case excluded, unavailable, diet, allergen, dislikedCategory, recentlyPicked, cooldown
+
+  public var description: String {
+    switch self {
+    case .excluded: return "excluded"
+    case .unavailable: return "unavailable"
+    case .diet: return "diet"
+    case .allergen: return "allergen"
+    case .dislikedCategory: return "disliked category"
+    case .recentlyPicked: return "recently picked"
+    case .cooldown: return "cooldown"
+    }
+  }
+}
+
+/// The items a diner may see on a date, before ranking.
+public struct CandidateSet: Sendable, Equatable {
+  /// Catalog indices, in catalog order; pinned items are included.
+  public var items: [Int32]
+  /// Per entry of `items`: shown within `reshowDays`, so it goes behind unseen items.
+  public var recentlyShown: [Bool]
+  /// Eligible pinned items in pin order.
+  public var pinned: [Int32]
+  /// How many catalog items each reason held back (indexed by `HoldBackReason.rawValue`).
+  public var heldBack: [Int]
+}
+
+/// One card of a built deck.
+public struct Card: Sendable, Equatable {
+  public var item: Int32
+  public var score: Double
+  public var pinned: Bool
+  /// Probability of this item at this position under the strategy, when it knows it.
+  public var propensity: Double?
+
+  public init(item: Int32, score: Double, pinned: Bool = false, propensity: Double? = nil) {
+    self.item = item
+    self.score = score
+    self.pinned = pinned
+    self.propensity = propensity
+  }
+}
+
+/// Why a deck came out shorter than the deck size.
+public struct Shortfall: Sendable, Equatable, CustomStringConvertible {
+  public var size: Int
+  public var cards: Int
+  public var catalogCount: Int
+  public var heldBack: [Int]
+  /// Candidates left out because their category was full.
+  public var cappedByCategory: Int
+
+  public var description: String {
+    var parts: [String] = []
+    for reason in HoldBackReason.allCases where heldBack[reason.rawValue] > 0 {
+      parts.append("\(reason): \(heldBack[reason.rawValue])")
+    }
+    if cappedByCategory > 0 { parts.append("category cap: \(cappedByCategory)") }
+    let why = parts.isEmpty ? "the catalog has only \(catalogCount) items" : parts.joined(separator: ", ")
+    return "deck has \(cards) of \(size) cards (held back: \(why))"
+  }
+}
+
+/// A built deck for one diner and date.
+public struct Deck: Sendable, Equatable {
+  public var user: String
+  public var date: DeckDate
+  public var cards: [Card]
+  public var shortfall: Shortfall?
+  /// Pinned items the diner may not have (diet, allergen, availability, exclusion).
+  public var skippedPins: [String]
+}

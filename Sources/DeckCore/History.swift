@@ -1,0 +1,252 @@
+/// What one diner did with one dish. Days are `DeckDate.daysSinceEpoch`; `History.never` when
+/// it never happened.
+public struct UserItemRecord: Sendable, Hashable {
+  public var item: Int32
+  public var right: Int32
+  public var left: Int32
+  public var lastShown: Int32
+  public var lastRight: Int32
+  public var lastLeft: Int32
+
+  public var shown: Int32 { right + left }
+}
+
+/// One diner's history, items sorted by catalog index.
+public struct UserHistory: Sendable, Hashable {
+  public let id: String
+  public let records: [UserItemRecord]
+  public let right: Int32
+  public let left: Int32
+
+  public var shown: Int32 { right + left }
+
+  /// The record of one item, if the diner ever swiped it (binary search).
+  public func record(for item: Int32) -> UserItemRecord? {
+    var lo = 0
+    var hi = records.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if records[mid].item < item { lo = mid + 1 } else { hi = mid }
+    }
+    return lo < records.count && records[lo].item == item ? records[lo] : nil
+  }
+}
+
+/// Aggregated swipe history: everything strategies and deck rules need, independent of the order
+/// in which events arrived (all aggregates are integer counts and maxima).
+public struct History: Sendable {
+  public static let never: Int32 = .min
+
+  /// Right swipes per catalog item.
+  public let itemRight: [Int32]
+  /// Left swipes per catalog item.
+  public let itemLeft: [Int32]
+  /// Per diner, keyed by user id.
+  public let users: [String: UserHistory]
+  /// Swipes per 1-based position (index 0 = position 1); right swipes likewise.
+  public let positionShown: [Int32]
+  public let positionRight: [Int32]
+  /// Totals of the events that went into the aggregates.
+  public let right: Int
+  public let left: Int
+
+  public var events: Int { right + left }
+
+  /// An empty history over a catalog of `itemCount` items.
+  public init(itemCount: Int) {
+    itemRight = Array(repeating: 0, count: itemCount)
+    itemLeft = Array(repeating: 0, count: itemCount)
+    users = [:]
+    positionShown = []
+    positionRight = []
+    right = 0
+    left = 0
+  }
+
+  init(
+    itemRight: [Int32], itemLeft: [Int32], users: [String: UserHistory], positionShown: [Int32],
+    positionRight: [Int32], right: Int, left: Int
+  ) {
+    self.itemRight = itemRight
+    self.itemLeft = itemLeft
+    self.users = users
+    self.positionShown = positionShown
+    self.positionRight = positionRight
+    self.right = right
+    self.left = left
+  }
+
+  public var itemCount: Int { itemRight.count }
+
+  /// Times an item was shown (swiped either way).
+  @inline(__always)
+  public func shown(_ item: Int32) -> Int32 { itemRight[Int(item)] &+ itemLeft[Int(item)] }
+
+  /// User ids in byte order (stable across runs and platforms).
+  public var userIDs: [String] { users.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) }
+}
+
+/// Accumulates swipes into a `History`. Feed it in any order; the result is the same.
+///
+/// Memory grows with distinct (user, item) pairs, never with the number of events.
+public struct HistoryBuilder: Sendable {
+  public let itemCount: Int
+  /// Events on or after this day are not aggregated (counted in `skippedFuture`): a deck for a
+  /// date never learns from that date or later.
+  public let cutoff: DeckDate?
+  public private(set) var skippedFuture = 0
+
+  private var userNames: [String] = []
+  private var userSlots: [String: Int32] = [:]
+  private var itemRight: [Int32]
+  private var itemLeft: [Int32]
+  private var userRight: [Int32] = []
+  private var userLeft: [Int32] = []
+  private var positionShown: [Int32] = []
+  private var positionRight: [Int32] = []
+  private var pairs = PairTable()
+  private var right = 0
+  private var left = 0
+
+  public init(itemCount: Int, cutoff: DeckDate? = nil) {
+    self.itemCount = itemCount
+    self.cutoff = cutoff
+    itemRight = Array(repeating: 0, count: itemCount)
+    itemLeft = Array(repeating: 0, count: itemCount)
+  }
+
+  /// The dense slot of a user id, created on first use. Readers intern once per distinct user.
+  public mutating func userSlot(_ id: String) -> Int32 {
+    if let s = userSlots[id] { return s }
+    let s = Int32(userNames.count)
+    userSlots[id] = s
+    userNames.append(id)
+    userRight.append(0)
+    userLeft.append(0)
+    return s
+  }
+
+  /// Adds one swipe. `item` is a catalog index; `position` is 1-based or 0 when unknown.
+  public mutating func add(
+    user: Int32, item: Int32, swipe: SwipeDirection, day: Int32, position: Int32 = 0
+  ) {
+    precondition(item >= 0 && Int(item) < itemCount, "item index out of range")
+    if let cutoff, day >= cutoff.daysSinceEpoch {
+      skippedFuture += 1
+      return
+    }
+    let isRight = swipe == .right
+    if isRight {
+      itemRight[Int(item)] &+= 1
+      userRight[Int(user)] &+= 1
+      right += 1
+    } else {
+      itemLeft[Int(item)] &+= 1
+      userLeft[Int(user)] &+= 1
+      left += 1
+    }
+    if position > 0 {
+      let p = Int(position)
+      if positionShown.count < p {
+        positionShown.append(contentsOf: repeatElement(0, count: p - positionShown.count))
+        positionRight.append(contentsOf: repeatElement(0, count: p - positionRight.count))
+      }
+      positionShown[p - 1] &+= 1
+      if isRight { positionRight[p - 1] &+= 1 }
+    }
+    pairs.update(user: user, item: item) { r in
+      if isRight {
+        r.right &+= 1
+        if day > r.lastRight { r.lastRight = day }
+      } else {
+        r.left &+= 1
+        if day > r.lastLeft { r.lastLeft = day }
+      }
+      if day > r.lastShown { r.lastShown = day }
+    }
+  }
+
+  /// Convenience for one decoded event.
+  public mutating func add(_ event: SwipeEvent, item: Int32) {
+    let slot = userSlot(event.user)
+    add(
+      user: slot, item: item, swipe: event.swipe, day: event.day.daysSinceEpoch,
+      position: Int32(clamping: event.position ?? 0))
+  }
+
+  public func build() -> History {
+    var perUser = Array(repeating: [UserItemRecord](), count: userNames.count)
+    pairs.forEach { user, record in perUser[Int(user)].append(record) }
+    var users: [String: UserHistory] = [:]
+    users.reserveCapacity(userNames.count)
+    for (slot, name) in userNames.enumerated() {
+      let records = perUser[slot].sorted { $0.item < $1.item }
+      users[name] = UserHistory(
+        id: name, records: records, right: userRight[slot], left: userLeft[slot])
+    }
+    return History(
+      itemRight: itemRight, itemLeft: itemLeft, users: users, positionShown: positionShown,
+      positionRight: positionRight, right: right, left: left)
+  }
+}
+
+/// Open-addressing hash table from (user slot, item) to a record. A fixed multiplicative hash
+/// keeps it fast and independent of Swift's per-process Hasher seed.
+struct PairTable: Sendable {
+  private var keys: [UInt64] = Array(repeating: .max, count: 1024)
+  private var values: [UserItemRecord] = Array(
+    repeating: UserItemRecord(
+      item: 0, right: 0, left: 0, lastShown: History.never, lastRight: History.never,
+      lastLeft: History.never), count: 1024)
+  private(set) var count = 0
+
+  @inline(__always)
+  private static func slot(_ key: UInt64, _ mask: Int) -> Int {
+    Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 20) & mask
+  }
+
+  mutating func update(user: Int32, item: Int32, _ body: (inout UserItemRecord) -> Void) {
+    if (count + 1) * 4 > keys.count * 3 { grow() }
+    let key = UInt64(UInt32(bitPattern: user)) << 32 | UInt64(UInt32(bitPattern: item))
+    let mask = keys.count - 1
+    var i = PairTable.slot(key, mask)
+    while true {
+      let k = keys[i]
+      if k == key {
+        body(&values[i])
+        return
+      }
+      if k == .max {
+        keys[i] = key
+        values[i].item = item
+        count += 1
+        body(&values[i])
+        return
+      }
+      i = (i + 1) & mask
+    }
+  }
+
+  private mutating func grow() {
+    let oldKeys = keys
+    let oldValues = values
+    let empty = UserItemRecord(
+      item: 0, right: 0, left: 0, lastShown: History.never, lastRight: History.never,
+      lastLeft: History.never)
+    keys = Array(repeating: .max, count: oldKeys.count * 2)
+    values = Array(repeating: empty, count: oldKeys.count * 2)
+    let mask = keys.count - 1
+    for (j, k) in oldKeys.enumerated() where k != .max {
+      var i = PairTable.slot(k, mask)
+      while keys[i] != .max { i = (i + 1) & mask }
+      keys[i] = k
+      values[i] = oldValues[j]
+    }
+  }
+
+  func forEach(_ body: (Int32, UserItemRecord) -> Void) {
+    for (j, k) in keys.enumerated() where k != .max {
+      body(Int32(bitPattern: UInt32(truncatingIfNeeded: k >> 32)), values[j])
+    }
+  }
+}

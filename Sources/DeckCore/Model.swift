@@ -1,0 +1,200 @@
+/// When a dish can be served. Both parts must allow the date when both are given.
+public struct Availability: Sendable, Hashable {
+  /// Weekdays the dish is served; nil means every day.
+  public var weekdays: Set<Weekday>?
+  /// First day served (inclusive), if limited.
+  public var from: DeckDate?
+  /// Last day served (inclusive), if limited.
+  public var until: DeckDate?
+
+  public static let always = Availability()
+
+  public init(weekdays: Set<Weekday>? = nil, from: DeckDate? = nil, until: DeckDate? = nil) {
+    self.weekdays = weekdays
+    self.from = from
+    self.until = until
+  }
+
+  public func allows(_ date: DeckDate) -> Bool {
+    if let from, date < from { return false }
+    if let until, date > until { return false }
+    if let weekdays, !weekdays.contains(date.weekday) { return false }
+    return true
+  }
+}
+
+/// One dish on the menu: one card in a deck.
+public struct MenuItem: Sendable, Hashable {
+  public var id: String
+  public var name: String
+  public var category: String
+  public var tags: [String]
+  /// Price in the catalog's currency; nil when not given.
+  public var price: Double?
+  /// Image asset name used by the apps, if any.
+  public var image: String?
+  /// Allergens the dish contains (e.g. "egg", "soy", "wheat").
+  public var allergens: [String]
+  /// Diets the dish satisfies (e.g. "vegetarian", "vegan", "gluten-free").
+  public var diets: [String]
+  public var availability: Availability
+
+  public init(
+    id: String, name: String, category: String, tags: [String] = [], price: Double? = nil,
+    image: String? = nil, allergens: [String] = [], diets: [String] = [],
+    availability: Availability = .always
+  ) {
+    self.id = id
+    self.name = name
+    self.category = category
+    self.tags = tags
+    self.price = price
+    self.image = image
+    self.allergens = allergens
+    self.diets = diets
+    self.availability = availability
+  }
+}
+
+/// A validated menu: unique non-empty ids, non-empty names and categories, prices >= 0.
+///
+/// Items keep their catalog order; categories and tags are interned to dense indices so that
+/// scoring works on flat arrays.
+public struct Catalog: Sendable {
+  public let items: [MenuItem]
+  /// Distinct categories in order of first appearance.
+  public let categories: [String]
+  /// Distinct tags in order of first appearance.
+  public let tags: [String]
+  /// Category index of each item.
+  public let itemCategory: [Int32]
+  /// Tag indices of each item.
+  public let itemTags: [[Int32]]
+  private let indexByID: [String: Int32]
+
+  public init(items: [MenuItem]) throws(DeckCoreError) {
+    var indexByID: [String: Int32] = [:]
+    var categoryIndex: [String: Int32] = [:]
+    var tagIndex: [String: Int32] = [:]
+    var categories: [String] = []
+    var tags: [String] = []
+    var itemCategory: [Int32] = []
+    var itemTags: [[Int32]] = []
+    itemCategory.reserveCapacity(items.count)
+    itemTags.reserveCapacity(items.count)
+    for (n, item) in items.enumerated() {
+      guard !item.id.isEmpty else { throw .invalidCatalog(item: n, message: "empty id") }
+      guard !item.name.isEmpty else {
+        throw .invalidCatalog(item: n, message: "item '\(item.id)' has an empty name")
+      }
+      guard !item.category.isEmpty else {
+        throw .invalidCatalog(item: n, message: "item '\(item.id)' has an empty category")
+      }
+      if let price = item.price, !(price.isFinite && price >= 0) {
+        throw .invalidCatalog(
+          item: n, message: "item '\(item.id)' has price \(price); a price must be 0 or more")
+      }
+      if let first = indexByID[item.id] {
+        throw .invalidCatalog(
+          item: n, message: "duplicate id '\(item.id)' (first used by item \(first + 1))")
+      }
+      if let from = item.availability.from, let until = item.availability.until, until < from {
+        throw .invalidCatalog(
+          item: n, message: "item '\(item.id)' is available until \(until), before \(from)")
+      }
+      indexByID[item.id] = Int32(n)
+      let c: Int32
+      if let existing = categoryIndex[item.category] {
+        c = existing
+      } else {
+        c = Int32(categories.count)
+        categoryIndex[item.category] = c
+        categories.append(item.category)
+      }
+      itemCategory.append(c)
+      var t: [Int32] = []
+      for tag in item.tags where !tag.isEmpty {
+        let ti: Int32
+        if let existing = tagIndex[tag] {
+          ti = existing
+        } else {
+          ti = Int32(tags.count)
+          tagIndex[tag] = ti
+          tags.append(tag)
+        }
+        if !t.contains(ti) { t.append(ti) }
+      }
+      itemTags.append(t)
+    }
+    self.items = items
+    self.categories = categories
+    self.tags = tags
+    self.itemCategory = itemCategory
+    self.itemTags = itemTags
+    self.indexByID = indexByID
+  }
+
+  public var count: Int { items.count }
+
+  /// The catalog index of an item id.
+  public func index(of id: String) -> Int32? { indexByID[id] }
+
+  public subscript(index: Int32) -> MenuItem { items[Int(index)] }
+}
+
+/// A diner. Everything but the id is optional.
+public struct UserProfile: Sendable, Hashable {
+  public var id: String
+  /// Diets the diner follows; a dish must satisfy every one of them (e.g. ["vegetarian"]).
+  public var diets: [String]
+  /// Allergens the diner must avoid; a dish containing any of them is never shown.
+  public var allergens: [String]
+  /// Categories the diner does not want to see.
+  public var dislikedCategories: [String]
+
+  public init(
+    id: String, diets: [String] = [], allergens: [String] = [], dislikedCategories: [String] = []
+  ) {
+    self.id = id
+    self.diets = diets
+    self.allergens = allergens
+    self.dislikedCategories = dislikedCategories
+  }
+}
+
+/// One swipe from a log. `at` is wall-clock seconds since 1970-01-01T00:00 in the configured
+/// time zone (so `at / 86400` is the local day).
+public struct SwipeEvent: Sendable, Hashable {
+  public var user: String
+  public var item: String
+  public var swipe: SwipeDirection
+  public var at: Int64
+  /// 1-based card position in the deck, if logged.
+  public var position: Int?
+  /// The date of the deck the card was shown in, if logged.
+  public var deck: DeckDate?
+  /// Probability the ranking had of putting this item at this position, if logged.
+  public var propensity: Double?
+
+  public init(
+    user: String, item: String, swipe: SwipeDirection, at: Int64, position: Int? = nil,
+    deck: DeckDate? = nil, propensity: Double? = nil
+  ) {
+    self.user = user
+    self.item = item
+    self.swipe = swipe
+    self.at = at
+    self.position = position
+    self.deck = deck
+    self.propensity = propensity
+  }
+
+  /// The local calendar day of the swipe.
+  public var day: DeckDate { DeckDate(daysSinceEpoch: Int32(floorDiv(at, 86_400))) }
+}
+
+@inline(__always)
+func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+  let q = a / b
+  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+}

@@ -1,0 +1,82 @@
+import DeckCore
+
+/// Everything a strategy may look at when it scores one diner's candidates.
+public struct ScoringContext: Sendable {
+  public let user: UserProfile
+  /// The diner's own history, nil for a diner with none.
+  public let userHistory: UserHistory?
+  public let date: DeckDate
+  /// Catalog indices to score, in catalog order.
+  public let candidates: [Int32]
+  /// The run's seed; `random` is already derived from (seed, date, user).
+  public let seed: UInt64
+  /// This diner's own random stream for this date. Use it for every random choice.
+  public var random: RandomStream
+
+  public init(
+    user: UserProfile, userHistory: UserHistory?, date: DeckDate, candidates: [Int32],
+    seed: UInt64
+  ) {
+    self.user = user
+    self.userHistory = userHistory
+    self.date = date
+    self.candidates = candidates
+    self.seed = seed
+    self.random = RandomStream(seed: seed, date: date, user: user.id)
+  }
+}
+
+/// A strategy's scores for one context: higher is better.
+public struct Scores: Sendable, Equatable {
+  /// One finite score per candidate, aligned with `ScoringContext.candidates`.
+  public var values: [Double]
+  /// Optional propensity per candidate: the probability the strategy had of putting it at the
+  /// position the deck builder gives it (only stochastic rankers know this).
+  public var propensities: [Double]?
+
+  public init(_ values: [Double], propensities: [Double]? = nil) {
+    self.values = values
+    self.propensities = propensities
+  }
+}
+
+/// A ranking strategy. Built-ins are types conforming to `BuiltinStrategy`; external plugins
+/// (a later addition) conform to this protocol directly and describe themselves at run time.
+///
+/// Life cycle for one run: created from options -> `learn` (the history up to the deck date) ->
+/// `score` for each diner (in batches, so that an out-of-process strategy can answer many diners
+/// per round trip) -> `finish`.
+public protocol RankingStrategy: AnyObject {
+  var description: StrategyDescription { get }
+  /// Learns from the aggregated history. Called before any scoring, possibly again later (e.g.
+  /// day by day in a simulation) with a newer history.
+  func learn(catalog: Catalog, history: History) throws(StrategyError)
+  /// Scores a batch of contexts; returns one `Scores` per context.
+  func score(_ batch: inout [ScoringContext]) throws(StrategyError) -> [Scores]
+  /// Ends the run (an external process is asked to exit).
+  func finish() throws(StrategyError)
+}
+
+extension RankingStrategy {
+  public func finish() throws(StrategyError) {}
+}
+
+/// A strategy compiled into menudeck: a type with a static description whose examples are its
+/// tests, created from typed options.
+public protocol BuiltinStrategy: RankingStrategy {
+  static var description: StrategyDescription { get }
+  init(options: StrategyOptions) throws(StrategyError)
+  /// Scores one diner. `catalog` and `history` are those given to `learn`.
+  func score(_ context: inout ScoringContext) -> Scores
+}
+
+extension BuiltinStrategy {
+  public var description: StrategyDescription { Self.description }
+
+  public func score(_ batch: inout [ScoringContext]) throws(StrategyError) -> [Scores] {
+    var out: [Scores] = []
+    out.reserveCapacity(batch.count)
+    for k in batch.indices { out.append(score(&batch[k])) }
+    return out
+  }
+}

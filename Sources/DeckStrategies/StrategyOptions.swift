@@ -1,0 +1,82 @@
+/// Options for one strategy, checked against its description: unknown keys and ill-typed or
+/// out-of-range values are errors naming the key; missing keys take their defaults.
+public struct StrategyOptions: Sendable, Equatable {
+  public let strategy: String
+  private var values: [String: OptionValue]
+
+  /// Validates raw `key=value` strings (from config or `--option`).
+  public init(raw: [String: String], for description: StrategyDescription) throws(StrategyError) {
+    strategy = description.identifier
+    var values: [String: OptionValue] = [:]
+    for spec in description.options { values[spec.name] = spec.defaultValue }
+    let known = description.options.map(\.name)
+    for key in raw.keys.sorted() {
+      let text = raw[key]!
+      guard let spec = description.options.first(where: { $0.name == key }) else {
+        throw .unknownOption(strategy: strategy, key: key, known: known)
+      }
+      values[key] = try StrategyOptions.parse(text, spec, strategy: strategy)
+    }
+    self.values = values
+  }
+
+  static func parse(_ text: String, _ spec: OptionSpec, strategy: String) throws(StrategyError)
+    -> OptionValue
+  {
+    func bad(_ expected: String) -> StrategyError {
+      .invalidOption(strategy: strategy, key: spec.name, value: text, expected: expected)
+    }
+    func inRange(_ v: Double) -> Bool { spec.range.map { $0.contains(v) } ?? true }
+    let rangeText = spec.range.map { " in \($0.lowerBound)...\($0.upperBound)" } ?? ""
+    switch spec.type {
+    case .double:
+      guard let v = Double(text), v.isFinite, inRange(v) else { throw bad("a number" + rangeText) }
+      return .double(v)
+    case .int:
+      guard let v = Int(text), inRange(Double(v)) else { throw bad("an integer" + rangeText) }
+      return .int(v)
+    case .bool:
+      switch text {
+      case "true": return .bool(true)
+      case "false": return .bool(false)
+      default: throw bad("true or false")
+      }
+    case .string:
+      return .string(text)
+    }
+  }
+
+  public func double(_ key: String) -> Double {
+    switch values[key] {
+    case .double(let v): return v
+    case .int(let v): return Double(v)
+    default: preconditionFailure("option '\(key)' is not a declared number option")
+    }
+  }
+
+  public func int(_ key: String) -> Int {
+    guard case .int(let v) = values[key] else {
+      preconditionFailure("option '\(key)' is not a declared integer option")
+    }
+    return v
+  }
+
+  public func bool(_ key: String) -> Bool {
+    guard case .bool(let v) = values[key] else {
+      preconditionFailure("option '\(key)' is not a declared boolean option")
+    }
+    return v
+  }
+
+  public func string(_ key: String) -> String {
+    guard case .string(let v) = values[key] else {
+      preconditionFailure("option '\(key)' is not a declared string option")
+    }
+    return v
+  }
+
+  /// All values, sorted by key (for run headers).
+  public var all: [(String, OptionValue)] {
+    values.keys.sorted().map { ($0, values[$0]!) }
+  }
+}
