@@ -1,0 +1,94 @@
+/// Small, allocation-light formatting helpers shared by the writers. All output formatting is
+/// our own so that bytes never change with Foundation's or the locale's number formatting.
+enum Text {
+  /// Appends `s` as a JSON string literal (with quotes), escaping per RFC 8259.
+  static func appendJSONString(_ s: String, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    for b in s.utf8 {
+      switch b {
+      case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+      case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+      case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+      case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+      case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+      case 0..<0x20:
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)]])
+      default: out.append(b)
+      }
+    }
+    out.append(UInt8(ascii: "\""))
+  }
+
+  /// Appends a CSV field, quoted only when it holds a comma, quote, CR or LF (RFC 4180).
+  static func appendCSVField(_ s: String, to out: inout [UInt8]) {
+    let needsQuotes = s.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+    if !needsQuotes {
+      out.append(contentsOf: s.utf8)
+      return
+    }
+    out.append(0x22)
+    for b in s.utf8 {
+      if b == 0x22 { out.append(0x22) }
+      out.append(b)
+    }
+    out.append(0x22)
+  }
+
+  /// `value` with exactly `decimals` digits after the point, rounded half away from zero; never
+  /// an exponent. Non-finite values are written as 0 (the pipeline rejects them earlier).
+  static func fixed(_ value: Double, decimals: Int = 6) -> String {
+    guard value.isFinite else { return "0" }
+    var scale: Double = 1
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
+    guard scaled < 9.0e15 else { return String(value) }
+    let n = UInt64(scaled)
+    let p = UInt64(scale)
+    var frac = String(n % p)
+    if frac.count < decimals { frac = String(repeating: "0", count: decimals - frac.count) + frac }
+    let sign = (value < 0 && n != 0) ? "-" : ""
+    return decimals == 0 ? "\(sign)\(n / p)" : "\(sign)\(n / p).\(frac)"
+  }
+
+  /// Display width in a terminal: East Asian wide and fullwidth characters count 2.
+  static func displayWidth(_ s: String) -> Int {
+    var w = 0
+    for scalar in s.unicodeScalars {
+      let v = scalar.value
+      if v == 0x200B || (0x300...0x36F).contains(v) { continue }  // zero width, combining marks
+      let wide =
+        (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v)
+        || (0xAC00...0xD7A3).contains(v) || (0xF900...0xFAFF).contains(v)
+        || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
+        || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1F64F).contains(v)
+        || (0x1F900...0x1F9FF).contains(v) || (0x20000...0x3FFFD).contains(v)
+      w += wide ? 2 : 1
+    }
+    return w
+  }
+
+  static func padRight(_ s: String, _ width: Int) -> String {
+    let w = displayWidth(s)
+    return w >= width ? s : s + String(repeating: " ", count: width - w)
+  }
+
+  static func padLeft(_ s: String, _ width: Int) -> String {
+    let w = displayWidth(s)
+    return w >= width ? s : String(repeating: " ", count: width - w) + s
+  }
+
+  /// Cuts `s` to at most `width` display columns, ending with "…" when cut.
+  static func truncate(_ s: String, _ width: Int) -> String {
+    guard displayWidth(s) > width else { return s }
+    var out = ""
+    var w = 0
+    for ch in s {
+      let cw = displayWidth(String(ch))
+      if w + cw > width - 1 { break }
+      out.append(ch)
+      w += cw
+    }
+    return out + "…"
+  }
+}
