@@ -105,7 +105,8 @@ public enum StrategyError: Error, Equatable, Sendable, CustomStringConvertible {
       return "unknown strategy '\(name)'\(didYouMean(name, known)); valid strategies: "
         + known.joined(separator: ", ")
     case .unknownOption(let strategy, let key, let known):
-      let valid = known.isEmpty ? "it takes no options" : "valid options: " + known.joined(separator: ", ")
+      let valid =
+        known.isEmpty ? "it takes no options" : "valid options: " + known.joined(separator: ", ")
       return "strategy '\(strategy)' has no option '\(key)'\(didYouMean(key, known)); \(valid)"
     case .invalidOption(let strategy, let key, let value, let expected):
       return "strategy '\(strategy)' option '\(key)': '\(value)' is not \(expected)"

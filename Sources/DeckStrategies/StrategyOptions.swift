@@ -27,7 +27,11 @@ public struct StrategyOptions: Sendable, Equatable {
       .invalidOption(strategy: strategy, key: spec.name, value: text, expected: expected)
     }
     func inRange(_ v: Double) -> Bool { spec.range.map { $0.contains(v) } ?? true }
-    let rangeText = spec.range.map { " in \($0.lowerBound)...\($0.upperBound)" } ?? ""
+    let rangeText =
+      spec.range.map { r in
+        spec.type == .int
+          ? " in \(Int(r.lowerBound))...\(Int(r.upperBound))" : " in \(r.lowerBound)...\(r.upperBound)"
+      } ?? ""
     switch spec.type {
     case .double:
       guard let v = Double(text), v.isFinite, inRange(v) else { throw bad("a number" + rangeText) }
