@@ -51,13 +51,45 @@ public final class DeckWriter {
   private let header: RunHeader
   private var buffer: [UInt8] = []
   private var decks = 0
+  /// Per catalog item, the bytes every card of it repeats, made once: for JSON
+  /// `,"item":"..","name":"..","category":".."` and for CSV `id,name,category,`.
+  private var itemFragments: [[UInt8]] = []
+  private var seedText: [UInt8] = []
 
   public init(format: DeckFormat, output: ByteOutput, catalog: Catalog, header: RunHeader) {
     self.format = format
     self.output = output
     self.catalog = catalog
     self.header = header
-    buffer.reserveCapacity(1 << 16)
+    buffer.reserveCapacity(1 << 17)
+    seedText = Array(String(header.seed).utf8)
+    switch format {
+    case .json, .jsonl:
+      itemFragments = catalog.items.map { item in
+        var b: [UInt8] = []
+        b.append(contentsOf: ",\"item\":".utf8)
+        Text.appendJSONString(item.id, to: &b)
+        b.append(contentsOf: ",\"name\":".utf8)
+        Text.appendJSONString(item.name, to: &b)
+        b.append(contentsOf: ",\"category\":".utf8)
+        Text.appendJSONString(item.category, to: &b)
+        b.append(contentsOf: ",\"score\":".utf8)
+        return b
+      }
+    case .csv:
+      itemFragments = catalog.items.map { item in
+        var b: [UInt8] = []
+        Text.appendCSVField(item.id, to: &b)
+        b.append(UInt8(ascii: ","))
+        Text.appendCSVField(item.name, to: &b)
+        b.append(UInt8(ascii: ","))
+        Text.appendCSVField(item.category, to: &b)
+        b.append(UInt8(ascii: ","))
+        return b
+      }
+    case .table:
+      break
+    }
   }
 
   public func begin() throws(DeckIOError) {
@@ -167,25 +199,18 @@ public final class DeckWriter {
     buffer.append(contentsOf: "\",\"strategy\":".utf8)
     Text.appendJSONString(header.strategy, to: &buffer)
     buffer.append(contentsOf: ",\"seed\":".utf8)
-    buffer.append(contentsOf: String(header.seed).utf8)
+    buffer.append(contentsOf: seedText)
     buffer.append(contentsOf: ",\"cards\":[".utf8)
     for (n, card) in deck.cards.enumerated() {
-      let item = catalog[card.item]
       if n > 0 { buffer.append(UInt8(ascii: ",")) }
       buffer.append(contentsOf: "{\"rank\":".utf8)
-      buffer.append(contentsOf: String(n + 1).utf8)
-      buffer.append(contentsOf: ",\"item\":".utf8)
-      Text.appendJSONString(item.id, to: &buffer)
-      buffer.append(contentsOf: ",\"name\":".utf8)
-      Text.appendJSONString(item.name, to: &buffer)
-      buffer.append(contentsOf: ",\"category\":".utf8)
-      Text.appendJSONString(item.category, to: &buffer)
-      buffer.append(contentsOf: ",\"score\":".utf8)
-      buffer.append(contentsOf: Text.fixed(card.score).utf8)
+      Text.appendInt(UInt64(n + 1), to: &buffer)
+      buffer.append(contentsOf: itemFragments[Int(card.item)])
+      Text.appendFixed(card.score, to: &buffer)
       if card.pinned { buffer.append(contentsOf: ",\"pinned\":true".utf8) }
       if let p = card.propensity {
         buffer.append(contentsOf: ",\"propensity\":".utf8)
-        buffer.append(contentsOf: Text.fixed(p, decimals: 9).utf8)
+        Text.appendFixed(p, decimals: 9, to: &buffer)
       }
       buffer.append(UInt8(ascii: "}"))
     }
@@ -211,17 +236,11 @@ public final class DeckWriter {
       return p
     }()
     for (n, card) in deck.cards.enumerated() {
-      let item = catalog[card.item]
       buffer.append(contentsOf: prefix)
-      buffer.append(contentsOf: String(n + 1).utf8)
+      Text.appendInt(UInt64(n + 1), to: &buffer)
       buffer.append(UInt8(ascii: ","))
-      Text.appendCSVField(item.id, to: &buffer)
-      buffer.append(UInt8(ascii: ","))
-      Text.appendCSVField(item.name, to: &buffer)
-      buffer.append(UInt8(ascii: ","))
-      Text.appendCSVField(item.category, to: &buffer)
-      buffer.append(UInt8(ascii: ","))
-      buffer.append(contentsOf: Text.fixed(card.score).utf8)
+      buffer.append(contentsOf: itemFragments[Int(card.item)])
+      Text.appendFixed(card.score, to: &buffer)
       buffer.append(0x0A)
     }
   }

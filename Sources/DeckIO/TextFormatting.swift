@@ -35,6 +35,55 @@ enum Text {
     out.append(0x22)
   }
 
+  /// Appends `Text.fixed(value, decimals:)` without creating a String.
+  static func appendFixed(_ value: Double, decimals: Int = 6, to out: inout [UInt8]) {
+    guard value.isFinite, abs(value) < 1e9 else {
+      out.append(contentsOf: fixed(value, decimals: decimals).utf8)
+      return
+    }
+    var scale: UInt64 = 1
+    for _ in 0..<decimals { scale *= 10 }
+    let n = UInt64((abs(value) * Double(scale)).rounded(.toNearestOrAwayFromZero))
+    if value < 0 && n != 0 { out.append(UInt8(ascii: "-")) }
+    appendInt(n / scale, to: &out)
+    guard decimals > 0 else { return }
+    out.append(UInt8(ascii: "."))
+    var frac = n % scale
+    var digits = [UInt8](repeating: 0x30, count: decimals)
+    var i = decimals - 1
+    while i >= 0 {
+      digits[i] = 0x30 + UInt8(frac % 10)
+      frac /= 10
+      i -= 1
+    }
+    out.append(contentsOf: digits)
+  }
+
+  /// Appends a non-negative integer in decimal.
+  static func appendInt(_ value: UInt64, to out: inout [UInt8]) {
+    if value < 10 {
+      out.append(0x30 + UInt8(value))
+      return
+    }
+    var v = value
+    var tmp: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+      (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var n = 0
+    withUnsafeMutableBytes(of: &tmp) { buf in
+      while v > 0 {
+        buf[n] = 0x30 + UInt8(v % 10)
+        v /= 10
+        n += 1
+      }
+      var i = n - 1
+      while i >= 0 {
+        out.append(buf[i])
+        i -= 1
+      }
+    }
+  }
+
   /// `value` with exactly `decimals` digits after the point, rounded half away from zero; never
   /// an exponent. Non-finite values are written as 0 (the pipeline rejects them earlier).
   static func fixed(_ value: Double, decimals: Int = 6) -> String {
