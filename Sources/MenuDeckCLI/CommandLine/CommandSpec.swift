@@ -1,0 +1,257 @@
+/// One option of a command: a flag (`--verbose`), a valued option (`--date 2026-11-30`,
+/// `--date=2026-11-30`) or a repeatable valued option (`--user a --user b`).
+///
+/// Options declared on a command that has subcommands apply to its subcommands too: they may be
+/// given before the subcommand name or among the subcommand's own options.
+public struct CommandOption: Sendable, Equatable {
+  public enum Kind: Sendable, Equatable {
+    /// Present or absent; takes no value. Giving it twice is the same as once.
+    case flag
+    /// Takes one value; giving it twice is a usage error.
+    case value
+    /// Takes one value each time and may be given any number of times.
+    case repeatable
+  }
+
+  /// The long name without dashes: "date" for `--date`.
+  public var name: String
+  /// A one-letter alias: "o" for `-o`.
+  public var short: Character?
+  public var kind: Kind
+  /// The placeholder in help and usage: "date" shows as `<date>`.
+  public var valueName: String
+  /// The value `ParsedArguments.value(_:)` gives when the option is absent; shown in help.
+  public var defaultValue: String?
+  /// When set, the only accepted values (a usage error names them).
+  public var choices: [String]?
+  /// One or two sentences for the OPTIONS section.
+  public var help: String
+  /// Accepted but left out of help and usage.
+  public var isHidden: Bool
+
+  public init(
+    _ name: String, short: Character? = nil, kind: Kind, valueName: String? = nil,
+    defaultValue: String? = nil, choices: [String]? = nil, help: String, isHidden: Bool = false
+  ) {
+    self.name = name
+    self.short = short
+    self.kind = kind
+    self.valueName = valueName ?? name
+    self.defaultValue = defaultValue
+    self.choices = choices
+    self.help = help
+    self.isHidden = isHidden
+  }
+
+  /// `--name`, present or absent.
+  public static func flag(
+    _ name: String, short: Character? = nil, help: String, isHidden: Bool = false
+  ) -> CommandOption {
+    CommandOption(name, short: short, kind: .flag, help: help, isHidden: isHidden)
+  }
+
+  /// `--name <value>`, at most once.
+  public static func option(
+    _ name: String, short: Character? = nil, valueName: String? = nil,
+    default defaultValue: String? = nil,
+    choices: [String]? = nil, help: String, isHidden: Bool = false
+  ) -> CommandOption {
+    CommandOption(
+      name, short: short, kind: .value, valueName: valueName, defaultValue: defaultValue,
+      choices: choices, help: help, isHidden: isHidden)
+  }
+
+  /// `--name <value>`, any number of times.
+  public static func repeatable(
+    _ name: String, short: Character? = nil, valueName: String? = nil, choices: [String]? = nil,
+    help: String, isHidden: Bool = false
+  ) -> CommandOption {
+    CommandOption(
+      name, short: short, kind: .repeatable, valueName: valueName, choices: choices, help: help,
+      isHidden: isHidden)
+  }
+
+  /// `--name` as typed on the command line.
+  public var spelling: String { "--" + name }
+
+  var takesValue: Bool { kind != .flag }
+
+  static let builtinHelp = CommandOption.flag("help", short: "h", help: "Show help information.")
+  static let builtinVersion = CommandOption.flag("version", help: "Show the version.")
+}
+
+/// A positional argument: `<file>`, optional `[<file>]`, repeating `<file> ...`.
+public struct CommandArgument: Sendable, Equatable {
+  public var name: String
+  public var help: String
+  public var isOptional: Bool
+  /// Takes every remaining positional value; only the last argument may repeat.
+  public var isRepeating: Bool
+
+  public init(_ name: String, help: String, isOptional: Bool = false, isRepeating: Bool = false) {
+    self.name = name
+    self.help = help
+    self.isOptional = isOptional
+    self.isRepeating = isRepeating
+  }
+}
+
+/// What a running command gets besides its arguments.
+public struct CommandContext: Sendable {
+  public var io: CLIStreams
+  /// Names from the root to the running command: ["menudeck", "deck"].
+  public var commandPath: [String]
+
+  public init(io: CLIStreams, commandPath: [String]) {
+    self.io = io
+    self.commandPath = commandPath
+  }
+
+  /// "menudeck deck".
+  public var commandName: String { commandPath.joined(separator: " ") }
+
+  /// The program name: "menudeck".
+  public var programName: String { commandPath.first ?? "" }
+
+  /// Writes "warning: <message>" to standard error.
+  public func warn(_ message: String) {
+    io.stderr.write("warning: " + message + "\n")
+  }
+
+  /// Writes a diagnostic line to standard error.
+  public func note(_ message: String) {
+    io.stderr.write(message + "\n")
+  }
+}
+
+/// A command, as data: its name and help, its options and arguments, its subcommands and what it
+/// runs. The whole command tree is one value built at startup.
+public struct CommandSpec: Sendable {
+  public typealias Run = @Sendable (ParsedArguments, CommandContext) throws -> ExitCode
+
+  public var name: String
+  /// One line, shown after OVERVIEW and in the parent's SUBCOMMANDS.
+  public var abstract: String
+  /// Paragraphs shown after the overview, wrapped to 80 columns. Lines that start with a space
+  /// are kept as they are (examples).
+  public var discussion: String
+  /// Replaces the generated usage (the text after "USAGE: ").
+  public var usage: String?
+  public var options: [CommandOption]
+  public var arguments: [CommandArgument]
+  public var subcommands: [CommandSpec]
+  /// The subcommand run when none is named; options its parent does not know go to it.
+  public var defaultSubcommand: String?
+  /// Printed by `--version`; set it on the root.
+  public var version: String?
+  /// Left out of the parent's SUBCOMMANDS.
+  public var isHidden: Bool
+  /// What the command does; nil for a pure group of subcommands.
+  public var run: Run?
+
+  public init(
+    name: String, abstract: String, discussion: String = "", usage: String? = nil,
+    options: [CommandOption] = [], arguments: [CommandArgument] = [],
+    subcommands: [CommandSpec] = [], defaultSubcommand: String? = nil, version: String? = nil,
+    isHidden: Bool = false, run: Run? = nil
+  ) {
+    self.name = name
+    self.abstract = abstract
+    self.discussion = discussion
+    self.usage = usage
+    self.options = options
+    self.arguments = arguments
+    self.subcommands = subcommands
+    self.defaultSubcommand = defaultSubcommand
+    self.version = version
+    self.isHidden = isHidden
+    self.run = run
+  }
+
+  public func subcommand(named name: String) -> CommandSpec? {
+    subcommands.first { $0.name == name }
+  }
+
+  /// Mistakes in the definition of this command tree (duplicate names, a default subcommand that
+  /// does not exist, ...), one message each; empty when the tree is well formed. A test of the
+  /// real tree should expect this to be empty.
+  public func definitionProblems() -> [String] {
+    var problems: [String] = []
+    collectProblems(path: [name], inherited: [:], into: &problems)
+    return problems
+  }
+
+  private func collectProblems(
+    path: [String], inherited: [String: String], into problems: inout [String]
+  ) {
+    let place = "'" + path.joined(separator: " ") + "'"
+    var longs = inherited
+    var shorts: [Character: String] = [:]
+    var reserved: Set<String> = ["help"]
+    if path.count == 1 && version != nil { reserved.insert("version") }
+    for option in options {
+      if option.name.isEmpty || option.name.hasPrefix("-") || option.name.contains("=")
+        || option.name.contains(" ")
+      {
+        problems.append("\(place): option name '\(option.name)' must be a bare word like 'date'")
+      }
+      if reserved.contains(option.name) {
+        problems.append("\(place): option '--\(option.name)' is built in")
+      } else if let owner = longs[option.name] {
+        problems.append("\(place): option '--\(option.name)' is already declared by '\(owner)'")
+      }
+      longs[option.name] = path.joined(separator: " ")
+      if let short = option.short {
+        if short == "h" || short == "-" || short == "=" {
+          problems.append("\(place): short name '-\(short)' is reserved")
+        } else if let other = shorts[short] {
+          problems.append("\(place): short name '-\(short)' is used by '--\(other)' too")
+        }
+        shorts[short] = option.name
+      }
+      if option.kind == .flag && (option.defaultValue != nil || option.choices != nil) {
+        problems.append("\(place): flag '--\(option.name)' cannot have a default or choices")
+      }
+      if option.kind == .repeatable && option.defaultValue != nil {
+        problems.append("\(place): repeatable option '--\(option.name)' cannot have a default")
+      }
+      if let choices = option.choices, let value = option.defaultValue, !choices.contains(value) {
+        problems.append(
+          "\(place): default '\(value)' of '--\(option.name)' is not one of its choices")
+      }
+    }
+    var seenOptional = false
+    for (index, argument) in arguments.enumerated() {
+      if argument.isRepeating && index != arguments.count - 1 {
+        problems.append("\(place): only the last argument may repeat ('<\(argument.name)>')")
+      }
+      if seenOptional && !argument.isOptional {
+        problems.append(
+          "\(place): required argument '<\(argument.name)>' follows an optional one")
+      }
+      seenOptional = seenOptional || argument.isOptional
+    }
+    if !subcommands.isEmpty && !arguments.isEmpty {
+      problems.append("\(place): a command with subcommands cannot take positional arguments")
+    }
+    var names: Set<String> = []
+    for sub in subcommands {
+      if sub.name == "help" { problems.append("\(place): subcommand name 'help' is built in") }
+      if !names.insert(sub.name).inserted {
+        problems.append("\(place): subcommand '\(sub.name)' is declared twice")
+      }
+    }
+    if let defaultSubcommand, subcommand(named: defaultSubcommand) == nil {
+      problems.append("\(place): default subcommand '\(defaultSubcommand)' does not exist")
+    }
+    if subcommands.isEmpty && run == nil {
+      problems.append("\(place): a command without subcommands needs a run closure")
+    }
+    if path.count > 1 && version != nil {
+      problems.append("\(place): only the root command has a version")
+    }
+    for sub in subcommands {
+      sub.collectProblems(path: path + [sub.name], inherited: longs, into: &problems)
+    }
+  }
+}

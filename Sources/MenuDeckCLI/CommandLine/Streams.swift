@@ -1,0 +1,306 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where a command writes text or bytes: standard output, standard error, a capture in tests.
+///
+/// Writes never throw: a sink that fails keeps the first error and drops later output, and
+/// `flush()` reports it, so a command can write freely and `runCommand` turns a failed write into
+/// exit 74 at the end.
+public protocol TextSink: AnyObject, Sendable {
+  /// Appends the UTF-8 bytes of `text`.
+  func write(_ text: String)
+  /// Appends raw bytes.
+  func write(bytes: UnsafeRawBufferPointer)
+  /// Sends buffered output on; throws the first write error the sink met, if any.
+  func flush() throws
+}
+
+extension TextSink {
+  /// Appends raw bytes.
+  public func write(bytes: [UInt8]) {
+    bytes.withUnsafeBytes { write(bytes: $0) }
+  }
+
+  /// Appends `text` and a newline.
+  public func writeLine(_ text: String = "") {
+    write(text + "\n")
+  }
+}
+
+/// Where a command reads standard input from.
+public protocol ByteSource: AnyObject, Sendable {
+  /// Reads up to `buffer.count` bytes into `buffer`; returns how many, 0 at the end of input.
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+extension ByteSource {
+  /// Reads everything that is left.
+  public func readAll() throws -> [UInt8] {
+    var result: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let count = try chunk.withUnsafeMutableBytes { try read(into: $0) }
+      if count == 0 { return result }
+      result.append(contentsOf: chunk[0..<count])
+    }
+  }
+}
+
+/// The streams and process facts a command runs with. Commands touch the process only through
+/// this value, so tests run them in process, in parallel, with captured streams.
+public struct CLIStreams: Sendable {
+  public var stdout: any TextSink
+  public var stderr: any TextSink
+  public var stdin: any ByteSource
+  /// Whether standard error is a terminal: colour and progress only when it is.
+  public var stderrIsTerminal: Bool
+  public var environment: [String: String]
+  /// The directory relative paths are resolved against (see `resolvePath(_:)`).
+  public var currentDirectory: String
+
+  public init(
+    stdout: any TextSink, stderr: any TextSink, stdin: any ByteSource,
+    stderrIsTerminal: Bool = false, environment: [String: String] = [:],
+    currentDirectory: String = "/"
+  ) {
+    self.stdout = stdout
+    self.stderr = stderr
+    self.stdin = stdin
+    self.stderrIsTerminal = stderrIsTerminal
+    self.environment = environment
+    self.currentDirectory = currentDirectory
+  }
+
+  /// The process's own streams: buffered standard output, unbuffered standard error, standard
+  /// input, the real environment and working directory.
+  public static func standard() -> CLIStreams {
+    CLIStreams(
+      stdout: FileDescriptorSink(fileDescriptor: 1, name: "standard output"),
+      stderr: FileDescriptorSink(fileDescriptor: 2, name: "standard error", bufferCapacity: 0),
+      stdin: FileDescriptorSource(fileDescriptor: 0, name: "standard input"),
+      stderrIsTerminal: isatty(2) == 1,
+      environment: ProcessInfo.processInfo.environment,
+      currentDirectory: FileManager.default.currentDirectoryPath)
+  }
+
+  /// Streams for tests: standard input from `stdin`, output captured in the returned sinks.
+  public static func capturing(
+    stdin: [UInt8] = [], stderrIsTerminal: Bool = false, environment: [String: String] = [:],
+    currentDirectory: String = "/"
+  ) -> (io: CLIStreams, stdout: CapturingSink, stderr: CapturingSink) {
+    let out = CapturingSink()
+    let err = CapturingSink()
+    let io = CLIStreams(
+      stdout: out, stderr: err, stdin: BytesSource(stdin), stderrIsTerminal: stderrIsTerminal,
+      environment: environment, currentDirectory: currentDirectory)
+    return (io, out, err)
+  }
+
+  /// Whether to colour diagnostics: standard error is a terminal, `NO_COLOR` is not set and
+  /// `TERM` is not `dumb`.
+  public var usesColor: Bool {
+    stderrIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+  }
+
+  /// `path` made absolute against `currentDirectory` ("-" and absolute paths are kept).
+  public func resolvePath(_ path: String) -> String {
+    if path == "-" || path.hasPrefix("/") { return path }
+    if currentDirectory.hasSuffix("/") { return currentDirectory + path }
+    return currentDirectory + "/" + path
+  }
+}
+
+private func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    return Glibc.write(fd, pointer, count)
+  #elseif canImport(Musl)
+    return Musl.write(fd, pointer, count)
+  #else
+    return Darwin.write(fd, pointer, count)
+  #endif
+}
+
+private func systemRead(_ fd: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    return Glibc.read(fd, pointer, count)
+  #elseif canImport(Musl)
+    return Musl.read(fd, pointer, count)
+  #else
+    return Darwin.read(fd, pointer, count)
+  #endif
+}
+
+private func errorText(_ code: Int32) -> String {
+  String(cString: strerror(code)).lowercased()
+}
+
+/// A sink writing to a file descriptor through its own buffer: output is collected until the
+/// buffer holds `bufferCapacity` bytes, then written with one system call (large writes go
+/// straight through). `bufferCapacity` 0 writes every call at once (for standard error). The
+/// descriptor is not closed by the sink. Thread-safe.
+public final class FileDescriptorSink: TextSink, @unchecked Sendable {
+  public let fileDescriptor: Int32
+  /// What the descriptor is, for error messages: "standard output", a file path.
+  public let name: String
+  private let capacity: Int
+  private let lock = NSLock()
+  private var buffer: [UInt8] = []
+  private var failure: CommandFailure?
+
+  public init(fileDescriptor: Int32, name: String, bufferCapacity: Int = 256 * 1024) {
+    self.fileDescriptor = fileDescriptor
+    self.name = name
+    self.capacity = max(0, bufferCapacity)
+    buffer.reserveCapacity(self.capacity)
+  }
+
+  public func write(_ text: String) {
+    var text = text
+    text.withUTF8 { write(bytes: UnsafeRawBufferPointer($0)) }
+  }
+
+  public func write(bytes: UnsafeRawBufferPointer) {
+    lock.lock()
+    defer { lock.unlock() }
+    if failure != nil || bytes.isEmpty { return }
+    if buffer.count + bytes.count <= capacity {
+      buffer.append(contentsOf: bytes)
+      return
+    }
+    drainBuffer()
+    if bytes.count < capacity {
+      buffer.append(contentsOf: bytes)
+    } else {
+      writeAll(bytes)
+    }
+  }
+
+  public func flush() throws {
+    lock.lock()
+    defer { lock.unlock() }
+    drainBuffer()
+    if let failure { throw failure }
+  }
+
+  private func drainBuffer() {
+    if buffer.isEmpty { return }
+    buffer.withUnsafeBytes { writeAll($0) }
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  private func writeAll(_ bytes: UnsafeRawBufferPointer) {
+    guard failure == nil, var pointer = bytes.baseAddress else { return }
+    var left = bytes.count
+    while left > 0 {
+      let written = systemWrite(fileDescriptor, pointer, left)
+      if written < 0 {
+        if errno == EINTR { continue }
+        failure = CommandFailure(
+          .ioError, "cannot write to \(name): \(errorText(errno)); check the disk or the pipe")
+        return
+      }
+      left -= written
+      pointer += written
+    }
+  }
+}
+
+/// Reads a file descriptor (standard input). The descriptor is not closed; the source keeps no
+/// state of its own, so each `read` is one system call (retried when interrupted).
+public final class FileDescriptorSource: ByteSource, @unchecked Sendable {
+  public let fileDescriptor: Int32
+  public let name: String
+
+  public init(fileDescriptor: Int32, name: String) {
+    self.fileDescriptor = fileDescriptor
+    self.name = name
+  }
+
+  public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+    while true {
+      let count = systemRead(fileDescriptor, base, buffer.count)
+      if count >= 0 { return count }
+      if errno == EINTR { continue }
+      throw CommandFailure(.ioError, "cannot read \(name): \(errorText(errno))")
+    }
+  }
+}
+
+/// A sink that keeps everything written to it, for tests. Thread-safe.
+public final class CapturingSink: TextSink, @unchecked Sendable {
+  private let lock = NSLock()
+  private var storage: [UInt8] = []
+  private var flushes = 0
+
+  public init() {}
+
+  public func write(_ text: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    storage.append(contentsOf: text.utf8)
+  }
+
+  public func write(bytes: UnsafeRawBufferPointer) {
+    lock.lock()
+    defer { lock.unlock() }
+    storage.append(contentsOf: bytes)
+  }
+
+  public func flush() throws {
+    lock.lock()
+    defer { lock.unlock() }
+    flushes += 1
+  }
+
+  /// Everything written so far.
+  public var bytes: [UInt8] {
+    lock.lock()
+    defer { lock.unlock() }
+    return storage
+  }
+
+  /// Everything written so far, decoded as UTF-8 (invalid bytes become U+FFFD).
+  public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+  /// How many times `flush()` was called.
+  public var flushCount: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return flushes
+  }
+}
+
+/// Standard input from bytes in memory, for tests. Thread-safe.
+public final class BytesSource: ByteSource, @unchecked Sendable {
+  private let lock = NSLock()
+  private let data: [UInt8]
+  private var position = 0
+
+  public init(_ bytes: [UInt8]) {
+    self.data = bytes
+  }
+
+  public convenience init(_ text: String) {
+    self.init(Array(text.utf8))
+  }
+
+  public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    let count = min(buffer.count, data.count - position)
+    if count == 0 { return 0 }
+    data.withUnsafeBytes { source in
+      buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[position..<position + count]))
+    }
+    position += count
+    return count
+  }
+}
