@@ -1,0 +1,137 @@
+import DeckCore
+
+extension SampleData {
+  /// Data/README.md: what the files hold, their fields, figures computed from the data, and how
+  /// to regenerate them.
+  static func readme(seed: UInt64, events: [SampleEvent]) -> String {
+    var categoryCounts: [(String, Int)] = []
+    for item in items {
+      if let k = categoryCounts.firstIndex(where: { $0.0 == item.category }) {
+        categoryCounts[k].1 += 1
+      } else {
+        categoryCounts.append((item.category, 1))
+      }
+    }
+    let categoryList = categoryCounts.map { "\($0.0) (\($0.1))" }.joined(separator: ", ")
+    let unavailable = items.filter { !$0.availability.allows(deckDate) }.map(\.id)
+    let right = events.filter { $0.committed == .right }.count
+    let left = events.filter { $0.committed == .left }.count
+    let drags = events.filter { $0.drag != nil }.count
+    let hesitations = events.filter { $0.drag != nil && $0.committed == nil }.count
+    var sessionKeys: Set<String> = []
+    for e in events { sessionKeys.insert(e.user + " " + e.deck.description) }
+    let dietUsers = users.filter { !$0.diets.isEmpty }.count
+    let allergenUsers = users.filter { !$0.allergens.isEmpty }.count
+    let dislikeUsers = users.filter { !$0.dislikedCategories.isEmpty }.count
+    // Examples are taken from the files themselves, so they can never go stale.
+    let exampleItems = ["nikujaga", "saba-misoni", "oden"].compactMap { id in
+      items.first { $0.id == id }.map { catalogJSONObject($0) }
+    }.joined(separator: "\n")
+    let firstSwipe = events.first { $0.swipe != nil }
+    let firstDrag = events.first { $0.drag != nil }
+    let exampleEvents = [firstSwipe, firstDrag].compactMap { $0 }.map(eventJSON).joined(
+      separator: "\n")
+
+    return """
+      # Sample data
+
+      A realistic, made-up data set for menudeck: the dinner menu of a Japanese home-style \
+      restaurant, its diners, and their swipes over the two weeks before \(deckDate) (a \
+      \(deckDate.weekday.name.capitalized)), the deck date the sample is made for.
+
+      All files are written by a deterministic generator (`SampleData` in `Sources/DeckLab`), from \
+      tables in the source and seeded random streams (seed \(seed)). Do not edit them by hand: a \
+      test compares them byte for byte with what the generator writes.
+
+      | file | contents |
+      |---|---|
+      | `catalog.json` | the menu: \(items.count) dishes in \(categoryCounts.count) categories |
+      | `catalog.csv` | the same menu as CSV |
+      | `users.json` | \(users.count) diners |
+      | `users.csv` | the same diners as CSV |
+      | `swipes.jsonl` | the swipe log, \(events.count) lines (JSON Lines) |
+      | `swipes.csv` | the same log as CSV |
+
+      ## Catalog
+
+      Categories: \(categoryList).
+
+      Fields (JSON key; the CSV column is the same unless noted):
+
+      - `id`: ASCII slug, unique (`nikujaga`).
+      - `name`: display name, English with the Japanese in parentheses. Some names contain commas \
+      and double quotes (`Chef's "special" curry, extra hot`) so that CSV quoting is exercised.
+      - `category`, `tags`: tags describe the main ingredient and style (`beef`, `fish`, `tofu`, \
+      `spicy`, `light`, `hearty`, `seasonal`, `kids`, ...).
+      - `price`: yen, an integer; missing for the market-price sashimi platter.
+      - `image`: asset name; missing for a few dishes.
+      - `allergens`: the Japanese food-labelling allergens the dish contains, as lowercase words \
+      (`egg`, `milk`, `wheat`, `shrimp`, `crab`, `buckwheat`, `peanut`, `soy`, `sesame`, `fish`, \
+      `salmon`, `mackerel`, `squid`, `apple`, ...). `fish` marks bonito or other fish stock too.
+      - `diets`: the diets the dish satisfies: `vegetarian`, `vegan`, `pescatarian`, \
+      `gluten-free`, `halal`. A vegan dish is also vegetarian, a vegetarian dish also \
+      pescatarian; a gluten-free dish contains no wheat.
+      - `available` (CSV: `weekdays`, `available_from`, `available_until`): the weekdays the dish \
+      is served (`mon` ... `sun`) and the first and last day (inclusive); absent means every day. \
+      Fish is served on market days, some hot pots on weekends, navy curry on Fridays; seasonal \
+      dishes have date ranges. \(unavailable.count) dishes are not served on \(deckDate).
+
+      In JSON, keys that are absent and lists that are empty are left out; in CSV they are empty \
+      cells. Multiple values in one CSV cell are separated by `|`. CSV files use LF line ends and \
+      quote a field only when it holds a comma, a quote or a line break.
+
+      ```json
+      \(exampleItems)
+      ```
+
+      ## Users
+
+      `id` (`u01` ...), `diets` (the dish must satisfy every one), `allergens` (never shown a dish \
+      containing one), `dislikedCategories` (CSV: `disliked_categories`). \(dietUsers) diners \
+      follow a diet, \(allergenUsers) avoid allergens, \(dislikeUsers) dislike some categories.
+
+      ## Swipe log
+
+      \(firstLogDay) to \(lastLogDay), times in Japan (`\(utcOffset)`), sorted by time: \
+      \(events.count) lines in \(sessionKeys.count) sessions, \(right) right swipes (picks) and \
+      \(left) left swipes. \(drags) lines log the raw drag instead of `swipe`; \(hesitations) of \
+      those spring back (hesitations, not swipes).
+
+      ```json
+      \(exampleEvents)
+      ```
+
+      - `user`, `item`: ids from the files above.
+      - `swipe`: `right` (I'll have this today) or `left` (not this one).
+      - `dx`, `width` (instead of `swipe`): the drag in points and the card width, decided by the \
+      food-menu app's rule: a swipe when |dx| / width > 0.45, in the direction of the sign of dx; \
+      otherwise the card springs back.
+      - `at`: ISO 8601 date-time; `position`: 1-based card position in the deck; `deck`: the \
+      deck's date.
+
+      CSV columns: `\(eventsCSVHeader)`, empty cells where a line has no value.
+
+      How the log is made: each diner has hidden tastes per category and tag. On each day a diner \
+      opens the app with a personal probability around dinner time and swipes through a deck of \
+      \(loggedDeckSize) dishes they may have that day (diet, allergens, disliked categories, \
+      availability; no more than 3 per category; dishes picked in the last 6 days held back, \
+      dishes seen in the last 2 days last). Most sessions end at the first right swipe, as in the \
+      food-menu app; some browse the whole deck; a few are left early.
+
+      ## Regenerating
+
+      ```
+      swift run menudeck sample --out Data
+      ```
+
+      or, through the test that guards these files:
+
+      ```
+      MENUDECK_WRITE_SAMPLE=1 swift test --filter DeckLabTests
+      ```
+
+      Change the tables or the generator, regenerate, and commit the code and the data together.
+
+      """
+  }
+}
