@@ -6,7 +6,7 @@ import DeckStrategies
 /// once (the parser rejects duplicates). Numbers keep the text they were written with so that
 /// error messages can quote it exactly.
 public struct JSONValue: Sendable, Equatable {
-  public indirect enum Kind: Sendable, Equatable {
+  public enum Kind: Sendable, Equatable {
     case null
     case bool(Bool)
     /// The value as a `Double` and the number exactly as written (e.g. `1.50`, `2e3`).
