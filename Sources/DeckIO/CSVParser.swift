@@ -149,24 +149,23 @@ private struct Scanner {
       seen[name] = n
     }
     var records: [CSVRecord] = []
-    var blank: CSVRecord?
+    // Blank lines are fine at the end of the file; between rows they are an error, except with
+    // one column, where a blank line is a record with one empty field.
+    var blanks: [CSVRecord] = []
     while let (r, isBlank) = try record() {
       if isBlank {
-        // Blank lines are fine at the end of the file; between rows they are an error.
-        if blank == nil { blank = r }
+        blanks.append(r)
         continue
       }
-      if let blankLine = blank {
-        if header.count == 1 {
-          // With one column a blank line is a record with one empty field.
-          records.append(blankLine)
-          blank = nil
-        } else {
+      if let first = blanks.first {
+        guard header.count == 1 else {
           throw .malformed(
-            SourceLocation(file: file, line: blankLine.line, column: 1),
+            SourceLocation(file: file, line: first.line, column: 1),
             message: "blank line between rows; remove it (every row needs \(header.count) "
               + "fields)")
         }
+        records.append(contentsOf: blanks)
+        blanks.removeAll()
       }
       if r.fields.count != header.count {
         let hint =

@@ -92,9 +92,9 @@ func csvError(bytes: [UInt8]) -> (line: Int, column: Int?, message: String)? {
   }
 
   @Test func oneColumnFilesKeepEmptyRecordsBetweenRows() throws {
-    let t = try csv("id\na\n\n\"\"\nb\n\n")
-    #expect(t.records.map(\.fields) == [["a"], [""], [""], ["b"]])
-    #expect(t.records.map(\.line) == [2, 3, 4, 5])
+    let t = try csv("id\na\n\n\"\"\n\nb\n\n\n")
+    #expect(t.records.map(\.fields) == [["a"], [""], [""], [""], ["b"]])
+    #expect(t.records.map(\.line) == [2, 3, 4, 5, 6])
   }
 
   @Test func columnsCountCharactersNotBytes() throws {
