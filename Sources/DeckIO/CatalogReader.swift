@@ -1,0 +1,366 @@
+// Catalog files
+// =============
+//
+// A catalog is JSON or CSV; the reader picks the format from the file extension (`.json`, `.csv`)
+// unless one is given. Both formats describe the same fields and the same catalog in either
+// format gives an identical `Catalog`.
+//
+// JSON: an array of items, or an object whose only field is "items" (that array).
+//
+//     [
+//       {
+//         "id": "nikujaga",                      // required, non-empty string, unique
+//         "name": "肉じゃが",                     // required, non-empty string
+//         "category": "simmered",                // required, non-empty string
+//         "tags": ["home-style", "beef"],        // optional list of strings
+//         "price": 780,                          // optional number >= 0 (null = no price)
+//         "image": "nikujaga.jpg",               // optional string
+//         "allergens": ["soy", "wheat"],         // optional list of strings
+//         "diets": [],                           // optional list of strings
+//         "available": {                         // optional; every day when absent
+//           "weekdays": ["mon", "wednesday"],    // optional, at least one day when given
+//           "from": "2026-04-01",                // optional YYYY-MM-DD, first day served
+//           "until": "2026-09-30"                // optional YYYY-MM-DD, last day served
+//         }
+//       }
+//     ]
+//
+// (Comments are shown for explanation only; JSON has none.) Any other field in an item, in
+// "available" or in the top-level object is an error that names it and suggests the closest
+// known name, so that a typo such as "categroy" never passes silently. null counts as absent for
+// optional fields.
+//
+// CSV (RFC 4180, see `CSVParser`): a header row naming the columns, in any order.
+//
+//     id,name,category,tags,price,image,allergens,diets,weekdays,available_from,available_until
+//     nikujaga,肉じゃが,simmered,home-style|beef,780,nikujaga.jpg,soy|wheat,,mon|wednesday,2026-04-01,2026-09-30
+//
+// `id`, `name` and `category` are required columns; the others are optional and extra columns
+// are ignored. List columns (`tags`, `allergens`, `diets`, `weekdays`) separate values with `|`.
+// An empty cell means absent: no price, no image, an empty list, every weekday, no date limit.
+//
+// Normalisation (both formats): id, name, category, image and dates are trimmed of surrounding
+// whitespace; categories, tags, allergens and diets are also lowercased (so that a user's
+// "Soup" matches a catalog's "soup"), and lists drop empty entries and repeats, keeping the
+// first occurrence. Weekdays are English names or their three-letter abbreviations, in any case.
+//
+// Errors name the file and line, with the column of the offending value: missing columns (with
+// the header), duplicate ids (with both lines), a negative or non-numeric price, a date that is
+// not a real YYYY-MM-DD day, an unknown weekday, an empty id, name or category, an `until`
+// before `from`, an empty catalog.
+
+import DeckCore
+import DeckStrategies
+
+/// Reads a catalog from JSON or CSV into a validated `Catalog` (format described at the top of
+/// CatalogReader.swift).
+public enum CatalogReader {
+  /// The fields of a JSON item.
+  public static let itemFields = [
+    "id", "name", "category", "tags", "price", "image", "allergens", "diets", "available",
+  ]
+  /// The fields of a JSON item's "available" object.
+  public static let availabilityFields = ["weekdays", "from", "until"]
+  /// The CSV columns that must be present.
+  public static let requiredColumns = ["id", "name", "category"]
+  /// The CSV columns the reader understands (others are ignored).
+  public static let knownColumns = [
+    "id", "name", "category", "tags", "price", "image", "allergens", "diets", "weekdays",
+    "available_from", "available_until",
+  ]
+
+  /// Reads the catalog at `path`; the format comes from the extension unless given.
+  public static func read(path: String, format: DocumentFormat? = nil) throws(DeckIOError)
+    -> Catalog
+  {
+    let bytes = try TextInput.readBytes(path: path, what: "catalog")
+    let format = try DocumentFormat.resolve(format, path: path, what: "catalog")
+    return try parse(bytes, file: path, format: format)
+  }
+
+  /// Parses catalog bytes; `file` is used in error locations.
+  public static func parse(_ bytes: [UInt8], file: String, format: DocumentFormat)
+    throws(DeckIOError) -> Catalog
+  {
+    let drafts: [Draft]
+    switch format {
+    case .json: drafts = try jsonItems(bytes, file: file)
+    case .csv: drafts = try csvItems(bytes, file: file)
+    }
+    return try finish(drafts, file: file)
+  }
+
+  /// Parses catalog text (convenient for tests and tools).
+  public static func parse(_ text: String, file: String, format: DocumentFormat)
+    throws(DeckIOError) -> Catalog
+  {
+    try parse(Array(text.utf8), file: file, format: format)
+  }
+
+  /// An item with the locations its errors point at.
+  struct Draft {
+    var item: MenuItem
+    var location: SourceLocation
+    var idLocation: SourceLocation
+  }
+
+  static func finish(_ drafts: [Draft], file: String) throws(DeckIOError) -> Catalog {
+    if drafts.isEmpty {
+      throw .invalid(path: file, message: "the catalog has no items; add at least one")
+    }
+    var firstByID: [String: SourceLocation] = [:]
+    for d in drafts {
+      if let first = firstByID[d.item.id] {
+        throw .malformed(
+          d.idLocation,
+          message: "duplicate id '\(d.item.id)' (first used on line \(first.line)); "
+            + "ids must be unique")
+      }
+      firstByID[d.item.id] = d.idLocation
+    }
+    do throws(DeckCoreError) {
+      return try Catalog(items: drafts.map(\.item))
+    } catch {
+      if case .invalidCatalog(let n?, let message) = error, n < drafts.count {
+        throw .malformed(drafts[n].location, message: message)
+      }
+      throw .invalid(path: file, message: error.description)
+    }
+  }
+
+  // MARK: JSON
+
+  static func jsonItems(_ bytes: [UInt8], file: String) throws(DeckIOError) -> [Draft] {
+    let root = try JSONParser.parse(bytes, file: file)
+    let elements: [JSONValue]
+    switch root.kind {
+    case .array(let a):
+      elements = a
+    case .object:
+      try root.rejectUnknownKeys(allowed: ["items"], in: "the catalog object")
+      elements = try root.array(at: "items")
+    default:
+      throw root.error(
+        "expected an array of items or an object with an \"items\" array, got "
+          + root.typeDescription)
+    }
+    var drafts: [Draft] = []
+    drafts.reserveCapacity(elements.count)
+    for (n, v) in elements.enumerated() { drafts.append(try jsonItem(v, number: n + 1)) }
+    return drafts
+  }
+
+  static func jsonItem(_ v: JSONValue, number n: Int) throws(DeckIOError) -> Draft {
+    _ = try v.requireObject("item \(n)")
+    try v.rejectUnknownKeys(allowed: itemFields, in: "an item")
+    let idValue = try v.value(at: "id")
+    let id = trimWhitespace(try idValue.requireString("field 'id'"))
+    if id.isEmpty { throw idValue.error("empty id; every item needs an id") }
+    let name = try requiredText(v, "name", id: id)
+    let category = try requiredText(v, "category", id: id).lowercased()
+    var price: Double?
+    if let p = try v.optionalValue(at: "price") {
+      guard case .number(let d, let text) = p.kind else {
+        throw p.error("expected a number for field 'price', got \(p.typeDescription)")
+      }
+      guard d >= 0 else { throw p.error(priceMessage(text)) }
+      price = d
+    }
+    var image = try v.optionalString(at: "image").map(trimWhitespace)
+    if image?.isEmpty == true { image = nil }
+    var availability = Availability.always
+    if let av = try v.optionalObject(at: "available") {
+      try av.rejectUnknownKeys(allowed: availabilityFields, in: "'available'")
+      if let wv = try av.optionalValue(at: "weekdays") {
+        let days = try wv.requireArray("field 'weekdays'")
+        guard !days.isEmpty else {
+          throw wv.error(
+            "empty 'weekdays'; list the days the dish is served, or leave 'weekdays' out for "
+              + "every day")
+        }
+        var set = Set<Weekday>()
+        for d in days {
+          let name = try d.requireString("an entry of 'weekdays'")
+          guard let day = Weekday(name: trimWhitespace(name)) else {
+            throw d.error(unknownWeekdayMessage(name))
+          }
+          set.insert(day)
+        }
+        availability.weekdays = set
+      }
+      availability.from = try jsonDate(av, "from")
+      availability.until = try jsonDate(av, "until")
+    }
+    return Draft(
+      item: MenuItem(
+        id: id, name: name, category: category,
+        tags: normalisedList(try v.stringArray(at: "tags")), price: price, image: image,
+        allergens: normalisedList(try v.stringArray(at: "allergens")),
+        diets: normalisedList(try v.stringArray(at: "diets")), availability: availability),
+      location: v.location, idLocation: idValue.location)
+  }
+
+  private static func requiredText(_ v: JSONValue, _ key: String, id: String)
+    throws(DeckIOError) -> String
+  {
+    let field = try v.value(at: key)
+    let text = trimWhitespace(try field.requireString("field '\(key)'"))
+    if text.isEmpty {
+      throw field.error("empty \(key) for item '\(id)'; every item needs a \(key)")
+    }
+    return text
+  }
+
+  private static func jsonDate(_ av: JSONValue, _ key: String) throws(DeckIOError) -> DeckDate? {
+    guard let dv = try av.optionalValue(at: key) else { return nil }
+    let text = try dv.requireString("field '\(key)'")
+    guard let date = DeckDate.parse(trimWhitespace(text)) else {
+      throw dv.error(dateMessage(key, text))
+    }
+    return date
+  }
+
+  // MARK: CSV
+
+  static func csvItems(_ bytes: [UInt8], file: String) throws(DeckIOError) -> [Draft] {
+    let table = try CSVParser.parse(bytes, file: file)
+    let idCol = try table.requireColumn("id")
+    let nameCol = try table.requireColumn("name")
+    let categoryCol = try table.requireColumn("category")
+    let tagsCol = table.column("tags")
+    let priceCol = table.column("price")
+    let imageCol = table.column("image")
+    let allergensCol = table.column("allergens")
+    let dietsCol = table.column("diets")
+    let weekdaysCol = table.column("weekdays")
+    let fromCol = table.column("available_from")
+    let untilCol = table.column("available_until")
+
+    var drafts: [Draft] = []
+    drafts.reserveCapacity(table.records.count)
+    for r in table.records {
+      func cell(_ col: Int?) -> String { col.map { trimWhitespace(r[$0]) } ?? "" }
+      func list(_ col: Int?) -> [String] { normalisedList(splitList(cell(col))) }
+      func at(_ col: Int) -> SourceLocation { table.location(r, col) }
+
+      let id = cell(idCol)
+      if id.isEmpty {
+        throw .malformed(at(idCol), message: "empty id; every item needs an id")
+      }
+      let name = cell(nameCol)
+      if name.isEmpty {
+        throw .malformed(
+          at(nameCol), message: "empty name for item '\(id)'; every item needs a name")
+      }
+      let category = cell(categoryCol).lowercased()
+      if category.isEmpty {
+        throw .malformed(
+          at(categoryCol),
+          message: "empty category for item '\(id)'; every item needs a category")
+      }
+      var price: Double?
+      if let priceCol, !cell(priceCol).isEmpty {
+        let text = cell(priceCol)
+        guard let d = parseDecimal(text), d >= 0 else {
+          throw .malformed(at(priceCol), message: priceMessage(text))
+        }
+        price = d
+      }
+      let image = cell(imageCol)
+      var availability = Availability.always
+      if let weekdaysCol {
+        let names = splitList(cell(weekdaysCol)).map(trimWhitespace).filter { !$0.isEmpty }
+        if !names.isEmpty {
+          var set = Set<Weekday>()
+          for name in names {
+            guard let day = Weekday(name: name) else {
+              throw .malformed(at(weekdaysCol), message: unknownWeekdayMessage(name))
+            }
+            set.insert(day)
+          }
+          availability.weekdays = set
+        }
+      }
+      for (col, key) in [(fromCol, "available_from"), (untilCol, "available_until")] {
+        guard let col, !cell(col).isEmpty else { continue }
+        guard let date = DeckDate.parse(cell(col)) else {
+          throw .malformed(at(col), message: dateMessage(key, cell(col)))
+        }
+        if key == "available_from" { availability.from = date } else { availability.until = date }
+      }
+      drafts.append(
+        Draft(
+          item: MenuItem(
+            id: id, name: name, category: category, tags: list(tagsCol), price: price,
+            image: image.isEmpty ? nil : image, allergens: list(allergensCol),
+            diets: list(dietsCol), availability: availability),
+          location: SourceLocation(file: file, line: r.line, column: 1),
+          idLocation: at(idCol)))
+    }
+    return drafts
+  }
+}
+
+// MARK: - Shared field rules (catalog and users)
+
+func priceMessage(_ text: String) -> String {
+  "price '\(text)' must be a number 0 or more"
+}
+
+func dateMessage(_ key: String, _ text: String) -> String {
+  "\(key) '\(text)' is not a valid date; write a real day as YYYY-MM-DD"
+}
+
+func unknownWeekdayMessage(_ name: String) -> String {
+  let all = Weekday.allCases.flatMap { [$0.name, $0.short] }
+  let hint = closestMatch(name.lowercased(), all).map { " (did you mean '\($0)'?)" } ?? ""
+  return "unknown weekday '\(name)'\(hint); use monday ... sunday or mon ... sun"
+}
+
+/// Values of a `|`-separated CSV cell, untrimmed.
+func splitList(_ cell: String) -> [String] {
+  cell.isEmpty ? [] : cell.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+}
+
+/// Trimmed, lowercased, without empties and repeats (first occurrence kept).
+func normalisedList(_ values: [String]) -> [String] {
+  var out: [String] = []
+  var seen = Set<String>()
+  for v in values {
+    let t = trimWhitespace(v).lowercased()
+    if !t.isEmpty, seen.insert(t).inserted { out.append(t) }
+  }
+  return out
+}
+
+/// `s` without leading and trailing whitespace (Unicode whitespace, line breaks included).
+func trimWhitespace(_ s: String) -> String {
+  guard let first = s.firstIndex(where: { !$0.isWhitespace }) else { return "" }
+  let last = s.lastIndex(where: { !$0.isWhitespace })!
+  return String(s[first...last])
+}
+
+/// A plain decimal number: `-?digits(.digits)?([eE][+-]?digits)?`, finite. Rejects forms that
+/// `Double(String)` would accept but a spreadsheet never writes ("inf", "nan", "0x1p3", "+1").
+func parseDecimal(_ text: String) -> Double? {
+  let b = Array(text.utf8)
+  var i = 0
+  func digits() -> Bool {
+    let s = i
+    while i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") { i += 1 }
+    return i > s
+  }
+  if i < b.count, b[i] == UInt8(ascii: "-") { i += 1 }
+  guard digits() else { return nil }
+  if i < b.count, b[i] == UInt8(ascii: ".") {
+    i += 1
+    guard digits() else { return nil }
+  }
+  if i < b.count, b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") {
+    i += 1
+    if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
+    guard digits() else { return nil }
+  }
+  guard i == b.count, let d = Double(text), d.isFinite else { return nil }
+  return d
+}

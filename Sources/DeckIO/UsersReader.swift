@@ -1,0 +1,125 @@
+// Users files
+// ===========
+//
+// JSON: an array of users, or an object whose only field is "users" (that array).
+//
+//     [
+//       {"id": "u001", "diets": ["vegetarian"], "allergens": ["egg"],
+//        "disliked_categories": ["noodles"]},
+//       {"id": "u002"}
+//     ]
+//
+// CSV: a header row with `id` (required) and any of `diets`, `allergens`,
+// `disliked_categories` (lists separated by `|`); extra columns are ignored.
+//
+//     id,diets,allergens,disliked_categories
+//     u001,vegetarian,egg,noodles
+//     u002,,,
+//
+// The list field is `disliked_categories` in both formats (the CSV spelling, so that one name
+// works everywhere). Ids are trimmed and must be non-empty and unique; lists are trimmed,
+// lowercased (catalog categories are lowercased too, so they match), and lose empty entries and
+// repeats. An unknown JSON field is an error that suggests the closest known one. A file with no
+// users is valid: diners who appear only in the history still get decks.
+
+import DeckCore
+import DeckStrategies
+
+/// Reads diner profiles from JSON or CSV (format described at the top of UsersReader.swift).
+public enum UsersReader {
+  /// The fields of a JSON user.
+  public static let userFields = ["id", "diets", "allergens", "disliked_categories"]
+
+  /// Reads the users at `path`; the format comes from the extension unless given.
+  public static func read(path: String, format: DocumentFormat? = nil) throws(DeckIOError)
+    -> [UserProfile]
+  {
+    let bytes = try TextInput.readBytes(path: path, what: "users file")
+    let format = try DocumentFormat.resolve(format, path: path, what: "users file")
+    return try parse(bytes, file: path, format: format)
+  }
+
+  /// Parses users in file order; `file` is used in error locations.
+  public static func parse(_ bytes: [UInt8], file: String, format: DocumentFormat)
+    throws(DeckIOError) -> [UserProfile]
+  {
+    let users: [(UserProfile, SourceLocation)]
+    switch format {
+    case .json: users = try jsonUsers(bytes, file: file)
+    case .csv: users = try csvUsers(bytes, file: file)
+    }
+    var firstByID: [String: SourceLocation] = [:]
+    for (user, at) in users {
+      if let first = firstByID[user.id] {
+        throw .malformed(
+          at,
+          message: "duplicate user id '\(user.id)' (first used on line \(first.line)); "
+            + "ids must be unique")
+      }
+      firstByID[user.id] = at
+    }
+    return users.map(\.0)
+  }
+
+  public static func parse(_ text: String, file: String, format: DocumentFormat)
+    throws(DeckIOError) -> [UserProfile]
+  {
+    try parse(Array(text.utf8), file: file, format: format)
+  }
+
+  static func jsonUsers(_ bytes: [UInt8], file: String) throws(DeckIOError)
+    -> [(UserProfile, SourceLocation)]
+  {
+    let root = try JSONParser.parse(bytes, file: file)
+    let elements: [JSONValue]
+    switch root.kind {
+    case .array(let a):
+      elements = a
+    case .object:
+      try root.rejectUnknownKeys(allowed: ["users"], in: "the users object")
+      elements = try root.array(at: "users")
+    default:
+      throw root.error(
+        "expected an array of users or an object with a \"users\" array, got "
+          + root.typeDescription)
+    }
+    var out: [(UserProfile, SourceLocation)] = []
+    out.reserveCapacity(elements.count)
+    for (n, v) in elements.enumerated() {
+      _ = try v.requireObject("user \(n + 1)")
+      try v.rejectUnknownKeys(allowed: userFields, in: "a user")
+      let idValue = try v.value(at: "id")
+      let id = trimWhitespace(try idValue.requireString("field 'id'"))
+      if id.isEmpty { throw idValue.error("empty user id; every user needs an id") }
+      let user = UserProfile(
+        id: id, diets: normalisedList(try v.stringArray(at: "diets")),
+        allergens: normalisedList(try v.stringArray(at: "allergens")),
+        dislikedCategories: normalisedList(try v.stringArray(at: "disliked_categories")))
+      out.append((user, idValue.location))
+    }
+    return out
+  }
+
+  static func csvUsers(_ bytes: [UInt8], file: String) throws(DeckIOError)
+    -> [(UserProfile, SourceLocation)]
+  {
+    let table = try CSVParser.parse(bytes, file: file)
+    let idCol = try table.requireColumn("id")
+    let dietsCol = table.column("diets")
+    let allergensCol = table.column("allergens")
+    let dislikedCol = table.column("disliked_categories")
+    var out: [(UserProfile, SourceLocation)] = []
+    out.reserveCapacity(table.records.count)
+    for r in table.records {
+      func list(_ col: Int?) -> [String] { col.map { normalisedList(splitList(r[$0])) } ?? [] }
+      let id = trimWhitespace(r[idCol])
+      let at = table.location(r, idCol)
+      if id.isEmpty { throw .malformed(at, message: "empty user id; every user needs an id") }
+      let user = UserProfile(
+        id: id, diets: list(dietsCol), allergens: list(allergensCol),
+        dislikedCategories: list(dislikedCol))
+      out.append((user, at))
+    }
+    return out
+  }
+}

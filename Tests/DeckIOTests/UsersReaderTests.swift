@@ -1,0 +1,134 @@
+import DeckCore
+import Foundation
+import Testing
+
+@testable import DeckIO
+
+func users(_ text: String, _ format: DocumentFormat) throws(DeckIOError) -> [UserProfile] {
+  try UsersReader.parse(text, file: format == .json ? "u.json" : "u.csv", format: format)
+}
+
+func usersError(_ text: String, _ format: DocumentFormat) -> DeckIOError? {
+  thrown { () throws(DeckIOError) in try users(text, format) }
+}
+
+@Suite struct UsersReaderTests {
+  static let expected = [
+    UserProfile(
+      id: "u001", diets: ["vegetarian"], allergens: ["egg", "soy"],
+      dislikedCategories: ["noodles", "fried"]),
+    UserProfile(id: "ユーザー2"),
+    UserProfile(id: "u003", allergens: ["wheat"]),
+  ]
+
+  @Test func readsJSONArrayObjectAndCSVToTheSameUsers() throws {
+    let array = #"""
+      [
+        {"id": " u001 ", "diets": ["Vegetarian"], "allergens": ["egg", " SOY", "", "egg"],
+         "disliked_categories": ["Noodles", "fried"]},
+        {"id": "ユーザー2"},
+        {"id": "u003", "diets": null, "allergens": ["wheat"], "disliked_categories": []}
+      ]
+      """#
+    #expect(try users(array, .json) == Self.expected)
+    #expect(try users(#"{"users": \#(array)}"#, .json) == Self.expected)
+    let csvText = #"""
+      id,allergens,diets,disliked_categories,note
+       u001 ,egg| SOY||egg,Vegetarian,Noodles|fried,"likes ""spicy"""
+      ユーザー2,,,,
+      u003,wheat,,,
+
+      """#
+    #expect(try users(csvText, .csv) == Self.expected)
+    #expect(
+      try users(csvText.replacingOccurrences(of: "\n", with: "\r\n"), .csv) == Self.expected)
+  }
+
+  @Test func onlyTheIDColumnIsRequired() throws {
+    #expect(try users("id\na\nb\n", .csv) == [UserProfile(id: "a"), UserProfile(id: "b")])
+  }
+
+  @Test func anEmptyUsersFileIsValid() throws {
+    #expect(try users("[]", .json) == [])
+    #expect(try users(#"{"users": []}"#, .json) == [])
+    #expect(try users("id,diets\n", .csv) == [])
+  }
+
+  @Test func duplicateUserIDsNameBothLines() {
+    #expect(
+      usersError("[\n  {\"id\": \"a\"},\n  {\"id\": \"b\"},\n  {\"id\": \"a\"}\n]", .json)
+        == .malformed(
+          SourceLocation(file: "u.json", line: 4, column: 10),
+          message: "duplicate user id 'a' (first used on line 2); ids must be unique"))
+    #expect(
+      usersError("id,diets\na,\nb,\n a ,vegan\n", .csv)
+        == .malformed(
+          SourceLocation(file: "u.csv", line: 4, column: 1),
+          message: "duplicate user id 'a' (first used on line 2); ids must be unique"))
+  }
+
+  @Test func unknownFieldSuggestsTheDocumentedName() {
+    #expect(
+      usersError(#"[{"id": "a", "dislikedCategories": ["soup"]}]"#, .json)
+        == .malformed(
+          SourceLocation(file: "u.json", line: 1, column: 14),
+          message: "unknown field 'dislikedCategories' in a user (did you mean "
+            + "'disliked_categories'?); known fields: id, diets, allergens, disliked_categories"))
+    #expect(
+      usersError(#"{"user": []}"#, .json)
+        == .malformed(
+          SourceLocation(file: "u.json", line: 1, column: 2),
+          message: "unknown field 'user' in the users object (did you mean 'users'?); known "
+            + "fields: users"))
+  }
+
+  @Test func otherUserErrors() {
+    #expect(
+      usersError(#"[{"id": "  "}]"#, .json)
+        == .malformed(
+          SourceLocation(file: "u.json", line: 1, column: 9),
+          message: "empty user id; every user needs an id"))
+    #expect(
+      usersError(#"[{"diets": ["vegan"]}]"#, .json)
+        == .malformed(
+          SourceLocation(file: "u.json", line: 1, column: 2),
+          message: "missing required field 'id'"))
+    #expect(
+      usersError(#"[{"id": "a", "diets": "vegan"}]"#, .json)
+        == .malformed(
+          SourceLocation(file: "u.json", line: 1, column: 23),
+          message: "expected an array for field 'diets', got a string"))
+    #expect(
+      usersError(#"["a"]"#, .json)
+        == .malformed(
+          SourceLocation(file: "u.json", line: 1, column: 2),
+          message: "expected an object for user 1, got a string"))
+    #expect(
+      usersError("7", .json)
+        == .malformed(
+          SourceLocation(file: "u.json", line: 1, column: 1),
+          message: "expected an array of users or an object with a \"users\" array, got a number"))
+    #expect(
+      usersError("user,diets\na,vegan\n", .csv)
+        == .malformed(
+          SourceLocation(file: "u.csv", line: 1),
+          message: "missing column 'id'; the header has: 'user', 'diets'"))
+    #expect(
+      usersError("id,diets\n,vegan\n", .csv)
+        == .malformed(
+          SourceLocation(file: "u.csv", line: 2, column: 1),
+          message: "empty user id; every user needs an id"))
+  }
+
+  @Test func readsAUsersFileAndReportsAMissingOne() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("users.csv").path
+    try "id,diets\nu1,vegan\n".write(toFile: path, atomically: true, encoding: .utf8)
+    #expect(try UsersReader.read(path: path) == [UserProfile(id: "u1", diets: ["vegan"])])
+    let missing = dir.appendingPathComponent("none.json").path
+    #expect(
+      thrown { () throws(DeckIOError) in try UsersReader.read(path: missing) }
+        == .missingFile(path: missing, what: "users file"))
+  }
+}
