@@ -118,7 +118,7 @@ extension SampleData {
       if !user.diets.isEmpty { fields.append("\"diets\": " + jsonArray(user.diets)) }
       if !user.allergens.isEmpty { fields.append("\"allergens\": " + jsonArray(user.allergens)) }
       if !user.dislikedCategories.isEmpty {
-        fields.append("\"dislikedCategories\": " + jsonArray(user.dislikedCategories))
+        fields.append("\"disliked_categories\": " + jsonArray(user.dislikedCategories))
       }
       out += "    {" + fields.joined(separator: ", ") + "}" + (n + 1 < users.count ? ",\n" : "\n")
     }

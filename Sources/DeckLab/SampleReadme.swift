@@ -87,7 +87,7 @@ extension SampleData {
       ## Users
 
       `id` (`u01` ...), `diets` (the dish must satisfy every one), `allergens` (never shown a dish \
-      containing one), `dislikedCategories` (CSV: `disliked_categories`). \(dietUsers) diners \
+      containing one), `disliked_categories` (the same name in JSON and CSV). \(dietUsers) diners \
       follow a diet, \(allergenUsers) avoid allergens, \(dislikeUsers) dislike some categories.
 
       ## Swipe log

@@ -263,7 +263,7 @@ struct SampleUsersTests {
         (row["allergens"] as? [String] ?? []) == user.allergens
           && list(cells[2]) == user.allergens)
       #expect(
-        (row["dislikedCategories"] as? [String] ?? []) == user.dislikedCategories
+        (row["disliked_categories"] as? [String] ?? []) == user.dislikedCategories
           && list(cells[3]) == user.dislikedCategories)
     }
     #expect(file("users.csv").contains("\nu04,gluten-free,wheat,\n"))
