@@ -213,5 +213,5 @@ func directory(of path: String) -> String {
 /// `path` as given when absolute, else joined to `base` (with "./" removed for tidy messages).
 func resolve(_ path: String, against base: String) -> String {
   if path.hasPrefix("/") || base == "." || base.isEmpty { return path }
-  return base + "/" + path
+  return Paths.normalize(base + "/" + path)
 }

@@ -26,6 +26,9 @@ public struct ParsedArguments: Sendable {
     return option
   }
 
+  /// Whether this command declares the option (for code shared by several commands).
+  public func declares(_ name: String) -> Bool { declared[name] != nil }
+
   /// Whether the flag was given.
   public func flag(_ name: String) -> Bool {
     _ = option(name, [.flag])

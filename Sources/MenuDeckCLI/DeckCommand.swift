@@ -1,0 +1,177 @@
+import DeckCore
+import DeckIO
+import DeckStrategies
+
+let deckCommand = CommandSpec(
+  name: "deck",
+  abstract: "Build every diner's deck for a date.",
+  discussion: """
+    Reads the config, the catalog, the users and the swipe logs; learns the strategy from the \
+    history before the deck date; builds one deck per diner under the deck rules and writes \
+    them in the chosen format to standard output, or atomically to --out.
+
+    Diners are those of the users file plus everyone in the history, unless --user names them. \
+    Output is byte-identical for the same inputs, seed and date, whatever the order of users \
+    and events in the inputs.
+
+    Examples:
+      menudeck deck --date 2026-11-30 --format table
+      menudeck deck --strategy popularity --option prior_passes=4 --out decks.json
+      zcat today.jsonl.gz | menudeck deck --history Data/swipes.jsonl --history -
+    """,
+  options: InputOptions.all + [
+    InputOptions.date,
+    .repeatable("user", short: "u", valueName: "id", help: "Build only this diner's deck."),
+    .option("strategy", short: "s", valueName: "name", help: "Strategy or named configuration."),
+    .repeatable(
+      "option", short: "o", valueName: "key=value", help: "Strategy option, over the config's."),
+    .option("size", short: "n", valueName: "n", help: "Cards per deck (config: deck.size)."),
+    .option("seed", valueName: "n", help: "Random seed (config: seed)."),
+    .option(
+      "format", short: "f", valueName: "format", choices: DeckFormat.allCases.map(\.rawValue),
+      help: "Output format (config: format; default json)."),
+    .option("out", valueName: "file", help: "Write to this file atomically instead of stdout."),
+    .flag("quiet", short: "q", help: "No summary or warnings on stderr (they stay in the output)."),
+  ],
+  run: { args, context in try DeckRun.run(args, context) })
+
+enum DeckRun {
+  static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    let io = context.io
+    let quiet = args.flag("quiet")
+    let config = try Inputs.loadConfig(args, io)
+    let settings = try Inputs.settings(args, io, config: config)
+
+    let (catalog, catalogHash) = try Inputs.loadCatalog(settings.catalogPath, io)
+    var users: [UserProfile] = []
+    var usersHash: String?
+    if let path = settings.usersPath {
+      (users, usersHash) = try Inputs.loadUsers(path, io)
+    }
+    let builder: DeckBuilder
+    do {
+      builder = try DeckBuilder(catalog: catalog, rules: settings.rules)
+    } catch {
+      throw CommandFailure(.dataError, "\(config.path.isEmpty ? "deck rules" : config.path): deck: \(error)")
+    }
+
+    var rejects: RejectsWriter?
+    if let path = settings.rejectsPath { rejects = try RejectsWriter(path: Paths.open(path, io)) }
+    let (history, stats, future) = try Inputs.loadHistory(
+      settings, catalog: catalog, cutoff: settings.date, io: io, rejects: rejects)
+    try rejects?.finish()
+
+    let strategy = try StrategyRegistry.make(settings.strategy.use, options: settings.strategy.options)
+    try strategy.learn(catalog: catalog, history: history)
+
+    // Diners: explicit --user list, else users file + history, sorted by id bytes.
+    var profiles: [String: UserProfile] = [:]
+    for u in users { profiles[u.id] = u }
+    var ids: [String]
+    let requested = args.values("user")
+    if !requested.isEmpty {
+      ids = []
+      for id in requested where !ids.contains(id) {
+        if profiles[id] == nil && history.users[id] == nil && !quiet {
+          context.warn(
+            "user '\(id)' is in neither the users file nor the history; building a first-visit deck")
+        }
+        ids.append(id)
+      }
+    } else {
+      var set = Set(profiles.keys)
+      for id in history.users.keys { set.insert(id) }
+      ids = Array(set)
+    }
+    ids.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    let diners = ids.map { profiles[$0] ?? UserProfile(id: $0) }
+
+    var inputs: [(role: String, path: String, hash: String)] = []
+    if !config.bytes.isEmpty {
+      inputs.append(("config", config.path, ContentHash.sha256(config.bytes)))
+    }
+    inputs.append(("catalog", settings.catalogPath, catalogHash))
+    if let usersHash, let path = settings.usersPath { inputs.append(("users", path, usersHash)) }
+    let description = StrategyRegistry.description(of: settings.strategy.use)!
+    let options = try StrategyOptions(raw: settings.strategy.options, for: description)
+    let header = RunHeader(
+      version: menudeckVersion, date: settings.date,
+      strategy: settings.strategyName,
+      options: options.all.map { ($0.0, $0.1.description) }, seed: settings.seed,
+      size: settings.rules.size, inputs: inputs)
+
+    // Output: stdout, or a temp file renamed over --out only when everything succeeded.
+    let file: AtomicFileOutput?
+    let output: ByteOutput
+    if let out = args.value("out") {
+      let f = try AtomicFileOutput(path: Paths.open(out, io))
+      file = f
+      output = f
+    } else {
+      file = nil
+      output = StdoutOutput(io.stdout)
+    }
+    var shortDecks = 0
+    var warningLines: [String] = []
+    do {
+      let writer = DeckWriter(format: settings.format, output: output, catalog: catalog, header: header)
+      try writer.begin()
+      let pipeline = DeckPipeline(
+        builder: builder, strategy: strategy, history: history, seed: settings.seed,
+        date: settings.date)
+      try pipeline.build(users: diners) { deck in
+        var warnings: [String] = []
+        if let s = deck.shortfall {
+          warnings.append(s.description)
+          shortDecks += 1
+        }
+        if !deck.skippedPins.isEmpty {
+          warnings.append(
+            "pinned " + deck.skippedPins.map { "'\($0)'" }.joined(separator: ", ")
+              + " left out (diet, allergen, availability or dislike)")
+        }
+        for w in warnings { warningLines.append("user '\(deck.user)': \(w)") }
+        try writer.write(deck, warnings: warnings)
+      }
+      try writer.end()
+      try strategy.finish()
+      try file?.commit()
+    } catch {
+      file?.abort()
+      throw error
+    }
+
+    if !quiet {
+      let limit = 20
+      for line in warningLines.prefix(limit) { context.warn(line) }
+      if warningLines.count > limit {
+        context.warn("\(warningLines.count - limit) more warnings (each deck carries its own)")
+      }
+      Summary.history(stats, future: future, date: settings.date, context: context)
+      context.note(
+        "menudeck: \(diners.count) decks for \(settings.date) with '\(settings.strategyName)'"
+          + (shortDecks > 0 ? ", \(shortDecks) short" : "")
+          + (args.value("out").map { " written to \($0)" } ?? ""))
+    }
+    return .success
+  }
+}
+
+enum Summary {
+  /// Warnings about the logs that a cron operator should see.
+  static func history(_ stats: EventReadStats, future: Int, date: DeckDate, context: CommandContext) {
+    if stats.unknownItemEvents > 0 {
+      context.warn(
+        "\(stats.unknownItemEvents) events name items that are not in the catalog (e.g. "
+          + stats.unknownItemIDs.map { "'\($0)'" }.joined(separator: ", ")
+          + "); they were left out")
+    }
+    if stats.skippedLines > 0 {
+      context.warn("skipped \(stats.skippedLines) malformed event lines")
+    }
+    if future > 0 {
+      context.note(
+        "note: \(future) events on or after \(date) were not learned from (a deck never sees its own day)")
+    }
+  }
+}

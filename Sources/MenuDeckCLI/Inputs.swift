@@ -1,0 +1,194 @@
+import DeckCore
+import DeckIO
+import DeckStrategies
+import Foundation
+
+/// Paths and settings after merging the config file with command-line overrides.
+struct RunSettings {
+  var config: MenuDeckConfig
+  var catalogPath: String
+  var usersPath: String?
+  var historyPaths: [String]
+  var strategyName: String
+  var strategy: NamedStrategy
+  var seed: UInt64
+  var date: DeckDate
+  var zone: TimeZone
+  var format: DeckFormat
+  var rules: DeckRules
+  var skipBadLines: Bool
+  var rejectsPath: String?
+}
+
+/// The loaded inputs of a run.
+struct LoadedInputs {
+  var catalog: Catalog
+  var catalogHash: String
+  var users: [UserProfile]
+  var usersHash: String?
+  var history: History
+  var historyStats: EventReadStats
+  /// Events dated on or after the deck date (not learned from).
+  var futureEvents: Int
+}
+
+/// Options shared by the commands that read the inputs.
+enum InputOptions {
+  static let config = CommandOption.option(
+    "config", short: "c", valueName: "file", default: "Config/menudeck.json",
+    help: "The config file; paths inside it are relative to its directory.")
+  static let catalog = CommandOption.option(
+    "catalog", valueName: "file", help: "Catalog file (.json or .csv), instead of the config's.")
+  static let users = CommandOption.option(
+    "users", valueName: "file", help: "Users file (.json or .csv), instead of the config's.")
+  static let history = CommandOption.repeatable(
+    "history", valueName: "file",
+    help: "Swipe log (.jsonl or .csv; '-' reads standard input); replaces the config's logs.")
+  static let skipBadLines = CommandOption.flag(
+    "skip-bad-lines",
+    help: "Skip malformed event lines instead of stopping (exit 65); counts them on stderr.")
+  static let rejects = CommandOption.option(
+    "rejects", valueName: "file",
+    help: "With --skip-bad-lines, write each skipped line (file, line, reason, text) here.")
+  static let date = CommandOption.option(
+    "date", short: "d", valueName: "date",
+    help: "Deck date, YYYY-MM-DD (default: today in the config's time zone).")
+
+  static let all = [config, catalog, users, history, skipBadLines, rejects]
+}
+
+enum Inputs {
+  /// Reads the config named by `--config`. The default path may be missing when the catalog is
+  /// given on the command line (a run without a config file).
+  static func loadConfig(_ args: ParsedArguments, _ io: CLIStreams) throws -> MenuDeckConfig {
+    let given = args.isGiven("config")
+    let path = args.value("config") ?? "Config/menudeck.json"
+    do {
+      let bytes = try TextInput.readBytes(path: Paths.open(path, io), what: "config")
+      return try MenuDeckConfig.parse(bytes, path: path)
+    } catch DeckIOError.missingFile(_, _) where !given && args.declares("catalog") && args.isGiven("catalog") {
+      return MenuDeckConfig()
+    } catch DeckIOError.missingFile(_, _) where !given {
+      throw CommandFailure(
+        .noInput,
+        "\(path): no such file (the default config); run menudeck from the directory that holds "
+          + "Config/, or give --config FILE")
+    }
+  }
+
+  static func settings(
+    _ args: ParsedArguments, _ io: CLIStreams, config: MenuDeckConfig, needsStrategy: Bool = true
+  ) throws -> RunSettings {
+    guard let catalog = args.value("catalog") ?? config.catalog else {
+      throw CommandFailure(
+        .noInput, "no catalog: set \"catalog\" in \(config.path.isEmpty ? "the config" : config.path) or give --catalog FILE")
+    }
+    let users = args.value("users") ?? config.users
+    let history = args.isGiven("history") ? args.values("history") : config.history
+
+    var strategyName = config.strategy
+    var fromCommandLine = false
+    if args.declares("strategy"), let s = args.value("strategy") {
+      strategyName = s
+      fromCommandLine = true
+    }
+    guard let named = config.resolveStrategy(strategyName) else {
+      let message =
+        "unknown strategy '\(strategyName)'\(didYouMean(strategyName, config.strategyNames)); "
+        + "valid strategies: " + config.strategyNames.joined(separator: ", ")
+      if fromCommandLine { throw UsageError(message) }
+      throw CommandFailure(.dataError, "\(config.path): \(message)")
+    }
+    var strategy = named
+    if args.declares("option") {
+      for (key, value) in try args.keyValuePairs("option") { strategy.options[key] = value }
+    }
+    if needsStrategy, let description = StrategyRegistry.description(of: strategy.use) {
+      do {
+        _ = try StrategyOptions(raw: strategy.options, for: description)
+      } catch {
+        if args.declares("option") && !args.values("option").isEmpty { throw UsageError(error.description) }
+        throw CommandFailure(.dataError, "\(config.path): \(error)")
+      }
+    }
+
+    var seed = config.seed
+    if args.declares("seed"), let s = try args.uint64("seed") { seed = s }
+    guard let zone = TimeZones.zone(named: config.timeZone) else {
+      throw CommandFailure(.dataError, "\(config.path): unknown time zone '\(config.timeZone)'")
+    }
+    var date = TimeZones.today(in: zone)
+    if args.declares("date"), let text = args.value("date") {
+      guard let d = DeckDate.parse(text) else {
+        throw UsageError("invalid date '\(text)' for '--date'; expected YYYY-MM-DD, e.g. 2026-11-30")
+      }
+      date = d
+    }
+    var format = config.format
+    if args.declares("format"), let f = args.value("format") {
+      guard let parsed = DeckFormat(rawValue: f) else {
+        throw UsageError("unknown format '\(f)'; use one of json, jsonl, csv, table")
+      }
+      format = parsed
+    }
+    var rules = config.rules
+    if args.declares("size"), let n = try args.int("size") {
+      guard n >= 1 else { throw UsageError("'--size' must be 1 or more, got \(n)") }
+      rules.size = n
+    }
+    let skip = args.declares("skip-bad-lines") && args.flag("skip-bad-lines")
+    let rejects = args.declares("rejects") ? args.value("rejects") : nil
+    if rejects != nil && !skip {
+      throw UsageError("'--rejects' needs '--skip-bad-lines' (without it a bad line stops the run)")
+    }
+    return RunSettings(
+      config: config, catalogPath: catalog, usersPath: users, historyPaths: history,
+      strategyName: strategyName, strategy: strategy, seed: seed, date: date, zone: zone,
+      format: format, rules: rules, skipBadLines: skip, rejectsPath: rejects)
+  }
+
+  static func loadCatalog(_ path: String, _ io: CLIStreams) throws -> (Catalog, String) {
+    let bytes = try TextInput.readBytes(path: Paths.open(path, io), what: "catalog")
+    let format = try DocumentFormat.resolve(nil, path: path, what: "catalog")
+    let catalog = try CatalogReader.parse(bytes, file: path, format: format)
+    return (catalog, ContentHash.sha256(bytes))
+  }
+
+  static func loadUsers(_ path: String, _ io: CLIStreams) throws -> ([UserProfile], String) {
+    let bytes = try TextInput.readBytes(path: Paths.open(path, io), what: "users file")
+    let format = try DocumentFormat.resolve(nil, path: path, what: "users file")
+    let users = try UsersReader.parse(bytes, file: path, format: format)
+    return (users, ContentHash.sha256(bytes))
+  }
+
+  /// Streams the swipe logs into a history that stops the day before `date`.
+  static func loadHistory(
+    _ settings: RunSettings, catalog: Catalog, cutoff: DeckDate?, io: CLIStreams,
+    rejects: RejectsWriter?
+  ) throws -> (History, EventReadStats, Int) {
+    var ingest = HistoryIngest(catalog: catalog, cutoff: cutoff)
+    var options = EventReaderOptions(
+      swipeRule: settings.config.dragRule, zone: TimeZoneOffsets(settings.zone),
+      skipBadLines: settings.skipBadLines)
+    if let rejects {
+      options.onReject = { reject throws(DeckIOError) in try rejects.write(reject) }
+    }
+    let reader = EventReader(options: options)
+    var stats = EventReadStats()
+    for path in settings.historyPaths {
+      let one: EventReadStats
+      if path == "-" && !(io.stdin is FileDescriptorSource) {
+        // Standard input that is not the process's own (tests): read it whole.
+        let bytes: [UInt8]
+        do { bytes = try io.stdin.readAll() } catch {
+          throw DeckIOError.io(path: "<stdin>", message: "cannot read standard input: \(error)")
+        }
+        one = try reader.read(bytes: bytes, name: "<stdin>", format: .jsonLines, into: &ingest)
+      } else {
+        one = try reader.read([EventSource(path: Paths.open(path, io))], into: &ingest)
+      }
+      stats.merge(one, displayName: path == "-" ? "<stdin>" : path)
+    }
+    return (ingest.build(), stats, ingest.builder.skippedFuture)
+  }
+}

@@ -1,0 +1,69 @@
+import DeckCore
+import DeckIO
+import DeckStrategies
+
+/// menudeck's version, printed by `--version` and written into run headers.
+public let menudeckVersion = "0.1.0"
+
+/// Runs menudeck with `arguments` (without the program name) on `io`; the whole program is this
+/// function, so tests call it in process.
+public func run(_ arguments: [String], _ io: CLIStreams) -> ExitCode {
+  runCommand(menudeckCommand, arguments: arguments, io: io)
+}
+
+/// The command tree.
+public let menudeckCommand = CommandSpec(
+  name: "menudeck",
+  abstract: "Batch recommender for swipe-card menu decks.",
+  discussion: """
+    Builds every diner's deck of dish cards for a date from a menu catalog, the diners' \
+    profiles and their swipe history, with a pluggable ranking strategy under shared deck rules. \
+    Plain 'menudeck' runs 'menudeck deck' with Config/menudeck.json.
+
+    Exit codes: 0 ok, 1 a check failed, 64 usage, 65 bad input data, 66 missing input, \
+    70 internal error, 74 I/O error.
+    """,
+  subcommands: [deckCommand, validateCommand, strategiesCommand, sampleCommand],
+  defaultSubcommand: "deck",
+  version: menudeckVersion)
+
+// MARK: - Error to exit code, in one place
+
+extension DeckIOError: ExitCodeProviding {
+  public var exitCode: ExitCode {
+    switch self {
+    case .missingFile: return .noInput
+    case .io: return .ioError
+    case .malformed, .invalid: return .dataError
+    }
+  }
+}
+
+extension DeckCoreError: ExitCodeProviding {
+  public var exitCode: ExitCode { .dataError }
+}
+
+extension StrategyError: ExitCodeProviding {
+  public var exitCode: ExitCode {
+    switch self {
+    case .unknownStrategy, .unknownOption, .invalidOption: return .dataError
+    // A strategy that breaks its contract (wrong number of scores, NaN) is a bug.
+    case .failed: return .software
+    }
+  }
+}
+
+/// Bytes to the command's standard output.
+final class StdoutOutput: ByteOutput {
+  let sink: any TextSink
+  init(_ sink: any TextSink) { self.sink = sink }
+  func write(_ bytes: [UInt8]) throws(DeckIOError) { sink.write(bytes: bytes) }
+}
+
+enum ContentHash {
+  static func sha256(_ bytes: [UInt8]) -> String {
+    var h = SHA256()
+    h.update(bytes)
+    return h.finalize().map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+  }
+}

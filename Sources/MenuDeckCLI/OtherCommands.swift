@@ -1,0 +1,147 @@
+import DeckCore
+import DeckIO
+import DeckLab
+import DeckStrategies
+
+// MARK: - strategies
+
+let strategiesCommand = CommandSpec(
+  name: "strategies",
+  abstract: "List the ranking strategies with their options.",
+  discussion: """
+    Lists every built-in strategy with its one-line summary and its options (type, default, \
+    meaning), and the named configurations of the config file, if there is one.
+    """,
+  options: [
+    InputOptions.config,
+    .option(
+      "format", short: "f", valueName: "format", default: "table", choices: ["table", "json"],
+      help: "Output format."),
+  ],
+  run: { args, context in
+    var named: [NamedStrategy] = []
+    do {
+      let config = try Inputs.loadConfig(args, context.io)
+      named = config.strategies.keys.sorted().map { config.strategies[$0]! }
+    } catch let failure as CommandFailure where failure.exitCode == .noInput && !args.isGiven("config") {
+      // No config here: list the built-ins only.
+    }
+    let builtins = StrategyRegistry.builtins.map { $0.description }
+    if args.value("format") == "json" {
+      context.io.stdout.write(StrategyListing.json(builtins, named))
+    } else {
+      context.io.stdout.write(StrategyListing.table(builtins, named))
+    }
+    return .success
+  })
+
+enum StrategyListing {
+  static func table(_ builtins: [StrategyDescription], _ named: [NamedStrategy]) -> String {
+    var out = ""
+    for d in builtins {
+      out += "\(d.identifier)\n  \(d.summary)\n"
+      if d.options.isEmpty {
+        out += "  options: none\n"
+      } else {
+        out += "  options:\n"
+        let width = d.options.map { $0.name.count + $0.type.rawValue.count + 3 }.max() ?? 0
+        for o in d.options {
+          let label = "\(o.name) (\(o.type.rawValue))"
+          out += "    " + label + String(repeating: " ", count: width - label.count)
+            + "  default \(o.defaultValue). \(o.meaning)\n"
+        }
+      }
+      out += "\n"
+    }
+    if !named.isEmpty {
+      out += "named configurations (config file):\n"
+      for n in named {
+        let options = n.options.keys.sorted().map { "\($0)=\(n.options[$0]!)" }.joined(separator: " ")
+        out += "  \(n.name): \(n.use)" + (options.isEmpty ? "" : " " + options) + "\n"
+      }
+    }
+    return out
+  }
+
+  static func json(_ builtins: [StrategyDescription], _ named: [NamedStrategy]) -> String {
+    func s(_ text: String) -> String { JSONText.string(text) }
+    var out = "{\"strategies\":[\n"
+    out += builtins.map { d in
+      let options = d.options.map { o in
+        "{\"name\":\(s(o.name)),\"type\":\(s(o.type.rawValue)),\"default\":\(JSONText.value(o.defaultValue)),\"meaning\":\(s(o.meaning))"
+          + (o.range.map { ",\"min\":\(JSONText.number($0.lowerBound)),\"max\":\(JSONText.number($0.upperBound))" } ?? "")
+          + "}"
+      }.joined(separator: ",")
+      return "{\"identifier\":\(s(d.identifier)),\"summary\":\(s(d.summary)),\"options\":[\(options)],\"examples\":\(d.examples.count)}"
+    }.joined(separator: ",\n")
+    out += "\n],\"named\":["
+    out += named.map { n in
+      let options = n.options.keys.sorted().map { "\(s($0)):\(s(n.options[$0]!))" }.joined(separator: ",")
+      return "{\"name\":\(s(n.name)),\"use\":\(s(n.use)),\"options\":{\(options)}}"
+    }.joined(separator: ",")
+    out += "]}\n"
+    return out
+  }
+}
+
+/// Small JSON text helpers for the CLI's own reports.
+enum JSONText {
+  static func string(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      default:
+        if scalar.value < 0x20 {
+          let hex = String(scalar.value, radix: 16)
+          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out + "\""
+  }
+
+  static func number(_ d: Double) -> String {
+    if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
+    return String(d)
+  }
+
+  static func value(_ v: OptionValue) -> String {
+    switch v {
+    case .double(let d): return number(d)
+    case .int(let i): return String(i)
+    case .bool(let b): return b ? "true" : "false"
+    case .string(let s): return string(s)
+    }
+  }
+}
+
+// MARK: - sample
+
+let sampleCommand = CommandSpec(
+  name: "sample",
+  abstract: "Write the bundled sample data set (catalog, users, swipe logs).",
+  discussion: """
+    Writes the sample data that Data/ holds: a dinner-menu catalog (JSON and CSV), diners \
+    (JSON and CSV), a 14-day swipe log (JSON Lines and CSV) and a README, generated \
+    deterministically from the seed. 'menudeck sample --out Data' regenerates Data/ exactly.
+    """,
+  options: [
+    .option("out", valueName: "dir", help: "Directory to write into (created if missing)."),
+    .option("seed", valueName: "n", help: "Seed of the swipe log (default: the bundled one)."),
+  ],
+  run: { args, context in
+    guard let out = args.value("out") else {
+      throw UsageError("missing '--out <dir>': the directory to write the sample data into")
+    }
+    let seed = try args.uint64("seed") ?? SampleData.defaultSeed
+    let paths = try SampleData.write(to: Paths.open(out, context.io), seed: seed)
+    context.note("menudeck: wrote \(paths.count) files to \(out)")
+    return .success
+  })
