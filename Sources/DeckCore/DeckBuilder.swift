@@ -68,6 +68,7 @@ public struct DeckBuilder: Sendable {
   ) -> CandidateSet {
     let n = catalog.count
     let mask = dayMask ?? self.dayMask(for: date)
+    precondition(mask.count == n, "dayMask must have one entry per catalog item")
     // 0 = candidate, 1 = recently shown candidate, 2... = held back (reason + 2)
     var state = [UInt8](repeating: 0, count: n)
     var heldBack = [Int](repeating: 0, count: HoldBackReason.allCases.count)
