@@ -1,10 +1,14 @@
 /// Builds decks under `DeckRules`: first the candidates a diner may see, then, given a strategy's
 /// scores for them, the ordered cards.
 ///
-/// Ordering key: not-recently-shown before recently-shown, then score (descending), then catalog
-/// order. Selection honours category caps; arrangement then avoids two adjacent cards of one
-/// category whenever some order of the selected cards allows it, staying as close to the key
-/// order as it can.
+/// Ordering key: not-recently-shown before recently-shown, then score (descending, NaN after every
+/// number), then catalog order. Pinned items come first, in pin order. The other cards are
+/// selected in key order under the category cap; with `avoidAdjacentCategory`, a card whose
+/// category already fills half of the remaining slots is passed over for the next card of another
+/// category (so that some order of the deck has no two neighbours alike), and is only used when
+/// nothing else can fill the deck. Arrangement then avoids two adjacent cards of one category
+/// whenever some order of the selected cards allows it, staying as close to the key order as it
+/// can; when no order avoids it, it keeps as few neighbours alike as its greedy pass finds.
 public struct DeckBuilder: Sendable {
   public let catalog: Catalog
   public let rules: DeckRules
@@ -64,6 +68,7 @@ public struct DeckBuilder: Sendable {
   ) -> CandidateSet {
     let n = catalog.count
     let mask = dayMask ?? self.dayMask(for: date)
+    precondition(mask.count == n, "dayMask must have one entry per catalog item")
     // 0 = candidate, 1 = recently shown candidate, 2... = held back (reason + 2)
     var state = [UInt8](repeating: 0, count: n)
     var heldBack = [Int](repeating: 0, count: HoldBackReason.allCases.count)
@@ -130,7 +135,8 @@ public struct DeckBuilder: Sendable {
       items.append(Int32(i))
       recent.append(state[i] == 1)
     }
-    return CandidateSet(items: items, recentlyShown: recent, pinned: eligiblePins, heldBack: heldBack)
+    return CandidateSet(
+      items: items, recentlyShown: recent, pinned: eligiblePins, heldBack: heldBack)
   }
 
   /// The pinned ids that `candidates` dropped for this diner.
@@ -146,6 +152,9 @@ public struct DeckBuilder: Sendable {
     propensities: [Double]? = nil
   ) -> Deck {
     precondition(scores.count == candidates.items.count, "one score per candidate")
+    precondition(
+      propensities == nil || propensities!.count == candidates.items.count,
+      "one propensity per candidate")
     let size = rules.size
     let cap = rules.maxPerCategory ?? Int.max
     var perCategory = [Int](repeating: 0, count: catalog.categories.count)
@@ -165,29 +174,52 @@ public struct DeckBuilder: Sendable {
       }
     }
 
-    // Select the rest in key order under the category cap.
+    // Select the rest in key order under the category cap. To keep the deck arrangeable with no
+    // two neighbours alike, a category may fill at most half of the `slots` left after the pins
+    // (rounded up; rounded down for the last pin's category, since the first card must differ
+    // from it). Cards over that limit are deferred and used only when nothing else is left.
+    let slots = size - cards.count
+    let lastPinned = cards.last.map { Int(catalog.itemCategory[Int($0.item)]) }
+    let spread = rules.avoidAdjacentCategory
+    var perCategoryAfterPins = [Int](repeating: 0, count: catalog.categories.count)
     var heap = KeyHeap(candidates: candidates, scores: scores, skip: pinnedSlots)
     var selected: [Int] = []  // positions in candidates.items, in key order
+    var deferred: [Int] = []  // likewise
     var capped = 0
-    while cards.count + selected.count < size, let k = heap.pop() {
+    while selected.count < slots, let k = heap.pop() {
       let c = Int(catalog.itemCategory[Int(candidates.items[k])])
       if perCategory[c] >= cap {
         capped += 1
         continue
       }
+      if spread && perCategoryAfterPins[c] >= (c == lastPinned ? slots / 2 : (slots + 1) / 2) {
+        deferred.append(k)
+        continue
+      }
       perCategory[c] += 1
+      perCategoryAfterPins[c] += 1
       selected.append(k)
     }
-    if cards.count + selected.count < size {
-      while let k = heap.pop() {
+    if selected.count < slots && !deferred.isEmpty {
+      // Every other candidate is in: the deferred cards fill the deck (some neighbours will be
+      // alike whichever cards are chosen). Merge them back in key order.
+      for k in deferred where selected.count < slots {
         let c = Int(catalog.itemCategory[Int(candidates.items[k])])
-        if perCategory[c] >= cap { capped += 1 }
+        if perCategory[c] >= cap {
+          capped += 1
+          continue
+        }
+        perCategory[c] += 1
+        selected.append(k)
+      }
+      selected.sort {
+        KeyHeap.before($0, $1, candidates: candidates, scores: scores)
       }
     }
 
     let ordered =
       rules.avoidAdjacentCategory
-      ? arrange(selected, after: cards.last.map { Int(catalog.itemCategory[Int($0.item)]) }, candidates)
+      ? arrange(selected, after: lastPinned, candidates)
       : selected
     for k in ordered {
       cards.append(Card(item: candidates.items[k], score: scores[k], propensity: propensities?[k]))
@@ -205,115 +237,152 @@ public struct DeckBuilder: Sendable {
   }
 
   /// Reorders `selected` (in key order) so that no two neighbours share a category whenever that
-  /// is possible, choosing at each step the earliest item that keeps the rest arrangeable.
-  private func arrange(_ selected: [Int], after previous: Int?, _ candidates: CandidateSet) -> [Int] {
+  /// is possible, choosing at each step the earliest item that keeps the rest arrangeable. When
+  /// no order avoids it, it takes the earliest item whose category differs from the previous one.
+  private func arrange(_ selected: [Int], after previous: Int?, _ candidates: CandidateSet) -> [Int]
+  {
     guard selected.count > 1 || previous != nil else { return selected }
-    var remaining = selected
-    var counts: [Int: Int] = [:]
-    func category(_ k: Int) -> Int { Int(catalog.itemCategory[Int(candidates.items[k])]) }
-    for k in remaining { counts[category(k), default: 0] += 1 }
+    // Decks are small: per-category counts live in two short parallel arrays.
+    var remaining = selected.map { k in (k, Int(catalog.itemCategory[Int(candidates.items[k])])) }
+    var categories: [Int] = []
+    var counts: [Int] = []
+    for (_, c) in remaining {
+      if let i = categories.firstIndex(of: c) {
+        counts[i] += 1
+      } else {
+        categories.append(c)
+        counts.append(1)
+      }
+    }
     var prev = previous
     var out: [Int] = []
     out.reserveCapacity(selected.count)
     while !remaining.isEmpty {
       var choice: Int?
       var fallback: Int?
-      for (j, k) in remaining.enumerated() {
-        let c = category(k)
-        if c == prev { continue }
+      for (j, (_, c)) in remaining.enumerated() where c != prev {
         if fallback == nil { fallback = j }
-        counts[c]! -= 1
-        let ok = arrangeable(counts, remaining: remaining.count - 1, first: c)
-        counts[c]! += 1
+        let i = categories.firstIndex(of: c)!
+        counts[i] -= 1
+        let ok = DeckBuilder.arrangeable(
+          categories, counts, remaining: remaining.count - 1, first: c)
+        counts[i] += 1
         if ok {
           choice = j
           break
         }
       }
-      let j = choice ?? fallback ?? 0
-      let k = remaining.remove(at: j)
-      counts[category(k)]! -= 1
+      let (k, c) = remaining.remove(at: choice ?? fallback ?? 0)
+      counts[categories.firstIndex(of: c)!] -= 1
       out.append(k)
-      prev = category(k)
+      prev = c
     }
     return out
   }
 
   /// Whether `r` items with these category counts can follow an item of category `first` with no
-  /// two neighbours alike.
-  private func arrangeable(_ counts: [Int: Int], remaining r: Int, first: Int) -> Bool {
-    for (c, n) in counts where n > 0 {
-      if c == first {
-        if n > r / 2 { return false }
-      } else if n > (r + 1) / 2 {
-        return false
-      }
+  /// two neighbours alike: `first` may fill at most every other slot after it (r / 2), any other
+  /// category every other slot from the first ((r + 1) / 2). These bounds are also sufficient.
+  static func arrangeable(_ categories: [Int], _ counts: [Int], remaining r: Int, first: Int)
+    -> Bool
+  {
+    for (c, n) in zip(categories, counts) where n > (c == first ? r / 2 : (r + 1) / 2) {
+      return false
     }
     return true
   }
 }
 
-/// A binary max-heap over candidate positions by (not recently shown, score, catalog order).
+/// Candidate positions in key order: not recently shown first, then score (descending, NaN
+/// last), then catalog order. Two binary max-heaps (unseen, then recently shown) whose entries
+/// carry their whole key, so comparisons touch one contiguous array.
 private struct KeyHeap {
-  private var heap: [Int]
-  private let recent: [Bool]
-  private let scores: [Double]
-  private let items: [Int32]
+  private struct Entry {
+    var score: UInt64
+    var item: Int32
+    var position: Int32
+  }
+
+  private var unseen: [Entry] = []
+  private var recent: [Entry] = []
 
   init(candidates: CandidateSet, scores: [Double], skip: Set<Int32>) {
-    self.recent = candidates.recentlyShown
-    self.scores = scores
-    self.items = candidates.items
-    var h: [Int] = []
-    h.reserveCapacity(candidates.items.count)
-    for k in candidates.items.indices where skip.isEmpty || !skip.contains(candidates.items[k]) {
-      h.append(k)
+    unseen.reserveCapacity(candidates.items.count)
+    for k in candidates.items.indices {
+      let item = candidates.items[k]
+      if !skip.isEmpty && skip.contains(item) { continue }
+      let e = Entry(score: KeyHeap.scoreKey(scores[k]), item: item, position: Int32(k))
+      if candidates.recentlyShown[k] { recent.append(e) } else { unseen.append(e) }
     }
-    heap = h
-    if heap.count > 1 {
-      var i = heap.count / 2 - 1
-      while i >= 0 {
-        siftDown(i)
-        i -= 1
-      }
-    }
+    KeyHeap.heapify(&unseen)
+    KeyHeap.heapify(&recent)
   }
 
-  /// Whether a comes before b.
+  /// Maps a score to an unsigned key with the same order; NaN maps below every number (-infinity
+  /// included) and -0.0 equals 0.0.
   @inline(__always)
-  private func before(_ a: Int, _ b: Int) -> Bool {
-    if recent[a] != recent[b] { return !recent[a] }
-    let sa = scores[a].isNaN ? -Double.infinity : scores[a]
-    let sb = scores[b].isNaN ? -Double.infinity : scores[b]
-    if sa != sb { return sa > sb }
-    return items[a] < items[b]
+  static func scoreKey(_ s: Double) -> UInt64 {
+    if s.isNaN { return 0 }
+    let bits = (s == 0 ? 0.0 : s).bitPattern
+    return bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
   }
 
-  private mutating func siftDown(_ start: Int) {
-    var i = start
-    let n = heap.count
-    while true {
-      let l = 2 * i + 1
-      if l >= n { return }
-      var best = l
-      let r = l + 1
-      if r < n && before(heap[r], heap[l]) { best = r }
-      if before(heap[best], heap[i]) {
-        heap.swapAt(best, i)
-        i = best
-      } else {
-        return
-      }
+  /// Whether candidate position a comes before b in key order.
+  static func before(_ a: Int, _ b: Int, candidates: CandidateSet, scores: [Double]) -> Bool {
+    if candidates.recentlyShown[a] != candidates.recentlyShown[b] {
+      return !candidates.recentlyShown[a]
+    }
+    let sa = scoreKey(scores[a])
+    let sb = scoreKey(scores[b])
+    if sa != sb { return sa > sb }
+    return candidates.items[a] < candidates.items[b]
+  }
+
+  @inline(__always)
+  private static func before(_ a: Entry, _ b: Entry) -> Bool {
+    a.score != b.score ? a.score > b.score : a.item < b.item
+  }
+
+  private static func heapify(_ heap: inout [Entry]) {
+    guard heap.count > 1 else { return }
+    var i = heap.count / 2 - 1
+    while i >= 0 {
+      siftDown(&heap, i)
+      i -= 1
     }
   }
 
-  mutating func pop() -> Int? {
+  private static func siftDown(_ heap: inout [Entry], _ start: Int) {
+    heap.withUnsafeMutableBufferPointer { h in
+      var i = start
+      let n = h.count
+      let moving = h[i]
+      while true {
+        let l = 2 * i + 1
+        if l >= n { break }
+        var best = l
+        let r = l + 1
+        if r < n && before(h[r], h[l]) { best = r }
+        guard before(h[best], moving) else { break }
+        h[i] = h[best]
+        i = best
+      }
+      h[i] = moving
+    }
+  }
+
+  private static func pop(_ heap: inout [Entry]) -> Int? {
     guard let top = heap.first else { return nil }
     let last = heap.removeLast()
     if !heap.isEmpty {
       heap[0] = last
-      siftDown(0)
+      siftDown(&heap, 0)
     }
-    return top
+    return Int(top.position)
+  }
+
+  /// The next candidate position in key order, or nil when all were taken.
+  mutating func pop() -> Int? {
+    KeyHeap.pop(&unseen) ?? KeyHeap.pop(&recent)
   }
 }

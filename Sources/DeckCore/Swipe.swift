@@ -65,15 +65,16 @@ public enum SwipeRule: Sendable, Equatable, CustomStringConvertible {
       guard width.isFinite, width > 0 else {
         throw .invalidDrag("card width must be greater than 0, got \(width)")
       }
+      guard dx != 0 else { return .none }
       let ratio = abs(dx) / width
       if ratio > commit { return .swipe(direction) }
-      if ratio >= hint && dx != 0 { return .hint(direction) }
+      if ratio >= hint { return .hint(direction) }
       return .none
     case .absolute(let threshold):
       if let width, !(width.isFinite && width > 0) {
         throw .invalidDrag("card width must be greater than 0, got \(width)")
       }
-      return abs(dx) > threshold ? .swipe(direction) : .none
+      return dx != 0 && abs(dx) > threshold ? .swipe(direction) : .none
     }
   }
 }

@@ -1,0 +1,215 @@
+/// SHA-256 (FIPS 180-4), incremental, in pure Swift: content hashes for run headers.
+///
+/// ```swift
+/// var h = SHA256()
+/// h.update(bytes: data)
+/// let hex = SHA256.hex(h.finalize())
+/// ```
+/// `finalize()` does not consume the hasher: it returns the digest of everything fed so far, and
+/// more bytes may follow.
+public struct SHA256: Sendable {
+  public static let digestCount = 32
+  static let blockCount = 64
+
+  private var h0: UInt32 = 0x6a09_e667
+  private var h1: UInt32 = 0xbb67_ae85
+  private var h2: UInt32 = 0x3c6e_f372
+  private var h3: UInt32 = 0xa54f_f53a
+  private var h4: UInt32 = 0x510e_527f
+  private var h5: UInt32 = 0x9b05_688c
+  private var h6: UInt32 = 0x1f83_d9ab
+  private var h7: UInt32 = 0x5be0_cd19
+  /// Bytes of a partial block waiting for the rest of it (fewer than 64).
+  private var pending: [UInt8] = []
+  /// Total message length in bytes.
+  private var length: UInt64 = 0
+
+  public init() {
+    pending.reserveCapacity(SHA256.blockCount)
+  }
+
+  /// Feeds bytes.
+  public mutating func update(bytes: UnsafeRawBufferPointer) {
+    guard !bytes.isEmpty else { return }
+    length &+= UInt64(bytes.count)
+    var rest = bytes
+    if !pending.isEmpty {
+      let take = min(SHA256.blockCount - pending.count, rest.count)
+      pending.append(contentsOf: rest[..<take])
+      rest = UnsafeRawBufferPointer(rebasing: rest[take...])
+      guard pending.count == SHA256.blockCount else { return }
+      let block = pending
+      block.withUnsafeBytes { compress($0) }
+      pending.removeAll(keepingCapacity: true)
+    }
+    let whole = rest.count - rest.count % SHA256.blockCount
+    if whole > 0 { compress(UnsafeRawBufferPointer(rebasing: rest[..<whole])) }
+    if whole < rest.count { pending.append(contentsOf: rest[whole...]) }
+  }
+
+  /// Feeds bytes from any collection (contiguous collections such as arrays and UTF-8 views are
+  /// hashed in place; others are copied in chunks).
+  public mutating func update<C: Collection>(bytes: C) where C.Element == UInt8 {
+    let done: Void? = bytes.withContiguousStorageIfAvailable {
+      update(bytes: UnsafeRawBufferPointer($0))
+    }
+    if done != nil { return }
+    var chunk: [UInt8] = []
+    chunk.reserveCapacity(4096)
+    for b in bytes {
+      chunk.append(b)
+      if chunk.count == 4096 {
+        chunk.withUnsafeBytes { update(bytes: $0) }
+        chunk.removeAll(keepingCapacity: true)
+      }
+    }
+    chunk.withUnsafeBytes { update(bytes: $0) }
+  }
+
+  /// Feeds the UTF-8 bytes of a string.
+  public mutating func update(_ string: String) {
+    var s = string
+    s.withUTF8 { update(bytes: UnsafeRawBufferPointer($0)) }
+  }
+
+  /// The 32-byte digest of everything fed so far.
+  public func finalize() -> [UInt8] {
+    var copy = self
+    let bitLength = length &* 8
+    var tail = pending
+    tail.append(0x80)
+    let padTo = tail.count <= 56 ? 56 : 120
+    tail.append(contentsOf: repeatElement(0, count: padTo - tail.count))
+    for shift in stride(from: 56, through: 0, by: -8) {
+      tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+    }
+    tail.withUnsafeBytes { copy.compress($0) }
+    var out: [UInt8] = []
+    out.reserveCapacity(SHA256.digestCount)
+    for word in [copy.h0, copy.h1, copy.h2, copy.h3, copy.h4, copy.h5, copy.h6, copy.h7] {
+      out.append(UInt8(truncatingIfNeeded: word >> 24))
+      out.append(UInt8(truncatingIfNeeded: word >> 16))
+      out.append(UInt8(truncatingIfNeeded: word >> 8))
+      out.append(UInt8(truncatingIfNeeded: word))
+    }
+    return out
+  }
+
+  /// The digest of everything fed so far as 64 lowercase hex digits.
+  public func hexDigest() -> String { SHA256.hex(finalize()) }
+
+  /// Lowercase hex of bytes.
+  public static func hex<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count * 2)
+    for b in bytes {
+      out.append(digits[Int(b >> 4)])
+      out.append(digits[Int(b & 0x0f)])
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// The digest of `bytes` in one call.
+  public static func hash<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
+    var h = SHA256()
+    h.update(bytes: bytes)
+    return h.finalize()
+  }
+
+  /// The digest of a string's UTF-8 bytes as lowercase hex.
+  public static func hexDigest(of string: String) -> String {
+    var h = SHA256()
+    h.update(string)
+    return h.hexDigest()
+  }
+
+  /// Processes whole 64-byte blocks.
+  private mutating func compress(_ data: UnsafeRawBufferPointer) {
+    precondition(data.count % SHA256.blockCount == 0)
+    var a0 = h0
+    var b0 = h1
+    var c0 = h2
+    var d0 = h3
+    var e0 = h4
+    var f0 = h5
+    var g0 = h6
+    var hh = h7
+    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+      sha256RoundConstants.withUnsafeBufferPointer { k in
+        var offset = 0
+        while offset < data.count {
+          for t in 0..<16 {
+            w[t] = UInt32(
+              bigEndian: data.loadUnaligned(fromByteOffset: offset + 4 * t, as: UInt32.self))
+          }
+          for t in 16..<64 {
+            let x = w[t - 15]
+            let y = w[t - 2]
+            let s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3)
+            let s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >> 10)
+            w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+          }
+          var a = a0
+          var b = b0
+          var c = c0
+          var d = d0
+          var e = e0
+          var f = f0
+          var g = g0
+          var h = hh
+          for t in 0..<64 {
+            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+            let ch = (e & f) ^ (~e & g)
+            let t1 = h &+ s1 &+ ch &+ k[t] &+ w[t]
+            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+            let maj = (a & b) ^ (a & c) ^ (b & c)
+            let t2 = s0 &+ maj
+            h = g
+            g = f
+            f = e
+            e = d &+ t1
+            d = c
+            c = b
+            b = a
+            a = t1 &+ t2
+          }
+          a0 &+= a
+          b0 &+= b
+          c0 &+= c
+          d0 &+= d
+          e0 &+= e
+          f0 &+= f
+          g0 &+= g
+          hh &+= h
+          offset += SHA256.blockCount
+        }
+      }
+    }
+    h0 = a0
+    h1 = b0
+    h2 = c0
+    h3 = d0
+    h4 = e0
+    h5 = f0
+    h6 = g0
+    h7 = hh
+  }
+}
+
+@inline(__always)
+private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+
+/// The first 32 bits of the fractional parts of the cube roots of the first 64 primes.
+private let sha256RoundConstants: [UInt32] = [
+  0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
+  0xab1c_5ed5, 0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe,
+  0x9bdc_06a7, 0xc19b_f174, 0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f,
+  0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da, 0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7,
+  0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967, 0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc,
+  0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85, 0xa2bf_e8a1, 0xa81a_664b,
+  0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070, 0x19a4_c116,
+  0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
+  0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7,
+  0xc671_78f2,
+]
