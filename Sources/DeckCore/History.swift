@@ -8,7 +8,7 @@ public struct UserItemRecord: Sendable, Hashable {
   public var lastRight: Int32
   public var lastLeft: Int32
 
-  public var shown: Int32 { right + left }
+  public var shown: Int32 { right &+ left }
 }
 
 /// One diner's history, items sorted by catalog index.
@@ -18,7 +18,7 @@ public struct UserHistory: Sendable, Hashable {
   public let right: Int32
   public let left: Int32
 
-  public var shown: Int32 { right + left }
+  public var shown: Int32 { right &+ left }
 
   /// The record of one item, if the diner ever swiped it (binary search).
   public func record(for item: Int32) -> UserItemRecord? {
@@ -36,6 +36,9 @@ public struct UserHistory: Sendable, Hashable {
 /// in which events arrived (all aggregates are integer counts and maxima).
 public struct History: Sendable {
   public static let never: Int32 = .min
+  /// Per-position counts are kept for positions 1...maxTrackedPosition; swipes at later
+  /// positions count everywhere else.
+  public static let maxTrackedPosition: Int32 = 1000
 
   /// Right swipes per catalog item.
   public let itemRight: [Int32]
@@ -145,7 +148,7 @@ public struct HistoryBuilder: Sendable {
       userLeft[Int(user)] &+= 1
       left += 1
     }
-    if position > 0 {
+    if position > 0 && position <= History.maxTrackedPosition {
       let p = Int(position)
       if positionShown.count < p {
         positionShown.append(contentsOf: repeatElement(0, count: p - positionShown.count))
@@ -168,6 +171,10 @@ public struct HistoryBuilder: Sendable {
 
   /// Convenience for one decoded event.
   public mutating func add(_ event: SwipeEvent, item: Int32) {
+    if let cutoff, event.day >= cutoff {
+      skippedFuture += 1
+      return
+    }
     let slot = userSlot(event.user)
     add(
       user: slot, item: item, swipe: event.swipe, day: event.day.daysSinceEpoch,
@@ -202,7 +209,7 @@ struct PairTable: Sendable {
 
   @inline(__always)
   private static func slot(_ key: UInt64, _ mask: Int) -> Int {
-    Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 20) & mask
+    Int(truncatingIfNeeded: mix64(key)) & mask
   }
 
   mutating func update(user: Int32, item: Int32, _ body: (inout UserItemRecord) -> Void) {

@@ -164,7 +164,7 @@ enum Inputs {
   /// Streams the swipe logs into a history that stops the day before `date`.
   static func loadHistory(
     _ settings: RunSettings, catalog: Catalog, cutoff: DeckDate?, io: CLIStreams,
-    rejects: RejectsWriter?
+    rejects: RejectsWriter?, onReject: ((EventReject) throws(DeckIOError) -> Void)? = nil
   ) throws -> (History, EventReadStats, Int) {
     var ingest = HistoryIngest(catalog: catalog, cutoff: cutoff)
     var options = EventReaderOptions(
@@ -172,6 +172,8 @@ enum Inputs {
       skipBadLines: settings.skipBadLines)
     if let rejects {
       options.onReject = { reject throws(DeckIOError) in try rejects.write(reject) }
+    } else if let onReject {
+      options.onReject = onReject
     }
     let reader = EventReader(options: options)
     var stats = EventReadStats()

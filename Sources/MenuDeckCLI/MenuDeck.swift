@@ -61,9 +61,5 @@ final class StdoutOutput: ByteOutput {
 }
 
 enum ContentHash {
-  static func sha256(_ bytes: [UInt8]) -> String {
-    var h = SHA256()
-    h.update(bytes)
-    return h.finalize().map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
-  }
+  static func sha256(_ bytes: [UInt8]) -> String { SHA256.hex(SHA256.hash(bytes)) }
 }

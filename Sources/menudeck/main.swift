@@ -1,1 +1,4 @@
-print("menudeck")
+import Foundation
+import MenuDeckCLI
+
+exit(run(Array(CommandLine.arguments.dropFirst()), .standard()).rawValue)

@@ -1,0 +1,191 @@
+import DeckCore
+import DeckIO
+import DeckStrategies
+
+let validateCommand = CommandSpec(
+  name: "validate",
+  abstract: "Check the config, catalog, users and swipe logs without building decks.",
+  discussion: """
+    Reads every input the deck job would read and reports what it holds, or every problem it \
+    finds: all malformed event lines (not only the first), unknown items in the logs, deck \
+    rules naming unknown items, and diners whose diets or allergens no dish mentions (a likely \
+    typo that would leave them unprotected or with empty decks).
+
+    Exits 0 when everything is valid, 65 on bad data, 66 when an input is missing; with \
+    --strict, warnings also fail the check (exit 1).
+    """,
+  options: InputOptions.all.filter { $0.name != "skip-bad-lines" && $0.name != "rejects" } + [
+    .option("strategy", short: "s", valueName: "name", help: "Also check this strategy's options."),
+    .repeatable("option", short: "o", valueName: "key=value", help: "Strategy option to check."),
+    .flag("strict", help: "Treat warnings as failures (exit 1)."),
+  ],
+  run: { args, context in try Validation.run(args, context) })
+
+enum Validation {
+  static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    let io = context.io
+    var errors: [(ExitCode, String)] = []
+    var warnings: [String] = []
+    var lines: [String] = []
+    func fail(_ error: any Error) {
+      errors.append((ExitCode.for(error), String(describing: error)))
+    }
+
+    // Config
+    var config = MenuDeckConfig()
+    do {
+      config = try Inputs.loadConfig(args, io)
+      lines.append(row("config", config.path.isEmpty ? "(none)" : config.path, "ok"))
+    } catch {
+      fail(error)
+      lines.append(row("config", args.value("config") ?? "", "invalid"))
+    }
+    let settings: RunSettings
+    do {
+      settings = try Inputs.settings(args, io, config: config)
+    } catch let e as UsageError {
+      throw e
+    } catch {
+      fail(error)
+      return finish(lines, errors, warnings, args, context)
+    }
+
+    // Catalog
+    var catalog: Catalog?
+    do {
+      let (c, _) = try Inputs.loadCatalog(settings.catalogPath, io)
+      catalog = c
+      lines.append(
+        row(
+          "catalog", settings.catalogPath,
+          "\(c.count) items, \(c.categories.count) categories, \(c.tags.count) tags"))
+    } catch {
+      fail(error)
+      lines.append(row("catalog", settings.catalogPath, "invalid"))
+    }
+
+    // Users
+    var users: [UserProfile] = []
+    if let path = settings.usersPath {
+      do {
+        (users, _) = try Inputs.loadUsers(path, io)
+        let diets = users.filter { !$0.diets.isEmpty }.count
+        let allergic = users.filter { !$0.allergens.isEmpty }.count
+        lines.append(
+          row("users", path, "\(users.count) users (\(diets) with diets, \(allergic) with allergens)"))
+      } catch {
+        fail(error)
+        lines.append(row("users", path, "invalid"))
+      }
+    }
+
+    if let catalog {
+      // Deck rules against the catalog.
+      do {
+        _ = try DeckBuilder(catalog: catalog, rules: settings.rules)
+      } catch {
+        errors.append((.dataError, "\(config.path): deck: \(error)"))
+      }
+      warnings += vocabularyWarnings(users: users, catalog: catalog)
+    }
+
+    // Strategy
+    do {
+      _ = try StrategyRegistry.make(settings.strategy.use, options: settings.strategy.options)
+      lines.append(row("strategy", settings.strategyName, "ok (\(settings.strategy.use))"))
+    } catch {
+      fail(error)
+    }
+
+    // Event logs: every bad line, not just the first.
+    if let catalog, !settings.historyPaths.isEmpty {
+      var bad: [String] = []
+      var s = settings
+      s.skipBadLines = true
+      let collector = RejectCollector()
+      do {
+        let (_, stats, _) = try Inputs.loadHistory(
+          s, catalog: catalog, cutoff: nil, io: io, rejects: nil, onReject: collector.add)
+        bad = collector.messages
+        for file in stats.files {
+          var text =
+            "\(file.lines) lines, \(file.events) swipes (\(file.right) right, \(file.left) left)"
+          if file.hesitations > 0 { text += ", \(file.hesitations) hesitations" }
+          if file.unknownItemEvents > 0 { text += ", \(file.unknownItemEvents) unknown items" }
+          if file.skippedLines > 0 { text += ", \(file.skippedLines) bad lines" }
+          lines.append(row("history", file.file, text))
+        }
+        if stats.unknownItemEvents > 0 {
+          warnings.append(
+            "\(stats.unknownItemEvents) events name items that are not in the catalog (e.g. "
+              + stats.unknownItemIDs.map { "'\($0)'" }.joined(separator: ", ") + ")")
+        }
+      } catch {
+        fail(error)
+      }
+      for message in bad { errors.append((.dataError, message)) }
+    }
+    return finish(lines, errors, warnings, args, context)
+  }
+
+  /// Diners' diets and allergens that no dish mentions: "peanuts" when the catalog says
+  /// "peanut" would silently protect nobody.
+  static func vocabularyWarnings(users: [UserProfile], catalog: Catalog) -> [String] {
+    var allergens = Set<String>()
+    var diets = Set<String>()
+    for item in catalog.items {
+      allergens.formUnion(item.allergens)
+      diets.formUnion(item.diets)
+    }
+    let categories = Set(catalog.categories)
+    var out: [String] = []
+    for user in users {
+      for a in user.allergens where !allergens.contains(a) {
+        out.append(
+          "user '\(user.id)' avoids allergen '\(a)', which no dish lists"
+            + didYouMean(a, allergens.sorted()) + "; check the spelling")
+      }
+      for d in user.diets where !diets.contains(d) {
+        out.append(
+          "user '\(user.id)' follows diet '\(d)', which no dish satisfies"
+            + didYouMean(d, diets.sorted()) + "; their decks will be empty")
+      }
+      for c in user.dislikedCategories where !categories.contains(c) {
+        out.append(
+          "user '\(user.id)' dislikes category '\(c)', which the catalog does not have"
+            + didYouMean(c, catalog.categories))
+      }
+    }
+    return out
+  }
+
+  static func row(_ what: String, _ path: String, _ text: String) -> String {
+    func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
+    return pad(what, 9) + pad(path, 26) + "  " + text
+  }
+
+  static func finish(
+    _ lines: [String], _ errors: [(ExitCode, String)], _ warnings: [String],
+    _ args: ParsedArguments, _ context: CommandContext
+  ) -> ExitCode {
+    for line in lines { context.io.stdout.write(line + "\n") }
+    for w in warnings { context.warn(w) }
+    for (_, e) in errors { context.io.stderr.write("error: \(e)\n") }
+    if !errors.isEmpty {
+      context.io.stdout.write("invalid: \(errors.count) errors, \(warnings.count) warnings\n")
+      if errors.contains(where: { $0.0 == .dataError }) { return .dataError }
+      if errors.contains(where: { $0.0 == .noInput }) { return .noInput }
+      return errors[0].0
+    }
+    context.io.stdout.write("valid" + (warnings.isEmpty ? "" : " with \(warnings.count) warnings") + "\n")
+    if !warnings.isEmpty && args.flag("strict") { return .failure }
+    return .success
+  }
+}
+
+final class RejectCollector {
+  var messages: [String] = []
+  func add(_ reject: EventReject) throws(DeckIOError) {
+    messages.append(reject.error.description)
+  }
+}
