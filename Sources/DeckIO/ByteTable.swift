@@ -1,0 +1,196 @@
+/// An intern table from byte strings to dense indices 0, 1, 2, ... in order of first insertion.
+///
+/// Open addressing with linear probing over a power-of-two slot array. The hash is an FNV-style
+/// hash over 8-byte words with a final avalanche; it is the same in every run (Swift's `Hasher`
+/// is seeded per process and is never used here). Keys live in one byte arena, so a table of a
+/// million ids costs a few allocations, not a million.
+public struct ByteTable: Sendable {
+  /// One probe slot: everything a lookup needs in 16 bytes, so a probe touches one cache line
+  /// before the key bytes.
+  private struct Slot {
+    /// Entry index + 1, or 0 when empty.
+    var entry: Int32 = 0
+    /// The high 32 bits of the key's hash (compared before the bytes).
+    var tag: UInt32 = 0
+    var start: Int32 = 0
+    var length: Int32 = 0
+  }
+
+  private var slots: [Slot]
+  private var arena: [UInt8] = []
+  /// Arena offsets and lengths by entry index (for `key(at:)`).
+  private var entries: [(start: Int32, length: Int32)] = []
+
+  public init(capacity: Int = 64) {
+    var n = 16
+    while n * 3 < capacity * 4 { n <<= 1 }
+    slots = Array(repeating: Slot(), count: n)
+  }
+
+  /// Number of distinct keys.
+  public var count: Int { entries.count }
+
+  /// The index of `key`, or nil when it was never inserted.
+  @inline(__always)
+  public func find(_ key: UnsafeBufferPointer<UInt8>) -> Int32? {
+    let h = ByteTable.hash(key)
+    return slots.withUnsafeBufferPointer { s in
+      arena.withUnsafeBufferPointer { a in
+        let i = ByteTable.probe(s, a, key, h)
+        let e = s[i].entry
+        return e == 0 ? nil : e - 1
+      }
+    }
+  }
+
+  /// The index of `key`, inserting it when new.
+  @inline(__always)
+  public mutating func insert(_ key: UnsafeBufferPointer<UInt8>) -> (index: Int32, inserted: Bool) {
+    let h = ByteTable.hash(key)
+    let i = slots.withUnsafeBufferPointer { s in
+      arena.withUnsafeBufferPointer { a in ByteTable.probe(s, a, key, h) }
+    }
+    let e = slots[i].entry
+    if e != 0 { return (e - 1, false) }
+    precondition(arena.count + key.count <= Int(Int32.max), "byte table arena overflow")
+    let index = Int32(entries.count)
+    let start = Int32(arena.count)
+    arena.append(contentsOf: key)
+    entries.append((start, Int32(key.count)))
+    slots[i] = Slot(
+      entry: index + 1, tag: UInt32(truncatingIfNeeded: h >> 32), start: start,
+      length: Int32(key.count))
+    if entries.count * 4 > slots.count * 3 { grow() }
+    return (index, true)
+  }
+
+  /// Inserts the UTF-8 bytes of a string.
+  @discardableResult
+  public mutating func insert(_ key: String) -> (index: Int32, inserted: Bool) {
+    var bytes = Array(key.utf8)
+    return bytes.withUnsafeMutableBufferPointer { insert(UnsafeBufferPointer($0)) }
+  }
+
+  /// The index of a string key, or nil.
+  public func find(_ key: String) -> Int32? {
+    var bytes = Array(key.utf8)
+    return bytes.withUnsafeMutableBufferPointer { find(UnsafeBufferPointer($0)) }
+  }
+
+  /// Whether entry `index` is `key`.
+  @inline(__always)
+  public func keyEquals(_ index: Int32, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+    let (s, n) = entries[Int(index)]
+    guard Int(n) == key.count else { return false }
+    if n == 0 { return true }
+    return arena.withUnsafeBufferPointer { a in
+      memEqual(a.baseAddress! + Int(s), key.baseAddress!, key.count)
+    }
+  }
+
+  /// The bytes of entry `index`.
+  public func key(at index: Int32) -> [UInt8] {
+    let (s, n) = entries[Int(index)]
+    return Array(arena[Int(s)..<Int(s + n)])
+  }
+
+  /// The key of entry `index` as a string (invalid UTF-8 is repaired with U+FFFD).
+  public func string(at index: Int32) -> String {
+    String(decoding: key(at: index), as: UTF8.self)
+  }
+
+  /// The slot holding `key`, or the empty slot where it belongs.
+  @inline(__always)
+  private static func probe(
+    _ s: UnsafeBufferPointer<Slot>, _ a: UnsafeBufferPointer<UInt8>,
+    _ key: UnsafeBufferPointer<UInt8>, _ h: UInt64
+  ) -> Int {
+    let mask = s.count - 1
+    let tag = UInt32(truncatingIfNeeded: h >> 32)
+    var i = Int(truncatingIfNeeded: h) & mask
+    while true {
+      let slot = s[i]
+      if slot.entry == 0 { return i }
+      if slot.tag == tag && Int(slot.length) == key.count
+        && (key.count == 0
+          || memEqual(a.baseAddress! + Int(slot.start), key.baseAddress!, key.count))
+      {
+        return i
+      }
+      i = (i + 1) & mask
+    }
+  }
+
+  private mutating func grow() {
+    let n = slots.count * 2
+    var newSlots = [Slot](repeating: Slot(), count: n)
+    let mask = n - 1
+    arena.withUnsafeBufferPointer { a in
+      for slot in slots where slot.entry != 0 {
+        let key = UnsafeBufferPointer(
+          start: a.baseAddress! + Int(slot.start), count: Int(slot.length))
+        var i = Int(truncatingIfNeeded: ByteTable.hash(key)) & mask
+        while newSlots[i].entry != 0 { i = (i + 1) & mask }
+        newSlots[i] = slot
+      }
+    }
+    slots = newSlots
+  }
+
+  /// FNV-1a style over little-endian 8-byte words, then the tail bytes, then a 64-bit avalanche.
+  @inline(__always)
+  public static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(key.count)
+    let prime: UInt64 = 0x0000_0100_0000_01b3
+    guard let base = key.baseAddress else { return avalanche(h) }
+    let raw = UnsafeRawPointer(base)
+    var i = 0
+    let n = key.count
+    while i + 8 <= n {
+      let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+      h = (h ^ w) &* prime
+      h ^= h >> 29
+      i += 8
+    }
+    if i < n {
+      var w: UInt64 = 0
+      var shift: UInt64 = 0
+      while i < n {
+        w |= UInt64(base[i]) << shift
+        shift += 8
+        i += 1
+      }
+      h = (h ^ w) &* prime
+    }
+    return avalanche(h)
+  }
+
+  @inline(__always)
+  private static func avalanche(_ x: UInt64) -> UInt64 {
+    var z = x
+    z = (z ^ (z >> 33)) &* 0xff51_afd7_ed55_8ccd
+    z = (z ^ (z >> 33)) &* 0xc4ce_b9fe_1a85_ec53
+    return z ^ (z >> 33)
+  }
+}
+
+/// Byte equality without Foundation (`memcmp` semantics for equality only).
+@inline(__always)
+func memEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+  var i = 0
+  let ra = UnsafeRawPointer(a)
+  let rb = UnsafeRawPointer(b)
+  while i + 8 <= n {
+    if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+    {
+      return false
+    }
+    i += 8
+  }
+  while i < n {
+    if a[i] != b[i] { return false }
+    i += 1
+  }
+  return true
+}

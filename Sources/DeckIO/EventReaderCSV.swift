@@ -1,0 +1,281 @@
+import DeckCore
+
+private let quote = UInt8(ascii: "\"")
+private let comma = UInt8(ascii: ",")
+private let newline = UInt8(ascii: "\n")
+private let cr = UInt8(ascii: "\r")
+
+/// The field boundaries of one CSV record (reused for every record).
+final class CSVFieldList {
+  private(set) var capacity = 16
+  /// Per field: content start, content end (offsets in the record), and 1 when the field was
+  /// quoted and contains doubled quotes, 2 when quoted without them, 0 when unquoted.
+  private(set) var data = UnsafeMutablePointer<Int>.allocate(capacity: 16 * 3)
+
+  deinit { data.deallocate() }
+
+  @inline(__always)
+  func set(_ k: Int, _ start: Int, _ end: Int, _ kind: Int) {
+    if k >= capacity { grow() }
+    data[3 * k] = start
+    data[3 * k + 1] = end
+    data[3 * k + 2] = kind
+  }
+
+  private func grow() {
+    let bigger = UnsafeMutablePointer<Int>.allocate(capacity: capacity * 2 * 3)
+    bigger.update(from: data, count: capacity * 3)
+    data.deallocate()
+    data = bigger
+    capacity *= 2
+  }
+}
+
+/// CSV (RFC 4180): a header row naming the columns in any order, then one event per record.
+/// Fields may be quoted (`"a,b"`, `"say ""hi"""`, line breaks inside quotes); records end with LF
+/// or CRLF; an empty field means "not logged". Offsets in failures are from the record start.
+extension RecordParser {
+  mutating func parseCSVRecord(_ p: UnsafePointer<UInt8>, available: Int, eof: Bool)
+    throws(LineFailure) -> RecordOutcome
+  {
+    // Phase 1: split the record into fields and find where it ends.
+    let list = csvFields
+    var k = 0
+    var i = 0
+    var high: UInt8 = 0
+    var lines = 1
+    var consumed = 0
+    var contentEnd = 0
+    var sawQuote = false
+    while true {
+      if i < available && p[i] == quote {
+        sawQuote = true
+        var j = i + 1
+        var doubled = false
+        while true {
+          while j < available {
+            let c = p[j]
+            if c == quote { break }
+            if c == newline { lines += 1 }
+            high |= c
+            j += 1
+          }
+          if j == available {
+            if !eof { return .needMore }
+            var failure = LineFailure(
+              i, nil, "a quoted field is not closed; add the closing '\"' (double quotes inside)")
+            failure.recordEnd = RecordEnd(consumed: available, lines: lines)
+            throw failure
+          }
+          if j + 1 == available && !eof { return .needMore }
+          if j + 1 < available && p[j + 1] == quote {
+            doubled = true
+            j += 2
+            continue
+          }
+          break
+        }
+        list.set(k, i + 1, j, doubled ? 1 : 2)
+        k += 1
+        let after = j + 1
+        if after == available {
+          contentEnd = after
+          consumed = after
+          break
+        }
+        let c = p[after]
+        if c == comma {
+          i = after + 1
+          continue
+        }
+        if c == newline {
+          contentEnd = after
+          consumed = after + 1
+          break
+        }
+        if c == cr {
+          if after + 1 == available && !eof { return .needMore }
+          if after + 1 == available || p[after + 1] == newline {
+            contentEnd = after
+            consumed = min(after + 2, available)
+            break
+          }
+        }
+        throw LineFailure(
+          after, nil,
+          "unexpected text after a closing quote; quote the whole field and double any '\"' in it")
+      } else {
+        var j = i
+        while j < available {
+          let c = p[j]
+          if c == comma || c == newline { break }
+          if c == quote {
+            throw LineFailure(
+              j, nil, "a '\"' inside an unquoted field; quote the whole field and double the '\"'")
+          }
+          high |= c
+          j += 1
+        }
+        if j == available && !eof { return .needMore }
+        if j < available && p[j] == comma {
+          list.set(k, i, j, 0)
+          k += 1
+          i = j + 1
+          continue
+        }
+        var end = j
+        if end > i && p[end - 1] == cr { end -= 1 }
+        list.set(k, i, end, 0)
+        k += 1
+        contentEnd = end
+        consumed = j < available ? j + 1 : available
+        break
+      }
+    }
+
+    // Blank line: ignored (also before the header).
+    if k == 1 && !sawQuote && list.data[1] == list.data[0] {
+      return RecordOutcome(kind: .blank, consumed: consumed, lines: lines)
+    }
+    do throws(LineFailure) {
+      if high >= 0x80 {
+        for f in 0..<k {
+          var x = list.data[3 * f]
+          let end = list.data[3 * f + 1]
+          while x < end {
+            if p[x] < 0x80 {
+              x += 1
+              continue
+            }
+            let len = utf8SequenceLength(p, x, end)
+            if len == 0 { throw invalidUTF8(p, x, columns.flatMap { f < $0.count ? $0[f] : nil }) }
+            x += len
+          }
+        }
+      }
+      guard let columns else {
+        try readHeader(p, k)
+        return RecordOutcome(kind: .header, consumed: consumed, lines: lines)
+      }
+      if k != columns.count {
+        throw LineFailure(
+          k > columns.count ? list.data[3 * columns.count] : contentEnd, nil,
+          "this row has \(k) fields but the header has \(columns.count); "
+            + "quote fields that contain commas")
+      }
+      fields = EventFields()
+      for c in 0..<k {
+        guard let field = columns[c] else { continue }
+        let start = list.data[3 * c]
+        let end = list.data[3 * c + 1]
+        if start == end {
+          switch field {
+          case .user, .item:
+            throw LineFailure(start, field, "empty; give a non-empty \(field.name) id")
+          case .at:
+            throw LineFailure(start, field, "empty; every event needs its time")
+          default:
+            continue  // not logged
+          }
+        }
+        fields.seen |= field.bit
+        var vp = p + start
+        var vn = end - start
+        if list.data[3 * c + 2] == 1 {
+          let scratch: ScratchBuffer
+          switch field {
+          case .user: scratch = userScratch
+          case .item: scratch = itemScratch
+          default: scratch = valueScratch
+          }
+          let v = undouble(p + start, vn, scratch)
+          vp = UnsafePointer(scratch.base)
+          vn = v
+        }
+        switch field {
+        case .user:
+          fields.user = UnsafeBufferPointer(start: vp, count: vn)
+        case .item:
+          fields.item = UnsafeBufferPointer(start: vp, count: vn)
+        case .swipe:
+          fields.swipe = try swipeValue(vp, vn, start)
+        case .at:
+          fields.at = try timestampValue(vp, vn, start)
+        case .position:
+          fields.position = try positionValue(vp, vn, start)
+        case .deck:
+          fields.deck = try dateValue(vp, vn, start)
+        case .propensity:
+          fields.propensity = try propensityValue(vp, vn, start)
+        case .dx:
+          fields.dx = try numberValue(vp, vn, start, .dx)
+          fields.dxOffset = start
+        case .width:
+          fields.width = try widthValue(vp, vn, start)
+        }
+      }
+      let kind = try finish(end: contentEnd)
+      return RecordOutcome(kind: kind, consumed: consumed, lines: lines)
+    } catch var failure {
+      if failure.recordEnd == nil {
+        failure.recordEnd = RecordEnd(consumed: consumed, lines: lines)
+      }
+      throw failure
+    }
+  }
+
+  /// Copies a quoted field's content with `""` turned into `"`; returns the new length.
+  private func undouble(_ p: UnsafePointer<UInt8>, _ n: Int, _ scratch: ScratchBuffer) -> Int {
+    scratch.reserve(n)
+    let out = scratch.base
+    var o = 0
+    var j = 0
+    while j < n {
+      out[o] = p[j]
+      o += 1
+      j += p[j] == quote ? 2 : 1
+    }
+    return o
+  }
+
+  private mutating func readHeader(_ p: UnsafePointer<UInt8>, _ k: Int) throws(LineFailure) {
+    let list = csvFields
+    var cols: [EventField?] = []
+    var seen: UInt16 = 0
+    for c in 0..<k {
+      let start = list.data[3 * c]
+      var n = list.data[3 * c + 1] - start
+      var np = p + start
+      if list.data[3 * c + 2] == 1 {
+        n = undouble(p + start, n, valueScratch)
+        np = UnsafePointer(valueScratch.base)
+      }
+      let field = EventField.identify(np, n)
+      if let field {
+        if seen & field.bit != 0 {
+          var failure = LineFailure(
+            start, field, "the header names this column twice; keep one")
+          failure.fatal = true
+          throw failure
+        }
+        seen |= field.bit
+      }
+      cols.append(field)
+    }
+    for required in [EventField.user, .item, .at] where seen & required.bit == 0 {
+      var failure = LineFailure(
+        0, nil,
+        "the header has no '\(required.name)' column; it must name user, item, at and swipe "
+          + "(or dx)")
+      failure.fatal = true
+      throw failure
+    }
+    if seen & (EventField.swipe.bit | EventField.dx.bit) == 0 {
+      var failure = LineFailure(
+        0, nil, "the header has no 'swipe' or 'dx' column; it must name one of them")
+      failure.fatal = true
+      throw failure
+    }
+    columns = cols
+  }
+}

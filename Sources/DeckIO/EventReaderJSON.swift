@@ -1,0 +1,495 @@
+import DeckCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+private let quote = UInt8(ascii: "\"")
+private let backslash = UInt8(ascii: "\\")
+private let maxDepth = 64
+
+/// JSON Lines: one object per line. Offsets in failures are from the start of the line.
+extension RecordParser {
+  @inline(__always)
+  mutating func parseJSONLine(_ p: UnsafePointer<UInt8>, available: Int, eof: Bool)
+    throws(LineFailure) -> RecordOutcome
+  {
+    let n: Int
+    let consumed: Int
+    if let nl = memchr(p, Int32(UInt8(ascii: "\n")), available) {
+      n = UnsafePointer<UInt8>(nl.assumingMemoryBound(to: UInt8.self)) - p
+      consumed = n + 1
+    } else if eof {
+      n = available
+      consumed = available
+    } else {
+      return .needMore
+    }
+    let kind = try parseJSONObject(p, n)
+    return RecordOutcome(kind: kind, consumed: consumed, lines: 1)
+  }
+
+  @inline(__always)
+  private func skipSpace(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
+    var i = i
+    while i < n {
+      let c = p[i]
+      guard c == 0x20 || c == 0x09 || c == 0x0D else { break }
+      i += 1
+    }
+    return i
+  }
+
+  private func truncated(_ n: Int) -> LineFailure {
+    LineFailure(
+      n, nil,
+      "the line ends inside the JSON object (truncated?); each event must be one complete object "
+        + "on one line")
+  }
+
+  private func unexpected(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int, _ expected: String)
+    -> LineFailure
+  {
+    if i >= n { return truncated(n) }
+    let c = p[i]
+    let found: String
+    if c >= 0x20 && c < 0x7F {
+      found = "'\(Character(Unicode.Scalar(c)))'"
+    } else if c >= 0x80 {
+      let len = utf8SequenceLength(p, i, n)
+      if len == 0 { return invalidUTF8(p, i, nil) }
+      found = quoted(p + i, len)
+    } else {
+      found = "byte 0x\(String(c, radix: 16, uppercase: true))"
+    }
+    return LineFailure(i, nil, "expected \(expected), found \(found)")
+  }
+
+  mutating func parseJSONObject(_ p: UnsafePointer<UInt8>, _ n: Int) throws(LineFailure)
+    -> RecordOutcome.Kind
+  {
+    var i = skipSpace(p, 0, n)
+    if i == n { return .blank }
+    guard p[i] == UInt8(ascii: "{") else {
+      throw LineFailure(
+        i, nil, "not a JSON object; each line must be one object like {\"user\":...,\"item\":...}")
+    }
+    fields = EventFields()
+    i = skipSpace(p, i + 1, n)
+    guard i < n else { throw truncated(n) }
+    if p[i] == UInt8(ascii: "}") {
+      i += 1
+    } else {
+      while true {
+        guard i < n else { throw truncated(n) }
+        guard p[i] == quote else {
+          throw unexpected(p, i, n, "a field name in double quotes")
+        }
+        // Field name: plain ASCII without escapes on the fast path.
+        let keyStart = i + 1
+        var j = keyStart
+        while j < n {
+          let c = p[j]
+          if c == quote || c == backslash || c < 0x20 || c >= 0x80 { break }
+          j += 1
+        }
+        let field: EventField?
+        if j < n && p[j] == quote {
+          field = EventField.identify(p + keyStart, j - keyStart)
+          i = j + 1
+        } else {
+          let end = try scanString(p, i, n, nil)
+          let key = unescape(p, keyStart, end.close, end.escaped, valueScratch)
+          field = EventField.identify(key.baseAddress ?? p, key.count)
+          i = end.close + 1
+        }
+        i = skipSpace(p, i, n)
+        guard i < n, p[i] == UInt8(ascii: ":") else {
+          throw unexpected(p, i, n, "':' after the field name")
+        }
+        i = skipSpace(p, i + 1, n)
+        guard i < n else { throw truncated(n) }
+        if let field {
+          i = try jsonValue(field, p, i, n)
+        } else {
+          i = try skipValue(p, i, n, depth: 1)
+        }
+        i = skipSpace(p, i, n)
+        guard i < n else { throw truncated(n) }
+        let c = p[i]
+        if c == UInt8(ascii: ",") {
+          i = skipSpace(p, i + 1, n)
+          continue
+        }
+        if c == UInt8(ascii: "}") {
+          i += 1
+          break
+        }
+        throw unexpected(p, i, n, "',' or '}' after a value")
+      }
+    }
+    let close = i - 1
+    i = skipSpace(p, i, n)
+    if i < n {
+      throw LineFailure(
+        i, nil, "unexpected text after the JSON object; put one object on each line")
+    }
+    return try finish(end: close)
+  }
+
+  /// Reads the value of a known field at `p[i]`; returns the index after it.
+  @inline(__always)
+  private mutating func jsonValue(
+    _ field: EventField, _ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int
+  )
+    throws(LineFailure) -> Int
+  {
+    let c = p[i]
+    if c == UInt8(ascii: "n") && isLiteral(p, i, n, "null") {
+      switch field {
+      case .position, .deck, .propensity, .width:
+        // null: not logged.
+        try markSeen(field, i)
+        fields.seen &= ~field.bit
+        return i + 4
+      default:
+        throw LineFailure(i, field, "null; \(expectation(field))")
+      }
+    }
+    try markSeen(field, i)
+    switch field {
+    case .user, .item, .swipe, .at, .deck:
+      guard c == quote else {
+        throw LineFailure(
+          i, field, "expected a string, found \(tokenText(p, i, n)); \(expectation(field))")
+      }
+      let end = try scanString(p, i, n, field)
+      let start = i + 1
+      let value: UnsafeBufferPointer<UInt8>
+      if end.escaped {
+        let scratch: ScratchBuffer
+        switch field {
+        case .user: scratch = userScratch
+        case .item: scratch = itemScratch
+        default: scratch = valueScratch
+        }
+        value = unescape(p, start, end.close, true, scratch)
+      } else {
+        value = UnsafeBufferPointer(start: p + start, count: end.close - start)
+      }
+      let vp = value.baseAddress ?? p + start
+      switch field {
+      case .user:
+        try idValue(vp, value.count, start, .user)
+        fields.user = value
+      case .item:
+        try idValue(vp, value.count, start, .item)
+        fields.item = value
+      case .swipe:
+        fields.swipe = try swipeValue(vp, value.count, start)
+      case .at:
+        fields.at = try timestampValue(vp, value.count, end.escaped ? start : start)
+      default:
+        fields.deck = try dateValue(vp, value.count, start)
+      }
+      return end.close + 1
+    case .position, .propensity, .dx, .width:
+      var j = i
+      while j < n {
+        let d = p[j]
+        let isNumberByte =
+          (d &- UInt8(ascii: "0") < 10) || d == UInt8(ascii: "-") || d == UInt8(ascii: "+")
+          || d == UInt8(ascii: ".") || d | 0x20 == UInt8(ascii: "e")
+        if !isNumberByte { break }
+        j += 1
+      }
+      if j == i {
+        throw LineFailure(
+          i, field, "expected a number, found \(tokenText(p, i, n)); \(expectation(field))")
+      }
+      switch field {
+      case .position:
+        fields.position = try positionValue(p + i, j - i, i)
+      case .propensity:
+        fields.propensity = try propensityValue(p + i, j - i, i)
+      case .dx:
+        fields.dx = try numberValue(p + i, j - i, i, .dx)
+        fields.dxOffset = i
+      default:
+        fields.width = try widthValue(p + i, j - i, i)
+      }
+      return j
+    }
+  }
+
+  private func expectation(_ field: EventField) -> String {
+    switch field {
+    case .user: return "give the user id as a string"
+    case .item: return "give the item id as a string"
+    case .swipe: return "give \"right\" or \"left\""
+    case .at: return "give the time as a string: \(Timestamp.expectedForms)"
+    case .deck: return "give the deck date as \"YYYY-MM-DD\""
+    case .position: return "give the 1-based card position as a number"
+    case .propensity: return "give a number in (0, 1]"
+    case .dx: return "give the horizontal drag in points as a number"
+    case .width: return "give the card width in points as a number"
+    }
+  }
+
+  /// A short rendering of the token at `p[i]` for messages.
+  private func tokenText(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> String {
+    var j = i
+    var depth = 0
+    var inString = false
+    while j < n && j - i < 40 {
+      let c = p[j]
+      if inString {
+        if c == backslash {
+          j += 1
+        } else if c == quote {
+          inString = false
+          if depth == 0 {
+            j += 1
+            break
+          }
+        }
+      } else if c == quote {
+        inString = true
+      } else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
+        depth += 1
+      } else if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") {
+        if depth <= 1 {
+          j += depth
+          break
+        }
+        depth -= 1
+      } else if depth == 0 && (c == UInt8(ascii: ",") || c == 0x20) {
+        break
+      }
+      j += 1
+    }
+    return quoted(p + i, min(j, n) - i)
+  }
+
+  @inline(__always)
+  private func isLiteral(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int, _ word: StaticString)
+    -> Bool
+  {
+    let len = word.utf8CodeUnitCount
+    guard i + len <= n else { return false }
+    return memEqual(p + i, word.utf8Start, len)
+  }
+
+  /// Scans the string whose opening quote is at `p[i]`: checks escapes, control characters and
+  /// UTF-8. Returns the index of the closing quote and whether there were escapes.
+  @inline(__always)
+  private func scanString(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int, _ field: EventField?)
+    throws(LineFailure) -> (close: Int, escaped: Bool)
+  {
+    var j = i + 1
+    var escaped = false
+    while j < n {
+      let c = p[j]
+      if c == quote { return (j, escaped) }
+      if c == backslash {
+        escaped = true
+        guard j + 1 < n else { break }
+        switch p[j + 1] {
+        case quote, backslash, UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+          UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+          j += 2
+        case UInt8(ascii: "u"):
+          guard let u = hex4(p, j + 2, n) else {
+            throw LineFailure(j, field, "invalid \\u escape; write \\u followed by 4 hex digits")
+          }
+          if u >= 0xD800 && u <= 0xDBFF {
+            guard j + 7 < n, p[j + 6] == backslash, p[j + 7] == UInt8(ascii: "u"),
+              let low = hex4(p, j + 8, n), low >= 0xDC00 && low <= 0xDFFF
+            else {
+              throw LineFailure(
+                j, field, "unpaired surrogate \\u\(hexText(u)); a high surrogate needs a low one")
+            }
+            j += 12
+          } else if u >= 0xDC00 && u <= 0xDFFF {
+            throw LineFailure(
+              j, field,
+              "unpaired surrogate \\u\(hexText(u)); a low surrogate needs a high one first")
+          } else {
+            j += 6
+          }
+        default:
+          throw LineFailure(
+            j, field,
+            "invalid escape \(quoted(p + j, min(2, n - j))); use \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX"
+          )
+        }
+        continue
+      }
+      if c < 0x20 {
+        throw LineFailure(
+          j, field, "control character 0x\(hexText(UInt32(c), 2)) inside a string; escape it")
+      }
+      if c >= 0x80 {
+        let len = utf8SequenceLength(p, j, n)
+        if len == 0 { throw invalidUTF8(p, j, field) }
+        j += len
+        continue
+      }
+      j += 1
+    }
+    throw LineFailure(
+      n, field, "the line ends inside a string (missing closing quote?); close the string")
+  }
+
+  /// Decodes the escapes of an already scanned string into `scratch`.
+  private func unescape(
+    _ p: UnsafePointer<UInt8>, _ start: Int, _ close: Int, _ escaped: Bool, _ scratch: ScratchBuffer
+  ) -> UnsafeBufferPointer<UInt8> {
+    guard escaped else { return UnsafeBufferPointer(start: p + start, count: close - start) }
+    scratch.reserve(close - start)
+    let out = scratch.base
+    var o = 0
+    var j = start
+    while j < close {
+      let c = p[j]
+      if c != backslash {
+        out[o] = c
+        o += 1
+        j += 1
+        continue
+      }
+      let e = p[j + 1]
+      j += 2
+      var scalar: UInt32
+      switch e {
+      case UInt8(ascii: "b"): scalar = 0x08
+      case UInt8(ascii: "f"): scalar = 0x0C
+      case UInt8(ascii: "n"): scalar = 0x0A
+      case UInt8(ascii: "r"): scalar = 0x0D
+      case UInt8(ascii: "t"): scalar = 0x09
+      case UInt8(ascii: "u"):
+        scalar = hex4(p, j, close)!
+        j += 4
+        if scalar >= 0xD800 && scalar <= 0xDBFF {
+          let low = hex4(p, j + 2, close)!
+          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+          j += 6
+        }
+      default: scalar = UInt32(e)
+      }
+      // A \u escape is at most 6 bytes of input and its UTF-8 at most 4 bytes: it fits.
+      if scalar < 0x80 {
+        out[o] = UInt8(scalar)
+        o += 1
+      } else if scalar < 0x800 {
+        out[o] = UInt8(0xC0 | (scalar >> 6))
+        out[o + 1] = UInt8(0x80 | (scalar & 0x3F))
+        o += 2
+      } else if scalar < 0x10000 {
+        out[o] = UInt8(0xE0 | (scalar >> 12))
+        out[o + 1] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
+        out[o + 2] = UInt8(0x80 | (scalar & 0x3F))
+        o += 3
+      } else {
+        out[o] = UInt8(0xF0 | (scalar >> 18))
+        out[o + 1] = UInt8(0x80 | ((scalar >> 12) & 0x3F))
+        out[o + 2] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
+        out[o + 3] = UInt8(0x80 | (scalar & 0x3F))
+        o += 4
+      }
+    }
+    return UnsafeBufferPointer(start: out, count: o)
+  }
+
+  @inline(__always)
+  private func hex4(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> UInt32? {
+    guard i + 4 <= n else { return nil }
+    var v: UInt32 = 0
+    for k in i..<(i + 4) {
+      let c = p[k]
+      let d: UInt8
+      if c &- UInt8(ascii: "0") < 10 {
+        d = c &- UInt8(ascii: "0")
+      } else if (c | 0x20) &- UInt8(ascii: "a") < 6 {
+        d = (c | 0x20) &- UInt8(ascii: "a") + 10
+      } else {
+        return nil
+      }
+      v = v << 4 | UInt32(d)
+    }
+    return v
+  }
+
+  private func hexText(_ v: UInt32, _ width: Int = 4) -> String {
+    let s = String(v, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, width - s.count)) + s
+  }
+
+  /// Skips any JSON value (checked, not decoded); returns the index after it.
+  private func skipValue(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int, depth: Int)
+    throws(LineFailure) -> Int
+  {
+    let c = p[i]
+    switch c {
+    case quote:
+      return try scanString(p, i, n, nil).close + 1
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      guard depth < maxDepth else {
+        throw LineFailure(i, nil, "nested deeper than \(maxDepth) levels; flatten the value")
+      }
+      let isObject = c == UInt8(ascii: "{")
+      let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+      var j = skipSpace(p, i + 1, n)
+      guard j < n else { throw truncated(n) }
+      if p[j] == closer { return j + 1 }
+      while true {
+        if isObject {
+          guard j < n, p[j] == quote else {
+            throw unexpected(p, j, n, "a field name in double quotes")
+          }
+          j = try scanString(p, j, n, nil).close + 1
+          j = skipSpace(p, j, n)
+          guard j < n, p[j] == UInt8(ascii: ":") else {
+            throw unexpected(p, j, n, "':' after the field name")
+          }
+          j = skipSpace(p, j + 1, n)
+        }
+        guard j < n else { throw truncated(n) }
+        j = try skipValue(p, j, n, depth: depth + 1)
+        j = skipSpace(p, j, n)
+        guard j < n else { throw truncated(n) }
+        if p[j] == UInt8(ascii: ",") {
+          j = skipSpace(p, j + 1, n)
+          continue
+        }
+        if p[j] == closer { return j + 1 }
+        throw unexpected(p, j, n, isObject ? "',' or '}'" : "',' or ']'")
+      }
+    case UInt8(ascii: "t"):
+      if isLiteral(p, i, n, "true") { return i + 4 }
+    case UInt8(ascii: "f"):
+      if isLiteral(p, i, n, "false") { return i + 5 }
+    case UInt8(ascii: "n"):
+      if isLiteral(p, i, n, "null") { return i + 4 }
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      var j = i
+      while j < n {
+        let d = p[j]
+        let isNumberByte =
+          (d &- UInt8(ascii: "0") < 10) || d == UInt8(ascii: "-") || d == UInt8(ascii: "+")
+          || d == UInt8(ascii: ".") || d | 0x20 == UInt8(ascii: "e")
+        if !isNumberByte { break }
+        j += 1
+      }
+      guard parseNumber(p + i, j - i) != nil else {
+        throw LineFailure(i, nil, "\(quoted(p + i, j - i)) is not a valid JSON number")
+      }
+      return j
+    default:
+      break
+    }
+    throw unexpected(p, i, n, "a JSON value")
+  }
+}

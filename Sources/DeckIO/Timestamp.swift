@@ -1,0 +1,202 @@
+import DeckCore
+import Foundation
+
+/// The offset of a time zone from UTC at an instant, in seconds east of UTC.
+///
+/// The event reader calls it once per event whose timestamp carries `Z` or an offset, to turn the
+/// instant into wall-clock time in the configured zone.
+public protocol UTCOffsetProvider {
+  /// Seconds east of UTC in effect at `seconds` since 1970-01-01T00:00:00Z.
+  func offset(atUTC seconds: Int64) -> Int
+}
+
+/// A zone that is always the same distance from UTC (no daylight saving time).
+public struct FixedUTCOffset: UTCOffsetProvider, Sendable, Equatable {
+  /// Seconds east of UTC.
+  public let seconds: Int
+
+  public static let utc = FixedUTCOffset(seconds: 0)
+
+  public init(seconds: Int) {
+    self.seconds = seconds
+  }
+
+  @inline(__always)
+  public func offset(atUTC seconds: Int64) -> Int { self.seconds }
+}
+
+/// A Foundation `TimeZone` with daylight saving time, cached per UTC hour so that the hot path is
+/// an array lookup.
+///
+/// An hour is cached only when the offset is the same at its first and its last second; an hour
+/// with a transition inside it (zones with half-hour offsets switch off the UTC hour) asks the
+/// `TimeZone` every time, so the answer is always the one `TimeZone` gives.
+public final class TimeZoneOffsets: UTCOffsetProvider {
+  public let timeZone: TimeZone
+  private static let cacheSize = 4096
+  private var hours: [Int64]
+  private var offsets: [Int32]
+
+  public init(_ timeZone: TimeZone) {
+    self.timeZone = timeZone
+    hours = Array(repeating: .min, count: TimeZoneOffsets.cacheSize)
+    offsets = Array(repeating: 0, count: TimeZoneOffsets.cacheSize)
+  }
+
+  public func offset(atUTC seconds: Int64) -> Int {
+    let hour = seconds >= 0 ? seconds / 3600 : (seconds - 3599) / 3600
+    let slot = Int(truncatingIfNeeded: hour) & (TimeZoneOffsets.cacheSize - 1)
+    if hours[slot] == hour { return Int(offsets[slot]) }
+    let start = hour * 3600
+    let first = zoneOffset(start)
+    let last = zoneOffset(start + 3599)
+    if first == last {
+      hours[slot] = hour
+      offsets[slot] = Int32(first)
+      return first
+    }
+    return zoneOffset(seconds)
+  }
+
+  private func zoneOffset(_ seconds: Int64) -> Int {
+    timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))
+  }
+}
+
+/// ISO 8601 timestamps as they appear in swipe logs.
+///
+/// Accepted: a date `YYYY-MM-DD` (midnight local time), or a date-time
+/// `YYYY-MM-DDTHH:MM:SS` with an optional fraction `.f...` (any number of digits, truncated to
+/// the second) and an optional zone `Z`, `±HH:MM` or `±HHMM`. A space may stand for the `T`.
+/// Hours are 00-23, minutes and seconds 00-59, offsets at most ±23:59; dates must exist.
+public enum Timestamp {
+  /// The outcome of parsing one timestamp.
+  public enum Parsed: Sendable, Equatable {
+    /// Wall-clock seconds since 1970-01-01T00:00 in the local zone (no zone designator given).
+    case local(Int64)
+    /// Seconds since 1970-01-01T00:00:00Z (the text had `Z` or an offset).
+    case utc(Int64)
+    /// Not a timestamp; `offset` is the 0-based byte where the problem is.
+    case invalid(offset: Int, reason: String)
+  }
+
+  /// The accepted forms, for error messages.
+  public static let expectedForms = "YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.fff][Z|±HH:MM]"
+
+  /// Parses a timestamp from UTF-8 text.
+  public static func parse(_ text: String) -> Parsed {
+    var bytes = Array(text.utf8)
+    return bytes.withUnsafeMutableBufferPointer { parse(UnsafeBufferPointer($0)) }
+  }
+
+  /// Wall-clock seconds in the zone of `offsets`, or nil when `text` is not a timestamp.
+  public static func localSeconds(_ text: String, in offsets: some UTCOffsetProvider) -> Int64? {
+    switch parse(text) {
+    case .local(let s): return s
+    case .utc(let s): return s + Int64(offsets.offset(atUTC: s))
+    case .invalid: return nil
+    }
+  }
+
+  /// Parses a timestamp from UTF-8 bytes (the whole buffer must be the timestamp).
+  @inline(__always)
+  public static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Parsed {
+    let n = b.count
+    guard n >= 10 else { return .invalid(offset: 0, reason: "too short") }
+    guard let year = digits(b, 0, 4), b[4] == dash, let month = digits(b, 5, 2), b[7] == dash,
+      let day = digits(b, 8, 2)
+    else { return .invalid(offset: firstBad(b, pattern: "dddd-dd-dd"), reason: "not a date") }
+    guard let date = DeckDate(year: year, month: month, day: day) else {
+      if month < 1 || month > 12 {
+        return .invalid(offset: 5, reason: "month \(month) is not 01-12")
+      }
+      if year < 1 { return .invalid(offset: 0, reason: "year 0000 is out of range") }
+      return .invalid(
+        offset: 8, reason: "\(pad4(year))-\(pad2(month)) has no day \(pad2(day))")
+    }
+    let days = Int64(date.daysSinceEpoch) * 86_400
+    if n == 10 { return .local(days) }
+    guard b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " ") else {
+      return .invalid(offset: 10, reason: "expected 'T' or a space after the date")
+    }
+    guard n >= 19, let hh = digits(b, 11, 2), b[13] == colon, let mm = digits(b, 14, 2),
+      b[16] == colon, let ss = digits(b, 17, 2)
+    else {
+      return .invalid(
+        offset: 11 + firstBad(b, from: 11, pattern: "dd:dd:dd"),
+        reason: "expected the time as HH:MM:SS")
+    }
+    guard hh < 24 else { return .invalid(offset: 11, reason: "hour \(pad2(hh)) is not 00-23") }
+    guard mm < 60 else { return .invalid(offset: 14, reason: "minute \(pad2(mm)) is not 00-59") }
+    guard ss < 60 else { return .invalid(offset: 17, reason: "second \(pad2(ss)) is not 00-59") }
+    let local = days + Int64(hh * 3600 + mm * 60 + ss)
+    var i = 19
+    if i < n && b[i] == UInt8(ascii: ".") {
+      i += 1
+      let start = i
+      while i < n && b[i] &- zero < 10 { i += 1 }
+      if i == start { return .invalid(offset: i, reason: "expected digits after '.'") }
+    }
+    if i == n { return .local(local) }
+    let c = b[i]
+    if c == UInt8(ascii: "Z") {
+      if i + 1 == n { return .utc(local) }
+      return .invalid(offset: i + 1, reason: "unexpected text after 'Z'")
+    }
+    guard c == UInt8(ascii: "+") || c == UInt8(ascii: "-") else {
+      return .invalid(offset: i, reason: "expected 'Z', '+HH:MM' or '-HH:MM' after the time")
+    }
+    let sign: Int64 = c == UInt8(ascii: "-") ? -1 : 1
+    let oh: Int
+    let om: Int
+    if n - i == 6, let h = digits(b, i + 1, 2), b[i + 3] == colon, let m = digits(b, i + 4, 2) {
+      oh = h
+      om = m
+    } else if n - i == 5, let h = digits(b, i + 1, 2), let m = digits(b, i + 3, 2) {
+      oh = h
+      om = m
+    } else {
+      return .invalid(offset: i, reason: "expected the offset as ±HH:MM")
+    }
+    guard oh < 24, om < 60 else {
+      return .invalid(
+        offset: i, reason: "offset \(sign < 0 ? "-" : "+")\(pad2(oh)):\(pad2(om)) is out of range")
+    }
+    return .utc(local - sign * Int64(oh * 3600 + om * 60))
+  }
+
+  private static let dash = UInt8(ascii: "-")
+  private static let colon = UInt8(ascii: ":")
+  private static let zero = UInt8(ascii: "0")
+
+  @inline(__always)
+  private static func digits(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
+    var value = 0
+    for i in start..<(start + count) {
+      let d = b[i] &- zero
+      guard d < 10 else { return nil }
+      value = value * 10 + Int(d)
+    }
+    return value
+  }
+
+  /// The first byte (from `from`) that does not match a pattern of `d` (digit) and literal bytes.
+  private static func firstBad(
+    _ b: UnsafeBufferPointer<UInt8>, from: Int = 0, pattern: StaticString
+  ) -> Int {
+    let p = UnsafeBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount)
+    for k in 0..<p.count {
+      let i = from + k
+      if i >= b.count { return k }
+      let ok = p[k] == UInt8(ascii: "d") ? b[i] &- zero < 10 : b[i] == p[k]
+      if !ok { return k }
+    }
+    return p.count
+  }
+
+  private static func pad2(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+  private static func pad4(_ v: Int) -> String {
+    let s = String(v)
+    return String(repeating: "0", count: max(0, 4 - s.count)) + s
+  }
+}

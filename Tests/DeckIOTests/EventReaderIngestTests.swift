@@ -1,0 +1,348 @@
+import DeckCore
+import Foundation
+import Testing
+
+@testable import DeckIO
+
+/// Collects rejects from the reader's callback.
+private final class RejectBox {
+  var rejects: [EventReject] = []
+}
+
+private func catalog(_ ids: [String]) -> Catalog {
+  try! Catalog(items: ids.map { MenuItem(id: $0, name: $0.uppercased(), category: "main") })
+}
+
+private func line(_ user: String, _ item: String, _ swipe: String, _ at: String, extra: String = "")
+  -> String
+{
+  #"{"user":"\#(user)","item":"\#(item)","swipe":"\#(swipe)","at":"\#(at)"\#(extra)}"#
+}
+
+private func temporaryDirectory() throws -> URL {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "eventreader-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url
+}
+
+@Suite struct EventReaderIngestTests {
+  // MARK: - Raw drags
+
+  @Test(
+    arguments: [
+      // Food-menu rule: commit when |dx| / width > 0.45.
+      (SwipeRule.foodMenu, 135.0, 300.0, nil),
+      (.foodMenu, 135.3, 300.0, SwipeDirection.right),
+      (.foodMenu, -135.0, 300.0, nil),
+      (.foodMenu, -135.3, 300.0, .left),
+      (.foodMenu, 36.0, 300.0, nil),  // hint only
+      (.foodMenu, 0.0, 300.0, nil),
+      (.foodMenu, 301.0, 300.0, .right),
+      // Card-deck rule: commit when |dx| > 100; width is ignored when given.
+      (.cardDeck, 100.0, nil, nil),
+      (.cardDeck, 100.5, nil, .right),
+      (.cardDeck, -100.0, nil, nil),
+      (.cardDeck, -100.5, 300.0, .left),
+    ] as [(SwipeRule, Double, Double?, SwipeDirection?)])
+  func dragDecisions(rule: SwipeRule, dx: Double, width: Double?, expected: SwipeDirection?) throws
+  {
+    let widthText = width.map { #","width":\#($0)"# } ?? ""
+    let json = #"{"user":"u1","item":"a","dx":\#(dx)\#(widthText),"at":"2026-11-20"}"#
+    let csv = "user,item,dx,width,at\nu1,a,\(dx),\(width.map { "\($0)" } ?? ""),2026-11-20\n"
+    for (text, format) in [(json, EventFormat.jsonLines), (csv, .csv)] {
+      let (events, stats) = try readEvents(text, format, options: .init(swipeRule: rule))
+      #expect(events.map(\.swipe) == (expected.map { [$0] } ?? []))
+      #expect(stats.hesitations == (expected == nil ? 1 : 0))
+      #expect(stats.events == (expected == nil ? 0 : 1))
+    }
+  }
+
+  // MARK: - Skipping bad lines
+
+  @Test func skipBadLinesKeepsGoingAndHandsOverVerbatimLines() throws {
+    var bytes = Array((line("u1", "a", "left", "2026-11-20") + "\n").utf8)
+    let bad1 = #"{"user":"u2","item":"b","swipe":"rihgt","at":"2026-11-20"}"#
+    bytes += Array((bad1 + "\r\n").utf8)
+    bytes += Array((line("u3", "c", "right", "2026-11-20") + "\n").utf8)
+    let bad2 = Array(#"{"user":"u"#.utf8) + [0xFF, 0xFE] + Array(#"","item":"#.utf8)
+    bytes += bad2 + [0x0A]
+    let bad3 = #"{"user":"u5","item":"e","swipe":"left","at":"2026-11-20","position":0}"#
+    bytes += Array(bad3.utf8)  // last line, no newline
+    let box = RejectBox()
+    let options = EventReaderOptions(
+      skipBadLines: true, chunkSize: 16, onReject: { box.rejects.append($0) })
+    let (events, stats) = try readEvents(
+      bytes: bytes, .jsonLines, options: options, name: "s.jsonl")
+    #expect(events.map(\.user) == ["u1", "u3"])
+    #expect(stats.skippedLines == 3)
+    #expect(stats.lines == 5)
+    #expect(stats.events == 2)
+    #expect(box.rejects.map(\.text) == [Array(bad1.utf8), bad2, Array(bad3.utf8)])
+    #expect(box.rejects.map(\.location.line) == [2, 4, 5])
+    #expect(
+      box.rejects.map(\.reason) == [
+        #"swipe: 'rihgt' is not right or left; use "right" or "left" (lowercase)"#,
+        "user: invalid UTF-8 (byte 0xFF); save the log as UTF-8",
+        "position: 0 is not a card position; positions start at 1",
+      ])
+    #expect(
+      box.rejects[0].error
+        == .malformed(
+          SourceLocation(file: "s.jsonl", line: 2, column: 34, field: "swipe"),
+          message: #"'rihgt' is not right or left; use "right" or "left" (lowercase)"#))
+  }
+
+  @Test func skipBadCSVRecordsIncludingMultiLineOnes() throws {
+    let text =
+      "user,item,swipe,at\n"
+      + "u1,a,left,2026-11-20\n"
+      + "u2,\"b\nstill b\",rihgt,2026-11-20\r\n"
+      + "u3,c,right,2026-11-20\n"
+      + "u4,d\"x,left,2026-11-20\n"
+      + "u5,e,left,2026-11-20\n"
+    let box = RejectBox()
+    let options = EventReaderOptions(skipBadLines: true, onReject: { box.rejects.append($0) })
+    let (events, stats) = try readEvents(text, .csv, options: options)
+    #expect(events.map(\.user) == ["u1", "u3", "u5"])
+    #expect(stats.lines == 7)
+    #expect(stats.skippedLines == 2)
+    #expect(
+      box.rejects.map { String(decoding: $0.text, as: UTF8.self) } == [
+        "u2,\"b\nstill b\",rihgt,2026-11-20", "u4,d\"x,left,2026-11-20",
+      ])
+    #expect(box.rejects.map(\.location.line) == [4, 6])
+    #expect(box.rejects.map(\.location.column) == [10, 5])
+  }
+
+  @Test func aBadHeaderStopsEvenWhenSkipping() {
+    let options = EventReaderOptions(skipBadLines: true)
+    #expect(throws: DeckIOError.self) {
+      _ = try readEvents("user,item\nu1,a\n", .csv, options: options)
+    }
+  }
+
+  @Test func rejectsWriterWritesJSONLines() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("rejects.jsonl").path
+    let writer = try RejectsWriter(path: path)
+    let options = EventReaderOptions(
+      skipBadLines: true,
+      onReject: { (reject: EventReject) throws(DeckIOError) in try writer.write(reject) })
+    var bytes =
+      Array(#"{"user":"u1","item":"a\"b","swipe":"nope","at":"2026-11-20"}"#.utf8) + [0x0A]
+    bytes += Array("\t{\"oops\n".utf8)
+    bytes += Array(#"{"x":"#.utf8) + [0xC3, 0x28] + [0x0A]
+    let (_, stats) = try readEvents(bytes: bytes, .jsonLines, options: options, name: "in.jsonl")
+    #expect(stats.skippedLines == 3)
+    #expect(!FileManager.default.fileExists(atPath: path))  // only after finish()
+    try writer.finish()
+    let written = try String(contentsOfFile: path, encoding: .utf8)
+    let expected = [
+      #"{"file":"in.jsonl","line":1,"column":37,"field":"swipe","reason":"swipe: 'nope' is not right or left; use \"right\" or \"left\" (lowercase)","text":"{\"user\":\"u1\",\"item\":\"a\\\"b\",\"swipe\":\"nope\",\"at\":\"2026-11-20\"}"}"#,
+      #"{"file":"in.jsonl","line":2,"column":8,"field":null,"reason":"the line ends inside a string (missing closing quote?); close the string","text":"\t{\"oops"}"#,
+      #"{"file":"in.jsonl","line":3,"column":6,"field":null,"reason":"invalid UTF-8 (byte 0xC3); save the log as UTF-8","base64":"eyJ4IjrDKA=="}"#,
+    ]
+    #expect(written == expected.joined(separator: "\n") + "\n")
+    #expect(writer.count == 3)
+  }
+
+  // MARK: - History
+
+  @Test func unknownItemsAreCountedReportedAndLeftOut() throws {
+    let text = [
+      line("u1", "a", "right", "2026-11-20"),
+      line("u1", "zz", "right", "2026-11-20"),
+      line("u2", "yy", "left", "2026-11-20"),
+      line("u1", "zz", "left", "2026-11-20"),
+      line("u1", "b", "left", "2026-11-21"),
+      line("u3", "x1", "left", "2026-11-21"),
+      line("u3", "x2", "left", "2026-11-21"),
+      line("u3", "x3", "left", "2026-11-21"),
+      line("u3", "x4", "left", "2026-11-21"),
+    ].joined(separator: "\n")
+    var ingest = HistoryIngest(catalog: catalog(["a", "b"]))
+    let stats = try EventReader().read(text: text, name: "log", format: .jsonLines, into: &ingest)
+    #expect(stats.events == 9)
+    #expect(stats.unknownItemEvents == 7)
+    #expect(stats.unknownItemIDs == ["zz", "yy", "x1", "x2", "x3"])
+    let history = ingest.build()
+    #expect(history.right == 1)
+    #expect(history.left == 1)
+    #expect(history.itemRight == [1, 0])
+    #expect(history.itemLeft == [0, 1])
+    // u2 and u3 only swiped unknown items: they are not in the history.
+    #expect(history.userIDs == ["u1"])
+    let u1 = try #require(history.users["u1"])
+    let day20 = DeckDate(year: 2026, month: 11, day: 20)!.daysSinceEpoch
+    #expect(u1.records.map(\.item) == [0, 1])
+    #expect(u1.records.map(\.right) == [1, 0])
+    #expect(u1.records.map(\.left) == [0, 1])
+    #expect(u1.records.map(\.lastShown) == [day20, day20 + 1])
+    #expect(u1.records.map(\.lastRight) == [day20, History.never])
+    #expect(u1.records.map(\.lastLeft) == [History.never, day20 + 1])
+  }
+
+  @Test func historyDoesNotDependOnLineOrder() throws {
+    let items = ["a", "b", "c", "d", "e"]
+    var rng = RandomStream(seed: 7)
+    var lines: [String] = []
+    for _ in 0..<400 {
+      let user = "u\(rng.nextInt(below: 12))"
+      let item = items[rng.nextInt(below: items.count)] + (rng.nextInt(below: 10) == 0 ? "?" : "")
+      let swipe = rng.nextInt(below: 2) == 0 ? "right" : "left"
+      let day = 10 + rng.nextInt(below: 15)
+      let hour = rng.nextInt(below: 24)
+      let position = 1 + rng.nextInt(below: 8)
+      lines.append(
+        line(
+          user, item, swipe, "2026-11-\(day)T\(hour < 10 ? "0" : "")\(hour):00:00+09:00",
+          extra: #","position":\#(position)"#))
+    }
+    func history(_ lines: [String]) throws -> (History, EventReadStats) {
+      var ingest = HistoryIngest(
+        catalog: catalog(items), cutoff: DeckDate(year: 2026, month: 11, day: 22))
+      let stats = try EventReader(options: .init(zone: FixedUTCOffset(seconds: 3600))).read(
+        text: lines.joined(separator: "\n"), name: "log", format: .jsonLines, into: &ingest)
+      return (ingest.build(), stats)
+    }
+    let (reference, referenceStats) = try history(lines)
+    #expect(reference.events > 0)
+    #expect(referenceStats.unknownItemEvents > 0)
+    for _ in 0..<3 {
+      rng.shuffle(&lines)
+      let (shuffled, stats) = try history(lines)
+      #expect(shuffled.itemRight == reference.itemRight)
+      #expect(shuffled.itemLeft == reference.itemLeft)
+      #expect(shuffled.users == reference.users)
+      #expect(shuffled.positionShown == reference.positionShown)
+      #expect(shuffled.positionRight == reference.positionRight)
+      #expect(shuffled.right == reference.right)
+      #expect(shuffled.left == reference.left)
+      #expect(stats.unknownItemEvents == referenceStats.unknownItemEvents)
+      #expect(Set(stats.unknownItemIDs) == Set(referenceStats.unknownItemIDs))
+    }
+  }
+
+  @Test func zonedTimestampsLandOnTheLocalDay() throws {
+    let text = [
+      line("u1", "a", "right", "2026-11-20T14:59:59Z"),  // 23:59:59 in Tokyo
+      line("u1", "a", "right", "2026-11-20T15:00:00Z"),  // 00:00:00 the next day in Tokyo
+      line("u1", "a", "right", "2026-11-21T00:30:00+09:00"),  // local already: 2026-11-21
+      line("u1", "a", "right", "2026-11-20T23:30:00-02:00"),  // 2026-11-21T10:30 in Tokyo
+      line("u1", "a", "right", "2026-11-20T23:59:59"),  // no zone: local as written
+    ].joined(separator: "\n")
+    let (events, _) = try readEvents(
+      text, .jsonLines, options: .init(zone: FixedUTCOffset(seconds: 9 * 3600)))
+    #expect(
+      events.map(\.at) == [
+        localTime(2026, 11, 20, 23, 59, 59), localTime(2026, 11, 21),
+        localTime(2026, 11, 21, 0, 30),
+        localTime(2026, 11, 21, 10, 30), localTime(2026, 11, 20, 23, 59, 59),
+      ])
+    #expect(
+      events.map(\.day.description) == [
+        "2026-11-20", "2026-11-21", "2026-11-21", "2026-11-21", "2026-11-20",
+      ])
+  }
+
+  @Test func daylightSavingTimeZoneAcrossTheSwitch() throws {
+    let berlin = TimeZoneOffsets(try #require(TimeZone(identifier: "Europe/Berlin")))
+    let text = [
+      line("u1", "a", "right", "2026-03-29T00:59:59Z"),  // 01:59:59 CET
+      line("u1", "a", "right", "2026-03-29T01:00:00Z"),  // 03:00:00 CEST
+      line("u1", "a", "right", "2026-03-28T22:59:59Z"),  // 23:59:59 CET, day before
+      line("u1", "a", "right", "2026-03-28T23:00:00Z"),  // 00:00:00 CET
+    ].joined(separator: "\n")
+    let (events, _) = try readEvents(text, .jsonLines, options: .init(zone: berlin))
+    #expect(
+      events.map(\.at) == [
+        localTime(2026, 3, 29, 1, 59, 59), localTime(2026, 3, 29, 3),
+        localTime(2026, 3, 28, 23, 59, 59),
+        localTime(2026, 3, 29),
+      ])
+  }
+
+  // MARK: - Files
+
+  @Test func readsSeveralFilesWithStatsPerFile() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let jsonPath = dir.appendingPathComponent("a.jsonl").path
+    let csvPath = dir.appendingPathComponent("b.CSV").path
+    let otherPath = dir.appendingPathComponent("c.log").path
+    let json =
+      line("u1", "a", "right", "2026-11-20") + "\n"
+      + #"{"user":"u1","item":"b","dx":10,"width":300,"at":"2026-11-20"}"# + "\n"
+    let csv = "user,item,swipe,at\nu2,b,left,2026-11-21\nu2,zz,left,2026-11-21\n"
+    try json.write(toFile: jsonPath, atomically: false, encoding: .utf8)
+    try csv.write(toFile: csvPath, atomically: false, encoding: .utf8)
+    try csv.write(toFile: otherPath, atomically: false, encoding: .utf8)
+    var ingest = HistoryIngest(catalog: catalog(["a", "b"]))
+    let stats = try EventReader(options: .init(chunkSize: 20)).read(
+      [
+        EventSource(path: jsonPath), EventSource(path: csvPath),
+        EventSource(path: otherPath, format: .csv),
+      ],
+      into: &ingest)
+    var first = EventFileStats(file: jsonPath, format: .jsonLines)
+    first.bytes = json.utf8.count
+    first.lines = 2
+    first.events = 1
+    first.right = 1
+    first.hesitations = 1
+    var second = EventFileStats(file: csvPath, format: .csv)
+    second.bytes = csv.utf8.count
+    second.lines = 3
+    second.events = 2
+    second.left = 2
+    second.unknownItemEvents = 1
+    var third = second
+    third.file = otherPath
+    #expect(stats.files == [first, second, third])
+    #expect(stats.events == 5)
+    #expect(stats.unknownItemIDs == ["zz"])
+    let history = ingest.build()
+    #expect(history.userIDs == ["u1", "u2"])
+    #expect(history.itemLeft == [0, 2])
+  }
+
+  @Test func formatsFromExtensions() {
+    #expect(EventFormat.forPath("x/swipes.jsonl") == .jsonLines)
+    #expect(EventFormat.forPath("swipes.NDJSON") == .jsonLines)
+    #expect(EventFormat.forPath("swipes.json") == .jsonLines)
+    #expect(EventFormat.forPath("swipes.csv") == .csv)
+    #expect(EventFormat.forPath("swipes.tsv") == nil)
+    #expect(EventFormat.forPath("dir.csv/swipes") == nil)
+    #expect(EventFormat.forPath("-") == nil)
+  }
+
+  // MARK: - Byte table
+
+  @Test func byteTableInternsInInsertionOrder() {
+    var table = ByteTable(capacity: 2)
+    var expected: [String] = []
+    for k in 0..<5000 {
+      let key = k % 7 == 0 ? "" : "user-\(k * 7919 % 5000)"
+      let (index, inserted) = table.insert(key)
+      if let existing = expected.firstIndex(of: key) {
+        #expect(!inserted)
+        #expect(index == Int32(existing))
+      } else {
+        #expect(inserted)
+        #expect(index == Int32(expected.count))
+        expected.append(key)
+      }
+    }
+    #expect(table.count == expected.count)
+    for (i, key) in expected.enumerated() {
+      #expect(table.find(key) == Int32(i))
+      #expect(table.string(at: Int32(i)) == key)
+    }
+    #expect(table.find("user-5000") == nil)
+    // The hash is fixed: the same in every run (Swift's Hasher would differ per process).
+    let value = Array("nikujaga".utf8).withUnsafeBufferPointer { ByteTable.hash($0) }
+    #expect(value == 13_519_727_210_213_564_853)
+  }
+}
