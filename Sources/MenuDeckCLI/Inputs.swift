@@ -63,17 +63,18 @@ enum Inputs {
   static func loadConfig(_ args: ParsedArguments, _ io: CLIStreams) throws -> MenuDeckConfig {
     let given = args.isGiven("config")
     let path = args.value("config") ?? "Config/menudeck.json"
+    let bytes: [UInt8]
     do {
-      let bytes = try TextInput.readBytes(path: Paths.open(path, io), what: "config")
-      return try MenuDeckConfig.parse(bytes, path: path)
-    } catch DeckIOError.missingFile(_, _) where !given && args.declares("catalog") && args.isGiven("catalog") {
-      return MenuDeckConfig()
-    } catch DeckIOError.missingFile(_, _) where !given {
+      bytes = try TextInput.readBytes(path: Paths.open(path, io), what: "config")
+    } catch {
+      guard case .missingFile = error, !given else { throw error }
+      if args.declares("catalog") && args.isGiven("catalog") { return MenuDeckConfig() }
       throw CommandFailure(
         .noInput,
         "\(path): no such file (the default config); run menudeck from the directory that holds "
           + "Config/, or give --config FILE")
     }
+    return try MenuDeckConfig.parse(bytes, path: path)
   }
 
   static func settings(
