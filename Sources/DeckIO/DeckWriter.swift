@@ -1,4 +1,5 @@
 import DeckCore
+import DeckStrategies
 
 /// Output formats of decks.
 public enum DeckFormat: String, Sendable, CaseIterable {
@@ -17,14 +18,16 @@ public struct RunHeader: Sendable, Equatable {
   public var version: String
   public var date: DeckDate
   public var strategy: String
-  public var options: [(String, String)]
+  /// The strategy's options with their values (defaults included).
+  public var options: [(String, OptionValue)]
   public var seed: UInt64
   public var size: Int
   /// Content hashes ("sha256:<hex>") of the inputs, by role: config, catalog, users, history.
   public var inputs: [(role: String, path: String, hash: String)]
 
   public init(
-    version: String, date: DeckDate, strategy: String, options: [(String, String)], seed: UInt64,
+    version: String, date: DeckDate, strategy: String, options: [(String, OptionValue)],
+    seed: UInt64,
     size: Int, inputs: [(role: String, path: String, hash: String)]
   ) {
     self.version = version
@@ -38,7 +41,7 @@ public struct RunHeader: Sendable, Equatable {
 
   public static func == (a: RunHeader, b: RunHeader) -> Bool {
     a.version == b.version && a.date == b.date && a.strategy == b.strategy
-      && a.options.elementsEqual(b.options, by: ==) && a.seed == b.seed && a.size == b.size
+      && a.options.elementsEqual(b.options, by: { $0.0 == $1.0 && $0.1 == $1.1 }) && a.seed == b.seed && a.size == b.size
       && a.inputs.elementsEqual(b.inputs, by: { $0 == $1 })
   }
 }
@@ -164,7 +167,12 @@ public final class DeckWriter {
     for (n, (k, v)) in header.options.enumerated() {
       if n > 0 { buffer.append(UInt8(ascii: ",")) }
       key(k)
-      Text.appendJSONString(v, to: &buffer)
+      switch v {
+      case .double(let d): buffer.append(contentsOf: String(d).utf8)
+      case .int(let i): buffer.append(contentsOf: String(i).utf8)
+      case .bool(let b): buffer.append(contentsOf: (b ? "true" : "false").utf8)
+      case .string(let s): Text.appendJSONString(s, to: &buffer)
+      }
     }
     buffer.append(contentsOf: "},".utf8)
     key("seed")

@@ -97,7 +97,7 @@ enum DeckRun {
     let header = RunHeader(
       version: menudeckVersion, date: settings.date,
       strategy: settings.strategyName,
-      options: options.all.map { ($0.0, $0.1.description) }, seed: settings.seed,
+      options: options.all, seed: settings.seed,
       size: settings.rules.size, inputs: inputs)
 
     // Output: stdout, or a temp file renamed over --out only when everything succeeded.
@@ -149,7 +149,7 @@ enum DeckRun {
       }
       Summary.history(stats, future: future, date: settings.date, context: context)
       context.note(
-        "menudeck: \(diners.count) decks for \(settings.date) with '\(settings.strategyName)'"
+        "menudeck: \(diners.count) deck\(diners.count == 1 ? "" : "s") for \(settings.date) with '\(settings.strategyName)'"
           + (shortDecks > 0 ? ", \(shortDecks) short" : "")
           + (args.value("out").map { " written to \($0)" } ?? ""))
     }
