@@ -52,6 +52,19 @@ public struct RawEvent {
   public var deck: DeckDate?
   public var propensity: Double?
 
+  public init(
+    user: UnsafeBufferPointer<UInt8>, item: UnsafeBufferPointer<UInt8>, swipe: SwipeDirection,
+    at: Int64, position: Int32 = 0, deck: DeckDate? = nil, propensity: Double? = nil
+  ) {
+    self.user = user
+    self.item = item
+    self.swipe = swipe
+    self.at = at
+    self.position = position
+    self.deck = deck
+    self.propensity = propensity
+  }
+
   /// The local day of the swipe (days since 1970-01-01).
   @inline(__always)
   public var day: Int32 {
@@ -87,6 +100,11 @@ public struct EventReject: Sendable, Equatable {
   public var error: DeckIOError
   /// The record exactly as read, without its final line break (`\n` or `\r\n`).
   public var text: [UInt8]
+
+  public init(error: DeckIOError, text: [UInt8]) {
+    self.error = error
+    self.text = text
+  }
 
   public var location: SourceLocation {
     if case .malformed(let loc, _) = error { return loc }
