@@ -323,7 +323,7 @@ public struct EventReader {
           // quoted CSV record when the failure is about a value in it).
           guard let end = parser.recordEnd(after: failure, buffer + start, filled - start, eof)
           else { break }  // need more bytes to see where the bad record ends
-          let record = UnsafeBufferPointer(start: buffer + start, count: end.length)
+          let record = UnsafeBufferPointer(start: buffer + start, count: end.consumed)
           let location = failure.location(in: record, file: name, firstLine: nextLine)
           let error = DeckIOError.malformed(location, message: failure.message)
           guard options.skipBadLines && !failure.fatal else { throw error }
@@ -336,13 +336,8 @@ public struct EventReader {
           }
           continue
         }
+        if outcome.kind == .needMore { break }  // the record continues past the buffer
         switch outcome.kind {
-        case .needMore:
-          break
-        case .blank, .header:
-          break
-        case .hesitation:
-          file.hesitations += 1
         case .event:
           let e = parser.event
           file.events += 1
@@ -351,8 +346,11 @@ public struct EventReader {
             file.unknownItemEvents += 1
             noteUnknown(e.item, in: &stats)
           }
+        case .hesitation:
+          file.hesitations += 1
+        case .blank, .header, .needMore:
+          break
         }
-        if outcome.kind == .needMore { break }
         file.lines += outcome.lines
         nextLine += outcome.lines
         start += outcome.consumed

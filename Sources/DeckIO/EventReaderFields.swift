@@ -104,8 +104,6 @@ struct LineFailure: Error {
 struct RecordEnd {
   var consumed: Int
   var lines: Int
-  /// The record without trailing bytes past `length` (same as consumed).
-  var length: Int { consumed }
 }
 
 struct RecordOutcome {
