@@ -190,7 +190,7 @@ extension RecordParser {
       case .swipe:
         fields.swipe = try swipeValue(vp, value.count, start)
       case .at:
-        fields.at = try timestampValue(vp, value.count, end.escaped ? start : start)
+        fields.at = try timestampValue(vp, value.count, start)
       default:
         fields.deck = try dateValue(vp, value.count, start)
       }
