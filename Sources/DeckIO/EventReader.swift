@@ -52,6 +52,19 @@ public struct RawEvent {
   public var deck: DeckDate?
   public var propensity: Double?
 
+  public init(
+    user: UnsafeBufferPointer<UInt8>, item: UnsafeBufferPointer<UInt8>, swipe: SwipeDirection,
+    at: Int64, position: Int32 = 0, deck: DeckDate? = nil, propensity: Double? = nil
+  ) {
+    self.user = user
+    self.item = item
+    self.swipe = swipe
+    self.at = at
+    self.position = position
+    self.deck = deck
+    self.propensity = propensity
+  }
+
   /// The local day of the swipe (days since 1970-01-01).
   @inline(__always)
   public var day: Int32 {
@@ -87,6 +100,11 @@ public struct EventReject: Sendable, Equatable {
   public var error: DeckIOError
   /// The record exactly as read, without its final line break (`\n` or `\r\n`).
   public var text: [UInt8]
+
+  public init(error: DeckIOError, text: [UInt8]) {
+    self.error = error
+    self.text = text
+  }
 
   public var location: SourceLocation {
     if case .malformed(let loc, _) = error { return loc }
@@ -305,7 +323,7 @@ public struct EventReader {
           // quoted CSV record when the failure is about a value in it).
           guard let end = parser.recordEnd(after: failure, buffer + start, filled - start, eof)
           else { break }  // need more bytes to see where the bad record ends
-          let record = UnsafeBufferPointer(start: buffer + start, count: end.length)
+          let record = UnsafeBufferPointer(start: buffer + start, count: end.consumed)
           let location = failure.location(in: record, file: name, firstLine: nextLine)
           let error = DeckIOError.malformed(location, message: failure.message)
           guard options.skipBadLines && !failure.fatal else { throw error }
@@ -318,13 +336,8 @@ public struct EventReader {
           }
           continue
         }
+        if outcome.kind == .needMore { break }  // the record continues past the buffer
         switch outcome.kind {
-        case .needMore:
-          break
-        case .blank, .header:
-          break
-        case .hesitation:
-          file.hesitations += 1
         case .event:
           let e = parser.event
           file.events += 1
@@ -333,8 +346,11 @@ public struct EventReader {
             file.unknownItemEvents += 1
             noteUnknown(e.item, in: &stats)
           }
+        case .hesitation:
+          file.hesitations += 1
+        case .blank, .header, .needMore:
+          break
         }
-        if outcome.kind == .needMore { break }
         file.lines += outcome.lines
         nextLine += outcome.lines
         start += outcome.consumed

@@ -107,6 +107,17 @@ extension RecordParser {
       } else {
         var j = i
         while j < available {
+          // Eight plain ASCII bytes at a time (no comma, line feed, quote or non-ASCII byte).
+          while j + 8 <= available {
+            let w = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
+            if w & 0x8080_8080_8080_8080 != 0 || swarHas(w, comma) || swarHas(w, newline)
+              || swarHas(w, quote)
+            {
+              break
+            }
+            j += 8
+          }
+          guard j < available else { break }
           let c = p[j]
           if c == comma || c == newline { break }
           if c == quote {

@@ -104,8 +104,6 @@ struct LineFailure: Error {
 struct RecordEnd {
   var consumed: Int
   var lines: Int
-  /// The record without trailing bytes past `length` (same as consumed).
-  var length: Int { consumed }
 }
 
 struct RecordOutcome {
@@ -303,7 +301,11 @@ struct RecordParser {
 
   @inline(__always)
   func dateValue(_ p: UnsafePointer<UInt8>, _ n: Int, _ off: Int) throws(LineFailure) -> DeckDate {
-    if let d = DeckDate.parse(bytes: UnsafeBufferPointer(start: p, count: n)) { return d }
+    if n == 10, p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"),
+      case .local(let s) = Timestamp.parse(UnsafeBufferPointer(start: p, count: n))
+    {
+      return DeckDate(daysSinceEpoch: Int32(s / 86_400))
+    }
     throw LineFailure(off, .deck, "\(quoted(p, n)) is not a date; use YYYY-MM-DD (a real date)")
   }
 

@@ -190,7 +190,7 @@ extension RecordParser {
       case .swipe:
         fields.swipe = try swipeValue(vp, value.count, start)
       case .at:
-        fields.at = try timestampValue(vp, value.count, end.escaped ? start : start)
+        fields.at = try timestampValue(vp, value.count, start)
       default:
         fields.deck = try dateValue(vp, value.count, start)
       }
@@ -291,6 +291,13 @@ extension RecordParser {
     var j = i + 1
     var escaped = false
     while j < n {
+      // Eight plain bytes at a time (no quote, backslash, control or non-ASCII byte).
+      while j + 8 <= n
+        && !swarHasSpecialStringByte(UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self))
+      {
+        j += 8
+      }
+      guard j < n else { break }
       let c = p[j]
       if c == quote { return (j, escaped) }
       if c == backslash {
@@ -492,4 +499,22 @@ extension RecordParser {
     }
     throw unexpected(p, i, n, "a JSON value")
   }
+}
+
+private let ones: UInt64 = 0x0101_0101_0101_0101
+private let highs: UInt64 = 0x8080_8080_8080_8080
+
+/// Whether any byte of `w` is zero (exact for "any").
+@inline(__always)
+func swarHasZero(_ w: UInt64) -> Bool { (w &- ones) & ~w & highs != 0 }
+
+/// Whether any byte of `w` equals `b`.
+@inline(__always)
+func swarHas(_ w: UInt64, _ b: UInt8) -> Bool { swarHasZero(w ^ (ones &* UInt64(b))) }
+
+/// Whether any byte of `w` is a quote, a backslash, below 0x20 or at least 0x80.
+@inline(__always)
+func swarHasSpecialStringByte(_ w: UInt64) -> Bool {
+  let below20 = (w &- ones &* 0x20) & ~w & highs
+  return (w & highs) | below20 != 0 || swarHas(w, 0x22) || swarHas(w, 0x5C)
 }

@@ -34,19 +34,33 @@ public struct FixedUTCOffset: UTCOffsetProvider, Sendable, Equatable {
 public final class TimeZoneOffsets: UTCOffsetProvider {
   public let timeZone: TimeZone
   private static let cacheSize = 4096
-  private var hours: [Int64]
-  private var offsets: [Int32]
+  /// Direct-mapped cache: the UTC hour held by each slot (or `.min`) and its offset. Raw memory
+  /// owned by this object, so the hot path has no exclusivity checks or copy-on-write.
+  private let hours: UnsafeMutablePointer<Int64>
+  private let offsets: UnsafeMutablePointer<Int32>
 
   public init(_ timeZone: TimeZone) {
     self.timeZone = timeZone
-    hours = Array(repeating: .min, count: TimeZoneOffsets.cacheSize)
-    offsets = Array(repeating: 0, count: TimeZoneOffsets.cacheSize)
+    hours = .allocate(capacity: TimeZoneOffsets.cacheSize)
+    hours.initialize(repeating: .min, count: TimeZoneOffsets.cacheSize)
+    offsets = .allocate(capacity: TimeZoneOffsets.cacheSize)
+    offsets.initialize(repeating: 0, count: TimeZoneOffsets.cacheSize)
   }
 
+  deinit {
+    hours.deallocate()
+    offsets.deallocate()
+  }
+
+  @inline(__always)
   public func offset(atUTC seconds: Int64) -> Int {
     let hour = seconds >= 0 ? seconds / 3600 : (seconds - 3599) / 3600
     let slot = Int(truncatingIfNeeded: hour) & (TimeZoneOffsets.cacheSize - 1)
     if hours[slot] == hour { return Int(offsets[slot]) }
+    return fill(slot, hour, seconds)
+  }
+
+  private func fill(_ slot: Int, _ hour: Int64, _ seconds: Int64) -> Int {
     let start = hour * 3600
     let first = zoneOffset(start)
     let last = zoneOffset(start + 3599)
@@ -106,7 +120,7 @@ public enum Timestamp {
     guard let year = digits(b, 0, 4), b[4] == dash, let month = digits(b, 5, 2), b[7] == dash,
       let day = digits(b, 8, 2)
     else { return .invalid(offset: firstBad(b, pattern: "dddd-dd-dd"), reason: "not a date") }
-    guard let date = DeckDate(year: year, month: month, day: day) else {
+    guard let days0 = civilDays(year, month, day) else {
       if month < 1 || month > 12 {
         return .invalid(offset: 5, reason: "month \(month) is not 01-12")
       }
@@ -114,7 +128,7 @@ public enum Timestamp {
       return .invalid(
         offset: 8, reason: "\(pad4(year))-\(pad2(month)) has no day \(pad2(day))")
     }
-    let days = Int64(date.daysSinceEpoch) * 86_400
+    let days = Int64(days0) * 86_400
     if n == 10 { return .local(days) }
     guard b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " ") else {
       return .invalid(offset: 10, reason: "expected 'T' or a space after the date")
@@ -163,6 +177,28 @@ public enum Timestamp {
         offset: i, reason: "offset \(sign < 0 ? "-" : "+")\(pad2(oh)):\(pad2(om)) is out of range")
     }
     return .utc(local - sign * Int64(oh * 3600 + om * 60))
+  }
+
+  /// Days since 1970-01-01 of a valid date in years 1-9999 (the same proleptic Gregorian
+  /// arithmetic as `DeckDate`, inlined for the hot path), or nil.
+  @inline(__always)
+  static func civilDays(_ year: Int, _ month: Int, _ day: Int) -> Int? {
+    guard year >= 1, month >= 1, month <= 12, day >= 1 else { return nil }
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    let length: Int
+    switch month {
+    case 2: length = leap ? 29 : 28
+    case 4, 6, 9, 11: length = 30
+    default: length = 31
+    }
+    guard day <= length else { return nil }
+    let y = month <= 2 ? year - 1 : year
+    let era = y / 400
+    let yoe = y - era * 400
+    let mp = (month + 9) % 12
+    let doy = (153 * mp + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
   }
 
   private static let dash = UInt8(ascii: "-")

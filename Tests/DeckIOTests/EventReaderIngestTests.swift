@@ -101,18 +101,21 @@ private func temporaryDirectory() throws -> URL {
       + "u3,c,right,2026-11-20\n"
       + "u4,d\"x,left,2026-11-20\n"
       + "u5,e,left,2026-11-20\n"
-    let box = RejectBox()
-    let options = EventReaderOptions(skipBadLines: true, onReject: { box.rejects.append($0) })
-    let (events, stats) = try readEvents(text, .csv, options: options)
-    #expect(events.map(\.user) == ["u1", "u3", "u5"])
-    #expect(stats.lines == 7)
-    #expect(stats.skippedLines == 2)
-    #expect(
-      box.rejects.map { String(decoding: $0.text, as: UTF8.self) } == [
-        "u2,\"b\nstill b\",rihgt,2026-11-20", "u4,d\"x,left,2026-11-20",
-      ])
-    #expect(box.rejects.map(\.location.line) == [4, 6])
-    #expect(box.rejects.map(\.location.column) == [10, 5])
+    for chunk in [16, 17, 19, 23, 29, 31, 37, 1 << 16] {
+      let box = RejectBox()
+      let options = EventReaderOptions(
+        skipBadLines: true, chunkSize: chunk, onReject: { box.rejects.append($0) })
+      let (events, stats) = try readEvents(text, .csv, options: options)
+      #expect(events.map(\.user) == ["u1", "u3", "u5"])
+      #expect(stats.lines == 7)
+      #expect(stats.skippedLines == 2)
+      #expect(
+        box.rejects.map { String(decoding: $0.text, as: UTF8.self) } == [
+          "u2,\"b\nstill b\",rihgt,2026-11-20", "u4,d\"x,left,2026-11-20",
+        ])
+      #expect(box.rejects.map(\.location.line) == [4, 6])
+      #expect(box.rejects.map(\.location.column) == [10, 5])
+    }
   }
 
   @Test func aBadHeaderStopsEvenWhenSkipping() {

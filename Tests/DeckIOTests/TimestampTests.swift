@@ -123,4 +123,19 @@ private func midnight(_ y: Int, _ m: Int, _ d: Int) -> Int64 {
     #expect(utc.offset(atUTC: -3600) == 0)
     #expect(FixedUTCOffset(seconds: -18_000).offset(atUTC: 123) == -18_000)
   }
+
+  @Test func calendarArithmeticMatchesDeckDate() {
+    for year in [1, 2, 3, 4, 1599, 1600, 1601, 1899, 1900, 1969, 1970, 2000, 2024, 2100, 9999] {
+      for month in 1...12 {
+        for day in 1...32 {
+          let expected = DeckDate(year: year, month: month, day: day).map { Int($0.daysSinceEpoch) }
+          #expect(Timestamp.civilDays(year, month, day) == expected, "\(year)-\(month)-\(day)")
+        }
+      }
+    }
+    #expect(Timestamp.civilDays(0, 1, 1) == nil)
+    #expect(Timestamp.civilDays(2026, 0, 1) == nil)
+    #expect(Timestamp.civilDays(2026, 13, 1) == nil)
+    #expect(Timestamp.civilDays(2026, 1, 0) == nil)
+  }
 }
