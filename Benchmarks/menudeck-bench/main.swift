@@ -1,3 +1,123 @@
-// Placeholder driver while the benchmark grows.
-let r = try DeckBench.run(users: 100_000, items: 500, eventsPerUser: 30)
-print("decks: \(r.users) users x \(r.items) items, learn \(r.learnSeconds) s, build \(r.buildSeconds) s, write json +\(r.writeSeconds) s, cards \(r.cards), peak \(Clock.peakMemoryMiB()) MiB")
+import Foundation
+
+// menudeck-bench: release-built benchmark of the hot paths, on data it generates itself.
+//
+//   swift run -c release menudeck-bench            # full size (about a minute)
+//   swift run -c release menudeck-bench --quick    # a smaller, faster run
+//
+// Each measurement runs in a child process of its own so that its peak memory is its own.
+// Times are CPU seconds of one thread (one core), so other load on the machine matters less.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func option(_ name: String) -> String? {
+  guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
+  return arguments[i + 1]
+}
+
+let quick = arguments.contains("--quick")
+let events = Int(option("--events") ?? "") ?? (quick ? 400_000 : 2_000_000)
+let deckUsers = Int(option("--users") ?? "") ?? (quick ? 20_000 : 100_000)
+let deckItems = Int(option("--items") ?? "") ?? 500
+
+func mb(_ bytes: Int) -> Double { Double(bytes) / 1_000_000 }
+func fmt(_ x: Double, _ decimals: Int = 1) -> String {
+  var s = 1.0
+  for _ in 0..<decimals { s *= 10 }
+  let v = (x * s).rounded() / s
+  return decimals == 0 ? String(Int(v)) : String(v)
+}
+
+if let phase = option("--phase") {
+  // Child: run one measurement and print one RESULT line.
+  let dir = option("--dir")!
+  switch phase {
+  case "ingest-jsonl", "ingest-csv", "scan-jsonl", "scan-csv", "decoder":
+    let files = try IngestBench.generate(events: events, in: dir)
+    let r: IngestBench.Result
+    switch phase {
+    case "ingest-jsonl": r = try IngestBench.ingest(path: files.jsonl)
+    case "ingest-csv": r = try IngestBench.ingest(path: files.csv)
+    case "scan-jsonl": r = try IngestBench.scanOnly(path: files.jsonl)
+    case "scan-csv": r = try IngestBench.scanOnly(path: files.csv)
+    default: r = try IngestBench.jsonDecoderBaseline(path: files.jsonl, limit: 40_000_000)
+    }
+    print(
+      "RESULT bytes=\(r.bytes) events=\(r.events) seconds=\(r.seconds) pairs=\(r.pairs) peak=\(Clock.peakMemoryMiB())"
+    )
+  case "decks":
+    let r = try DeckBench.run(users: deckUsers, items: deckItems, eventsPerUser: 30)
+    print(
+      "RESULT users=\(r.users) items=\(r.items) events=\(r.events) build=\(r.buildSeconds) write=\(r.writeSeconds) learn=\(r.learnSeconds) cards=\(r.cards) peak=\(Clock.peakMemoryMiB())"
+    )
+  default:
+    FileHandle.standardError.write("unknown phase \(phase)\n".data(using: .utf8)!)
+    exit(64)
+  }
+  exit(0)
+}
+
+// Parent: generate the data once, run each phase in a child, print the table.
+let dir = NSTemporaryDirectory() + "menudeck-bench-\(events)"
+try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+_ = try IngestBench.generate(events: events, in: dir)
+
+func runChild(_ phase: String) throws -> [String: Double] {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+  process.arguments = arguments + ["--phase", phase, "--dir", dir]
+  let pipe = Pipe()
+  process.standardOutput = pipe
+  try process.run()
+  let data = pipe.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  guard process.terminationStatus == 0,
+    let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last(where: {
+      $0.hasPrefix("RESULT ")
+    })
+  else {
+    throw NSError(domain: "menudeck-bench", code: 1, userInfo: [NSLocalizedDescriptionKey: "phase \(phase) failed"])
+  }
+  var values: [String: Double] = [:]
+  for pair in line.dropFirst(7).split(separator: " ") {
+    let kv = pair.split(separator: "=")
+    if kv.count == 2 { values[String(kv[0])] = Double(kv[1]) }
+  }
+  return values
+}
+
+print("menudeck-bench (release, one core; CPU seconds; peak memory per phase)")
+print("")
+print("Event-log ingest: \(events) events, \(IngestBench.userCount) diners x \(IngestBench.itemCount) dishes")
+print("  phase                                   MB      s      MB/s    events/s   peak MiB")
+var decoderRate = 0.0
+var rows: [(String, [String: Double])] = []
+for (name, phase) in [
+  ("JSONDecoder baseline (first 40 MB)", "decoder"),
+  ("reader only, JSON Lines", "scan-jsonl"),
+  ("reader only, CSV", "scan-csv"),
+  ("ingest into history, JSON Lines", "ingest-jsonl"),
+  ("ingest into history, CSV", "ingest-csv"),
+] {
+  let r = try runChild(phase)
+  rows.append((name, r))
+  let rate = mb(Int(r["bytes"]!)) / r["seconds"]!
+  if phase == "decoder" { decoderRate = rate }
+  let line =
+    "  " + name.padding(toLength: 36, withPad: " ", startingAt: 0)
+    + fmt(mb(Int(r["bytes"]!)), 0).leftPad(7) + fmt(r["seconds"]!, 2).leftPad(7)
+    + fmt(rate, 0).leftPad(10) + fmt(r["events"]! / r["seconds"]!, 0).leftPad(12)
+    + fmt(r["peak"]!, 0).leftPad(11)
+    + (phase == "decoder" ? "" : "   x" + fmt(rate / decoderRate, 1) + " JSONDecoder")
+  print(line)
+}
+print("")
+let d = try runChild("decks")
+print("Deck building: \(deckUsers) diners x \(deckItems) dishes, affinity, default rules (\(Int(d["events"]!)) events of history)")
+print("  build decks        \(fmt(d["build"]!, 2)) s   \(fmt(Double(deckUsers) / d["build"]!, 0)) diners/s")
+print("  + write as JSON    \(fmt(d["write"]!, 2)) s")
+print("  peak memory        \(fmt(d["peak"]!, 0)) MiB (including generating the history)")
+
+extension String {
+  func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
+}

@@ -4,11 +4,20 @@ public struct UserItemRecord: Sendable, Hashable {
   public var item: Int32
   public var right: Int32
   public var left: Int32
-  public var lastShown: Int32
   public var lastRight: Int32
   public var lastLeft: Int32
 
+  public init(item: Int32, right: Int32, left: Int32, lastRight: Int32, lastLeft: Int32) {
+    self.item = item
+    self.right = right
+    self.left = left
+    self.lastRight = lastRight
+    self.lastLeft = lastLeft
+  }
+
   public var shown: Int32 { right &+ left }
+  /// The last day the dish was shown (swiped either way).
+  public var lastShown: Int32 { max(lastRight, lastLeft) }
 }
 
 /// One diner's history, items sorted by catalog index.
@@ -157,16 +166,7 @@ public struct HistoryBuilder: Sendable {
       positionShown[p - 1] &+= 1
       if isRight { positionRight[p - 1] &+= 1 }
     }
-    pairs.update(user: user, item: item) { r in
-      if isRight {
-        r.right &+= 1
-        if day > r.lastRight { r.lastRight = day }
-      } else {
-        r.left &+= 1
-        if day > r.lastLeft { r.lastLeft = day }
-      }
-      if day > r.lastShown { r.lastShown = day }
-    }
+    pairs.add(user: user, item: item, right: isRight, day: day)
   }
 
   /// Convenience for one decoded event.
@@ -197,63 +197,74 @@ public struct HistoryBuilder: Sendable {
   }
 }
 
-/// Open-addressing hash table from (user slot, item) to a record. A fixed multiplicative hash
-/// keeps it fast and independent of Swift's per-process Hasher seed.
+/// Open-addressing hash table from (user slot, item) to counts. Each slot keeps its key and its
+/// counts together (24 bytes), so an update touches one cache line; Fibonacci hashing on the top
+/// bits of the product mixes user and item bits, and is independent of Swift's per-process seed.
 struct PairTable: Sendable {
-  private var keys: [UInt64] = Array(repeating: .max, count: 1024)
-  private var values: [UserItemRecord] = Array(
-    repeating: UserItemRecord(
-      item: 0, right: 0, left: 0, lastShown: History.never, lastRight: History.never,
-      lastLeft: History.never), count: 1024)
+  private struct Entry: Sendable {
+    var key: UInt64
+    var right: Int32
+    var left: Int32
+    var lastRight: Int32
+    var lastLeft: Int32
+  }
+  private static let empty = Entry(
+    key: .max, right: 0, left: 0, lastRight: History.never, lastLeft: History.never)
+  private var entries: [Entry] = Array(repeating: PairTable.empty, count: 1024)
+  private var shift: UInt64 = 64 - 10
   private(set) var count = 0
 
   @inline(__always)
-  private static func slot(_ key: UInt64, _ mask: Int) -> Int {
-    Int(truncatingIfNeeded: mix64(key)) & mask
+  private static func slot(_ key: UInt64, _ shift: UInt64) -> Int {
+    Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
   }
 
-  mutating func update(user: Int32, item: Int32, _ body: (inout UserItemRecord) -> Void) {
-    if (count + 1) * 4 > keys.count * 3 { grow() }
+  @inline(__always)
+  mutating func add(user: Int32, item: Int32, right isRight: Bool, day: Int32) {
+    if (count + 1) * 4 > entries.count * 3 { grow() }
     let key = UInt64(UInt32(bitPattern: user)) << 32 | UInt64(UInt32(bitPattern: item))
-    let mask = keys.count - 1
-    var i = PairTable.slot(key, mask)
-    while true {
-      let k = keys[i]
-      if k == key {
-        body(&values[i])
-        return
+    let shift = self.shift
+    let inserted = entries.withUnsafeMutableBufferPointer { e -> Bool in
+      let mask = e.count - 1
+      var i = PairTable.slot(key, shift)
+      while true {
+        let k = e[i].key
+        if k == key || k == .max {
+          e[i].key = key
+          if isRight {
+            e[i].right &+= 1
+            if day > e[i].lastRight { e[i].lastRight = day }
+          } else {
+            e[i].left &+= 1
+            if day > e[i].lastLeft { e[i].lastLeft = day }
+          }
+          return k == .max
+        }
+        i = (i + 1) & mask
       }
-      if k == .max {
-        keys[i] = key
-        values[i].item = item
-        count += 1
-        body(&values[i])
-        return
-      }
-      i = (i + 1) & mask
     }
+    if inserted { count += 1 }
   }
 
   private mutating func grow() {
-    let oldKeys = keys
-    let oldValues = values
-    let empty = UserItemRecord(
-      item: 0, right: 0, left: 0, lastShown: History.never, lastRight: History.never,
-      lastLeft: History.never)
-    keys = Array(repeating: .max, count: oldKeys.count * 2)
-    values = Array(repeating: empty, count: oldKeys.count * 2)
-    let mask = keys.count - 1
-    for (j, k) in oldKeys.enumerated() where k != .max {
-      var i = PairTable.slot(k, mask)
-      while keys[i] != .max { i = (i + 1) & mask }
-      keys[i] = k
-      values[i] = oldValues[j]
+    let old = entries
+    entries = Array(repeating: PairTable.empty, count: old.count * 2)
+    shift -= 1
+    let mask = entries.count - 1
+    for entry in old where entry.key != .max {
+      var i = PairTable.slot(entry.key, shift)
+      while entries[i].key != .max { i = (i + 1) & mask }
+      entries[i] = entry
     }
   }
 
   func forEach(_ body: (Int32, UserItemRecord) -> Void) {
-    for (j, k) in keys.enumerated() where k != .max {
-      body(Int32(bitPattern: UInt32(truncatingIfNeeded: k >> 32)), values[j])
+    for e in entries where e.key != .max {
+      body(
+        Int32(bitPattern: UInt32(truncatingIfNeeded: e.key >> 32)),
+        UserItemRecord(
+          item: Int32(bitPattern: UInt32(truncatingIfNeeded: e.key)), right: e.right, left: e.left,
+          lastRight: e.lastRight, lastLeft: e.lastLeft))
     }
   }
 }

@@ -49,7 +49,7 @@ struct HistoryTests {
     #expect(u.right == 2 && u.left == 1)
     #expect(
       u.record(for: 0)
-        == UserItemRecord(item: 0, right: 1, left: 1, lastShown: 12, lastRight: 10, lastLeft: 12))
+        == UserItemRecord(item: 0, right: 1, left: 1, lastRight: 10, lastLeft: 12))
     #expect(a.userIDs == ["u", "v"])
   }
 

@@ -8,21 +8,21 @@ private let good = #"{"user":"u0","item":"a","swipe":"left","at":"2026-11-20"}"#
 private let times = "YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.fff][Z|±HH:MM]"
 
 /// The error of reading `good` followed by `line` (so the bad line is line 2).
-private func jsonError(_ line: String, rule: SwipeRule = .foodMenu) -> DeckIOError? {
+private func eventJSONError(_ line: String, rule: SwipeRule = .foodMenu) -> DeckIOError? {
   do {
     _ = try readEvents(good + "\n" + line + "\n", .jsonLines, options: .init(swipeRule: rule))
     return nil
   } catch { return error }
 }
 
-private func csvError(_ text: String) -> DeckIOError? {
+private func eventCSVError(_ text: String) -> DeckIOError? {
   do {
     _ = try readEvents(text, .csv)
     return nil
   } catch { return error }
 }
 
-private func malformed(_ line: Int, _ column: Int, _ field: String?, _ message: String)
+private func eventMalformed(_ line: Int, _ column: Int, _ field: String?, _ message: String)
   -> DeckIOError
 {
   .malformed(
@@ -31,10 +31,10 @@ private func malformed(_ line: Int, _ column: Int, _ field: String?, _ message: 
 
 @Suite struct EventReaderErrorTests {
   @Test func badSwipeValueNamesFieldLineAndColumn() {
-    let error = jsonError(#"{"user":"u1","item":"a","swipe":"rihgt","at":"2026-11-20"}"#)
+    let error = eventJSONError(#"{"user":"u1","item":"a","swipe":"rihgt","at":"2026-11-20"}"#)
     #expect(
       error
-        == malformed(
+        == eventMalformed(
           2, 34, "swipe", #"'rihgt' is not right or left; use "right" or "left" (lowercase)"#))
     #expect(
       error?.description
@@ -145,7 +145,7 @@ private func malformed(_ line: Int, _ column: Int, _ field: String?, _ message: 
     ),
   ])
   func fieldErrors(line: String, column: Int, field: String, message: String) {
-    #expect(jsonError(line) == malformed(2, column, field, message))
+    #expect(eventJSONError(line) == eventMalformed(2, column, field, message))
   }
 
   @Test(arguments: [
@@ -172,14 +172,14 @@ private func malformed(_ line: Int, _ column: Int, _ field: String?, _ message: 
     (#"{"user":"u1","ok":tru,"item":"a"}"#, 19, "expected a JSON value, found 't'"),
   ])
   func syntaxErrors(line: String, column: Int, message: String) {
-    #expect(jsonError(line) == malformed(2, column, nil, message))
+    #expect(eventJSONError(line) == eventMalformed(2, column, nil, message))
   }
 
   @Test func truncatedStringNamesItsField() {
     // The truncated value belongs to "at": the field is named.
     #expect(
-      jsonError(#"{"user":"u1","item":"a","swipe":"left","at":"2026-"#)
-        == malformed(
+      eventJSONError(#"{"user":"u1","item":"a","swipe":"left","at":"2026-"#)
+        == eventMalformed(
           2, 51, "at", "the line ends inside a string (missing closing quote?); close the string"))
   }
 
@@ -188,14 +188,14 @@ private func malformed(_ line: Int, _ column: Int, _ field: String?, _ message: 
     bytes +=
       Array(#"{"user":"u"#.utf8) + [0xFF]
       + Array(#"1","item":"a","swipe":"left","at":"2026-11-20"}"#.utf8)
-    #expect(throws: malformed(2, 11, "user", "invalid UTF-8 (byte 0xFF); save the log as UTF-8")) {
+    #expect(throws: eventMalformed(2, 11, "user", "invalid UTF-8 (byte 0xFF); save the log as UTF-8")) {
       _ = try readEvents(bytes: bytes, .jsonLines)
     }
     // An overlong encoding of '/' and a lone continuation byte in an ignored field.
     for bad: [UInt8] in [[0xC0, 0xAF], [0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80]] {
       let line = Array(#"{"user":"u1","x":"é"#.utf8) + bad + Array(#"","item":"a"}"#.utf8)
       #expect(
-        throws: malformed(
+        throws: eventMalformed(
           1, 20, nil,
           "invalid UTF-8 (byte 0x\(String(bad[0], radix: 16, uppercase: true))); save the log as UTF-8"
         )
@@ -206,76 +206,76 @@ private func malformed(_ line: Int, _ column: Int, _ field: String?, _ message: 
   }
 
   @Test func columnsCountCharactersNotBytes() {
-    let error = jsonError(#"{"user":"café","item":"a","swipe":"rihgt","at":"2026-11-20"}"#)
+    let error = eventJSONError(#"{"user":"café","item":"a","swipe":"rihgt","at":"2026-11-20"}"#)
     // "café" is 5 bytes but 4 characters.
     #expect(
       error
-        == malformed(
+        == eventMalformed(
           2, 36, "swipe", #"'rihgt' is not right or left; use "right" or "left" (lowercase)"#))
   }
 
   @Test func controlCharactersInStrings() {
-    let error = jsonError(
+    let error = eventJSONError(
       "{\"user\":\"u\u{1}1\",\"item\":\"a\",\"swipe\":\"left\",\"at\":\"2026-11-20\"}")
-    #expect(error == malformed(2, 11, "user", "control character 0x01 inside a string; escape it"))
+    #expect(error == eventMalformed(2, 11, "user", "control character 0x01 inside a string; escape it"))
   }
 
   @Test func absoluteRuleNeedsNoWidth() throws {
     #expect(
-      jsonError(#"{"user":"u1","item":"a","dx":200,"at":"2026-11-20"}"#, rule: .cardDeck) == nil)
+      eventJSONError(#"{"user":"u1","item":"a","dx":200,"at":"2026-11-20"}"#, rule: .cardDeck) == nil)
   }
 
   @Test func csvErrors() {
     #expect(
-      csvError("user,item,swipe\nu1,a,left\n")
+      eventCSVError("user,item,swipe\nu1,a,left\n")
         == .malformed(
           SourceLocation(file: "log", line: 1, column: 1),
           message: "the header has no 'at' column; it must name user, item, at and swipe (or dx)"))
     #expect(
-      csvError("user,item,at,position\nu1,a,2026-11-20,1\n")
+      eventCSVError("user,item,at,position\nu1,a,2026-11-20,1\n")
         == .malformed(
           SourceLocation(file: "log", line: 1, column: 1),
           message: "the header has no 'swipe' or 'dx' column; it must name one of them"))
     #expect(
-      csvError("user,item,swipe,at,user\n")
-        == malformed(1, 20, "user", "the header names this column twice; keep one"))
+      eventCSVError("user,item,swipe,at,user\n")
+        == eventMalformed(1, 20, "user", "the header names this column twice; keep one"))
     #expect(
-      csvError("user,item,swipe,at\nu1,a,left\n")
-        == malformed(
+      eventCSVError("user,item,swipe,at\nu1,a,left\n")
+        == eventMalformed(
           2, 10, nil, "this row has 3 fields but the header has 4; quote fields that contain commas"
         ))
     #expect(
-      csvError("user,item,swipe,at\nu1,a,left,2026-11-20,x\n")
-        == malformed(
+      eventCSVError("user,item,swipe,at\nu1,a,left,2026-11-20,x\n")
+        == eventMalformed(
           2, 22, nil, "this row has 5 fields but the header has 4; quote fields that contain commas"
         ))
     #expect(
-      csvError("user,item,swipe,at\nu1,a\"b,left,2026-11-20\n")
-        == malformed(
+      eventCSVError("user,item,swipe,at\nu1,a\"b,left,2026-11-20\n")
+        == eventMalformed(
           2, 5, nil, "a '\"' inside an unquoted field; quote the whole field and double the '\"'"))
     #expect(
-      csvError("user,item,swipe,at\nu1,\"a\"b,left,2026-11-20\n")
-        == malformed(
+      eventCSVError("user,item,swipe,at\nu1,\"a\"b,left,2026-11-20\n")
+        == eventMalformed(
           2, 7, nil,
           "unexpected text after a closing quote; quote the whole field and double any '\"' in it"))
     #expect(
-      csvError("user,item,swipe,at\nu1,\"a,left,2026-11-20\n")
-        == malformed(
+      eventCSVError("user,item,swipe,at\nu1,\"a,left,2026-11-20\n")
+        == eventMalformed(
           2, 4, nil, "a quoted field is not closed; add the closing '\"' (double quotes inside)"))
     #expect(
-      csvError("user,item,swipe,at\nu1,a,rihgt,2026-11-20\n")
-        == malformed(
+      eventCSVError("user,item,swipe,at\nu1,a,rihgt,2026-11-20\n")
+        == eventMalformed(
           2, 6, "swipe", #"'rihgt' is not right or left; use "right" or "left" (lowercase)"#))
     #expect(
-      csvError("user,item,swipe,at\n,a,left,2026-11-20\n")
-        == malformed(2, 1, "user", "empty; give a non-empty user id"))
+      eventCSVError("user,item,swipe,at\n,a,left,2026-11-20\n")
+        == eventMalformed(2, 1, "user", "empty; give a non-empty user id"))
     #expect(
-      csvError("user,item,swipe,at\nu1,a,left,\n")
-        == malformed(2, 11, "at", "empty; every event needs its time"))
+      eventCSVError("user,item,swipe,at\nu1,a,left,\n")
+        == eventMalformed(2, 11, "at", "empty; every event needs its time"))
     // A value error on the second physical line of a quoted multi-line record.
     #expect(
-      csvError("user,item,swipe,at\nu1,\"a\nb\",rihgt,2026-11-20\n")
-        == malformed(
+      eventCSVError("user,item,swipe,at\nu1,\"a\nb\",rihgt,2026-11-20\n")
+        == eventMalformed(
           3, 4, "swipe", #"'rihgt' is not right or left; use "right" or "left" (lowercase)"#))
   }
 

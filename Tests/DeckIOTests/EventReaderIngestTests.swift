@@ -19,7 +19,7 @@ private func line(_ user: String, _ item: String, _ swipe: String, _ at: String,
   #"{"user":"\#(user)","item":"\#(item)","swipe":"\#(swipe)","at":"\#(at)"\#(extra)}"#
 }
 
-private func temporaryDirectory() throws -> URL {
+private func eventTemporaryDirectory() throws -> URL {
   let url = FileManager.default.temporaryDirectory.appendingPathComponent(
     "eventreader-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -126,7 +126,7 @@ private func temporaryDirectory() throws -> URL {
   }
 
   @Test func rejectsWriterWritesJSONLines() throws {
-    let dir = try temporaryDirectory()
+    let dir = try eventTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("rejects.jsonl").path
     let writer = try RejectsWriter(path: path)
@@ -270,7 +270,7 @@ private func temporaryDirectory() throws -> URL {
   // MARK: - Files
 
   @Test func readsSeveralFilesWithStatsPerFile() throws {
-    let dir = try temporaryDirectory()
+    let dir = try eventTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let jsonPath = dir.appendingPathComponent("a.jsonl").path
     let csvPath = dir.appendingPathComponent("b.CSV").path

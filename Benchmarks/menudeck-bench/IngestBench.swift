@@ -1,0 +1,117 @@
+import DeckCore
+import DeckIO
+import Foundation
+
+/// Event-log ingest: the streaming reader with validation and aggregation into a history, beside
+/// Foundation's JSONDecoder decoding the same lines.
+enum IngestBench {
+  static let userCount = 10_000
+  static let itemCount = 500
+
+  /// Writes `events` synthetic events as JSON Lines and CSV into `dir`; returns both paths.
+  static func generate(events: Int, in dir: String) throws -> (jsonl: String, csv: String) {
+    let jsonl = dir + "/events.jsonl"
+    let csv = dir + "/events.csv"
+    if FileManager.default.fileExists(atPath: jsonl), FileManager.default.fileExists(atPath: csv) {
+      return (jsonl, csv)
+    }
+    var random = RandomStream(seed: 5)
+    var j: [UInt8] = []
+    var c: [UInt8] = Array("user,item,swipe,at,position,deck\n".utf8)
+    j.reserveCapacity(events * 130)
+    c.reserveCapacity(events * 80)
+    var user = 0
+    var position = 1
+    for n in 0..<events {
+      // Sessions: a diner swipes up to 10 cards in a row.
+      if position > 10 || random.nextDouble() < 0.15 {
+        user = random.nextInt(below: userCount)
+        position = 1
+      }
+      let item = random.nextInt(below: itemCount)
+      let right = random.nextDouble() < 0.12
+      let day = (n * 28) / events
+      let second = 61_200 + random.nextInt(below: 14_400)
+      j.append(contentsOf: SyntheticData.eventLine(
+        csv: false, user: user, item: item, right: right, day: day, second: second,
+        position: position).utf8)
+      c.append(contentsOf: SyntheticData.eventLine(
+        csv: true, user: user, item: item, right: right, day: day, second: second,
+        position: position).utf8)
+      position += 1
+    }
+    try Data(j).write(to: URL(fileURLWithPath: jsonl))
+    try Data(c).write(to: URL(fileURLWithPath: csv))
+    return (jsonl, csv)
+  }
+
+  struct Result {
+    var bytes: Int
+    var events: Int
+    var seconds: Double
+    var pairs: Int
+  }
+
+  /// Reads the file with the streaming reader into a HistoryBuilder and builds the History.
+  static func ingest(path: String) throws -> Result {
+    let catalog = SyntheticData.catalog(count: itemCount)
+    let zone = TimeZoneOffsets(TimeZone(identifier: "Asia/Tokyo")!)
+    let reader = EventReader(options: EventReaderOptions(zone: zone))
+    let t0 = Clock.cpuNow()
+    var sink = HistoryIngest(catalog: catalog)
+    let stats = try reader.read([EventSource(path: path)], into: &sink)
+    let history = sink.build()
+    let t1 = Clock.cpuNow()
+    let pairs = history.users.values.reduce(0) { $0 + $1.records.count }
+    return Result(bytes: stats.bytes, events: stats.events, seconds: t1 - t0, pairs: pairs)
+  }
+
+  /// The reader alone, into a sink that only counts.
+  static func scanOnly(path: String) throws -> Result {
+    struct Counter: EventSink {
+      var n = 0
+      mutating func event(_ e: RawEvent) -> EventDisposition {
+        n &+= Int(e.position)
+        return .accepted
+      }
+    }
+    let zone = TimeZoneOffsets(TimeZone(identifier: "Asia/Tokyo")!)
+    let reader = EventReader(options: EventReaderOptions(zone: zone))
+    let t0 = Clock.cpuNow()
+    var sink = Counter()
+    let stats = try reader.read([EventSource(path: path)], into: &sink)
+    let t1 = Clock.cpuNow()
+    return Result(bytes: stats.bytes, events: stats.events, seconds: t1 - t0, pairs: 0)
+  }
+
+  struct DecodedEvent: Decodable {
+    var user: String
+    var item: String
+    var swipe: String
+    var at: String
+    var position: Int?
+    var deck: String?
+  }
+
+  /// Foundation's JSONDecoder on the first `limit` bytes of the JSON Lines file, line by line,
+  /// with no validation or aggregation beyond decoding (a generous baseline).
+  static func jsonDecoderBaseline(path: String, limit: Int) throws -> Result {
+    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+    let data = try handle.read(upToCount: limit) ?? Data()
+    try handle.close()
+    let decoder = JSONDecoder()
+    let t0 = Clock.cpuNow()
+    var events = 0
+    var bytes = 0
+    var start = data.startIndex
+    while let newline = data[start...].firstIndex(of: 0x0A) {
+      let line = data[start..<newline]
+      _ = try decoder.decode(DecodedEvent.self, from: line)
+      events += 1
+      bytes += line.count + 1
+      start = newline + 1
+    }
+    let t1 = Clock.cpuNow()
+    return Result(bytes: bytes, events: events, seconds: t1 - t0, pairs: 0)
+  }
+}
