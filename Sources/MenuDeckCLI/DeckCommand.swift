@@ -167,7 +167,7 @@ enum Summary {
           + "); they were left out")
     }
     if stats.skippedLines > 0 {
-      context.warn("skipped \(stats.skippedLines) malformed event lines")
+      context.warn("skipped \(plural(stats.skippedLines, "malformed event line"))")
     }
     if future > 0 {
       context.note(
@@ -175,3 +175,6 @@ enum Summary {
     }
   }
 }
+
+/// "1 error", "2 errors".
+func plural(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }

@@ -112,7 +112,7 @@ enum Validation {
             "\(file.lines) lines, \(file.events) swipes (\(file.right) right, \(file.left) left)"
           if file.hesitations > 0 { text += ", \(file.hesitations) hesitations" }
           if file.unknownItemEvents > 0 { text += ", \(file.unknownItemEvents) unknown items" }
-          if file.skippedLines > 0 { text += ", \(file.skippedLines) bad lines" }
+          if file.skippedLines > 0 { text += ", \(plural(file.skippedLines, "bad line"))" }
           lines.append(row("history", file.file, text))
         }
         if stats.unknownItemEvents > 0 {
@@ -172,12 +172,14 @@ enum Validation {
     for w in warnings { context.warn(w) }
     for (_, e) in errors { context.io.stderr.write("error: \(e)\n") }
     if !errors.isEmpty {
-      context.io.stdout.write("invalid: \(errors.count) errors, \(warnings.count) warnings\n")
+      context.io.stdout.write(
+        "invalid: \(plural(errors.count, "error")), \(plural(warnings.count, "warning"))\n")
       if errors.contains(where: { $0.0 == .dataError }) { return .dataError }
       if errors.contains(where: { $0.0 == .noInput }) { return .noInput }
       return errors[0].0
     }
-    context.io.stdout.write("valid" + (warnings.isEmpty ? "" : " with \(warnings.count) warnings") + "\n")
+    context.io.stdout.write(
+      "valid" + (warnings.isEmpty ? "" : " with \(plural(warnings.count, "warning"))") + "\n")
     if !warnings.isEmpty && args.flag("strict") { return .failure }
     return .success
   }
