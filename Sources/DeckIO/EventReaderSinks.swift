@@ -190,4 +190,4 @@ public final class RejectsWriter {
   }
 }
 
-private func errnoText() -> String { String(cString: strerror(errno)) }
+private func errnoText() -> String { String(cString: strerror(errno)).lowercased() }

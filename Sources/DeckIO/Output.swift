@@ -94,4 +94,4 @@ func splitPath(_ path: String) -> (dir: String, base: String) {
   return (".", path)
 }
 
-private func errnoText() -> String { String(cString: strerror(errno)) }
+private func errnoText() -> String { String(cString: strerror(errno)).lowercased() }

@@ -41,6 +41,7 @@ enum DeckRun {
     let quiet = args.flag("quiet")
     let config = try Inputs.loadConfig(args, io)
     let settings = try Inputs.settings(args, io, config: config)
+    if let out = args.value("out") { try Paths.checkOutput(out, io) }
 
     let (catalog, catalogHash) = try Inputs.loadCatalog(settings.catalogPath, io)
     var users: [UserProfile] = []
@@ -56,10 +57,14 @@ enum DeckRun {
     }
 
     var rejects: RejectsWriter?
-    if let path = settings.rejectsPath { rejects = try RejectsWriter(path: Paths.open(path, io)) }
+    if let path = settings.rejectsPath {
+      rejects = try Paths.using(path, io) { p throws(DeckIOError) in try RejectsWriter(path: p) }
+    }
     let (history, stats, future) = try Inputs.loadHistory(
       settings, catalog: catalog, cutoff: settings.date, io: io, rejects: rejects)
-    try rejects?.finish()
+    if let rejects, let path = settings.rejectsPath {
+      do { try rejects.finish() } catch { throw error.naming(rejects.path, as: path) }
+    }
 
     let strategy = try StrategyRegistry.make(settings.strategy.use, options: settings.strategy.options)
     try strategy.learn(catalog: catalog, history: history)
@@ -72,6 +77,7 @@ enum DeckRun {
     if !requested.isEmpty {
       ids = []
       for id in requested where !ids.contains(id) {
+        guard !id.isEmpty else { throw UsageError("'--user' needs a diner id, got an empty string") }
         if profiles[id] == nil && history.users[id] == nil && !quiet {
           context.warn(
             "user '\(id)' is in neither the users file nor the history; building a first-visit deck")
@@ -104,7 +110,7 @@ enum DeckRun {
     let file: AtomicFileOutput?
     let output: ByteOutput
     if let out = args.value("out") {
-      let f = try AtomicFileOutput(path: Paths.open(out, io))
+      let f = try Paths.using(out, io) { p throws(DeckIOError) in try AtomicFileOutput(path: p) }
       file = f
       output = f
     } else {
@@ -138,6 +144,9 @@ enum DeckRun {
       try file?.commit()
     } catch {
       file?.abort()
+      if let e = error as? DeckIOError, let file, let out = args.value("out") {
+        throw e.naming(file.path, as: out)
+      }
       throw error
     }
 
@@ -162,7 +171,7 @@ enum Summary {
   static func history(_ stats: EventReadStats, future: Int, date: DeckDate, context: CommandContext) {
     if stats.unknownItemEvents > 0 {
       context.warn(
-        "\(stats.unknownItemEvents) events name items that are not in the catalog (e.g. "
+        "\(plural(stats.unknownItemEvents, "event")) naming dishes that are not in the catalog (e.g. "
           + stats.unknownItemIDs.map { "'\($0)'" }.joined(separator: ", ")
           + "); they were left out")
     }
@@ -171,7 +180,7 @@ enum Summary {
     }
     if future > 0 {
       context.note(
-        "note: \(future) events on or after \(date) were not learned from (a deck never sees its own day)")
+        "note: \(plural(future, "event")) on or after \(date) were not learned from (a deck never sees its own day)")
     }
   }
 }

@@ -65,7 +65,7 @@ enum Inputs {
     let path = args.value("config") ?? "Config/menudeck.json"
     let bytes: [UInt8]
     do {
-      bytes = try TextInput.readBytes(path: Paths.open(path, io), what: "config")
+      bytes = try Paths.using(path, io) { p throws(DeckIOError) in try TextInput.readBytes(path: p, what: "config") }
     } catch {
       guard case .missingFile = error, !given else { throw error }
       if args.declares("catalog") && args.isGiven("catalog") { return MenuDeckConfig() }
@@ -149,14 +149,14 @@ enum Inputs {
   }
 
   static func loadCatalog(_ path: String, _ io: CLIStreams) throws -> (Catalog, String) {
-    let bytes = try TextInput.readBytes(path: Paths.open(path, io), what: "catalog")
+    let bytes = try Paths.using(path, io) { p throws(DeckIOError) in try TextInput.readBytes(path: p, what: "catalog") }
     let format = try DocumentFormat.resolve(nil, path: path, what: "catalog")
     let catalog = try CatalogReader.parse(bytes, file: path, format: format)
     return (catalog, ContentHash.sha256(bytes))
   }
 
   static func loadUsers(_ path: String, _ io: CLIStreams) throws -> ([UserProfile], String) {
-    let bytes = try TextInput.readBytes(path: Paths.open(path, io), what: "users file")
+    let bytes = try Paths.using(path, io) { p throws(DeckIOError) in try TextInput.readBytes(path: p, what: "users file") }
     let format = try DocumentFormat.resolve(nil, path: path, what: "users file")
     let users = try UsersReader.parse(bytes, file: path, format: format)
     return (users, ContentHash.sha256(bytes))
@@ -176,9 +176,18 @@ enum Inputs {
     } else if let onReject {
       options.onReject = onReject
     }
-    let reader = EventReader(options: options)
     var stats = EventReadStats()
     for path in settings.historyPaths {
+      let opened = Paths.open(path, io)
+      var perFile = options
+      if let handler = options.onReject {
+        perFile.onReject = { reject throws(DeckIOError) in
+          var named = reject
+          named.error = reject.error.naming(opened, as: path)
+          try handler(named)
+        }
+      }
+      let reader = EventReader(options: perFile)
       let one: EventReadStats
       if path == "-" && !(io.stdin is FileDescriptorSource) {
         // Standard input that is not the process's own (tests): read it whole.
@@ -188,7 +197,11 @@ enum Inputs {
         }
         one = try reader.read(bytes: bytes, name: "<stdin>", format: .jsonLines, into: &ingest)
       } else {
-        one = try reader.read([EventSource(path: Paths.open(path, io))], into: &ingest)
+        do {
+          one = try reader.read([EventSource(path: opened)], into: &ingest)
+        } catch {
+          throw error.naming(opened, as: path)
+        }
       }
       stats.merge(one, displayName: path == "-" ? "<stdin>" : path)
     }

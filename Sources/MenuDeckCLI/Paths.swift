@@ -45,3 +45,59 @@ extension EventReadStats {
     }
   }
 }
+
+extension Paths {
+  /// Runs `body` on `path` as this process opens it (see `open`); a `DeckIOError` it throws
+  /// names the file as the user wrote it, as the binary run from that directory would.
+  static func using<T>(
+    _ path: String, _ io: CLIStreams, _ body: (String) throws(DeckIOError) -> T
+  ) throws(DeckIOError) -> T {
+    let opened = open(path, io)
+    do {
+      return try body(opened)
+    } catch {
+      throw error.naming(opened, as: path)
+    }
+  }
+
+  /// Fails early, before any input is read, when `--out` cannot be written.
+  static func checkOutput(_ path: String, _ io: CLIStreams) throws {
+    let opened = open(path, io)
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: opened, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
+      throw CommandFailure(.ioError, "\(path): is a directory; give --out a file path")
+    }
+    let parent = directory(of: opened)
+    if !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory)
+      || !isDirectory.boolValue
+    {
+      throw CommandFailure(
+        .ioError,
+        "\(path): no directory '\(directory(of: path))'; create it or choose another --out")
+    }
+  }
+}
+
+extension DeckIOError {
+  /// This error with `opened` (the path this process used) shown as `written`.
+  func naming(_ opened: String, as written: String) -> DeckIOError {
+    guard opened != written else { return self }
+    func fix(_ p: String) -> String { p == opened ? written : p }
+    switch self {
+    case .missingFile(let path, let what):
+      return .missingFile(path: fix(path), what: what)
+    case .io(let path, let message):
+      return .io(
+        path: fix(path),
+        message: message.replacingOccurrences(
+          of: "'\(directory(of: opened))'", with: "'\(directory(of: written))'"))
+    case .malformed(var location, let message):
+      location.file = fix(location.file)
+      return .malformed(location, message: message)
+    case .invalid(let path, let message):
+      return .invalid(path: fix(path), message: message)
+    }
+  }
+}

@@ -72,7 +72,7 @@ enum Validation {
         let diets = users.filter { !$0.diets.isEmpty }.count
         let allergic = users.filter { !$0.allergens.isEmpty }.count
         lines.append(
-          row("users", path, "\(users.count) users (\(diets) with diets, \(allergic) with allergens)"))
+          row("users", path, "\(plural(users.count, "user")) (\(diets) with diets, \(allergic) with allergens)"))
       } catch {
         fail(error)
         lines.append(row("users", path, "invalid"))
@@ -109,15 +109,17 @@ enum Validation {
         bad = collector.messages
         for file in stats.files {
           var text =
-            "\(file.lines) lines, \(file.events) swipes (\(file.right) right, \(file.left) left)"
-          if file.hesitations > 0 { text += ", \(file.hesitations) hesitations" }
-          if file.unknownItemEvents > 0 { text += ", \(file.unknownItemEvents) unknown items" }
+            "\(plural(file.lines, "line")), \(plural(file.events, "swipe")) (\(file.right) right, \(file.left) left)"
+          if file.hesitations > 0 { text += ", \(plural(file.hesitations, "hesitation"))" }
+          if file.unknownItemEvents > 0 {
+            text += ", \(plural(file.unknownItemEvents, "event")) with unknown dishes"
+          }
           if file.skippedLines > 0 { text += ", \(plural(file.skippedLines, "bad line"))" }
           lines.append(row("history", file.file, text))
         }
         if stats.unknownItemEvents > 0 {
           warnings.append(
-            "\(stats.unknownItemEvents) events name items that are not in the catalog (e.g. "
+            "\(plural(stats.unknownItemEvents, "event")) naming dishes that are not in the catalog (e.g. "
               + stats.unknownItemIDs.map { "'\($0)'" }.joined(separator: ", ") + ")")
         }
       } catch {

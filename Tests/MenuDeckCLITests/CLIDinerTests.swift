@@ -204,8 +204,8 @@ import Testing
       Self.cards(try sameDay.jsonLines()[0]) == ["tofu", "salad", "curry", "ramen", "don", "katsu"])
     #expect(
       sameDay.stderr == """
-        note: 1 events on or after 2026-11-30 were not learned from (a deck never sees its own day)
-        menudeck: 1 decks for 2026-11-30 with 'affinity'
+        note: 1 event on or after 2026-11-30 were not learned from (a deck never sees its own day)
+        menudeck: 1 deck for 2026-11-30 with 'affinity'
 
         """)
 
@@ -240,7 +240,7 @@ import Testing
     let notLearned = at.run(args(at) + ["--date", "2026-11-30"])
     #expect(Self.cards(try learned.jsonLines()[0]).first == "salad")
     #expect(Self.cards(try notLearned.jsonLines()[0]).first == "tofu")
-    #expect(notLearned.stderr.contains("note: 1 events on or after 2026-11-30"))
+    #expect(notLearned.stderr.contains("note: 1 event on or after 2026-11-30"))
   }
 
   /// Without --date the deck is for today in the config's time zone (Asia/Tokyo for the sample).
@@ -262,7 +262,7 @@ import Testing
       "2026-11-30",
     ])
     #expect(result.code == .success)
-    #expect(result.stderr.hasPrefix("note: 1 events on or after 2026-11-30 were not learned from"))
+    #expect(result.stderr.hasPrefix("note: 1 event on or after 2026-11-30 were not learned from"))
     #expect(Self.cards(try result.jsonLines()[0]).first == "tofu")
   }
 

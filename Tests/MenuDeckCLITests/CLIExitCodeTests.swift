@@ -63,7 +63,7 @@ import Testing
     #expect(
       result.stderr == """
         warning: user 'u1': deck has 2 of 10 cards (held back: the catalog has only 2 items)
-        menudeck: 1 decks for 2026-11-30 with 'affinity', 1 short
+        menudeck: 1 deck for 2026-11-30 with 'affinity', 1 short
 
         """)
   }
@@ -294,7 +294,7 @@ import Testing
   }
 
   /// `--out` is checked before any input is read, and the message says what to do.
-  @Test(.disabled("needs fix: check --out before reading inputs (see report)"))
+  @Test
   func outIsCheckedFirstAndSaysWhatToDo() throws {
     let dir = try Self.fixture()
     try dir.write(
@@ -319,7 +319,7 @@ import Testing
     #expect(!dir.exists("rejects.jsonl"))
   }
 
-  @Test(.disabled("needs fix: lowercase strerror text in DeckIO (see report)"))
+  @Test
   func systemErrorTextIsLowercase() throws {
     let dir = try Self.fixture()
     let result = dir.run([
@@ -333,7 +333,7 @@ import Testing
         + "or directory\n")
   }
 
-  @Test(.disabled("needs fix: reject an empty --user (see report)"))
+  @Test
   func emptyUserIsAUsageError() {
     expectUsage(
       ["deck", "--date", "2026-11-30", "--user", ""],

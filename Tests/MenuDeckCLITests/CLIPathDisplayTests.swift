@@ -27,9 +27,7 @@ import Testing
     #expect(result.stderr == "Error: catalog.json:1:53: price '-1' must be a number 0 or more\n")
   }
 
-  @Test(
-    .disabled(
-      "needs fix: errors of files opened through Paths.open name the absolute path (see report)"))
+  @Test
   func openedFilesAreNamedAsWritten() throws {
     let dir = try Self.fixture()
     let args = ["--config", "config.json", "--date", "2026-11-30"]

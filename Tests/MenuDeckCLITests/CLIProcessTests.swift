@@ -98,6 +98,6 @@ struct CLIProcessTests {
     #expect(result.status == 0)
     #expect(result.stdout.hasPrefix(#"{"user":"p1","date":"2026-11-30""#))
     #expect(!result.stdout.contains(#""item":"nikujaga""#))
-    #expect(result.stderr == "menudeck: 1 decks for 2026-11-30 with 'affinity'\n")
+    #expect(result.stderr == "menudeck: 1 deck for 2026-11-30 with 'affinity'\n")
   }
 }

@@ -50,7 +50,7 @@ import Testing
       result.stdout == """
         config   \(dir.file("config.json"))  ok
         catalog  \(dir.file("catalog.json"))  2 items, 2 categories, 0 tags
-        users    \(dir.file("users.json"))  1 users (0 with diets, 0 with allergens)
+        users    \(dir.file("users.json"))  1 user (0 with diets, 0 with allergens)
         strategy affinity                    ok (affinity)
         history  \(log)  7 lines, 3 swipes (3 right, 0 left), 4 bad lines
         invalid: 4 errors, 0 warnings
@@ -105,8 +105,8 @@ import Testing
     #expect(strict.stderr == warning)
     #expect(
       strict.stdout.hasSuffix(
-        "history  \(dir.file("swipes.jsonl"))  1 lines, 1 swipes (1 right, 0 left)\n"
-          + "valid with 1 warnings\n"))
+        "history  \(dir.file("swipes.jsonl"))  1 line, 1 swipe (1 right, 0 left)\n"
+          + "valid with 1 warning\n"))
 
     // Without --strict the warning is shown and the check passes.
     let lenient = dir.run(["validate", "--config", dir.file("config.json")])
@@ -132,6 +132,6 @@ import Testing
       stdin: Array((Self.good + "\n" + "{\n").utf8))
     #expect(result.code == .dataError)
     #expect(result.stderr.hasPrefix("error: <stdin>:2:"))
-    #expect(result.stdout.contains("history  <stdin>                     2 lines, 1 swipes"))
+    #expect(result.stdout.contains("history  <stdin>                     2 lines, 1 swipe"))
   }
 }
