@@ -40,6 +40,19 @@ public struct DeckRules: Sendable, Equatable {
 public enum HoldBackReason: Int, Sendable, CaseIterable, CustomStringConvertible {
   case excluded, unavailable, diet, allergen, dislikedCategory, recentlyPicked, cooldown
 
+  /// The reason as it reads after "held back: 4 by ...".
+  public var shortfallName: String {
+    switch self {
+    case .excluded: return "exclusion"
+    case .unavailable: return "availability"
+    case .diet: return "diet"
+    case .allergen: return "allergen"
+    case .dislikedCategory: return "disliked category"
+    case .recentlyPicked: return "recent pick"
+    case .cooldown: return "cooldown"
+    }
+  }
+
   public var description: String {
     switch self {
     case .excluded: return "excluded"
@@ -93,10 +106,13 @@ public struct Shortfall: Sendable, Equatable, CustomStringConvertible {
   public var description: String {
     var parts: [String] = []
     for reason in HoldBackReason.allCases where heldBack[reason.rawValue] > 0 {
-      parts.append("\(reason): \(heldBack[reason.rawValue])")
+      parts.append("\(heldBack[reason.rawValue]) by \(reason.shortfallName)")
     }
-    if cappedByCategory > 0 { parts.append("category cap: \(cappedByCategory)") }
-    let why = parts.isEmpty ? "the catalog has only \(catalogCount) items" : parts.joined(separator: ", ")
+    if cappedByCategory > 0 { parts.append("\(cappedByCategory) by category cap") }
+    if parts.isEmpty {
+      return "deck has \(cards) of \(size) cards (the catalog has only \(catalogCount) dishes)"
+    }
+    let why = parts.joined(separator: ", ")
     return "deck has \(cards) of \(size) cards (held back: \(why))"
   }
 }

@@ -33,7 +33,7 @@ struct DeckBuilderArrangementTests {
     #expect(s.cards == 2)
     #expect(s.size == 4)
     #expect(s.cappedByCategory == 2)
-    #expect(s.description == "deck has 2 of 4 cards (held back: category cap: 2)")
+    #expect(s.description == "deck has 2 of 4 cards (held back: 2 by category cap)")
   }
 
   @Test("no two adjacent cards of one category, staying close to key order")
@@ -305,7 +305,7 @@ struct DeckBuilderPinTests {
       })
     #expect(r.ids == ["b1", "d1"])
     #expect(r.candidates.heldBack[HoldBackReason.excluded.rawValue] == 2)
-    #expect(r.deck.shortfall?.description == "deck has 2 of 4 cards (held back: excluded: 2)")
+    #expect(r.deck.shortfall?.description == "deck has 2 of 4 cards (held back: 2 by exclusion)")
   }
 
   @Test("rules naming unknown items, or an item both pinned and excluded, are rejected")
@@ -354,7 +354,7 @@ struct DeckBuilderFilterTests {
     #expect(both.ids == ["b1"])
     let unknown = try Fixture.deck(items, user: UserProfile(id: "u", diets: ["halal"]))
     #expect(unknown.ids == [])
-    #expect(unknown.deck.shortfall?.description == "deck has 0 of 10 cards (held back: diet: 4)")
+    #expect(unknown.deck.shortfall?.description == "deck has 0 of 10 cards (held back: 4 by diet)")
   }
 
   @Test("allergens: a dish with any of the diner's allergens is held back")
@@ -457,7 +457,7 @@ struct DeckBuilderFilterTests {
     let s = try #require(r.deck.shortfall)
     #expect(
       s.description
-        == "deck has 1 of 5 cards (held back: excluded: 1, unavailable: 1, diet: 1, recently picked: 1, cooldown: 1)"
+        == "deck has 1 of 5 cards (held back: 1 by exclusion, 1 by availability, 1 by diet, 1 by recent pick, 1 by cooldown)"
     )
   }
 
@@ -466,7 +466,7 @@ struct DeckBuilderFilterTests {
     let r = try Fixture.deck(Fixture.items("a1", "b1"))
     #expect(
       r.deck.shortfall?.description
-        == "deck has 2 of 10 cards (held back: the catalog has only 2 items)")
+        == "deck has 2 of 10 cards (the catalog has only 2 dishes)")
     #expect(r.deck.shortfall?.catalogCount == 2)
   }
 }

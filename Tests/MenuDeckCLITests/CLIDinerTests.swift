@@ -111,7 +111,7 @@ import Testing
     #expect(result.code == .success)
     #expect(
       result.stderr == """
-        warning: user 'v1': deck has 2 of 4 cards (held back: diet: 4)
+        warning: user 'v1': deck has 2 of 4 cards (held back: 4 by diet)
         menudeck: 2 decks for 2026-11-30 with 'affinity', 1 short
 
         """)
@@ -121,7 +121,7 @@ import Testing
     #expect(Self.cards(decks[0]) == ["tofu", "salad", "curry", "ramen"])
     #expect(decks[0]["warnings"] == nil)
     #expect(Self.cards(decks[1]) == ["tofu", "salad"])
-    #expect(decks[1]["warnings"] as? [String] == ["deck has 2 of 4 cards (held back: diet: 4)"])
+    #expect(decks[1]["warnings"] as? [String] == ["deck has 2 of 4 cards (held back: 4 by diet)"])
 
     // The table shows the warning under the deck.
     let table = dir.run([
@@ -129,7 +129,7 @@ import Testing
     ])
     #expect(table.stderr == "")
     #expect(table.stdout.contains("v1  2026-11-30 (mon)  affinity  seed 0  2 cards\n"))
-    #expect(table.stdout.hasSuffix("  warning: deck has 2 of 4 cards (held back: diet: 4)\n"))
+    #expect(table.stdout.hasSuffix("  warning: deck has 2 of 4 cards (held back: 4 by diet)\n"))
   }
 
   // MARK: standard input
@@ -214,7 +214,7 @@ import Testing
     let deck = try nextDay.jsonLines()[0]
     #expect(Self.cards(deck) == ["salad", "curry", "ramen", "don", "katsu"])
     #expect(
-      deck["warnings"] as? [String] == ["deck has 5 of 6 cards (held back: recently picked: 1)"])
+      deck["warnings"] as? [String] == ["deck has 5 of 6 cards (held back: 1 by recent pick)"])
     #expect(!nextDay.stderr.contains("not learned"))
 
     // In UTC the same instant is 2026-11-29: learned for the deck of 2026-11-30.

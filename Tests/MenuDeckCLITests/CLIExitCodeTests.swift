@@ -62,7 +62,7 @@ import Testing
         """)
     #expect(
       result.stderr == """
-        warning: user 'u1': deck has 2 of 10 cards (held back: the catalog has only 2 items)
+        warning: user 'u1': deck has 2 of 10 cards (the catalog has only 2 dishes)
         menudeck: 1 deck for 2026-11-30 with 'affinity', 1 short
 
         """)
