@@ -1,0 +1,76 @@
+import DeckStrategies
+import Foundation
+import Testing
+
+@testable import MenuDeckCLI
+
+/// Keeps the README honest: every command, option, config key, format and exit code that the
+/// code knows is documented there, and the README opens with the two commands of a fresh clone.
+@Suite struct DocumentationTests {
+  static let readme: String = {
+    let url = URL(fileURLWithPath: CLITest.repoRoot).appendingPathComponent("README.md")
+    return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+  }()
+
+  @Test func readmeOpensWithTheTwoFreshCloneCommands() {
+    let firstBlock = Self.readme.components(separatedBy: "```").dropFirst().first ?? ""
+    #expect(firstBlock.contains("swift run menudeck"))
+    #expect(firstBlock.contains("swift test"))
+    #expect(Self.readme.prefix(400).contains("swift run menudeck"))
+  }
+
+  @Test(arguments: menudeckCommand.subcommands.filter { !$0.isHidden }.map(\.name))
+  func everyCommandHasASection(_ name: String) {
+    #expect(Self.readme.contains("### menudeck \(name)"), "README has no section for '\(name)'")
+  }
+
+  @Test func everyOptionOfEveryCommandIsDocumented() {
+    for command in menudeckCommand.subcommands where !command.isHidden {
+      for option in command.options where !option.isHidden {
+        #expect(
+          Self.readme.contains("--\(option.name)"),
+          "option '--\(option.name)' of '\(command.name)' is not in the README")
+      }
+    }
+  }
+
+  @Test func everyConfigKeyIsDocumented() {
+    for key in MenuDeckConfig.topLevelKeys {
+      #expect(Self.readme.contains("| `\(key)` |"), "config key '\(key)' is not in the README")
+    }
+    for key in MenuDeckConfig.deckKeys {
+      #expect(Self.readme.contains("| `deck.\(key)` |"), "config key 'deck.\(key)' is not in the README")
+    }
+  }
+
+  @Test func everyStrategyIsDocumented() {
+    for identifier in StrategyRegistry.identifiers {
+      #expect(Self.readme.contains("- **\(identifier)**"), "strategy '\(identifier)' is not in the README")
+    }
+  }
+
+  @Test func everyExitCodeIsDocumented() {
+    for code: Int32 in [0, 1, 64, 65, 66, 70, 74] {
+      #expect(Self.readme.contains("| \(code) |"), "exit code \(code) is not in the README's table")
+    }
+  }
+
+  @Test func theBundledConfigIsValidAndDocumentedKeysMatchIt() throws {
+    let url = URL(fileURLWithPath: CLITest.repoRoot).appendingPathComponent("Config/menudeck.json")
+    let bytes = Array(try Data(contentsOf: url))
+    let config = try MenuDeckConfig.parse(bytes, path: "Config/menudeck.json")
+    #expect(config.catalog == "Data/catalog.json")
+    // The README shows the bundled config verbatim.
+    let text = String(decoding: bytes, as: UTF8.self)
+    #expect(Self.readme.contains(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+  }
+
+  @Test func ciRunsExactlyTheReadmeTestCommand() throws {
+    let url = URL(fileURLWithPath: CLITest.repoRoot).appendingPathComponent(".ci/run")
+    let script = try String(contentsOf: url, encoding: .utf8)
+    let commands = script.split(separator: "\n").filter {
+      !$0.hasPrefix("#") && !$0.hasPrefix("set ") && !$0.hasPrefix("cd ") && !$0.isEmpty
+    }
+    #expect(commands == ["swift test"])
+  }
+}
