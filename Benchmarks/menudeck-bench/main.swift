@@ -76,7 +76,9 @@ func runChild(_ phase: String) throws -> [String: Double] {
       $0.hasPrefix("RESULT ")
     })
   else {
-    throw NSError(domain: "menudeck-bench", code: 1, userInfo: [NSLocalizedDescriptionKey: "phase \(phase) failed"])
+    throw NSError(
+      domain: "menudeck-bench", code: 1,
+      userInfo: [NSLocalizedDescriptionKey: "phase \(phase) failed"])
   }
   var values: [String: Double] = [:]
   for pair in line.dropFirst(7).split(separator: " ") {
@@ -88,7 +90,9 @@ func runChild(_ phase: String) throws -> [String: Double] {
 
 print("menudeck-bench (release, one core; CPU seconds; peak memory per phase)")
 print("")
-print("Event-log ingest: \(events) events, \(IngestBench.userCount) diners x \(IngestBench.itemCount) dishes")
+print(
+  "Event-log ingest: \(events) events, \(IngestBench.userCount) diners x \(IngestBench.itemCount) dishes"
+)
 print("  phase                                   MB      s      MB/s    events/s   peak MiB")
 var decoderRate = 0.0
 var rows: [(String, [String: Double])] = []
@@ -113,11 +117,17 @@ for (name, phase) in [
 }
 print("")
 let d = try runChild("decks")
-print("Deck building: \(deckUsers) diners x \(deckItems) dishes, affinity, default rules (\(Int(d["events"]!)) events of history)")
-print("  build decks        \(fmt(d["build"]!, 2)) s   \(fmt(Double(deckUsers) / d["build"]!, 0)) diners/s")
+print(
+  "Deck building: \(deckUsers) diners x \(deckItems) dishes, affinity, default rules (\(Int(d["events"]!)) events of history)"
+)
+print(
+  "  build decks        \(fmt(d["build"]!, 2)) s   \(fmt(Double(deckUsers) / d["build"]!, 0)) diners/s"
+)
 print("  + write as JSON    \(fmt(d["write"]!, 2)) s")
 print("  peak memory        \(fmt(d["peak"]!, 0)) MiB (including generating the history)")
 
 extension String {
-  func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
+  func leftPad(_ n: Int) -> String {
+    count >= n ? self : String(repeating: " ", count: n - count) + self
+  }
 }

@@ -112,7 +112,8 @@ private func pad(_ value: Int, _ width: Int) -> String {
 
 /// ISO 8601 weekday: Monday = 1 ... Sunday = 7.
 public enum Weekday: Int, Sendable, CaseIterable, Comparable, CustomStringConvertible {
-  case monday = 1, tuesday, wednesday, thursday, friday, saturday, sunday
+  case monday = 1
+  case tuesday, wednesday, thursday, friday, saturday, sunday
 
   /// Accepts the full English name or its three-letter abbreviation, in any case.
   public init?(name: String) {

@@ -41,7 +41,8 @@ public struct RunHeader: Sendable, Equatable {
 
   public static func == (a: RunHeader, b: RunHeader) -> Bool {
     a.version == b.version && a.date == b.date && a.strategy == b.strategy
-      && a.options.elementsEqual(b.options, by: { $0.0 == $1.0 && $0.1 == $1.1 }) && a.seed == b.seed && a.size == b.size
+      && a.options.elementsEqual(b.options, by: { $0.0 == $1.0 && $0.1 == $1.1 })
+      && a.seed == b.seed && a.size == b.size
       && a.inputs.elementsEqual(b.inputs, by: { $0 == $1 })
   }
 }
@@ -260,8 +261,10 @@ public final class DeckWriter {
       "\(deck.user)  \(deck.date) (\(deck.date.weekday))  \(header.strategy)  seed \(header.seed)  \(deck.cards.count) cards"
     )
     let idWidth = max(4, deck.cards.map { Text.displayWidth(catalog[$0.item].id) }.max() ?? 0)
-    let nameWidth = min(40, max(4, deck.cards.map { Text.displayWidth(catalog[$0.item].name) }.max() ?? 0))
-    let catWidth = max(8, deck.cards.map { Text.displayWidth(catalog[$0.item].category) }.max() ?? 0)
+    let nameWidth = min(
+      40, max(4, deck.cards.map { Text.displayWidth(catalog[$0.item].name) }.max() ?? 0))
+    let catWidth = max(
+      8, deck.cards.map { Text.displayWidth(catalog[$0.item].category) }.max() ?? 0)
     lines.append(
       "  rank  " + Text.padRight("item", idWidth) + "  " + Text.padRight("name", nameWidth) + "  "
         + Text.padRight("category", catWidth) + "     score")
@@ -271,7 +274,8 @@ public final class DeckWriter {
       lines.append(
         "  " + Text.padLeft(String(n + 1), 4) + "  " + Text.padRight(item.id, idWidth) + "  "
           + Text.padRight(name, nameWidth) + "  " + Text.padRight(item.category, catWidth) + "  "
-          + Text.padLeft(Text.fixed(card.score, decimals: 4), 8) + (card.pinned ? "  (pinned)" : ""))
+          + Text.padLeft(Text.fixed(card.score, decimals: 4), 8) + (card.pinned ? "  (pinned)" : "")
+      )
     }
     for w in warnings { lines.append("  warning: \(w)") }
     for line in lines {

@@ -36,7 +36,8 @@ public final class AtomicFileOutput: ByteOutput {
       throw .io(path: path, message: "cannot create a temporary file in '\(dir)': \(errnoText())")
     }
     self.fd = fd
-    self.tempPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    self.tempPath = String(
+      decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   public func write(_ bytes: [UInt8]) throws(DeckIOError) {

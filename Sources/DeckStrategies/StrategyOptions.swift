@@ -30,7 +30,8 @@ public struct StrategyOptions: Sendable, Equatable {
     let rangeText =
       spec.range.map { r in
         spec.type == .int
-          ? " in \(Int(r.lowerBound))...\(Int(r.upperBound))" : " in \(r.lowerBound)...\(r.upperBound)"
+          ? " in \(Int(r.lowerBound))...\(Int(r.upperBound))"
+          : " in \(r.lowerBound)...\(r.upperBound)"
       } ?? ""
     switch spec.type {
     case .double:

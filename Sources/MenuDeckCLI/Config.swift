@@ -151,7 +151,8 @@ public struct MenuDeckConfig: Sendable {
       if let n = try int("size", minimum: 1) { config.rules.size = n }
       if let v = try deck.optionalValue(at: "max_per_category") {
         guard let text = v.numberText, let n = Int(text), n >= 1 else {
-          throw v.error("'deck.max_per_category' must be a whole number 1 or more (or null for no cap)")
+          throw v.error(
+            "'deck.max_per_category' must be a whole number 1 or more (or null for no cap)")
         }
         config.rules.maxPerCategory = n
       } else if deck["max_per_category"]?.isNull == true {

@@ -53,7 +53,8 @@ enum DeckRun {
     do {
       builder = try DeckBuilder(catalog: catalog, rules: settings.rules)
     } catch {
-      throw CommandFailure(.dataError, "\(config.path.isEmpty ? "deck rules" : config.path): deck: \(error)")
+      throw CommandFailure(
+        .dataError, "\(config.path.isEmpty ? "deck rules" : config.path): deck: \(error)")
     }
 
     var rejects: RejectsWriter?
@@ -66,7 +67,8 @@ enum DeckRun {
       do { try rejects.finish() } catch { throw error.naming(rejects.path, as: path) }
     }
 
-    let strategy = try StrategyRegistry.make(settings.strategy.use, options: settings.strategy.options)
+    let strategy = try StrategyRegistry.make(
+      settings.strategy.use, options: settings.strategy.options)
     try strategy.learn(catalog: catalog, history: history)
 
     // Diners: explicit --user list, else users file + history, sorted by id bytes.
@@ -77,10 +79,13 @@ enum DeckRun {
     if !requested.isEmpty {
       ids = []
       for id in requested where !ids.contains(id) {
-        guard !id.isEmpty else { throw UsageError("'--user' needs a diner id, got an empty string") }
+        guard !id.isEmpty else {
+          throw UsageError("'--user' needs a diner id, got an empty string")
+        }
         if profiles[id] == nil && history.users[id] == nil && !quiet {
           context.warn(
-            "user '\(id)' is in neither the users file nor the history; building a first-visit deck")
+            "user '\(id)' is in neither the users file nor the history; building a first-visit deck"
+          )
         }
         ids.append(id)
       }
@@ -120,7 +125,8 @@ enum DeckRun {
     var shortDecks = 0
     var warningLines: [String] = []
     do {
-      let writer = DeckWriter(format: settings.format, output: output, catalog: catalog, header: header)
+      let writer = DeckWriter(
+        format: settings.format, output: output, catalog: catalog, header: header)
       try writer.begin()
       let pipeline = DeckPipeline(
         builder: builder, strategy: strategy, history: history, seed: settings.seed,
@@ -168,7 +174,8 @@ enum DeckRun {
 
 enum Summary {
   /// Warnings about the logs that a cron operator should see.
-  static func history(_ stats: EventReadStats, future: Int, date: DeckDate, context: CommandContext) {
+  static func history(_ stats: EventReadStats, future: Int, date: DeckDate, context: CommandContext)
+  {
     if stats.unknownItemEvents > 0 {
       context.warn(
         "\(plural(stats.unknownItemEvents, "event")) naming dishes that are not in the catalog (e.g. "
@@ -180,7 +187,8 @@ enum Summary {
     }
     if future > 0 {
       context.note(
-        "note: \(plural(future, "event")) on or after \(date) were not learned from (a deck never sees its own day)")
+        "note: \(plural(future, "event")) on or after \(date) were not learned from (a deck never sees its own day)"
+      )
     }
   }
 }

@@ -65,7 +65,9 @@ enum Inputs {
     let path = args.value("config") ?? "Config/menudeck.json"
     let bytes: [UInt8]
     do {
-      bytes = try Paths.using(path, io) { p throws(DeckIOError) in try TextInput.readBytes(path: p, what: "config") }
+      bytes = try Paths.using(path, io) { p throws(DeckIOError) in
+        try TextInput.readBytes(path: p, what: "config")
+      }
     } catch {
       guard case .missingFile = error, !given else { throw error }
       if args.declares("catalog") && args.isGiven("catalog") { return MenuDeckConfig() }
@@ -82,7 +84,9 @@ enum Inputs {
   ) throws -> RunSettings {
     guard let catalog = args.value("catalog") ?? config.catalog else {
       throw CommandFailure(
-        .noInput, "no catalog: set \"catalog\" in \(config.path.isEmpty ? "the config" : config.path) or give --catalog FILE")
+        .noInput,
+        "no catalog: set \"catalog\" in \(config.path.isEmpty ? "the config" : config.path) or give --catalog FILE"
+      )
     }
     let users = args.value("users") ?? config.users
     let history = args.isGiven("history") ? args.values("history") : config.history
@@ -108,7 +112,9 @@ enum Inputs {
       do {
         _ = try StrategyOptions(raw: strategy.options, for: description)
       } catch {
-        if args.declares("option") && !args.values("option").isEmpty { throw UsageError(error.description) }
+        if args.declares("option") && !args.values("option").isEmpty {
+          throw UsageError(error.description)
+        }
         throw CommandFailure(.dataError, "\(config.path): \(error)")
       }
     }
@@ -121,7 +127,8 @@ enum Inputs {
     var date = TimeZones.today(in: zone)
     if args.declares("date"), let text = args.value("date") {
       guard let d = DeckDate.parse(text) else {
-        throw UsageError("invalid date '\(text)' for '--date'; expected YYYY-MM-DD, e.g. 2026-11-30")
+        throw UsageError(
+          "invalid date '\(text)' for '--date'; expected YYYY-MM-DD, e.g. 2026-11-30")
       }
       date = d
     }
@@ -149,14 +156,18 @@ enum Inputs {
   }
 
   static func loadCatalog(_ path: String, _ io: CLIStreams) throws -> (Catalog, String) {
-    let bytes = try Paths.using(path, io) { p throws(DeckIOError) in try TextInput.readBytes(path: p, what: "catalog") }
+    let bytes = try Paths.using(path, io) { p throws(DeckIOError) in
+      try TextInput.readBytes(path: p, what: "catalog")
+    }
     let format = try DocumentFormat.resolve(nil, path: path, what: "catalog")
     let catalog = try CatalogReader.parse(bytes, file: path, format: format)
     return (catalog, ContentHash.sha256(bytes))
   }
 
   static func loadUsers(_ path: String, _ io: CLIStreams) throws -> ([UserProfile], String) {
-    let bytes = try Paths.using(path, io) { p throws(DeckIOError) in try TextInput.readBytes(path: p, what: "users file") }
+    let bytes = try Paths.using(path, io) { p throws(DeckIOError) in
+      try TextInput.readBytes(path: p, what: "users file")
+    }
     let format = try DocumentFormat.resolve(nil, path: path, what: "users file")
     let users = try UsersReader.parse(bytes, file: path, format: format)
     return (users, ContentHash.sha256(bytes))

@@ -23,7 +23,9 @@ let strategiesCommand = CommandSpec(
     do {
       let config = try Inputs.loadConfig(args, context.io)
       named = config.strategies.keys.sorted().map { config.strategies[$0]! }
-    } catch let failure as CommandFailure where failure.exitCode == .noInput && !args.isGiven("config") {
+    } catch let failure as CommandFailure
+      where failure.exitCode == .noInput && !args.isGiven("config")
+    {
       // No config here: list the built-ins only.
     }
     let builtins = StrategyRegistry.builtins.map { $0.description }
@@ -47,7 +49,8 @@ enum StrategyListing {
         let width = d.options.map { $0.name.count + $0.type.rawValue.count + 3 }.max() ?? 0
         for o in d.options {
           let label = "\(o.name) (\(o.type.rawValue))"
-          out += "    " + label + String(repeating: " ", count: width - label.count)
+          out +=
+            "    " + label + String(repeating: " ", count: width - label.count)
             + "  default \(o.defaultValue). \(o.meaning)\n"
         }
       }
@@ -56,7 +59,8 @@ enum StrategyListing {
     if !named.isEmpty {
       out += "named configurations (config file):\n"
       for n in named {
-        let options = n.options.keys.sorted().map { "\($0)=\(n.options[$0]!)" }.joined(separator: " ")
+        let options = n.options.keys.sorted().map { "\($0)=\(n.options[$0]!)" }.joined(
+          separator: " ")
         out += "  \(n.name): \(n.use)" + (options.isEmpty ? "" : " " + options) + "\n"
       }
     }
@@ -69,14 +73,18 @@ enum StrategyListing {
     out += builtins.map { d in
       let options = d.options.map { o in
         "{\"name\":\(s(o.name)),\"type\":\(s(o.type.rawValue)),\"default\":\(JSONText.value(o.defaultValue)),\"meaning\":\(s(o.meaning))"
-          + (o.range.map { ",\"min\":\(JSONText.number($0.lowerBound)),\"max\":\(JSONText.number($0.upperBound))" } ?? "")
+          + (o.range.map {
+            ",\"min\":\(JSONText.number($0.lowerBound)),\"max\":\(JSONText.number($0.upperBound))"
+          } ?? "")
           + "}"
       }.joined(separator: ",")
-      return "{\"identifier\":\(s(d.identifier)),\"summary\":\(s(d.summary)),\"options\":[\(options)],\"examples\":\(d.examples.count)}"
+      return
+        "{\"identifier\":\(s(d.identifier)),\"summary\":\(s(d.summary)),\"options\":[\(options)],\"examples\":\(d.examples.count)}"
     }.joined(separator: ",\n")
     out += "\n],\"named\":["
     out += named.map { n in
-      let options = n.options.keys.sorted().map { "\(s($0)):\(s(n.options[$0]!))" }.joined(separator: ",")
+      let options = n.options.keys.sorted().map { "\(s($0)):\(s(n.options[$0]!))" }.joined(
+        separator: ",")
       return "{\"name\":\(s(n.name)),\"use\":\(s(n.use)),\"options\":{\(options)}}"
     }.joined(separator: ",")
     out += "]}\n"

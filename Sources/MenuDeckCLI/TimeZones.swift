@@ -24,7 +24,8 @@ enum TimeZones {
 
   /// Today's date in `zone`.
   static func today(in zone: TimeZone, now: Date = Date()) -> DeckDate {
-    let seconds = Int64(now.timeIntervalSince1970.rounded(.down)) + Int64(zone.secondsFromGMT(for: now))
+    let seconds =
+      Int64(now.timeIntervalSince1970.rounded(.down)) + Int64(zone.secondsFromGMT(for: now))
     let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     return DeckDate(daysSinceEpoch: Int32(day))
   }

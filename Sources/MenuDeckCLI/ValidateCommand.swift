@@ -72,7 +72,9 @@ enum Validation {
         let diets = users.filter { !$0.diets.isEmpty }.count
         let allergic = users.filter { !$0.allergens.isEmpty }.count
         lines.append(
-          row("users", path, "\(plural(users.count, "user")) (\(diets) with diets, \(allergic) with allergens)"))
+          row(
+            "users", path,
+            "\(plural(users.count, "user")) (\(diets) with diets, \(allergic) with allergens)"))
       } catch {
         fail(error)
         lines.append(row("users", path, "invalid"))
@@ -162,7 +164,9 @@ enum Validation {
   }
 
   static func row(_ what: String, _ path: String, _ text: String) -> String {
-    func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
+    func pad(_ s: String, _ n: Int) -> String {
+      s.count >= n ? s : s + String(repeating: " ", count: n - s.count)
+    }
     return pad(what, 9) + pad(path, 26) + "  " + text
   }
 

@@ -188,7 +188,9 @@ private func eventMalformed(_ line: Int, _ column: Int, _ field: String?, _ mess
     bytes +=
       Array(#"{"user":"u"#.utf8) + [0xFF]
       + Array(#"1","item":"a","swipe":"left","at":"2026-11-20"}"#.utf8)
-    #expect(throws: eventMalformed(2, 11, "user", "invalid UTF-8 (byte 0xFF); save the log as UTF-8")) {
+    #expect(
+      throws: eventMalformed(2, 11, "user", "invalid UTF-8 (byte 0xFF); save the log as UTF-8")
+    ) {
       _ = try readEvents(bytes: bytes, .jsonLines)
     }
     // An overlong encoding of '/' and a lone continuation byte in an ignored field.
@@ -217,12 +219,14 @@ private func eventMalformed(_ line: Int, _ column: Int, _ field: String?, _ mess
   @Test func controlCharactersInStrings() {
     let error = eventJSONError(
       "{\"user\":\"u\u{1}1\",\"item\":\"a\",\"swipe\":\"left\",\"at\":\"2026-11-20\"}")
-    #expect(error == eventMalformed(2, 11, "user", "control character 0x01 inside a string; escape it"))
+    #expect(
+      error == eventMalformed(2, 11, "user", "control character 0x01 inside a string; escape it"))
   }
 
   @Test func absoluteRuleNeedsNoWidth() throws {
     #expect(
-      eventJSONError(#"{"user":"u1","item":"a","dx":200,"at":"2026-11-20"}"#, rule: .cardDeck) == nil)
+      eventJSONError(#"{"user":"u1","item":"a","dx":200,"at":"2026-11-20"}"#, rule: .cardDeck)
+        == nil)
   }
 
   @Test func csvErrors() {

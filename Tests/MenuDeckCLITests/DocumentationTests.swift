@@ -39,13 +39,16 @@ import Testing
       #expect(Self.readme.contains("| `\(key)` |"), "config key '\(key)' is not in the README")
     }
     for key in MenuDeckConfig.deckKeys {
-      #expect(Self.readme.contains("| `deck.\(key)` |"), "config key 'deck.\(key)' is not in the README")
+      #expect(
+        Self.readme.contains("| `deck.\(key)` |"), "config key 'deck.\(key)' is not in the README")
     }
   }
 
   @Test func everyStrategyIsDocumented() {
     for identifier in StrategyRegistry.identifiers {
-      #expect(Self.readme.contains("- **\(identifier)**"), "strategy '\(identifier)' is not in the README")
+      #expect(
+        Self.readme.contains("- **\(identifier)**"), "strategy '\(identifier)' is not in the README"
+      )
     }
   }
 
