@@ -1,3 +1,21 @@
+/// JSON text for every writer of menudeck (decks, reports, sample data, rejects): one escaping
+/// rule, so the same string is always written as the same bytes.
+public enum JSONText {
+  /// `s` as a JSON string literal with its quotes: quote, backslash and control characters
+  /// escaped (as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`), everything else as is.
+  public static func string(_ s: String) -> String {
+    var out: [UInt8] = []
+    out.reserveCapacity(s.utf8.count + 2)
+    Text.appendJSONString(s, to: &out)
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// Appends `string(s)` to a byte buffer.
+  public static func append(_ s: String, to out: inout [UInt8]) {
+    Text.appendJSONString(s, to: &out)
+  }
+}
+
 /// Small, allocation-light formatting helpers shared by the writers. All output formatting is
 /// our own so that bytes never change with Foundation's or the locale's number formatting.
 enum Text {
@@ -11,6 +29,8 @@ enum Text {
       case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
       case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
       case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+      case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+      case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
       case 0..<0x20:
         let hex: [UInt8] = Array("0123456789abcdef".utf8)
         out.append(contentsOf: [

@@ -174,29 +174,8 @@ extension SampleData {
 
   // MARK: Scalars
 
-  /// A JSON string literal: quote, backslash and control characters escaped, the rest as is.
-  static func jsonString(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case "\u{08}": out += "\\b"
-      case "\u{0C}": out += "\\f"
-      default:
-        if scalar.value < 0x20 {
-          let hex = String(scalar.value, radix: 16, uppercase: false)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
-  }
+  /// A JSON string literal (DeckIO's escaping, shared by every writer).
+  static func jsonString(_ s: String) -> String { JSONText.string(s) }
 
   static func jsonArray(_ values: [String]) -> String {
     "[" + values.map(jsonString).joined(separator: ", ") + "]"

@@ -72,9 +72,9 @@ enum StrategyListing {
     var out = "{\"strategies\":[\n"
     out += builtins.map { d in
       let options = d.options.map { o in
-        "{\"name\":\(s(o.name)),\"type\":\(s(o.type.rawValue)),\"default\":\(JSONText.value(o.defaultValue)),\"meaning\":\(s(o.meaning))"
+        "{\"name\":\(s(o.name)),\"type\":\(s(o.type.rawValue)),\"default\":\(JSONReport.value(o.defaultValue)),\"meaning\":\(s(o.meaning))"
           + (o.range.map {
-            ",\"min\":\(JSONText.number($0.lowerBound)),\"max\":\(JSONText.number($0.upperBound))"
+            ",\"min\":\(JSONReport.number($0.lowerBound)),\"max\":\(JSONReport.number($0.upperBound))"
           } ?? "")
           + "}"
       }.joined(separator: ",")
@@ -92,29 +92,9 @@ enum StrategyListing {
   }
 }
 
-/// Small JSON text helpers for the CLI's own reports.
-enum JSONText {
-  static func string(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 {
-          let hex = String(scalar.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
-  }
-
+/// Numbers and option values in the CLI's own JSON reports (strings go through DeckIO's
+/// `JSONText`).
+enum JSONReport {
   static func number(_ d: Double) -> String {
     if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
     return String(d)
@@ -125,7 +105,7 @@ enum JSONText {
     case .double(let d): return number(d)
     case .int(let i): return String(i)
     case .bool(let b): return b ? "true" : "false"
-    case .string(let s): return string(s)
+    case .string(let s): return JSONText.string(s)
     }
   }
 }
