@@ -90,6 +90,27 @@ public enum CatalogReader {
     return try finish(drafts, file: file)
   }
 
+  /// Parses catalog bytes like `parse`, but goes on after a bad item and returns every problem
+  /// it finds (syntax errors of the file itself still stop it). The catalog is nil when there
+  /// was any error.
+  public static func check(_ bytes: [UInt8], file: String, format: DocumentFormat)
+    -> (catalog: Catalog?, errors: [DeckIOError])
+  {
+    let collector = ErrorCollector()
+    do throws(DeckIOError) {
+      let drafts: [Draft]
+      switch format {
+      case .json: drafts = try jsonItems(bytes, file: file, collector: collector)
+      case .csv: drafts = try csvItems(bytes, file: file, collector: collector)
+      }
+      let catalog = try finish(drafts, file: file, collector: collector)
+      return (catalog, [])
+    } catch {
+      if !collector.errors.contains(error) { collector.errors.append(error) }
+      return (nil, collector.errors)
+    }
+  }
+
   /// Parses catalog text (convenient for tests and tools).
   public static func parse(_ text: String, file: String, format: DocumentFormat)
     throws(DeckIOError) -> Catalog
@@ -104,20 +125,26 @@ public enum CatalogReader {
     var idLocation: SourceLocation
   }
 
-  static func finish(_ drafts: [Draft], file: String) throws(DeckIOError) -> Catalog {
-    if drafts.isEmpty {
+  static func finish(_ drafts: [Draft], file: String, collector: ErrorCollector? = nil)
+    throws(DeckIOError) -> Catalog
+  {
+    if drafts.isEmpty && (collector?.errors.isEmpty ?? true) {
       throw .invalid(path: file, message: "the catalog has no items; add at least one")
     }
     var firstByID: [String: SourceLocation] = [:]
     for d in drafts {
       if let first = firstByID[d.item.id] {
-        throw .malformed(
+        let error = DeckIOError.malformed(
           d.idLocation,
           message: "duplicate id '\(d.item.id)' (first used on line \(first.line)); "
             + "ids must be unique")
+        guard let collector else { throw error }
+        collector.errors.append(error)
+        continue
       }
       firstByID[d.item.id] = d.idLocation
     }
+    if let collector, let first = collector.errors.first { throw first }
     do throws(DeckCoreError) {
       return try Catalog(items: drafts.map(\.item))
     } catch {
@@ -130,7 +157,9 @@ public enum CatalogReader {
 
   // MARK: JSON
 
-  static func jsonItems(_ bytes: [UInt8], file: String) throws(DeckIOError) -> [Draft] {
+  static func jsonItems(_ bytes: [UInt8], file: String, collector: ErrorCollector? = nil)
+    throws(DeckIOError) -> [Draft]
+  {
     let root = try JSONParser.parse(bytes, file: file)
     let elements: [JSONValue]
     switch root.kind {
@@ -146,7 +175,14 @@ public enum CatalogReader {
     }
     var drafts: [Draft] = []
     drafts.reserveCapacity(elements.count)
-    for (n, v) in elements.enumerated() { drafts.append(try jsonItem(v, number: n + 1)) }
+    for (n, v) in elements.enumerated() {
+      do throws(DeckIOError) {
+        drafts.append(try jsonItem(v, number: n + 1))
+      } catch {
+        guard let collector else { throw error }
+        collector.errors.append(error)
+      }
+    }
     return drafts
   }
 
@@ -222,7 +258,9 @@ public enum CatalogReader {
 
   // MARK: CSV
 
-  static func csvItems(_ bytes: [UInt8], file: String) throws(DeckIOError) -> [Draft] {
+  static func csvItems(_ bytes: [UInt8], file: String, collector: ErrorCollector? = nil)
+    throws(DeckIOError) -> [Draft]
+  {
     let table = try CSVParser.parse(bytes, file: file)
     let idCol = try table.requireColumn("id")
     let nameCol = try table.requireColumn("name")
@@ -239,6 +277,16 @@ public enum CatalogReader {
     var drafts: [Draft] = []
     drafts.reserveCapacity(table.records.count)
     for r in table.records {
+      do throws(DeckIOError) {
+        drafts.append(try csvItem(r))
+      } catch {
+        guard let collector else { throw error }
+        collector.errors.append(error)
+      }
+    }
+    return drafts
+
+    func csvItem(_ r: CSVRecord) throws(DeckIOError) -> Draft {
       func cell(_ col: Int?) -> String { col.map { trimWhitespace(r[$0]) } ?? "" }
       func list(_ col: Int?) -> [String] { normalisedList(splitList(cell(col))) }
       func at(_ col: Int) -> SourceLocation { table.location(r, col) }
@@ -288,16 +336,14 @@ public enum CatalogReader {
         }
         if key == "available_from" { availability.from = date } else { availability.until = date }
       }
-      drafts.append(
-        Draft(
-          item: MenuItem(
-            id: id, name: name, category: category, tags: list(tagsCol), price: price,
-            image: image.isEmpty ? nil : image, allergens: list(allergensCol),
-            diets: list(dietsCol), availability: availability),
-          location: SourceLocation(file: file, line: r.line, column: 1),
-          idLocation: at(idCol)))
+      return Draft(
+        item: MenuItem(
+          id: id, name: name, category: category, tags: list(tagsCol), price: price,
+          image: image.isEmpty ? nil : image, allergens: list(allergensCol),
+          diets: list(dietsCol), availability: availability),
+        location: SourceLocation(file: file, line: r.line, column: 1),
+        idLocation: at(idCol))
     }
-    return drafts
   }
 }
 
@@ -363,4 +409,9 @@ func parseDecimal(_ text: String) -> Double? {
   }
   guard i == b.count, let d = Double(text), d.isFinite else { return nil }
   return d
+}
+
+/// Collects per-record errors for `check`.
+final class ErrorCollector {
+  var errors: [DeckIOError] = []
 }

@@ -194,4 +194,6 @@ enum Summary {
 }
 
 /// "1 error", "2 errors".
-func plural(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+func plural(_ n: Int, _ noun: String, _ plural: String? = nil) -> String {
+  n == 1 ? "1 \(noun)" : "\(n) \(plural ?? noun + "s")"
+}

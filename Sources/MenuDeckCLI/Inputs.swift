@@ -164,6 +164,15 @@ enum Inputs {
     return (catalog, ContentHash.sha256(bytes))
   }
 
+  /// The catalog and every problem in it (for `validate`).
+  static func checkCatalog(_ path: String, _ io: CLIStreams) throws -> (Catalog?, [DeckIOError]) {
+    try Paths.using(path, io) { opened throws(DeckIOError) in
+      let bytes = try TextInput.readBytes(path: opened, what: "catalog")
+      let format = try DocumentFormat.resolve(nil, path: path, what: "catalog")
+      return CatalogReader.check(bytes, file: path, format: format)
+    }
+  }
+
   static func loadUsers(_ path: String, _ io: CLIStreams) throws -> ([UserProfile], String) {
     let bytes = try Paths.using(path, io) { p throws(DeckIOError) in
       try TextInput.readBytes(path: p, what: "users file")

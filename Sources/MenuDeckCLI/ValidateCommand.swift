@@ -53,12 +53,18 @@ enum Validation {
     // Catalog
     var catalog: Catalog?
     do {
-      let (c, _) = try Inputs.loadCatalog(settings.catalogPath, io)
+      let (c, problems) = try Inputs.checkCatalog(settings.catalogPath, io)
       catalog = c
-      lines.append(
-        row(
-          "catalog", settings.catalogPath,
-          "\(c.count) items, \(c.categories.count) categories, \(c.tags.count) tags"))
+      for problem in problems { fail(problem) }
+      if let c {
+        lines.append(
+          row(
+            "catalog", settings.catalogPath,
+            "\(plural(c.count, "item")), \(plural(c.categories.count, "category", "categories")), \(plural(c.tags.count, "tag"))"
+          ))
+      } else {
+        lines.append(row("catalog", settings.catalogPath, "invalid"))
+      }
     } catch {
       fail(error)
       lines.append(row("catalog", settings.catalogPath, "invalid"))

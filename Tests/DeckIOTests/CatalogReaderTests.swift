@@ -390,3 +390,40 @@ func expectMalformed(
     #expect(DocumentFormat(pathExtensionOf: path) == nil)
   }
 }
+
+@Suite struct CatalogCheckTests {
+  @Test func checkReportsEveryBadItemInJSON() {
+    let text = """
+      {"items": [
+        {"id": "a", "name": "A", "category": "soup", "price": -1},
+        {"id": "b", "name": "B", "category": "soup"},
+        {"id": "b", "name": "B again", "category": "rice"},
+        {"id": "c", "name": "", "category": "rice"}
+      ]}
+      """
+    let (catalog, errors) = CatalogReader.check(Array(text.utf8), file: "c.json", format: .json)
+    #expect(catalog == nil)
+    #expect(
+      errors.map { "\($0)".split(separator: ":").prefix(2).joined(separator: ":") } == [
+        "c.json:2", "c.json:5", "c.json:4",
+      ])
+  }
+
+  @Test func checkReportsEveryBadRowInCSV() {
+    let text = "id,name,category,price\na,A,soup,x\nb,B,soup,1\nb,B2,rice,2\n,C,rice,3\n"
+    let (catalog, errors) = CatalogReader.check(Array(text.utf8), file: "c.csv", format: .csv)
+    #expect(catalog == nil)
+    #expect(
+      errors.map { "\($0)".split(separator: ":").prefix(2).joined(separator: ":") } == [
+        "c.csv:2", "c.csv:5", "c.csv:4",
+      ])
+  }
+
+  @Test func checkOfAGoodCatalogEqualsParse() throws {
+    let text = "id,name,category\na,A,soup\nb,B,rice\n"
+    let (catalog, errors) = CatalogReader.check(Array(text.utf8), file: "c.csv", format: .csv)
+    #expect(errors.isEmpty)
+    let parsed = try CatalogReader.parse(text, file: "c.csv", format: .csv)
+    #expect(catalog?.items == parsed.items)
+  }
+}
