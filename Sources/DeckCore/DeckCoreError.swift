@@ -6,6 +6,8 @@ public enum DeckCoreError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidCatalog(item: Int?, message: String)
   /// Deck rules with impossible values.
   case invalidRules(String)
+  /// A history snapshot that cannot be used as asked (merged twice, too recent for the date).
+  case invalidSnapshot(String)
 
   public var description: String {
     switch self {
@@ -14,6 +16,7 @@ public enum DeckCoreError: Error, Equatable, Sendable, CustomStringConvertible {
       if let item { return "item \(item + 1): \(m)" }
       return m
     case .invalidRules(let m): return m
+    case .invalidSnapshot(let m): return m
     }
   }
 }

@@ -71,6 +71,26 @@ public enum TextInput {
     return bytes
   }
 
+  /// Up to `count` first bytes of the file at `path` (to tell file kinds apart).
+  public static func readPrefix(path: String, count: Int) throws(DeckIOError) -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 {
+      let code = errno
+      if code == ENOENT || code == ENOTDIR { throw .missingFile(path: path, what: "input") }
+      throw .io(path: path, message: "cannot open: \(describe(errno: code))")
+    }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+      let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, count - filled) }
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { break }
+      filled += n
+    }
+    return Array(buffer[0..<filled])
+  }
+
   private static func describe(errno code: Int32) -> String {
     switch code {
     case EACCES, EPERM: return "permission denied; check the file's permissions"

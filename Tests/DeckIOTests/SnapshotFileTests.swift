@@ -1,0 +1,114 @@
+import DeckCore
+import Foundation
+import Testing
+
+@testable import DeckIO
+
+private func sample() -> HistorySnapshot {
+  var b = SnapshotBuilder()
+  let events: [(String, String, SwipeDirection, Int32, Int32)] = [
+    ("u1", "nikujaga", .right, 20_400, 3), ("u1", "oden", .left, 20_401, 1),
+    ("u2", "nikujaga", .left, 20_399, 0), ("ü3", "肉じゃが", .right, 20_402, 1_000),
+  ]
+  for (u, i, s, d, p) in events {
+    let us = b.userSlot(u)
+    let its = b.itemSlot(i)
+    b.add(user: us, item: its, swipe: s, day: d, position: p)
+  }
+  b.hesitations = 2
+  return b.build(sources: [
+    HistorySnapshot.Source(
+      sha256: String(repeating: "ab", count: 32), path: "a.jsonl", bytes: 400, lines: 5, events: 4)
+  ])
+}
+
+@Suite struct SnapshotFileTests {
+  @Test func roundTrip() throws {
+    let s = sample()
+    let bytes = SnapshotFile.encode(s)
+    #expect(try SnapshotFile.decode(bytes, file: "s.snap") == s)
+    #expect(try SnapshotFile.decode(SnapshotFile.encode(.empty), file: "e.snap") == .empty)
+    #expect(SnapshotFile.looksLikeSnapshot(bytes))
+  }
+
+  @Test func truncatedAtEveryLengthIsRefused() {
+    let bytes = SnapshotFile.encode(sample())
+    for n in 0..<bytes.count {
+      #expect(throws: DeckIOError.self) { try SnapshotFile.decode(Array(bytes[0..<n]), file: "s") }
+    }
+  }
+
+  @Test func anyFlippedByteIsRefused() {
+    let bytes = SnapshotFile.encode(sample())
+    for n in 0..<bytes.count {
+      var copy = bytes
+      copy[n] ^= 0x20
+      #expect(throws: DeckIOError.self) { try SnapshotFile.decode(copy, file: "s") }
+    }
+  }
+
+  @Test func messagesSayWhatIsWrong() {
+    var bytes = SnapshotFile.encode(sample())
+    bytes[9] = 2  // version 2
+    #expect(
+      throws: DeckIOError.invalid(
+        path: "s.snap",
+        message:
+          "snapshot format version 2 is newer than this menudeck reads (1); use a newer menudeck")
+    ) {
+      try SnapshotFile.decode(bytes, file: "s.snap")
+    }
+    let good = SnapshotFile.encode(sample())
+    #expect(
+      throws: DeckIOError.invalid(
+        path: "s.snap",
+        message:
+          "the snapshot is truncated (\(good.count - 1) of \(good.count) bytes); it was not written completely: ingest the logs again or restore a copy"
+      )
+    ) {
+      try SnapshotFile.decode(Array(good.dropLast()), file: "s.snap")
+    }
+    var corrupt = good
+    corrupt[30] ^= 1
+    #expect(
+      throws: DeckIOError.invalid(
+        path: "s.snap",
+        message:
+          "the snapshot's checksum does not match its contents: the file is corrupt; ingest the logs again or restore a copy"
+      )
+    ) {
+      try SnapshotFile.decode(corrupt, file: "s.snap")
+    }
+    #expect(throws: DeckIOError.self) {
+      try SnapshotFile.decode(Array("{\"user\":\"u1\"}\n".utf8), file: "log.jsonl")
+    }
+  }
+
+  @Test func writeIsAtomicAndReadable() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "snap-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("h.snap").path
+    try SnapshotFile.write(sample(), to: path)
+    #expect(try SnapshotFile.read(path: path) == sample())
+    #expect(SnapshotFile.isSnapshot(path: path))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["h.snap"])
+  }
+
+  @Test func ingestSinkKeepsUnknownIDsAndMatchesTheBuilder() throws {
+    let log = """
+      {"user":"u1","item":"nikujaga","swipe":"right","at":"2026-11-20T19:00:00","position":3}
+      {"user":"u1","item":"oden","swipe":"left","at":"2026-11-21"}
+      {"user":"u2","item":"nikujaga","swipe":"left","at":"2026-11-19"}
+      """
+    var sink = SnapshotIngest()
+    _ = try EventReader().read(text: log, name: "log", format: .jsonLines, into: &sink)
+    let s = sink.builder.build()
+    #expect(s.items.map(\.id) == ["nikujaga", "oden"])
+    #expect(s.users.map(\.id) == ["u1", "u2"])
+    #expect(s.events == 3)
+    #expect(
+      s.items[0].positions == [HistorySnapshot.PositionCount(position: 3, shown: 1, right: 1)])
+  }
+}
