@@ -345,10 +345,19 @@ public struct SnapshotIngest: EventSink {
   private var users = ByteTable(capacity: 1024)
   private var userSlots: [Int32] = []
   private var lastUser: Int32 = -1
+  /// Swipes on or after this day are not aggregated (counted in `skippedFuture`).
+  public let cutoff: DeckDate?
+  public private(set) var skippedFuture = 0
 
-  public init() {}
+  public init(cutoff: DeckDate? = nil) {
+    self.cutoff = cutoff
+  }
 
   public mutating func event(_ e: RawEvent) -> EventDisposition {
+    if let cutoff, e.day >= cutoff.daysSinceEpoch {
+      skippedFuture += 1
+      return .accepted
+    }
     let (itemIndex, newItem) = items.insert(e.item)
     if newItem { itemSlots.append(builder.itemSlot(String(decoding: e.item, as: UTF8.self))) }
     let u: Int32

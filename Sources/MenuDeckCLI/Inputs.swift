@@ -60,7 +60,9 @@ enum InputOptions {
 enum Inputs {
   /// Reads the config named by `--config`. The default path may be missing when the catalog is
   /// given on the command line (a run without a config file).
-  static func loadConfig(_ args: ParsedArguments, _ io: CLIStreams) throws -> MenuDeckConfig {
+  static func loadConfig(
+    _ args: ParsedArguments, _ io: CLIStreams, catalogOptional: Bool = false
+  ) throws -> MenuDeckConfig {
     let given = args.isGiven("config")
     let path = args.value("config") ?? "Config/menudeck.json"
     let bytes: [UInt8]
@@ -70,7 +72,9 @@ enum Inputs {
       }
     } catch {
       guard case .missingFile = error, !given else { throw error }
-      if args.declares("catalog") && args.isGiven("catalog") { return MenuDeckConfig() }
+      if catalogOptional || (args.declares("catalog") && args.isGiven("catalog")) {
+        return MenuDeckConfig()
+      }
       throw CommandFailure(
         .noInput,
         "\(path): no such file (the default config); run menudeck from the directory that holds "
@@ -187,20 +191,64 @@ enum Inputs {
     _ settings: RunSettings, catalog: Catalog, cutoff: DeckDate?, io: CLIStreams,
     rejects: RejectsWriter?, onReject: ((EventReject) throws(DeckIOError) -> Void)? = nil
   ) throws -> (History, EventReadStats, Int) {
-    var ingest = HistoryIngest(catalog: catalog, cutoff: cutoff)
-    var options = EventReaderOptions(
+    let handler: ((EventReject) throws(DeckIOError) -> Void)?
+    if let rejects {
+      handler = { reject throws(DeckIOError) in try rejects.write(reject) }
+    } else {
+      handler = onReject
+    }
+    let snapshots = settings.historyPaths.filter {
+      $0 != "-" && SnapshotFile.isSnapshot(path: Paths.open($0, io))
+    }
+    if snapshots.isEmpty {
+      var ingest = HistoryIngest(catalog: catalog, cutoff: cutoff)
+      let stats = try readLogs(
+        settings.historyPaths, settings, io, into: &ingest, onReject: handler)
+      return (ingest.build(), stats, ingest.builder.skippedFuture)
+    }
+    // Snapshots (and any raw logs beside them) meet as snapshots, then become one history.
+    var ingest = SnapshotIngest(cutoff: cutoff)
+    let logs = settings.historyPaths.filter { !snapshots.contains($0) }
+    var stats = try readLogs(logs, settings, io, into: &ingest, onReject: handler)
+    var merged = ingest.builder.build()
+    for path in snapshots {
+      let snapshot = try Paths.using(path, io) { opened throws(DeckIOError) in
+        try SnapshotFile.read(path: opened, displayName: path)
+      }
+      do {
+        merged = try HistorySnapshot.merge(merged, snapshot)
+      } catch {
+        throw CommandFailure(.dataError, "\(path): \(error)")
+      }
+      var file = EventFileStats(file: path, format: .jsonLines)
+      file.events = Int(snapshot.events)
+      file.right = Int(snapshot.items.reduce(0) { $0 + $1.right })
+      file.left = file.events - file.right
+      file.hesitations = Int(snapshot.hesitations)
+      stats.files.append(file)
+    }
+    do {
+      let (history, unknown, ids) = try merged.history(for: catalog, before: cutoff)
+      stats.noteUnknown(Int(unknown), ids: ids)
+      return (history, stats, ingest.skippedFuture)
+    } catch {
+      throw CommandFailure(.dataError, "\(snapshots.joined(separator: ", ")): \(error)")
+    }
+  }
+
+  /// Streams swipe logs (`-` = standard input) into `sink`, naming files as the user wrote them.
+  static func readLogs<S: EventSink>(
+    _ paths: [String], _ settings: RunSettings, _ io: CLIStreams, into sink: inout S,
+    onReject handler: ((EventReject) throws(DeckIOError) -> Void)?
+  ) throws -> EventReadStats {
+    let options = EventReaderOptions(
       swipeRule: settings.config.dragRule, zone: TimeZoneOffsets(settings.zone),
       skipBadLines: settings.skipBadLines)
-    if let rejects {
-      options.onReject = { reject throws(DeckIOError) in try rejects.write(reject) }
-    } else if let onReject {
-      options.onReject = onReject
-    }
     var stats = EventReadStats()
-    for path in settings.historyPaths {
+    for path in paths {
       let opened = Paths.open(path, io)
       var perFile = options
-      if let handler = options.onReject {
+      if let handler {
         perFile.onReject = { reject throws(DeckIOError) in
           var named = reject
           named.error = reject.error.naming(opened, as: path)
@@ -215,16 +263,16 @@ enum Inputs {
         do { bytes = try io.stdin.readAll() } catch {
           throw DeckIOError.io(path: "<stdin>", message: "cannot read standard input: \(error)")
         }
-        one = try reader.read(bytes: bytes, name: "<stdin>", format: .jsonLines, into: &ingest)
+        one = try reader.read(bytes: bytes, name: "<stdin>", format: .jsonLines, into: &sink)
       } else {
         do {
-          one = try reader.read([EventSource(path: opened)], into: &ingest)
+          one = try reader.read([EventSource(path: opened)], into: &sink)
         } catch {
           throw error.naming(opened, as: path)
         }
       }
       stats.merge(one, displayName: path == "-" ? "<stdin>" : path)
     }
-    return (ingest.build(), stats, ingest.builder.skippedFuture)
+    return stats
   }
 }

@@ -23,7 +23,9 @@ public let menudeckCommand = CommandSpec(
     Exit codes: 0 ok, 1 a check failed, 64 usage, 65 bad input data, 66 missing input, \
     70 internal error, 74 I/O error.
     """,
-  subcommands: [deckCommand, validateCommand, strategiesCommand, sampleCommand],
+  subcommands: [
+    deckCommand, validateCommand, strategiesCommand, ingestCommand, mergeCommand, sampleCommand,
+  ],
   defaultSubcommand: "deck",
   version: menudeckVersion)
 

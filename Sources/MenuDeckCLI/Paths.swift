@@ -33,6 +33,17 @@ enum Paths {
 }
 
 extension EventReadStats {
+  /// Adds events of unknown items found outside the reader (in snapshots).
+  mutating func noteUnknown(_ count: Int, ids: [String]) {
+    guard count > 0 else { return }
+    if files.isEmpty { files.append(EventFileStats(file: "", format: .jsonLines)) }
+    files[files.count - 1].unknownItemEvents += count
+    for id in ids
+    where !unknownItemIDs.contains(id) && unknownItemIDs.count < EventReadStats.unknownIDLimit {
+      unknownItemIDs.append(id)
+    }
+  }
+
   /// Adds the per-file stats of another read, naming its files `displayName`.
   mutating func merge(_ other: EventReadStats, displayName: String) {
     for var file in other.files {

@@ -59,6 +59,8 @@ import Testing
     (["validate"], "help-validate.txt"),
     (["strategies"], "help-strategies.txt"),
     (["sample"], "help-sample.txt"),
+    (["ingest"], "help-ingest.txt"),
+    (["merge"], "help-merge.txt"),
   ])
   func help(command: [String], golden: String) {
     let result = CLIRun(command + ["--help"])

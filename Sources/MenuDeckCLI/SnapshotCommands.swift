@@ -1,0 +1,206 @@
+import DeckCore
+import DeckIO
+import Foundation
+
+let ingestCommand = CommandSpec(
+  name: "ingest",
+  abstract: "Aggregate swipe logs into a history snapshot.",
+  discussion: """
+    Reads swipe logs (JSON Lines or CSV, the same reader as 'deck') and writes their aggregates \
+    to a snapshot file, which 'deck --history' reads instead of the logs, with identical decks. \
+    With --into, the logs are added to an existing snapshot (created when missing): a nightly \
+    job ingests yesterday's log.
+
+    Each log is identified by the SHA-256 of its content, recorded in the snapshot: a log that \
+    is already in it is skipped with a note, so ingesting the same file twice never counts it \
+    twice. The snapshot is written atomically: a killed ingest leaves the previous one intact.
+
+    Examples:
+      menudeck ingest Data/swipes.jsonl --into history.snap
+      menudeck ingest logs/2026-11-29.jsonl --into history.snap
+    """,
+  options: [
+    InputOptions.config,
+    .option(
+      "into", valueName: "snapshot",
+      help: "The snapshot to add the logs to; created when it does not exist."),
+    InputOptions.skipBadLines,
+    InputOptions.rejects,
+  ],
+  arguments: [
+    CommandArgument(
+      "log", help: "Swipe logs to ingest ('-' reads standard input).", isRepeating: true)
+  ],
+  run: { args, context in try Ingest.run(args, context) })
+
+let mergeCommand = CommandSpec(
+  name: "merge",
+  abstract: "Merge history snapshots into one.",
+  discussion: """
+    Adds up snapshots made from different logs (for example one per shard or per machine). \
+    Merging is associative and commutative: any grouping and order gives the same bytes. A log \
+    found in two of the snapshots is refused, since it would be counted twice.
+
+    Example:
+      menudeck merge shard-*.snap --out history.snap
+    """,
+  options: [
+    .option("out", valueName: "snapshot", help: "The merged snapshot to write (atomically).")
+  ],
+  arguments: [CommandArgument("snapshot", help: "Snapshots to merge.", isRepeating: true)],
+  run: { args, context in try Merge.run(args, context) })
+
+enum Ingest {
+  static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    let io = context.io
+    guard let into = args.value("into") else {
+      throw UsageError("missing '--into <snapshot>': the snapshot to write")
+    }
+    let logs = args.arguments("log")
+    guard !logs.isEmpty else { throw UsageError("give at least one swipe log to ingest") }
+    let config = try Inputs.loadConfig(args, io, catalogOptional: true)
+    guard let zone = TimeZones.zone(named: config.timeZone) else {
+      throw CommandFailure(.dataError, "\(config.path): unknown time zone '\(config.timeZone)'")
+    }
+    try Paths.checkOutput(into, io)
+    let skip = args.flag("skip-bad-lines")
+    let rejectsPath = args.value("rejects")
+    if rejectsPath != nil && !skip {
+      throw UsageError("'--rejects' needs '--skip-bad-lines' (without it a bad line stops the run)")
+    }
+
+    let intoOpened = Paths.open(into, io)
+    var snapshot = HistorySnapshot.empty
+    if FileManager.default.fileExists(atPath: intoOpened) {
+      snapshot = try SnapshotFile.read(path: intoOpened, displayName: into)
+    }
+    var rejects: RejectsWriter?
+    if let rejectsPath { rejects = try RejectsWriter(path: Paths.open(rejectsPath, io)) }
+    let settings = RunSettings(
+      config: config, catalogPath: "", usersPath: nil, historyPaths: [], strategyName: "",
+      strategy: NamedStrategy(name: "", use: "", options: [:]), seed: 0,
+      date: DeckDate(daysSinceEpoch: 0),
+      zone: zone, format: .json, rules: config.rules, skipBadLines: skip, rejectsPath: rejectsPath)
+
+    var added = 0
+    var skipped = 0
+    var events = 0
+    var seen = Set<String>()
+    for log in logs {
+      // Standard input cannot be hashed before reading: read it whole.
+      let (hash, size) =
+        log == "-"
+        ? (nil, 0)
+        : try Paths.using(log, io) { opened throws(DeckIOError) in
+          try fileSHA256(opened)
+        }
+      if let hash, snapshot.contains(sha256: hash) || seen.contains(hash) {
+        context.note("menudeck: \(log) is already in \(into) (same content); skipped")
+        skipped += 1
+        continue
+      }
+      var sink = SnapshotIngest()
+      var handler: ((EventReject) throws(DeckIOError) -> Void)?
+      if let w = rejects {
+        handler = { reject throws(DeckIOError) in try w.write(reject) }
+      }
+      let stats: EventReadStats
+      var contentHash = hash
+      if log == "-" {
+        let bytes: [UInt8]
+        do { bytes = try io.stdin.readAll() } catch {
+          throw DeckIOError.io(path: "<stdin>", message: "cannot read standard input: \(error)")
+        }
+        contentHash = SHA256.hex(SHA256.hash(bytes))
+        if snapshot.contains(sha256: contentHash!) || seen.contains(contentHash!) {
+          context.note("menudeck: standard input is already in \(into) (same content); skipped")
+          skipped += 1
+          continue
+        }
+        var options = EventReaderOptions(
+          swipeRule: config.dragRule, zone: TimeZoneOffsets(zone), skipBadLines: skip)
+        options.onReject = handler
+        stats = try EventReader(options: options).read(
+          bytes: bytes, name: "<stdin>", format: .jsonLines, into: &sink)
+      } else {
+        stats = try Inputs.readLogs([log], settings, io, into: &sink, onReject: handler)
+      }
+      var builder = sink.builder
+      builder.hesitations = Int64(stats.hesitations)
+      let source = HistorySnapshot.Source(
+        sha256: contentHash!, path: log, bytes: Int64(log == "-" ? stats.bytes : size),
+        lines: Int64(stats.lines), events: Int64(stats.events))
+      snapshot = try HistorySnapshot.merge(snapshot, builder.build(sources: [source]))
+      seen.insert(contentHash!)
+      added += 1
+      events += stats.events
+      if stats.skippedLines > 0 {
+        context.warn("\(log): skipped \(plural(stats.skippedLines, "malformed event line"))")
+      }
+    }
+    try rejects?.finish()
+    if added > 0 || !FileManager.default.fileExists(atPath: intoOpened) {
+      try SnapshotFile.write(snapshot, to: intoOpened)
+    }
+    context.note(
+      "menudeck: ingested \(plural(added, "log")) (\(plural(events, "swipe")))"
+        + (skipped > 0 ? ", skipped \(skipped) already ingested" : "")
+        + "; \(into) holds \(plural(snapshot.sources.count, "log")), "
+        + "\(plural(Int(snapshot.events), "swipe")), \(plural(snapshot.users.count, "diner"))")
+    return .success
+  }
+
+  /// SHA-256 (hex) and size of a file, read in chunks.
+  static func fileSHA256(_ path: String) throws(DeckIOError) -> (String, Int) {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      if !FileManager.default.fileExists(atPath: path) {
+        throw .missingFile(path: path, what: "swipe log")
+      }
+      throw .io(path: path, message: "cannot open the swipe log")
+    }
+    defer { try? handle.close() }
+    var hash = SHA256()
+    var size = 0
+    while true {
+      let chunk: Data
+      do {
+        guard let c = try handle.read(upToCount: 1 << 22), !c.isEmpty else { break }
+        chunk = c
+      } catch {
+        throw .io(path: path, message: "cannot read the swipe log: \(error)")
+      }
+      size += chunk.count
+      chunk.withUnsafeBytes { hash.update(bytes: $0) }
+    }
+    return (hash.hexDigest(), size)
+  }
+}
+
+enum Merge {
+  static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    let io = context.io
+    guard let out = args.value("out") else {
+      throw UsageError("missing '--out <snapshot>': the merged snapshot to write")
+    }
+    let inputs = args.arguments("snapshot")
+    guard !inputs.isEmpty else { throw UsageError("give the snapshots to merge") }
+    try Paths.checkOutput(out, io)
+    var merged = HistorySnapshot.empty
+    for path in inputs {
+      let snapshot = try Paths.using(path, io) { opened throws(DeckIOError) in
+        try SnapshotFile.read(path: opened, displayName: path)
+      }
+      do {
+        merged = try HistorySnapshot.merge(merged, snapshot)
+      } catch {
+        throw CommandFailure(.dataError, "\(path): \(error)")
+      }
+    }
+    try SnapshotFile.write(merged, to: Paths.open(out, io))
+    context.note(
+      "menudeck: merged \(plural(inputs.count, "snapshot")) into \(out): "
+        + "\(plural(merged.sources.count, "log")), \(plural(Int(merged.events), "swipe")), "
+        + "\(plural(merged.users.count, "diner"))")
+    return .success
+  }
+}
