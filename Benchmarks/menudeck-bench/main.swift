@@ -19,6 +19,7 @@ let quick = arguments.contains("--quick")
 let events = Int(option("--events") ?? "") ?? (quick ? 400_000 : 2_000_000)
 let deckUsers = Int(option("--users") ?? "") ?? (quick ? 20_000 : 100_000)
 let deckItems = Int(option("--items") ?? "") ?? 500
+let snapshotEvents = Int(option("--snapshot-events") ?? "") ?? (quick ? 1_000_000 : 10_000_000)
 
 func mb(_ bytes: Int) -> Double { Double(bytes) / 1_000_000 }
 func fmt(_ x: Double, _ decimals: Int = 1) -> String {
@@ -44,6 +45,18 @@ if let phase = option("--phase") {
     }
     print(
       "RESULT bytes=\(r.bytes) events=\(r.events) seconds=\(r.seconds) pairs=\(r.pairs) peak=\(Clock.peakMemoryMiB())"
+    )
+  case "snapshot-ingest":
+    let files = try IngestBench.generate(events: snapshotEvents, in: dir + "/snapshot")
+    let r = try SnapshotBench.ingest(path: files.jsonl)
+    print(
+      "RESULT bytes=\(r.bytes) events=\(r.events) seconds=\(r.seconds) pairs=\(r.pairs) snapshot=\(r.snapshotBytes) peak=\(Clock.peakMemoryMiB())"
+    )
+  case "merge":
+    let files = try IngestBench.generate(events: snapshotEvents, in: dir + "/snapshot")
+    let r = try SnapshotBench.merge(path: files.jsonl, shards: 16, dir: dir + "/snapshot")
+    print(
+      "RESULT shards=\(r.shards) seconds=\(r.seconds) decode=\(r.decodeSeconds) pairs=\(r.pairs) peak=\(Clock.peakMemoryMiB())"
     )
   case "decks":
     let r = try DeckBench.run(users: deckUsers, items: deckItems, eventsPerUser: 30)
@@ -115,6 +128,20 @@ for (name, phase) in [
     + (phase == "decoder" ? "" : "   x" + fmt(rate / decoderRate, 1) + " JSONDecoder")
   print(line)
 }
+print("")
+try FileManager.default.createDirectory(
+  atPath: dir + "/snapshot", withIntermediateDirectories: true)
+let si = try runChild("snapshot-ingest")
+print(
+  "Snapshots: \(snapshotEvents) events (\(fmt(mb(Int(si["bytes"]!)), 0)) MB of JSON Lines) -> \(Int(si["pairs"]!)) (diner, dish) pairs"
+)
+print(
+  "  ingest into a snapshot   \(fmt(si["seconds"]!, 2)) s   \(fmt(mb(Int(si["bytes"]!)) / si["seconds"]!, 0)) MB/s   \(fmt(si["events"]! / si["seconds"]!, 0)) events/s   peak \(fmt(si["peak"]!, 0)) MiB   snapshot \(fmt(mb(Int(si["snapshot"]!)), 1)) MB"
+)
+let mg = try runChild("merge")
+print(
+  "  merge 16 shard snapshots \(fmt(mg["seconds"]!, 2)) s (+ \(fmt(mg["decode"]!, 2)) s to read them)   peak \(fmt(mg["peak"]!, 0)) MiB"
+)
 print("")
 let d = try runChild("decks")
 print(
