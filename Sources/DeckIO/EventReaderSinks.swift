@@ -15,9 +15,14 @@ public struct HistoryIngest: EventSink {
   public private(set) var builder: HistoryBuilder
   private var items: ByteTable
   private var users = ByteTable(capacity: 1024)
+  /// Builder slots by `users` index, unless `sameSlots`.
   private var userSlots: [Int32] = []
-  /// The previous event's user (logs come in sessions: one diner's swipes in a row).
+  /// Whether the builder started without users, so that its slots are the `users` indices.
+  private let sameSlots: Bool
+  /// The previous event's user (logs come in sessions: one diner's swipes in a row): its
+  /// `users` index and builder slot.
   private var lastUser: Int32 = -1
+  private var lastSlot: Int32 = -1
 
   /// A fresh builder over `catalog`; events on or after `cutoff` are not aggregated.
   public init(catalog: Catalog, cutoff: DeckDate? = nil) {
@@ -28,6 +33,7 @@ public struct HistoryIngest: EventSink {
   public init(catalog: Catalog, builder: HistoryBuilder) {
     precondition(builder.itemCount == catalog.count, "the builder is for another catalog")
     self.builder = builder
+    sameSlots = builder.userCount == 0
     items = ByteTable(capacity: catalog.count)
     for item in catalog.items { items.insert(item.id) }
   }
@@ -35,18 +41,31 @@ public struct HistoryIngest: EventSink {
   @inline(__always)
   public mutating func event(_ e: RawEvent) -> EventDisposition {
     guard let item = items.find(e.item) else { return .unknownItem }
-    let u: Int32
+    let slot: Int32
     if lastUser >= 0 && users.keyEquals(lastUser, e.user) {
-      u = lastUser
+      slot = lastSlot
     } else {
-      let (index, inserted) = users.insert(e.user)
-      if inserted { userSlots.append(builder.userSlot(String(decoding: e.user, as: UTF8.self))) }
-      u = index
-      lastUser = index
+      slot = newSession(e.user)
     }
-    let slot = userSlots[Int(u)]
     builder.add(user: slot, item: item, swipe: e.swipe, day: e.day, position: e.position)
     return .accepted
+  }
+
+  /// The builder slot of a user who is not the previous event's, interned on first sight.
+  @inline(never)
+  private mutating func newSession(_ user: UnsafeBufferPointer<UInt8>) -> Int32 {
+    let (index, inserted) = users.insert(user)
+    if inserted {
+      let slot = builder.userSlot(String(decoding: user, as: UTF8.self))
+      if sameSlots {
+        precondition(slot == index, "the builder's users changed behind the sink")
+      } else {
+        userSlots.append(slot)
+      }
+    }
+    lastUser = index
+    lastSlot = sameSlots ? index : userSlots[Int(index)]
+    return lastSlot
   }
 
   /// The aggregated history.
