@@ -162,6 +162,34 @@ public struct HistoryBuilder: Sendable {
       cutoffDay: cutoffDay)
   }
 
+  /// One swipe for the bulk `add(_:)`: the arguments of `add(user:item:swipe:day:position:)` in
+  /// 16 bytes.
+  public struct Swipe: Sendable, Equatable {
+    @usableFromInline var user: Int32
+    @usableFromInline var item: Int32
+    @usableFromInline var day: Int32
+    /// `position << 1 | (right ? 1 : 0)`; positions outside 1...maxTrackedPosition count as 0,
+    /// as they do in `add(user:item:swipe:day:position:)`.
+    @usableFromInline var bits: Int32
+
+    @inlinable
+    public init(user: Int32, item: Int32, swipe: SwipeDirection, day: Int32, position: Int32 = 0) {
+      self.user = user
+      self.item = item
+      self.day = day
+      let p = position > 0 && position <= History.maxTrackedPosition ? position : 0
+      bits = p << 1 | (swipe == .right ? 1 : 0)
+    }
+  }
+
+  /// Adds swipes in bulk, with exactly the result of adding them one by one. The table slot of
+  /// every pair is read before any is updated, so the cache misses of a batch overlap instead of
+  /// coming one after another.
+  public mutating func add(_ swipes: UnsafeBufferPointer<Swipe>) {
+    makeUnique()
+    storage.state.pointee.add(swipes, cutoffDay: cutoffDay)
+  }
+
   /// Convenience for one decoded event.
   public mutating func add(_ event: SwipeEvent, item: Int32) {
     if let cutoff, event.day >= cutoff {
@@ -199,6 +227,11 @@ struct HistoryState {
     @usableFromInline var lastRight: Int32
     @usableFromInline var lastLeft: Int32
 
+    var record: UserItemRecord {
+      UserItemRecord(
+        item: item, right: right, left: left, lastRight: lastRight, lastLeft: lastLeft)
+    }
+
     @usableFromInline static let empty = Pair(
       item: -1, right: 0, left: 0, lastRight: History.never, lastLeft: History.never)
 
@@ -214,9 +247,9 @@ struct HistoryState {
 
   /// One user: where its pair table is, its size, and its totals.
   @usableFromInline
-  struct User: Sendable {
-    /// First slot of the user's table in `pairs`.
-    @usableFromInline var start: Int
+  struct User {
+    /// The user's table (in one of the arena's chunks, which never move).
+    @usableFromInline var table: UnsafeMutablePointer<Pair>
     /// Occupied slots.
     @usableFromInline var count: Int32
     /// `32 - log2(capacity)`: the slot of an item is the top bits of a 32-bit product.
@@ -240,16 +273,19 @@ struct HistoryState {
   @usableFromInline var users: UnsafeMutablePointer<User>
   @usableFromInline var userCount = 0
   @usableFromInline var userCapacity: Int
-  @usableFromInline var pairs: UnsafeMutablePointer<Pair>
+  /// The arena: chunks of pair slots, handed out from `cursor` on.
+  var chunks: [(base: UnsafeMutablePointer<Pair>, count: Int)] = []
+  var cursor: UnsafeMutablePointer<Pair>?
+  var cursorLeft = 0
   /// Slots handed out from the arena (live tables and abandoned ones).
-  @usableFromInline var pairsUsed = 0
   /// Regions left behind by tables that grew, by log2 of their size, for reuse.
-  var freeRegions = [[Int]](repeating: [], count: 33)
-  @usableFromInline var pairCapacity: Int
+  var freeRegions = [[UnsafeMutablePointer<Pair>]](repeating: [], count: 64)
   @usableFromInline var pairCount = 0
   @usableFromInline var right = 0
   @usableFromInline var left = 0
   @usableFromInline var skippedFuture = 0
+  /// Where the bulk `add` leaves the pair slots it reads ahead (so the reads are not dropped).
+  var touched: Int32 = 0
 
   init(itemCount: Int) {
     self.itemCount = itemCount
@@ -259,8 +295,6 @@ struct HistoryState {
     positions.initialize(repeating: 0, count: 2 * HistoryState.maxPosition)
     userCapacity = 64
     users = .allocate(capacity: userCapacity)
-    pairCapacity = 1024
-    pairs = .allocate(capacity: pairCapacity)
   }
 
   /// Frees the buffers (the owning `HistoryStorage` calls it once).
@@ -268,7 +302,7 @@ struct HistoryState {
     itemCounts.deallocate()
     positions.deallocate()
     users.deallocate()
-    pairs.deallocate()
+    for chunk in chunks { chunk.base.deallocate() }
   }
 
   /// An independent copy.
@@ -282,12 +316,18 @@ struct HistoryState {
     c.users = .allocate(capacity: c.userCapacity)
     c.users.initialize(from: users, count: userCount)
     c.userCount = userCount
-    c.pairs.deallocate()
-    c.pairCapacity = max(pairsUsed, 1024)
-    c.pairs = .allocate(capacity: c.pairCapacity)
-    c.pairs.initialize(from: pairs, count: pairsUsed)
-    c.pairsUsed = pairsUsed
-    c.freeRegions = freeRegions
+    // The copy's tables, packed into one chunk.
+    var live = 0
+    for u in 0..<userCount { live += users[u].capacity }
+    let base = UnsafeMutablePointer<Pair>.allocate(capacity: max(live, 1))
+    c.chunks = [(base, max(live, 1))]
+    var next = base
+    for u in 0..<userCount {
+      let n = users[u].capacity
+      next.initialize(from: users[u].table, count: n)
+      c.users[u].table = next
+      next += n
+    }
     c.pairCount = pairCount
     c.right = right
     c.left = left
@@ -304,35 +344,47 @@ struct HistoryState {
       users = bigger
       userCapacity *= 2
     }
-    let start = reserve(HistoryState.minTable)
+    let table = reserve(HistoryState.minTable)
     (users + userCount).initialize(
       to: User(
-        start: start, count: 0, shift: 32 - 2, right: 0, left: 0))
+        table: table, count: 0, shift: 32 - 2, right: 0, left: 0))
     userCount += 1
   }
 
+  /// Slots per chunk of the arena (a larger table gets a chunk of its own).
+  static let chunkSlots = 1 << 16
+
   /// Hands out `n` (a power of two) empty slots: a region some table left behind, or fresh
-  /// slots at the end of the arena, which doubles when full.
-  private mutating func reserve(_ n: Int) -> Int {
-    let size = n.trailingZeroBitCount
-    let start: Int
-    if let reused = freeRegions[size].popLast() {
-      start = reused
-      (pairs + start).update(repeating: .empty, count: n)
-    } else {
-      if pairsUsed + n > pairCapacity {
-        let capacity = max(2 * pairCapacity, pairsUsed + n)
-        let bigger = UnsafeMutablePointer<Pair>.allocate(capacity: capacity)
-        bigger.moveInitialize(from: pairs, count: pairsUsed)
-        pairs.deallocate()
-        pairs = bigger
-        pairCapacity = capacity
-      }
-      start = pairsUsed
-      (pairs + start).initialize(repeating: .empty, count: n)
-      pairsUsed += n
+  /// slots from the current chunk, or from a new one. Chunks never move, so tables keep their
+  /// addresses.
+  private mutating func reserve(_ n: Int) -> UnsafeMutablePointer<Pair> {
+    if let reused = freeRegions[n.trailingZeroBitCount].popLast() {
+      reused.update(repeating: .empty, count: n)
+      return reused
     }
-    return start
+    if n > cursorLeft {
+      // The rest of the chunk, in power-of-two pieces, for later tables.
+      if var rest = cursor {
+        var left = cursorLeft
+        while left > 0 {
+          let piece = 1 << (Int.bitWidth - 1 - left.leadingZeroBitCount)
+          rest.initialize(repeating: .empty, count: piece)
+          freeRegions[piece.trailingZeroBitCount].append(rest)
+          rest += piece
+          left -= piece
+        }
+      }
+      let size = max(n, HistoryState.chunkSlots)
+      let chunk = UnsafeMutablePointer<Pair>.allocate(capacity: size)
+      chunks.append((chunk, size))
+      cursor = chunk
+      cursorLeft = size
+    }
+    let region = cursor!
+    region.initialize(repeating: .empty, count: n)
+    cursor = region + n
+    cursorLeft -= n
+    return region
   }
 
   @inlinable @inline(__always)
@@ -366,7 +418,7 @@ struct HistoryState {
       if isRight { positions[2 &* p &+ 1] &+= 1 }
       if p >= topPosition { topPosition = p &+ 1 }
     }
-    let table = pairs + u.pointee.start
+    let table = u.pointee.table
     let shift = u.pointee.shift
     let mask = (1 &<< Int(32 &- shift)) &- 1
     var i = HistoryState.slot(item, shift)
@@ -398,15 +450,29 @@ struct HistoryState {
     }
   }
 
+  mutating func add(_ swipes: UnsafeBufferPointer<HistoryBuilder.Swipe>, cutoffDay: Int32) {
+    // Pass 1: independent loads of each pair's first probe slot, many in flight at once.
+    var t: Int32 = 0
+    for s in swipes where UInt(bitPattern: Int(s.user)) < UInt(userCount) {
+      let u = users[Int(s.user)]
+      t |= u.table[HistoryState.slot(s.item, u.shift)].item
+    }
+    touched = t
+    // Pass 2: the updates, now mostly from cache.
+    for s in swipes {
+      add(
+        user: s.user, item: s.item, right: s.bits & 1 != 0, day: s.day, position: s.bits >> 1,
+        cutoffDay: cutoffDay)
+    }
+  }
+
   /// Doubles a user's table, then inserts a new pair into it.
   @usableFromInline @inline(never)
   mutating func insertGrowing(user: Int, _ pair: Pair) {
     let oldCapacity = users[user].capacity
-    let oldStart = users[user].start
-    let start = reserve(oldCapacity * 2)  // may move the arena, never the offsets
-    let old = pairs + oldStart
+    let old = users[user].table
+    let table = reserve(oldCapacity * 2)
     let shift = users[user].shift - 1
-    let table = pairs + start
     let mask = oldCapacity * 2 - 1
     for j in 0..<oldCapacity where old[j].item >= 0 {
       var i = HistoryState.slot(old[j].item, shift)
@@ -416,8 +482,8 @@ struct HistoryState {
     var i = HistoryState.slot(pair.item, shift)
     while table[i].item >= 0 { i = (i + 1) & mask }
     table[i] = pair
-    freeRegions[oldCapacity.trailingZeroBitCount].append(oldStart)
-    users[user].start = start
+    freeRegions[oldCapacity.trailingZeroBitCount].append(old)
+    users[user].table = table
     users[user].shift = shift
     users[user].count += 1
     pairCount += 1
@@ -427,30 +493,60 @@ struct HistoryState {
     precondition(userNames.count == userCount)
     var byUser: [String: UserHistory] = [:]
     byUser.reserveCapacity(userCount)
-    // Per user: (item, slot) keys sorted by item, then the records in that order.
+    // Per user, the records in item order: from a bitmap over the catalog when that is small
+    // next to the user's records, else by sorting (item, slot) keys.
+    let words = (itemCount + 63) / 64
+    let bits = UnsafeMutablePointer<UInt64>.allocate(capacity: max(words, 1))
+    bits.initialize(repeating: 0, count: max(words, 1))
+    let slotOf = UnsafeMutablePointer<Int32>.allocate(capacity: max(itemCount, 1))
+    slotOf.initialize(repeating: 0, count: max(itemCount, 1))
+    defer {
+      bits.deallocate()
+      slotOf.deallocate()
+    }
     var keys = [UInt64](repeating: 0, count: 64)
     for u in 0..<userCount {
       let user = users[u]
-      let table = pairs + user.start
+      let table = user.table
       let capacity = user.capacity
       let count = Int(user.count)
-      if keys.count < count { keys = [UInt64](repeating: 0, count: capacity) }
-      let records = keys.withUnsafeMutableBufferPointer { k in
-        var n = 0
+      let records: [UserItemRecord]
+      if words <= 4 * count + 8 {
         for j in 0..<capacity where table[j].item >= 0 {
-          k[n] = UInt64(UInt32(bitPattern: table[j].item)) << 32 | UInt64(j)
-          n += 1
+          let item = Int(table[j].item)
+          bits[item >> 6] |= 1 << UInt64(item & 63)
+          slotOf[item] = Int32(j)
         }
-        sortKeys(UnsafeMutableBufferPointer(rebasing: k[0..<n]))
-        return [UserItemRecord](unsafeUninitializedCapacity: n) { buffer, initialized in
-          for i in 0..<n {
-            let e = table[Int(truncatingIfNeeded: k[i] & 0xFFFF_FFFF)]
-            (buffer.baseAddress! + i).initialize(
-              to: UserItemRecord(
-                item: e.item, right: e.right, left: e.left, lastRight: e.lastRight,
-                lastLeft: e.lastLeft))
+        records = [UserItemRecord](unsafeUninitializedCapacity: count) { buffer, initialized in
+          var k = 0
+          for w in 0..<words where bits[w] != 0 {
+            var word = bits[w]
+            bits[w] = 0
+            while word != 0 {
+              let item = w << 6 | word.trailingZeroBitCount
+              (buffer.baseAddress! + k).initialize(to: table[Int(slotOf[item])].record)
+              k += 1
+              word &= word &- 1
+            }
           }
-          initialized = n
+          initialized = k
+        }
+      } else {
+        if keys.count < count { keys = [UInt64](repeating: 0, count: capacity) }
+        records = keys.withUnsafeMutableBufferPointer { k in
+          var n = 0
+          for j in 0..<capacity where table[j].item >= 0 {
+            k[n] = UInt64(UInt32(bitPattern: table[j].item)) << 32 | UInt64(j)
+            n += 1
+          }
+          sortKeys(UnsafeMutableBufferPointer(rebasing: k[0..<n]))
+          return [UserItemRecord](unsafeUninitializedCapacity: n) { buffer, initialized in
+            for i in 0..<n {
+              let slot = Int(truncatingIfNeeded: k[i] & 0xFFFF_FFFF)
+              (buffer.baseAddress! + i).initialize(to: table[slot].record)
+            }
+            initialized = n
+          }
         }
       }
       byUser[userNames[u]] = UserHistory(

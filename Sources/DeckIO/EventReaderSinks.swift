@@ -11,8 +11,21 @@ import Foundation
 /// interned, both through byte-keyed tables, so a `String` is made once per distinct user and
 /// never per event. Events whose item is not in the catalog are refused (`.unknownItem`) and left
 /// out of the aggregates; their users are not created either.
+///
+/// Accepted events are queued and added to the builder in batches (`HistoryBuilder.add(_:)`),
+/// whose cache misses overlap; `builder` and `build()` always include the queued events.
 public struct HistoryIngest: EventSink {
-  public private(set) var builder: HistoryBuilder
+  /// The builder with every accepted event in it.
+  public var builder: HistoryBuilder {
+    if pending.isEmpty { return aggregated }
+    var b = aggregated
+    pending.withUnsafeBufferPointer { b.add($0) }
+    return b
+  }
+  private var aggregated: HistoryBuilder
+  /// Accepted events not yet in `aggregated` (at most `batchSize`).
+  private var pending: [HistoryBuilder.Swipe] = []
+  static let batchSize = 256
   private var items: ByteTable
   private var users = ByteTable(capacity: 1024)
   /// Builder slots by `users` index, unless `sameSlots`.
@@ -32,7 +45,8 @@ public struct HistoryIngest: EventSink {
   /// Continues an existing builder (its item indices must be those of `catalog`).
   public init(catalog: Catalog, builder: HistoryBuilder) {
     precondition(builder.itemCount == catalog.count, "the builder is for another catalog")
-    self.builder = builder
+    aggregated = builder
+    pending.reserveCapacity(HistoryIngest.batchSize)
     sameSlots = builder.userCount == 0
     items = ByteTable(capacity: catalog.count)
     for item in catalog.items { items.insert(item.id) }
@@ -47,8 +61,19 @@ public struct HistoryIngest: EventSink {
     } else {
       slot = newSession(e.user)
     }
-    builder.add(user: slot, item: item, swipe: e.swipe, day: e.day, position: e.position)
+    pending.append(
+      HistoryBuilder.Swipe(user: slot, item: item, swipe: e.swipe, day: e.day, position: e.position)
+    )
+    if pending.count == HistoryIngest.batchSize { flush() }
     return .accepted
+  }
+
+  /// Adds the queued events to the builder (the reader calls it at the end of a run).
+  public mutating func finish() { flush() }
+
+  private mutating func flush() {
+    pending.withUnsafeBufferPointer { aggregated.add($0) }
+    pending.removeAll(keepingCapacity: true)
   }
 
   /// The builder slot of a user who is not the previous event's, interned on first sight.
@@ -56,7 +81,7 @@ public struct HistoryIngest: EventSink {
   private mutating func newSession(_ user: UnsafeBufferPointer<UInt8>) -> Int32 {
     let (index, inserted) = users.insert(user)
     if inserted {
-      let slot = builder.userSlot(String(decoding: user, as: UTF8.self))
+      let slot = aggregated.userSlot(String(decoding: user, as: UTF8.self))
       if sameSlots {
         precondition(slot == index, "the builder's users changed behind the sink")
       } else {
