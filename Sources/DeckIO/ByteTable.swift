@@ -179,20 +179,31 @@ public struct ByteTable: Sendable {
   }
 }
 
-/// Byte equality without Foundation (`memcmp` semantics for equality only).
+/// Byte equality without Foundation (`memcmp` semantics for equality only): whole words, then
+/// the last bytes as one overlapping word, never reading outside either range.
 @inline(__always)
 func memEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-  var i = 0
   let ra = UnsafeRawPointer(a)
   let rb = UnsafeRawPointer(b)
-  while i + 8 <= n {
-    if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-      != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-    {
-      return false
+  if n >= 8 {
+    var i = 0
+    while i + 8 < n {
+      if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      {
+        return false
+      }
+      i += 8
     }
-    i += 8
+    return ra.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+      == rb.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
   }
+  if n >= 4 {
+    return ra.loadUnaligned(as: UInt32.self) == rb.loadUnaligned(as: UInt32.self)
+      && ra.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+        == rb.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+  }
+  var i = 0
   while i < n {
     if a[i] != b[i] { return false }
     i += 1

@@ -450,6 +450,17 @@ private func eventTemporaryDirectory() throws -> URL {
     for (i, key) in keys.enumerated() { #expect(table.find(key) == Int32(i)) }
     #expect(table.find("xxxxxxxxxxc") == nil)
     #expect(table.find("ba") == nil)
+    // Byte equality at every length up to 20, with one differing byte at each position.
+    let a = (0..<20).map { UInt8(65 + $0) }
+    for n in 0...20 {
+      #expect(memEqual(a, a, n))
+      for k in 0..<n {
+        var b = a
+        b[k] ^= 0x20
+        #expect(!memEqual(a, b, n), "length \(n), byte \(k)")
+        #expect(memEqual(a, b, k), "the first \(k) bytes still agree")
+      }
+    }
     // Keys that differ only in the middle byte of a three-byte key.
     var small = ByteTable()
     #expect(small.insert("aXb").index == 0)
