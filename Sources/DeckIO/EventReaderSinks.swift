@@ -32,9 +32,9 @@ public struct HistoryIngest: EventSink {
   private var userSlots: [Int32] = []
   /// Whether the builder started without users, so that its slots are the `users` indices.
   private let sameSlots: Bool
-  /// The previous event's user (logs come in sessions: one diner's swipes in a row): its
-  /// `users` index and builder slot.
-  private var lastUser: Int32 = -1
+  /// The previous event's user (logs come in sessions: one diner's swipes in a row): a copy of
+  /// its bytes, compared in cache without touching `users`, and its builder slot (-1 at first).
+  private var lastUser: [UInt8] = []
   private var lastSlot: Int32 = -1
 
   /// A fresh builder over `catalog`; events on or after `cutoff` are not aggregated.
@@ -56,7 +56,11 @@ public struct HistoryIngest: EventSink {
   public mutating func event(_ e: RawEvent) -> EventDisposition {
     guard let item = items.find(e.item) else { return .unknownItem }
     let slot: Int32
-    if lastUser >= 0 && users.keyEquals(lastUser, e.user) {
+    let n = e.user.count
+    if lastSlot >= 0 && n == lastUser.count
+      && (n == 0
+        || lastUser.withUnsafeBufferPointer { memEqual($0.baseAddress!, e.user.baseAddress!, n) })
+    {
       slot = lastSlot
     } else {
       slot = newSession(e.user)
@@ -88,7 +92,8 @@ public struct HistoryIngest: EventSink {
         userSlots.append(slot)
       }
     }
-    lastUser = index
+    lastUser.removeAll(keepingCapacity: true)
+    lastUser.append(contentsOf: user)
     lastSlot = sameSlots ? index : userSlots[Int(index)]
     return lastSlot
   }
