@@ -112,8 +112,8 @@ public struct HistoryBuilder: Sendable {
   /// Events on or after this day are not aggregated (counted in `skippedFuture`): a deck for a
   /// date never learns from that date or later.
   public let cutoff: DeckDate?
-  /// `cutoff` as a day number, `Int32.max` when there is none.
-  @usableFromInline let cutoffDay: Int32
+  /// `cutoff` as a day number; past every `Int32` day when there is none.
+  @usableFromInline let cutoffDay: Int64
   @usableFromInline var storage: HistoryStorage
   private var userSlots: [String: Int32] = [:]
   private var userNames: [String] = []
@@ -122,7 +122,7 @@ public struct HistoryBuilder: Sendable {
     precondition(itemCount >= 0 && itemCount < Int(Int32.max / 4), "item count out of range")
     self.itemCount = itemCount
     self.cutoff = cutoff
-    cutoffDay = cutoff.map { Int32(truncatingIfNeeded: $0.daysSinceEpoch) } ?? .max
+    cutoffDay = cutoff.map { Int64($0.daysSinceEpoch) } ?? Int64(Int32.max) + 1
     storage = HistoryStorage(itemCount: itemCount)
   }
 
@@ -394,11 +394,11 @@ struct HistoryState {
 
   @inlinable @inline(__always)
   mutating func add(
-    user: Int32, item: Int32, right isRight: Bool, day: Int32, position: Int32, cutoffDay: Int32
+    user: Int32, item: Int32, right isRight: Bool, day: Int32, position: Int32, cutoffDay: Int64
   ) {
     precondition(UInt(bitPattern: Int(item)) < UInt(itemCount), "item index out of range")
     precondition(UInt(bitPattern: Int(user)) < UInt(userCount), "user slot out of range")
-    if day >= cutoffDay {
+    if Int64(day) >= cutoffDay {
       skippedFuture &+= 1
       return
     }
@@ -450,7 +450,7 @@ struct HistoryState {
     }
   }
 
-  mutating func add(_ swipes: UnsafeBufferPointer<HistoryBuilder.Swipe>, cutoffDay: Int32) {
+  mutating func add(_ swipes: UnsafeBufferPointer<HistoryBuilder.Swipe>, cutoffDay: Int64) {
     // Pass 1: independent loads of each pair's first probe slot, many in flight at once.
     var t: Int32 = 0
     for s in swipes where UInt(bitPattern: Int(s.user)) < UInt(userCount) {

@@ -241,6 +241,25 @@ struct HistoryTests {
     HistoryTests.expectMatches(z, events, users: users, itemCount: 90, cutoff: 20_050)
   }
 
+  @Test("without a cutoff every day counts, the extremes included; with one, the day before")
+  func cutoffExtremes() {
+    var b = HistoryBuilder(itemCount: 1)
+    let u = b.userSlot("u")
+    b.add(user: u, item: 0, swipe: .right, day: .max)
+    b.add(user: u, item: 0, swipe: .left, day: .min + 1)
+    #expect(b.skippedFuture == 0)
+    #expect(
+      b.build().users["u"]?.records
+        == [UserItemRecord(item: 0, right: 1, left: 1, lastRight: .max, lastLeft: .min + 1)])
+    var c = HistoryBuilder(itemCount: 1, cutoff: DeckDate(daysSinceEpoch: 100))
+    let v = c.userSlot("v")
+    c.add(user: v, item: 0, swipe: .right, day: 99)
+    c.add(user: v, item: 0, swipe: .right, day: 100)
+    c.add(user: v, item: 0, swipe: .right, day: .max)
+    #expect(c.skippedFuture == 2)
+    #expect(c.build().right == 1)
+  }
+
   @Test("positions outside 1...1000 count everywhere but in the position arrays")
   func swipePositionBits() {
     var b = HistoryBuilder(itemCount: 1)
