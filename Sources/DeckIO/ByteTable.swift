@@ -137,7 +137,8 @@ public struct ByteTable: Sendable {
     slots = newSlots
   }
 
-  /// FNV-1a style over little-endian 8-byte words, then the tail bytes, then a 64-bit avalanche.
+  /// FNV-1a style over little-endian 8-byte words, then one word holding the tail bytes, then a
+  /// 64-bit avalanche.
   @inline(__always)
   public static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
     var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(key.count)
@@ -153,12 +154,16 @@ public struct ByteTable: Sendable {
       i += 8
     }
     if i < n {
-      var w: UInt64 = 0
-      var shift: UInt64 = 0
-      while i < n {
-        w |= UInt64(base[i]) << shift
-        shift += 8
-        i += 1
+      // The last 1...7 bytes in one word: overlapping loads that stay inside the key.
+      let w: UInt64
+      if n >= 8 {
+        w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
+      } else if n >= 4 {
+        let lo = UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self))
+        let hi = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self))
+        w = UInt64(lo) | UInt64(hi) << 32
+      } else {
+        w = UInt64(base[0]) | UInt64(base[n >> 1]) << 8 | UInt64(base[n - 1]) << 16
       }
       h = (h ^ w) &* prime
     }
@@ -174,20 +179,31 @@ public struct ByteTable: Sendable {
   }
 }
 
-/// Byte equality without Foundation (`memcmp` semantics for equality only).
+/// Byte equality without Foundation (`memcmp` semantics for equality only): whole words, then
+/// the last bytes as one overlapping word, never reading outside either range.
 @inline(__always)
 func memEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-  var i = 0
   let ra = UnsafeRawPointer(a)
   let rb = UnsafeRawPointer(b)
-  while i + 8 <= n {
-    if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-      != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-    {
-      return false
+  if n >= 8 {
+    var i = 0
+    while i + 8 < n {
+      if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      {
+        return false
+      }
+      i += 8
     }
-    i += 8
+    return ra.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+      == rb.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
   }
+  if n >= 4 {
+    return ra.loadUnaligned(as: UInt32.self) == rb.loadUnaligned(as: UInt32.self)
+      && ra.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+        == rb.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+  }
+  var i = 0
   while i < n {
     if a[i] != b[i] { return false }
     i += 1

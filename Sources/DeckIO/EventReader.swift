@@ -92,6 +92,13 @@ public enum EventDisposition: Sendable, Equatable {
 /// Receives the events of a run, one at a time, in file order.
 public protocol EventSink {
   mutating func event(_ e: RawEvent) -> EventDisposition
+  /// Called once when a run has read all its files (not after an error). A sink that queues
+  /// work finishes it here.
+  mutating func finish()
+}
+
+extension EventSink {
+  public mutating func finish() {}
 }
 
 /// A line (or CSV record) that was skipped under `skipBadLines`.
@@ -251,6 +258,7 @@ public struct EventReader {
       let file = try readStream(&input, name: name, format: format, into: &sink, stats: &stats)
       stats.files.append(file)
     }
+    sink.finish()
     return stats
   }
 
@@ -262,6 +270,7 @@ public struct EventReader {
     var input = MemoryInput(bytes: bytes)
     let file = try readStream(&input, name: name, format: format, into: &sink, stats: &stats)
     stats.files.append(file)
+    sink.finish()
     return stats
   }
 

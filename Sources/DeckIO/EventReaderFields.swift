@@ -169,6 +169,10 @@ struct RecordParser {
   // CSV state: the column of each header field (nil = ignored), and the field boundaries.
   var columns: [EventField?]? = nil
   let csvFields = CSVFieldList()
+  // The last valid date (its 10 bytes) and its day number; `.min` when none yet.
+  var lastDateHead: UInt64 = 0
+  var lastDateTail: UInt16 = 0
+  var lastDays: Int32 = .min
 
   init(rule: SwipeRule, zone: any UTCOffsetProvider, format: EventFormat) {
     self.rule = rule
@@ -283,10 +287,17 @@ struct RecordParser {
   }
 
   @inline(__always)
-  func timestampValue(_ p: UnsafePointer<UInt8>, _ n: Int, _ off: Int) throws(LineFailure)
-    -> Int64
+  mutating func timestampValue(_ p: UnsafePointer<UInt8>, _ n: Int, _ off: Int)
+    throws(LineFailure) -> Int64
   {
-    switch Timestamp.parse(UnsafeBufferPointer(start: p, count: n)) {
+    let b = UnsafeBufferPointer(start: p, count: n)
+    let parsed: Timestamp.Parsed
+    if n >= 10, let days = dayNumber(p) {
+      parsed = Timestamp.parse(b, afterDate: days)
+    } else {
+      parsed = Timestamp.parse(b)
+    }
+    switch parsed {
     case .local(let s):
       return s
     case .utc(let s):
@@ -300,13 +311,31 @@ struct RecordParser {
   }
 
   @inline(__always)
-  func dateValue(_ p: UnsafePointer<UInt8>, _ n: Int, _ off: Int) throws(LineFailure) -> DeckDate {
-    if n == 10, p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"),
-      case .local(let s) = Timestamp.parse(UnsafeBufferPointer(start: p, count: n))
-    {
-      return DeckDate(daysSinceEpoch: Int32(s / 86_400))
+  mutating func dateValue(_ p: UnsafePointer<UInt8>, _ n: Int, _ off: Int) throws(LineFailure)
+    -> DeckDate
+  {
+    if n == 10, p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"), let days = dayNumber(p) {
+      return DeckDate(daysSinceEpoch: days)
     }
     throw LineFailure(off, .deck, "\(quoted(p, n)) is not a date; use YYYY-MM-DD (a real date)")
+  }
+
+  /// The day number of the date `YYYY-MM-DD` in the 10 bytes at `p`, or nil when they are not a
+  /// valid date. Logs repeat the same few dates, so the last valid one is remembered by its
+  /// bytes.
+  @inline(__always)
+  mutating func dayNumber(_ p: UnsafePointer<UInt8>) -> Int32? {
+    let raw = UnsafeRawPointer(p)
+    let head = raw.loadUnaligned(as: UInt64.self)
+    let tail = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
+    if head == lastDateHead && tail == lastDateTail && lastDays != .min { return lastDays }
+    guard case .local(let s) = Timestamp.parse(UnsafeBufferPointer(start: p, count: 10)) else {
+      return nil
+    }
+    lastDateHead = head
+    lastDateTail = tail
+    lastDays = Int32(truncatingIfNeeded: s / 86_400)
+    return lastDays
   }
 
   @inline(__always)

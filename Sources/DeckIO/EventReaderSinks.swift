@@ -11,13 +11,31 @@ import Foundation
 /// interned, both through byte-keyed tables, so a `String` is made once per distinct user and
 /// never per event. Events whose item is not in the catalog are refused (`.unknownItem`) and left
 /// out of the aggregates; their users are not created either.
+///
+/// Accepted events are queued and added to the builder in batches (`HistoryBuilder.add(_:)`),
+/// whose cache misses overlap; `builder` and `build()` always include the queued events.
 public struct HistoryIngest: EventSink {
-  public private(set) var builder: HistoryBuilder
+  /// The builder with every accepted event in it.
+  public var builder: HistoryBuilder {
+    if pending.isEmpty { return aggregated }
+    var b = aggregated
+    pending.withUnsafeBufferPointer { b.add($0) }
+    return b
+  }
+  private var aggregated: HistoryBuilder
+  /// Accepted events not yet in `aggregated` (at most `batchSize`).
+  private var pending: [HistoryBuilder.Swipe] = []
+  static let batchSize = 256
   private var items: ByteTable
   private var users = ByteTable(capacity: 1024)
+  /// Builder slots by `users` index, unless `sameSlots`.
   private var userSlots: [Int32] = []
-  /// The previous event's user (logs come in sessions: one diner's swipes in a row).
-  private var lastUser: Int32 = -1
+  /// Whether the builder started without users, so that its slots are the `users` indices.
+  private let sameSlots: Bool
+  /// The previous event's user (logs come in sessions: one diner's swipes in a row): a copy of
+  /// its bytes, compared in cache without touching `users`, and its builder slot (-1 at first).
+  private var lastUser: [UInt8] = []
+  private var lastSlot: Int32 = -1
 
   /// A fresh builder over `catalog`; events on or after `cutoff` are not aggregated.
   public init(catalog: Catalog, cutoff: DeckDate? = nil) {
@@ -27,7 +45,9 @@ public struct HistoryIngest: EventSink {
   /// Continues an existing builder (its item indices must be those of `catalog`).
   public init(catalog: Catalog, builder: HistoryBuilder) {
     precondition(builder.itemCount == catalog.count, "the builder is for another catalog")
-    self.builder = builder
+    aggregated = builder
+    pending.reserveCapacity(HistoryIngest.batchSize)
+    sameSlots = builder.userCount == 0
     items = ByteTable(capacity: catalog.count)
     for item in catalog.items { items.insert(item.id) }
   }
@@ -35,18 +55,47 @@ public struct HistoryIngest: EventSink {
   @inline(__always)
   public mutating func event(_ e: RawEvent) -> EventDisposition {
     guard let item = items.find(e.item) else { return .unknownItem }
-    let u: Int32
-    if lastUser >= 0 && users.keyEquals(lastUser, e.user) {
-      u = lastUser
+    let slot: Int32
+    let n = e.user.count
+    if lastSlot >= 0 && n == lastUser.count
+      && (n == 0
+        || lastUser.withUnsafeBufferPointer { memEqual($0.baseAddress!, e.user.baseAddress!, n) })
+    {
+      slot = lastSlot
     } else {
-      let (index, inserted) = users.insert(e.user)
-      if inserted { userSlots.append(builder.userSlot(String(decoding: e.user, as: UTF8.self))) }
-      u = index
-      lastUser = index
+      slot = newSession(e.user)
     }
-    let slot = userSlots[Int(u)]
-    builder.add(user: slot, item: item, swipe: e.swipe, day: e.day, position: e.position)
+    pending.append(
+      HistoryBuilder.Swipe(user: slot, item: item, swipe: e.swipe, day: e.day, position: e.position)
+    )
+    if pending.count == HistoryIngest.batchSize { flush() }
     return .accepted
+  }
+
+  /// Adds the queued events to the builder (the reader calls it at the end of a run).
+  public mutating func finish() { flush() }
+
+  private mutating func flush() {
+    pending.withUnsafeBufferPointer { aggregated.add($0) }
+    pending.removeAll(keepingCapacity: true)
+  }
+
+  /// The builder slot of a user who is not the previous event's, interned on first sight.
+  @inline(never)
+  private mutating func newSession(_ user: UnsafeBufferPointer<UInt8>) -> Int32 {
+    let (index, inserted) = users.insert(user)
+    if inserted {
+      let slot = aggregated.userSlot(String(decoding: user, as: UTF8.self))
+      if sameSlots {
+        precondition(slot == index, "the builder's users changed behind the sink")
+      } else {
+        userSlots.append(slot)
+      }
+    }
+    lastUser.removeAll(keepingCapacity: true)
+    lastUser.append(contentsOf: user)
+    lastSlot = sameSlots ? index : userSlots[Int(index)]
+    return lastSlot
   }
 
   /// The aggregated history.

@@ -128,6 +128,14 @@ public enum Timestamp {
       return .invalid(
         offset: 8, reason: "\(pad4(year))-\(pad2(month)) has no day \(pad2(day))")
     }
+    return parse(b, afterDate: Int32(days0))
+  }
+
+  /// Parses what follows the date in `b`, whose first 10 bytes are the valid date with day
+  /// number `days0` (a reader that saw the same date bytes before skips their parsing).
+  @inline(__always)
+  static func parse(_ b: UnsafeBufferPointer<UInt8>, afterDate days0: Int32) -> Parsed {
+    let n = b.count
     let days = Int64(days0) * 86_400
     if n == 10 { return .local(days) }
     guard b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " ") else {

@@ -348,4 +348,162 @@ private func eventTemporaryDirectory() throws -> URL {
     let value = Array("nikujaga".utf8).withUnsafeBufferPointer { ByteTable.hash($0) }
     #expect(value == 13_519_727_210_213_564_853)
   }
+
+  // MARK: - Batched ingest
+
+  /// Feeds `RawEvent`s straight into a sink (no reader), as the reader would.
+  private func feed(
+    _ sink: inout HistoryIngest, _ events: [(String, String, SwipeDirection, Int64)]
+  ) {
+    for (user, item, swipe, at) in events {
+      var u = Array(user.utf8)
+      var i = Array(item.utf8)
+      u.withUnsafeMutableBufferPointer { ub in
+        i.withUnsafeMutableBufferPointer { ib in
+          _ = sink.event(
+            RawEvent(
+              user: UnsafeBufferPointer(ub), item: UnsafeBufferPointer(ib), swipe: swipe, at: at,
+              position: 2))
+        }
+      }
+    }
+  }
+
+  @Test(arguments: [0, 1, 255, 256, 257, 1000])
+  func ingestIncludesQueuedEventsWhateverTheBatchBoundary(count: Int) {
+    let items = (0..<20).map { "dish\($0)" }
+    var random = RandomStream(seed: UInt64(count))
+    var events: [(String, String, SwipeDirection, Int64)] = []
+    var user = 0
+    for n in 0..<count {
+      if n % 5 == 0 { user = random.nextInt(below: 30) }  // sessions
+      events.append(
+        (
+          "user\(user)", items[random.nextInt(below: 20)], n % 4 == 0 ? .right : .left,
+          Int64(86_400 * (20_000 + n % 9))
+        ))
+    }
+    var sink = HistoryIngest(catalog: catalog(items))
+    feed(&sink, events)
+    // No finish(): `builder` and `build()` still include every accepted event.
+    var direct = HistoryBuilder(itemCount: items.count)
+    for (u, i, swipe, at) in events {
+      direct.add(
+        user: direct.userSlot(u), item: Int32(items.firstIndex(of: i)!), swipe: swipe,
+        day: Int32(at / 86_400), position: 2)
+    }
+    let expected = direct.build()
+    for h in [sink.build(), sink.builder.build()] {
+      #expect(h.users == expected.users)
+      #expect(h.itemRight == expected.itemRight && h.itemLeft == expected.itemLeft)
+      #expect(h.positionShown == expected.positionShown)
+      #expect(h.events == count)
+    }
+    sink.finish()
+    #expect(sink.build().users == expected.users)
+    #expect(sink.builder.userCount == expected.users.count)
+  }
+
+  @Test func ingestContinuesABuilderThatAlreadyHasUsers() throws {
+    let items = ["a", "b"]
+    var builder = HistoryBuilder(itemCount: 2)
+    let z = builder.userSlot("z")
+    builder.add(user: z, item: 1, swipe: .right, day: 100)
+    let u = builder.userSlot("u")
+    builder.add(user: u, item: 0, swipe: .left, day: 100)
+    var sink = HistoryIngest(catalog: catalog(items), builder: builder)
+    let text = [
+      line("u", "b", "right", "1970-04-12"), line("new", "a", "left", "1970-04-13"),
+      line("u", "b", "right", "1970-04-14"), line("z", "a", "left", "1970-04-15"),
+    ].joined(separator: "\n")
+    _ = try EventReader().read(text: text, name: "log", format: .jsonLines, into: &sink)
+    let h = sink.build()
+    #expect(h.userIDs == ["new", "u", "z"])
+    #expect(
+      h.users["u"]?.records == [
+        UserItemRecord(item: 0, right: 0, left: 1, lastRight: History.never, lastLeft: 100),
+        UserItemRecord(item: 1, right: 2, left: 0, lastRight: 103, lastLeft: History.never),
+      ])
+    #expect(
+      h.users["z"]?.records == [
+        UserItemRecord(item: 0, right: 0, left: 1, lastRight: History.never, lastLeft: 104),
+        UserItemRecord(item: 1, right: 1, left: 0, lastRight: 100, lastLeft: History.never),
+      ])
+    #expect(
+      h.users["new"]?.records == [
+        UserItemRecord(item: 0, right: 0, left: 1, lastRight: History.never, lastLeft: 102)
+      ])
+    #expect(h.itemRight == [0, 3] && h.itemLeft == [3, 0])
+  }
+
+  @Test func byteTableFindsKeysOfEveryShortLength() {
+    // Lengths 0...20 cover the one-word tail hash: under 4 bytes, 4...7, and 8 + 1...7.
+    var table = ByteTable()
+    var keys: [String] = []
+    for length in 0...20 {
+      for variant in ["a", "b", "ab"] {
+        let key = String(repeating: "x", count: max(0, length - variant.count)) + variant
+        if key.utf8.count == length && !keys.contains(key) { keys.append(key) }
+      }
+    }
+    for key in keys { #expect(table.insert(key).inserted) }
+    for (i, key) in keys.enumerated() { #expect(table.find(key) == Int32(i)) }
+    #expect(table.find("xxxxxxxxxxc") == nil)
+    #expect(table.find("ba") == nil)
+    // Byte equality at every length up to 20, with one differing byte at each position.
+    let a = (0..<20).map { UInt8(65 + $0) }
+    for n in 0...20 {
+      #expect(memEqual(a, a, n))
+      for k in 0..<n {
+        var b = a
+        b[k] ^= 0x20
+        #expect(!memEqual(a, b, n), "length \(n), byte \(k)")
+        #expect(memEqual(a, b, k), "the first \(k) bytes still agree")
+      }
+    }
+    // Keys that differ only in the middle byte of a three-byte key.
+    var small = ByteTable()
+    #expect(small.insert("aXb").index == 0)
+    #expect(small.insert("aYb").index == 1)
+    #expect(small.find("aXb") == 0 && small.find("aYb") == 1 && small.find("aZb") == nil)
+  }
+
+  @Test func rememberedDatesNeverChangeWhatATimestampMeans() throws {
+    // Alternating dates, a repeated date with a bad time or a bad zone, an impossible date after
+    // a valid one, and deck dates equal to the swipe's date or not.
+    let text = [
+      line("u", "a", "right", "2026-11-20T10:00:00Z", extra: #","deck":"2026-11-20""#),
+      line("u", "a", "right", "2026-11-21T10:00:00+09:00", extra: #","deck":"2026-11-20""#),
+      line("u", "a", "right", "2026-11-20T25:00:00Z"),
+      line("u", "a", "right", "2026-11-20T10:00:00+24:00"),
+      line("u", "a", "right", "2026-02-30T10:00:00Z"),
+      line("u", "a", "right", "2026-11-20", extra: #","deck":"2026-02-29""#),
+      line("u", "a", "right", "2026-11-20 23:59:59.5"),
+      line("u", "a", "right", "2026-11-2"),
+      line("u", "a", "right", "2028-02-29T00:00:00-01:30", extra: #","deck":"2028-02-29""#),
+    ].joined(separator: "\n")
+    let box = RejectBox()
+    let options = EventReaderOptions(
+      zone: FixedUTCOffset(seconds: 3600), skipBadLines: true,
+      onReject: { box.rejects.append($0) })
+    let (events, stats) = try readEvents(text, .jsonLines, options: options)
+    let day20 = Int64(DeckDate(year: 2026, month: 11, day: 20)!.daysSinceEpoch) * 86_400
+    let day21 = day20 + 86_400
+    let leap = Int64(DeckDate(year: 2028, month: 2, day: 29)!.daysSinceEpoch) * 86_400
+    #expect(
+      events.map(\.at) == [
+        day20 + 11 * 3600, day21 + 2 * 3600, day20 + 23 * 3600 + 59 * 60 + 59,
+        leap + 2 * 3600 + 30 * 60,
+      ])
+    #expect(
+      events.map(\.deck) == [
+        DeckDate(year: 2026, month: 11, day: 20), DeckDate(year: 2026, month: 11, day: 20), nil,
+        DeckDate(year: 2028, month: 2, day: 29),
+      ])
+    #expect(stats.skippedLines == 5)
+    #expect(box.rejects.map(\.location.line) == [3, 4, 5, 6, 8])
+    #expect(box.rejects.map { $0.location.field?.description } == ["at", "at", "at", "deck", "at"])
+    #expect(box.rejects[0].reason.contains("hour 25 is not 00-23"))
+    #expect(box.rejects[2].reason.contains("2026-02 has no day 30"))
+  }
 }
