@@ -128,9 +128,12 @@ public final class Simulator {
   /// A strategy that ranks by this simulation's hidden true utilities.
   public func makeOracle() -> OracleStrategy { OracleStrategy(truth: truth) }
 
-  /// Runs every day. `history` is where the run starts from (default: empty); events are
-  /// streamed to `events` (committed swipes and, with drags, hesitations) in session order, and
-  /// each deck's record to `sessions`. Errors from the strategy or the sinks stop the run.
+  /// Runs every day. `history` is where the run starts from (default: empty; its cutoff, if any,
+  /// must be after the last day); satiation always starts empty. Events are streamed to `events`
+  /// (committed swipes and, with drags, hesitations) in session order: day by day, diners in
+  /// population order, cards in deck order (so times are ordered within a session, not across
+  /// diners). Each deck's record goes to `sessions`, also for a diner whose deck came out empty
+  /// (no cards, no pick, not abandoned). Errors from the strategy or the sinks stop the run.
   public func run(
     strategy: any RankingStrategy, history initial: HistoryBuilder? = nil,
     events: (LogEvent) throws -> Void = { _ in },
@@ -140,6 +143,9 @@ public final class Simulator {
     let catalog = population.catalog
     var history = initial ?? HistoryBuilder(itemCount: catalog.count)
     precondition(history.itemCount == catalog.count, "the history is for another catalog")
+    precondition(
+      history.cutoff.map { $0 > start.adding(days: days - 1) } ?? true,
+      "the history's cutoff would drop simulated swipes")
     var slots = [Int32](repeating: -1, count: population.count)
     var result = SimulationResult(history: history, sessions: 0, swipes: 0, hesitations: 0)
     let name = strategy.description.identifier
