@@ -1,0 +1,266 @@
+import DeckCore
+
+/// A raw drag as the apps log it: the horizontal distance in points and, for the relative rule,
+/// the card width in points.
+public struct LoggedDrag: Sendable, Hashable {
+  public var dx: Double
+  public var width: Double?
+
+  public init(dx: Double, width: Double?) {
+    self.dx = dx
+    self.width = width
+  }
+}
+
+/// One line of a swipe log as written: a committed swipe, or a raw drag that the reader decides
+/// with its swipe rule (a drag that does not commit is a hesitation, which the reader counts and
+/// otherwise skips).
+public struct LogEvent: Sendable, Hashable {
+  public var user: String
+  public var item: String
+  /// The swipe; nil when the line logs `drag` instead.
+  public var swipe: SwipeDirection?
+  /// The raw drag, when the line logs it instead of `swipe`.
+  public var drag: LoggedDrag?
+  /// Wall-clock seconds since 1970-01-01T00:00 in the log's zone (as `SwipeEvent.at`).
+  public var at: Int64
+  /// 1-based card position, if logged.
+  public var position: Int?
+  /// The date of the deck, if logged.
+  public var deck: DeckDate?
+  /// The ranking's probability of this item at this position, if logged; in (0, 1].
+  public var propensity: Double?
+
+  public init(
+    user: String, item: String, swipe: SwipeDirection?, drag: LoggedDrag? = nil, at: Int64,
+    position: Int? = nil, deck: DeckDate? = nil, propensity: Double? = nil
+  ) {
+    self.user = user
+    self.item = item
+    self.swipe = swipe
+    self.drag = drag
+    self.at = at
+    self.position = position
+    self.deck = deck
+    self.propensity = propensity
+  }
+
+  /// A committed swipe as a log line.
+  public init(_ event: SwipeEvent) {
+    self.init(
+      user: event.user, item: event.item, swipe: event.swipe, at: event.at,
+      position: event.position, deck: event.deck, propensity: event.propensity)
+  }
+}
+
+/// Writes swipe logs in exactly the schema `EventReader` reads, in either format:
+///
+/// - JSON Lines: one object per line, fields in the order `user`, `item`, `swipe`, `at`,
+///   `position`, `deck`, `propensity`, `dx`, `width`; a field that is not logged is left out.
+///   `{"user":"s00001","item":"ramen","swipe":"right","at":"2026-01-10T12:03:07","position":2,"deck":"2026-01-10","propensity":0.125}`
+/// - CSV: the header `user,item,swipe,at,position,deck,propensity` (with `,dx,width` when the
+///   writer is made with `drags: true`), then one row per event; a field that is not logged is
+///   empty; text fields are quoted only when they hold a comma, quote or line break.
+///
+/// `at` is written as local wall-clock time `YYYY-MM-DDTHH:MM:SS` without an offset, so the reader
+/// takes it as it is in its configured zone and gives back the same `at`. Numbers are written in
+/// plain decimal (never an exponent) with the fewest digits that read back to the same `Double`
+/// (the standard library's shortest round-trip digits, which are the same on every platform), so
+/// the reader gets back exactly the values written and the bytes never depend on the locale.
+///
+/// Output is buffered and flushed in blocks of 64 KiB; call `finish()` at the end.
+public final class EventWriter {
+  public let format: EventFormat
+  /// Whether CSV output has the `dx` and `width` columns (JSON Lines always may carry them).
+  public let drags: Bool
+  private let output: ByteOutput
+  private var buffer: [UInt8] = []
+  private var started = false
+  public private(set) var count = 0
+
+  /// The CSV header for the given columns, without its line break.
+  public static func csvHeader(drags: Bool) -> String {
+    drags
+      ? "user,item,swipe,at,position,deck,propensity,dx,width"
+      : "user,item,swipe,at,position,deck,propensity"
+  }
+
+  public init(format: EventFormat, output: ByteOutput, drags: Bool = false) {
+    self.format = format
+    self.output = output
+    self.drags = drags
+    buffer.reserveCapacity(1 << 16 + 512)
+  }
+
+  /// Writes one event. Exactly one of `swipe` and `drag` must be set; a drag needs a CSV writer
+  /// made with `drags: true`; `position` must be 1 or more and `propensity` in (0, 1].
+  public func write(_ e: LogEvent) throws(DeckIOError) {
+    precondition((e.swipe == nil) != (e.drag == nil), "an event logs a swipe or a drag")
+    precondition(e.position.map { $0 >= 1 } ?? true, "positions start at 1")
+    precondition(e.propensity.map { $0 > 0 && $0 <= 1 } ?? true, "propensity must be in (0, 1]")
+    if let d = e.drag {
+      precondition(d.dx.isFinite && (d.width.map { $0.isFinite && $0 > 0 } ?? true), "bad drag")
+    }
+    switch format {
+    case .jsonLines: appendJSON(e)
+    case .csv:
+      precondition(drags || e.drag == nil, "this CSV writer has no dx and width columns")
+      if !started {
+        buffer.append(contentsOf: EventWriter.csvHeader(drags: drags).utf8)
+        buffer.append(0x0A)
+        started = true
+      }
+      appendCSV(e)
+    }
+    count += 1
+    if buffer.count >= 1 << 16 { try flush() }
+  }
+
+  /// Writes the CSV header when nothing was written yet, and flushes the buffer.
+  public func finish() throws(DeckIOError) {
+    if format == .csv && !started {
+      buffer.append(contentsOf: EventWriter.csvHeader(drags: drags).utf8)
+      buffer.append(0x0A)
+      started = true
+    }
+    try flush()
+  }
+
+  private func flush() throws(DeckIOError) {
+    guard !buffer.isEmpty else { return }
+    try output.write(buffer)
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  private func appendJSON(_ e: LogEvent) {
+    buffer.append(contentsOf: "{\"user\":".utf8)
+    JSONText.append(e.user, to: &buffer)
+    buffer.append(contentsOf: ",\"item\":".utf8)
+    JSONText.append(e.item, to: &buffer)
+    if let swipe = e.swipe {
+      buffer.append(
+        contentsOf: swipe == .right ? ",\"swipe\":\"right\"".utf8 : ",\"swipe\":\"left\"".utf8)
+    }
+    buffer.append(contentsOf: ",\"at\":\"".utf8)
+    EventWriter.appendTimestamp(e.at, to: &buffer)
+    buffer.append(UInt8(ascii: "\""))
+    if let position = e.position {
+      buffer.append(contentsOf: ",\"position\":".utf8)
+      Text.appendInt(UInt64(position), to: &buffer)
+    }
+    if let deck = e.deck {
+      buffer.append(contentsOf: ",\"deck\":\"".utf8)
+      buffer.append(contentsOf: deck.description.utf8)
+      buffer.append(UInt8(ascii: "\""))
+    }
+    if let p = e.propensity {
+      buffer.append(contentsOf: ",\"propensity\":".utf8)
+      EventWriter.appendNumber(p, to: &buffer)
+    }
+    if let drag = e.drag {
+      buffer.append(contentsOf: ",\"dx\":".utf8)
+      EventWriter.appendNumber(drag.dx, to: &buffer)
+      if let width = drag.width {
+        buffer.append(contentsOf: ",\"width\":".utf8)
+        EventWriter.appendNumber(width, to: &buffer)
+      }
+    }
+    buffer.append(contentsOf: "}\n".utf8)
+  }
+
+  private func appendCSV(_ e: LogEvent) {
+    let comma = UInt8(ascii: ",")
+    Text.appendCSVField(e.user, to: &buffer)
+    buffer.append(comma)
+    Text.appendCSVField(e.item, to: &buffer)
+    buffer.append(comma)
+    if let swipe = e.swipe { buffer.append(contentsOf: swipe.name.utf8) }
+    buffer.append(comma)
+    EventWriter.appendTimestamp(e.at, to: &buffer)
+    buffer.append(comma)
+    if let position = e.position { Text.appendInt(UInt64(position), to: &buffer) }
+    buffer.append(comma)
+    if let deck = e.deck { buffer.append(contentsOf: deck.description.utf8) }
+    buffer.append(comma)
+    if let p = e.propensity { EventWriter.appendNumber(p, to: &buffer) }
+    if drags {
+      buffer.append(comma)
+      if let drag = e.drag { EventWriter.appendNumber(drag.dx, to: &buffer) }
+      buffer.append(comma)
+      if let width = e.drag?.width { EventWriter.appendNumber(width, to: &buffer) }
+    }
+    buffer.append(0x0A)
+  }
+
+  /// `YYYY-MM-DDTHH:MM:SS` for wall-clock seconds since 1970-01-01T00:00.
+  static func appendTimestamp(_ at: Int64, to out: inout [UInt8]) {
+    let day = at >= 0 ? at / 86_400 : (at - 86_399) / 86_400
+    let seconds = Int(at - day * 86_400)
+    out.append(contentsOf: DeckDate(daysSinceEpoch: Int32(day)).description.utf8)
+    out.append(UInt8(ascii: "T"))
+    func two(_ v: Int) {
+      out.append(0x30 + UInt8(v / 10))
+      out.append(0x30 + UInt8(v % 10))
+    }
+    two(seconds / 3600)
+    out.append(UInt8(ascii: ":"))
+    two(seconds / 60 % 60)
+    out.append(UInt8(ascii: ":"))
+    two(seconds % 60)
+  }
+
+  /// A finite number in plain decimal with its shortest round-trip digits: `0.125`, `-187.5`,
+  /// `390`, `0.00000125` (never `1.25e-06`).
+  static func appendNumber(_ value: Double, to out: inout [UInt8]) {
+    precondition(value.isFinite, "only finite numbers are written")
+    out.append(contentsOf: plainDecimal(value).utf8)
+  }
+
+  /// `value.description` (shortest digits that round-trip) rewritten without an exponent and
+  /// without a trailing `.0`.
+  static func plainDecimal(_ value: Double) -> String {
+    if value == 0 { return "0" }
+    let text = value.description
+    var digits = ""
+    var sign = ""
+    var pointAt = 0  // digits before the decimal point
+    var exponent = 0
+    var seenPoint = false
+    var rest = Substring(text)
+    if rest.hasPrefix("-") {
+      sign = "-"
+      rest = rest.dropFirst()
+    }
+    if let e = rest.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+      exponent = Int(String(rest[rest.index(after: e)...].filter { $0 != "+" })) ?? 0
+      rest = rest[..<e]
+    }
+    for ch in rest {
+      if ch == "." {
+        seenPoint = true
+      } else {
+        digits.append(ch)
+        if !seenPoint { pointAt += 1 }
+      }
+    }
+    pointAt += exponent
+    // Strip leading zeros (keeping the point position) and trailing zeros.
+    while digits.count > 1 && digits.first == "0" {
+      digits.removeFirst()
+      pointAt -= 1
+    }
+    while digits.count > 1 && digits.last == "0" && digits.count > pointAt {
+      digits.removeLast()
+    }
+    var out = sign
+    if pointAt <= 0 {
+      out += "0." + String(repeating: "0", count: -pointAt) + digits
+    } else if pointAt >= digits.count {
+      out += digits + String(repeating: "0", count: pointAt - digits.count)
+    } else {
+      let cut = digits.index(digits.startIndex, offsetBy: pointAt)
+      out += digits[..<cut] + "." + digits[cut...]
+    }
+    return out
+  }
+}

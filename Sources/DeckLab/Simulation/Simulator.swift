@@ -1,0 +1,338 @@
+import DeckCore
+import DeckIO
+import DeckStrategies
+
+/// One card of a simulated session, with its ground truth.
+public struct SimulatedCard: Sendable, Equatable {
+  /// Catalog index.
+  public var item: Int32
+  /// 1-based position in the deck.
+  public var position: Int
+  /// The diner's true utility for the dish on the deck date.
+  public var trueUtility: Double
+  /// How the diner swiped it; nil when the session ended before this card.
+  public var swipe: SwipeDirection?
+  /// The strategy's propensity for the card, when it gives one.
+  public var propensity: Double?
+
+  public init(
+    item: Int32, position: Int, trueUtility: Double, swipe: SwipeDirection?,
+    propensity: Double?
+  ) {
+    self.item = item
+    self.position = position
+    self.trueUtility = trueUtility
+    self.swipe = swipe
+    self.propensity = propensity
+  }
+}
+
+/// One deck shown to one diner on one day, what the diner did with it and the ground truth that
+/// the stats need (mean true utility of picks, regret against the oracle deck, NDCG@k).
+public struct SimulatedSession: Sendable, Equatable {
+  public var user: String
+  /// 0-based day of the run.
+  public var day: Int
+  /// The deck date.
+  public var date: DeckDate
+  /// The identifier of the strategy that ranked the deck.
+  public var strategy: String
+  /// Every card of the deck in deck order, swiped or not.
+  public var cards: [SimulatedCard]
+  /// Index in `cards` of the first right swipe (the pick), if any.
+  public var picked: Int?
+  /// The diner gave up with cards left unswiped.
+  public var abandoned: Bool
+  /// True utilities of the oracle deck's cards, in its order: the deck that
+  /// `DeckBuilder.assemble` makes under the same rules from the same candidates when the scores
+  /// are the true utilities.
+  public var oracleUtilities: [Double]
+  /// How many candidates the deck rules left for this diner and date.
+  public var candidateCount: Int
+
+  public init(
+    user: String, day: Int, date: DeckDate, strategy: String, cards: [SimulatedCard],
+    picked: Int?, abandoned: Bool, oracleUtilities: [Double], candidateCount: Int
+  ) {
+    self.user = user
+    self.day = day
+    self.date = date
+    self.strategy = strategy
+    self.cards = cards
+    self.picked = picked
+    self.abandoned = abandoned
+    self.oracleUtilities = oracleUtilities
+    self.candidateCount = candidateCount
+  }
+
+  /// Cards swiped (right or left).
+  public var swipes: Int { cards.reduce(0) { $0 + ($1.swipe == nil ? 0 : 1) } }
+  /// The true utility of the pick, if any.
+  public var pickedUtility: Double? { picked.map { cards[$0].trueUtility } }
+  /// Every card was swiped and none right.
+  public var finishedWithoutPick: Bool { picked == nil && !abandoned }
+}
+
+/// What a run produced besides the events and sessions it streamed.
+public struct SimulationResult: Sendable {
+  /// The history after the last day (the initial one plus every simulated swipe).
+  public var history: HistoryBuilder
+  /// Decks shown (one session each).
+  public var sessions: Int
+  /// Committed swipes logged.
+  public var swipes: Int
+  /// Drags that sprang back (logged only with `drags`).
+  public var hesitations: Int
+}
+
+/// The day-by-day simulation loop.
+///
+/// For each day d of `days`, with date = start + d:
+/// 1. `history = builder.build()`; `strategy.learn(catalog:history:)`, the interface `deck` uses;
+/// 2. each diner opens the app with probability `open_probability` (one draw from the stream
+///    (seed, "sim-open", diner, date));
+/// 3. `DeckPipeline` builds the decks of the diners who opened it, with the run's seed, exactly as
+///    `menudeck deck` would for that date and history;
+/// 4. each deck is swiped (`Simulator.session` documents the rules), events go to the `events`
+///    sink and into the history builder, the ground truth to the `sessions` sink;
+/// 5. the day's swipes are in the history before the next day, as a nightly ingest would do.
+///
+/// Everything random comes from streams derived from (seed, purpose, diner, date), so a run is
+/// reproducible from its seed and a diner's sessions do not depend on the order of diners.
+public final class Simulator {
+  public let population: Population
+  public let builder: DeckBuilder
+  public let seed: UInt64
+  public let start: DeckDate
+  public let days: Int
+  /// The hidden state shared with `makeOracle()`'s strategy.
+  public let truth: GroundTruth
+  /// Diners per strategy call (see `DeckPipeline.batchSize`).
+  public var batchSize = 512
+
+  public init(
+    population: Population, builder: DeckBuilder, seed: UInt64, start: DeckDate, days: Int
+  ) {
+    precondition(days >= 1, "a simulation runs for at least one day")
+    precondition(
+      builder.catalog.count == population.catalog.count,
+      "the deck builder and the population must share the catalog")
+    self.population = population
+    self.builder = builder
+    self.seed = seed
+    self.start = start
+    self.days = days
+    self.truth = GroundTruth(population: population)
+  }
+
+  /// A strategy that ranks by this simulation's hidden true utilities.
+  public func makeOracle() -> OracleStrategy { OracleStrategy(truth: truth) }
+
+  /// Runs every day. `history` is where the run starts from (default: empty; its cutoff, if any,
+  /// must be after the last day); satiation always starts empty. Events are streamed to `events`
+  /// (committed swipes and, with drags, hesitations) in session order: day by day, diners in
+  /// population order, cards in deck order (so times are ordered within a session, not across
+  /// diners). Each deck's record goes to `sessions`, also for a diner whose deck came out empty
+  /// (no cards, no pick, not abandoned). Errors from the strategy or the sinks stop the run.
+  public func run(
+    strategy: any RankingStrategy, history initial: HistoryBuilder? = nil,
+    events: (LogEvent) throws -> Void = { _ in },
+    sessions: (SimulatedSession) throws -> Void = { _ in }
+  ) throws -> SimulationResult {
+    truth.reset()
+    let catalog = population.catalog
+    var history = initial ?? HistoryBuilder(itemCount: catalog.count)
+    precondition(history.itemCount == catalog.count, "the history is for another catalog")
+    precondition(
+      history.cutoff.map { $0 > start.adding(days: days - 1) } ?? true,
+      "the history's cutoff would drop simulated swipes")
+    var slots = [Int32](repeating: -1, count: population.count)
+    var result = SimulationResult(history: history, sessions: 0, swipes: 0, hesitations: 0)
+    let name = strategy.description.identifier
+    let openProbability = population.config.openProbability
+    var openers: [Int] = []
+    var profiles: [UserProfile] = []
+    for day in 0..<days {
+      let date = start.adding(days: day)
+      let snapshot = history.build()
+      try strategy.learn(catalog: catalog, history: snapshot)
+      openers.removeAll(keepingCapacity: true)
+      profiles.removeAll(keepingCapacity: true)
+      for (d, diner) in population.diners.enumerated() {
+        var stream = Population.stream(seed: seed, purpose: "sim-open", user: diner.id, day: date)
+        if stream.nextDouble() < openProbability {
+          openers.append(d)
+          profiles.append(diner.profile)
+        }
+      }
+      var pipeline = DeckPipeline(
+        builder: builder, strategy: strategy, history: snapshot, seed: seed, date: date)
+      pipeline.batchSize = batchSize
+      let dayMask = builder.dayMask(for: date)
+      var k = 0
+      try pipeline.build(users: profiles) { deck in
+        let d = openers[k]
+        k += 1
+        let diner = population.diners[d]
+        // The oracle deck: the same candidates and rules, scored by true utility.
+        let set = builder.candidates(
+          for: diner.profile, history: snapshot.users[diner.id], date: date, dayMask: dayMask)
+        let today = date.daysSinceEpoch
+        let truthScores = set.items.map { truth.utility(diner: d, item: $0, day: today) }
+        let oracle = builder.assemble(
+          user: diner.id, date: date, candidates: set, scores: truthScores)
+        var session = try self.session(
+          deck: deck, diner: d, day: day, strategy: name, result: &result,
+          history: &history, slot: &slots[d], events: events)
+        session.oracleUtilities = oracle.cards.map(\.score)
+        session.candidateCount = set.items.count
+        result.sessions += 1
+        try sessions(session)
+      }
+    }
+    result.history = history
+    return result
+  }
+
+  /// Simulates one session over `deck`. The diner's stream is (seed, "sim-session", diner, date).
+  ///
+  /// The session starts at `session_start_minute` plus a uniform number of seconds within
+  /// `session_window_minutes`; each card takes 2 to 9 seconds. For the card at position p with
+  /// true utility u:
+  /// - swipe right with probability `logistic(u / temperature) / (1 + attention_decay * (p - 1))`
+  ///   (one uniform draw), else left;
+  /// - with drags, first a hesitation with probability `hesitation_probability` (a drag that does
+  ///   not commit under the rule, 1 to 3 seconds), then the swipe logged as a drag that commits
+  ///   in its direction (see `Simulator.drag`);
+  /// - after a right swipe: the first one is the pick (the diner eats its category: satiation);
+  ///   in `pick` mode the session ends;
+  /// - after a left swipe with cards left: the run of left swipes grows; the diner gives up when
+  ///   it reaches `patience`, or else with probability `give_up_probability` (abandon).
+  private func session(
+    deck: Deck, diner d: Int, day: Int, strategy: String, result: inout SimulationResult,
+    history: inout HistoryBuilder, slot: inout Int32, events: (LogEvent) throws -> Void
+  ) rethrows -> SimulatedSession {
+    let config = population.config
+    let catalog = population.catalog
+    let id = population.diners[d].id
+    let date = deck.date
+    let today = date.daysSinceEpoch
+    var stream = Population.stream(seed: seed, purpose: "sim-session", user: id, day: date)
+    var clock =
+      Int64(today) * 86_400 + Int64(config.sessionStartMinute) * 60
+      + Int64(stream.nextInt(below: config.sessionWindowMinutes * 60 + 1))
+    var cards: [SimulatedCard] = []
+    cards.reserveCapacity(deck.cards.count)
+    for (k, card) in deck.cards.enumerated() {
+      cards.append(
+        SimulatedCard(
+          item: card.item, position: k + 1,
+          trueUtility: truth.utility(diner: d, item: card.item, day: today), swipe: nil,
+          propensity: card.propensity))
+    }
+    var picked: Int?
+    var abandoned = false
+    var run = 0
+    for k in cards.indices {
+      let position = k + 1
+      let item = cards[k].item
+      let itemID = catalog[item].id
+      let p =
+        SimulationMath.logistic(cards[k].trueUtility / config.temperature)
+        / (1 + config.attentionDecay * Double(k))
+      let direction: SwipeDirection = stream.nextDouble() < p ? .right : .left
+      clock += Int64(2 + stream.nextInt(below: 8))
+      if config.drags {
+        if stream.nextDouble() < config.hesitationProbability {
+          try events(
+            LogEvent(
+              user: id, item: itemID, swipe: nil,
+              drag: hesitation(toward: direction, &stream), at: clock, position: position,
+              deck: date, propensity: cards[k].propensity))
+          result.hesitations += 1
+          clock += Int64(1 + stream.nextInt(below: 3))
+        }
+        try events(
+          LogEvent(
+            user: id, item: itemID, swipe: nil, drag: drag(direction, &stream), at: clock,
+            position: position, deck: date, propensity: cards[k].propensity))
+      } else {
+        try events(
+          LogEvent(
+            user: id, item: itemID, swipe: direction, at: clock, position: position, deck: date,
+            propensity: cards[k].propensity))
+      }
+      if slot < 0 { slot = history.userSlot(id) }
+      history.add(user: slot, item: item, swipe: direction, day: today, position: Int32(position))
+      result.swipes += 1
+      cards[k].swipe = direction
+      if direction == .right {
+        run = 0
+        if picked == nil {
+          picked = k
+          truth.eat(diner: d, category: Int(catalog.itemCategory[Int(item)]), day: today)
+        }
+        if config.mode == .pick { break }
+      } else if k + 1 < cards.count {
+        run += 1
+        if let patience = config.patience, run >= patience {
+          abandoned = true
+          break
+        }
+        if config.giveUpProbability > 0 && stream.nextDouble() < config.giveUpProbability {
+          abandoned = true
+          break
+        }
+      }
+    }
+    return SimulatedSession(
+      user: id, day: day, date: date, strategy: strategy, cards: cards, picked: picked,
+      abandoned: abandoned, oracleUtilities: [], candidateCount: 0)
+  }
+
+  /// A drag that commits in `direction` under the configured rule: |dx| beyond the threshold by
+  /// 2% to 52% of the card width (relative rule: dx = ±(commit + 0.02 + 0.5 u) * width, logged
+  /// with the width; absolute rule: dx = ±(threshold + (0.02 + 0.5 u) * card_width), no width),
+  /// rounded to a tenth of a point when the rounded value still commits.
+  func drag(_ direction: SwipeDirection, _ stream: inout RandomStream) -> LoggedDrag {
+    let config = population.config
+    let u = stream.nextDouble()
+    let sign = Double(direction.rawValue)
+    let raw: Double
+    let width: Double?
+    switch config.dragRule {
+    case .relative(let commit, _):
+      raw = sign * (commit + 0.02 + 0.5 * u) * config.cardWidth
+      width = config.cardWidth
+    case .absolute(let threshold):
+      raw = sign * (threshold + (0.02 + 0.5 * u) * config.cardWidth)
+      width = nil
+    }
+    let rounded = (raw * 10).rounded() / 10
+    let outcome = try? config.dragRule.decide(dx: rounded, width: width)
+    return LoggedDrag(dx: outcome?.swipe == direction ? rounded : raw, width: width)
+  }
+
+  /// A drag that springs back: toward `direction` with probability 0.6, else away from it, with
+  /// |dx| a uniform share of the commit distance (relative: u * commit * width; absolute:
+  /// u * threshold), rounded to a tenth of a point when the rounded value still does not commit.
+  func hesitation(toward direction: SwipeDirection, _ stream: inout RandomStream) -> LoggedDrag {
+    let config = population.config
+    let u = stream.nextDouble()
+    let sign: Double =
+      stream.nextDouble() < 0.6 ? Double(direction.rawValue) : -Double(direction.rawValue)
+    let raw: Double
+    let width: Double?
+    switch config.dragRule {
+    case .relative(let commit, _):
+      raw = sign * u * commit * config.cardWidth
+      width = config.cardWidth
+    case .absolute(let threshold):
+      raw = sign * u * threshold
+      width = nil
+    }
+    let rounded = (raw * 10).rounded() / 10
+    let outcome = try? config.dragRule.decide(dx: rounded, width: width)
+    return LoggedDrag(dx: outcome != nil && outcome?.swipe == nil ? rounded : raw, width: width)
+  }
+}

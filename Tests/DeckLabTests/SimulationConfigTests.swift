@@ -1,0 +1,142 @@
+import DeckCore
+import DeckIO
+import Testing
+
+@testable import DeckLab
+
+private func parse(_ text: String) throws(DeckIOError) -> SimulationConfig {
+  let root = try JSONParser.parse(text, file: "menudeck.json")
+  return try SimulationConfig.parse(root["simulation"]!, file: "menudeck.json")
+}
+
+/// The message of the error `text` gives.
+private func failure(_ text: String) -> String {
+  do {
+    _ = try parse(text)
+    return "(no error)"
+  } catch {
+    return error.description
+  }
+}
+
+@Suite("simulation config")
+struct SimulationConfigTests {
+  @Test("an empty object keeps every default")
+  func defaults() throws {
+    let c = try parse(#"{"simulation": {}}"#)
+    #expect(c == SimulationConfig())
+    #expect(c.openProbability == 0.7)
+    #expect(c.mode == .pick)
+    #expect(c.patience == 6)
+    #expect(c.satiationHalfLifeDays == 2)
+    #expect(c.temperature == 1)
+    #expect(c.dragRule == .foodMenu)
+  }
+
+  @Test("every key is read")
+  func everyKey() throws {
+    let c = try parse(
+      """
+      {"simulation": {
+        "open_probability": 1, "mode": "all", "vegetarian_share": 0, "allergy_share": 0.5,
+        "pickiness_mean": -0.5, "pickiness_spread": 0, "dish_appeal_spread": 0.25,
+        "category_taste_spread": 2, "tag_taste_spread": 0, "price_sensitivity_mean": 0,
+        "price_sensitivity_spread": 1.5, "satiation_strength": 0, "satiation_half_life_days": 0,
+        "attention_decay": 0.5, "patience": null, "give_up_probability": 1, "temperature": 0.25,
+        "session_start_minute": 0, "session_window_minutes": 1380, "drags": true,
+        "card_width": 343.5, "hesitation_probability": 0.125
+      }}
+      """)
+    var expected = SimulationConfig()
+    expected.openProbability = 1
+    expected.mode = .all
+    expected.vegetarianShare = 0
+    expected.allergyShare = 0.5
+    expected.pickinessMean = -0.5
+    expected.pickinessSpread = 0
+    expected.dishAppealSpread = 0.25
+    expected.categoryTasteSpread = 2
+    expected.tagTasteSpread = 0
+    expected.priceSensitivityMean = 0
+    expected.priceSensitivitySpread = 1.5
+    expected.satiationStrength = 0
+    expected.satiationHalfLifeDays = 0
+    expected.attentionDecay = 0.5
+    expected.patience = nil
+    expected.giveUpProbability = 1
+    expected.temperature = 0.25
+    expected.sessionStartMinute = 0
+    expected.sessionWindowMinutes = 1380
+    expected.drags = true
+    expected.cardWidth = 343.5
+    expected.hesitationProbability = 0.125
+    #expect(c == expected)
+    #expect(SimulationConfig.keys.count == 22)
+    #expect(Set(SimulationConfig.keys).count == SimulationConfig.keys.count)
+  }
+
+  @Test("an unknown key names the key, its place and the likely key")
+  func unknownKey() {
+    #expect(
+      failure("{\"simulation\": {\n  \"patiense\": 3}}")
+        == "menudeck.json:2:3: unknown field 'patiense' in 'simulation' (did you mean 'patience'?); "
+        + "known fields: " + SimulationConfig.keys.joined(separator: ", "))
+  }
+
+  @Test(
+    "impossible values name the key and file:line:column",
+    arguments: [
+      (#""open_probability": 1.5"#, "'open_probability' is '1.5'; give a probability from 0 to 1"),
+      (#""open_probability": -0"#, "(no error)"),
+      (
+        #""give_up_probability": -0.01"#,
+        "'give_up_probability' is '-0.01'; give a probability from 0 to 1"
+      ),
+      (
+        #""vegetarian_share": 1.0000001"#,
+        "'vegetarian_share' is '1.0000001'; give a probability from 0 to 1"
+      ),
+      (#""satiation_half_life_days": -1"#, "'satiation_half_life_days' is '-1'; give 0 or more"),
+      (#""category_taste_spread": -0.5"#, "'category_taste_spread' is '-0.5'; give 0 or more"),
+      (#""temperature": 0"#, "'temperature' is '0'; give a number above 0"),
+      (#""temperature": 1e-300"#, "(no error)"),
+      (#""card_width": 0"#, "'card_width' is '0'; give points above 0"),
+      (#""patience": 0"#, "'patience' is '0'; give a whole number 1 or more"),
+      (#""patience": 2.5"#, "'patience' is '2.5'; give a whole number 1 or more"),
+      (
+        #""session_start_minute": 1381"#,
+        "'session_start_minute' is '1381'; give a whole number from 0 to 1380"
+      ),
+      (#""temperature": "hot""#, "expected a number for 'temperature', got a string"),
+      (#""drags": 1"#, "expected true or false for 'drags', got a number"),
+      (
+        #""mode": "picks""#,
+        "'mode' is 'picks' (did you mean 'pick'?); use 'pick' (the first right swipe ends the session) or 'all' (swipe through the whole deck)"
+      ),
+    ])
+  func impossibleValues(member: String, message: String) {
+    let text = "{\n\"simulation\": {\"allergy_share\": 0.15,\n    \(member)}}"
+    let column = 5 + member.distance(from: member.startIndex, to: member.firstIndex(of: ":")!) + 2
+    let expected = message == "(no error)" ? message : "menudeck.json:3:\(column): \(message)"
+    #expect(failure(text) == expected)
+  }
+
+  @Test("a session window past 23:00 is refused at the window")
+  func window() {
+    #expect(
+      failure(
+        "{\"simulation\": {\"session_start_minute\": 1000,\n \"session_window_minutes\": 381}}")
+        == "menudeck.json:2:28: 'session_start_minute' + 'session_window_minutes' is 1381; keep it "
+        + "at most 1380 (23:00) so that sessions end on the day of their deck")
+    #expect(
+      failure("{\"simulation\": {\"session_start_minute\": 1000, \"session_window_minutes\": 380}}")
+        == "(no error)")
+  }
+
+  @Test("the simulation settings must be an object")
+  func notAnObject() {
+    #expect(
+      failure(#"{"simulation": [1]}"#)
+        == "menudeck.json:1:16: expected an object for 'simulation', got an array")
+  }
+}
