@@ -23,7 +23,7 @@ let package = Package(
     .testTarget(name: "DeckCoreTests", dependencies: ["DeckCore"]),
     .testTarget(name: "DeckStrategiesTests", dependencies: ["DeckCore", "DeckStrategies"]),
     .testTarget(name: "DeckIOTests", dependencies: ["DeckCore", "DeckStrategies", "DeckIO"]),
-    .testTarget(name: "DeckLabTests", dependencies: ["DeckCore", "DeckIO", "DeckLab"]),
+    .testTarget(name: "DeckLabTests", dependencies: ["DeckCore", "DeckStrategies", "DeckIO", "DeckLab"]),
     .testTarget(
       name: "MenuDeckCLITests",
       dependencies: ["DeckCore", "DeckStrategies", "DeckIO", "DeckLab", "MenuDeckCLI"],

@@ -58,6 +58,8 @@ if let phase = option("--phase") {
     print(
       "RESULT shards=\(r.shards) seconds=\(r.seconds) decode=\(r.decodeSeconds) pairs=\(r.pairs) peak=\(Clock.peakMemoryMiB())"
     )
+  case "simulate":
+    print(try SimulationBench.resultLine(quick: quick))
   case "decks":
     let r = try DeckBench.run(users: deckUsers, items: deckItems, eventsPerUser: 30)
     print(
@@ -158,3 +160,6 @@ extension String {
     count >= n ? self : String(repeating: " ", count: n - count) + self
   }
 }
+
+print("")
+SimulationBench.report(try runChild("simulate"))
