@@ -26,7 +26,7 @@ public struct GroundTruthSession: Sendable, Equatable {
     oracle: [Double]
   ) {
     precondition(
-      pickedPosition.map { (1...deck.count).contains($0) } ?? true,
+      pickedPosition.map { $0 >= 1 && $0 <= deck.count } ?? true,
       "picked position \(pickedPosition ?? 0) is outside a deck of \(deck.count) cards")
     precondition(
       deck.allSatisfy(\.isFinite) && oracle.allSatisfy(\.isFinite), "utilities must be finite")

@@ -39,9 +39,11 @@ public struct StatsOptions: Sendable, Equatable {
 /// strategy and day.
 ///
 /// Memory grows with the distinct sessions, users, (strategy, day) groups times catalog items,
-/// and (strategy, user, item) pairs with a pick, never with the number of events beyond that: a
-/// session keeps its counts, its distinct categories and the timestamps of its swipes (at most
-/// the cards of one deck, in practice).
+/// and (strategy, user, item) triples with a right swipe; it does not grow with the number of
+/// events beyond that, except that a session keeps the `at` of each of its swipes (8 bytes each,
+/// the cards of one deck in practice) for the place of the pick when positions are missing. A
+/// session costs about 100 bytes plus its timestamps. Nothing is flushed per day, so events may
+/// come in any order.
 ///
 /// The result does not depend on the order of the events or of the ground-truth records:
 /// everything kept per event is an integer count, a minimum or a set, and sums of real numbers
@@ -49,7 +51,7 @@ public struct StatsOptions: Sendable, Equatable {
 ///
 /// Events whose item is not in the catalog are refused (`.unknownItem`) and left out, as the
 /// deck job does.
-public struct StatsAccumulator: EventSink {
+public struct StatsAccumulator: EventSink, Sendable {
   /// The label of events and records that carry no strategy (real logs).
   public static let unlabelled = "(all)"
 
@@ -71,8 +73,13 @@ public struct StatsAccumulator: EventSink {
 
   private var sessionIndex: [SessionKey: Int32] = [:]
   private var sessions: [Session] = []
-  /// Per (strategy, day): shows of each catalog item.
-  private var groupShows: [GroupKey: [Int32]] = [:]
+  /// The previous event's session (logs come in sessions: one diner's swipes in a row).
+  private var lastSession: Int32 = -1
+  /// Dense indices of the (strategy, day) groups that have sessions.
+  private var groupIndex: [GroupKey: Int32] = [:]
+  private var lastGroup: (key: GroupKey, index: Int32)?
+  /// Shows of each catalog item per group: `catalog.count` counts per group, flat.
+  private var groupShows: [Int32] = []
   /// Shows of each catalog item over the whole input (the popularity of `novelty`).
   private var itemShows: [Int64]
   /// Per (strategy, user, item): the day of every right swipe.
@@ -139,23 +146,46 @@ public struct StatsAccumulator: EventSink {
   ) {
     let key = SessionKey(strategy: strategy, user: user, day: day)
     let s: Int
-    if let existing = sessionIndex[key] {
+    if lastSession >= 0 && sessions[Int(lastSession)].key == key {
+      s = Int(lastSession)
+    } else if let existing = sessionIndex[key] {
       s = Int(existing)
     } else {
       s = sessions.count
       sessionIndex[key] = Int32(s)
       sessions.append(Session(key: key))
     }
+    lastSession = Int32(s)
     sessions[s].add(
       swipe: swipe, at: at, position: position, category: catalog.itemCategory[Int(item)])
 
-    let group = GroupKey(strategy: strategy, day: day)
-    let count = catalog.count
-    groupShows[group, default: Array(repeating: 0, count: count)][Int(item)] += 1
+    let g = groupSlot(GroupKey(strategy: strategy, day: day))
+    groupShows[Int(g) * catalog.count + Int(item)] += 1
     itemShows[Int(item)] += 1
     if swipe == .right {
       pickDays[PickKey(strategy: strategy, user: user, item: item), default: []].append(day)
     }
+  }
+
+  private mutating func groupSlot(_ key: GroupKey) -> Int32 {
+    if let lastGroup, lastGroup.key == key { return lastGroup.index }
+    let g: Int32
+    if let existing = groupIndex[key] {
+      g = existing
+    } else {
+      g = Int32(groupIndex.count)
+      groupIndex[key] = g
+      groupShows.append(contentsOf: repeatElement(0, count: catalog.count))
+    }
+    lastGroup = (key, g)
+    return g
+  }
+
+  /// The item shows of a group, or nil when it has no session.
+  private func shows(of key: GroupKey) -> ArraySlice<Int32>? {
+    guard let g = groupIndex[key] else { return nil }
+    let start = Int(g) * catalog.count
+    return groupShows[start..<(start + catalog.count)]
   }
 
   // MARK: - Report
@@ -213,16 +243,20 @@ public struct StatsAccumulator: EventSink {
       for day in days {
         let key = slot.map { GroupKey(strategy: $0, day: day) }
         let tally = key.flatMap { tallies[$0] } ?? Tally()
-        let shows = key.flatMap { groupShows[$0] }
+        let shows = key.flatMap { self.shows(of: $0) }
         rows.append(
           row(
             strategy: label, day: DeckDate(daysSinceEpoch: day), tally: tally, shows: shows,
             information: information))
         total.merge(tally)
-        if let shows { for i in shows.indices { totalShows[i] += shows[i] } }
+        if let shows {
+          for (i, n) in shows.enumerated() { totalShows[i] += n }
+        }
       }
       rows.append(
-        row(strategy: label, day: nil, tally: total, shows: totalShows, information: information))
+        row(
+          strategy: label, day: nil, tally: total, shows: totalShows[...],
+          information: information))
     }
     return StatsReport(
       options: options, catalogItems: catalog.count, hasGroundTruth: !truth.isEmpty, rows: rows)
@@ -254,7 +288,8 @@ public struct StatsAccumulator: EventSink {
   }
 
   private func row(
-    strategy: String, day: DeckDate?, tally t: Tally, shows: [Int32]?, information: [Double]
+    strategy: String, day: DeckDate?, tally t: Tally, shows: ArraySlice<Int32>?,
+    information: [Double]
   ) -> StatsRow {
     var values: [StatsMetric: Double] = [:]
     func ratio(_ a: Int, _ b: Int) -> Double? { b > 0 ? Double(a) / Double(b) : nil }
@@ -296,7 +331,7 @@ public struct StatsAccumulator: EventSink {
 
 // MARK: - State
 
-private struct SessionKey: Hashable {
+private struct SessionKey: Hashable, Sendable {
   var strategy: Int32
   var user: Int32
   var day: Int32
@@ -326,8 +361,9 @@ private struct Session {
   var firstRightAt = Int64.max
   /// `at` of every swipe (for the place of the pick when positions are missing).
   var times: [Int64] = []
-  /// Distinct categories of the cards shown.
-  var categories: [Int32] = []
+  /// Distinct categories of the cards shown: indices below 64 as bits, the others listed.
+  var categoryBits: UInt64 = 0
+  var moreCategories: [Int32] = []
 
   init(key: SessionKey) {
     self.key = key
@@ -343,8 +379,15 @@ private struct Session {
     }
     if position <= 0 { unpositioned = true }
     times.append(at)
-    if !categories.contains(category) { categories.append(category) }
+    if category < 64 {
+      categoryBits |= 1 << UInt64(category)
+    } else if !moreCategories.contains(category) {
+      moreCategories.append(category)
+    }
   }
+
+  /// The number of distinct categories shown.
+  var categoryCount: Int { categoryBits.nonzeroBitCount + moreCategories.count }
 
   /// The 1-based place of the first right swipe, or nil without one.
   var swipesToPick: Int? {
@@ -373,7 +416,7 @@ private struct Tally {
     decks += 1
     right += Int(s.right)
     left += Int(s.left)
-    categories += s.categories.count
+    categories += s.categoryCount
     if let place = s.swipesToPick {
       pickSessions += 1
       swipesToPick += place

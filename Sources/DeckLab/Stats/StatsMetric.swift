@@ -10,6 +10,20 @@
 /// - a *pick* is a right swipe; a session *has a pick* when it holds at least one.
 /// - ground-truth metrics come from `GroundTruthSession` records (simulations only) and are
 ///   written only when the input has at least one.
+///
+/// Choices, and why:
+/// - `novelty` takes its popularity from the input itself (all strategies and days pooled), so
+///   that stats need nothing but the log and every strategy is measured against one yardstick.
+///   Every item counted has at least one show, so p > 0 and no smoothing is needed; the base is
+///   2 (bits). It is not causal: a show counts toward the popularity of its own day.
+/// - `mean_regret` compares the best card of the deck with the best the oracle could show, not
+///   the pick: it measures the ranking alone, is defined for sessions without a pick, and does not
+///   carry the noise of the diner's choice (which `mean_pick_utility` reports).
+/// - `ndcg_at_k` gains are the logistic of the true utility, the simulated diner's chance of a
+///   right swipe before position effects: positive without an arbitrary shift, and in the order of
+///   the utilities, so the oracle ordering is also the ideal one.
+/// - in pick mode a session with a pick ends there: it counts in `pick_rate`, never as abandoned.
+///   `pick_rate + abandon_rate + finished_without_pick_rate = 1` whenever there are sessions.
 public enum StatsMetric: String, Sendable, CaseIterable {
   case decks
   case cardsShown
