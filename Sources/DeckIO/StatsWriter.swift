@@ -72,12 +72,17 @@ public struct StatsTable: Sendable, Equatable {
 /// - json: `{"parameters":{...},\n"rows":[\n{"strategy":"...","day":"...","decks":3,...},\n...\n]}`
 /// - csv: `strategy,day,<columns>` then one line per row; a missing value is an empty field.
 /// - table: a header line, then one line per row; text columns left-aligned, numbers
-///   right-aligned, two spaces between columns; a missing value is `-`.
+///   right-aligned, two spaces between columns; a missing value is `-`. When the columns do not
+///   fit in `tableWidth` display columns, they are split into panels (separated by a blank line),
+///   each repeating the strategy and day columns and holding as many metrics as fit (at least
+///   one).
 public enum StatsWriter {
   /// Digits after the point in JSON and CSV.
   public static let decimals = 6
   /// Digits after the point in the table.
   public static let tableDecimals = 4
+  /// The widest table line, in display columns, before the metrics are split into panels.
+  public static let tableWidth = 100
 
   /// The whole output of `table` in `format`.
   public static func render(_ table: StatsTable, format: StatsFormat) -> [UInt8] {
@@ -156,19 +161,30 @@ public enum StatsWriter {
     for line in lines {
       for (n, field) in line.enumerated() { widths[n] = max(widths[n], Text.displayWidth(field)) }
     }
-    for line in [header] + lines {
-      var text = ""
-      for (n, field) in line.enumerated() {
-        if n > 0 { text += "  " }
-        let last = n == line.count - 1
-        if n < 2 {
-          text += last ? field : Text.padRight(field, widths[n])
-        } else {
-          text += Text.padLeft(field, widths[n])
-        }
+    // Panels: the metric columns that fit in `tableWidth` after the strategy and day columns
+    // (at least one per panel), each panel repeating strategy and day.
+    let keyWidth = widths[0] + 2 + widths[1]
+    var panels: [Range<Int>] = []
+    var first = 2
+    while first < header.count || panels.isEmpty {
+      var end = first
+      var width = keyWidth
+      while end < header.count && (end == first || width + 2 + widths[end] <= tableWidth) {
+        width += 2 + widths[end]
+        end += 1
       }
-      out.append(contentsOf: text.utf8)
-      out.append(0x0A)
+      panels.append(first..<end)
+      first = end
+    }
+    for (p, panel) in panels.enumerated() {
+      if p > 0 { out.append(0x0A) }
+      for line in [header] + lines {
+        var text = Text.padRight(line[0], widths[0]) + "  "
+        text += panel.isEmpty ? line[1] : Text.padRight(line[1], widths[1])
+        for n in panel { text += "  " + Text.padLeft(line[n], widths[n]) }
+        out.append(contentsOf: text.utf8)
+        out.append(0x0A)
+      }
     }
   }
 

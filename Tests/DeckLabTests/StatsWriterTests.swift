@@ -54,10 +54,20 @@ struct StatsWriterTests {
   @Test func table() {
     #expect(
       text(smallReport().render(.table)) == """
-        strategy  day         decks  cards_shown  right_swipes  left_swipes  like_rate  pick_rate  mean_swipes_to_pick  abandon_rate  finished_without_pick_rate  catalog_coverage  intra_deck_diversity  novelty  repeat_pick_rate
-        x         2026-11-01      1            2             1            1     0.5000     1.0000               2.0000        0.0000                      0.0000            0.4000                1.0000   1.0000            0.0000
-        x         2026-11-02      0            0             0            0          -          -                    -             -                           -            0.0000                     -        -                 -
-        x         all             1            2             1            1     0.5000     1.0000               2.0000        0.0000                      0.0000            0.4000                1.0000   1.0000            0.0000
+        strategy  day         decks  cards_shown  right_swipes  left_swipes  like_rate  pick_rate
+        x         2026-11-01      1            2             1            1     0.5000     1.0000
+        x         2026-11-02      0            0             0            0          -          -
+        x         all             1            2             1            1     0.5000     1.0000
+
+        strategy  day         mean_swipes_to_pick  abandon_rate  finished_without_pick_rate
+        x         2026-11-01               2.0000        0.0000                      0.0000
+        x         2026-11-02                    -             -                           -
+        x         all                      2.0000        0.0000                      0.0000
+
+        strategy  day         catalog_coverage  intra_deck_diversity  novelty  repeat_pick_rate
+        x         2026-11-01            0.4000                1.0000   1.0000            0.0000
+        x         2026-11-02            0.0000                     -        -                 -
+        x         all                   0.4000                1.0000   1.0000            0.0000
 
         """)
   }
@@ -108,6 +118,27 @@ struct StatsWriterTests {
         ]}
 
         """)
+  }
+
+  @Test func wideTablesSplitIntoPanelsOfAtLeastOneMetric() {
+    let wide = String(repeating: "w", count: 95)
+    let table = StatsTable(
+      parameters: [], columns: ["n", wide, "m"],
+      rows: [StatsTableRow(strategy: "s", day: "all", cells: [.count(1), .count(2), .count(3)])])
+    let expected = [
+      "strategy  day  n", "s         all  1", "",
+      "strategy  day  " + wide, "s         all  " + String(repeating: " ", count: 94) + "2", "",
+      "strategy  day  m", "s         all  3", "",
+    ]
+    #expect(text(StatsWriter.render(table, format: .table)) == expected.joined(separator: "\n"))
+    #expect(StatsWriter.tableWidth == 100)
+  }
+
+  @Test func noMetricColumns() {
+    let table = StatsTable(
+      parameters: [], columns: [], rows: [StatsTableRow(strategy: "s", day: "all", cells: [])])
+    #expect(text(StatsWriter.render(table, format: .table)) == "strategy  day\ns         all\n")
+    #expect(text(StatsWriter.render(table, format: .csv)) == "strategy,day\ns,all\n")
   }
 
   @Test func emptyTable() {
