@@ -39,11 +39,10 @@ public struct StatsOptions: Sendable, Equatable {
 /// strategy and day.
 ///
 /// Memory grows with the distinct sessions, users, (strategy, day) groups times catalog items,
-/// and (strategy, user, item) triples with a right swipe; it does not grow with the number of
-/// events beyond that, except that a session keeps the `at` of each of its swipes (8 bytes each,
-/// the cards of one deck in practice) for the place of the pick when positions are missing. A
-/// session costs about 100 bytes plus its timestamps. Nothing is flushed per day, so events may
-/// come in any order.
+/// and (strategy, user, item) triples with a right swipe, not with the number of events: a session
+/// costs about 150 bytes plus 8 bytes per swipe (its `at`, kept for the place of the pick when
+/// positions are missing; the cards of one deck in practice), a ground-truth record three numbers.
+/// Nothing is flushed per day, so events may come in any order.
 ///
 /// The result does not depend on the order of the events or of the ground-truth records:
 /// everything kept per event is an integer count, a minimum or a set, and sums of real numbers
@@ -84,7 +83,9 @@ public struct StatsAccumulator: EventSink, Sendable {
   private var itemShows: [Int64]
   /// Per (strategy, user, item): the day of every right swipe.
   private var pickDays: [PickKey: [Int32]] = [:]
-  private var truth: [GroundTruthSession] = []
+  /// Per (strategy, day): the ground-truth values of its sessions (three numbers a session).
+  private var truth: [GroupKey: TruthValues] = [:]
+  private var hasUnlabelledTruth = false
 
   public init(catalog: Catalog, options: StatsOptions) {
     self.catalog = catalog
@@ -127,8 +128,10 @@ public struct StatsAccumulator: EventSink, Sendable {
 
   /// Adds the ground truth of one simulated session.
   public mutating func add(_ session: GroundTruthSession) {
-    _ = strategySlot(session.strategy)
-    truth.append(session)
+    let key = GroupKey(
+      strategy: strategySlot(session.strategy), day: session.day.daysSinceEpoch)
+    if session.strategy == nil { hasUnlabelledTruth = true }
+    truth[key, default: TruthValues()].add(session, k: options.ndcgK)
   }
 
   private mutating func strategySlot(_ label: String?) -> Int32 {
@@ -201,13 +204,13 @@ public struct StatsAccumulator: EventSink, Sendable {
     // `(all)` exists from init; drop it when nothing carries it and other labels exist.
     let unlabelledUsed =
       sessions.contains { strategyNames[Int($0.key.strategy)] == StatsAccumulator.unlabelled }
-      || truth.contains { $0.strategy == nil }
+      || hasUnlabelledTruth
       || options.strategies.contains(StatsAccumulator.unlabelled)
     if !unlabelledUsed && labels.count > 1 { labels.remove(StatsAccumulator.unlabelled) }
     let ordered = labels.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
 
     var daySet = Set(sessions.map(\.key.day))
-    daySet.formUnion(truth.map(\.day.daysSinceEpoch))
+    daySet.formUnion(truth.keys.map(\.day))
     if let range = options.days {
       for d in range.lowerBound.daysSinceEpoch...range.upperBound.daysSinceEpoch {
         daySet.insert(d)
@@ -227,12 +230,7 @@ public struct StatsAccumulator: EventSink, Sendable {
           repeated
       }
     }
-    for session in truth {
-      let key = GroupKey(
-        strategy: strategyIndex[session.strategy ?? StatsAccumulator.unlabelled]!,
-        day: session.day.daysSinceEpoch)
-      tallies[key, default: Tally()].add(session, k: options.ndcgK)
-    }
+    for (key, values) in truth { tallies[key, default: Tally()].truth = values }
 
     let information = selfInformation()
     var rows: [StatsRow] = []
@@ -316,9 +314,9 @@ public struct StatsAccumulator: EventSink, Sendable {
     } else {
       values[.catalogCoverage] = ratio(0, catalog.count)
     }
-    values[.meanPickUtility] = mean(t.pickUtilities)
-    values[.meanRegret] = mean(t.regrets)
-    values[.ndcgAtK] = mean(t.ndcgs)
+    values[.meanPickUtility] = mean(t.truth.pickUtilities)
+    values[.meanRegret] = mean(t.truth.regrets)
+    values[.ndcgAtK] = mean(t.truth.ndcgs)
     return StatsRow(strategy: strategy, day: day, values: values)
   }
 
@@ -408,9 +406,7 @@ private struct Tally {
   var finishedWithoutPick = 0
   var categories = 0
   var repeatPicks = 0
-  var pickUtilities: [Double] = []
-  var regrets: [Double] = []
-  var ndcgs: [Double] = []
+  var truth = TruthValues()
 
   mutating func add(_ s: Session, deckSize: Int) {
     decks += 1
@@ -427,12 +423,6 @@ private struct Tally {
     }
   }
 
-  mutating func add(_ g: GroundTruthSession, k: Int) {
-    if let u = g.pickUtility { pickUtilities.append(u) }
-    if let r = g.regret { regrets.append(r) }
-    if let n = g.ndcg(k: k) { ndcgs.append(n) }
-  }
-
   mutating func merge(_ o: Tally) {
     decks += o.decks
     right += o.right
@@ -443,8 +433,22 @@ private struct Tally {
     finishedWithoutPick += o.finishedWithoutPick
     categories += o.categories
     repeatPicks += o.repeatPicks
-    pickUtilities += o.pickUtilities
-    regrets += o.regrets
-    ndcgs += o.ndcgs
+    truth.pickUtilities += o.truth.pickUtilities
+    truth.regrets += o.truth.regrets
+    truth.ndcgs += o.truth.ndcgs
+  }
+}
+
+/// The ground-truth values of a group's sessions, each defined one kept (summed in sorted order
+/// when the report is made).
+private struct TruthValues {
+  var pickUtilities: [Double] = []
+  var regrets: [Double] = []
+  var ndcgs: [Double] = []
+
+  mutating func add(_ g: GroundTruthSession, k: Int) {
+    if let u = g.pickUtility { pickUtilities.append(u) }
+    if let r = g.regret { regrets.append(r) }
+    if let n = g.ndcg(k: k) { ndcgs.append(n) }
   }
 }
