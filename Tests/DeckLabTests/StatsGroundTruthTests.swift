@@ -94,6 +94,17 @@ struct StatsGroundTruthTests {
     #expect(StatsOptions(deckSize: 7).ndcgK == 7)
   }
 
+  @Test func truthLabelledAllIsNotDroppedBesideOtherStrategies() {
+    var stats = StatsAccumulator(catalog: statsCatalog, options: StatsOptions(deckSize: 3))
+    stats.add(swipe("u1", "b", .right, day: 1, position: 1), strategy: "x")
+    stats.add(
+      GroundTruthSession(
+        strategy: "(all)", user: "u1", day: nov(1), deck: [1], pickedPosition: nil, oracle: [3]))
+    let rows = stats.report().rows
+    #expect(rows.map(\.strategy) == ["(all)", "(all)", "x", "x"])
+    #expect(rows.map { $0[.meanRegret] } == [2, 2, nil, nil])
+  }
+
   @Test func unlabelledTruthJoinsUnlabelledEvents() {
     var stats = StatsAccumulator(catalog: statsCatalog, options: StatsOptions(deckSize: 3))
     stats.add(swipe("u1", "b", .right, day: 1, position: 1))

@@ -85,7 +85,6 @@ public struct StatsAccumulator: EventSink, Sendable {
   private var pickDays: [PickKey: [Int32]] = [:]
   /// Per (strategy, day): the ground-truth values of its sessions (three numbers a session).
   private var truth: [GroupKey: TruthValues] = [:]
-  private var hasUnlabelledTruth = false
 
   public init(catalog: Catalog, options: StatsOptions) {
     self.catalog = catalog
@@ -130,7 +129,6 @@ public struct StatsAccumulator: EventSink, Sendable {
   public mutating func add(_ session: GroundTruthSession) {
     let key = GroupKey(
       strategy: strategySlot(session.strategy), day: session.day.daysSinceEpoch)
-    if session.strategy == nil { hasUnlabelledTruth = true }
     truth[key, default: TruthValues()].add(session, k: options.ndcgK)
   }
 
@@ -202,9 +200,10 @@ public struct StatsAccumulator: EventSink, Sendable {
     var labels = Set(strategyNames)
     labels.formUnion(options.strategies)
     // `(all)` exists from init; drop it when nothing carries it and other labels exist.
+    let unlabelled = strategyIndex[StatsAccumulator.unlabelled]!
     let unlabelledUsed =
-      sessions.contains { strategyNames[Int($0.key.strategy)] == StatsAccumulator.unlabelled }
-      || hasUnlabelledTruth
+      sessions.contains { $0.key.strategy == unlabelled }
+      || truth.keys.contains { $0.strategy == unlabelled }
       || options.strategies.contains(StatsAccumulator.unlabelled)
     if !unlabelledUsed && labels.count > 1 { labels.remove(StatsAccumulator.unlabelled) }
     let ordered = labels.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
