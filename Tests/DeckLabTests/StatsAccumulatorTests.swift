@@ -119,8 +119,9 @@ struct StatsAccumulatorTests {
   @Test func sameDayPicksOfOneItemAreNotRepeats() {
     // Two right swipes of b by u1 on one day (all mode), then one the next day: only that one.
     let events = [
-      swipe("u1", "b", .right, day: 1, position: 1), swipe("u1", "b", .right, day: 1, position: 2),
-      swipe("u1", "b", .right, day: 2, position: 1),
+      statsSwipe("u1", "b", .right, day: 1, position: 1),
+      statsSwipe("u1", "b", .right, day: 1, position: 2),
+      statsSwipe("u1", "b", .right, day: 2, position: 1),
     ]
     #expect(
       handReport(events: events, days: nil).rows.map { $0[.repeatPickRate] } == [0, 1, 1.0 / 3])
@@ -128,9 +129,9 @@ struct StatsAccumulatorTests {
 
   @Test func repeatsCountOnlyUnderTheSameStrategy() {
     var stats = StatsAccumulator(catalog: statsCatalog, options: StatsOptions(deckSize: 3))
-    stats.add(swipe("u1", "b", .right, day: 1, position: 1), strategy: "x")
-    stats.add(swipe("u1", "b", .right, day: 2, position: 1), strategy: "y")
-    stats.add(swipe("u1", "b", .right, day: 3, position: 1), strategy: "y")
+    stats.add(statsSwipe("u1", "b", .right, day: 1, position: 1), strategy: "x")
+    stats.add(statsSwipe("u1", "b", .right, day: 2, position: 1), strategy: "y")
+    stats.add(statsSwipe("u1", "b", .right, day: 3, position: 1), strategy: "y")
     let rows = stats.report().rows
     #expect(rows.map(\.strategy) == ["x", "x", "x", "x", "y", "y", "y", "y"])
     #expect(rows.map { $0[.repeatPickRate] } == [0, nil, nil, 0, nil, 0, 1, 0.5])
@@ -138,8 +139,8 @@ struct StatsAccumulatorTests {
 
   @Test func unknownItemsAreRefusedAndLeftOut() {
     var stats = StatsAccumulator(catalog: statsCatalog, options: StatsOptions(deckSize: 3))
-    #expect(stats.add(swipe("u1", "zz", .right, day: 1)) == .unknownItem)
-    #expect(stats.add(swipe("u1", "a", .left, day: 1)) == .accepted)
+    #expect(stats.add(statsSwipe("u1", "zz", .right, day: 1)) == .unknownItem)
+    #expect(stats.add(statsSwipe("u1", "a", .left, day: 1)) == .accepted)
     let all = stats.report().rows.last!
     #expect(all[.cardsShown] == 1)
     #expect(all[.rightSwipes] == 0)
@@ -159,8 +160,8 @@ struct StatsAccumulatorTests {
   @Test func swipesToPickByPositionIgnoresTimeWhenEveryCardHasOne() {
     // Logged out of order: the pick at position 4 has the earliest time.
     let events = [
-      swipe("u1", "a", .right, day: 1, second: 0, position: 4),
-      swipe("u1", "b", .left, day: 1, second: 9, position: 1),
+      statsSwipe("u1", "a", .right, day: 1, second: 0, position: 4),
+      statsSwipe("u1", "b", .left, day: 1, second: 9, position: 1),
     ]
     #expect(handReport(events: events, days: nil).rows[0][.meanSwipesToPick] == 4)
   }
@@ -168,10 +169,10 @@ struct StatsAccumulatorTests {
   @Test func swipesToPickFallsBackToTimeWhenAnyPositionIsMissing() {
     // One swipe lacks a position: the session is ordered by time; equal times are not "earlier".
     let events = [
-      swipe("u1", "a", .left, day: 1, second: 0, position: 1),
-      swipe("u1", "b", .left, day: 1, second: 5),
-      swipe("u1", "c", .right, day: 1, second: 5, position: 7),
-      swipe("u1", "d", .left, day: 1, second: 9, position: 3),
+      statsSwipe("u1", "a", .left, day: 1, second: 0, position: 1),
+      statsSwipe("u1", "b", .left, day: 1, second: 5),
+      statsSwipe("u1", "c", .right, day: 1, second: 5, position: 7),
+      statsSwipe("u1", "d", .left, day: 1, second: 9, position: 3),
     ]
     #expect(handReport(events: events, days: nil).rows[0][.meanSwipesToPick] == 2)
   }
@@ -180,7 +181,7 @@ struct StatsAccumulatorTests {
     // No picks: 2 swipes with deck size 3 is abandoned, 3 is finished, 4 (a reset) is finished.
     func rates(_ swipes: Int) -> (Double?, Double?) {
       let events = (0..<swipes).map { n in
-        swipe("u1", ["a", "b", "c", "d"][n], .left, day: 1, second: Int64(n), position: n + 1)
+        statsSwipe("u1", ["a", "b", "c", "d"][n], .left, day: 1, second: Int64(n), position: n + 1)
       }
       let row = handReport(events: events, days: nil).rows[0]
       return (row[.abandonRate], row[.finishedWithoutPickRate])
@@ -194,8 +195,8 @@ struct StatsAccumulatorTests {
   @Test func aMissingDeckDateGroupsByTheEventsOwnDay() {
     // The same user on the same day, once with a deck date and once without: one session.
     let events = [
-      swipe("u1", "a", .left, day: 1, position: 1),
-      swipe("u1", "b", .right, day: 1, second: 1, position: 2, deck: false),
+      statsSwipe("u1", "a", .left, day: 1, position: 1),
+      statsSwipe("u1", "b", .right, day: 1, second: 1, position: 2, deck: false),
     ]
     let row = handReport(events: events, days: nil).rows[0]
     #expect(row[.decks] == 1)
@@ -204,9 +205,9 @@ struct StatsAccumulatorTests {
 
   @Test func aLateSwipeCountsOnItsDecksDate() {
     // A swipe made on 11-02 of the deck of 11-01 belongs to the 11-01 session.
-    var late = swipe("u1", "b", .right, day: 2, position: 2)
+    var late = statsSwipe("u1", "b", .right, day: 2, position: 2)
     late.deck = nov(1)
-    let events = [swipe("u1", "a", .left, day: 1, position: 1), late]
+    let events = [statsSwipe("u1", "a", .left, day: 1, position: 1), late]
     let rows = handReport(events: events, days: nil).rows
     #expect(rows.map(\.dayLabel) == ["2026-11-01", "all"])
     #expect(rows[0][.decks] == 1)
@@ -214,7 +215,7 @@ struct StatsAccumulatorTests {
   }
 
   @Test func noveltyIsZeroWhenOneItemIsEverything() {
-    let events = [swipe("u1", "a", .left, day: 1), swipe("u2", "a", .right, day: 1)]
+    let events = [statsSwipe("u1", "a", .left, day: 1), statsSwipe("u2", "a", .right, day: 1)]
     #expect(handReport(events: events, days: nil).rows[0][.novelty] == 0)
   }
 
@@ -222,7 +223,7 @@ struct StatsAccumulatorTests {
     var stats = StatsAccumulator(
       catalog: statsCatalog,
       options: StatsOptions(deckSize: 3, days: nov(2)...nov(3), strategies: ["zeta", "alpha"]))
-    stats.add(swipe("u1", "a", .right, day: 1, position: 1), strategy: "beta")
+    stats.add(statsSwipe("u1", "a", .right, day: 1, position: 1), strategy: "beta")
     let rows = stats.report().rows
     #expect(
       rows.map(\.strategy) == ["alpha", "beta", "zeta"].flatMap { Array(repeating: $0, count: 4) })
@@ -237,7 +238,7 @@ struct StatsAccumulatorTests {
   @Test func strategyLabelsSortByBytes() {
     var stats = StatsAccumulator(catalog: statsCatalog, options: StatsOptions(deckSize: 3))
     for label in ["b", "B", "a", "Ä", "(all)"] {
-      stats.add(swipe("u1", "a", .left, day: 1), strategy: label == "(all)" ? nil : label)
+      stats.add(statsSwipe("u1", "a", .left, day: 1), strategy: label == "(all)" ? nil : label)
     }
     let labels = stats.report().rows.map(\.strategy)
     #expect(labels == ["(all)", "(all)", "B", "B", "a", "a", "b", "b", "Ä", "Ä"])

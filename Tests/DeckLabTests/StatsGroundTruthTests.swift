@@ -96,7 +96,7 @@ struct StatsGroundTruthTests {
 
   @Test func truthLabelledAllIsNotDroppedBesideOtherStrategies() {
     var stats = StatsAccumulator(catalog: statsCatalog, options: StatsOptions(deckSize: 3))
-    stats.add(swipe("u1", "b", .right, day: 1, position: 1), strategy: "x")
+    stats.add(statsSwipe("u1", "b", .right, day: 1, position: 1), strategy: "x")
     stats.add(
       GroundTruthSession(
         strategy: "(all)", user: "u1", day: nov(1), deck: [1], pickedPosition: nil, oracle: [3]))
@@ -107,7 +107,7 @@ struct StatsGroundTruthTests {
 
   @Test func unlabelledTruthJoinsUnlabelledEvents() {
     var stats = StatsAccumulator(catalog: statsCatalog, options: StatsOptions(deckSize: 3))
-    stats.add(swipe("u1", "b", .right, day: 1, position: 1))
+    stats.add(statsSwipe("u1", "b", .right, day: 1, position: 1))
     stats.add(
       GroundTruthSession(user: "u1", day: nov(1), deck: [2, 1], pickedPosition: 1, oracle: [2, 1]))
     let rows = stats.report().rows

@@ -33,7 +33,7 @@ struct StatsMetricTests {
   @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
   func shuffledHandEventsGiveIdenticalBytes(seed: UInt64) {
     let expected = handReport()
-    let report = handReport(events: shuffled(handEvents, seed: seed))
+    let report = handReport(events: seededShuffle(handEvents, seed: seed))
     for format in StatsFormat.allCases {
       #expect(report.render(format) == expected.render(format))
     }
@@ -61,8 +61,8 @@ struct StatsMetricTests {
     func render(_ order: UInt64?) -> [[UInt8]] {
       var stats = StatsAccumulator(
         catalog: catalog, options: StatsOptions(deckSize: 10, repeatWindowDays: 6))
-      let evs = order.map { shuffled(labelled, seed: $0) } ?? labelled
-      let gts = order.map { shuffled(truth, seed: $0 &+ 100) } ?? truth
+      let evs = order.map { seededShuffle(labelled, seed: $0) } ?? labelled
+      let gts = order.map { seededShuffle(truth, seed: $0 &+ 100) } ?? truth
       for (e, label) in evs { stats.add(e, strategy: label) }
       for g in gts { stats.add(g) }
       let report = stats.report()

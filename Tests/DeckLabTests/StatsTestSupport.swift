@@ -16,7 +16,7 @@ let statsCatalog = try! Catalog(items: [
 func nov(_ day: Int) -> DeckDate { DeckDate(year: 2026, month: 11, day: day)! }
 
 /// A swipe on 2026-11-`day` at 12:00 + `second`, logged with its deck date unless `deck` is false.
-func swipe(
+func statsSwipe(
   _ user: String, _ item: String, _ direction: SwipeDirection, day: Int, second: Int64 = 0,
   position: Int? = nil, deck: Bool = true
 ) -> SwipeEvent {
@@ -38,19 +38,19 @@ func swipe(
 /// - 11-04 u1: b right @1 (repeats b again, 2 days after the last pick)
 /// and one event for an item missing from the catalog.
 let handEvents: [SwipeEvent] = [
-  swipe("u1", "a", .left, day: 1, second: 0, position: 1),
-  swipe("u1", "b", .right, day: 1, second: 5, position: 2),
-  swipe("u2", "c", .left, day: 1, second: 0, position: 1),
-  swipe("u2", "a", .left, day: 1, second: 3, position: 2),
-  swipe("u2", "d", .left, day: 1, second: 6, position: 3),
-  swipe("u3", "a", .left, day: 1, second: 0, position: 1),
-  swipe("u1", "c", .left, day: 2, second: 0, deck: false),
-  swipe("u1", "b", .right, day: 2, second: 60, deck: false),
-  swipe("u2", "a", .right, day: 2, second: 0, position: 1),
-  swipe("u2", "b", .left, day: 2, second: 1, position: 2),
-  swipe("u2", "c", .right, day: 2, second: 2, position: 3),
-  swipe("u1", "b", .right, day: 4, second: 0, position: 1),
-  swipe("u9", "zz", .right, day: 2, second: 0, position: 1),
+  statsSwipe("u1", "a", .left, day: 1, second: 0, position: 1),
+  statsSwipe("u1", "b", .right, day: 1, second: 5, position: 2),
+  statsSwipe("u2", "c", .left, day: 1, second: 0, position: 1),
+  statsSwipe("u2", "a", .left, day: 1, second: 3, position: 2),
+  statsSwipe("u2", "d", .left, day: 1, second: 6, position: 3),
+  statsSwipe("u3", "a", .left, day: 1, second: 0, position: 1),
+  statsSwipe("u1", "c", .left, day: 2, second: 0, deck: false),
+  statsSwipe("u1", "b", .right, day: 2, second: 60, deck: false),
+  statsSwipe("u2", "a", .right, day: 2, second: 0, position: 1),
+  statsSwipe("u2", "b", .left, day: 2, second: 1, position: 2),
+  statsSwipe("u2", "c", .right, day: 2, second: 2, position: 3),
+  statsSwipe("u1", "b", .right, day: 4, second: 0, position: 1),
+  statsSwipe("u9", "zz", .right, day: 2, second: 0, position: 1),
 ]
 
 func handReport(
@@ -65,7 +65,7 @@ func handReport(
 }
 
 /// A permutation of `values` drawn from a seeded stream.
-func shuffled<T>(_ values: [T], seed: UInt64) -> [T] {
+func seededShuffle<T>(_ values: [T], seed: UInt64) -> [T] {
   var rng = RandomStream(seed: seed)
   var out = values
   var i = out.count - 1

@@ -9,8 +9,8 @@ import Testing
 private func smallReport() -> StatsReport {
   var stats = StatsAccumulator(
     catalog: statsCatalog, options: StatsOptions(deckSize: 3, days: nov(1)...nov(2)))
-  stats.add(swipe("u1", "a", .left, day: 1, position: 1), strategy: "x")
-  stats.add(swipe("u1", "b", .right, day: 1, second: 1, position: 2), strategy: "x")
+  stats.add(statsSwipe("u1", "a", .left, day: 1, position: 1), strategy: "x")
+  stats.add(statsSwipe("u1", "b", .right, day: 1, second: 1, position: 2), strategy: "x")
   return stats.report()
 }
 
