@@ -80,9 +80,9 @@ public enum StatsMetric: String, Sendable, CaseIterable {
     case .pickRate:
       "sessions with at least one right swipe / decks"
     case .meanSwipesToPick:
-      "mean over sessions with a pick of the 1-based place of the first right swipe: its logged"
-        + " position when every swipe of the session has one, else 1 + the session's swipes"
-        + " logged strictly earlier (by at)"
+      "mean over sessions with a pick of the place of the first right swipe: the smallest position"
+        + " of its right swipes when every swipe of the session has a position, else 1 + the"
+        + " session's swipes with an at earlier than its earliest right swipe"
     case .abandonRate:
       "sessions with no right swipe and fewer swipes than deck_size / decks"
     case .finishedWithoutPickRate:
@@ -101,11 +101,12 @@ public enum StatsMetric: String, Sendable, CaseIterable {
       "ground truth: mean over sessions with a pick of the true utility of the first right"
         + " swipe's card"
     case .meanRegret:
-      "ground truth: mean over sessions of the oracle's best true utility minus the best true"
-        + " utility in the deck shown"
+      "ground truth: mean over sessions with a non-empty deck and oracle of the oracle's best"
+        + " true utility minus the best true utility in the deck"
     case .ndcgAtK:
-      "ground truth: mean over sessions of DCG@k of the deck / DCG@k of the oracle sorted by"
-        + " true utility; gain 1/(1+exp(-utility)), discount 1/log2(rank+1), k = ndcg_k"
+      "ground truth: mean over sessions with a non-empty deck and oracle of DCG@k of the deck /"
+        + " DCG@k of the oracle sorted by true utility; gain 1/(1+exp(-utility)), discount"
+        + " 1/log2(rank+1), k = ndcg_k"
     }
   }
 
