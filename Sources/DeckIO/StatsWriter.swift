@@ -1,0 +1,204 @@
+import DeckCore
+
+/// Output formats of stats.
+public enum StatsFormat: String, Sendable, CaseIterable {
+  /// Aligned text for people: one row per strategy and day, one column per metric.
+  case table
+  /// One JSON document: the run's parameters and the rows, one row object per line.
+  case json
+  /// CSV: a header row, then one row per strategy and day.
+  case csv
+}
+
+/// One value of a stats table.
+public enum StatsCell: Sendable, Equatable {
+  /// A whole number (counts).
+  case count(Int)
+  /// A rate or a mean, written with fixed decimals.
+  case number(Double)
+  /// No value: the metric's denominator is 0 (no sessions, no picks, ...). Written as `null` in
+  /// JSON, an empty field in CSV and `-` in the table. A non-finite `.number` is written the same
+  /// way, so output never holds `nan` or `inf`.
+  case missing
+}
+
+/// A parameter of a stats run, written in the JSON header (`"deck_size":10`).
+public struct StatsParameter: Sendable, Equatable {
+  public var name: String
+  public var value: StatsCell
+
+  public init(name: String, value: StatsCell) {
+    self.name = name
+    self.value = value
+  }
+}
+
+/// One row of a stats table: a strategy, a day label (`YYYY-MM-DD`, or `all` for the row over
+/// every day) and one cell per column.
+public struct StatsTableRow: Sendable, Equatable {
+  public var strategy: String
+  public var day: String
+  public var cells: [StatsCell]
+
+  public init(strategy: String, day: String, cells: [StatsCell]) {
+    self.strategy = strategy
+    self.day = day
+    self.cells = cells
+  }
+}
+
+/// What a stats writer writes: parameters, metric columns (stable snake_case names) and rows, in
+/// the order they are to be written. The writer adds the `strategy` and `day` columns.
+public struct StatsTable: Sendable, Equatable {
+  public var parameters: [StatsParameter]
+  public var columns: [String]
+  public var rows: [StatsTableRow]
+
+  public init(parameters: [StatsParameter], columns: [String], rows: [StatsTableRow]) {
+    precondition(rows.allSatisfy { $0.cells.count == columns.count }, "a row has too few cells")
+    self.parameters = parameters
+    self.columns = columns
+    self.rows = rows
+  }
+}
+
+/// Writes stats tables as aligned text, JSON or CSV.
+///
+/// Numbers are formatted by menudeck itself, never by the locale: counts as integers, rates and
+/// means with `decimals` digits after the point (`tableDecimals` in the table), rounded half away
+/// from zero. Rows and columns are written in the order given, so the same table is always the
+/// same bytes.
+///
+/// - json: `{"parameters":{...},\n"rows":[\n{"strategy":"...","day":"...","decks":3,...},\n...\n]}`
+/// - csv: `strategy,day,<columns>` then one line per row; a missing value is an empty field.
+/// - table: a header line, then one line per row; text columns left-aligned, numbers
+///   right-aligned, two spaces between columns; a missing value is `-`. When the columns do not
+///   fit in `tableWidth` display columns, they are split into panels (separated by a blank line),
+///   each repeating the strategy and day columns and holding as many metrics as fit (at least
+///   one).
+public enum StatsWriter {
+  /// Digits after the point in JSON and CSV.
+  public static let decimals = 6
+  /// Digits after the point in the table.
+  public static let tableDecimals = 4
+  /// The widest table line, in display columns, before the metrics are split into panels.
+  public static let tableWidth = 100
+
+  /// The whole output of `table` in `format`.
+  public static func render(_ table: StatsTable, format: StatsFormat) -> [UInt8] {
+    var out: [UInt8] = []
+    switch format {
+    case .json: appendJSON(table, to: &out)
+    case .csv: appendCSV(table, to: &out)
+    case .table: appendTable(table, to: &out)
+    }
+    return out
+  }
+
+  /// Writes the whole output of `table` in `format` to `output`.
+  public static func write(_ table: StatsTable, format: StatsFormat, to output: ByteOutput)
+    throws(DeckIOError)
+  {
+    try output.write(render(table, format: format))
+  }
+
+  private static func appendJSON(_ table: StatsTable, to out: inout [UInt8]) {
+    out.append(contentsOf: "{\"parameters\":{".utf8)
+    for (n, p) in table.parameters.enumerated() {
+      if n > 0 { out.append(UInt8(ascii: ",")) }
+      Text.appendJSONString(p.name, to: &out)
+      out.append(UInt8(ascii: ":"))
+      appendCell(p.value, missing: "null", decimals: decimals, to: &out)
+    }
+    out.append(contentsOf: "},\n\"rows\":[".utf8)
+    for (n, row) in table.rows.enumerated() {
+      out.append(contentsOf: (n > 0 ? ",\n" : "\n").utf8)
+      out.append(contentsOf: "{\"strategy\":".utf8)
+      Text.appendJSONString(row.strategy, to: &out)
+      out.append(contentsOf: ",\"day\":".utf8)
+      Text.appendJSONString(row.day, to: &out)
+      for (column, cell) in zip(table.columns, row.cells) {
+        out.append(UInt8(ascii: ","))
+        Text.appendJSONString(column, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendCell(cell, missing: "null", decimals: decimals, to: &out)
+      }
+      out.append(UInt8(ascii: "}"))
+    }
+    out.append(contentsOf: (table.rows.isEmpty ? "]}\n" : "\n]}\n").utf8)
+  }
+
+  private static func appendCSV(_ table: StatsTable, to out: inout [UInt8]) {
+    out.append(contentsOf: "strategy,day".utf8)
+    for column in table.columns {
+      out.append(UInt8(ascii: ","))
+      Text.appendCSVField(column, to: &out)
+    }
+    out.append(0x0A)
+    for row in table.rows {
+      Text.appendCSVField(row.strategy, to: &out)
+      out.append(UInt8(ascii: ","))
+      Text.appendCSVField(row.day, to: &out)
+      for cell in row.cells {
+        out.append(UInt8(ascii: ","))
+        appendCell(cell, missing: "", decimals: decimals, to: &out)
+      }
+      out.append(0x0A)
+    }
+  }
+
+  private static func appendTable(_ table: StatsTable, to out: inout [UInt8]) {
+    let header = ["strategy", "day"] + table.columns
+    let lines: [[String]] = table.rows.map { row in
+      [row.strategy, row.day]
+        + row.cells.map { cell in
+          var b: [UInt8] = []
+          appendCell(cell, missing: "-", decimals: tableDecimals, to: &b)
+          return String(decoding: b, as: UTF8.self)
+        }
+    }
+    var widths = header.map(Text.displayWidth)
+    for line in lines {
+      for (n, field) in line.enumerated() { widths[n] = max(widths[n], Text.displayWidth(field)) }
+    }
+    // Panels: the metric columns that fit in `tableWidth` after the strategy and day columns
+    // (at least one per panel), each panel repeating strategy and day.
+    let keyWidth = widths[0] + 2 + widths[1]
+    var panels: [Range<Int>] = []
+    var first = 2
+    while first < header.count || panels.isEmpty {
+      var end = first
+      var width = keyWidth
+      while end < header.count && (end == first || width + 2 + widths[end] <= tableWidth) {
+        width += 2 + widths[end]
+        end += 1
+      }
+      panels.append(first..<end)
+      first = end
+    }
+    for (p, panel) in panels.enumerated() {
+      if p > 0 { out.append(0x0A) }
+      for line in [header] + lines {
+        var text = Text.padRight(line[0], widths[0]) + "  "
+        text += panel.isEmpty ? line[1] : Text.padRight(line[1], widths[1])
+        for n in panel { text += "  " + Text.padLeft(line[n], widths[n]) }
+        out.append(contentsOf: text.utf8)
+        out.append(0x0A)
+      }
+    }
+  }
+
+  private static func appendCell(
+    _ cell: StatsCell, missing: String, decimals: Int, to out: inout [UInt8]
+  ) {
+    switch cell {
+    case .count(let n):
+      if n < 0 { out.append(UInt8(ascii: "-")) }
+      Text.appendInt(UInt64(n.magnitude), to: &out)
+    case .number(let x) where x.isFinite:
+      Text.appendFixed(x, decimals: decimals, to: &out)
+    case .number, .missing:
+      out.append(contentsOf: missing.utf8)
+    }
+  }
+}
