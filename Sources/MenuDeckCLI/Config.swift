@@ -1,5 +1,6 @@
 import DeckCore
 import DeckIO
+import DeckLab
 import DeckStrategies
 
 /// A named strategy instance from the config: a built-in (`use`) with options.
@@ -26,12 +27,14 @@ public struct MenuDeckConfig: Sendable {
   public var format: DeckFormat = .json
   public var dragRule: SwipeRule = .foodMenu
   public var rules = DeckRules()
+  /// The simulated population (`menudeck simulate`); defaults when absent.
+  public var simulation = SimulationConfig()
   /// The config file's bytes (for the run header's content hash); empty without a file.
   public var bytes: [UInt8] = []
 
   public static let topLevelKeys = [
     "catalog", "users", "history", "strategy", "strategies", "seed", "time_zone", "format",
-    "drag_rule", "deck",
+    "drag_rule", "deck", "simulation",
   ]
   public static let deckKeys = [
     "size", "max_per_category", "avoid_adjacent_category", "pinned", "excluded",
@@ -138,6 +141,10 @@ public struct MenuDeckConfig: Sendable {
             + "'absolute' (card-deck app: |dx| > 100 points)")
       }
     }
+    if let sim = try root.optionalValue(at: "simulation") {
+      config.simulation = try SimulationConfig.parse(sim, file: path)
+    }
+    config.simulation.dragRule = config.dragRule
     if let deck = try root.optionalValue(at: "deck") {
       _ = try deck.requireObject("field 'deck'")
       try deck.rejectUnknownKeys(allowed: deckKeys, in: "the deck rules")

@@ -24,7 +24,8 @@ public let menudeckCommand = CommandSpec(
     70 internal error, 74 I/O error.
     """,
   subcommands: [
-    deckCommand, validateCommand, strategiesCommand, ingestCommand, mergeCommand, sampleCommand,
+    deckCommand, validateCommand, strategiesCommand, ingestCommand, mergeCommand, simulateCommand,
+    statsCommand, sampleCommand,
   ],
   defaultSubcommand: "deck",
   version: menudeckVersion)

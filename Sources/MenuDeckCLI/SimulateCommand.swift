@@ -1,0 +1,260 @@
+import DeckCore
+import DeckIO
+import DeckLab
+import DeckStrategies
+import Foundation
+
+let simulateCommand = CommandSpec(
+  name: "simulate",
+  abstract: "Simulate diners swiping day by day and report deck stats.",
+  discussion: """
+    Builds a seeded population of synthetic diners over the catalog (hidden tastes per category \
+    and tag, price sensitivity, pickiness, diets and allergens), then runs day by day: each \
+    day's decks are built by the same deck builder, rules and strategy code as 'menudeck deck', \
+    the diners swipe them, and the strategy learns from the day's swipes before the next day. \
+    Prints the stats of every strategy per day and overall, with the ground truth only a \
+    simulation knows (true utility of picks, regret against an oracle deck, NDCG@k).
+
+    Several --strategy options run the same population with the same random numbers, one run \
+    per strategy. Population parameters live under "simulation" in the config.
+
+    Examples:
+      menudeck simulate --users 1000 --days 30 --strategy random --strategy affinity
+      menudeck simulate --users Data/users.json --days 14 --events sim.jsonl
+    """,
+  options: [
+    InputOptions.config,
+    InputOptions.catalog,
+    .option(
+      "users", valueName: "n|file",
+      help: "How many synthetic diners, or a users file whose diners to simulate (default 1000)."),
+    .option("days", valueName: "n", help: "Days to simulate (default 30)."),
+    .option("start", valueName: "date", help: "First simulated day, YYYY-MM-DD (default: today)."),
+    .repeatable(
+      "strategy", short: "s", valueName: "name",
+      help: "Strategy or named configuration to simulate (default: the config's)."),
+    .repeatable("option", short: "o", valueName: "key=value", help: "Strategy option."),
+    .option("size", short: "n", valueName: "n", help: "Cards per deck (config: deck.size)."),
+    .option("seed", valueName: "n", help: "Random seed (config: seed)."),
+    .option(
+      "mode", valueName: "mode", choices: ["pick", "all"],
+      help: "Session mode: pick ends at the first right swipe, all swipes the whole deck."),
+    .flag("drags", help: "Log each swipe as the raw drag (dx, width) the app would have seen."),
+    .option(
+      "events", valueName: "file",
+      help: "Write the simulated swipes as a log (.jsonl or .csv), one strategy only."),
+    .option(
+      "format", short: "f", valueName: "format", default: "table", choices: ["table", "json", "csv"],
+      help: "Format of the stats."),
+    .option("out", valueName: "file", help: "Write the stats to this file atomically."),
+  ],
+  run: { args, context in try Simulate.run(args, context) })
+
+enum Simulate {
+  static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    let io = context.io
+    let days = try args.int("days") ?? 30
+    guard days >= 1 else { throw UsageError("'--days' must be 1 or more, got \(days)") }
+    let config = try Inputs.loadConfig(args, io)
+    guard let catalogPath = args.value("catalog") ?? config.catalog else {
+      throw CommandFailure(.noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
+    }
+    let (catalog, _) = try Inputs.loadCatalog(catalogPath, io)
+    var population: Population
+    var simulation = config.simulation
+    if let mode = args.value("mode") { simulation.mode = mode == "all" ? .all : .pick }
+    if args.flag("drags") { simulation.drags = true }
+    var seed = config.seed
+    if let s = try args.uint64("seed") { seed = s }
+    let usersText = args.value("users") ?? "1000"
+    if let n = Int(usersText) {
+      guard n >= 1 else { throw UsageError("'--users' must be 1 or more, got \(n)") }
+      population = Population(catalog: catalog, count: n, config: simulation, seed: seed)
+    } else {
+      let (profiles, _) = try Inputs.loadUsers(usersText, io)
+      guard !profiles.isEmpty else {
+        throw CommandFailure(.dataError, "\(usersText): the users file has no users to simulate")
+      }
+      population = Population(catalog: catalog, users: profiles, config: simulation, seed: seed)
+    }
+    var rules = config.rules
+    if let n = try args.int("size") {
+      guard n >= 1 else { throw UsageError("'--size' must be 1 or more, got \(n)") }
+      rules.size = n
+    }
+    let builder: DeckBuilder
+    do {
+      builder = try DeckBuilder(catalog: catalog, rules: rules)
+    } catch {
+      throw CommandFailure(.dataError, "\(config.path): deck: \(error)")
+    }
+    guard let zone = TimeZones.zone(named: config.timeZone) else {
+      throw CommandFailure(.dataError, "\(config.path): unknown time zone '\(config.timeZone)'")
+    }
+    var start = TimeZones.today(in: zone)
+    if let text = args.value("start") {
+      guard let d = DeckDate.parse(text) else {
+        throw UsageError("invalid date '\(text)' for '--start'; expected YYYY-MM-DD")
+      }
+      start = d
+    }
+
+    // Strategies: named configurations or built-ins, each with the command-line options.
+    var names = args.values("strategy")
+    if names.isEmpty { names = [config.strategy] }
+    var seen = Set<String>()
+    names = names.filter { seen.insert($0).inserted }
+    var strategies: [(String, any RankingStrategy)] = []
+    for name in names {
+      guard var named = config.resolveStrategy(name) else {
+        throw UsageError(
+          "unknown strategy '\(name)'\(didYouMean(name, config.strategyNames)); valid strategies: "
+            + config.strategyNames.joined(separator: ", "))
+      }
+      for (key, value) in try args.keyValuePairs("option") { named.options[key] = value }
+      do {
+        strategies.append((name, try StrategyRegistry.make(named.use, options: named.options)))
+      } catch {
+        throw UsageError(error.description)
+      }
+    }
+    if args.value("events") != nil && strategies.count > 1 {
+      throw UsageError("'--events' writes one strategy's log; give one --strategy with it")
+    }
+    if let out = args.value("out") { try Paths.checkOutput(out, io) }
+    if let events = args.value("events") { try Paths.checkOutput(events, io) }
+
+    // Event log, written atomically.
+    var eventFile: AtomicFileOutput?
+    var eventWriter: EventWriter?
+    if let path = args.value("events") {
+      let format: EventFormat = path.lowercased().hasSuffix(".csv") ? .csv : .jsonLines
+      let file = try AtomicFileOutput(path: Paths.open(path, io))
+      eventFile = file
+      eventWriter = EventWriter(format: format, output: file, drags: simulation.drags)
+    }
+
+    let last = start.adding(days: days - 1)
+    var stats = StatsAccumulator(
+      catalog: catalog,
+      options: StatsOptions(
+        deckSize: rules.size, days: start...last, strategies: strategies.map(\.0)))
+    var totalSessions = 0
+    var totalSwipes = 0
+    do {
+      for (name, strategy) in strategies {
+        let simulator = Simulator(
+          population: population, builder: builder, seed: seed, start: start, days: days)
+        stats.strategy = name
+        let result = try simulator.run(
+          strategy: strategy,
+          events: { event in
+            try eventWriter?.write(event)
+            if let swipe = event.swipe {
+              _ = stats.add(
+                SwipeEvent(
+                  user: event.user, item: event.item, swipe: swipe, at: event.at,
+                  position: event.position, deck: event.deck, propensity: event.propensity),
+                strategy: name)
+            }
+          },
+          sessions: { s in
+            stats.add(
+              GroundTruthSession(
+                strategy: name, user: s.user, day: s.date, deck: s.cards.map(\.trueUtility),
+                pickedPosition: s.picked.map { $0 + 1 }, oracle: s.oracleUtilities))
+          })
+        try strategy.finish()
+        totalSessions += result.sessions
+        totalSwipes += result.swipes
+      }
+      try eventWriter?.finish()
+      try eventFile?.commit()
+    } catch {
+      eventFile?.abort()
+      throw error
+    }
+
+    let report = stats.report()
+    let format = StatsFormat(rawValue: args.value("format") ?? "table") ?? .table
+    let bytes = report.render(format)
+    if let out = args.value("out") {
+      let file = try AtomicFileOutput(path: Paths.open(out, io))
+      do {
+        try file.write(bytes)
+        try file.commit()
+      } catch {
+        file.abort()
+        throw error
+      }
+    } else {
+      io.stdout.write(bytes: bytes)
+    }
+    context.note(
+      "menudeck: simulated \(plural(population.count, "diner")) x \(plural(days, "day")) from \(start)"
+        + " with seed \(seed): \(plural(totalSessions, "session")), \(plural(totalSwipes, "swipe"))"
+        + " over \(plural(strategies.count, "strategy", "strategies"))")
+    return .success
+  }
+}
+
+let statsCommand = CommandSpec(
+  name: "stats",
+  abstract: "Deck stats of swipe logs: per day and overall.",
+  discussion: """
+    Reads swipe logs (JSON Lines or CSV) and prints, per day and overall: decks, cards shown, \
+    right and left swipes, like rate, pick rate, mean swipes to pick, abandon rate, \
+    finished-without-pick rate, catalog coverage, intra-deck diversity, novelty and repeat-pick \
+    rate. A session is one diner's deck of one date. Every metric is defined in the README.
+
+    Stats need sessions, which snapshots do not keep: give the logs.
+    """,
+  options: [
+    InputOptions.config,
+    InputOptions.catalog,
+    InputOptions.skipBadLines,
+    .option("size", short: "n", valueName: "n", help: "Deck size, for abandonment (config: deck.size)."),
+    .option(
+      "repeat-window", valueName: "days",
+      help: "A repeat pick is one within this many days (default: any earlier day)."),
+    .option(
+      "format", short: "f", valueName: "format", default: "table", choices: ["table", "json", "csv"],
+      help: "Output format."),
+  ],
+  arguments: [CommandArgument("log", help: "Swipe logs ('-' reads standard input).", isRepeating: true)],
+  run: { args, context in
+    let io = context.io
+    let config = try Inputs.loadConfig(args, io)
+    guard let catalogPath = args.value("catalog") ?? config.catalog else {
+      throw CommandFailure(.noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
+    }
+    var logs = args.arguments("log")
+    if logs.isEmpty { logs = config.history }
+    guard !logs.isEmpty else { throw UsageError("give the swipe logs to summarise") }
+    for log in logs where log != "-" && SnapshotFile.isSnapshot(path: Paths.open(log, io)) {
+      throw UsageError(
+        "\(log) is a history snapshot; stats need the swipe logs (snapshots keep no sessions)")
+    }
+    let (catalog, _) = try Inputs.loadCatalog(catalogPath, io)
+    var size = config.rules.size
+    if let n = try args.int("size") {
+      guard n >= 1 else { throw UsageError("'--size' must be 1 or more, got \(n)") }
+      size = n
+    }
+    let window = try args.int("repeat-window")
+    if let window, window < 1 { throw UsageError("'--repeat-window' must be 1 or more") }
+    guard let zone = TimeZones.zone(named: config.timeZone) else {
+      throw CommandFailure(.dataError, "\(config.path): unknown time zone '\(config.timeZone)'")
+    }
+    let settings = RunSettings(
+      config: config, catalogPath: catalogPath, usersPath: nil, historyPaths: logs,
+      strategyName: "", strategy: NamedStrategy(name: "", use: "", options: [:]), seed: 0,
+      date: DeckDate(daysSinceEpoch: 0), zone: zone, format: .json, rules: config.rules,
+      skipBadLines: args.flag("skip-bad-lines"), rejectsPath: nil)
+    var stats = StatsAccumulator(
+      catalog: catalog, options: StatsOptions(deckSize: size, repeatWindowDays: window))
+    let read = try Inputs.readLogs(logs, settings, io, into: &stats, onReject: nil)
+    io.stdout.write(bytes: stats.report().render(StatsFormat(rawValue: args.value("format")!)!))
+    Summary.history(read, future: 0, date: DeckDate(daysSinceEpoch: 0), context: context)
+    return .success
+  })
