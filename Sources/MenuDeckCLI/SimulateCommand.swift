@@ -44,7 +44,8 @@ let simulateCommand = CommandSpec(
       "events", valueName: "file",
       help: "Write the simulated swipes as a log (.jsonl or .csv), one strategy only."),
     .option(
-      "format", short: "f", valueName: "format", default: "table", choices: ["table", "json", "csv"],
+      "format", short: "f", valueName: "format", default: "table",
+      choices: ["table", "json", "csv"],
       help: "Format of the stats."),
     .option("out", valueName: "file", help: "Write the stats to this file atomically."),
   ],
@@ -57,7 +58,8 @@ enum Simulate {
     guard days >= 1 else { throw UsageError("'--days' must be 1 or more, got \(days)") }
     let config = try Inputs.loadConfig(args, io)
     guard let catalogPath = args.value("catalog") ?? config.catalog else {
-      throw CommandFailure(.noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
+      throw CommandFailure(
+        .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
     }
     let (catalog, _) = try Inputs.loadCatalog(catalogPath, io)
     var population: Population
@@ -213,20 +215,27 @@ let statsCommand = CommandSpec(
     InputOptions.config,
     InputOptions.catalog,
     InputOptions.skipBadLines,
-    .option("size", short: "n", valueName: "n", help: "Deck size, for abandonment (config: deck.size)."),
+    .option(
+      "size", short: "n", valueName: "n", help: "Deck size, for abandonment (config: deck.size)."),
     .option(
       "repeat-window", valueName: "days",
       help: "A repeat pick is one within this many days (default: any earlier day)."),
     .option(
-      "format", short: "f", valueName: "format", default: "table", choices: ["table", "json", "csv"],
+      "format", short: "f", valueName: "format", default: "table",
+      choices: ["table", "json", "csv"],
       help: "Output format."),
   ],
-  arguments: [CommandArgument("log", help: "Swipe logs ('-' reads standard input).", isRepeating: true)],
+  arguments: [
+    CommandArgument(
+      "log", help: "Swipe logs ('-' reads standard input; default: the config's history).",
+      isOptional: true, isRepeating: true)
+  ],
   run: { args, context in
     let io = context.io
     let config = try Inputs.loadConfig(args, io)
     guard let catalogPath = args.value("catalog") ?? config.catalog else {
-      throw CommandFailure(.noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
+      throw CommandFailure(
+        .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
     }
     var logs = args.arguments("log")
     if logs.isEmpty { logs = config.history }

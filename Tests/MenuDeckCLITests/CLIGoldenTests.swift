@@ -61,6 +61,8 @@ import Testing
     (["sample"], "help-sample.txt"),
     (["ingest"], "help-ingest.txt"),
     (["merge"], "help-merge.txt"),
+    (["simulate"], "help-simulate.txt"),
+    (["stats"], "help-stats.txt"),
   ])
   func help(command: [String], golden: String) {
     let result = CLIRun(command + ["--help"])

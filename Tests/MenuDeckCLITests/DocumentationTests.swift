@@ -1,3 +1,4 @@
+import DeckLab
 import DeckStrategies
 import Foundation
 import Testing
@@ -41,6 +42,20 @@ import Testing
     for key in MenuDeckConfig.deckKeys {
       #expect(
         Self.readme.contains("| `deck.\(key)` |"), "config key 'deck.\(key)' is not in the README")
+    }
+  }
+
+  @Test func everyStatsMetricIsDefinedInTheReadme() {
+    for metric in StatsMetric.allCases {
+      let row =
+        "| `\(metric.name)` | \(metric.definition.replacingOccurrences(of: "|", with: "\\|")) |"
+      #expect(Self.readme.contains(row), "metric '\(metric.name)' is not defined in the README")
+    }
+  }
+
+  @Test func everySimulationKeyIsDocumented() {
+    for key in SimulationConfig.keys {
+      #expect(Self.readme.contains("| `\(key)` |"), "simulation key '\(key)' is not in the README")
     }
   }
 

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@testable import MenuDeckCLI
+
+/// `menudeck simulate` and `menudeck stats` end to end.
+@Suite struct CLISimulateTests {
+  static let config = CLITest.repoRoot + "/Config/menudeck.json"
+
+  func simulate(_ extra: [String], in dir: TempDir) -> CLIRun {
+    dir.run(
+      [
+        "simulate", "--config", Self.config, "--users", "60", "--days", "4", "--start",
+        "2026-12-01",
+      ]
+        + extra)
+  }
+
+  @Test func aFixedSeedGivesIdenticalEventsAndStats() throws {
+    let dir = try TempDir()
+    let a = simulate(["--seed", "7", "--events", dir.file("a.jsonl"), "--format", "csv"], in: dir)
+    let b = simulate(["--seed", "7", "--events", dir.file("b.jsonl"), "--format", "csv"], in: dir)
+    #expect(a.code == .success, "\(a.stderr)")
+    #expect(a.stdout == b.stdout)
+    let eventsA = try dir.read("a.jsonl")
+    #expect(eventsA == (try dir.read("b.jsonl")))
+    #expect(eventsA.split(separator: "\n").count > 50)
+    let c = simulate(["--seed", "8", "--format", "csv"], in: dir)
+    #expect(c.stdout != a.stdout)
+  }
+
+  @Test func theSimulatedLogReadsBackThroughStatsAndDeck() throws {
+    let dir = try TempDir()
+    let sim = simulate(
+      [
+        "--seed", "3", "--strategy", "popularity", "--events", dir.file("s.jsonl"), "--format",
+        "json",
+      ],
+      in: dir)
+    #expect(sim.code == .success, "\(sim.stderr)")
+    let stats = dir.run(["stats", "--config", Self.config, dir.file("s.jsonl"), "--format", "json"])
+    #expect(stats.code == .success, "\(stats.stderr)")
+    // The same swipes: the log's totals equal the simulation's.
+    func total(_ run: CLIRun, _ key: String) throws -> Double? {
+      let object = try #require(try run.json() as? [String: Any])
+      let rows = try #require(object["rows"] as? [[String: Any]])
+      return rows.last(where: { ($0["day"] as? String) == "all" })?[key] as? Double
+    }
+    #expect(try total(sim, "cards_shown") == total(stats, "cards_shown"))
+    #expect(try total(sim, "right_swipes") == total(stats, "right_swipes"))
+    let deck = dir.run([
+      "deck", "--config", Self.config, "--history", dir.file("s.jsonl"), "--date", "2026-12-05",
+      "--user", "s00001", "--format", "jsonl",
+    ])
+    #expect(deck.code == .success, "\(deck.stderr)")
+  }
+
+  @Test func zeroOrNegativeDaysAndUsersAreUsageErrors() throws {
+    let dir = try TempDir()
+    for args in [["--days", "0"], ["--days", "-3"], ["--users", "0"], ["--users", "-5"]] {
+      let r = dir.run(["simulate", "--config", Self.config] + args)
+      #expect(r.code == .usage, "\(args): \(r.stderr)")
+    }
+    let two = simulate(
+      ["--strategy", "random", "--strategy", "affinity", "--events", dir.file("x.jsonl")], in: dir)
+    #expect(two.code == .usage)
+  }
+
+  @Test func impossibleSimulationValuesNameTheKeyAndFile() throws {
+    let dir = try TempDir()
+    let config = try String(contentsOfFile: Self.config, encoding: .utf8)
+      .replacingOccurrences(
+        of: "\"catalog\": \"../Data/catalog.json\"",
+        with: "\"catalog\": \"\(CLITest.repoRoot)/Data/catalog.json\""
+      )
+      .replacingOccurrences(
+        of: "\"seed\": 20261130,",
+        with: "\"seed\": 20261130,\n  \"simulation\": {\"open_probability\": 1.5},")
+    let path = try dir.write("c.json", config)
+    let r = dir.run(["simulate", "--config", path, "--users", "5", "--days", "1"])
+    #expect(r.code == .dataError)
+    #expect(r.stderr.contains("\(path):"))
+    #expect(r.stderr.contains("open_probability"))
+    let half = try dir.write(
+      "h.json",
+      config.replacingOccurrences(
+        of: "{\"open_probability\": 1.5}", with: "{\"satiation_half_life_days\": -1}"))
+    let h = dir.run(["simulate", "--config", half, "--users", "5", "--days", "1"])
+    #expect(h.code == .dataError)
+    #expect(h.stderr.contains("satiation_half_life_days"))
+  }
+
+  @Test func statsOnTheBundledLog() throws {
+    let r = CLIRun(["stats", "--format", "csv"])
+    #expect(r.code == .success, "\(r.stderr)")
+    let lines = r.stdout.split(separator: "\n")
+    #expect(
+      lines.first?.hasPrefix("strategy,day,decks,cards_shown,right_swipes,left_swipes") == true)
+    #expect(lines.last?.hasPrefix("(all),all,516,3379,353,3026,") == true)
+    let snapshot = CLIRun([
+      "stats", "--format", "csv", "Tests/MenuDeckCLITests/Golden/help-root.txt",
+    ])
+    #expect(snapshot.code != .success)
+  }
+}
