@@ -209,7 +209,8 @@ let statsCommand = CommandSpec(
     finished-without-pick rate, catalog coverage, intra-deck diversity, novelty and repeat-pick \
     rate. A session is one diner's deck of one date. Every metric is defined in the README.
 
-    Stats need sessions, which snapshots do not keep: give the logs.
+    Given history snapshots instead of logs, it prints the card-level metrics only (cards \
+    shown, swipes, like rate, coverage, novelty): snapshots keep no sessions or days.
     """,
   options: [
     InputOptions.config,
@@ -240,9 +241,9 @@ let statsCommand = CommandSpec(
     var logs = args.arguments("log")
     if logs.isEmpty { logs = config.history }
     guard !logs.isEmpty else { throw UsageError("give the swipe logs to summarise") }
-    for log in logs where log != "-" && SnapshotFile.isSnapshot(path: Paths.open(log, io)) {
-      throw UsageError(
-        "\(log) is a history snapshot; stats need the swipe logs (snapshots keep no sessions)")
+    let snapshots = logs.filter { $0 != "-" && SnapshotFile.isSnapshot(path: Paths.open($0, io)) }
+    if !snapshots.isEmpty && snapshots.count != logs.count {
+      throw UsageError("give either swipe logs or history snapshots to 'stats', not both")
     }
     let (catalog, _) = try Inputs.loadCatalog(catalogPath, io)
     var size = config.rules.size
@@ -260,10 +261,30 @@ let statsCommand = CommandSpec(
       strategyName: "", strategy: NamedStrategy(name: "", use: "", options: [:]), seed: 0,
       date: DeckDate(daysSinceEpoch: 0), zone: zone, format: .json, rules: config.rules,
       skipBadLines: args.flag("skip-bad-lines"), rejectsPath: nil)
-    var stats = StatsAccumulator(
-      catalog: catalog, options: StatsOptions(deckSize: size, repeatWindowDays: window))
+    let options = StatsOptions(deckSize: size, repeatWindowDays: window)
+    let format = StatsFormat(rawValue: args.value("format")!)!
+    if !snapshots.isEmpty {
+      var merged = HistorySnapshot.empty
+      for path in snapshots {
+        let snapshot = try Paths.using(path, io) { opened throws(DeckIOError) in
+          try SnapshotFile.read(path: opened, displayName: path)
+        }
+        do {
+          merged = try HistorySnapshot.merge(merged, snapshot)
+        } catch {
+          throw CommandFailure(.dataError, "\(path): \(error)")
+        }
+      }
+      io.stdout.write(
+        bytes: SnapshotStats.report(merged, catalog: catalog, options: options).render(format))
+      context.note(
+        "menudeck: stats of a snapshot cover cards only: snapshots keep no sessions or days; "
+          + "give the logs for the session metrics")
+      return .success
+    }
+    var stats = StatsAccumulator(catalog: catalog, options: options)
     let read = try Inputs.readLogs(logs, settings, io, into: &stats, onReject: nil)
-    io.stdout.write(bytes: stats.report().render(StatsFormat(rawValue: args.value("format")!)!))
+    io.stdout.write(bytes: stats.report().render(format))
     Summary.history(read, future: 0, date: DeckDate(daysSinceEpoch: 0), context: context)
     return .success
   })

@@ -90,6 +90,38 @@ import Testing
     #expect(h.stderr.contains("satiation_half_life_days"))
   }
 
+  @Test func statsOfASnapshotEqualTheLogsCardMetrics() throws {
+    let dir = try TempDir()
+    #expect(
+      dir.run([
+        "ingest", "--config", Self.config, CLISnapshotTests.log, "--into", dir.file("h.snap"),
+      ])
+      .code == .success)
+    let fromLog = CLIRun(["stats", "--format", "json"])
+    let fromSnapshot = dir.run([
+      "stats", "--config", Self.config, "--format", "json", dir.file("h.snap"),
+    ])
+    #expect(fromSnapshot.code == .success, "\(fromSnapshot.stderr)")
+    func overall(_ run: CLIRun) throws -> [String: Any] {
+      let object = try #require(try run.json() as? [String: Any])
+      let rows = try #require(object["rows"] as? [[String: Any]])
+      return try #require(rows.last)
+    }
+    let log = try overall(fromLog)
+    let snap = try overall(fromSnapshot)
+    for key in [
+      "cards_shown", "right_swipes", "left_swipes", "like_rate", "catalog_coverage", "novelty",
+    ] {
+      #expect(log[key] as? Double == snap[key] as? Double, "\(key)")
+      #expect(snap[key] as? Double != nil, "\(key)")
+    }
+    #expect(snap["pick_rate"] is NSNull)
+    let mixed = dir.run([
+      "stats", "--config", Self.config, dir.file("h.snap"), CLISnapshotTests.log,
+    ])
+    #expect(mixed.code == .usage)
+  }
+
   @Test func statsOnTheBundledLog() throws {
     let r = CLIRun(["stats", "--format", "csv"])
     #expect(r.code == .success, "\(r.stderr)")
