@@ -159,7 +159,7 @@ public struct DeckBuilder: Sendable {
     let cap = rules.maxPerCategory ?? Int.max
     var perCategory = [Int](repeating: 0, count: catalog.categories.count)
     var cards: [Card] = []
-    cards.reserveCapacity(size)
+    cards.reserveCapacity(min(size, candidates.items.count))
 
     // Pins first, in pin order.
     var pinnedSlots = Set<Int32>()

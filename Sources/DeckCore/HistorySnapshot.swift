@@ -94,10 +94,16 @@ public struct HistorySnapshot: Sendable, Equatable {
   public var lastDay: Int32?
   /// Drags that did not commit.
   public var hesitations: Int64
+  /// The time zone the logs' timestamps were read in (it decides each swipe's day), as the
+  /// config names it; nil for an empty snapshot.
+  public var timeZone: String?
+  /// The drag rule raw drags were decided by ("relative" or "absolute"); nil when empty.
+  public var dragRule: String?
 
   public init(
     sources: [Source] = [], items: [Item] = [], users: [User] = [], firstDay: Int32? = nil,
-    lastDay: Int32? = nil, hesitations: Int64 = 0
+    lastDay: Int32? = nil, hesitations: Int64 = 0, timeZone: String? = nil,
+    dragRule: String? = nil
   ) {
     self.sources = sources
     self.items = items
@@ -105,6 +111,8 @@ public struct HistorySnapshot: Sendable, Equatable {
     self.firstDay = firstDay
     self.lastDay = lastDay
     self.hesitations = hesitations
+    self.timeZone = timeZone
+    self.dragRule = dragRule
   }
 
   public static let empty = HistorySnapshot()
@@ -190,6 +198,17 @@ public struct HistorySnapshot: Sendable, Equatable {
   public static func merge(_ a: HistorySnapshot, _ b: HistorySnapshot) throws(DeckCoreError)
     -> HistorySnapshot
   {
+    // Both sides must have read their logs the same way, or their days would not agree.
+    if let x = a.timeZone, let y = b.timeZone, x != y {
+      throw .invalidSnapshot(
+        "one snapshot was read in time zone '\(x)', the other in '\(y)'; swipe days would "
+          + "disagree: ingest the logs again with one config")
+    }
+    if let x = a.dragRule, let y = b.dragRule, x != y {
+      throw .invalidSnapshot(
+        "one snapshot decided drags by the \(x) rule, the other by the \(y) rule; ingest the "
+          + "logs again with one config")
+    }
     // Sources: a union of distinct logs.
     var sources = a.sources
     for s in b.sources {
@@ -269,7 +288,8 @@ public struct HistorySnapshot: Sendable, Equatable {
     }
     return HistorySnapshot(
       sources: sources, items: items, users: users, firstDay: minOptional(a.firstDay, b.firstDay),
-      lastDay: maxOptional(a.lastDay, b.lastDay), hesitations: a.hesitations + b.hesitations)
+      lastDay: maxOptional(a.lastDay, b.lastDay), hesitations: a.hesitations + b.hesitations,
+      timeZone: a.timeZone ?? b.timeZone, dragRule: a.dragRule ?? b.dragRule)
   }
 
   private static func sum(_ x: Item, _ y: Item) -> Item {
@@ -439,7 +459,8 @@ private struct RecordTable: Sendable {
   mutating func add(item: Int32, right: Bool, day: Int32) {
     if (count + 1) * 4 > slots.count * 3 { grow() }
     let mask = slots.count - 1
-    var i = Int(truncatingIfNeeded: (UInt64(UInt32(bitPattern: item)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    var i = Int(
+      truncatingIfNeeded: (UInt64(UInt32(bitPattern: item)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
     slots.withUnsafeMutableBufferPointer { t in
       while t[i].item != item && t[i].item != -1 { i = (i + 1) & mask }
       if t[i].item == -1 {
@@ -467,7 +488,8 @@ private struct RecordTable: Sendable {
     count = 0
     let mask = capacity - 1
     for r in old where r.item != -1 {
-      var i = Int(truncatingIfNeeded: (UInt64(UInt32(bitPattern: r.item)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+      var i = Int(
+        truncatingIfNeeded: (UInt64(UInt32(bitPattern: r.item)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
       while slots[i].item != -1 { i = (i + 1) & mask }
       slots[i] = r
       count += 1

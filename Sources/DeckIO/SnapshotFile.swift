@@ -16,7 +16,9 @@ import DeckCore
 // may be negative (`z`), and strings (`s` = u byte length + UTF-8 bytes):
 //
 //     u sources;    per source: s sha256 (hex), s path, u bytes, u lines, u events
-//     u flags (bit 0: has days);  if set: z firstDay, z lastDay  (days since 1970-01-01)
+//     u flags (bit 0: has days, bit 1: has reading settings);
+//                   bit 0: z firstDay, z lastDay  (days since 1970-01-01)
+//                   bit 1: s time zone, s drag rule  (as the config names them)
 //     u hesitations
 //     u items;      per item (ascending id bytes): s id, u right, u left,
 //                   u positions; per position (ascending): u position, u shown, u right
@@ -59,12 +61,16 @@ public enum SnapshotFile {
       p.u(UInt64(s.lines))
       p.u(UInt64(s.events))
     }
-    if let first = snapshot.firstDay, let last = snapshot.lastDay {
-      p.u(1)
-      p.z(Int64(first))
-      p.z(Int64(last))
-    } else {
-      p.u(0)
+    let days = snapshot.firstDay != nil && snapshot.lastDay != nil
+    let settings = snapshot.timeZone != nil || snapshot.dragRule != nil
+    p.u((days ? 1 : 0) | (settings ? 2 : 0))
+    if days {
+      p.z(Int64(snapshot.firstDay!))
+      p.z(Int64(snapshot.lastDay!))
+    }
+    if settings {
+      p.s(snapshot.timeZone ?? "")
+      p.s(snapshot.dragRule ?? "")
     }
     p.u(UInt64(snapshot.hesitations))
     p.u(UInt64(snapshot.items.count))
@@ -170,9 +176,16 @@ public enum SnapshotFile {
           events: try d.i64()))
     }
     let flags = try d.u()
+    guard flags < 4 else { throw DecodeFailure(message: "unknown flags \(flags)") }
     if flags & 1 != 0 {
       snapshot.firstDay = try d.day()
       snapshot.lastDay = try d.day()
+    }
+    if flags & 2 != 0 {
+      let zone = try d.s()
+      let rule = try d.s()
+      snapshot.timeZone = zone.isEmpty ? nil : zone
+      snapshot.dragRule = rule.isEmpty ? nil : rule
     }
     snapshot.hesitations = try d.i64()
     let itemCount = try d.count()

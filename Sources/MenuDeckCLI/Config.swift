@@ -204,6 +204,12 @@ public struct MenuDeckConfig: Sendable {
     return nil
   }
 
+  /// The drag rule as the config names it: "relative" or "absolute".
+  public var dragRuleName: String {
+    if case .absolute = dragRule { return "absolute" }
+    return "relative"
+  }
+
   /// Every name `--strategy` accepts: built-ins and named configurations.
   public var strategyNames: [String] {
     var names = StrategyRegistry.identifiers

@@ -227,6 +227,31 @@ enum Inputs {
       file.hesitations = Int(snapshot.hesitations)
       stats.files.append(file)
     }
+    // A snapshot's days were decided in its time zone; reading it with another would shift them.
+    if let zone = merged.timeZone, zone != settings.config.timeZone {
+      throw CommandFailure(
+        .dataError,
+        "\(snapshots.joined(separator: ", ")): ingested in time zone '\(zone)', but the config "
+          + "uses '\(settings.config.timeZone)'; ingest the logs again with this config")
+    }
+    if let rule = merged.dragRule, rule != settings.config.dragRuleName {
+      throw CommandFailure(
+        .dataError,
+        "\(snapshots.joined(separator: ", ")): drags were decided by the \(rule) rule, but the "
+          + "config says '\(settings.config.dragRuleName)'; ingest the logs again with this config")
+    }
+    // A raw log that is already in a snapshot would be counted twice.
+    for log in logs where log != "-" {
+      let (hash, _) = try Paths.using(log, io) { opened throws(DeckIOError) in
+        try Ingest.fileSHA256(opened)
+      }
+      if merged.contains(sha256: hash) {
+        throw CommandFailure(
+          .dataError,
+          "\(log) is already in the snapshot \(snapshots.joined(separator: ", ")); giving both "
+            + "would count its swipes twice")
+      }
+    }
     do {
       let (history, unknown, ids) = try merged.history(for: catalog, before: cutoff)
       stats.noteUnknown(Int(unknown), ids: ids)

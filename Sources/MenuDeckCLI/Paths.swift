@@ -72,13 +72,13 @@ extension Paths {
   }
 
   /// Fails early, before any input is read, when `--out` cannot be written.
-  static func checkOutput(_ path: String, _ io: CLIStreams) throws {
+  static func checkOutput(_ path: String, _ io: CLIStreams, option: String = "--out") throws {
     let opened = open(path, io)
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: opened, isDirectory: &isDirectory),
       isDirectory.boolValue
     {
-      throw CommandFailure(.ioError, "\(path): is a directory; give --out a file path")
+      throw CommandFailure(.ioError, "\(path): is a directory; give \(option) a file path")
     }
     let parent = directory(of: opened)
     if !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory)
@@ -86,7 +86,7 @@ extension Paths {
     {
       throw CommandFailure(
         .ioError,
-        "\(path): no directory '\(directory(of: path))'; create it or choose another --out")
+        "\(path): no directory '\(directory(of: path))'; create it or choose another \(option)")
     }
   }
 }

@@ -56,6 +56,9 @@ enum Simulate {
     let io = context.io
     let days = try args.int("days") ?? 30
     guard days >= 1 else { throw UsageError("'--days' must be 1 or more, got \(days)") }
+    guard days <= 36_500 else {
+      throw UsageError("'--days' must be at most 36500 (100 years), got \(days)")
+    }
     let config = try Inputs.loadConfig(args, io)
     guard let catalogPath = args.value("catalog") ?? config.catalog else {
       throw CommandFailure(
@@ -100,6 +103,12 @@ enum Simulate {
       }
       start = d
     }
+    guard let lastDay = DeckDate(year: 9999, month: 12, day: 31),
+      start.adding(days: days - 1) <= lastDay
+    else {
+      throw UsageError(
+        "the simulation would run past 9999-12-31; choose an earlier --start or fewer --days")
+    }
 
     // Strategies: named configurations or built-ins, each with the command-line options.
     var names = args.values("strategy")
@@ -124,7 +133,7 @@ enum Simulate {
       throw UsageError("'--events' writes one strategy's log; give one --strategy with it")
     }
     if let out = args.value("out") { try Paths.checkOutput(out, io) }
-    if let events = args.value("events") { try Paths.checkOutput(events, io) }
+    if let events = args.value("events") { try Paths.checkOutput(events, io, option: "--events") }
 
     // Event log, written atomically.
     var eventFile: AtomicFileOutput?
@@ -152,7 +161,12 @@ enum Simulate {
           strategy: strategy,
           events: { event in
             try eventWriter?.write(event)
-            if let swipe = event.swipe {
+            // A logged drag is decided by the same rule the reader uses; hesitations are no swipe.
+            var swipe = event.swipe
+            if swipe == nil, let drag = event.drag {
+              swipe = try simulation.dragRule.decide(dx: drag.dx, width: drag.width).swipe
+            }
+            if let swipe {
               _ = stats.add(
                 SwipeEvent(
                   user: event.user, item: event.item, swipe: swipe, at: event.at,

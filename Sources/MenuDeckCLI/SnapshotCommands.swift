@@ -24,6 +24,9 @@ let ingestCommand = CommandSpec(
     .option(
       "into", valueName: "snapshot",
       help: "The snapshot to add the logs to; created when it does not exist."),
+    .option(
+      "before", valueName: "date",
+      help: "Ingest only swipes dated before this day (default: tomorrow in the config's zone)."),
     InputOptions.skipBadLines,
     InputOptions.rejects,
   ],
@@ -62,7 +65,19 @@ enum Ingest {
     guard let zone = TimeZones.zone(named: config.timeZone) else {
       throw CommandFailure(.dataError, "\(config.path): unknown time zone '\(config.timeZone)'")
     }
-    try Paths.checkOutput(into, io)
+    if config.bytes.isEmpty {
+      context.note(
+        "note: no config file: reading times in UTC with the relative drag rule; give --config "
+          + "so that swipe days match the decks' time zone")
+    }
+    var before = TimeZones.today(in: zone).adding(days: 1)
+    if let text = args.value("before") {
+      guard let d = DeckDate.parse(text) else {
+        throw UsageError("invalid date '\(text)' for '--before'; expected YYYY-MM-DD")
+      }
+      before = d
+    }
+    try Paths.checkOutput(into, io, option: "--into")
     let skip = args.flag("skip-bad-lines")
     let rejectsPath = args.value("rejects")
     if rejectsPath != nil && !skip {
@@ -99,7 +114,7 @@ enum Ingest {
         skipped += 1
         continue
       }
-      var sink = SnapshotIngest()
+      var sink = SnapshotIngest(cutoff: before)
       var handler: ((EventReject) throws(DeckIOError) -> Void)?
       if let w = rejects {
         handler = { reject throws(DeckIOError) in try w.write(reject) }
@@ -130,7 +145,19 @@ enum Ingest {
       let source = HistorySnapshot.Source(
         sha256: contentHash!, path: log, bytes: Int64(log == "-" ? stats.bytes : size),
         lines: Int64(stats.lines), events: Int64(stats.events))
-      snapshot = try HistorySnapshot.merge(snapshot, builder.build(sources: [source]))
+      var part = builder.build(sources: [source])
+      part.timeZone = config.timeZone
+      part.dragRule = config.dragRuleName
+      do {
+        snapshot = try HistorySnapshot.merge(snapshot, part)
+      } catch {
+        throw CommandFailure(.dataError, "\(into): \(error)")
+      }
+      if sink.skippedFuture > 0 {
+        context.warn(
+          "\(log): \(plural(sink.skippedFuture, "swipe")) dated on or after \(before) were not "
+            + "ingested (give --before to move the limit)")
+      }
       seen.insert(contentHash!)
       added += 1
       events += stats.events

@@ -135,3 +135,38 @@ import Testing
     #expect(snapshot.code != .success)
   }
 }
+
+@Suite struct CLISimulateDragTests {
+  @Test func dragsGiveTheSameSwipeCountsAsTheirLog() throws {
+    let dir = try TempDir()
+    let sim = dir.run([
+      "simulate", "--config", CLISimulateTests.config, "--users", "60", "--days", "3", "--start",
+      "2026-12-01", "--strategy", "popularity", "--drags", "--events", dir.file("d.jsonl"),
+      "--format", "json",
+    ])
+    #expect(sim.code == .success, "\(sim.stderr)")
+    let stats = dir.run([
+      "stats", "--config", CLISimulateTests.config, dir.file("d.jsonl"), "--format", "json",
+    ])
+    func overall(_ run: CLIRun) throws -> [String: Any] {
+      let object = try #require(try run.json() as? [String: Any])
+      return try #require((object["rows"] as? [[String: Any]])?.last)
+    }
+    let a = try overall(sim)
+    let b = try overall(stats)
+    #expect((a["cards_shown"] as? Double ?? 0) > 0)
+    #expect(a["cards_shown"] as? Double == b["cards_shown"] as? Double)
+    #expect(a["right_swipes"] as? Double == b["right_swipes"] as? Double)
+    #expect(try dir.read("d.jsonl").contains("\"dx\":"))
+  }
+
+  @Test func absurdDaysAreUsageErrors() throws {
+    let dir = try TempDir()
+    for args in [
+      ["--days", "3000000000"], ["--days", "40000"], ["--start", "9999-12-31", "--days", "2"],
+    ] {
+      let r = dir.run(["simulate", "--config", CLISimulateTests.config, "--users", "2"] + args)
+      #expect(r.code == .usage, "\(args): \(r.stderr)")
+    }
+  }
+}

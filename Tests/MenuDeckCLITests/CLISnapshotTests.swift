@@ -203,3 +203,67 @@ struct IngestKillTests {
     #expect(sawOld > 0, "no kill landed before the ingest finished; the log is too small")
   }
 }
+
+/// Review findings: ways a snapshot could silently disagree with the logs.
+@Suite struct CLISnapshotSafetyTests {
+  static let config = CLITest.repoRoot + "/Config/menudeck.json"
+
+  @Test func aLogAlreadyInTheSnapshotIsRefused() throws {
+    let dir = try TempDir()
+    #expect(
+      dir.run([
+        "ingest", "--config", Self.config, CLISnapshotTests.log, "--into", dir.file("h.snap"),
+      ])
+      .code == .success)
+    let both = dir.run([
+      "deck", "--config", Self.config, "--date", "2026-11-30", "--history", dir.file("h.snap"),
+      "--history", CLISnapshotTests.log,
+    ])
+    #expect(both.code == .dataError)
+    #expect(both.stderr.contains("would count its swipes twice"))
+  }
+
+  @Test func anotherTimeZoneIsRefused() throws {
+    let dir = try TempDir()
+    let utc = try dir.write(
+      "utc.json",
+      try String(contentsOfFile: Self.config, encoding: .utf8)
+        .replacingOccurrences(of: "\"Asia/Tokyo\"", with: "\"UTC\"")
+        .replacingOccurrences(of: "\"../Data/", with: "\"\(CLITest.repoRoot)/Data/"))
+    #expect(
+      dir.run(["ingest", "--config", utc, CLISnapshotTests.log, "--into", dir.file("u.snap")]).code
+        == .success)
+    let deck = dir.run([
+      "deck", "--config", Self.config, "--date", "2026-11-30", "--history", dir.file("u.snap"),
+    ])
+    #expect(deck.code == .dataError)
+    #expect(deck.stderr.contains("ingested in time zone 'UTC'"))
+    // Adding a log read in Tokyo to a snapshot read in UTC is refused too.
+    let mixed = dir.run([
+      "ingest", "--config", Self.config,
+      try dir.write(
+        "one.jsonl",
+        "{\"user\":\"u1\",\"item\":\"oden\",\"swipe\":\"left\",\"at\":\"2026-11-20\"}\n"),
+      "--into", dir.file("u.snap"),
+    ])
+    #expect(mixed.code == .dataError)
+  }
+
+  @Test func swipesFromTheFutureAreNotIngested() throws {
+    let dir = try TempDir()
+    let log = try dir.write(
+      "f.jsonl",
+      "{\"user\":\"u1\",\"item\":\"oden\",\"swipe\":\"left\",\"at\":\"2026-11-20\"}\n"
+        + "{\"user\":\"u1\",\"item\":\"oden\",\"swipe\":\"left\",\"at\":\"2036-01-01\"}\n")
+    let r = dir.run([
+      "ingest", "--config", Self.config, log, "--into", dir.file("h.snap"), "--before",
+      "2026-11-29",
+    ])
+    #expect(r.code == .success)
+    #expect(r.stderr.contains("1 swipe dated on or after 2026-11-29 were not ingested"))
+    #expect(
+      dir.run([
+        "deck", "--config", Self.config, "--date", "2026-11-30", "--history", dir.file("h.snap"),
+      ]).code == .success)
+  }
+}
