@@ -98,8 +98,12 @@ struct SimulationConfigTests {
       ),
       (#""satiation_half_life_days": -1"#, "'satiation_half_life_days' is '-1'; give 0 or more"),
       (#""category_taste_spread": -0.5"#, "'category_taste_spread' is '-0.5'; give 0 or more"),
-      (#""temperature": 0"#, "'temperature' is '0'; give a number above 0"),
-      (#""temperature": 1e-300"#, "(no error)"),
+      (#""temperature": 0"#, "'temperature' is '0'; give a number of 0.001 or more"),
+      (#""temperature": 1e-300"#, "'temperature' is '1e-300'; give a number of 0.001 or more"),
+      (
+        #""pickiness_mean": 1e308"#,
+        "'pickiness_mean' is '1e308'; give a number from -1000000 to 1000000"
+      ),
       (#""card_width": 0"#, "'card_width' is '0'; give points above 0"),
       (#""patience": 0"#, "'patience' is '0'; give a whole number 1 or more"),
       (#""patience": 2.5"#, "'patience' is '2.5'; give a whole number 1 or more"),

@@ -147,7 +147,11 @@ public struct SimulationConfig: Sendable, Equatable {
       case "category_taste_spread": c.categoryTasteSpread = try nonNegative(v, key)
       case "tag_taste_spread": c.tagTasteSpread = try nonNegative(v, key)
       case "price_sensitivity_mean": c.priceSensitivityMean = try nonNegative(v, key)
-      case "price_sensitivity_spread": c.priceSensitivitySpread = try nonNegative(v, key)
+      case "price_sensitivity_spread":
+        // The spread of a log-normal: exp(spread * z) must stay finite.
+        let d = try nonNegative(v, key)
+        guard d <= 5 else { throw v.error("'\(key)' is \(text(v)); give a number from 0 to 5") }
+        c.priceSensitivitySpread = d
       case "satiation_strength": c.satiationStrength = try nonNegative(v, key)
       case "satiation_half_life_days": c.satiationHalfLifeDays = try nonNegative(v, key)
       case "attention_decay": c.attentionDecay = try nonNegative(v, key)
@@ -156,7 +160,9 @@ public struct SimulationConfig: Sendable, Equatable {
       case "give_up_probability": c.giveUpProbability = try probability(v, key)
       case "temperature":
         let t = try number(v, key)
-        guard t > 0 else { throw v.error("'temperature' is \(text(v)); give a number above 0") }
+        guard t >= 0.001 else {
+          throw v.error("'temperature' is \(text(v)); give a number of 0.001 or more")
+        }
         c.temperature = t
       case "session_start_minute":
         c.sessionStartMinute = try wholeNumber(v, key, in: 0...latestStartMinute)
@@ -184,9 +190,15 @@ public struct SimulationConfig: Sendable, Equatable {
 
   private static func text(_ v: JSONValue) -> String { "'\(v.numberText ?? "?")'" }
 
+  /// Utilities are sums of these parameters times small factors; beyond this magnitude they
+  /// stop being meaningful and can overflow to infinity.
+  static let maximumMagnitude = 1_000_000.0
+
   private static func number(_ v: JSONValue, _ key: String) throws(DeckIOError) -> Double {
     let d = try v.requireNumber("'\(key)'")
-    guard d.isFinite else { throw v.error("'\(key)' is \(text(v)); give a finite number") }
+    guard d.isFinite, abs(d) <= maximumMagnitude else {
+      throw v.error("'\(key)' is \(text(v)); give a number from -1000000 to 1000000")
+    }
     return d
   }
 
