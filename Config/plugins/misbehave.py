@@ -26,6 +26,9 @@ Modes:
   inf             an Infinity score for the first candidate
   order           (well-behaved) candidates in reverse order, propensities 1/n each
   bad-exit        answer everything, then exit with status 2 after `end`
+
+With MISBEHAVE_LEARN_USERS=1 it asks for per-diner records (learn_users) and logs what each
+learn request carried.
 """
 
 import json
@@ -62,6 +65,7 @@ def main():
                 "protocol": 99 if mode == "wrong-protocol" else 1,
                 "identifier": "misbehave",
                 "summary": "a test plugin that breaks the protocol on request",
+                "learn_users": os.environ.get("MISBEHAVE_LEARN_USERS") == "1",
                 "options": [
                     {"name": "mode", "type": "string", "default": "",
                      "meaning": "the fault to commit (see the file's docstring)"},
@@ -76,6 +80,15 @@ def main():
                 at = message["options"]["at"]
             send({"type": "ready"})
         elif kind == "learn":
+            users = []
+            for _ in range(message["user_batches"]):
+                batch = json.loads(sys.stdin.readline())
+                assert batch["type"] == "learn_users" and batch["id"] == message["id"]
+                users += batch["users"]
+            if os.environ.get("MISBEHAVE_LEARN_USERS") == "1":
+                log("learn %d: %s, %d events, %d users in %d lines: %s" % (
+                    message["id"], "full" if message["full"] else "changes", message["events"],
+                    message["users"], message["user_batches"], json.dumps(users)))
             send({"type": "learned", "id": message["id"]})
         elif kind == "rank":
             ranks += 1

@@ -189,3 +189,40 @@ struct PluginTests {
     #expect(log.lines.isEmpty)
   }
 }
+
+@Suite(.enabled(if: python3Available, "python3 is not on PATH: the plugin tests need it"))
+struct PluginLearnTests {
+  @Test func learnSendsAllDinersFirstThenOnlyTheChangedOnes() throws {
+    let (catalog, history) = try pluginFixture()
+    let log = LogLines()
+    let s = try PluginStrategy(
+      .init(
+        name: "mis", executable: pluginFolder + "/misbehave.py",
+        environment: ["MISBEHAVE_LEARN_USERS": "1"], usersPerLearnLine: 1),
+      log: { log.append($0) })
+    try s.learn(catalog: catalog, history: history)
+    // A day later u2 swiped inari left; u1 did nothing.
+    var builder = HistoryBuilder(itemCount: 3)
+    let day = DeckDate.parse("2026-01-05")!.daysSinceEpoch
+    let u1 = builder.userSlot("u1")
+    let u2 = builder.userSlot("u2")
+    for _ in 0..<3 { builder.add(user: u2, item: 0, swipe: .right, day: day) }
+    builder.add(user: u1, item: 0, swipe: .left, day: day)
+    builder.add(user: u1, item: 1, swipe: .left, day: day)
+    builder.add(user: u1, item: 1, swipe: .left, day: day + 1)
+    builder.add(user: u1, item: 2, swipe: .right, day: day)
+    builder.add(user: u2, item: 2, swipe: .left, day: day + 5)
+    try s.learn(catalog: catalog, history: builder.build())
+    try s.finish()
+    #expect(
+      log.lines == [
+        "[mis] learn 1: full, 7 events, 2 users in 2 lines: "
+          + "[[\"u1\", [[\"katsu-curry\", 0, 1, null, \"2026-01-05\"], "
+          + "[\"veg-gyoza\", 0, 2, null, \"2026-01-06\"], [\"inari\", 1, 0, \"2026-01-05\", null]]], "
+          + "[\"u2\", [[\"katsu-curry\", 3, 0, \"2026-01-05\", null]]]]",
+        "[mis] learn 2: changes, 8 events, 1 users in 1 lines: "
+          + "[[\"u2\", [[\"katsu-curry\", 3, 0, \"2026-01-05\", null], "
+          + "[\"inari\", 0, 1, null, \"2026-01-10\"]]]]",
+      ])
+  }
+}
