@@ -226,3 +226,46 @@ struct PluginLearnTests {
       ])
   }
 }
+
+@Suite(.enabled(if: python3Available, "python3 is not on PATH: the plugin tests need it"))
+struct PluginFallbackTests {
+  @Test func aFaultMidRunSendsThatBatchAndLaterOnesToTheFallback() throws {
+    let (catalog, history) = try pluginFixture()
+    let popularity = try StrategyRegistry.make("popularity")
+    let s = FallbackStrategy(
+      primary: try plugin(
+        "misbehave.py", name: "mis", environment: ["MISBEHAVE": "crash", "MISBEHAVE_AT": "2"]),
+      fallback: popularity)
+    try s.learn(catalog: catalog, history: history)
+    var batch = contexts(history)
+    #expect(try s.score(&batch).map(\.values) == [[0, 0, 0], [0, 0, 0]])
+    #expect(s.warning == nil)
+    let expected = try popularity.score(&batch)
+    #expect(try s.score(&batch) == expected)
+    #expect(try s.score(&batch) == expected)
+    try s.finish()
+    #expect(s.fallbackDecks == 4)
+    #expect(
+      s.warning
+        == "strategy 'mis': rank request 2 (2 diners, 'u1' to 'u2'): was killed by signal 6 (SIGABRT) before replying; see its log above; 4 decks came from the fallback 'popularity'"
+    )
+  }
+
+  @Test func aPluginThatCannotStartGivesEveryDeckToTheFallback() throws {
+    let (catalog, history) = try pluginFixture()
+    let s = FallbackStrategy(
+      name: "ghost",
+      starting: { () throws(StrategyError) -> any RankingStrategy in
+        try PluginStrategy(
+          .init(name: "ghost", executable: "Config/plugins/ghost.py"), log: { _ in })
+      }, fallback: try StrategyRegistry.make("random"))
+    try s.learn(catalog: catalog, history: history)
+    var batch = contexts(history, users: ["u1"])
+    _ = try s.score(&batch)
+    try s.finish()
+    #expect(
+      s.warning
+        == "strategy 'ghost': start-up: 'Config/plugins/ghost.py' does not exist; check the plugin path in the config; 1 deck came from the fallback 'random'"
+    )
+  }
+}
