@@ -18,6 +18,8 @@ Modes:
   garbage         answer with a line that is not JSON
   partial         write half a reply without a newline, then exit 0
   error           answer with an error message
+  wrong-id        answer with the id of another request
+  wrong-type      answer with a `learned` message
   results         one result fewer than requests
   too-few         one score fewer than candidates for the first request
   unknown-id      an order naming an item that is not in the catalog
@@ -117,6 +119,12 @@ def main():
                 return 0
             if fault == "error":
                 send({"type": "error", "message": "model file 'weights.bin' is missing"})
+                continue
+            if fault == "wrong-id":
+                send({"type": "ranked", "id": message["id"] + 1, "results": results})
+                continue
+            if fault == "wrong-type":
+                send({"type": "learned", "id": message["id"]})
                 continue
             if fault == "results":
                 results.pop()

@@ -58,6 +58,11 @@ struct PluginFaultTests {
       "garbage", .malformed,
       "wrote malformed JSON (expected a value at byte 1): 'this is not json'; stdout is for protocol lines only, log to stderr"
     ),
+    ("wrong-id", .malformed, "the reply's id is 2, not 1; answer requests in order"),
+    (
+      "wrong-type", .malformed,
+      "replied 'learned' where 'ranked' was expected: '{\"type\":\"learned\",\"id\":1}'"
+    ),
     ("error", .reported, "reported an error: model file 'weights.bin' is missing"),
     (
       "exit", .exitedEarly, "exited with status 0 before replying; see its log above"

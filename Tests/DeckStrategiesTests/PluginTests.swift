@@ -269,3 +269,40 @@ struct PluginFallbackTests {
     )
   }
 }
+
+@Suite(.enabled(if: python3Available, "python3 is not on PATH: the plugin tests need it"))
+struct PluginProtocolDocumentTests {
+  /// The minimal plugin printed in PROTOCOL.md works as printed.
+  @Test func theMinimalPluginOfTheDocumentRuns() throws {
+    let text = try String(contentsOfFile: pluginFolder + "/PROTOCOL.md", encoding: .utf8)
+    let marker = "## A minimal plugin (Python)\n\n```python\n"
+    let start = try #require(text.range(of: marker)).upperBound
+    let end = try #require(text[start...].range(of: "```")).lowerBound
+    let dir = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("zero.py").path
+    try String(text[start..<end]).write(toFile: path, atomically: true, encoding: .utf8)
+    chmod(path, 0o755)
+    let (catalog, history) = try pluginFixture()
+    let s = try PluginStrategy(.init(name: "zero", executable: path), log: { _ in })
+    #expect(s.pluginIdentifier == "zero")
+    try s.learn(catalog: catalog, history: history)
+    var batch = contexts(history)
+    #expect(try s.score(&batch).map(\.values) == [[0, 0, 0], [0, 0, 0]])
+    try s.finish()
+  }
+
+  /// Every mode misbehave.py documents is one the fault tests use, and the other way round.
+  @Test func misbehaveDocumentsItsModes() throws {
+    let text = try String(contentsOfFile: pluginFolder + "/misbehave.py", encoding: .utf8)
+    let documented = text.split(separator: "\n")
+      .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") && $0.count > 18 }
+      .map { String($0.dropFirst(2).prefix { $0 != " " }) }
+    #expect(
+      Set(documented) == [
+        "exit-at-hello", "hang-at-hello", "wrong-protocol", "exit", "crash", "raise", "hang",
+        "ignore-term", "garbage", "partial", "error", "wrong-id", "wrong-type", "results",
+        "too-few", "unknown-id", "duplicate-id", "nan", "inf", "order", "bad-exit",
+      ])
+  }
+}

@@ -35,6 +35,13 @@ enum PluginJSON: Equatable, Sendable {
     return nil
   }
 
+  /// The value as JSON text, for messages.
+  var text: String {
+    var w = PluginJSONWriter()
+    w.value(self)
+    return String(decoding: w.bytes, as: UTF8.self)
+  }
+
   /// The name of the value's JSON type, for messages.
   var typeName: String {
     switch self {

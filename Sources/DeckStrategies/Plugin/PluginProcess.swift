@@ -131,12 +131,14 @@ final class PluginProcess {
   /// seconds). With an empty request it only waits.
   func exchange(_ request: [UInt8], deadline: Double) -> Outcome {
     var sent = 0
+    var scanned = 0  // bytes of `outBuffer` known to hold no newline
     while true {
-      if let newline = outBuffer.firstIndex(of: 0x0A) {
+      if let newline = outBuffer[scanned...].firstIndex(of: 0x0A) {
         let line = Array(outBuffer[..<newline])
         outBuffer.removeSubrange(...newline)
         return .line(line)
       }
+      scanned = outBuffer.count
       if !outputOpen { return .ended }
       let left = deadline - monotonicNow()
       if left <= 0 { return .timedOut }
@@ -236,8 +238,9 @@ final class PluginProcess {
     return termination
   }
 
+  private var chunk = [UInt8](repeating: 0, count: 1 << 16)
+
   private func readAvailable(_ fd: Int32, into buffer: inout [UInt8], open: inout Bool) {
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if n > 0 {
@@ -263,7 +266,12 @@ final class PluginProcess {
       log(String(decoding: line, as: UTF8.self))
       errBuffer.removeSubrange(...newline)
     }
+    // A log without newlines is passed on in pieces rather than kept without bound.
+    if errBuffer.count > PluginProcess.maxLogLine { flushErrors() }
   }
+
+  /// Bytes of stderr kept while waiting for a newline.
+  static let maxLogLine = 1 << 16
 
   private func flushErrors() {
     if !errBuffer.isEmpty {

@@ -406,7 +406,7 @@ public final class PluginStrategy: RankingStrategy {
 
   private func checkID(_ reply: PluginJSON, _ id: Int, request: String) throws(StrategyError) {
     guard reply["id"]?.number == Double(id) else {
-      let got = reply["id"].map { String(describing: $0) } ?? "none"
+      let got = reply["id"]?.text ?? "missing"
       throw fail(
         .malformed, request, "the reply's id is \(got), not \(id); answer requests in order")
     }
@@ -476,7 +476,7 @@ public final class PluginStrategy: RankingStrategy {
       }
       guard let typeName = entry["type"]?.string, let type = OptionType(rawValue: typeName) else {
         throw bad(
-          "option '\(name)' has type \(entry["type"].map { "\($0)" } ?? "none"); use double, int, bool or string"
+          "option '\(name)' has type \(entry["type"]?.text ?? "missing"); use double, int, bool or string"
         )
       }
       let meaning = entry["meaning"]?.string ?? ""
