@@ -24,15 +24,13 @@ public struct PluginFault: Error, Equatable, Sendable, CustomStringConvertible {
     case nonFinite = "non-finite"
     /// The plugin answered with an `error` message.
     case reported
-    /// The options given in the config do not fit the plugin's description.
-    case badOption = "bad-option"
 
-    /// Whether the plugin broke the protocol (as opposed to not being there or not running):
-    /// the CLI may map these to EX_PROTOCOL (76) and the others to EX_UNAVAILABLE (69).
+    /// Whether the plugin broke the protocol (as opposed to not starting or not running to
+    /// the end): a CLI may map these to EX_PROTOCOL (76) and the others to EX_UNAVAILABLE (69).
     public var isProtocolError: Bool {
       switch self {
       case .malformed, .wrongCount, .badItem, .nonFinite, .reported: return true
-      case .notStartable, .exitedEarly, .crashed, .timedOut, .badOption: return false
+      case .notStartable, .exitedEarly, .crashed, .timedOut: return false
       }
     }
   }
