@@ -142,10 +142,9 @@ public final class PluginStrategy: RankingStrategy {
         return w.bytes
       }
       for (k, item) in catalog.items.enumerated() { indexOfID[item.id] = k }
-      let reply = try call(
+      _ = try call(
         process, .start(options: options.all, catalog: catalog), request: "start",
         expect: "ready")
-      _ = reply
     } else if self.catalog!.count != catalog.count {
       throw .failed(
         strategy: configuration.name,
