@@ -26,6 +26,7 @@ Modes:
   duplicate-id    an order naming the first candidate twice (and not the last)
   nan             a NaN score for the first candidate
   inf             an Infinity score for the first candidate
+  flood           (well-behaved) log 20000 lines to stderr before answering
   order           (well-behaved) candidates in reverse order, propensities 1/n each
   bad-exit        answer everything, then exit with status 2 after `end`
 
@@ -120,6 +121,9 @@ def main():
             if fault == "error":
                 send({"type": "error", "message": "model file 'weights.bin' is missing"})
                 continue
+            if fault == "flood":
+                for k in range(20000):
+                    log("flood %d" % k)
             if fault == "wrong-id":
                 send({"type": "ranked", "id": message["id"] + 1, "results": results})
                 continue

@@ -171,6 +171,22 @@ struct PluginTests {
     #expect(log.lines == ["[chatty] rank 1: 2 diners", "[chatty] rank 2: 2 diners"])
   }
 
+  /// A plugin that logs far more than a socket buffer holds while menudeck writes a large
+  /// request: neither side blocks the other, and no line is lost.
+  @Test func heavyLoggingDuringALargeRequest() throws {
+    let (catalog, history) = try pluginFixture()
+    let log = LogLines()
+    let s = try plugin("misbehave.py", name: "loud", environment: ["MISBEHAVE": "flood"], log: log)
+    try s.learn(catalog: catalog, history: history)
+    var batch = contexts(history, users: (0..<5000).map { "diner\($0)" })
+    #expect(try s.score(&batch).count == 5000)
+    try s.finish()
+    let lines = log.lines
+    #expect(lines.count == 20001)
+    #expect(lines.first == "[loud] rank 1: 5000 diners")
+    #expect(lines.last == "[loud] flood 19999")
+  }
+
   @Test func describeOnlyStartsAndEnds() throws {
     let d = try PluginStrategy.describe(
       .init(name: "veg-first", executable: pluginFolder + "/veg_first.py"), log: { _ in })
@@ -302,7 +318,7 @@ struct PluginProtocolDocumentTests {
       Set(documented) == [
         "exit-at-hello", "hang-at-hello", "wrong-protocol", "exit", "crash", "raise", "hang",
         "ignore-term", "garbage", "partial", "error", "wrong-id", "wrong-type", "results",
-        "too-few", "unknown-id", "duplicate-id", "nan", "inf", "order", "bad-exit",
+        "too-few", "unknown-id", "duplicate-id", "nan", "inf", "flood", "order", "bad-exit",
       ])
   }
 }

@@ -193,7 +193,11 @@ private struct Parser {
       }
       return p.at - s
     }
-    guard digits(&self) > 0 else { throw error("expected a digit") }
+    if at < end, bytes[at] == UInt8(ascii: "0") {
+      at += 1  // no leading zeros: "01" is "0" followed by extra text
+    } else {
+      guard digits(&self) > 0 else { throw error("expected a digit") }
+    }
     if at < end, bytes[at] == UInt8(ascii: ".") {
       at += 1
       guard digits(&self) > 0 else { throw error("expected a digit after '.'") }
