@@ -24,6 +24,8 @@ Modes:
   too-few         one score fewer than candidates for the first request
   unknown-id      an order naming an item that is not in the catalog
   duplicate-id    an order naming the first candidate twice (and not the last)
+  not-candidate   an order naming a catalog item that is not one of the request's candidates
+  propensity      a propensity of 1.5 for the first candidate
   nan             a NaN score for the first candidate
   inf             an Infinity score for the first candidate
   flood           (well-behaved) log 20000 lines to stderr before answering
@@ -54,6 +56,7 @@ def main():
     mode = os.environ.get("MISBEHAVE", "")
     at = int(os.environ.get("MISBEHAVE_AT", "1"))
     ranks = 0
+    catalog = []
     for line in sys.stdin:
         message = json.loads(line)
         kind = message["type"]
@@ -77,6 +80,7 @@ def main():
                 ],
             })
         elif kind == "start":
+            catalog = [item["id"] for item in message["catalog"]]
             if message["options"]["mode"]:
                 mode = message["options"]["mode"]
             if message["options"]["at"] != 1:
@@ -139,6 +143,13 @@ def main():
             if fault == "duplicate-id":
                 c = requests[0]["candidates"]
                 results[0] = {"order": [c[0]] + c[:-1]}
+            if fault == "not-candidate":
+                c = requests[0]["candidates"]
+                other = next(i for i in catalog if i not in c)
+                results[0] = {"order": c[:-1] + [other]}
+            if fault == "propensity":
+                n = len(requests[0]["candidates"])
+                results[0]["propensities"] = [1.5] + [0.5] * (n - 1)
             if fault == "nan":
                 results[0]["scores"][0] = float("nan")
             if fault == "inf":

@@ -83,6 +83,27 @@ struct PluginFaultTests {
     #expect(isGone(r.pid!))
   }
 
+  @Test(arguments: [
+    (
+      "not-candidate", PluginFault.Kind.badItem,
+      "order of user 'u1' names 'inari', which is not a candidate; order only the request's candidates"
+    ),
+    (
+      "propensity", .nonFinite,
+      "propensity 1 of user 'u1' is 1.5; a propensity is a probability in 0...1"
+    ),
+  ])
+  func faultWithTwoCandidates(mode: String, kind: PluginFault.Kind, text: String) throws {
+    let (catalog, history) = try pluginFixture()
+    let s = try plugin("misbehave.py", name: "mis", environment: ["MISBEHAVE": mode])
+    try s.learn(catalog: catalog, history: history)
+    var batch = contexts(history, users: ["u1"], candidates: [0, 1])
+    let m = message { _ = try s.score(&batch) }
+    #expect(m == "strategy 'mis': rank request 1 (1 diner, 'u1'): \(text)")
+    #expect(s.fault?.kind == kind)
+    #expect(isGone(s.processID))
+  }
+
   @Test func crashMidRunNamesTheSecondRequest() throws {
     let r = try misbehave("crash", at: 2)
     #expect(

@@ -318,7 +318,8 @@ struct PluginProtocolDocumentTests {
       Set(documented) == [
         "exit-at-hello", "hang-at-hello", "wrong-protocol", "exit", "crash", "raise", "hang",
         "ignore-term", "garbage", "partial", "error", "wrong-id", "wrong-type", "results",
-        "too-few", "unknown-id", "duplicate-id", "nan", "inf", "flood", "order", "bad-exit",
+        "too-few", "unknown-id", "duplicate-id", "not-candidate", "propensity", "nan", "inf",
+        "flood", "order", "bad-exit",
       ])
   }
 }
