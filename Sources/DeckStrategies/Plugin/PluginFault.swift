@@ -1,0 +1,60 @@
+/// What went wrong with an external plugin. Every fault names the plugin and the request it was
+/// answering; the plugin process has been ended (SIGTERM, then SIGKILL) and reaped by the time a
+/// fault is thrown.
+///
+/// `PluginStrategy` throws it wrapped as `StrategyError.failed(strategy:message:)` and keeps the
+/// typed fault in `PluginStrategy.fault` for callers that map faults to exit codes.
+public struct PluginFault: Error, Equatable, Sendable, CustomStringConvertible {
+  public enum Kind: String, Equatable, Sendable {
+    /// The executable does not exist, is not a file, or is not executable; or it could not start.
+    case notStartable = "not-startable"
+    /// The process exited (any status) before answering, or closed its stdout.
+    case exitedEarly = "exited-early"
+    /// The process was killed by a signal while running.
+    case crashed
+    /// No complete answer within the per-request timeout.
+    case timedOut = "timed-out"
+    /// A reply line is not JSON, not the expected message, or speaks another protocol version.
+    case malformed
+    /// A reply has the wrong number of results, scores, order entries or propensities.
+    case wrongCount = "wrong-count"
+    /// An `order` names an item that is not a candidate, or one twice.
+    case badItem = "bad-item"
+    /// A score or propensity is NaN, infinite, or (propensity) outside 0...1.
+    case nonFinite = "non-finite"
+    /// The plugin answered with an `error` message.
+    case reported
+
+    /// Whether the plugin broke the protocol (as opposed to not starting or not running to
+    /// the end): a CLI may map these to EX_PROTOCOL (76) and the others to EX_UNAVAILABLE (69).
+    public var isProtocolError: Bool {
+      switch self {
+      case .malformed, .wrongCount, .badItem, .nonFinite, .reported: return true
+      case .notStartable, .exitedEarly, .crashed, .timedOut: return false
+      }
+    }
+  }
+
+  public let kind: Kind
+  /// The configured name of the plugin (e.g. "veg-first").
+  public let plugin: String
+  /// The request being answered, e.g. "rank request 3 (512 diners, 'u1' to 'u512')".
+  public let request: String
+  /// What happened and what to do, lowercase, without the plugin's name.
+  public let message: String
+
+  public init(_ kind: Kind, plugin: String, request: String, message: String) {
+    self.kind = kind
+    self.plugin = plugin
+    self.request = request
+    self.message = message
+  }
+
+  /// "plugin 'veg-first', rank request 3 (...): message".
+  public var description: String { "plugin '\(plugin)', \(request): \(message)" }
+
+  /// The fault as the strategy layer's error.
+  public var strategyError: StrategyError {
+    .failed(strategy: plugin, message: "\(request): \(message)")
+  }
+}

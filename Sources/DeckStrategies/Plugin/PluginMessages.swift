@@ -1,0 +1,183 @@
+import DeckCore
+
+/// The plugin protocol's version. A plugin states the version it speaks in its `describe`
+/// reply; menudeck refuses any other. Config/plugins/PROTOCOL.md specifies every message.
+public let pluginProtocolVersion = 1
+
+/// Messages menudeck writes to a plugin's stdin, one JSON object per line.
+enum HostMessage {
+  /// The first message: which protocol menudeck speaks and the plugin's configured name.
+  case hello(name: String)
+  /// Validated options (every declared option, defaults filled in) and the catalog.
+  case start(options: [(String, OptionValue)], catalog: Catalog)
+  /// Aggregated history: per-item counts, then `userBatches` `learn_users` lines.
+  case learn(id: Int, full: Bool, history: History, users: Int, userBatches: Int)
+  /// Per-diner records: (user id, that diner's records).
+  case learnUsers(id: Int, users: [(String, UserHistory)])
+  /// A batch of diners to rank.
+  case rank(id: Int, batch: [ScoringContext])
+  /// The run is over; the plugin exits with status 0.
+  case end
+
+  /// The message as one line (with its newline). `ids` are the catalog's item ids as JSON
+  /// strings, encoded once per run.
+  func encode(ids: [[UInt8]]) -> [UInt8] {
+    var w = PluginJSONWriter()
+    switch self {
+    case .hello(let name):
+      w.raw("{\"type\":\"hello\",\"protocol\":")
+      w.int(pluginProtocolVersion)
+      w.raw(",\"name\":")
+      w.string(name)
+      w.raw("}")
+    case .start(let options, let catalog):
+      w.raw("{\"type\":\"start\",\"options\":{")
+      for (k, (key, value)) in options.enumerated() {
+        if k > 0 { w.raw(",") }
+        w.string(key)
+        w.raw(":")
+        switch value {
+        case .double(let v): w.double(v)
+        case .int(let v): w.int(v)
+        case .bool(let v): v ? w.raw("true") : w.raw("false")
+        case .string(let v): w.string(v)
+        }
+      }
+      w.raw("},\"catalog\":[")
+      for (k, item) in catalog.items.enumerated() {
+        if k > 0 { w.raw(",") }
+        w.raw("{\"id\":")
+        w.string(item.id)
+        w.raw(",\"name\":")
+        w.string(item.name)
+        w.raw(",\"category\":")
+        w.string(item.category)
+        w.raw(",\"tags\":")
+        w.strings(item.tags)
+        w.raw(",\"price\":")
+        if let price = item.price { w.double(price) } else { w.raw("null") }
+        w.raw(",\"allergens\":")
+        w.strings(item.allergens)
+        w.raw(",\"diets\":")
+        w.strings(item.diets)
+        w.raw("}")
+      }
+      w.raw("]}")
+    case .learn(let id, let full, let history, let users, let userBatches):
+      w.raw("{\"type\":\"learn\",\"id\":")
+      w.int(id)
+      w.raw(full ? ",\"full\":true" : ",\"full\":false")
+      w.raw(",\"events\":")
+      w.int(history.events)
+      w.raw(",\"item_right\":[")
+      for (k, v) in history.itemRight.enumerated() {
+        if k > 0 { w.raw(",") }
+        w.int(v)
+      }
+      w.raw("],\"item_left\":[")
+      for (k, v) in history.itemLeft.enumerated() {
+        if k > 0 { w.raw(",") }
+        w.int(v)
+      }
+      w.raw("],\"users\":")
+      w.int(users)
+      w.raw(",\"user_batches\":")
+      w.int(userBatches)
+      w.raw("}")
+    case .learnUsers(let id, let users):
+      w.raw("{\"type\":\"learn_users\",\"id\":")
+      w.int(id)
+      w.raw(",\"users\":[")
+      for (k, (user, history)) in users.enumerated() {
+        if k > 0 { w.raw(",") }
+        w.raw("[")
+        w.string(user)
+        w.raw(",")
+        Self.records(history, ids: ids, into: &w)
+        w.raw("]")
+      }
+      w.raw("]}")
+    case .rank(let id, let batch):
+      w = PluginJSONWriter(capacity: 256 * batch.count)
+      w.raw("{\"type\":\"rank\",\"id\":")
+      w.int(id)
+      w.raw(",\"requests\":[")
+      var lastDate = Int32.min
+      var dateText: [UInt8] = []
+      for (k, context) in batch.enumerated() {
+        if k > 0 { w.raw(",") }
+        w.raw("{\"user\":")
+        w.string(context.user.id)
+        w.raw(",\"diets\":")
+        w.strings(context.user.diets)
+        w.raw(",\"allergens\":")
+        w.strings(context.user.allergens)
+        w.raw(",\"disliked_categories\":")
+        w.strings(context.user.dislikedCategories)
+        if context.date.daysSinceEpoch != lastDate {
+          lastDate = context.date.daysSinceEpoch
+          dateText = Array(context.date.description.utf8)
+        }
+        w.raw(",\"date\":\"")
+        w.bytes.append(contentsOf: dateText)
+        w.raw("\",\"seed\":")
+        w.int(context.seed)
+        w.raw(",\"history\":")
+        if let history = context.userHistory {
+          Self.records(history, ids: ids, into: &w)
+        } else {
+          w.raw("[]")
+        }
+        w.raw(",\"candidates\":[")
+        for (n, item) in context.candidates.enumerated() {
+          if n > 0 { w.raw(",") }
+          w.bytes.append(contentsOf: ids[Int(item)])
+        }
+        w.raw("]}")
+      }
+      w.raw("]}")
+    case .end:
+      w.raw("{\"type\":\"end\"}")
+    }
+    w.raw("\n")
+    return w.bytes
+  }
+
+  /// `[[item, right, left, last_right, last_left], ...]`, dates as "YYYY-MM-DD" or null.
+  private static func records(
+    _ history: UserHistory, ids: [[UInt8]], into w: inout PluginJSONWriter
+  ) {
+    w.raw("[")
+    for (k, r) in history.records.enumerated() {
+      if k > 0 { w.raw(",") }
+      w.raw("[")
+      w.bytes.append(contentsOf: ids[Int(r.item)])
+      w.raw(",")
+      w.int(r.right)
+      w.raw(",")
+      w.int(r.left)
+      w.raw(",")
+      w.optionalDate(r.lastRight)
+      w.raw(",")
+      w.optionalDate(r.lastLeft)
+      w.raw("]")
+    }
+    w.raw("]")
+  }
+}
+
+/// What a plugin says about itself in its `describe` reply.
+struct PluginDescription: Equatable {
+  var protocolVersion: Int
+  var identifier: String
+  var summary: String
+  var options: [OptionSpec]
+  /// Whether the plugin wants per-diner records in `learn` (`learn_users` lines).
+  var learnUsers: Bool
+}
+
+/// One diner's answer in a `ranked` reply.
+enum PluginResult: Equatable {
+  case scores([Double], propensities: [Double]?)
+  case order([String], propensities: [Double]?)
+}
