@@ -98,6 +98,8 @@ public enum StrategyError: Error, Equatable, Sendable, CustomStringConvertible {
   case unknownOption(strategy: String, key: String, known: [String])
   case invalidOption(strategy: String, key: String, value: String, expected: String)
   case failed(strategy: String, message: String)
+  /// An external plugin failed (see `PluginFault` for the kinds).
+  case plugin(PluginFault)
 
   public var description: String {
     switch self {
@@ -112,6 +114,8 @@ public enum StrategyError: Error, Equatable, Sendable, CustomStringConvertible {
       return "strategy '\(strategy)' option '\(key)': '\(value)' is not \(expected)"
     case .failed(let strategy, let message):
       return "strategy '\(strategy)': \(message)"
+    case .plugin(let fault):
+      return "strategy '\(fault.plugin)': \(fault.request): \(fault.message)"
     }
   }
 }

@@ -3,12 +3,29 @@ import DeckIO
 import DeckLab
 import DeckStrategies
 
-/// A named strategy instance from the config: a built-in (`use`) with options.
+/// A named strategy instance from the config: a built-in (`use`) or an external plugin
+/// (`plugin`), with options.
 public struct NamedStrategy: Sendable, Equatable {
   public var name: String
+  /// The built-in it uses; for a plugin, the configured name.
   public var use: String
   /// Raw option values as written (numbers keep their text).
   public var options: [String: String]
+  /// The plugin executable (relative to the config's directory), for plugins.
+  public var plugin: String?
+  /// Seconds to wait for each plugin reply.
+  public var timeout: Double?
+
+  public init(
+    name: String, use: String, options: [String: String], plugin: String? = nil,
+    timeout: Double? = nil
+  ) {
+    self.name = name
+    self.use = use
+    self.options = options
+    self.plugin = plugin
+    self.timeout = timeout
+  }
 }
 
 /// The run profile read from a config file (default Config/menudeck.json). Paths inside it are
@@ -83,14 +100,37 @@ public struct MenuDeckConfig: Sendable {
       for member in object.members {
         let entry = member.value
         _ = try entry.requireObject("strategy '\(member.key)'")
-        try entry.rejectUnknownKeys(allowed: ["use", "options"], in: "strategy '\(member.key)'")
-        let use = try entry.optionalString(at: "use") ?? member.key
+        try entry.rejectUnknownKeys(
+          allowed: ["use", "plugin", "options", "timeout"], in: "strategy '\(member.key)'")
         var options: [String: String] = [:]
         if let o = try entry.optionalValue(at: "options") {
           for option in try o.requireObject("the options of strategy '\(member.key)'").members {
             options[option.key] = try optionText(option.value, key: option.key)
           }
         }
+        if let pluginValue = try entry.optionalValue(at: "plugin") {
+          // An external plugin: its options are checked when it starts and describes itself.
+          if entry["use"] != nil {
+            throw entry.error(
+              "strategy '\(member.key)' has both 'use' and 'plugin'; keep one of them")
+          }
+          let path = try relative(pluginValue, "plugin")
+          var timeout: Double?
+          if let t = try entry.optionalValue(at: "timeout") {
+            guard let d = t.doubleValue, d > 0, d <= 3600 else {
+              throw t.error("'timeout' must be a number of seconds from above 0 to 3600")
+            }
+            timeout = d
+          }
+          config.strategies[member.key] = NamedStrategy(
+            name: member.key, use: member.key, options: options, plugin: path, timeout: timeout)
+          continue
+        }
+        if entry["timeout"] != nil {
+          throw entry.error(
+            "'timeout' applies to plugins only; strategy '\(member.key)' is a built-in")
+        }
+        let use = try entry.optionalString(at: "use") ?? member.key
         guard let description = StrategyRegistry.description(of: use) else {
           let location = entry.location
           throw .malformed(

@@ -31,6 +31,9 @@ let deckCommand = CommandSpec(
       "format", short: "f", valueName: "format", choices: DeckFormat.allCases.map(\.rawValue),
       help: "Output format (config: format; default json)."),
     .option("out", valueName: "file", help: "Write to this file atomically instead of stdout."),
+    .option(
+      "fallback", valueName: "name",
+      help: "If the strategy (a plugin) fails, give the affected diners this strategy's decks."),
     .flag("quiet", short: "q", help: "No summary or warnings on stderr (they stay in the output)."),
   ],
   run: { args, context in try DeckRun.run(args, context) })
@@ -67,8 +70,16 @@ enum DeckRun {
       do { try rejects.finish() } catch { throw error.naming(rejects.path, as: path) }
     }
 
-    let strategy = try StrategyRegistry.make(
-      settings.strategy.use, options: settings.strategy.options)
+    var fallback: NamedStrategy?
+    if let name = args.value("fallback") {
+      guard let f = config.resolveStrategy(name) else {
+        throw UsageError(
+          "unknown fallback strategy '\(name)'\(didYouMean(name, config.strategyNames)); valid "
+            + "strategies: " + config.strategyNames.joined(separator: ", "))
+      }
+      fallback = f
+    }
+    let strategy = try Strategies.make(settings.strategy, fallback: fallback, io)
     try strategy.learn(catalog: catalog, history: history)
 
     // Diners: explicit --user list, else users file + history, sorted by id bytes.
@@ -103,12 +114,10 @@ enum DeckRun {
     }
     inputs.append(("catalog", settings.catalogPath, catalogHash))
     if let usersHash, let path = settings.usersPath { inputs.append(("users", path, usersHash)) }
-    let description = StrategyRegistry.description(of: settings.strategy.use)!
-    let options = try StrategyOptions(raw: settings.strategy.options, for: description)
     let header = RunHeader(
       version: menudeckVersion, date: settings.date,
       strategy: settings.strategyName,
-      options: options.all, seed: settings.seed,
+      options: Strategies.headerOptions(strategy, settings.strategy), seed: settings.seed,
       size: settings.rules.size, inputs: inputs)
 
     // Output: stdout, or a temp file renamed over --out only when everything succeeded.
@@ -148,6 +157,8 @@ enum DeckRun {
       try writer.end()
       try strategy.finish()
       try file?.commit()
+      // The fallback's warning is the one line a cron operator must see, even with --quiet.
+      if let warning = Strategies.fallbackWarning(strategy) { context.warn(warning) }
     } catch {
       file?.abort()
       if let e = error as? DeckIOError, let file, let out = args.value("out") {

@@ -21,7 +21,7 @@ public let menudeckCommand = CommandSpec(
     Plain 'menudeck' runs 'menudeck deck' with Config/menudeck.json.
 
     Exit codes: 0 ok, 1 a check failed, 64 usage, 65 bad input data, 66 missing input, \
-    70 internal error, 74 I/O error.
+    69 plugin unavailable, 70 internal error, 74 I/O error, 76 plugin protocol error.
     """,
   subcommands: [
     deckCommand, validateCommand, strategiesCommand, ingestCommand, mergeCommand, simulateCommand,
@@ -50,8 +50,14 @@ extension StrategyError: ExitCodeProviding {
   public var exitCode: ExitCode {
     switch self {
     case .unknownStrategy, .unknownOption, .invalidOption: return .dataError
-    // A strategy that breaks its contract (wrong number of scores, NaN) is a bug.
+    // A built-in strategy that breaks its contract (wrong number of scores, NaN) is a bug.
     case .failed: return .software
+    case .plugin(let fault):
+      switch fault.kind {
+      case .notStartable: return .noInput
+      case .exitedEarly, .crashed, .timedOut: return .unavailable
+      default: return .protocolError
+      }
     }
   }
 }

@@ -28,7 +28,18 @@ let strategiesCommand = CommandSpec(
     {
       // No config here: list the built-ins only.
     }
-    let builtins = StrategyRegistry.builtins.map { $0.description }
+    var builtins = StrategyRegistry.builtins.map { $0.description }
+    // Plugins describe themselves: start each for its handshake only.
+    for n in named where n.plugin != nil {
+      do {
+        builtins.append(
+          try PluginStrategy.describe(
+            Strategies.configuration(n, n.plugin!, context.io),
+            log: { line in context.io.stderr.write(line + "\n") }))
+      } catch {
+        context.warn("plugin '\(n.name)' (\(n.plugin!)) cannot describe itself: \(error)")
+      }
+    }
     if args.value("format") == "json" {
       context.io.stdout.write(StrategyListing.json(builtins, named))
     } else {
@@ -61,7 +72,8 @@ enum StrategyListing {
       for n in named {
         let options = n.options.keys.sorted().map { "\($0)=\(n.options[$0]!)" }.joined(
           separator: " ")
-        out += "  \(n.name): \(n.use)" + (options.isEmpty ? "" : " " + options) + "\n"
+        let kind = n.plugin.map { "plugin \($0)" } ?? n.use
+        out += "  \(n.name): \(kind)" + (options.isEmpty ? "" : " " + options) + "\n"
       }
     }
     return out
@@ -85,7 +97,8 @@ enum StrategyListing {
     out += named.map { n in
       let options = n.options.keys.sorted().map { "\(s($0)):\(s(n.options[$0]!))" }.joined(
         separator: ",")
-      return "{\"name\":\(s(n.name)),\"use\":\(s(n.use)),\"options\":{\(options)}}"
+      let kind = n.plugin.map { "\"plugin\":\(s($0))" } ?? "\"use\":\(s(n.use))"
+      return "{\"name\":\(s(n.name)),\(kind),\"options\":{\(options)}}"
     }.joined(separator: ",")
     out += "]}\n"
     return out

@@ -48,6 +48,9 @@ let simulateCommand = CommandSpec(
       choices: ["table", "json", "csv"],
       help: "Format of the stats."),
     .option("out", valueName: "file", help: "Write the stats to this file atomically."),
+    .option(
+      "fallback", valueName: "name",
+      help: "If a strategy (a plugin) fails, give the affected diners this strategy's decks."),
   ],
   run: { args, context in try Simulate.run(args, context) })
 
@@ -116,6 +119,15 @@ enum Simulate {
     var seen = Set<String>()
     names = names.filter { seen.insert($0).inserted }
     var strategies: [(String, any RankingStrategy)] = []
+    var fallback: NamedStrategy?
+    if let name = args.value("fallback") {
+      guard let f = config.resolveStrategy(name) else {
+        throw UsageError(
+          "unknown fallback strategy '\(name)'\(didYouMean(name, config.strategyNames)); valid "
+            + "strategies: " + config.strategyNames.joined(separator: ", "))
+      }
+      fallback = f
+    }
     for name in names {
       guard var named = config.resolveStrategy(name) else {
         throw UsageError(
@@ -123,11 +135,14 @@ enum Simulate {
             + config.strategyNames.joined(separator: ", "))
       }
       for (key, value) in try args.keyValuePairs("option") { named.options[key] = value }
-      do {
-        strategies.append((name, try StrategyRegistry.make(named.use, options: named.options)))
-      } catch {
-        throw UsageError(error.description)
+      if named.plugin == nil {
+        do {
+          _ = try StrategyRegistry.make(named.use, options: named.options)
+        } catch {
+          throw UsageError(error.description)
+        }
       }
+      strategies.append((name, try Strategies.make(named, fallback: fallback, io)))
     }
     if args.value("events") != nil && strategies.count > 1 {
       throw UsageError("'--events' writes one strategy's log; give one --strategy with it")
@@ -181,6 +196,7 @@ enum Simulate {
                 pickedPosition: s.picked.map { $0 + 1 }, oracle: s.oracleUtilities))
           })
         try strategy.finish()
+        if let warning = Strategies.fallbackWarning(strategy) { context.warn(warning) }
         totalSessions += result.sessions
         totalSwipes += result.swipes
       }

@@ -99,7 +99,8 @@ enum Validation {
 
     // Strategy
     do {
-      _ = try StrategyRegistry.make(settings.strategy.use, options: settings.strategy.options)
+      let strategy = try Strategies.make(settings.strategy, io)
+      try strategy.finish()
       lines.append(row("strategy", settings.strategyName, "ok (\(settings.strategy.use))"))
     } catch {
       fail(error)

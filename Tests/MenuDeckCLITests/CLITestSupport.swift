@@ -61,7 +61,8 @@ enum CLITest {
                          [--history <file> ...] [--skip-bad-lines]
                          [--rejects <file>] [--date <date>] [--user <id> ...]
                          [--strategy <name>] [--option <key=value> ...] [--size <n>]
-                         [--seed <n>] [--format <format>] [--out <file>] [--quiet]
+                         [--seed <n>] [--format <format>] [--out <file>]
+                         [--fallback <name>] [--quiet]
     See 'menudeck deck --help' for more information.
 
     """

@@ -54,7 +54,5 @@ public struct PluginFault: Error, Equatable, Sendable, CustomStringConvertible {
   public var description: String { "plugin '\(plugin)', \(request): \(message)" }
 
   /// The fault as the strategy layer's error.
-  public var strategyError: StrategyError {
-    .failed(strategy: plugin, message: "\(request): \(message)")
-  }
+  public var strategyError: StrategyError { .plugin(self) }
 }

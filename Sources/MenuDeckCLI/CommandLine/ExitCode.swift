@@ -25,6 +25,12 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable, Error, CustomStrin
   public static let noInput = ExitCode(66)
   /// 70: an internal error, that is a bug in menudeck.
   public static let software = ExitCode(70)
+  /// A service menudeck depends on is unavailable: an external plugin exited early, crashed or
+  /// did not answer in time (sysexits EX_UNAVAILABLE).
+  public static let unavailable = ExitCode(69)
+  /// An external plugin broke the protocol: malformed JSON, wrong counts, unknown ids, NaN
+  /// (sysexits EX_PROTOCOL).
+  public static let protocolError = ExitCode(76)
   /// 74: reading or writing a file or a stream failed.
   public static let ioError = ExitCode(74)
 

@@ -1,0 +1,65 @@
+import DeckCore
+import DeckIO
+import DeckStrategies
+
+/// Creating strategies from names, in one place for `deck`, `simulate`, `validate` and
+/// `strategies`: built-ins from the registry, external plugins as processes.
+enum Strategies {
+  /// The strategy a configured name stands for. A plugin is started here (once per run); its
+  /// stderr goes to ours, each line prefixed with its name.
+  static func make(_ named: NamedStrategy, _ io: CLIStreams) throws -> any RankingStrategy {
+    if let plugin = named.plugin {
+      return try PluginStrategy(
+        configuration(named, plugin, io),
+        log: { line in
+          io.stderr.write(line + "\n")
+        })
+    }
+    return try StrategyRegistry.make(named.use, options: named.options)
+  }
+
+  /// `make`, wrapped so that diners whose plugin fails get `fallback`'s decks (one warning with
+  /// a count at the end, see `fallbackWarning`).
+  static func make(
+    _ named: NamedStrategy, fallback: NamedStrategy?, _ io: CLIStreams
+  ) throws -> any RankingStrategy {
+    guard let fallback else { return try make(named, io) }
+    let backup = try make(fallback, io)
+    return FallbackStrategy(
+      name: named.name,
+      starting: { () throws(StrategyError) -> any RankingStrategy in
+        do {
+          return try make(named, io)
+        } catch let e as StrategyError {
+          throw e
+        } catch {
+          throw StrategyError.failed(strategy: named.name, message: "\(error)")
+        }
+      },
+      fallback: backup)
+  }
+
+  /// The one warning of a run that fell back, if it did.
+  static func fallbackWarning(_ strategy: any RankingStrategy) -> String? {
+    (strategy as? FallbackStrategy)?.warning
+  }
+
+  /// The options to show in a run header: the strategy's declared options with their values.
+  static func headerOptions(_ strategy: any RankingStrategy, _ named: NamedStrategy)
+    -> [(String, OptionValue)]
+  {
+    let description = (strategy as? FallbackStrategy)?.primary?.description ?? strategy.description
+    if let options = try? StrategyOptions(raw: named.options, for: description) {
+      return options.all
+    }
+    return named.options.keys.sorted().map { ($0, OptionValue.string(named.options[$0]!)) }
+  }
+
+  static func configuration(_ named: NamedStrategy, _ plugin: String, _ io: CLIStreams)
+    -> PluginStrategy.Configuration
+  {
+    PluginStrategy.Configuration(
+      name: named.name, executable: Paths.open(plugin, io), options: named.options,
+      timeout: named.timeout ?? PluginStrategy.defaultTimeout)
+  }
+}
