@@ -5,9 +5,9 @@ import Testing
 
 @Suite("Strategy registry and options")
 struct RegistryTests {
-  @Test("the three built-ins are registered in order, with unique identifiers")
+  @Test("the built-ins are registered in order, with unique identifiers")
   func identifiers() {
-    #expect(StrategyRegistry.identifiers == ["random", "popularity", "affinity"])
+    #expect(StrategyRegistry.identifiers == ["random", "popularity", "affinity", "thompson"])
     #expect(StrategyRegistry.description(of: "affinity")?.identifier == "affinity")
     #expect(StrategyRegistry.description(of: "Affinity") == nil)
   }
@@ -17,12 +17,15 @@ struct RegistryTests {
     #expect(
       message { _ = try StrategyRegistry.make("popularty") }
         == "unknown strategy 'popularty' (did you mean 'popularity'?); "
-        + "valid strategies: random, popularity, affinity")
+        + "valid strategies: random, popularity, affinity, thompson")
     #expect(
       message { _ = try StrategyRegistry.make("collaborative") }
-        == "unknown strategy 'collaborative'; valid strategies: random, popularity, affinity")
-    #expect(throws: StrategyError.unknownStrategy("", known: ["random", "popularity", "affinity"]))
-    {
+        == "unknown strategy 'collaborative'; valid strategies: random, popularity, affinity, thompson"
+    )
+    #expect(
+      throws: StrategyError.unknownStrategy(
+        "", known: ["random", "popularity", "affinity", "thompson"])
+    ) {
       _ = try StrategyRegistry.make("")
     }
   }
