@@ -109,3 +109,11 @@ func makeComponent(_ name: String, for strategy: String, option: String, value: 
   }
   return try StrategyRegistry.make(name)
 }
+
+/// Example events: `right` right swipes then `left` left swipes of one dish by distinct diners
+/// (v1, v2, ...) on the first nine days of 2026, for examples that need a long record.
+func exampleSwipes(_ item: String, right: Int, left: Int) -> [String] {
+  (0..<(right + left)).map { k in
+    "v\(k + 1) \(item) \(k < right ? "right" : "left") 2026-01-0\(k % 9 + 1)"
+  }
+}

@@ -40,26 +40,18 @@ public final class ThompsonStrategy: BuiltinStrategy {
       StrategyExample(
         "a long record decides: 40 of 40 picked beats 20 of 40 beats 0 of 40",
         items: ["oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"],
-        events: ThompsonStrategy.record("tonkatsu", right: 40, left: 0)
-          + ThompsonStrategy.record("zaru-soba", right: 20, left: 20)
-          + ThompsonStrategy.record("oyakodon", right: 0, left: 40),
+        events: exampleSwipes("tonkatsu", right: 40, left: 0)
+          + exampleSwipes("zaru-soba", right: 20, left: 20)
+          + exampleSwipes("oyakodon", right: 0, left: 40),
         expected: ["tonkatsu", "zaru-soba", "oyakodon"]),
       StrategyExample(
         "a warm prior (2, 8) with a strong record: 9 of 10 beats 1 of 10",
         items: ["oyakodon:rice", "zaru-soba:noodles"],
-        events: ThompsonStrategy.record("oyakodon", right: 1, left: 9)
-          + ThompsonStrategy.record("zaru-soba", right: 9, left: 1),
+        events: exampleSwipes("oyakodon", right: 1, left: 9)
+          + exampleSwipes("zaru-soba", right: 9, left: 1),
         options: ["prior_likes": "2", "prior_passes": "8"],
         expected: ["zaru-soba", "oyakodon"]),
     ])
-
-  /// Example events: `right` right swipes then `left` left swipes of one dish by distinct
-  /// diners (v1, v2, ...) in the first days of 2026.
-  static func record(_ item: String, right: Int, left: Int) -> [String] {
-    (0..<(right + left)).map { k in
-      "v\(k + 1) \(item) \(k < right ? "right" : "left") 2026-01-0\(k % 9 + 1)"
-    }
-  }
 
   private let priorLikes: Double
   private let priorPasses: Double

@@ -5,9 +5,15 @@ import Testing
 
 @Suite("Strategy registry and options")
 struct RegistryTests {
+  /// Every built-in, in registry order.
+  static let all = [
+    "random", "popularity", "affinity", "thompson", "ucb", "epsilon-greedy",
+  ]
+  static let valid = "valid strategies: " + all.joined(separator: ", ")
+
   @Test("the built-ins are registered in order, with unique identifiers")
   func identifiers() {
-    #expect(StrategyRegistry.identifiers == ["random", "popularity", "affinity", "thompson"])
+    #expect(StrategyRegistry.identifiers == Self.all)
     #expect(StrategyRegistry.description(of: "affinity")?.identifier == "affinity")
     #expect(StrategyRegistry.description(of: "Affinity") == nil)
   }
@@ -16,16 +22,11 @@ struct RegistryTests {
   func unknownStrategy() {
     #expect(
       message { _ = try StrategyRegistry.make("popularty") }
-        == "unknown strategy 'popularty' (did you mean 'popularity'?); "
-        + "valid strategies: random, popularity, affinity, thompson")
+        == "unknown strategy 'popularty' (did you mean 'popularity'?); \(Self.valid)")
     #expect(
       message { _ = try StrategyRegistry.make("collaborative") }
-        == "unknown strategy 'collaborative'; valid strategies: random, popularity, affinity, thompson"
-    )
-    #expect(
-      throws: StrategyError.unknownStrategy(
-        "", known: ["random", "popularity", "affinity", "thompson"])
-    ) {
+        == "unknown strategy 'collaborative'; \(Self.valid)")
+    #expect(throws: StrategyError.unknownStrategy("", known: Self.all)) {
       _ = try StrategyRegistry.make("")
     }
   }

@@ -82,9 +82,9 @@ struct ThompsonStrategyTests {
   static func history() throws -> ExampleRunner.Fixture {
     try fixture(
       items: items,
-      events: ThompsonStrategy.record("a", right: 3, left: 1)
-        + ThompsonStrategy.record("b", right: 0, left: 5)
-        + ThompsonStrategy.record("d", right: 7, left: 2))
+      events: exampleSwipes("a", right: 3, left: 1)
+        + exampleSwipes("b", right: 0, left: 5)
+        + exampleSwipes("d", right: 7, left: 2))
   }
 
   @Test("scores are the diner's stream's Beta draws over the posterior, by catalog index")
