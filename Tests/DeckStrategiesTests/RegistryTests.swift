@@ -7,7 +7,7 @@ import Testing
 struct RegistryTests {
   /// Every built-in, in registry order.
   static let all = [
-    "random", "popularity", "affinity", "thompson", "ucb", "epsilon-greedy",
+    "random", "popularity", "affinity", "thompson", "ucb", "epsilon-greedy", "itemknn",
   ]
   static let valid = "valid strategies: " + all.joined(separator: ", ")
 
