@@ -89,7 +89,7 @@ func rankNormalised(_ values: [Double]) -> [Double] {
     while end < n && values[order[end]] == values[order[start]] { end += 1 }
     // Ranks start..<end (0 = best) share their mean.
     let rank = Double(start + end - 1) / 2
-    for k in start..<end { out[order[k]] = 1 - rank / Double(n - 1) }
+    for k in start..<end { out[order[k]] = (Double(n - 1) - rank) / Double(n - 1) }
     start = end
   }
   return out

@@ -4,7 +4,8 @@ public enum StrategyRegistry {
   public static var builtins: [any BuiltinStrategy.Type] {
     [
       RandomStrategy.self, PopularityStrategy.self, AffinityStrategy.self, ThompsonStrategy.self,
-      UCBStrategy.self, EpsilonGreedyStrategy.self, ItemKNNStrategy.self,
+      UCBStrategy.self, EpsilonGreedyStrategy.self, ItemKNNStrategy.self, BlendStrategy.self,
+      DiversifyStrategy.self, PlackettLuceStrategy.self,
     ]
   }
 

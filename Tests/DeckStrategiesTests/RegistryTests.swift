@@ -7,7 +7,9 @@ import Testing
 struct RegistryTests {
   /// Every built-in, in registry order.
   static let all = [
-    "random", "popularity", "affinity", "thompson", "ucb", "epsilon-greedy", "itemknn",
+    "random", "popularity", "affinity", "thompson", "ucb", "epsilon-greedy", "itemknn", "blend",
+    "diversify",
+    "plackett-luce",
   ]
   static let valid = "valid strategies: " + all.joined(separator: ", ")
 
