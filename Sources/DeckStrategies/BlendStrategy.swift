@@ -97,7 +97,10 @@ public final class BlendStrategy: BuiltinStrategy {
   }
 
   public func learn(catalog: Catalog, history: History) throws(StrategyError) {
-    for c in components { try c.strategy.learn(catalog: catalog, history: history) }
+    for c in components {
+      try learnComponent(
+        c.strategy, catalog: catalog, history: history, for: Self.description.identifier)
+    }
   }
 
   public func score(_ context: inout ScoringContext) -> Scores {

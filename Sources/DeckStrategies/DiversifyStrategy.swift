@@ -17,7 +17,11 @@ import DeckCore
 /// with the Jaccard term 0 when neither dish has tags; it lies in [0, 1]. `lambda` 1 is the base
 /// order; lower values trade relevance for variety. The order is returned as scores
 /// `n, n - 1, ..., 1` along it. The base strategy sees the diner's context (and stream) as if it
-/// ran alone. Cost: O(n^2) similarity evaluations per diner for n candidates.
+/// ran alone.
+///
+/// Only the `depth` most relevant candidates (ties by catalog order) are re-ranked; the rest
+/// follow them in base order. Decks are short, so the cards a diner sees come from the
+/// re-ranked head, and the cost per diner stays O(depth^2 + n log n) for n candidates.
 public final class DiversifyStrategy: BuiltinStrategy {
   public static let description = StrategyDescription(
     identifier: "diversify",
@@ -31,6 +35,9 @@ public final class DiversifyStrategy: BuiltinStrategy {
         "lambda", .double, default: .double(0.5), range: 0...1,
         "weight of relevance against similarity to the cards already placed; 1 keeps the base order"
       ),
+      OptionSpec(
+        "depth", .int, default: .int(100), range: 1...100_000,
+        "how many of the most relevant candidates are re-ranked; the rest keep the base order"),
     ],
     examples: [
       StrategyExample(
@@ -62,6 +69,7 @@ public final class DiversifyStrategy: BuiltinStrategy {
 
   private let base: any BuiltinStrategy
   private let lambda: Double
+  private let depth: Int
   private var itemCategory: [Int32] = []
   /// Sorted tag indices per catalog item.
   private var itemTags: [[Int32]] = []
@@ -70,10 +78,11 @@ public final class DiversifyStrategy: BuiltinStrategy {
     let name = options.string("base")
     base = try makeComponent(name, for: options.strategy, option: "base", value: name)
     lambda = options.double("lambda")
+    depth = options.int("depth")
   }
 
   public func learn(catalog: Catalog, history: History) throws(StrategyError) {
-    try base.learn(catalog: catalog, history: history)
+    try learnComponent(base, catalog: catalog, history: history, for: Self.description.identifier)
     itemCategory = catalog.itemCategory
     itemTags = catalog.itemTags.map { Array(Set($0)).sorted() }
   }
@@ -88,7 +97,11 @@ public final class DiversifyStrategy: BuiltinStrategy {
     let low = values.min() ?? 0
     let high = values.max() ?? 0
     let relevance = values.map { high > low ? ($0 - low) / (high - low) : 0 }
-    var remaining = Array(0..<n)
+    // The head to re-rank, in relevance order (so ties below resolve by catalog order).
+    let byRelevance = (0..<n).sorted {
+      relevance[$0] != relevance[$1] ? relevance[$0] > relevance[$1] : $0 < $1
+    }
+    var remaining = Array(byRelevance.prefix(depth)).sorted()
     var maxSimilarity = [Double](repeating: 0, count: n)
     var order: [Int] = []
     order.reserveCapacity(n)
@@ -110,6 +123,7 @@ public final class DiversifyStrategy: BuiltinStrategy {
         if s > maxSimilarity[k] { maxSimilarity[k] = s }
       }
     }
+    order.append(contentsOf: byRelevance.dropFirst(depth))
     return Scores(scoresAlong(order))
   }
 

@@ -48,7 +48,7 @@ public final class PlackettLuceStrategy: BuiltinStrategy {
         "temperature", .double, default: .double(0.1), range: 0.0001...1_000_000,
         "divides the base scores before the softmax; lower follows the base order more closely"),
       OptionSpec(
-        "samples", .int, default: .int(200), range: 1...1_000_000,
+        "samples", .int, default: .int(100), range: 1...1_000_000,
         "rankings drawn per diner to estimate the propensities (more is slower but more precise)"
       ),
     ],
@@ -91,7 +91,7 @@ public final class PlackettLuceStrategy: BuiltinStrategy {
   }
 
   public func learn(catalog: Catalog, history: History) throws(StrategyError) {
-    try base.learn(catalog: catalog, history: history)
+    try learnComponent(base, catalog: catalog, history: history, for: Self.description.identifier)
   }
 
   public func score(_ context: inout ScoringContext) -> Scores {

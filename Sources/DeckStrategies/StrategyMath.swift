@@ -110,6 +110,18 @@ func makeComponent(_ name: String, for strategy: String, option: String, value: 
   return try StrategyRegistry.make(name)
 }
 
+/// Forwards `learn` to a component; its failure names the composite strategy first.
+func learnComponent(
+  _ component: any BuiltinStrategy, catalog: Catalog, history: History, for strategy: String
+) throws(StrategyError) {
+  do throws(StrategyError) {
+    try component.learn(catalog: catalog, history: history)
+  } catch {
+    guard case .failed(let inner, let message) = error else { throw error }
+    throw .failed(strategy: strategy, message: "component '\(inner)': \(message)")
+  }
+}
+
 /// Example events: `right` right swipes then `left` left swipes of one dish by distinct diners
 /// (v1, v2, ...) on the first nine days of 2026, for examples that need a long record.
 func exampleSwipes(_ item: String, right: Int, left: Int) -> [String] {

@@ -136,6 +136,26 @@ struct DiversifyStrategyTests {
     #expect(spread == [6, 3, 2, 5, 1, 4])
   }
 
+  @Test("depth re-ranks only the most relevant head; the rest keep the base order")
+  func depth() throws {
+    // Popularity a 3/4, b 2/3, c 2/3, d 1/2 (unshown), e 1/3, f 1/3.
+    let f = try fixture(
+      items: ["a:rice", "b:rice", "c:soup", "d:rice", "e:soup", "f:side"],
+      events: [
+        "u1 a right 2026-01-02", "u2 a right 2026-01-02", "u1 b right 2026-01-03",
+        "u1 c right 2026-01-03", "u1 e left 2026-01-04", "u1 f left 2026-01-04",
+      ])
+    // Full MMR at lambda 0: a, c (soup), f (side), then b, d, e (all at 0.5).
+    let full = scores(try learned("diversify", ["lambda": "0"], on: f), f)
+    #expect(ranking(full, f) == ["a", "c", "f", "b", "d", "e"])
+    // depth 3: the head a, b, c becomes a, c, b; then d, e, f by popularity (e, f tie).
+    let head = scores(try learned("diversify", ["lambda": "0", "depth": "3"], on: f), f)
+    #expect(ranking(head, f) == ["a", "c", "b", "d", "e", "f"])
+    // depth 1 is the base order.
+    let one = scores(try learned("diversify", ["lambda": "0", "depth": "1"], on: f), f)
+    #expect(ranking(one, f) == ["a", "b", "c", "d", "e", "f"])
+  }
+
   @Test("the MMR choice at each step follows the documented value")
   func steps() throws {
     // Popularity a 4/5, b 3/4, c 1/2, d 1/3: relevance 1, 15/14 * 0.5 ... (min-max over 1/3..4/5).

@@ -128,15 +128,20 @@ struct RegistryTests {
     }
   }
 
-  @Test(
-    "a history built for another catalog is refused at learn",
-    arguments: ["popularity", "affinity"])
-  func coverage(_ identifier: String) throws {
+  static let coverageCases: [(String, String)] = [
+    ("popularity", "popularity"), ("affinity", "affinity"), ("thompson", "thompson"),
+    ("ucb", "ucb"), ("epsilon-greedy", "epsilon-greedy"), ("itemknn", "itemknn"),
+    ("blend", "blend': component 'affinity"), ("diversify", "diversify': component 'popularity"),
+    ("plackett-luce", "plackett-luce': component 'popularity"),
+  ]
+
+  @Test("a history built for another catalog is refused at learn", arguments: coverageCases)
+  func coverage(_ identifier: String, _ named: String) throws {
     let f = try fixture(items: ["a:soup", "b:rice"])
     let strategy = try StrategyRegistry.make(identifier)
     #expect(
       message { try strategy.learn(catalog: f.catalog, history: History(itemCount: 3)) }
-        == "strategy '\(identifier)': the history covers 3 items but the catalog has 2; "
+        == "strategy '\(named)': the history covers 3 items but the catalog has 2; "
         + "build the history from this catalog")
   }
 
