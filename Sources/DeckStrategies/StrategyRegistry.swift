@@ -2,7 +2,11 @@
 /// (a test fails when a strategy file is not registered).
 public enum StrategyRegistry {
   public static var builtins: [any BuiltinStrategy.Type] {
-    [RandomStrategy.self, PopularityStrategy.self, AffinityStrategy.self]
+    [
+      RandomStrategy.self, PopularityStrategy.self, AffinityStrategy.self, ThompsonStrategy.self,
+      UCBStrategy.self, EpsilonGreedyStrategy.self, ItemKNNStrategy.self, BlendStrategy.self,
+      DiversifyStrategy.self, PlackettLuceStrategy.self,
+    ]
   }
 
   public static var identifiers: [String] { builtins.map { $0.description.identifier } }

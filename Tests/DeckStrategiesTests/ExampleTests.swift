@@ -150,7 +150,7 @@ struct ExampleTests {
     let example = StrategyExample("e", items: ["a:soup"], expected: ["a"])
     #expect(
       message { _ = try ExampleRunner.run(example, strategy: "nope") }
-        == "unknown strategy 'nope'; valid strategies: random, popularity, affinity")
+        == "unknown strategy 'nope'; \(RegistryTests.valid)")
   }
 }
 

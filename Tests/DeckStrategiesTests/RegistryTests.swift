@@ -5,9 +5,17 @@ import Testing
 
 @Suite("Strategy registry and options")
 struct RegistryTests {
-  @Test("the three built-ins are registered in order, with unique identifiers")
+  /// Every built-in, in registry order.
+  static let all = [
+    "random", "popularity", "affinity", "thompson", "ucb", "epsilon-greedy", "itemknn", "blend",
+    "diversify",
+    "plackett-luce",
+  ]
+  static let valid = "valid strategies: " + all.joined(separator: ", ")
+
+  @Test("the built-ins are registered in order, with unique identifiers")
   func identifiers() {
-    #expect(StrategyRegistry.identifiers == ["random", "popularity", "affinity"])
+    #expect(StrategyRegistry.identifiers == Self.all)
     #expect(StrategyRegistry.description(of: "affinity")?.identifier == "affinity")
     #expect(StrategyRegistry.description(of: "Affinity") == nil)
   }
@@ -16,13 +24,11 @@ struct RegistryTests {
   func unknownStrategy() {
     #expect(
       message { _ = try StrategyRegistry.make("popularty") }
-        == "unknown strategy 'popularty' (did you mean 'popularity'?); "
-        + "valid strategies: random, popularity, affinity")
+        == "unknown strategy 'popularty' (did you mean 'popularity'?); \(Self.valid)")
     #expect(
       message { _ = try StrategyRegistry.make("collaborative") }
-        == "unknown strategy 'collaborative'; valid strategies: random, popularity, affinity")
-    #expect(throws: StrategyError.unknownStrategy("", known: ["random", "popularity", "affinity"]))
-    {
+        == "unknown strategy 'collaborative'; \(Self.valid)")
+    #expect(throws: StrategyError.unknownStrategy("", known: Self.all)) {
       _ = try StrategyRegistry.make("")
     }
   }
@@ -122,15 +128,20 @@ struct RegistryTests {
     }
   }
 
-  @Test(
-    "a history built for another catalog is refused at learn",
-    arguments: ["popularity", "affinity"])
-  func coverage(_ identifier: String) throws {
+  static let coverageCases: [(String, String)] = [
+    ("popularity", "popularity"), ("affinity", "affinity"), ("thompson", "thompson"),
+    ("ucb", "ucb"), ("epsilon-greedy", "epsilon-greedy"), ("itemknn", "itemknn"),
+    ("blend", "blend': component 'affinity"), ("diversify", "diversify': component 'popularity"),
+    ("plackett-luce", "plackett-luce': component 'popularity"),
+  ]
+
+  @Test("a history built for another catalog is refused at learn", arguments: coverageCases)
+  func coverage(_ identifier: String, _ named: String) throws {
     let f = try fixture(items: ["a:soup", "b:rice"])
     let strategy = try StrategyRegistry.make(identifier)
     #expect(
       message { try strategy.learn(catalog: f.catalog, history: History(itemCount: 3)) }
-        == "strategy '\(identifier)': the history covers 3 items but the catalog has 2; "
+        == "strategy '\(named)': the history covers 3 items but the catalog has 2; "
         + "build the history from this catalog")
   }
 

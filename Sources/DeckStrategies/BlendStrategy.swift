@@ -1,0 +1,128 @@
+import DeckCore
+
+/// A weighted sum of other built-in strategies' rank-normalised scores.
+///
+/// `components` names built-ins with weights, e.g. `affinity:0.7,popularity:0.3`; each component
+/// runs with its default options and learns from the same history. For one diner each component
+/// scores the candidates, and its scores are replaced by their rank-normalised values: the best
+/// candidate 1, the worst 0, evenly spaced by rank in between, tied scores sharing the mean of
+/// their ranks (a single candidate gets 1). The blend's score is
+///
+///     sum_k weight_k * normalised_k / sum_k weight_k
+///
+/// so it lies in [0, 1] whatever the components' scales. Ranks, not raw scores, make components
+/// with different scales (pick rates, similarity sums, UCB bounds) comparable.
+///
+/// A stochastic component draws from its own stream, derived from (seed, date, user) and
+/// "blend:<name>", so that two components never share draws; the result is still the same for
+/// the same (seed, date, diner).
+public final class BlendStrategy: BuiltinStrategy {
+  public static let description = StrategyDescription(
+    identifier: "blend",
+    summary: "weighted sum of other built-ins' rank-normalised scores (best 1, worst 0)",
+    options: [
+      OptionSpec(
+        "components", .string, default: .string("affinity:0.7,popularity:0.3"),
+        "comma-separated name:weight pairs of built-in strategies (default options each); "
+          + "weights 0 or more, at least one above 0")
+    ],
+    examples: [
+      StrategyExample(
+        "a diner with no history: affinity and popularity agree, so the blend keeps their order",
+        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles"],
+        events: ["u2 oyakodon right 2026-01-05", "u3 miso-soup left 2026-01-06"],
+        expected: ["oyakodon", "zaru-soba", "miso-soup"]),
+      StrategyExample(
+        "popularity ranks katsudon, gyudon, tonjiru; ucb puts unshown gyudon first; 3:1 favours popularity",
+        items: ["katsudon:rice", "gyudon:rice", "tonjiru:soup"],
+        events: exampleSwipes("katsudon", right: 9, left: 1)
+          + exampleSwipes("tonjiru", right: 0, left: 2),
+        options: ["components": "popularity:3,ucb:1"],
+        expected: ["katsudon", "gyudon", "tonjiru"]),
+      StrategyExample(
+        "the same components 1:3 favour ucb: gyudon (never shown) first",
+        items: ["katsudon:rice", "gyudon:rice", "tonjiru:soup"],
+        events: exampleSwipes("katsudon", right: 9, left: 1)
+          + exampleSwipes("tonjiru", right: 0, left: 2),
+        options: ["components": "popularity:1, ucb:3"],
+        expected: ["gyudon", "katsudon", "tonjiru"]),
+    ])
+
+  private let components: [(name: String, weight: Double, strategy: any BuiltinStrategy)]
+  private let totalWeight: Double
+
+  public init(options: StrategyOptions) throws(StrategyError) {
+    let text = options.string("components")
+    let parsed = try Self.parse(text, strategy: options.strategy)
+    var components: [(name: String, weight: Double, strategy: any BuiltinStrategy)] = []
+    for (name, weight) in parsed {
+      let strategy = try makeComponent(
+        name, for: options.strategy, option: "components", value: text)
+      components.append((name, weight, strategy))
+    }
+    self.components = components
+    totalWeight = parsed.reduce(0) { $0 + $1.weight }
+  }
+
+  /// Parses "name:weight,name:weight" (spaces around parts allowed).
+  static func parse(_ text: String, strategy: String) throws(StrategyError)
+    -> [(name: String, weight: Double)]
+  {
+    func bad(_ detail: String) -> StrategyError {
+      .invalidOption(
+        strategy: strategy, key: "components", value: text,
+        expected: "a comma-separated list of name:weight (\(detail))")
+    }
+    var out: [(name: String, weight: Double)] = []
+    for rawPart in text.split(separator: ",", omittingEmptySubsequences: false) {
+      let part = rawPart.trimmingSpaces
+      let fields = part.split(separator: ":", omittingEmptySubsequences: false)
+      guard fields.count == 2 else {
+        throw bad(part.isEmpty ? "an empty entry" : "'\(part)' is not name:weight")
+      }
+      let name = String(fields[0]).trimmingSpaces
+      let weightText = String(fields[1]).trimmingSpaces
+      guard let weight = Double(weightText), weight.isFinite, weight >= 0 else {
+        throw bad("weight '\(weightText)' of '\(name)' is not a number 0 or more")
+      }
+      guard !out.contains(where: { $0.name == name }) else {
+        throw bad("'\(name)' appears twice")
+      }
+      out.append((name, weight))
+    }
+    guard out.contains(where: { $0.weight > 0 }) else {
+      throw bad("at least one weight must be above 0")
+    }
+    return out
+  }
+
+  public func learn(catalog: Catalog, history: History) throws(StrategyError) {
+    for c in components {
+      try learnComponent(
+        c.strategy, catalog: catalog, history: history, for: Self.description.identifier)
+    }
+  }
+
+  public func score(_ context: inout ScoringContext) -> Scores {
+    var total = [Double](repeating: 0, count: context.candidates.count)
+    for c in components where c.weight > 0 {
+      var own = context
+      own.random = RandomStream(
+        seed: context.seed, date: context.date, user: context.user.id, purpose: "blend:" + c.name)
+      let values = c.strategy.score(&own).values
+      precondition(values.count == total.count, "blend: \(c.name) returned the wrong count")
+      for (k, v) in rankNormalised(values).enumerated() { total[k] += c.weight * v }
+    }
+    return Scores(total.map { $0 / totalWeight })
+  }
+}
+
+extension StringProtocol {
+  /// The text without leading and trailing spaces and tabs.
+  var trimmingSpaces: String {
+    var s = Substring(self)
+    while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
+    while let l = s.last, l == " " || l == "\t" { s.removeLast() }
+    return String(s)
+  }
+}

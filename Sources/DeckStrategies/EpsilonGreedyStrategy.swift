@@ -1,0 +1,98 @@
+import DeckCore
+
+/// Epsilon-greedy over popularity: card by card, usually the most popular dish left, sometimes
+/// (with probability `epsilon`) a dish chosen uniformly among those left.
+///
+/// The base score is the `popularity` strategy's posterior mean pick rate
+/// `(right + prior_likes) / (shown + prior_likes + prior_passes)`. The strategy builds an order
+/// slot by slot: for each slot it draws `u`, uniform in [0, 1), from the diner's random stream
+/// (derived from seed, date and user id); if `u < epsilon` it draws a second number and takes
+/// a uniformly chosen remaining candidate, else the remaining candidate with the best base score
+/// (ties by catalog order). The order is returned as scores `n, n - 1, ..., 1` along it, so the
+/// deck follows it wherever the deck rules allow.
+///
+/// `epsilon` 0 is exactly the popularity order; `epsilon` 1 is a uniform shuffle. The chance
+/// that the first card is the most popular dish is `(1 - epsilon) + epsilon / n`.
+public final class EpsilonGreedyStrategy: BuiltinStrategy {
+  public static let description = StrategyDescription(
+    identifier: "epsilon-greedy",
+    summary:
+      "per card, the most popular dish left, or with probability epsilon a uniformly random one",
+    options: [
+      OptionSpec(
+        "epsilon", .double, default: .double(0.1), range: 0...1,
+        "probability that a card slot takes a uniformly random remaining dish instead of the best"
+      ),
+      OptionSpec(
+        "prior_likes", .double, default: .double(1), range: 0...1_000_000,
+        "pseudo right swipes per dish in the popularity score, as in the popularity strategy"),
+      OptionSpec(
+        "prior_passes", .double, default: .double(1), range: 0...1_000_000,
+        "pseudo left swipes per dish in the popularity score, as in the popularity strategy"),
+    ],
+    examples: [
+      StrategyExample(
+        "epsilon 0 is the popularity order (3/4, 2/3, 1/2, 1/4)",
+        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"],
+        events: exampleSwipes("zaru-soba", right: 2, left: 0)
+          + exampleSwipes("oyakodon", right: 1, left: 0)
+          + exampleSwipes("tonkatsu", right: 0, left: 2),
+        options: ["epsilon": "0"],
+        expected: ["zaru-soba", "oyakodon", "miso-soup", "tonkatsu"]),
+      StrategyExample(
+        "seed 42, epsilon 0.5 (pins the stream: a change of algorithm fails here)",
+        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"],
+        events: exampleSwipes("zaru-soba", right: 2, left: 0)
+          + exampleSwipes("oyakodon", right: 1, left: 0)
+          + exampleSwipes("tonkatsu", right: 0, left: 2),
+        options: ["epsilon": "0.5"],
+        expected: ["zaru-soba", "miso-soup", "oyakodon", "tonkatsu"]),
+      StrategyExample(
+        "epsilon 1 ignores popularity: a seeded uniform shuffle",
+        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"],
+        events: exampleSwipes("zaru-soba", right: 2, left: 0)
+          + exampleSwipes("oyakodon", right: 1, left: 0)
+          + exampleSwipes("tonkatsu", right: 0, left: 2),
+        options: ["epsilon": "1"],
+        expected: ["oyakodon", "miso-soup", "zaru-soba", "tonkatsu"]),
+    ])
+
+  private let epsilon: Double
+  private let priorLikes: Double
+  private let priorPasses: Double
+  /// Popularity per catalog item, from the last `learn`.
+  private var rates: [Double] = []
+
+  public init(options: StrategyOptions) throws(StrategyError) {
+    epsilon = options.double("epsilon")
+    priorLikes = options.double("prior_likes")
+    priorPasses = options.double("prior_passes")
+    try PopularityStrategy.checkPrior(
+      likes: priorLikes, passes: priorPasses, strategy: options.strategy)
+  }
+
+  public func learn(catalog: Catalog, history: History) throws(StrategyError) {
+    try PopularityStrategy.checkCoverage(
+      catalog: catalog, history: history, strategy: Self.description.identifier)
+    rates = PopularityStrategy.pickRates(
+      history, priorLikes: priorLikes, priorPasses: priorPasses)
+  }
+
+  public func score(_ context: inout ScoringContext) -> Scores {
+    let candidates = context.candidates
+    precondition(
+      candidates.allSatisfy { Int($0) < rates.count },
+      "epsilon-greedy: score called before learn, or with a candidate outside the learned catalog")
+    let base = candidates.map { rates[Int($0)] }
+    // Remaining candidate positions, best first (ties by catalog order, as candidates are).
+    var remaining = base.indices.sorted { base[$0] != base[$1] ? base[$0] > base[$1] : $0 < $1 }
+    var order: [Int] = []
+    order.reserveCapacity(remaining.count)
+    while !remaining.isEmpty {
+      let explore = context.random.nextDouble() < epsilon
+      let pick = explore ? context.random.nextInt(below: remaining.count) : 0
+      order.append(remaining.remove(at: pick))
+    }
+    return Scores(scoresAlong(order))
+  }
+}

@@ -1,0 +1,170 @@
+import DeckCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A stochastic ranking: a Plackett-Luce draw from the softmax of another strategy's scores, with
+/// a propensity on every card for off-policy evaluation of logged decks.
+///
+/// The `base` strategy (a built-in with its default options) scores the candidates `s_i`; each
+/// gets the weight `w_i = exp(s_i / temperature)`. The ranking is drawn without replacement: the
+/// first card is `i` with probability `w_i / sum of all w`, the next from the rest in proportion
+/// to their weights, and so on. It is drawn in one pass with the Gumbel-max trick (sort by
+/// `s_i / temperature + G_i`, `G_i` standard Gumbel), with draws from the diner's stream for
+/// "plackett-luce" derived from (seed, date, user), one per candidate in candidate order. The
+/// order is returned as scores `n, n - 1, ..., 1` along it. Low temperatures follow the base
+/// order closely; high ones approach a uniform shuffle. The temperature is in the base's score
+/// units (popularity scores lie in [0, 1], so the default 0.1 gives weights up to e^10 apart).
+///
+/// Propensity of a card: an estimate of the marginal probability P(item i at position k) that
+/// the strategy puts the item at the position `k` it was drawn into (in the strategy's own
+/// ranking, before deck rules). Exact marginals cost exponential time in general, so it is
+/// estimated with `samples` further rankings `m` drawn from the same stream (after the deck's
+/// own ranking), Rao-Blackwellised: each ranking contributes the conditional probability of
+/// choosing `i` at position `k` given its first `k - 1` cards,
+///
+///     [i not among the first k - 1 of m] * w_i / (sum of w over the cards of m from position k on)
+///
+/// The deck's own ranking is averaged in as one more sample (so a card's propensity is never 0),
+/// giving `(its term + sum over samples) / (samples + 1)`. The estimate is exact at position 1
+/// (every term is `w_i / sum w`); over all items the estimates for any position sum to 1, as
+/// each ranking's terms do. The deck's own term makes it slightly biased towards the realised
+/// draw, by at most 1 / (samples + 1). Cost per diner: (samples + 1) sorts of the candidates.
+public final class PlackettLuceStrategy: BuiltinStrategy {
+  public static let description = StrategyDescription(
+    identifier: "plackett-luce",
+    summary:
+      "a ranking drawn from softmax(base scores / temperature), with per-card propensities",
+    options: [
+      OptionSpec(
+        "base", .string, default: .string("popularity"),
+        "the built-in strategy whose scores are the softmax logits (with its default options)"),
+      OptionSpec(
+        "temperature", .double, default: .double(0.1), range: 0.0001...1_000_000,
+        "divides the base scores before the softmax; lower follows the base order more closely"),
+      OptionSpec(
+        "samples", .int, default: .int(100), range: 1...1_000_000,
+        "rankings drawn per diner to estimate the propensities (more is slower but more precise)"
+      ),
+    ],
+    examples: [
+      StrategyExample(
+        "a low temperature (0.001) follows the base (popularity) order",
+        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"],
+        events: exampleSwipes("zaru-soba", right: 2, left: 0)
+          + exampleSwipes("oyakodon", right: 1, left: 0)
+          + exampleSwipes("tonkatsu", right: 0, left: 2),
+        options: ["temperature": "0.001"],
+        expected: ["zaru-soba", "oyakodon", "miso-soup", "tonkatsu"]),
+      StrategyExample(
+        "seed 42, default temperature 0.1 (pins the draw: a change of algorithm fails here)",
+        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"],
+        events: exampleSwipes("zaru-soba", right: 2, left: 0)
+          + exampleSwipes("oyakodon", right: 1, left: 0)
+          + exampleSwipes("tonkatsu", right: 0, left: 2),
+        expected: ["oyakodon", "zaru-soba", "miso-soup", "tonkatsu"]),
+      StrategyExample(
+        "temperature 1000 is close to a uniform shuffle (diner u2)",
+        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"],
+        events: exampleSwipes("zaru-soba", right: 2, left: 0)
+          + exampleSwipes("oyakodon", right: 1, left: 0)
+          + exampleSwipes("tonkatsu", right: 0, left: 2),
+        user: "u2",
+        options: ["temperature": "1000"],
+        expected: ["miso-soup", "zaru-soba", "tonkatsu", "oyakodon"]),
+    ])
+
+  private let base: any BuiltinStrategy
+  private let temperature: Double
+  private let samples: Int
+
+  public init(options: StrategyOptions) throws(StrategyError) {
+    let name = options.string("base")
+    base = try makeComponent(name, for: options.strategy, option: "base", value: name)
+    temperature = options.double("temperature")
+    samples = options.int("samples")
+  }
+
+  public func learn(catalog: Catalog, history: History) throws(StrategyError) {
+    try learnComponent(base, catalog: catalog, history: history, for: Self.description.identifier)
+  }
+
+  public func score(_ context: inout ScoringContext) -> Scores {
+    var own = context
+    let values = base.score(&own).values
+    let n = values.count
+    guard n > 0 else { return Scores([], propensities: []) }
+    let logits = Self.logits(values, temperature: temperature)
+    var random = RandomStream(
+      seed: context.seed, date: context.date, user: context.user.id, purpose: "plackett-luce")
+    let order = Self.draw(logits, &random)
+    var position = [Int](repeating: 0, count: n)
+    for (p, k) in order.enumerated() { position[k] = p }
+
+    var sums = Self.terms(logits, order: order, at: position)
+    for _ in 0..<samples {
+      let sample = Self.draw(logits, &random)
+      let terms = Self.terms(logits, order: sample, at: position)
+      for k in 0..<n { sums[k] += terms[k] }
+    }
+    let propensities = sums.map { $0 / Double(samples + 1) }
+    return Scores(scoresAlong(order), propensities: propensities)
+  }
+
+  // MARK: - Plackett-Luce helpers (internal for tests)
+
+  /// Scores divided by the temperature, shifted so that the largest is 0 (weights exp(logit)
+  /// then lie in (0, 1] and cannot overflow).
+  static func logits(_ values: [Double], temperature: Double) -> [Double] {
+    let top = values.max() ?? 0
+    return values.map { ($0 - top) / temperature }
+  }
+
+  /// One Plackett-Luce ranking (candidate indices, first card first) by the Gumbel-max trick:
+  /// one open uniform per candidate, in candidate order; ties by candidate order.
+  static func draw(_ logits: [Double], _ random: inout RandomStream) -> [Int] {
+    let keys = logits.map { $0 - log(-log(random.nextOpenDouble())) }
+    return keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] > keys[$1] : $0 < $1 }
+  }
+
+  /// For each candidate i, the conditional probability that `order` picks i at position
+  /// `at[i]` given its cards before that position: 0 when i is among them, else
+  /// w_i / (sum of w over `order[at[i]...]`). Sums run in log space (log-sum-exp from the end).
+  static func terms(_ logits: [Double], order: [Int], at: [Int]) -> [Double] {
+    let n = order.count
+    // tail[p] = log of the sum of w over order[p...].
+    var tail = [Double](repeating: -.infinity, count: n + 1)
+    for p in stride(from: n - 1, through: 0, by: -1) {
+      let a = tail[p + 1]
+      let b = logits[order[p]]
+      let m = max(a, b)
+      tail[p] = m + log(exp(a - m) + exp(b - m))
+    }
+    var rank = [Int](repeating: 0, count: n)
+    for (p, k) in order.enumerated() { rank[k] = p }
+    return (0..<n).map { i in rank[i] >= at[i] ? exp(logits[i] - tail[at[i]]) : 0 }
+  }
+
+  /// The estimated marginal matrix: `result[k][i]` estimates P(candidate i at position k) from
+  /// `samples` rankings drawn from `random`, with the same Rao-Blackwellised terms as the
+  /// propensities. Every row sums to 1.
+  static func marginals(_ logits: [Double], samples: Int, _ random: inout RandomStream)
+    -> [[Double]]
+  {
+    let n = logits.count
+    var result = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
+    for _ in 0..<samples {
+      let order = draw(logits, &random)
+      for k in 0..<n {
+        let terms = self.terms(logits, order: order, at: [Int](repeating: k, count: n))
+        for i in 0..<n { result[k][i] += terms[i] / Double(samples) }
+      }
+    }
+    return result
+  }
+}

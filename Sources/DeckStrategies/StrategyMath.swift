@@ -1,0 +1,131 @@
+import DeckCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// Numerical helpers shared by several built-in strategies. Every random draw comes from a
+// `RandomStream`, so results depend only on the stream's seed.
+
+extension RandomStream {
+  /// Uniform in the open interval (0, 1), on the midpoints of a 2^-52 grid: never 0 (so its
+  /// logarithm is finite) and at most 1 - 2^-53 (53 bits would round the top midpoint to 1).
+  mutating func nextOpenDouble() -> Double {
+    (Double(next() >> 12) + 0.5) * 0x1.0p-52
+  }
+
+  /// A standard normal draw (Marsaglia's polar method; the second value of each pair is
+  /// dropped so that every call consumes whole pairs and the stream stays easy to follow).
+  mutating func nextNormal() -> Double {
+    while true {
+      let u = 2 * nextDouble() - 1
+      let v = 2 * nextDouble() - 1
+      let s = u * u + v * v
+      if s > 0 && s < 1 { return u * sqrt(-2 * log(s) / s) }
+    }
+  }
+
+  /// The natural logarithm of a Gamma(`shape`, 1) draw, by Marsaglia and Tsang's method
+  /// ("A simple method for generating gamma variables", 2000). Shapes below 1 use
+  /// Gamma(a) = Gamma(a + 1) * U^(1/a), kept in log space so that tiny shapes do not underflow
+  /// to 0. `shape` must be positive and finite.
+  mutating func nextLogGamma(shape: Double) -> Double {
+    precondition(shape > 0 && shape.isFinite, "gamma shape must be positive and finite")
+    if shape < 1 {
+      let boosted = nextLogGamma(shape: shape + 1)
+      return boosted + log(nextOpenDouble()) / shape
+    }
+    let d = shape - 1.0 / 3
+    let c = 1 / sqrt(9 * d)
+    while true {
+      let x = nextNormal()
+      let t = 1 + c * x
+      if t <= 0 { continue }
+      let v = t * t * t
+      let u = nextOpenDouble()
+      let x2 = x * x
+      // The cheap squeeze first, then the exact test.
+      if u < 1 - 0.0331 * x2 * x2 || log(u) < 0.5 * x2 + d * (1 - v + log(v)) {
+        return log(d) + log(v)
+      }
+    }
+  }
+
+  /// A Beta(`alpha`, `beta`) draw as X / (X + Y) with X ~ Gamma(alpha), Y ~ Gamma(beta),
+  /// computed as 1 / (1 + exp(log Y - log X)). A zero parameter is the degenerate limit: alpha 0
+  /// gives 0 and beta 0 gives 1 (and consumes no draws). Both may not be 0.
+  mutating func nextBeta(alpha: Double, beta: Double) -> Double {
+    precondition(alpha >= 0 && beta >= 0 && alpha + beta > 0, "beta parameters out of range")
+    if alpha == 0 { return 0 }
+    if beta == 0 { return 1 }
+    let x = nextLogGamma(shape: alpha)
+    let y = nextLogGamma(shape: beta)
+    return 1 / (1 + exp(y - x))
+  }
+}
+
+/// Scores from an order: the first of `order` (indices into the candidates) gets `n`, the next
+/// `n - 1`, and so on down to 1, so that sorting by score gives back the order.
+func scoresAlong(_ order: [Int]) -> [Double] {
+  var values = [Double](repeating: 0, count: order.count)
+  for (position, k) in order.enumerated() { values[k] = Double(order.count - position) }
+  return values
+}
+
+/// Rank-normalised scores: the best candidate gets 1, the worst 0, evenly spaced in between by
+/// rank; tied scores share the mean of their ranks. A single candidate gets 1.
+func rankNormalised(_ values: [Double]) -> [Double] {
+  let n = values.count
+  guard n > 1 else { return Array(repeating: 1, count: n) }
+  let order = values.indices.sorted { values[$0] != values[$1] ? values[$0] > values[$1] : $0 < $1 }
+  var out = [Double](repeating: 0, count: n)
+  var start = 0
+  while start < n {
+    var end = start + 1
+    while end < n && values[order[end]] == values[order[start]] { end += 1 }
+    // Ranks start..<end (0 = best) share their mean.
+    let rank = Double(start + end - 1) / 2
+    for k in start..<end { out[order[k]] = (Double(n - 1) - rank) / Double(n - 1) }
+    start = end
+  }
+  return out
+}
+
+/// Creates the built-in `name` (default options) as a component of `strategy`; a name that is not
+/// a built-in is an error naming `option`.
+func makeComponent(_ name: String, for strategy: String, option: String, value: String)
+  throws(StrategyError) -> any BuiltinStrategy
+{
+  guard StrategyRegistry.description(of: name) != nil else {
+    throw .invalidOption(
+      strategy: strategy, key: option, value: value,
+      expected: "a built-in strategy (\(name.isEmpty ? "empty name" : "no '\(name)'")"
+        + "\(didYouMean(name, StrategyRegistry.identifiers)); valid: "
+        + StrategyRegistry.identifiers.joined(separator: ", ") + ")")
+  }
+  return try StrategyRegistry.make(name)
+}
+
+/// Forwards `learn` to a component; its failure names the composite strategy first.
+func learnComponent(
+  _ component: any BuiltinStrategy, catalog: Catalog, history: History, for strategy: String
+) throws(StrategyError) {
+  do throws(StrategyError) {
+    try component.learn(catalog: catalog, history: history)
+  } catch {
+    guard case .failed(let inner, let message) = error else { throw error }
+    throw .failed(strategy: strategy, message: "component '\(inner)': \(message)")
+  }
+}
+
+/// Example events: `right` right swipes then `left` left swipes of one dish by distinct diners
+/// (v1, v2, ...) on the first nine days of 2026, for examples that need a long record.
+func exampleSwipes(_ item: String, right: Int, left: Int) -> [String] {
+  (0..<(right + left)).map { k in
+    "v\(k + 1) \(item) \(k < right ? "right" : "left") 2026-01-0\(k % 9 + 1)"
+  }
+}

@@ -1,0 +1,90 @@
+import DeckCore
+
+/// Thompson sampling with a Beta-Bernoulli model per dish: each diner's deck on each date ranks
+/// dishes by one draw from each dish's posterior pick rate.
+///
+/// A dish swiped right `r` times and left `l` times over all diners has the posterior
+/// Beta(`r + prior_likes`, `l + prior_passes`). For every (diner, date) the strategy draws one
+/// sample per dish from the diner's own random stream (derived from seed, date and user id) and
+/// scores the dish with it. Dishes with a long good record almost always come first; dishes with
+/// few showings spread widely, so different diners see them at different depths and the ones that
+/// do well rise (exploration in proportion to the chance of being the best).
+///
+/// The k-th sample of the stream belongs to the dish at catalog index k, whichever dishes are
+/// candidates, so holding a dish back leaves the others' scores unchanged. Beta draws are
+/// X / (X + Y) with X, Y Gamma draws by Marsaglia and Tsang's method, computed in log space.
+/// A "ts-warm" configuration with prior (2, 8) starts every dish at a 20% expected pick rate.
+public final class ThompsonStrategy: BuiltinStrategy {
+  public static let description = StrategyDescription(
+    identifier: "thompson",
+    summary:
+      "one draw per dish from its Beta(right + prior_likes, left + prior_passes) posterior",
+    options: [
+      OptionSpec(
+        "prior_likes", .double, default: .double(1), range: 0...1_000_000,
+        "pseudo right swipes every dish starts with (the Beta prior's alpha)"),
+      OptionSpec(
+        "prior_passes", .double, default: .double(1), range: 0...1_000_000,
+        "pseudo left swipes every dish starts with (the Beta prior's beta)"),
+    ],
+    examples: [
+      StrategyExample(
+        "seed 42 on 2026-01-10 for u1 with no history (pins the sampler: a change fails here)",
+        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"],
+        expected: ["miso-soup", "oyakodon", "tonkatsu", "zaru-soba"]),
+      StrategyExample(
+        "another diner the same day draws again: an unproven dish can come first",
+        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"],
+        user: "u2",
+        expected: ["tonkatsu", "miso-soup", "zaru-soba", "oyakodon"]),
+      StrategyExample(
+        "a long record decides: 40 of 40 picked beats 20 of 40 beats 0 of 40",
+        items: ["oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"],
+        events: exampleSwipes("tonkatsu", right: 40, left: 0)
+          + exampleSwipes("zaru-soba", right: 20, left: 20)
+          + exampleSwipes("oyakodon", right: 0, left: 40),
+        expected: ["tonkatsu", "zaru-soba", "oyakodon"]),
+      StrategyExample(
+        "a warm prior (2, 8) with a strong record: 9 of 10 beats 1 of 10",
+        items: ["oyakodon:rice", "zaru-soba:noodles"],
+        events: exampleSwipes("oyakodon", right: 1, left: 9)
+          + exampleSwipes("zaru-soba", right: 9, left: 1),
+        options: ["prior_likes": "2", "prior_passes": "8"],
+        expected: ["zaru-soba", "oyakodon"]),
+    ])
+
+  private let priorLikes: Double
+  private let priorPasses: Double
+  /// Posterior (alpha, beta) per catalog item, from the last `learn`.
+  private var alpha: [Double] = []
+  private var beta: [Double] = []
+
+  public init(options: StrategyOptions) throws(StrategyError) {
+    priorLikes = options.double("prior_likes")
+    priorPasses = options.double("prior_passes")
+    try PopularityStrategy.checkPrior(
+      likes: priorLikes, passes: priorPasses, strategy: options.strategy)
+  }
+
+  public func learn(catalog: Catalog, history: History) throws(StrategyError) {
+    try PopularityStrategy.checkCoverage(
+      catalog: catalog, history: history, strategy: Self.description.identifier)
+    alpha = history.itemRight.map { Double($0) + priorLikes }
+    beta = history.itemLeft.map { Double($0) + priorPasses }
+  }
+
+  public func score(_ context: inout ScoringContext) -> Scores {
+    let candidates = context.candidates
+    precondition(
+      candidates.allSatisfy { Int($0) < alpha.count },
+      "thompson: score called before learn, or with a candidate outside the learned catalog")
+    guard let last = candidates.max() else { return Scores([]) }
+    // One sample per catalog index up to the last candidate, in index order, so a dish's sample
+    // does not depend on which other dishes are candidates.
+    var samples = [Double](repeating: 0, count: Int(last) + 1)
+    for i in samples.indices {
+      samples[i] = context.random.nextBeta(alpha: alpha[i], beta: beta[i])
+    }
+    return Scores(candidates.map { samples[Int($0)] })
+  }
+}

@@ -1,0 +1,89 @@
+import DeckCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// UCB1 (Auer, Cesa-Bianchi and Fischer, 2002) on each dish's pick rate over all diners: the
+/// observed rate plus a bonus that shrinks as the dish is shown more.
+///
+/// A dish picked `r` times out of `n` showings, in a history of `N` showings of all dishes,
+/// scores
+///
+///     r / n + exploration * sqrt(ln(N) / n)
+///
+/// (`exploration` = sqrt(2) is the classic UCB1). In theory a dish never shown has an infinite
+/// bound; here it scores `2 + exploration * sqrt(ln(max(N, 1)))`, which is finite (the deck
+/// pipeline refuses non-finite scores) yet above any shown dish, whose score is at most
+/// `1 + exploration * sqrt(ln(N))`. Never-shown dishes tie, so the deck keeps them in catalog
+/// order. Deterministic and the same for every diner.
+public final class UCBStrategy: BuiltinStrategy {
+  public static let description = StrategyDescription(
+    identifier: "ucb",
+    summary:
+      "UCB1: pick rate + exploration * sqrt(ln(all showings) / showings); unshown dishes first",
+    options: [
+      OptionSpec(
+        "exploration", .double, default: .double(2.0.squareRoot()), range: 0...1000,
+        "weight c of the confidence bonus c * sqrt(ln N / n); sqrt(2) is classic UCB1, 0 is greedy"
+      )
+    ],
+    examples: [
+      StrategyExample(
+        "with no history every dish is unshown and ties, so catalog order stands",
+        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles"],
+        expected: ["miso-soup", "oyakodon", "zaru-soba"]),
+      StrategyExample(
+        "never shown comes first, even before 5 picks of 5; then 1 of 1 (bonus) before 5 of 5",
+        items: ["oyakodon:rice", "zaru-soba:noodles", "miso-soup:soup"],
+        events: exampleSwipes("zaru-soba", right: 5, left: 0)
+          + exampleSwipes("oyakodon", right: 1, left: 0),
+        expected: ["miso-soup", "oyakodon", "zaru-soba"]),
+      StrategyExample(
+        "3 of 4 outranks 9 of 10: 0.75 + 1.149 against 0.9 + 0.727 (N = 14)",
+        items: ["oyakodon:rice", "zaru-soba:noodles"],
+        events: exampleSwipes("oyakodon", right: 9, left: 1)
+          + exampleSwipes("zaru-soba", right: 3, left: 1),
+        expected: ["zaru-soba", "oyakodon"]),
+      StrategyExample(
+        "exploration 0 is greedy on the observed rate: 9 of 10 beats 3 of 4",
+        items: ["oyakodon:rice", "zaru-soba:noodles"],
+        events: exampleSwipes("oyakodon", right: 9, left: 1)
+          + exampleSwipes("zaru-soba", right: 3, left: 1),
+        options: ["exploration": "0"],
+        expected: ["oyakodon", "zaru-soba"]),
+    ])
+
+  private let exploration: Double
+  /// Score per catalog item, from the last `learn`.
+  private var bounds: [Double] = []
+
+  public init(options: StrategyOptions) throws(StrategyError) {
+    exploration = options.double("exploration")
+  }
+
+  public func learn(catalog: Catalog, history: History) throws(StrategyError) {
+    try PopularityStrategy.checkCoverage(
+      catalog: catalog, history: history, strategy: Self.description.identifier)
+    var total = 0.0
+    for i in 0..<history.itemCount { total += Double(history.shown(Int32(i))) }
+    let logTotal = total > 1 ? log(total) : 0
+    let unshown = 2 + exploration * logTotal.squareRoot()
+    bounds = (0..<history.itemCount).map { i in
+      let n = Double(history.shown(Int32(i)))
+      guard n > 0 else { return unshown }
+      return Double(history.itemRight[i]) / n + exploration * (logTotal / n).squareRoot()
+    }
+  }
+
+  public func score(_ context: inout ScoringContext) -> Scores {
+    precondition(
+      context.candidates.allSatisfy { Int($0) < bounds.count },
+      "ucb: score called before learn, or with a candidate outside the learned catalog")
+    return Scores(context.candidates.map { bounds[Int($0)] })
+  }
+}
