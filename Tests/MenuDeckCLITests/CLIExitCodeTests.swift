@@ -102,7 +102,8 @@ import Testing
     expectUsage(
       ["deck", "--date", "2026-11-30", "--strategy", "afinity"],
       "unknown strategy 'afinity' (did you mean 'affinity'?); valid strategies: random, "
-        + "popularity, affinity, cautious-popularity")
+        + "popularity, affinity, thompson, ucb, epsilon-greedy, itemknn, blend, diversify, "
+        + "plackett-luce, cautious-popularity, veg-first")
   }
 
   @Test func badOptionValues() {
@@ -202,7 +203,8 @@ import Testing
     expectFailure(
       dir.run(["--config", dir.file("config.json"), "--date", "2026-11-30"]), .dataError,
       "\(dir.file("config.json")): unknown strategy 'afinity' (did you mean 'affinity'?); valid strategies: "
-        + "random, popularity, affinity")
+        + "random, popularity, affinity, thompson, ucb, epsilon-greedy, itemknn, blend, diversify, plackett-luce"
+    )
   }
 
   @Test func namedStrategyUsingAnUnknownBuiltin() throws {
@@ -211,7 +213,8 @@ import Testing
     expectFailure(
       dir.run(["--config", dir.file("config.json"), "--date", "2026-11-30"]), .dataError,
       "\(dir.file("config.json")):1:49: strategy 'x' uses 'afinity', which is not a built-in strategy "
-        + "(did you mean 'affinity'?); built-ins: random, popularity, affinity")
+        + "(did you mean 'affinity'?); built-ins: random, popularity, affinity, thompson, ucb, epsilon-greedy, itemknn, blend, diversify, plackett-luce"
+    )
   }
 
   @Test func badOptionInTheConfigIsBadData() throws {

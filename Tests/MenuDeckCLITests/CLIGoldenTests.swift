@@ -42,7 +42,11 @@ import Testing
     Golden.check(result.stdout, "strategies.json")
     let root = try #require(try result.json() as? [String: Any])
     let list = try #require(root["strategies"] as? [[String: Any]])
-    #expect(list.map { $0["identifier"] as? String } == ["random", "popularity", "affinity"])
+    #expect(
+      list.map { $0["identifier"] as? String } == [
+        "random", "popularity", "affinity", "thompson", "ucb", "epsilon-greedy", "itemknn", "blend",
+        "diversify", "plackett-luce", "veg-first",
+      ])
   }
 
   @Test func validateTheBundledData() {
