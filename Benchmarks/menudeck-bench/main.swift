@@ -58,6 +58,12 @@ if let phase = option("--phase") {
     print(
       "RESULT shards=\(r.shards) seconds=\(r.seconds) decode=\(r.decodeSeconds) pairs=\(r.pairs) peak=\(Clock.peakMemoryMiB())"
     )
+  case "plugin":
+    let items = Int(option("--plugin-items") ?? "") ?? 50
+    let r = try PluginBench.run(users: deckUsers, items: items, eventsPerUser: 10)
+    print(
+      "RESULT users=\(r.users) items=\(r.items) start=\(r.startSeconds) learn=\(r.learnSeconds) build=\(r.buildSeconds) cards=\(r.cards) peak=\(Clock.peakMemoryMiB())"
+    )
   case "simulate":
     print(try SimulationBench.resultLine(quick: quick))
   case "decks":
@@ -77,10 +83,10 @@ let dir = NSTemporaryDirectory() + "menudeck-bench-\(events)"
 try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
 _ = try IngestBench.generate(events: events, in: dir)
 
-func runChild(_ phase: String) throws -> [String: Double] {
+func runChild(_ phase: String, extra: [String] = []) throws -> [String: Double] {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-  process.arguments = arguments + ["--phase", phase, "--dir", dir]
+  process.arguments = arguments + extra + ["--phase", phase, "--dir", dir]
   let pipe = Pipe()
   process.standardOutput = pipe
   try process.run()
@@ -163,3 +169,14 @@ extension String {
 
 print("")
 SimulationBench.report(try runChild("simulate"))
+
+print("")
+for items in [50, 500] {
+  let p = try runChild("plugin", extra: ["--plugin-items", String(items)])
+  print(
+    "Plugin: \(Int(p["users"]!)) diners x \(items) dishes through a trivial Python plugin (Config/plugins/misbehave.py, no fault)"
+  )
+  print(
+    "  start \(fmt(p["start"]!, 2)) s, learn \(fmt(p["learn"]!, 2)) s, rank and build \(fmt(p["build"]!, 2)) s (wall clock: the plugin runs in its own process)"
+  )
+}
