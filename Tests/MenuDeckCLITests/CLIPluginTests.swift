@@ -97,3 +97,73 @@ struct CLIPluginTests {
     #expect(r.stdout.contains("veg-first,all,"))
   }
 }
+
+/// The example plugin's documented logic, checked by hand through `deck` and `simulate`.
+@Suite(
+  .enabled(
+    if: ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").contains(where: {
+      FileManager.default.isExecutableFile(atPath: "\($0)/python3")
+    }) == true,
+    "python3 is not on PATH: the plugin tests need it"))
+struct CLIPluginHandComputedTests {
+  @Test func vegFirstScoresAsDocumented() throws {
+    let dir = try TempDir()
+    try dir.write(
+      "catalog.json",
+      """
+      [{"id": "tofu", "name": "Tofu", "category": "side", "diets": ["vegetarian"]},
+       {"id": "beef", "name": "Beef", "category": "main"},
+       {"id": "soup", "name": "Soup", "category": "soup", "diets": ["vegetarian"]},
+       {"id": "fish", "name": "Fish", "category": "fish"}]
+      """)
+    // Global: beef 3 right of 4, tofu 0 of 2, soup 1 of 1, fish never shown.
+    // Diner d1 swiped beef right once and tofu left twice.
+    try dir.write(
+      "swipes.jsonl",
+      """
+      {"user":"d1","item":"beef","swipe":"right","at":"2026-11-20"}
+      {"user":"d2","item":"beef","swipe":"right","at":"2026-11-21"}
+      {"user":"d3","item":"beef","swipe":"right","at":"2026-11-21"}
+      {"user":"d2","item":"beef","swipe":"left","at":"2026-11-22"}
+      {"user":"d1","item":"tofu","swipe":"left","at":"2026-11-22"}
+      {"user":"d1","item":"tofu","swipe":"left","at":"2026-11-23"}
+      {"user":"d3","item":"soup","swipe":"right","at":"2026-11-23"}
+
+      """)
+    try dir.write(
+      "config.json",
+      """
+      {"catalog": "catalog.json", "history": ["swipes.jsonl"],
+       "deck": {"size": 4, "max_per_category": null, "repeat_pick_days": 0, "cooldown_days": 0,
+                "reshow_days": 0},
+       "strategies": {"veg-first": {"plugin": "\(CLITest.repoRoot)/Config/plugins/veg_first.py",
+                                    "options": {"boost": 0.3, "personal": 0.1}}}}
+      """)
+    let r = dir.run([
+      "deck", "--config", dir.file("config.json"), "--date", "2026-11-30", "--strategy",
+      "veg-first", "--user", "d1", "--format", "csv",
+    ])
+    #expect(r.code == .success, "\(r.stderr)")
+    // rate = (R+1)/(R+L+2); score = rate + 0.3 x vegetarian + 0.1 x (r - l) of d1:
+    // beef 4/6 + 0.1 = 0.766667; soup 2/3 + 0.3 = 0.966667; fish 1/2 = 0.5;
+    // tofu 1/4 + 0.3 - 0.2 = 0.35.
+    let rows = r.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",") }
+    #expect(rows.map { String($0[5]) } == ["soup", "beef", "fish", "tofu"])
+    #expect(rows.map { String($0[8]) } == ["0.966667", "0.766667", "0.500000", "0.350000"])
+
+    // In a simulation the same plugin learns day by day: its first day's decks use only the
+    // history it was given (none), so every diner's first deck is ordered by the diet boost.
+    let sim = dir.run([
+      "simulate", "--config", dir.file("config.json"), "--users", "5", "--days", "2", "--start",
+      "2026-12-01", "--strategy", "veg-first", "--events", dir.file("sim.jsonl"), "--seed", "1",
+    ])
+    #expect(sim.code == .success, "\(sim.stderr)")
+    let firstDay = try dir.read("sim.jsonl").split(separator: "\n").filter {
+      $0.contains("\"deck\":\"2026-12-01\"") && $0.contains("\"position\":1,")
+    }
+    // Position 1 on day one is always a vegetarian dish (0.5 + 0.3 beats 0.5).
+    #expect(!firstDay.isEmpty)
+    #expect(
+      firstDay.allSatisfy { $0.contains("\"item\":\"tofu\"") || $0.contains("\"item\":\"soup\"") })
+  }
+}
