@@ -107,17 +107,19 @@ extension RecordParser {
       } else {
         var j = i
         while j < available {
-          // Eight plain ASCII bytes at a time (no comma, line feed, quote or non-ASCII byte).
-          while j + 8 <= available {
+          // Eight bytes at a time: past plain ASCII ones (no comma, line feed or quote) straight
+          // to the first other one.
+          if j + 8 <= available {
             let w = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
-            if w & 0x8080_8080_8080_8080 != 0 || swarHas(w, comma) || swarHas(w, newline)
-              || swarHas(w, quote)
-            {
-              break
+            let special =
+              (w & 0x8080_8080_8080_8080) | swarBytesEqual(w, comma) | swarBytesEqual(w, newline)
+              | swarBytesEqual(w, quote)
+            if special == 0 {
+              j += 8
+              continue
             }
-            j += 8
+            j += special.trailingZeroBitCount >> 3
           }
-          guard j < available else { break }
           let c = p[j]
           if c == comma || c == newline { break }
           if c == quote {

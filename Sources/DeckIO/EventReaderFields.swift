@@ -158,6 +158,9 @@ struct RecordParser {
   let zone: any UTCOffsetProvider
   let fixedOffset: Int?
   let format: EventFormat
+  /// Whether the fast paths for the usual spellings are taken (tests turn them off to compare
+  /// them with the general path, which must give the same results and failures).
+  var fastPaths = true
   var fields = EventFields()
   var event = RawEvent(
     user: UnsafeBufferPointer(start: nil, count: 0),
