@@ -5,29 +5,38 @@ private let comma = UInt8(ascii: ",")
 private let newline = UInt8(ascii: "\n")
 private let cr = UInt8(ascii: "\r")
 
-/// The field boundaries of one CSV record (reused for every record).
+/// Owns the memory of the CSV state of a `RecordParser`: the field boundaries of one record
+/// (reused for every record) and the field of each header column. The parser keeps copies of
+/// the pointers, so the hot loop does not retain this object.
 final class CSVFieldList {
   private(set) var capacity = 16
   /// Per field: content start, content end (offsets in the record), and 1 when the field was
   /// quoted and contains doubled quotes, 2 when quoted without them, 0 when unquoted.
   private(set) var data = UnsafeMutablePointer<Int>.allocate(capacity: 16 * 3)
+  /// Per header column: the `EventField` raw value, or `ignoredColumn`.
+  private(set) var columns = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
 
-  deinit { data.deallocate() }
+  static let ignoredColumn: UInt8 = 0xFF
 
-  @inline(__always)
-  func set(_ k: Int, _ start: Int, _ end: Int, _ kind: Int) {
-    if k >= capacity { grow() }
-    data[3 * k] = start
-    data[3 * k + 1] = end
-    data[3 * k + 2] = kind
+  deinit {
+    data.deallocate()
+    columns.deallocate()
   }
 
-  private func grow() {
+  func grow() {
     let bigger = UnsafeMutablePointer<Int>.allocate(capacity: capacity * 2 * 3)
     bigger.update(from: data, count: capacity * 3)
     data.deallocate()
     data = bigger
     capacity *= 2
+  }
+
+  func setColumns(_ fields: [EventField?]) {
+    columns.deallocate()
+    columns = .allocate(capacity: max(fields.count, 1))
+    for (c, field) in fields.enumerated() {
+      columns[c] = field?.rawValue ?? CSVFieldList.ignoredColumn
+    }
   }
 }
 
@@ -39,7 +48,6 @@ extension RecordParser {
     throws(LineFailure) -> RecordOutcome
   {
     // Phase 1: split the record into fields and find where it ends.
-    let list = csvFields
     var k = 0
     var i = 0
     var high: UInt8 = 0
@@ -75,7 +83,7 @@ extension RecordParser {
           }
           break
         }
-        list.set(k, i + 1, j, doubled ? 1 : 2)
+        csvSet(k, i + 1, j, doubled ? 1 : 2)
         k += 1
         let after = j + 1
         if after == available {
@@ -131,14 +139,14 @@ extension RecordParser {
         }
         if j == available && !eof { return .needMore }
         if j < available && p[j] == comma {
-          list.set(k, i, j, 0)
+          csvSet(k, i, j, 0)
           k += 1
           i = j + 1
           continue
         }
         var end = j
         if end > i && p[end - 1] == cr { end -= 1 }
-        list.set(k, i, end, 0)
+        csvSet(k, i, end, 0)
         k += 1
         contentEnd = end
         consumed = j < available ? j + 1 : available
@@ -147,14 +155,14 @@ extension RecordParser {
     }
 
     // Blank line: ignored (also before the header).
-    if k == 1 && !sawQuote && list.data[1] == list.data[0] {
+    if k == 1 && !sawQuote && csvData[1] == csvData[0] {
       return RecordOutcome(kind: .blank, consumed: consumed, lines: lines)
     }
     do throws(LineFailure) {
       if high >= 0x80 {
         for f in 0..<k {
-          var x = list.data[3 * f]
-          let end = list.data[3 * f + 1]
+          var x = csvData[3 * f]
+          let end = csvData[3 * f + 1]
           while x < end {
             if p[x] < 0x80 {
               x += 1
@@ -166,21 +174,23 @@ extension RecordParser {
           }
         }
       }
-      guard let columns else {
+      let columnCount = csvColumnCount
+      guard columnCount >= 0 else {
         try readHeader(p, k)
         return RecordOutcome(kind: .header, consumed: consumed, lines: lines)
       }
-      if k != columns.count {
+      if k != columnCount {
         throw LineFailure(
-          k > columns.count ? list.data[3 * columns.count] : contentEnd, nil,
-          "this row has \(k) fields but the header has \(columns.count); "
+          k > columnCount ? csvData[3 * columnCount] : contentEnd, nil,
+          "this row has \(k) fields but the header has \(columnCount); "
             + "quote fields that contain commas")
       }
       fields = EventFields()
+      let columns = csvColumns
       for c in 0..<k {
-        guard let field = columns[c] else { continue }
-        let start = list.data[3 * c]
-        let end = list.data[3 * c + 1]
+        guard let field = EventField(rawValue: columns[c]) else { continue }
+        let start = csvData[3 * c]
+        let end = csvData[3 * c + 1]
         if start == end {
           switch field {
           case .user, .item:
@@ -194,7 +204,7 @@ extension RecordParser {
         fields.seen |= field.bit
         var vp = p + start
         var vn = end - start
-        if list.data[3 * c + 2] == 1 {
+        if csvData[3 * c + 2] == 1 {
           let scratch: ScratchBuffer
           switch field {
           case .user: scratch = userScratch
@@ -251,15 +261,27 @@ extension RecordParser {
     return o
   }
 
+  /// Records field `k` of the current record.
+  @inline(__always)
+  private mutating func csvSet(_ k: Int, _ start: Int, _ end: Int, _ kind: Int) {
+    if k >= csvCapacity {
+      csvFields.grow()
+      csvData = csvFields.data
+      csvCapacity = csvFields.capacity
+    }
+    csvData[3 * k] = start
+    csvData[3 * k + 1] = end
+    csvData[3 * k + 2] = kind
+  }
+
   private mutating func readHeader(_ p: UnsafePointer<UInt8>, _ k: Int) throws(LineFailure) {
-    let list = csvFields
     var cols: [EventField?] = []
     var seen: UInt16 = 0
     for c in 0..<k {
-      let start = list.data[3 * c]
-      var n = list.data[3 * c + 1] - start
+      let start = csvData[3 * c]
+      var n = csvData[3 * c + 1] - start
       var np = p + start
-      if list.data[3 * c + 2] == 1 {
+      if csvData[3 * c + 2] == 1 {
         n = undouble(p + start, n, valueScratch)
         np = UnsafePointer(valueScratch.base)
       }
@@ -290,5 +312,8 @@ extension RecordParser {
       throw failure
     }
     columns = cols
+    csvFields.setColumns(cols)
+    csvColumns = csvFields.columns
+    csvColumnCount = cols.count
   }
 }
