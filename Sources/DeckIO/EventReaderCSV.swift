@@ -47,110 +47,121 @@ extension RecordParser {
   mutating func parseCSVRecord(_ p: UnsafePointer<UInt8>, available: Int, eof: Bool)
     throws(LineFailure) -> RecordOutcome
   {
-    // Phase 1: split the record into fields and find where it ends.
+    // Phase 1: split the record into fields and find where it ends. The usual record (no
+    // quotes, its line break in the buffer) in one pass over words; anything else, and a
+    // record the fast pass gives up on, by the general loop from the record start.
     var k = 0
-    var i = 0
     var high: UInt8 = 0
     var lines = 1
     var consumed = 0
     var contentEnd = 0
     var sawQuote = false
-    while true {
-      if i < available && p[i] == quote {
-        sawQuote = true
-        var j = i + 1
-        var doubled = false
-        while true {
+    if fastPaths, let plain = csvSplitPlain(p, available) {
+      k = plain.fields
+      contentEnd = plain.contentEnd
+      consumed = plain.consumed
+      high = plain.nonASCII ? 0x80 : 0
+    } else {
+      var i = 0
+      while true {
+        if i < available && p[i] == quote {
+          sawQuote = true
+          var j = i + 1
+          var doubled = false
+          while true {
+            while j < available {
+              let c = p[j]
+              if c == quote { break }
+              if c == newline { lines += 1 }
+              high |= c
+              j += 1
+            }
+            if j == available {
+              if !eof { return .needMore }
+              var failure = LineFailure(
+                i, nil, "a quoted field is not closed; add the closing '\"' (double quotes inside)")
+              failure.recordEnd = RecordEnd(consumed: available, lines: lines)
+              throw failure
+            }
+            if j + 1 == available && !eof { return .needMore }
+            if j + 1 < available && p[j + 1] == quote {
+              doubled = true
+              j += 2
+              continue
+            }
+            break
+          }
+          csvSet(k, i + 1, j, doubled ? 1 : 2)
+          k += 1
+          let after = j + 1
+          if after == available {
+            contentEnd = after
+            consumed = after
+            break
+          }
+          let c = p[after]
+          if c == comma {
+            i = after + 1
+            continue
+          }
+          if c == newline {
+            contentEnd = after
+            consumed = after + 1
+            break
+          }
+          if c == cr {
+            if after + 1 == available && !eof { return .needMore }
+            if after + 1 == available || p[after + 1] == newline {
+              contentEnd = after
+              consumed = min(after + 2, available)
+              break
+            }
+          }
+          throw LineFailure(
+            after, nil,
+            "unexpected text after a closing quote; quote the whole field and double any '\"' in it"
+          )
+        } else {
+          var j = i
           while j < available {
+            // Eight bytes at a time: past plain ASCII ones (no comma, line feed or quote) straight
+            // to the first other one.
+            if j + 8 <= available {
+              let w = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
+              let special =
+                (w & 0x8080_8080_8080_8080) | swarBytesEqual(w, comma) | swarBytesEqual(w, newline)
+                | swarBytesEqual(w, quote)
+              if special == 0 {
+                j += 8
+                continue
+              }
+              j += special.trailingZeroBitCount >> 3
+            }
             let c = p[j]
-            if c == quote { break }
-            if c == newline { lines += 1 }
+            if c == comma || c == newline { break }
+            if c == quote {
+              throw LineFailure(
+                j, nil, "a '\"' inside an unquoted field; quote the whole field and double the '\"'"
+              )
+            }
             high |= c
             j += 1
           }
-          if j == available {
-            if !eof { return .needMore }
-            var failure = LineFailure(
-              i, nil, "a quoted field is not closed; add the closing '\"' (double quotes inside)")
-            failure.recordEnd = RecordEnd(consumed: available, lines: lines)
-            throw failure
-          }
-          if j + 1 == available && !eof { return .needMore }
-          if j + 1 < available && p[j + 1] == quote {
-            doubled = true
-            j += 2
+          if j == available && !eof { return .needMore }
+          if j < available && p[j] == comma {
+            csvSet(k, i, j, 0)
+            k += 1
+            i = j + 1
             continue
           }
-          break
-        }
-        csvSet(k, i + 1, j, doubled ? 1 : 2)
-        k += 1
-        let after = j + 1
-        if after == available {
-          contentEnd = after
-          consumed = after
-          break
-        }
-        let c = p[after]
-        if c == comma {
-          i = after + 1
-          continue
-        }
-        if c == newline {
-          contentEnd = after
-          consumed = after + 1
-          break
-        }
-        if c == cr {
-          if after + 1 == available && !eof { return .needMore }
-          if after + 1 == available || p[after + 1] == newline {
-            contentEnd = after
-            consumed = min(after + 2, available)
-            break
-          }
-        }
-        throw LineFailure(
-          after, nil,
-          "unexpected text after a closing quote; quote the whole field and double any '\"' in it")
-      } else {
-        var j = i
-        while j < available {
-          // Eight bytes at a time: past plain ASCII ones (no comma, line feed or quote) straight
-          // to the first other one.
-          if j + 8 <= available {
-            let w = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
-            let special =
-              (w & 0x8080_8080_8080_8080) | swarBytesEqual(w, comma) | swarBytesEqual(w, newline)
-              | swarBytesEqual(w, quote)
-            if special == 0 {
-              j += 8
-              continue
-            }
-            j += special.trailingZeroBitCount >> 3
-          }
-          let c = p[j]
-          if c == comma || c == newline { break }
-          if c == quote {
-            throw LineFailure(
-              j, nil, "a '\"' inside an unquoted field; quote the whole field and double the '\"'")
-          }
-          high |= c
-          j += 1
-        }
-        if j == available && !eof { return .needMore }
-        if j < available && p[j] == comma {
-          csvSet(k, i, j, 0)
+          var end = j
+          if end > i && p[end - 1] == cr { end -= 1 }
+          csvSet(k, i, end, 0)
           k += 1
-          i = j + 1
-          continue
+          contentEnd = end
+          consumed = j < available ? j + 1 : available
+          break
         }
-        var end = j
-        if end > i && p[end - 1] == cr { end -= 1 }
-        csvSet(k, i, end, 0)
-        k += 1
-        contentEnd = end
-        consumed = j < available ? j + 1 : available
-        break
       }
     }
 
@@ -259,6 +270,57 @@ extension RecordParser {
       j += p[j] == quote ? 2 : 1
     }
     return o
+  }
+
+  /// Splits a record without quotes whose line break is in `p[0..<available]`: the number of
+  /// fields (recorded by `csvSet`), where the content ends (before a final CR), the bytes
+  /// consumed, and whether any byte is non-ASCII. nil when it sees a quote or no line break:
+  /// the general loop then reads the record from its start, so results never differ.
+  @inline(__always)
+  private mutating func csvSplitPlain(_ p: UnsafePointer<UInt8>, _ available: Int)
+    -> (fields: Int, contentEnd: Int, consumed: Int, nonASCII: Bool)?
+  {
+    var k = 0
+    var fieldStart = 0
+    var nonASCII = false
+    var j = 0
+    while true {
+      // The high bit of each comma, line feed, quote and non-ASCII byte from `j` on.
+      let base = j
+      var marks: UInt64
+      if j + 8 <= available {
+        let w = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
+        marks =
+          (w & 0x8080_8080_8080_8080) | swarBytesEqual(w, comma) | swarBytesEqual(w, newline)
+          | swarBytesEqual(w, quote)
+        j += 8
+      } else if j < available {
+        let c = p[j]
+        marks = c >= 0x80 || c == comma || c == newline || c == quote ? 0x80 : 0
+        j += 1
+      } else {
+        return nil
+      }
+      while marks != 0 {
+        let at = base + (marks.trailingZeroBitCount >> 3)
+        marks &= marks &- 1
+        let c = p[at]
+        if c == comma {
+          csvSet(k, fieldStart, at, 0)
+          k += 1
+          fieldStart = at + 1
+        } else if c == newline {
+          var end = at
+          if end > fieldStart && p[end - 1] == cr { end -= 1 }
+          csvSet(k, fieldStart, end, 0)
+          return (k + 1, end, at + 1, nonASCII)
+        } else if c == quote {
+          return nil
+        } else {
+          nonASCII = true
+        }
+      }
+    }
   }
 
   /// Records field `k` of the current record.

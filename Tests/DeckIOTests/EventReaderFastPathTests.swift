@@ -9,9 +9,9 @@ import Testing
 @Suite struct EventReaderFastPathTests {
   /// What parsing one record gave: the event, another kind, or the failure with its offset,
   /// field and message.
-  private static func outcome(_ line: [UInt8], format: EventFormat, fast: Bool, header: String?)
-    -> String
-  {
+  private static func outcome(
+    _ line: [UInt8], format: EventFormat, fast: Bool, header: String?, eof: Bool = true
+  ) -> String {
     var parser = RecordParser(
       rule: .foodMenu, zone: FixedUTCOffset(seconds: 3600), format: format)
     parser.fastPaths = fast
@@ -24,7 +24,7 @@ import Testing
     }
     return line.withUnsafeBufferPointer { b -> String in
       do throws(LineFailure) {
-        let o = try parser.parse(b.baseAddress!, available: b.count, eof: true)
+        let o = try parser.parse(b.baseAddress!, available: b.count, eof: eof)
         let e = parser.event
         let event =
           o.kind == .event
@@ -278,6 +278,55 @@ import Testing
       #expect(a.events.count == 3000)
       #expect(b.events == a.events)
     }
+  }
+
+  @Test func csvFastSplitGivesTheGeneralPathsResults() {
+    // Records with and without quotes, CRLF, bare CR, non-ASCII and invalid UTF-8, empty and
+    // missing fields, extra fields, blank lines; whole, cut anywhere, with and without more
+    // input to come.
+    let header = "user,item,swipe,at,position,deck,note\n"
+    let values: [[String]] = [
+      ["user0", "u", "", "abcdefghijklmnopq", "\"q,u\"", "caf\u{e9}", "寿司", "\"a\"\"b\"", "x\"y"],
+      ["dish301", "i", "", "\"dish, 2\"", "\u{1F363}", "\"\"", "it\"em"],
+      ["left", "right", "", "up", "\"right\"", "Right"],
+      [
+        "2026-10-01T20:17:10+09:00", "2026-10-01", "2026-10-01 08:00:00", "", "2026-13-01",
+        "2026-10-01T20:17:10Z",
+      ],
+      ["1", "12", "", "0", "x", "\"3\""],
+      ["2026-10-01", "", "2026-10-1", "\"2026-10-02\""],
+      ["", "n", "multi\nline", "\"multi\nline\"", "\"a,b\"", "\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}"],
+    ]
+    var r = RandomStream(seed: 29)
+    var events = 0
+    var failures = 0
+    for _ in 0..<20_000 {
+      var fields = values.map { $0[r.nextInt(below: 8) == 0 ? r.nextInt(below: $0.count) : 0] }
+      if r.nextInt(below: 20) == 0 { fields.removeLast() }
+      if r.nextInt(below: 20) == 0 { fields.append("extra") }
+      var record = Array(fields.joined(separator: ",").utf8)
+      if r.nextInt(below: 30) == 0 { record = [] }
+      switch r.nextInt(below: 10) {
+      case 0: record += [0x0D, 0x0A]
+      case 1: record += [0x0D]
+      case 2: break
+      case 3 where !record.isEmpty: record[r.nextInt(below: record.count)] = 0xFF
+      case 4 where !record.isEmpty: record[r.nextInt(below: record.count)] = 0x0D
+      default: record += [0x0A]
+      }
+      // Another record after it, as in a buffer.
+      let buffer = record + Array("user1,dish1,left,2026-10-01,1,,\n".utf8)
+      for (bytes, eof) in [(buffer, true), (record, true), (record, false)] {
+        let fast = Self.outcome(bytes, format: .csv, fast: true, header: header, eof: eof)
+        let general = Self.outcome(bytes, format: .csv, fast: false, header: header, eof: eof)
+        #expect(fast == general, "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+        if fast != general { return }
+        if fast.hasPrefix("event") { events += 1 }
+        if fast.hasPrefix("failure") { failures += 1 }
+      }
+    }
+    #expect(events > 10_000)
+    #expect(failures > 5000)
   }
 
   private func jsonString(_ s: String) -> String {
