@@ -244,6 +244,9 @@ extension RecordParser {
         throw LineFailure(
           i, field, "expected a string, found \(tokenText(p, i, n)); \(expectation(field))")
       }
+      if fastPaths && (field == .at || field == .deck), let next = quickTime(field, p, i, n) {
+        return next
+      }
       let end = try scanString(p, i, n, field)
       let start = i + 1
       let value: UnsafeBufferPointer<UInt8>
@@ -300,6 +303,39 @@ extension RecordParser {
         fields.width = try widthValue(p + i, j - i, i)
       }
       return j
+    }
+  }
+
+  /// A time or date string of the usual lengths (`YYYY-MM-DDTHH:MM:SS±HH:MM`, `...Z`,
+  /// `...SS`, and `YYYY-MM-DD` for `deck`) read without scanning it first: when the bytes
+  /// before a quote at that distance are a valid value, none of them is a quote, backslash,
+  /// control or non-ASCII byte, so the string is exactly those bytes. Returns the index after
+  /// the closing quote, or nil (having set nothing) for the general path to decide.
+  @inline(__always)
+  private mutating func quickTime(
+    _ field: EventField, _ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int
+  ) -> Int? {
+    let v = p + i + 1
+    if field == .deck {
+      guard i + 11 < n, p[i + 11] == quote, let d = try? dateValue(v, 10, i + 1) else {
+        return nil
+      }
+      fields.deck = d
+      return i + 12
+    }
+    var length = 25
+    while true {
+      if i + length + 1 < n && p[i + length + 1] == quote,
+        let t = try? timestampValue(v, length, i + 1)
+      {
+        fields.at = t
+        return i + length + 2
+      }
+      switch length {
+      case 25: length = 20
+      case 20: length = 19
+      default: return nil
+      }
     }
   }
 
