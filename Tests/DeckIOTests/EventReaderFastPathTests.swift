@@ -181,6 +181,11 @@ import Testing
       #"{"user":"u1","item":"i","at":"2026-10-01","swipe":"left","position":12,"deck":"2026-10-01"}"#,
       #"{"item":"i","at":"2026-10-01","user":"u1","dx":-120,"width":300,"propensity":0.5}"#,
       #"{"deck":"2026-10-01","position":1,"swipe":"right","at":"2026-10-01T10:00:00Z","item":"i","user":"u"}"#,
+      // Quotes further on at the distances the in-place time reading looks at.
+      #"{"at":"2026-10-01","swipe":"left","user":"u","item":"i","deck":"2026-10-01"}"#,
+      #"{"at":"2026-10-01T10:00:00","x":"2026-10-01T10:00:00+09:00","user":"u","item":"i","swipe":"left"}"#,
+      #"{"at":"2026-10-01T10:00:00Z","deck":"2026-10-0","user":"u","item":"i","swipe":"left"}"#,
+      #"{"deck":"2026-10-01\u0022","at":"2026-10-01T10:00:00+09:00\"","user":"u","item":"i","swipe":"left"}"#,
     ]
     for text in lines {
       let bytes = Array(text.utf8)
