@@ -247,7 +247,12 @@ extension RecordParser {
       if fastPaths && (field == .at || field == .deck), let next = quickTime(field, p, i, n) {
         return next
       }
-      let end = try scanString(p, i, n, field)
+      let end: (close: Int, escaped: Bool)
+      if fastPaths, let close = shortPlainString(p, i, n) {
+        end = (close, false)
+      } else {
+        end = try scanString(p, i, n, field)
+      }
       let start = i + 1
       let value: UnsafeBufferPointer<UInt8>
       if end.escaped {
@@ -337,6 +342,24 @@ extension RecordParser {
       default: return nil
       }
     }
+  }
+
+  /// The closing quote of the string opening at `p[i]` when it comes within the next 16 bytes
+  /// with only plain bytes before it (no backslash, control or non-ASCII byte): where
+  /// `scanString` would find it, without escapes. nil otherwise (`scanString` decides).
+  @inline(__always)
+  private func shortPlainString(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int? {
+    guard i + 17 <= n else { return nil }
+    let raw = UnsafeRawPointer(p + i + 1)
+    var special = swarSpecialStringBytes(raw.loadUnaligned(as: UInt64.self))
+    var base = i + 1
+    if special == 0 {
+      special = swarSpecialStringBytes(raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+      base += 8
+      if special == 0 { return nil }
+    }
+    let close = base + (special.trailingZeroBitCount >> 3)
+    return p[close] == quote ? close : nil
   }
 
   private func expectation(_ field: EventField) -> String {

@@ -41,6 +41,10 @@ import Testing
     #""u0042""#, #""user7""#, #""caf\u00e9""#, #""café""#, #""say \"hi\"""#, #""a\\b""#,
     #""\ud83c\udf63 sushi""#, #""""#, #""tab\tx""#, #""u\/1""#, #""abcdefghijklmnopqrstuvwxyz""#,
     #""bad\x""#, #""\ud800""#, "\"ctl\u{01}\"", "42", "null", #""open"#,
+    // Lengths around the one- and two-word reading of short strings, with a special byte last.
+    #""user000""#, #""user0000""#, #""abcdefghijklmno""#, #""abcdefghijklmnop""#,
+    #""abcdefghijklmnopq""#, #""abcdefghijklmn\u00e9""#, #""abcdefghijklmnoé""#,
+    #""abcdefg\"""#, "\"abcdefghijklmno\u{7F}\"",
   ]
   private static let items = [
     #""dish301""#, #""miso, red""#, #""nikujaga""#, #""ramen \u3089""#, #""\u0041""#,
