@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// What one diner did with one dish. Days are `DeckDate.daysSinceEpoch`; `History.never` when
 /// it never happened.
 public struct UserItemRecord: Sendable, Hashable {
@@ -303,7 +307,7 @@ struct HistoryState {
     itemCounts.deallocate()
     positions.deallocate()
     users.deallocate()
-    for chunk in chunks { chunk.base.deallocate() }
+    for chunk in chunks { HistoryState.freeChunk(chunk.base) }
   }
 
   /// An independent copy.
@@ -320,7 +324,7 @@ struct HistoryState {
     // The copy's tables, packed into one chunk.
     var live = 0
     for u in 0..<userCount { live += users[u].capacity }
-    let base = UnsafeMutablePointer<Pair>.allocate(capacity: max(live, 1))
+    let base = HistoryState.allocateChunk(max(live, 1))
     c.chunks = [(base, max(live, 1))]
     var next = base
     for u in 0..<userCount {
@@ -352,8 +356,38 @@ struct HistoryState {
     userCount += 1
   }
 
-  /// Slots per chunk of the arena (a larger table gets a chunk of its own).
-  static let chunkSlots = 1 << 16
+  /// Slots per chunk of the arena, 4 MiB (a larger table gets a chunk of its own).
+  static let chunkSlots = (4 << 20) / MemoryLayout<Pair>.stride
+
+  /// Bytes of a huge page (Linux, x86-64 and most arm64 kernels).
+  static let hugePage = 2 << 20
+
+  /// Memory for `n` pair slots. On Linux, aligned to huge pages and advised as such: pair
+  /// lookups land anywhere in tens of megabytes, and with 4 KiB pages nearly every one would
+  /// also miss the TLB. Freed with `freeChunk`.
+  static func allocateChunk(_ n: Int) -> UnsafeMutablePointer<Pair> {
+    #if canImport(Glibc)
+      let bytes = n * MemoryLayout<Pair>.stride
+      var raw: UnsafeMutableRawPointer? = nil
+      if bytes >= hugePage, posix_memalign(&raw, hugePage, bytes) == 0, let raw {
+        let whole = bytes & ~(hugePage - 1)
+        _ = madvise(raw, whole, Int32(MADV_HUGEPAGE))
+        return raw.bindMemory(to: Pair.self, capacity: n)
+      }
+      guard let small = malloc(max(bytes, 1)) else { fatalError("out of memory") }
+      return small.bindMemory(to: Pair.self, capacity: n)
+    #else
+      return .allocate(capacity: n)
+    #endif
+  }
+
+  static func freeChunk(_ p: UnsafeMutablePointer<Pair>) {
+    #if canImport(Glibc)
+      Glibc.free(p)
+    #else
+      p.deallocate()
+    #endif
+  }
 
   /// Hands out `n` (a power of two) empty slots: a region some table left behind, or fresh
   /// slots from the current chunk, or from a new one. Chunks never move, so tables keep their
@@ -376,7 +410,7 @@ struct HistoryState {
         }
       }
       let size = max(n, HistoryState.chunkSlots)
-      let chunk = UnsafeMutablePointer<Pair>.allocate(capacity: size)
+      let chunk = HistoryState.allocateChunk(size)
       chunks.append((chunk, size))
       cursor = chunk
       cursorLeft = size

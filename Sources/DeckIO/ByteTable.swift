@@ -5,15 +5,16 @@
 /// is seeded per process and is never used here). Keys live in one byte arena, so a table of a
 /// million ids costs a few allocations, not a million.
 public struct ByteTable: Sendable {
-  /// One probe slot: everything a lookup needs in 16 bytes, so a probe touches one cache line
-  /// before the key bytes.
+  /// One probe slot, 16 bytes. A key of at most 8 bytes is compared in the slot alone (its
+  /// length is in `tag`, its bytes in `head`); a longer one goes on to its entry and the arena
+  /// only when its first 8 bytes and hash bits match.
   private struct Slot {
     /// Entry index + 1, or 0 when empty.
     var entry: Int32 = 0
-    /// The high 32 bits of the key's hash (compared before the bytes).
+    /// 24 high bits of the key's hash, then the key's length (255 for 255 bytes or more).
     var tag: UInt32 = 0
-    var start: Int32 = 0
-    var length: Int32 = 0
+    /// The first 8 bytes of the key, zero-padded (`ByteTable.head`).
+    var head: UInt64 = 0
   }
 
   private var slots: [Slot]
@@ -36,9 +37,10 @@ public struct ByteTable: Sendable {
     let h = ByteTable.hash(key)
     return slots.withUnsafeBufferPointer { s in
       arena.withUnsafeBufferPointer { a in
-        let i = ByteTable.probe(s, a, key, h)
-        let e = s[i].entry
-        return e == 0 ? nil : e - 1
+        entries.withUnsafeBufferPointer { en in
+          let e = s[ByteTable.probe(s, a, en, key, h)].entry
+          return e == 0 ? nil : e - 1
+        }
       }
     }
   }
@@ -48,7 +50,9 @@ public struct ByteTable: Sendable {
   public mutating func insert(_ key: UnsafeBufferPointer<UInt8>) -> (index: Int32, inserted: Bool) {
     let h = ByteTable.hash(key)
     let i = slots.withUnsafeBufferPointer { s in
-      arena.withUnsafeBufferPointer { a in ByteTable.probe(s, a, key, h) }
+      arena.withUnsafeBufferPointer { a in
+        entries.withUnsafeBufferPointer { en in ByteTable.probe(s, a, en, key, h) }
+      }
     }
     let e = slots[i].entry
     if e != 0 { return (e - 1, false) }
@@ -57,9 +61,7 @@ public struct ByteTable: Sendable {
     let start = Int32(arena.count)
     arena.append(contentsOf: key)
     entries.append((start, Int32(key.count)))
-    slots[i] = Slot(
-      entry: index + 1, tag: UInt32(truncatingIfNeeded: h >> 32), start: start,
-      length: Int32(key.count))
+    slots[i] = Slot(entry: index + 1, tag: ByteTable.tag(h, key.count), head: ByteTable.head(key))
     if entries.count * 4 > slots.count * 3 { grow() }
     return (index, true)
   }
@@ -103,22 +105,53 @@ public struct ByteTable: Sendable {
   @inline(__always)
   private static func probe(
     _ s: UnsafeBufferPointer<Slot>, _ a: UnsafeBufferPointer<UInt8>,
-    _ key: UnsafeBufferPointer<UInt8>, _ h: UInt64
+    _ e: UnsafeBufferPointer<(start: Int32, length: Int32)>, _ key: UnsafeBufferPointer<UInt8>,
+    _ h: UInt64
   ) -> Int {
     let mask = s.count - 1
-    let tag = UInt32(truncatingIfNeeded: h >> 32)
+    let n = key.count
+    let tag = ByteTable.tag(h, n)
+    let head = ByteTable.head(key)
     var i = Int(truncatingIfNeeded: h) & mask
     while true {
       let slot = s[i]
       if slot.entry == 0 { return i }
-      if slot.tag == tag && Int(slot.length) == key.count
-        && (key.count == 0
-          || memEqual(a.baseAddress! + Int(slot.start), key.baseAddress!, key.count))
-      {
-        return i
+      if slot.tag == tag && slot.head == head {
+        if n <= 8 { return i }
+        let (start, length) = e[Int(slot.entry) - 1]
+        if Int(length) == n && memEqual(a.baseAddress! + Int(start), key.baseAddress!, n) {
+          return i
+        }
       }
       i = (i + 1) & mask
     }
+  }
+
+  /// A slot's tag: 24 bits of the hash and the length (capped at 255).
+  @inline(__always)
+  private static func tag(_ h: UInt64, _ n: Int) -> UInt32 {
+    UInt32(truncatingIfNeeded: h >> 40) << 8 | UInt32(min(n, 255))
+  }
+
+  /// The first 8 bytes of `key` as a little-endian word, zero-padded when shorter: with the
+  /// length, it tells keys of up to 8 bytes apart exactly. Never reads outside the key.
+  @inline(__always)
+  static func head(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let n = key.count
+    guard let base = key.baseAddress, n > 0 else { return 0 }
+    let raw = UnsafeRawPointer(base)
+    if n >= 8 { return UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) }
+    if n >= 4 {
+      // Two overlapping 4-byte loads; the bytes they share are the same in both.
+      let lo = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+      let hi = UInt64(
+        UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)))
+      return lo | hi << UInt64(8 * (n - 4))
+    }
+    var w = UInt64(base[0])
+    if n > 1 { w |= UInt64(base[1]) << 8 }
+    if n > 2 { w |= UInt64(base[2]) << 16 }
+    return w
   }
 
   private mutating func grow() {
@@ -127,8 +160,8 @@ public struct ByteTable: Sendable {
     let mask = n - 1
     arena.withUnsafeBufferPointer { a in
       for slot in slots where slot.entry != 0 {
-        let key = UnsafeBufferPointer(
-          start: a.baseAddress! + Int(slot.start), count: Int(slot.length))
+        let (start, length) = entries[Int(slot.entry) - 1]
+        let key = UnsafeBufferPointer(start: a.baseAddress! + Int(start), count: Int(length))
         var i = Int(truncatingIfNeeded: ByteTable.hash(key)) & mask
         while newSlots[i].entry != 0 { i = (i + 1) & mask }
         newSlots[i] = slot

@@ -189,7 +189,7 @@ public struct EventReaderOptions {
 
   public init(
     swipeRule: SwipeRule = .foodMenu, zone: any UTCOffsetProvider = FixedUTCOffset.utc,
-    skipBadLines: Bool = false, chunkSize: Int = 1 << 21,
+    skipBadLines: Bool = false, chunkSize: Int = 1 << 18,
     onReject: ((EventReject) throws(DeckIOError) -> Void)? = nil
   ) {
     self.swipeRule = swipeRule

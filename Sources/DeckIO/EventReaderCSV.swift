@@ -5,29 +5,38 @@ private let comma = UInt8(ascii: ",")
 private let newline = UInt8(ascii: "\n")
 private let cr = UInt8(ascii: "\r")
 
-/// The field boundaries of one CSV record (reused for every record).
+/// Owns the memory of the CSV state of a `RecordParser`: the field boundaries of one record
+/// (reused for every record) and the field of each header column. The parser keeps copies of
+/// the pointers, so the hot loop does not retain this object.
 final class CSVFieldList {
   private(set) var capacity = 16
   /// Per field: content start, content end (offsets in the record), and 1 when the field was
   /// quoted and contains doubled quotes, 2 when quoted without them, 0 when unquoted.
   private(set) var data = UnsafeMutablePointer<Int>.allocate(capacity: 16 * 3)
+  /// Per header column: the `EventField` raw value, or `ignoredColumn`.
+  private(set) var columns = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
 
-  deinit { data.deallocate() }
+  static let ignoredColumn: UInt8 = 0xFF
 
-  @inline(__always)
-  func set(_ k: Int, _ start: Int, _ end: Int, _ kind: Int) {
-    if k >= capacity { grow() }
-    data[3 * k] = start
-    data[3 * k + 1] = end
-    data[3 * k + 2] = kind
+  deinit {
+    data.deallocate()
+    columns.deallocate()
   }
 
-  private func grow() {
+  func grow() {
     let bigger = UnsafeMutablePointer<Int>.allocate(capacity: capacity * 2 * 3)
     bigger.update(from: data, count: capacity * 3)
     data.deallocate()
     data = bigger
     capacity *= 2
+  }
+
+  func setColumns(_ fields: [EventField?]) {
+    columns.deallocate()
+    columns = .allocate(capacity: max(fields.count, 1))
+    for (c, field) in fields.enumerated() {
+      columns[c] = field?.rawValue ?? CSVFieldList.ignoredColumn
+    }
   }
 }
 
@@ -38,121 +47,133 @@ extension RecordParser {
   mutating func parseCSVRecord(_ p: UnsafePointer<UInt8>, available: Int, eof: Bool)
     throws(LineFailure) -> RecordOutcome
   {
-    // Phase 1: split the record into fields and find where it ends.
-    let list = csvFields
+    // Phase 1: split the record into fields and find where it ends. The usual record (no
+    // quotes, its line break in the buffer) in one pass over words; anything else, and a
+    // record the fast pass gives up on, by the general loop from the record start.
     var k = 0
-    var i = 0
     var high: UInt8 = 0
     var lines = 1
     var consumed = 0
     var contentEnd = 0
     var sawQuote = false
-    while true {
-      if i < available && p[i] == quote {
-        sawQuote = true
-        var j = i + 1
-        var doubled = false
-        while true {
+    if fastPaths, let plain = csvSplitPlain(p, available) {
+      k = plain.fields
+      contentEnd = plain.contentEnd
+      consumed = plain.consumed
+      high = plain.nonASCII ? 0x80 : 0
+    } else {
+      var i = 0
+      while true {
+        if i < available && p[i] == quote {
+          sawQuote = true
+          var j = i + 1
+          var doubled = false
+          while true {
+            while j < available {
+              let c = p[j]
+              if c == quote { break }
+              if c == newline { lines += 1 }
+              high |= c
+              j += 1
+            }
+            if j == available {
+              if !eof { return .needMore }
+              var failure = LineFailure(
+                i, nil, "a quoted field is not closed; add the closing '\"' (double quotes inside)")
+              failure.recordEnd = RecordEnd(consumed: available, lines: lines)
+              throw failure
+            }
+            if j + 1 == available && !eof { return .needMore }
+            if j + 1 < available && p[j + 1] == quote {
+              doubled = true
+              j += 2
+              continue
+            }
+            break
+          }
+          csvSet(k, i + 1, j, doubled ? 1 : 2)
+          k += 1
+          let after = j + 1
+          if after == available {
+            contentEnd = after
+            consumed = after
+            break
+          }
+          let c = p[after]
+          if c == comma {
+            i = after + 1
+            continue
+          }
+          if c == newline {
+            contentEnd = after
+            consumed = after + 1
+            break
+          }
+          if c == cr {
+            if after + 1 == available && !eof { return .needMore }
+            if after + 1 == available || p[after + 1] == newline {
+              contentEnd = after
+              consumed = min(after + 2, available)
+              break
+            }
+          }
+          throw LineFailure(
+            after, nil,
+            "unexpected text after a closing quote; quote the whole field and double any '\"' in it"
+          )
+        } else {
+          var j = i
           while j < available {
+            // Eight bytes at a time: past plain ASCII ones (no comma, line feed or quote) straight
+            // to the first other one.
+            if j + 8 <= available {
+              let w = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
+              let special =
+                (w & 0x8080_8080_8080_8080) | swarBytesEqual(w, comma) | swarBytesEqual(w, newline)
+                | swarBytesEqual(w, quote)
+              if special == 0 {
+                j += 8
+                continue
+              }
+              j += special.trailingZeroBitCount >> 3
+            }
             let c = p[j]
-            if c == quote { break }
-            if c == newline { lines += 1 }
+            if c == comma || c == newline { break }
+            if c == quote {
+              throw LineFailure(
+                j, nil, "a '\"' inside an unquoted field; quote the whole field and double the '\"'"
+              )
+            }
             high |= c
             j += 1
           }
-          if j == available {
-            if !eof { return .needMore }
-            var failure = LineFailure(
-              i, nil, "a quoted field is not closed; add the closing '\"' (double quotes inside)")
-            failure.recordEnd = RecordEnd(consumed: available, lines: lines)
-            throw failure
-          }
-          if j + 1 == available && !eof { return .needMore }
-          if j + 1 < available && p[j + 1] == quote {
-            doubled = true
-            j += 2
+          if j == available && !eof { return .needMore }
+          if j < available && p[j] == comma {
+            csvSet(k, i, j, 0)
+            k += 1
+            i = j + 1
             continue
           }
-          break
-        }
-        list.set(k, i + 1, j, doubled ? 1 : 2)
-        k += 1
-        let after = j + 1
-        if after == available {
-          contentEnd = after
-          consumed = after
-          break
-        }
-        let c = p[after]
-        if c == comma {
-          i = after + 1
-          continue
-        }
-        if c == newline {
-          contentEnd = after
-          consumed = after + 1
-          break
-        }
-        if c == cr {
-          if after + 1 == available && !eof { return .needMore }
-          if after + 1 == available || p[after + 1] == newline {
-            contentEnd = after
-            consumed = min(after + 2, available)
-            break
-          }
-        }
-        throw LineFailure(
-          after, nil,
-          "unexpected text after a closing quote; quote the whole field and double any '\"' in it")
-      } else {
-        var j = i
-        while j < available {
-          // Eight plain ASCII bytes at a time (no comma, line feed, quote or non-ASCII byte).
-          while j + 8 <= available {
-            let w = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
-            if w & 0x8080_8080_8080_8080 != 0 || swarHas(w, comma) || swarHas(w, newline)
-              || swarHas(w, quote)
-            {
-              break
-            }
-            j += 8
-          }
-          guard j < available else { break }
-          let c = p[j]
-          if c == comma || c == newline { break }
-          if c == quote {
-            throw LineFailure(
-              j, nil, "a '\"' inside an unquoted field; quote the whole field and double the '\"'")
-          }
-          high |= c
-          j += 1
-        }
-        if j == available && !eof { return .needMore }
-        if j < available && p[j] == comma {
-          list.set(k, i, j, 0)
+          var end = j
+          if end > i && p[end - 1] == cr { end -= 1 }
+          csvSet(k, i, end, 0)
           k += 1
-          i = j + 1
-          continue
+          contentEnd = end
+          consumed = j < available ? j + 1 : available
+          break
         }
-        var end = j
-        if end > i && p[end - 1] == cr { end -= 1 }
-        list.set(k, i, end, 0)
-        k += 1
-        contentEnd = end
-        consumed = j < available ? j + 1 : available
-        break
       }
     }
 
     // Blank line: ignored (also before the header).
-    if k == 1 && !sawQuote && list.data[1] == list.data[0] {
+    if k == 1 && !sawQuote && csvData[1] == csvData[0] {
       return RecordOutcome(kind: .blank, consumed: consumed, lines: lines)
     }
     do throws(LineFailure) {
       if high >= 0x80 {
         for f in 0..<k {
-          var x = list.data[3 * f]
-          let end = list.data[3 * f + 1]
+          var x = csvData[3 * f]
+          let end = csvData[3 * f + 1]
           while x < end {
             if p[x] < 0x80 {
               x += 1
@@ -164,21 +185,23 @@ extension RecordParser {
           }
         }
       }
-      guard let columns else {
+      let columnCount = csvColumnCount
+      guard columnCount >= 0 else {
         try readHeader(p, k)
         return RecordOutcome(kind: .header, consumed: consumed, lines: lines)
       }
-      if k != columns.count {
+      if k != columnCount {
         throw LineFailure(
-          k > columns.count ? list.data[3 * columns.count] : contentEnd, nil,
-          "this row has \(k) fields but the header has \(columns.count); "
+          k > columnCount ? csvData[3 * columnCount] : contentEnd, nil,
+          "this row has \(k) fields but the header has \(columnCount); "
             + "quote fields that contain commas")
       }
       fields = EventFields()
+      let columns = csvColumns
       for c in 0..<k {
-        guard let field = columns[c] else { continue }
-        let start = list.data[3 * c]
-        let end = list.data[3 * c + 1]
+        guard let field = EventField(rawValue: columns[c]) else { continue }
+        let start = csvData[3 * c]
+        let end = csvData[3 * c + 1]
         if start == end {
           switch field {
           case .user, .item:
@@ -192,7 +215,7 @@ extension RecordParser {
         fields.seen |= field.bit
         var vp = p + start
         var vn = end - start
-        if list.data[3 * c + 2] == 1 {
+        if csvData[3 * c + 2] == 1 {
           let scratch: ScratchBuffer
           switch field {
           case .user: scratch = userScratch
@@ -249,15 +272,78 @@ extension RecordParser {
     return o
   }
 
+  /// Splits a record without quotes whose line break is in `p[0..<available]`: the number of
+  /// fields (recorded by `csvSet`), where the content ends (before a final CR), the bytes
+  /// consumed, and whether any byte is non-ASCII. nil when it sees a quote or no line break:
+  /// the general loop then reads the record from its start, so results never differ.
+  @inline(__always)
+  private mutating func csvSplitPlain(_ p: UnsafePointer<UInt8>, _ available: Int)
+    -> (fields: Int, contentEnd: Int, consumed: Int, nonASCII: Bool)?
+  {
+    var k = 0
+    var fieldStart = 0
+    var nonASCII = false
+    var j = 0
+    while true {
+      // The high bit of each comma, line feed, quote and non-ASCII byte from `j` on.
+      let base = j
+      var marks: UInt64
+      if j + 8 <= available {
+        let w = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
+        marks =
+          (w & 0x8080_8080_8080_8080) | swarBytesEqual(w, comma) | swarBytesEqual(w, newline)
+          | swarBytesEqual(w, quote)
+        j += 8
+      } else if j < available {
+        let c = p[j]
+        marks = c >= 0x80 || c == comma || c == newline || c == quote ? 0x80 : 0
+        j += 1
+      } else {
+        return nil
+      }
+      while marks != 0 {
+        let at = base + (marks.trailingZeroBitCount >> 3)
+        marks &= marks &- 1
+        let c = p[at]
+        if c == comma {
+          csvSet(k, fieldStart, at, 0)
+          k += 1
+          fieldStart = at + 1
+        } else if c == newline {
+          var end = at
+          if end > fieldStart && p[end - 1] == cr { end -= 1 }
+          csvSet(k, fieldStart, end, 0)
+          return (k + 1, end, at + 1, nonASCII)
+        } else if c == quote {
+          return nil
+        } else {
+          nonASCII = true
+        }
+      }
+    }
+  }
+
+  /// Records field `k` of the current record.
+  @inline(__always)
+  private mutating func csvSet(_ k: Int, _ start: Int, _ end: Int, _ kind: Int) {
+    if k >= csvCapacity {
+      csvFields.grow()
+      csvData = csvFields.data
+      csvCapacity = csvFields.capacity
+    }
+    csvData[3 * k] = start
+    csvData[3 * k + 1] = end
+    csvData[3 * k + 2] = kind
+  }
+
   private mutating func readHeader(_ p: UnsafePointer<UInt8>, _ k: Int) throws(LineFailure) {
-    let list = csvFields
     var cols: [EventField?] = []
     var seen: UInt16 = 0
     for c in 0..<k {
-      let start = list.data[3 * c]
-      var n = list.data[3 * c + 1] - start
+      let start = csvData[3 * c]
+      var n = csvData[3 * c + 1] - start
       var np = p + start
-      if list.data[3 * c + 2] == 1 {
+      if csvData[3 * c + 2] == 1 {
         n = undouble(p + start, n, valueScratch)
         np = UnsafePointer(valueScratch.base)
       }
@@ -288,5 +374,8 @@ extension RecordParser {
       throw failure
     }
     columns = cols
+    csvFields.setColumns(cols)
+    csvColumns = csvFields.columns
+    csvColumnCount = cols.count
   }
 }

@@ -158,6 +158,9 @@ struct RecordParser {
   let zone: any UTCOffsetProvider
   let fixedOffset: Int?
   let format: EventFormat
+  /// Whether the fast paths for the usual spellings are taken (tests turn them off to compare
+  /// them with the general path, which must give the same results and failures).
+  var fastPaths = true
   var fields = EventFields()
   var event = RawEvent(
     user: UnsafeBufferPointer(start: nil, count: 0),
@@ -168,7 +171,13 @@ struct RecordParser {
   let valueScratch = ScratchBuffer()
   // CSV state: the column of each header field (nil = ignored), and the field boundaries.
   var columns: [EventField?]? = nil
-  let csvFields = CSVFieldList()
+  let csvFields: CSVFieldList
+  // Copies of `csvFields`' pointers (the hot loop reads these, without retaining the object),
+  // and the number of header columns (-1 before the header).
+  var csvData: UnsafeMutablePointer<Int>
+  var csvCapacity: Int
+  var csvColumns: UnsafeMutablePointer<UInt8>
+  var csvColumnCount = -1
   // The last valid date (its 10 bytes) and its day number; `.min` when none yet.
   var lastDateHead: UInt64 = 0
   var lastDateTail: UInt16 = 0
@@ -179,6 +188,10 @@ struct RecordParser {
     self.zone = zone
     self.fixedOffset = (zone as? FixedUTCOffset)?.seconds
     self.format = format
+    csvFields = CSVFieldList()
+    csvData = csvFields.data
+    csvCapacity = csvFields.capacity
+    csvColumns = csvFields.columns
   }
 
   @inline(__always)

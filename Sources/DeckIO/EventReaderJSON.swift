@@ -10,6 +10,23 @@ private let quote = UInt8(ascii: "\"")
 private let backslash = UInt8(ascii: "\\")
 private let maxDepth = 64
 
+/// `"user":"` as a little-endian word.
+private let keyUser: UInt64 = 0x223a_2272_6573_7522
+/// `"item":"` as a little-endian word.
+private let keyItem: UInt64 = 0x223a_226d_6574_6922
+/// `"deck":"` as a little-endian word.
+private let keyDeck: UInt64 = 0x223a_226b_6365_6422
+/// `"swipe":` as a little-endian word.
+private let keySwipe: UInt64 = 0x3a22_6570_6977_7322
+/// `"positio` as a little-endian word.
+private let keyPositio: UInt64 = 0x6f69_7469_736f_7022
+/// `"at":` as a little-endian word.
+private let keyAt: UInt64 = 0x003a_2274_6122
+/// `"dx":` as a little-endian word.
+private let keyDx: UInt64 = 0x003a_2278_6422
+/// `n"` as a little-endian word.
+private let keyN: UInt16 = 0x226e
+
 /// JSON Lines: one object per line. Offsets in failures are from the start of the line.
 extension RecordParser {
   @inline(__always)
@@ -87,34 +104,17 @@ extension RecordParser {
         guard p[i] == quote else {
           throw unexpected(p, i, n, "a field name in double quotes")
         }
-        // Field name: plain ASCII without escapes on the fast path.
-        let keyStart = i + 1
-        var j = keyStart
-        while j < n {
-          let c = p[j]
-          if c == quote || c == backslash || c < 0x20 || c >= 0x80 { break }
-          j += 1
-        }
-        let field: EventField?
-        if j < n && p[j] == quote {
-          field = EventField.identify(p + keyStart, j - keyStart)
-          i = j + 1
+        // The usual spellings (`"user":"`, `"at":"`, `"position":1`, ...) in one or two word
+        // compares: the same field and value start as the general path below, which takes any
+        // other spelling (escapes, spaces, unknown or truncated keys).
+        if fastPaths, let (field, valueAt) = knownKey(p, i, n) {
+          i = try jsonValue(field, p, valueAt, n)
+          if i + 1 < n && p[i] == UInt8(ascii: ",") && p[i + 1] == quote {
+            i += 1
+            continue
+          }
         } else {
-          let end = try scanString(p, i, n, nil)
-          let key = unescape(p, keyStart, end.close, end.escaped, valueScratch)
-          field = EventField.identify(key.baseAddress ?? p, key.count)
-          i = end.close + 1
-        }
-        i = skipSpace(p, i, n)
-        guard i < n, p[i] == UInt8(ascii: ":") else {
-          throw unexpected(p, i, n, "':' after the field name")
-        }
-        i = skipSpace(p, i + 1, n)
-        guard i < n else { throw truncated(n) }
-        if let field {
-          i = try jsonValue(field, p, i, n)
-        } else {
-          i = try skipValue(p, i, n, depth: 1)
+          i = try generalMember(p, i, n)
         }
         i = skipSpace(p, i, n)
         guard i < n else { throw truncated(n) }
@@ -137,6 +137,85 @@ extension RecordParser {
         i, nil, "unexpected text after the JSON object; put one object on each line")
     }
     return try finish(end: close)
+  }
+
+  /// A known field whose name at `p[i]` (its opening quote) is spelled exactly and followed
+  /// directly by `:` and a value that does not start with white space; the field and where its
+  /// value starts. nil for anything else (the general path decides).
+  @inline(__always)
+  private func knownKey(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> (EventField, Int)? {
+    guard i + 8 < n else { return nil }
+    let raw = UnsafeRawPointer(p + i)
+    let w = raw.loadUnaligned(as: UInt64.self)
+    let field: EventField
+    let valueAt: Int
+    switch w {
+    case keyUser:
+      field = .user
+      valueAt = i + 7
+    case keyItem:
+      field = .item
+      valueAt = i + 7
+    case keyDeck:
+      field = .deck
+      valueAt = i + 7
+    case keySwipe:
+      field = .swipe
+      valueAt = i + 8
+    case keyPositio:
+      guard i + 11 < n, raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self) == keyN,
+        p[i + 10] == UInt8(ascii: ":")
+      else { return nil }
+      field = .position
+      valueAt = i + 11
+    default:
+      // `"at":` and `"dx":` are 5 bytes.
+      switch w & 0xFF_FFFF_FFFF {
+      case keyAt: field = .at
+      case keyDx: field = .dx
+      default: return nil
+      }
+      valueAt = i + 5
+    }
+    let c = p[valueAt]
+    if c == 0x20 || c == 0x09 || c == 0x0D { return nil }
+    return (field, valueAt)
+  }
+
+  /// One `"name": value` member by the general path; returns the index after the value.
+  @inline(never)
+  private mutating func generalMember(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int)
+    throws(LineFailure) -> Int
+  {
+    var i = i
+    // Field name: plain ASCII without escapes on the fast path.
+    let keyStart = i + 1
+    var j = keyStart
+    while j < n {
+      let c = p[j]
+      if c == quote || c == backslash || c < 0x20 || c >= 0x80 { break }
+      j += 1
+    }
+    let field: EventField?
+    if j < n && p[j] == quote {
+      field = EventField.identify(p + keyStart, j - keyStart)
+      i = j + 1
+    } else {
+      let end = try scanString(p, i, n, nil)
+      let key = unescape(p, keyStart, end.close, end.escaped, valueScratch)
+      field = EventField.identify(key.baseAddress ?? p, key.count)
+      i = end.close + 1
+    }
+    i = skipSpace(p, i, n)
+    guard i < n, p[i] == UInt8(ascii: ":") else {
+      throw unexpected(p, i, n, "':' after the field name")
+    }
+    i = skipSpace(p, i + 1, n)
+    guard i < n else { throw truncated(n) }
+    if let field {
+      return try jsonValue(field, p, i, n)
+    }
+    return try skipValue(p, i, n, depth: 1)
   }
 
   /// Reads the value of a known field at `p[i]`; returns the index after it.
@@ -165,7 +244,15 @@ extension RecordParser {
         throw LineFailure(
           i, field, "expected a string, found \(tokenText(p, i, n)); \(expectation(field))")
       }
-      let end = try scanString(p, i, n, field)
+      if fastPaths && (field == .at || field == .deck), let next = quickTime(field, p, i, n) {
+        return next
+      }
+      let end: (close: Int, escaped: Bool)
+      if fastPaths, let close = shortPlainString(p, i, n) {
+        end = (close, false)
+      } else {
+        end = try scanString(p, i, n, field)
+      }
       let start = i + 1
       let value: UnsafeBufferPointer<UInt8>
       if end.escaped {
@@ -222,6 +309,57 @@ extension RecordParser {
       }
       return j
     }
+  }
+
+  /// A time or date string of the usual lengths (`YYYY-MM-DDTHH:MM:SS±HH:MM`, `...Z`,
+  /// `...SS`, and `YYYY-MM-DD` for `deck`) read without scanning it first: when the bytes
+  /// before a quote at that distance are a valid value, none of them is a quote, backslash,
+  /// control or non-ASCII byte, so the string is exactly those bytes. Returns the index after
+  /// the closing quote, or nil (having set nothing) for the general path to decide.
+  @inline(__always)
+  private mutating func quickTime(
+    _ field: EventField, _ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int
+  ) -> Int? {
+    let v = p + i + 1
+    if field == .deck {
+      guard i + 11 < n, p[i + 11] == quote, let d = try? dateValue(v, 10, i + 1) else {
+        return nil
+      }
+      fields.deck = d
+      return i + 12
+    }
+    var length = 25
+    while true {
+      if i + length + 1 < n && p[i + length + 1] == quote,
+        let t = try? timestampValue(v, length, i + 1)
+      {
+        fields.at = t
+        return i + length + 2
+      }
+      switch length {
+      case 25: length = 20
+      case 20: length = 19
+      default: return nil
+      }
+    }
+  }
+
+  /// The closing quote of the string opening at `p[i]` when it comes within the next 16 bytes
+  /// with only plain bytes before it (no backslash, control or non-ASCII byte): where
+  /// `scanString` would find it, without escapes. nil otherwise (`scanString` decides).
+  @inline(__always)
+  private func shortPlainString(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int? {
+    guard i + 17 <= n else { return nil }
+    let raw = UnsafeRawPointer(p + i + 1)
+    var special = swarSpecialStringBytes(raw.loadUnaligned(as: UInt64.self))
+    var base = i + 1
+    if special == 0 {
+      special = swarSpecialStringBytes(raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+      base += 8
+      if special == 0 { return nil }
+    }
+    let close = base + (special.trailingZeroBitCount >> 3)
+    return p[close] == quote ? close : nil
   }
 
   private func expectation(_ field: EventField) -> String {
@@ -291,13 +429,16 @@ extension RecordParser {
     var j = i + 1
     var escaped = false
     while j < n {
-      // Eight plain bytes at a time (no quote, backslash, control or non-ASCII byte).
-      while j + 8 <= n
-        && !swarHasSpecialStringByte(UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self))
-      {
-        j += 8
+      // Eight bytes at a time: past plain ones (no quote, backslash, control or non-ASCII byte)
+      // straight to the first special one.
+      if j + 8 <= n {
+        let special = swarSpecialStringBytes(UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self))
+        if special == 0 {
+          j += 8
+          continue
+        }
+        j += special.trailingZeroBitCount >> 3
       }
-      guard j < n else { break }
       let c = p[j]
       if c == quote { return (j, escaped) }
       if c == backslash {
@@ -512,9 +653,22 @@ func swarHasZero(_ w: UInt64) -> Bool { (w &- ones) & ~w & highs != 0 }
 @inline(__always)
 func swarHas(_ w: UInt64, _ b: UInt8) -> Bool { swarHasZero(w ^ (ones &* UInt64(b))) }
 
-/// Whether any byte of `w` is a quote, a backslash, below 0x20 or at least 0x80.
+/// The high bit of each byte of `w` that is zero, and of no other byte (exact per byte, unlike
+/// `swarHasZero`, so the lowest set bit finds the first such byte).
 @inline(__always)
-func swarHasSpecialStringByte(_ w: UInt64) -> Bool {
-  let below20 = (w &- ones &* 0x20) & ~w & highs
-  return (w & highs) | below20 != 0 || swarHas(w, 0x22) || swarHas(w, 0x5C)
+func swarZeroBytes(_ w: UInt64) -> UInt64 {
+  ~(((w & ~highs) &+ ~highs) | w) & highs
+}
+
+/// The high bit of each byte of `w` that equals `b` (exact per byte).
+@inline(__always)
+func swarBytesEqual(_ w: UInt64, _ b: UInt8) -> UInt64 { swarZeroBytes(w ^ (ones &* UInt64(b))) }
+
+/// The high bit of each byte of `w` that is a quote, a backslash, below 0x20 or at least 0x80
+/// (exact per byte; on little-endian loads the lowest set bit is the first such byte).
+@inline(__always)
+func swarSpecialStringBytes(_ w: UInt64) -> UInt64 {
+  // Bytes below 0x80: adding 0x60 to the low seven bits sets the high bit exactly from 0x20 on.
+  let below20 = ~((w & ~highs) &+ ones &* 0x60) & highs
+  return (w & highs) | below20 | swarBytesEqual(w, 0x22) | swarBytesEqual(w, 0x5C)
 }

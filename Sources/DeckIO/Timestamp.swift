@@ -141,12 +141,25 @@ public enum Timestamp {
     guard b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " ") else {
       return .invalid(offset: 10, reason: "expected 'T' or a space after the date")
     }
-    guard n >= 19, let hh = digits(b, 11, 2), b[13] == colon, let mm = digits(b, 14, 2),
-      b[16] == colon, let ss = digits(b, 17, 2)
-    else {
+    guard n >= 19 else {
       return .invalid(
         offset: 11 + firstBad(b, from: 11, pattern: "dd:dd:dd"),
         reason: "expected the time as HH:MM:SS")
+    }
+    let hh: Int
+    let mm: Int
+    let ss: Int
+    if let clock = clock(b.baseAddress! + 11) {
+      (hh, mm, ss) = clock
+    } else {
+      guard let h = digits(b, 11, 2), b[13] == colon, let m = digits(b, 14, 2),
+        b[16] == colon, let s = digits(b, 17, 2)
+      else {
+        return .invalid(
+          offset: 11 + firstBad(b, from: 11, pattern: "dd:dd:dd"),
+          reason: "expected the time as HH:MM:SS")
+      }
+      (hh, mm, ss) = (h, m, s)
     }
     guard hh < 24 else { return .invalid(offset: 11, reason: "hour \(pad2(hh)) is not 00-23") }
     guard mm < 60 else { return .invalid(offset: 14, reason: "minute \(pad2(mm)) is not 00-59") }
@@ -207,6 +220,22 @@ public enum Timestamp {
     let doy = (153 * mp + 2) / 5 + day - 1
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
     return era * 146_097 + doe - 719_468
+  }
+
+  /// `HH:MM:SS` in the 8 bytes at `p` in one word: the three numbers, or nil when any byte is
+  /// not the digit or colon it should be (the byte-wise path then says which).
+  @inline(__always)
+  static func clock(_ p: UnsafePointer<UInt8>) -> (Int, Int, Int)? {
+    // Digits become 0...9 and colons 0 under the XOR.
+    let x = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) ^ 0x3030_3A30_303A_3030
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    // A byte is below 10 when neither it nor its low seven bits plus 0x76 reach 0x80.
+    let notBelow10 = (((x & ~highs) &+ 0x7676_7676_7676_7676) | x) & highs
+    guard notBelow10 == 0 && x & 0x0000_FF00_00FF_0000 == 0 else { return nil }
+    @inline(__always) func byte(_ k: UInt64) -> Int {
+      Int(truncatingIfNeeded: (x >> (8 * k)) & 0xFF)
+    }
+    return (byte(0) * 10 + byte(1), byte(3) * 10 + byte(4), byte(6) * 10 + byte(7))
   }
 
   private static let dash = UInt8(ascii: "-")

@@ -187,7 +187,8 @@ struct HistoryTests {
 
   @Test("thousands of users fill several arena chunks and reuse left-behind tables")
   func manyUsersManyChunks() {
-    // 3000 users x up to 60 items: well over one 65,536-slot chunk of tables.
+    // 3000 users x up to 60 items: well over one 4 MiB (209,715-slot) chunk of
+    // tables.
     let users = 3000
     let events = HistoryTests.randomEvents(users: users, itemCount: 400, maxItems: 60, seed: 9)
     var b = HistoryBuilder(itemCount: 400)

@@ -436,6 +436,33 @@ private func eventTemporaryDirectory() throws -> URL {
     #expect(h.itemRight == [0, 3] && h.itemLeft == [3, 0])
   }
 
+  @Test func byteTableHeadsAndShortKeysComparedInTheSlot() {
+    // The head is the first 8 bytes, zero-padded, whatever the length; keys of up to 8 bytes
+    // are told apart by it and their length alone, zero bytes included.
+    let bytes: [UInt8] = [0x61, 0x00, 0xFF, 0x62, 0x80, 0x00, 0x63, 0x7F, 0x64, 0x65, 0x66]
+    for n in 0...bytes.count {
+      var expected: UInt64 = 0
+      for k in 0..<min(n, 8) { expected |= UInt64(bytes[k]) << UInt64(8 * k) }
+      let head = Array(bytes[0..<n]).withUnsafeBufferPointer { ByteTable.head($0) }
+      #expect(head == expected, "length \(n)")
+    }
+    var table = ByteTable(capacity: 4)
+    var reference: [[UInt8]: Int32] = [:]
+    var random = RandomStream(seed: 21)
+    for _ in 0..<20_000 {
+      // Short keys over a tiny alphabet (with a zero byte): many share heads and lengths.
+      let n = random.nextInt(below: 12)
+      let key = (0..<n).map { _ in [0x00, 0x61, 0x62, 0xC3][random.nextInt(below: 4)] as UInt8 }
+      let found = key.withUnsafeBufferPointer { table.find($0) }
+      #expect(found == reference[key])
+      let (index, inserted) = key.withUnsafeBufferPointer { table.insert($0) }
+      #expect(inserted == (reference[key] == nil))
+      if inserted { reference[key] = index }
+      #expect(index == reference[key])
+    }
+    #expect(table.count == reference.count)
+  }
+
   @Test func byteTableFindsKeysOfEveryShortLength() {
     // Lengths 0...20 cover the one-word tail hash: under 4 bytes, 4...7, and 8 + 1...7.
     var table = ByteTable()

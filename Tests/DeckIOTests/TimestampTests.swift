@@ -138,4 +138,48 @@ private func midnight(_ y: Int, _ m: Int, _ d: Int) -> Int64 {
     #expect(Timestamp.civilDays(2026, 13, 1) == nil)
     #expect(Timestamp.civilDays(2026, 1, 0) == nil)
   }
+
+  @Test func wordClockMatchesTheByteByByteReading() {
+    // HH:MM:SS read as one word against a byte-by-byte reading, on bytes that are digits,
+    // colons and their neighbours (`/` and `:` around the digits, `;` after the colon, high
+    // and control bytes), in every position.
+    let alphabet: [UInt8] = Array("0123456789:/;.T ".utf8) + [0x00, 0x7F, 0x80, 0xB0, 0xBA, 0xFF]
+    var random = RandomStream(seed: 8)
+    var valid = 0
+    for round in 0..<100_000 {
+      var b: [UInt8] = Array("12:34:56".utf8)
+      // One to three bytes changed, or (every fourth round) none: valid clocks stay common.
+      if round % 4 != 0 {
+        for _ in 0..<(1 + random.nextInt(below: 3)) {
+          b[random.nextInt(below: 8)] = alphabet[random.nextInt(below: alphabet.count)]
+        }
+      } else {
+        for k in [0, 1, 3, 4, 6, 7] { b[k] = UInt8(ascii: "0") + UInt8(random.nextInt(below: 10)) }
+      }
+      func digit(_ k: Int) -> Int? {
+        b[k] >= UInt8(ascii: "0") && b[k] <= UInt8(ascii: "9") ? Int(b[k] - UInt8(ascii: "0")) : nil
+      }
+      var expected: (Int, Int, Int)? = nil
+      if let h0 = digit(0), let h1 = digit(1), b[2] == UInt8(ascii: ":"), let m0 = digit(3),
+        let m1 = digit(4), b[5] == UInt8(ascii: ":"), let s0 = digit(6), let s1 = digit(7)
+      {
+        expected = (h0 * 10 + h1, m0 * 10 + m1, s0 * 10 + s1)
+      }
+      let got = b.withUnsafeBufferPointer { Timestamp.clock($0.baseAddress!) }
+      #expect(got.map { [$0.0, $0.1, $0.2] } == expected.map { [$0.0, $0.1, $0.2] }, "\(b)")
+      if expected != nil { valid += 1 }
+    }
+    #expect(valid > 25_000)
+    // Through the whole parser: the errors keep their offsets.
+    #expect(
+      Timestamp.parse("2026-11-20T1a:00:00")
+        == .invalid(offset: 12, reason: "expected the time as HH:MM:SS"))
+    #expect(
+      Timestamp.parse("2026-11-20T10:00;00")
+        == .invalid(offset: 16, reason: "expected the time as HH:MM:SS"))
+    #expect(
+      Timestamp.parse("2026-11-20T24:00:00")
+        == .invalid(offset: 11, reason: "hour 24 is not 00-23"))
+    #expect(Timestamp.parse("2026-11-20T23:59:59") == .local(midnight(2026, 11, 20) + 86_399))
+  }
 }
