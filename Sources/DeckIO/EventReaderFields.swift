@@ -364,7 +364,7 @@ struct RecordParser {
       i += 1
       if v > Int(Int32.max) { break }
     }
-    if i == n && n > 0 && !(n > 1 && p[0] == UInt8(ascii: "0")) {
+    if i == n && n > 0 && v <= Int(Int32.max) && !(n > 1 && p[0] == UInt8(ascii: "0")) {
       if v == 0 {
         throw LineFailure(off, .position, "0 is not a card position; positions start at 1")
       }

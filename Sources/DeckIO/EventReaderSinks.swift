@@ -31,7 +31,7 @@ public struct HistoryIngest: EventSink {
   /// Builder slots by `users` index, unless `sameSlots`.
   private var userSlots: [Int32] = []
   /// Whether the builder started without users, so that its slots are the `users` indices.
-  private let sameSlots: Bool
+  private var sameSlots: Bool
   /// The previous event's user (logs come in sessions: one diner's swipes in a row): a copy of
   /// its bytes, compared in cache without touching `users`, and its builder slot (-1 at first).
   private var lastUser: [UInt8] = []
@@ -86,11 +86,13 @@ public struct HistoryIngest: EventSink {
     let (index, inserted) = users.insert(user)
     if inserted {
       let slot = aggregated.userSlot(String(decoding: user, as: UTF8.self))
-      if sameSlots {
-        precondition(slot == index, "the builder's users changed behind the sink")
-      } else {
-        userSlots.append(slot)
+      if sameSlots && slot != index {
+        // Two byte spellings of one id that Swift's String equality treats as the same text
+        // (precomposed "é" and "e" + combining accent) share one diner: keep an explicit map.
+        userSlots = (0..<index).map { $0 }
+        sameSlots = false
       }
+      if !sameSlots { userSlots.append(slot) }
     }
     lastUser.removeAll(keepingCapacity: true)
     lastUser.append(contentsOf: user)
