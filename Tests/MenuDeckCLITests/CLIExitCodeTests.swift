@@ -103,7 +103,7 @@ import Testing
       ["deck", "--date", "2026-11-30", "--strategy", "afinity"],
       "unknown strategy 'afinity' (did you mean 'affinity'?); valid strategies: random, "
         + "popularity, affinity, thompson, ucb, epsilon-greedy, itemknn, blend, diversify, "
-        + "plackett-luce, cautious-popularity, veg-first")
+        + "plackett-luce, cautious-popularity, ts-warm, veg-first")
   }
 
   @Test func badOptionValues() {
