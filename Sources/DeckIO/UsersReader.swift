@@ -43,21 +43,46 @@ public enum UsersReader {
   public static func parse(_ bytes: [UInt8], file: String, format: DocumentFormat)
     throws(DeckIOError) -> [UserProfile]
   {
+    try parse(bytes, file: file, format: format, collector: nil)
+  }
+
+  /// Parses users like `parse`, but goes on after a bad user and returns every problem it finds
+  /// (syntax errors of the file itself still stop it); the users are nil when there was any.
+  public static func check(_ bytes: [UInt8], file: String, format: DocumentFormat)
+    -> (users: [UserProfile]?, errors: [DeckIOError])
+  {
+    let collector = ErrorCollector()
+    do throws(DeckIOError) {
+      let users = try parse(bytes, file: file, format: format, collector: collector)
+      return (users, [])
+    } catch {
+      if !collector.errors.contains(error) { collector.errors.append(error) }
+      return (nil, collector.errors)
+    }
+  }
+
+  static func parse(
+    _ bytes: [UInt8], file: String, format: DocumentFormat, collector: ErrorCollector?
+  ) throws(DeckIOError) -> [UserProfile] {
     let users: [(UserProfile, SourceLocation)]
     switch format {
-    case .json: users = try jsonUsers(bytes, file: file)
-    case .csv: users = try csvUsers(bytes, file: file)
+    case .json: users = try jsonUsers(bytes, file: file, collector: collector)
+    case .csv: users = try csvUsers(bytes, file: file, collector: collector)
     }
     var firstByID: [String: SourceLocation] = [:]
     for (user, at) in users {
       if let first = firstByID[user.id] {
-        throw .malformed(
+        let error = DeckIOError.malformed(
           at,
           message: "duplicate user id '\(user.id)' (first used on line \(first.line)); "
             + "ids must be unique")
+        guard let collector else { throw error }
+        collector.errors.append(error)
+        continue
       }
       firstByID[user.id] = at
     }
+    if let collector, let first = collector.errors.first { throw first }
     return users.map(\.0)
   }
 
@@ -67,8 +92,8 @@ public enum UsersReader {
     try parse(Array(text.utf8), file: file, format: format)
   }
 
-  static func jsonUsers(_ bytes: [UInt8], file: String) throws(DeckIOError)
-    -> [(UserProfile, SourceLocation)]
+  static func jsonUsers(_ bytes: [UInt8], file: String, collector: ErrorCollector? = nil)
+    throws(DeckIOError) -> [(UserProfile, SourceLocation)]
   {
     let root = try JSONParser.parse(bytes, file: file)
     let elements: [JSONValue]
@@ -86,7 +111,21 @@ public enum UsersReader {
     var out: [(UserProfile, SourceLocation)] = []
     out.reserveCapacity(elements.count)
     for (n, v) in elements.enumerated() {
-      _ = try v.requireObject("user \(n + 1)")
+      do throws(DeckIOError) {
+        out.append(try jsonUser(v, number: n + 1))
+      } catch {
+        guard let collector else { throw error }
+        collector.errors.append(error)
+      }
+    }
+    return out
+  }
+
+  static func jsonUser(_ v: JSONValue, number n: Int) throws(DeckIOError)
+    -> (UserProfile, SourceLocation)
+  {
+    do {
+      _ = try v.requireObject("user \(n)")
       try v.rejectUnknownKeys(allowed: userFields, in: "a user")
       let idValue = try v.value(at: "id")
       let id = trimWhitespace(try idValue.requireString("field 'id'"))
@@ -95,13 +134,12 @@ public enum UsersReader {
         id: id, diets: normalisedList(try v.stringArray(at: "diets")),
         allergens: normalisedList(try v.stringArray(at: "allergens")),
         dislikedCategories: normalisedList(try v.stringArray(at: "disliked_categories")))
-      out.append((user, idValue.location))
+      return (user, idValue.location)
     }
-    return out
   }
 
-  static func csvUsers(_ bytes: [UInt8], file: String) throws(DeckIOError)
-    -> [(UserProfile, SourceLocation)]
+  static func csvUsers(_ bytes: [UInt8], file: String, collector: ErrorCollector? = nil)
+    throws(DeckIOError) -> [(UserProfile, SourceLocation)]
   {
     let table = try CSVParser.parse(bytes, file: file)
     let idCol = try table.requireColumn("id")
@@ -114,7 +152,12 @@ public enum UsersReader {
       func list(_ col: Int?) -> [String] { col.map { normalisedList(splitList(r[$0])) } ?? [] }
       let id = trimWhitespace(r[idCol])
       let at = table.location(r, idCol)
-      if id.isEmpty { throw .malformed(at, message: "empty user id; every user needs an id") }
+      if id.isEmpty {
+        let error = DeckIOError.malformed(at, message: "empty user id; every user needs an id")
+        guard let collector else { throw error }
+        collector.errors.append(error)
+        continue
+      }
       let user = UserProfile(
         id: id, diets: list(dietsCol), allergens: list(allergensCol),
         dislikedCategories: list(dislikedCol))

@@ -74,13 +74,25 @@ enum Validation {
     var users: [UserProfile] = []
     if let path = settings.usersPath {
       do {
-        (users, _) = try Inputs.loadUsers(path, io)
+        let (checked, problems) = try Paths.using(path, io) { opened throws(DeckIOError) in
+          let bytes = try TextInput.readBytes(path: opened, what: "users file")
+          let format = try DocumentFormat.resolve(nil, path: path, what: "users file")
+          return UsersReader.check(bytes, file: path, format: format)
+        }
+        for problem in problems { fail(problem) }
+        if let checked {
+          users = checked
+        } else {
+          lines.append(row("users", path, "invalid"))
+        }
         let diets = users.filter { !$0.diets.isEmpty }.count
         let allergic = users.filter { !$0.allergens.isEmpty }.count
-        lines.append(
-          row(
-            "users", path,
-            "\(plural(users.count, "user")) (\(diets) with diets, \(allergic) with allergens)"))
+        if checked != nil {
+          lines.append(
+            row(
+              "users", path,
+              "\(plural(users.count, "user")) (\(diets) with diets, \(allergic) with allergens)"))
+        }
       } catch {
         fail(error)
         lines.append(row("users", path, "invalid"))

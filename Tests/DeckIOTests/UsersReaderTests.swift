@@ -132,3 +132,24 @@ func usersError(_ text: String, _ format: DocumentFormat) -> DeckIOError? {
         == .missingFile(path: missing, what: "users file"))
   }
 }
+
+@Suite struct UsersCheckTests {
+  @Test func checkReportsEveryBadUser() {
+    let json = """
+      {"users": [{"id": "a"}, {"id": ""}, {"id": "b", "diet": ["x"]}, {"id": "a"}]}
+      """
+    let (users, errors) = UsersReader.check(Array(json.utf8), file: "u.json", format: .json)
+    #expect(users == nil)
+    #expect(errors.count == 3)
+    let csv = "id,diets\na,\n,\nb,\na,\n"
+    let (csvUsers, csvErrors) = UsersReader.check(Array(csv.utf8), file: "u.csv", format: .csv)
+    #expect(csvUsers == nil)
+    #expect(
+      csvErrors.map { "\($0)".split(separator: ":").prefix(2).joined(separator: ":") } == [
+        "u.csv:3", "u.csv:5",
+      ])
+    let good = UsersReader.check(Array("id\na\nb\n".utf8), file: "g.csv", format: .csv)
+    #expect(good.errors.isEmpty)
+    #expect(good.users?.map(\.id) == ["a", "b"])
+  }
+}
