@@ -160,19 +160,8 @@ public enum CatalogReader {
   static func jsonItems(_ bytes: [UInt8], file: String, collector: ErrorCollector? = nil)
     throws(DeckIOError) -> [Draft]
   {
-    let root = try JSONParser.parse(bytes, file: file)
-    let elements: [JSONValue]
-    switch root.kind {
-    case .array(let a):
-      elements = a
-    case .object:
-      try root.rejectUnknownKeys(allowed: ["items"], in: "the catalog object")
-      elements = try root.array(at: "items")
-    default:
-      throw root.error(
-        "expected an array of items or an object with an \"items\" array, got "
-          + root.typeDescription)
-    }
+    let elements = try JSONParser.parse(bytes, file: file).listOrWrapped(
+      key: "items", of: "items", article: "an", in: "the catalog object")
     var drafts: [Draft] = []
     drafts.reserveCapacity(elements.count)
     for (n, v) in elements.enumerated() {

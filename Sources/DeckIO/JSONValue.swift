@@ -225,6 +225,24 @@ extension JSONValue {
     return out
   }
 
+  /// The elements of a document that is either an array or an object whose only key is `key`
+  /// holding that array (`[...]` or `{"items": [...]}`), as catalogs and users files may be.
+  public func listOrWrapped(
+    key: String, of what: String, article: String = "a", in objectName: String
+  ) throws(DeckIOError) -> [JSONValue] {
+    switch kind {
+    case .array(let a):
+      return a
+    case .object:
+      try rejectUnknownKeys(allowed: [key], in: objectName)
+      return try array(at: key)
+    default:
+      throw error(
+        "expected an array of \(what) or an object with \(article) \"\(key)\" array, got "
+          + typeDescription)
+    }
+  }
+
   /// Fails on the first key not in `allowed`, at that key, with a did-you-mean suggestion:
   /// "unknown field 'categroy' in an item (did you mean 'category'?); known fields: id, name, ...".
   public func rejectUnknownKeys(allowed: [String], in what: String) throws(DeckIOError) {

@@ -95,19 +95,8 @@ public enum UsersReader {
   static func jsonUsers(_ bytes: [UInt8], file: String, collector: ErrorCollector? = nil)
     throws(DeckIOError) -> [(UserProfile, SourceLocation)]
   {
-    let root = try JSONParser.parse(bytes, file: file)
-    let elements: [JSONValue]
-    switch root.kind {
-    case .array(let a):
-      elements = a
-    case .object:
-      try root.rejectUnknownKeys(allowed: ["users"], in: "the users object")
-      elements = try root.array(at: "users")
-    default:
-      throw root.error(
-        "expected an array of users or an object with a \"users\" array, got "
-          + root.typeDescription)
-    }
+    let elements = try JSONParser.parse(bytes, file: file).listOrWrapped(
+      key: "users", of: "users", in: "the users object")
     var out: [(UserProfile, SourceLocation)] = []
     out.reserveCapacity(elements.count)
     for (n, v) in elements.enumerated() {
