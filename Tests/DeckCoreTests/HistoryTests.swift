@@ -261,6 +261,30 @@ struct HistoryTests {
     #expect(c.build().right == 1)
   }
 
+  @Test(
+    "the latest day wins across the sign boundary, in any order",
+    arguments: [
+      [.min + 1, -1, 0, 1], [1, 0, -1, .min + 1], [0, .min + 1, 1, -1], [-1, .max, .min + 1, 0],
+    ] as [[Int32]])
+  func latestDayAcrossZero(days: [Int32]) {
+    var b = HistoryBuilder(itemCount: 3)
+    let u = b.userSlot("u")
+    for day in days {
+      b.add(user: u, item: 2, swipe: .right, day: day)
+      b.add(user: u, item: 0, swipe: .left, day: day)
+    }
+    b.add(user: u, item: 1, swipe: .left, day: -2)
+    let latest = days.max()!
+    #expect(
+      b.build().users["u"]?.records == [
+        UserItemRecord(
+          item: 0, right: 0, left: Int32(days.count), lastRight: History.never, lastLeft: latest),
+        UserItemRecord(item: 1, right: 0, left: 1, lastRight: History.never, lastLeft: -2),
+        UserItemRecord(
+          item: 2, right: Int32(days.count), left: 0, lastRight: latest, lastLeft: History.never),
+      ])
+  }
+
   @Test("positions outside 1...1000 count everywhere but in the position arrays")
   func swipePositionBits() {
     var b = HistoryBuilder(itemCount: 1)
