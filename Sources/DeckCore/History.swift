@@ -223,33 +223,26 @@ public struct HistoryBuilder: Sendable {
 /// proportional to the number of pairs.
 @usableFromInline
 struct HistoryState {
-  /// One (user, item) pair: 20 bytes, all zero when the slot is empty, so that memory fresh
-  /// from the kernel (already zeroed) needs no initialising pass.
+  /// One (user, item) pair: 20 bytes, `item == -1` when the slot is empty.
   @usableFromInline
   struct Pair: Sendable {
-    /// `item + 1`; 0 when the slot is empty.
-    @usableFromInline var key: Int32
+    @usableFromInline var item: Int32
     @usableFromInline var right: Int32
     @usableFromInline var left: Int32
-    /// The days as `Pair.stamp(_:)`: `History.never` is 0, and the order is that of the days.
-    @usableFromInline var lastRight: UInt32
-    @usableFromInline var lastLeft: UInt32
+    @usableFromInline var lastRight: Int32
+    @usableFromInline var lastLeft: Int32
 
     var record: UserItemRecord {
       UserItemRecord(
-        item: key &- 1, right: right, left: left, lastRight: Pair.day(lastRight),
-        lastLeft: Pair.day(lastLeft))
+        item: item, right: right, left: left, lastRight: lastRight, lastLeft: lastLeft)
     }
 
-    /// A day with its sign bit flipped: unsigned order is signed order, and `Int32.min` is 0.
-    @inlinable @inline(__always)
-    static func stamp(_ day: Int32) -> UInt32 { UInt32(bitPattern: day) ^ 0x8000_0000 }
-
-    static func day(_ stamp: UInt32) -> Int32 { Int32(bitPattern: stamp ^ 0x8000_0000) }
+    @usableFromInline static let empty = Pair(
+      item: -1, right: 0, left: 0, lastRight: History.never, lastLeft: History.never)
 
     @inlinable
-    init(key: Int32, right: Int32, left: Int32, lastRight: UInt32, lastLeft: UInt32) {
-      self.key = key
+    init(item: Int32, right: Int32, left: Int32, lastRight: Int32, lastLeft: Int32) {
+      self.item = item
       self.right = right
       self.left = left
       self.lastRight = lastRight
@@ -314,7 +307,7 @@ struct HistoryState {
     itemCounts.deallocate()
     positions.deallocate()
     users.deallocate()
-    for chunk in chunks { HistoryState.freeChunk(chunk.base, chunk.count) }
+    for chunk in chunks { HistoryState.freeChunk(chunk.base) }
   }
 
   /// An independent copy.
@@ -369,46 +362,30 @@ struct HistoryState {
   /// Bytes of a huge page (Linux, x86-64 and most arm64 kernels).
   static let hugePage = 2 << 20
 
-  /// Memory for `n` pair slots, all empty (zero). On Linux, large chunks are mapped straight
-  /// from the kernel, whose pages come zeroed (so no pass writes the empty slots), aligned to
-  /// huge pages and advised as such: pair lookups land anywhere in tens of megabytes, and with
-  /// 4 KiB pages nearly every one would also miss the TLB. Freed with `freeChunk`.
+  /// Memory for `n` pair slots. On Linux, aligned to huge pages and advised as such: pair
+  /// lookups land anywhere in tens of megabytes, and with 4 KiB pages nearly every one would
+  /// also miss the TLB. Freed with `freeChunk`.
   static func allocateChunk(_ n: Int) -> UnsafeMutablePointer<Pair> {
-    let bytes = max(n * MemoryLayout<Pair>.stride, 1)
     #if canImport(Glibc)
-      if bytes >= hugePage {
-        let span = bytes + hugePage
-        let mapped = mmap(nil, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-        guard let mapped, mapped != MAP_FAILED else { fatalError("out of memory") }
-        let start = (Int(bitPattern: mapped) + hugePage - 1) & ~(hugePage - 1)
-        let head = start - Int(bitPattern: mapped)
-        if head > 0 { munmap(mapped, head) }
-        let tail = span - head - bytes
-        if tail > 0 { munmap(UnsafeMutableRawPointer(bitPattern: start + bytes), tail) }
-        let raw = UnsafeMutableRawPointer(bitPattern: start)!
-        _ = madvise(raw, bytes & ~(hugePage - 1), Int32(MADV_HUGEPAGE))
+      let bytes = n * MemoryLayout<Pair>.stride
+      var raw: UnsafeMutableRawPointer? = nil
+      if bytes >= hugePage, posix_memalign(&raw, hugePage, bytes) == 0, let raw {
+        let whole = bytes & ~(hugePage - 1)
+        _ = madvise(raw, whole, Int32(MADV_HUGEPAGE))
         return raw.bindMemory(to: Pair.self, capacity: n)
       }
-      guard let small = calloc(bytes, 1) else { fatalError("out of memory") }
+      guard let small = malloc(max(bytes, 1)) else { fatalError("out of memory") }
       return small.bindMemory(to: Pair.self, capacity: n)
     #else
-      let raw = UnsafeMutableRawPointer.allocate(
-        byteCount: bytes, alignment: MemoryLayout<Pair>.alignment)
-      raw.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
-      return raw.bindMemory(to: Pair.self, capacity: n)
+      return .allocate(capacity: n)
     #endif
   }
 
-  static func freeChunk(_ p: UnsafeMutablePointer<Pair>, _ n: Int) {
-    let bytes = max(n * MemoryLayout<Pair>.stride, 1)
+  static func freeChunk(_ p: UnsafeMutablePointer<Pair>) {
     #if canImport(Glibc)
-      if bytes >= hugePage {
-        munmap(UnsafeMutableRawPointer(p), bytes)
-        return
-      }
       Glibc.free(p)
     #else
-      UnsafeMutableRawPointer(p).deallocate()
+      p.deallocate()
     #endif
   }
 
@@ -417,8 +394,7 @@ struct HistoryState {
   /// addresses.
   private mutating func reserve(_ n: Int) -> UnsafeMutablePointer<Pair> {
     if let reused = freeRegions[n.trailingZeroBitCount].popLast() {
-      UnsafeMutableRawPointer(reused).initializeMemory(
-        as: UInt8.self, repeating: 0, count: n * MemoryLayout<Pair>.stride)
+      reused.update(repeating: .empty, count: n)
       return reused
     }
     if n > cursorLeft {
@@ -427,6 +403,7 @@ struct HistoryState {
         var left = cursorLeft
         while left > 0 {
           let piece = 1 << (Int.bitWidth - 1 - left.leadingZeroBitCount)
+          rest.initialize(repeating: .empty, count: piece)
           freeRegions[piece.trailingZeroBitCount].append(rest)
           rest += piece
           left -= piece
@@ -439,14 +416,15 @@ struct HistoryState {
       cursorLeft = size
     }
     let region = cursor!
+    region.initialize(repeating: .empty, count: n)
     cursor = region + n
     cursorLeft -= n
     return region
   }
 
   @inlinable @inline(__always)
-  static func slot(_ key: Int32, _ shift: UInt32) -> Int {
-    Int(truncatingIfNeeded: (UInt32(bitPattern: key) &* 0x9E37_79B9) &>> shift)
+  static func slot(_ item: Int32, _ shift: UInt32) -> Int {
+    Int(truncatingIfNeeded: (UInt32(bitPattern: item) &* 0x9E37_79B9) &>> shift)
   }
 
   @inlinable @inline(__always)
@@ -478,28 +456,26 @@ struct HistoryState {
     let table = u.pointee.table
     let shift = u.pointee.shift
     let mask = (1 &<< Int(32 &- shift)) &- 1
-    let key = item &+ 1
-    let stamp = Pair.stamp(day)
-    var i = HistoryState.slot(key, shift)
+    var i = HistoryState.slot(item, shift)
     while true {
       let e = table + i
-      let k = e.pointee.key
-      if k == key {
+      let k = e.pointee.item
+      if k == item {
         if isRight {
           e.pointee.right &+= 1
-          if stamp > e.pointee.lastRight { e.pointee.lastRight = stamp }
+          if day > e.pointee.lastRight { e.pointee.lastRight = day }
         } else {
           e.pointee.left &+= 1
-          if stamp > e.pointee.lastLeft { e.pointee.lastLeft = stamp }
+          if day > e.pointee.lastLeft { e.pointee.lastLeft = day }
         }
         return
       }
-      if k == 0 { break }
+      if k < 0 { break }
       i = (i &+ 1) & mask
     }
     let fresh = Pair(
-      key: key, right: isRight ? 1 : 0, left: isRight ? 0 : 1,
-      lastRight: isRight ? stamp : 0, lastLeft: isRight ? 0 : stamp)
+      item: item, right: isRight ? 1 : 0, left: isRight ? 0 : 1,
+      lastRight: isRight ? day : History.never, lastLeft: isRight ? History.never : day)
     if (Int(u.pointee.count) &+ 1) &* 4 <= (mask &+ 1) &* 3 {
       table[i] = fresh
       u.pointee.count &+= 1
@@ -514,7 +490,7 @@ struct HistoryState {
     var t: Int32 = 0
     for s in swipes where UInt(bitPattern: Int(s.user)) < UInt(userCount) {
       let u = users[Int(s.user)]
-      t |= u.table[HistoryState.slot(s.item &+ 1, u.shift)].key
+      t |= u.table[HistoryState.slot(s.item, u.shift)].item
     }
     touched = t
     // Pass 2: the updates, now mostly from cache.
@@ -540,13 +516,13 @@ struct HistoryState {
     let table = reserve(capacity)
     let shift = users[user].shift - steps
     let mask = capacity - 1
-    for j in 0..<oldCapacity where old[j].key != 0 {
-      var i = HistoryState.slot(old[j].key, shift)
-      while table[i].key != 0 { i = (i + 1) & mask }
+    for j in 0..<oldCapacity where old[j].item >= 0 {
+      var i = HistoryState.slot(old[j].item, shift)
+      while table[i].item >= 0 { i = (i + 1) & mask }
       table[i] = old[j]
     }
-    var i = HistoryState.slot(pair.key, shift)
-    while table[i].key != 0 { i = (i + 1) & mask }
+    var i = HistoryState.slot(pair.item, shift)
+    while table[i].item >= 0 { i = (i + 1) & mask }
     table[i] = pair
     freeRegions[oldCapacity.trailingZeroBitCount].append(old)
     users[user].table = table
@@ -578,8 +554,8 @@ struct HistoryState {
       let count = Int(user.count)
       let records: [UserItemRecord]
       if words <= 4 * count + 8 {
-        for j in 0..<capacity where table[j].key != 0 {
-          let item = Int(table[j].key &- 1)
+        for j in 0..<capacity where table[j].item >= 0 {
+          let item = Int(table[j].item)
           bits[item >> 6] |= 1 << UInt64(item & 63)
           slotOf[item] = Int32(j)
         }
@@ -601,8 +577,8 @@ struct HistoryState {
         if keys.count < count { keys = [UInt64](repeating: 0, count: capacity) }
         records = keys.withUnsafeMutableBufferPointer { k in
           var n = 0
-          for j in 0..<capacity where table[j].key != 0 {
-            k[n] = UInt64(UInt32(bitPattern: table[j].key)) << 32 | UInt64(j)
+          for j in 0..<capacity where table[j].item >= 0 {
+            k[n] = UInt64(UInt32(bitPattern: table[j].item)) << 32 | UInt64(j)
             n += 1
           }
           sortKeys(UnsafeMutableBufferPointer(rebasing: k[0..<n]))
