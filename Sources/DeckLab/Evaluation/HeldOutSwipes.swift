@@ -24,9 +24,9 @@ public struct HeldOutSwipes: EventSink {
   }
 
   public mutating func event(_ e: RawEvent) -> EventDisposition {
-    guard let item = catalog.index(of: e.itemString) else { return .unknownItem }
     let day = e.deck?.daysSinceEpoch ?? e.day
     guard day >= split.daysSinceEpoch else { return .accepted }
+    guard let item = catalog.index(of: e.itemString) else { return .unknownItem }
     add(user: e.userString, item: item, right: e.swipe == .right)
     return .accepted
   }
