@@ -7,9 +7,9 @@ import Foundation
 /// were already broken by whoever built the list (the deck builder's deterministic tie-break), so
 /// nothing here reorders. A list may be shorter than k (the diner had fewer eligible dishes) or
 /// even empty; it must not hold an item twice (a precondition: the deck builder never repeats a
-/// card, and trec_eval would not accept a run that does). Relevance is binary: an item is relevant
-/// (gain 1) when it is in R, else 0; with binary gains every relevant item ties with every other,
-/// so the ideal ordering needs no tie rule.
+/// card, and a TREC run may not list a doc twice for a query). Relevance is binary: an item is
+/// relevant (gain 1) when it is in R, else 0; with binary gains every relevant item ties with every
+/// other, so the ideal ordering needs no tie rule.
 ///
 /// With `hits(n)` = relevant items among the first n of the list (n beyond the list's end counts
 /// to its end) and `rank(i)` = the 1-based place of item i in the list:
