@@ -368,6 +368,34 @@ struct ComparisonWriterTests {
     #expect(object["baseline"] as? String == hostileName)
   }
 
+  @Test func emptyReportInEveryFormat() throws {
+    let report = ComparisonReport(
+      title: "", parameters: [], metrics: [], arms: [], baseline: nil, differences: [], daily: [],
+      level: 0.9, resamples: 0, units: 0, notes: [])
+    #expect(
+      text(ComparisonWriter.render(report, format: .csv))
+        == "kind,arm,baseline,metric,day,value,lower,upper,p_value\n")
+    #expect(
+      text(ComparisonWriter.render(report, format: .json)) == """
+        {"title":"",
+        "parameters":{},
+        "units":0,"level":0.900000,"resamples":0,"baseline":null,
+        "metrics":[],
+        "arms":[],
+        "differences":[],
+        "daily":[],
+        "notes":[]}
+
+        """)
+    #expect(
+      text(ComparisonWriter.render(report, format: .table)).hasSuffix(
+        "confidence interval\nmetric\n"))
+    #expect(
+      text(ComparisonWriter.render(report, format: .markdown)).hasSuffix("| metric |\n| --- |\n"))
+    let html = String(decoding: HTMLReport.render(report), as: UTF8.self)
+    #expect(!html.contains("<svg") && html.hasSuffix("</html>\n"))
+  }
+
   @Test func controlCharactersInTheTableBecomeSpaces() {
     let report = smallComparison(arms: ["two\nlines", "esc\u{1B}[31m"], notes: ["a\r\nb"])
     let out = text(ComparisonWriter.render(report, format: .table))

@@ -255,6 +255,17 @@ struct HTMLReportTests {
     #expect(svg.contains(">2026-11-01</text>"))
   }
 
+  @Test func longSeriesHaveFewerMarkers() {
+    // 62 days: a marker every 2nd day (31), plus day 11, alone between undefined days 10 and 12.
+    let points = (0..<62).map { d in
+      DailyPoint(day: nov(1).adding(days: d), value: d == 10 || d == 12 ? nil : Double(d % 7))
+    }
+    let svg = SVGChart.daily(
+      [SVGChart.Series(label: "x", colour: "#000000", marker: 0, points: points)], title: "t")
+    // Even days but 10 and 12 (29), day 11, the legend's.
+    #expect(svg.components(separatedBy: "<circle").count - 1 == 29 + 1 + 1)
+  }
+
   @Test func zeroWidthIntervalAndNegativeDifferences() {
     let rows = [
       SVGIntervalRow(

@@ -160,8 +160,11 @@ enum SVGChart {
     var points: [DailyPoint]
   }
 
-  /// A line chart of per-day values: one line per series with a marker at every defined day,
-  /// broken where a day is undefined; a legend; a y axis with ticks; date labels on the x axis.
+  /// Per-day charts with more days draw fewer markers.
+  static let markerDays = 31
+
+  /// A line chart of per-day values: one line per series with markers (on every defined day up
+  /// to `markerDays` days), broken where a day is undefined; a legend; a y axis with ticks; date labels on the x axis.
   static func daily(_ series: [Series], title: String) -> String {
     let left = 64.0
     let right = width - 18
@@ -220,14 +223,21 @@ enum SVGChart {
       var path = ""
       var drawing = false
       var markers = ""
-      for p in points {
+      // Up to `markerDays` days, a marker on every defined day; beyond, on every k-th one (to
+      // tell the lines apart in grey) and on every isolated day (which has no line).
+      let every = points.count <= markerDays ? 1 : (points.count + markerDays - 1) / markerDays
+      for (n, p) in points.enumerated() {
         guard let v = p.value, v.isFinite else {
           drawing = false
           continue
         }
         path += (drawing ? "L" : "M") + f(x(p.day)) + " " + f(y(v))
+        let isolated =
+          !drawing && (n + 1 == points.count || points[n + 1].value.map(\.isFinite) != true)
         drawing = true
-        markers += marker(item.marker, x(p.day), y(v), item.colour)
+        if n % every == 0 || isolated {
+          markers += marker(item.marker, x(p.day), y(v), item.colour)
+        }
       }
       s += "<g><title>" + ReportText.html(item.label) + "</title>"
       if !path.isEmpty {
