@@ -239,9 +239,9 @@ struct ComparisonWriterTests {
     let lines = text(ComparisonWriter.render(report, format: .table)).split(
       separator: "\n", omittingEmptySubsequences: false)
     let headers = lines.filter { $0.hasPrefix("metric ") }
-    // 16 + 4 x (2 + 23) = 116 > 100: three arms fit (91), then two.
+    // 16 + 5 x (2 + 23) = 141 > 120: four arms fit (116), then one.
     #expect(headers.count == 2)
-    #expect(headers[0].hasSuffix("strategy-number-3"))
+    #expect(headers[0].hasSuffix("strategy-number-4"))
     #expect(headers[1].hasSuffix("strategy-number-5"))
     #expect(lines.allSatisfy { $0.count <= ComparisonWriter.tableWidth })
   }

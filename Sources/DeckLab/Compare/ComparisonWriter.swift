@@ -76,8 +76,10 @@ public enum ComparisonWriter {
   public static let decimals = StatsWriter.decimals
   /// Digits after the point in the table, Markdown and HTML.
   public static let textDecimals = StatsWriter.tableDecimals
-  /// The widest table line, in display columns, before the arms are split into panels.
-  public static let tableWidth = StatsWriter.tableWidth
+  /// The widest table line, in display columns, before the arms are split into panels: wider
+  /// than `StatsWriter.tableWidth`, so that three arms of `value [lower, upper]` cells fit
+  /// beside the longest metric name (101 columns).
+  public static let tableWidth = 120
 
   /// The whole output of `report` in `format`.
   public static func render(_ report: ComparisonReport, format: ComparisonFormat) -> [UInt8] {
