@@ -19,7 +19,8 @@ public enum ComparisonFormat: String, Sendable, CaseIterable {
 /// Numbers are formatted by menudeck itself, never by the locale, as `StatsWriter` does: counts
 /// (metrics whose form is `.total`) as whole numbers, everything else with a fixed number of
 /// digits after the point (`decimals` in JSON and CSV, `textDecimals` in the table, Markdown and
-/// HTML), rounded half away from zero, never with an exponent. A count that is not whole (an
+/// HTML), rounded half away from zero, with no exponent below 9e9 (9e15 for whole counts). A
+/// count that is not whole (an
 /// interpolated interval bound) keeps `decimals` digits in JSON and CSV and is rounded to a whole
 /// number for people. An undefined value (nil, or not finite) is `null` in JSON, an empty field in
 /// CSV and `-` in the table and Markdown. For people, differences carry an explicit sign (`+0.0210`)
