@@ -20,9 +20,8 @@ public enum ComparisonFormat: String, Sendable, CaseIterable {
 /// (metrics whose form is `.total`) as whole numbers, everything else with a fixed number of
 /// digits after the point (`decimals` in JSON and CSV, `textDecimals` in the table, Markdown and
 /// HTML), rounded half away from zero, with no exponent below 9e9 (9e15 for whole counts). A
-/// count that is not whole (an
-/// interpolated interval bound) keeps `decimals` digits in JSON and CSV and is rounded to a whole
-/// number for people. An undefined value (nil, or not finite) is `null` in JSON, an empty field in
+/// count that is not whole (an interpolated interval bound) keeps `decimals` digits in JSON and
+/// CSV and is rounded to a whole number for people. An undefined value (nil, or not finite) is `null` in JSON, an empty field in
 /// CSV and `-` in the table and Markdown. For people, differences carry an explicit sign (`+0.0210`)
 /// and a p-value below 0.00005 is written `<0.0001`. The same report is always the same bytes.
 ///
