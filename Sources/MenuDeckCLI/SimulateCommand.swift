@@ -133,7 +133,7 @@ enum Simulate {
     var population: Population
     var simulation = config.simulation
     if let mode = args.value("mode") { simulation.mode = mode == "all" ? .all : .pick }
-    if args.flag("drags") { simulation.drags = true }
+    if args.declares("drags") && args.flag("drags") { simulation.drags = true }
     var seed = config.seed
     if let s = try args.uint64("seed") { seed = s }
     let usersText = args.value("users") ?? "1000"

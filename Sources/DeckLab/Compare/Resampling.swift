@@ -57,7 +57,8 @@ public enum Resampling {
         arm: table.arms[a].arm,
         estimates: (0..<metrics).map { m in
           let values = replicates.compactMap { $0[a * metrics + m] }
-          let (lower, upper) = interval(values, level: options.level)
+          let (lower, upper) =
+            hasInterval(table.metrics[m]) ? interval(values, level: options.level) : (nil, nil)
           return Estimate(value: table.value(arm: a, metric: m), lower: lower, upper: upper)
         })
     }
@@ -73,7 +74,8 @@ public enum Resampling {
         let values = replicates.compactMap { r in
           difference(r[a * metrics + m], r[baseline * metrics + m])
         }
-        let (lower, upper) = interval(values, level: options.level)
+        let (lower, upper) =
+          hasInterval(table.metrics[m]) ? interval(values, level: options.level) : (nil, nil)
         estimates.append(Estimate(value: observed, lower: lower, upper: upper))
         pValues.append(observed.map { pValue(observed: $0, permuted: permuted.map { $0[m] }) })
       }
@@ -83,6 +85,17 @@ public enum Resampling {
           pValues: pValues))
     }
     return (summaries, differences)
+  }
+
+  /// Whether the metric gets a bootstrap interval. Coverage does not: it counts the distinct
+  /// dishes over all diners rather than averaging them, and a resample holds only about 63% of
+  /// the diners (the rest are repeats), so every replicate loses dishes and the percentile
+  /// interval sits below the value, often with the value as its upper end. Its randomization
+  /// p-value stays valid: swapping two strategies' dishes within a diner is exchangeable under
+  /// the null hypothesis whatever the statistic.
+  public static func hasInterval(_ metric: MetricSpec) -> Bool {
+    if case .coverage = metric.form { return false }
+    return true
   }
 
   // MARK: - Quantiles
