@@ -166,8 +166,14 @@ enum Compare {
       catalog: setup.catalog,
       options: StatsOptions(
         deckSize: setup.rules.size, days: setup.start...setup.last, strategies: names))
+    var shown = [[Int]](
+      repeating: [Int](repeating: 0, count: setup.catalog.count), count: strategies.count)
+    let catalog = setup.catalog
     let totals = try Simulate.simulate(
-      setup, strategies, into: &stats, eventWriter: nil, context: context)
+      setup, strategies, into: &stats, eventWriter: nil, context: context,
+      onSwipe: { s, item in
+        if let i = catalog.index(of: item) { shown[s][Int(i)] += 1 }
+      })
     let units = setup.population.diners.map(\.id).sorted {
       $0.utf8.lexicographicallyPrecedes($1.utf8)
     }
@@ -179,7 +185,7 @@ enum Compare {
         + " from \(setup.start) with seed \(setup.seed): \(plural(totals.sessions, "session")),"
         + " \(plural(totals.swipes, "swipe")) over \(plural(names.count, "strategy", "strategies"))"
     )
-    return ComparisonReport(
+    var report = ComparisonReport(
       title: "simulation: \(plural(setup.population.count, "diner")) x"
         + " \(plural(setup.days, "day")) from \(setup.start), \(mode) mode",
       parameters: [
@@ -201,5 +207,7 @@ enum Compare {
           + " no sessions)",
         Compare.coverageNote,
       ])
+    report.topDishes = CompareLogs.topDishes(names: names, counts: shown, catalog: catalog)
+    return report
   }
 }

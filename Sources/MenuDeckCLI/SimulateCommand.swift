@@ -221,12 +221,13 @@ enum Simulate {
   /// numbers), feeding swipes and ground truth to `stats` and events to `eventWriter`.
   static func simulate(
     _ setup: SimulationSetup, _ strategies: [(String, any RankingStrategy)],
-    into stats: inout StatsAccumulator, eventWriter: EventWriter?, context: CommandContext
+    into stats: inout StatsAccumulator, eventWriter: EventWriter?, context: CommandContext,
+    onSwipe: ((_ strategy: Int, _ item: String) -> Void)? = nil
   ) throws -> (sessions: Int, swipes: Int) {
     var totalSessions = 0
     var totalSwipes = 0
     let rule = setup.simulation.dragRule
-    for (name, strategy) in strategies {
+    for (index, (name, strategy)) in strategies.enumerated() {
       let simulator = Simulator(
         population: setup.population, builder: setup.builder, seed: setup.seed,
         start: setup.start, days: setup.days)
@@ -241,6 +242,7 @@ enum Simulate {
             swipe = try rule.decide(dx: drag.dx, width: drag.width).swipe
           }
           if let swipe {
+            onSwipe?(index, event.item)
             _ = stats.add(
               SwipeEvent(
                 user: event.user, item: event.item, swipe: swipe, at: event.at,

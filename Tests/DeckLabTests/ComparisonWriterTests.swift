@@ -167,6 +167,7 @@ struct ComparisonWriterTests {
         {"arm":"popularity","metric":"like_rate","points":[{"day":"2026-11-01","value":0.250000},{"day":"2026-11-02","value":null}]},
         {"arm":"affinity","metric":"like_rate","points":[{"day":"2026-11-01","value":0.300000},{"day":"2026-11-02","value":0.325000}]}
         ],
+        "top_dishes":[],
         "notes":["catalog_coverage: undefined for popularity"]}
 
         """)
@@ -192,7 +193,7 @@ struct ComparisonWriterTests {
     report.notes = []
     let out = text(ComparisonWriter.render(report, format: .json))
     #expect(out.contains("\"baseline\":null,"))
-    #expect(out.contains("\"differences\":[],\n\"daily\":[],\n\"notes\":[]}\n"))
+    #expect(out.contains("\"differences\":[],\n\"daily\":[],\n\"top_dishes\":[],\n\"notes\":[]}\n"))
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
     #expect((object["differences"] as? [Any])?.isEmpty == true)
@@ -384,6 +385,7 @@ struct ComparisonWriterTests {
         "arms":[],
         "differences":[],
         "daily":[],
+        "top_dishes":[],
         "notes":[]}
 
         """)

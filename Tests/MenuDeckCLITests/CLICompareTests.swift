@@ -113,3 +113,36 @@ import Testing
     #expect(r.stderr.contains("nothing to evaluate"))
   }
 }
+
+@Suite struct CLICompareReportEscapingTests {
+  @Test func aDishNamedLikeAScriptIsEscapedInTheHTMLReport() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "menudeck-escape-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let catalog = """
+      [{"id": "x1", "name": "<script>alert(1)</script>", "category": "<b>mains</b>"},
+       {"id": "x2", "name": "Tom & \\"Jerry's\\" stew", "category": "stews"},
+       {"id": "x3", "name": "Plain rice", "category": "sides"}]
+      """
+    try catalog.write(
+      to: dir.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
+    let report = dir.appendingPathComponent("r.html").path
+    let r = CLIRun(
+      [
+        "compare", "--catalog", "catalog.json", "--users", "30", "--days", "2", "--start",
+        "2026-11-01", "--size", "3", "--resamples", "20", "-s", "random", "-s", "popularity",
+        "--report", report, "--format", "markdown",
+      ], in: dir.path)
+    #expect(r.code == .success, "\(r.stderr)")
+    let html = try String(contentsOfFile: report, encoding: .utf8)
+    #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the dish is listed, escaped")
+    #expect(html.contains("&lt;b&gt;mains&lt;/b&gt;"))
+    #expect(
+      html.contains("Tom &amp; &quot;Jerry&#39;s&quot; stew")
+        || html.contains("Tom &amp; &quot;Jerry&#x27;s&quot; stew"))
+    #expect(!html.lowercased().contains("<script"))
+    #expect(!html.contains("<b>mains"))
+    #expect(!r.stdout.contains("<script>"), "Markdown escapes it too")
+  }
+}

@@ -131,6 +131,16 @@ public enum ComparisonWriter {
         return "{\"arm\":" + JSONText.string(series.arm) + ",\"metric\":"
           + JSONText.string(series.metric) + ",\"points\":[" + points.joined(separator: ",") + "]}"
       })
+    s += ",\n\"top_dishes\":"
+    s += jsonList(
+      report.topDishes.map { top in
+        let dishes = top.dishes.map { d in
+          "{\"id\":" + JSONText.string(d.id) + ",\"name\":" + JSONText.string(d.name)
+            + ",\"category\":" + JSONText.string(d.category) + ",\"count\":\(d.count)}"
+        }
+        return "{\"arm\":" + JSONText.string(top.arm) + ",\"dishes\":["
+          + dishes.joined(separator: ",") + "]}"
+      })
     s += ",\n\"notes\":[" + report.notes.map(JSONText.string).joined(separator: ",") + "]}\n"
     return s
   }
@@ -291,6 +301,11 @@ public enum ComparisonWriter {
       let diffs = ReportText.differencesGrid(report, clean: md)
       s += markdownTable(diffs.header, diffs.rows)
     }
+    if report.topDishes.contains(where: { !$0.dishes.isEmpty }) {
+      s += "\n## Dishes shown most\n\n" + md(ReportText.dishesCaption(report)) + "\n\n"
+      let grid = ReportText.dishesGrid(report, clean: md)
+      s += markdownTable(grid.header, grid.rows)
+    }
     if !report.notes.isEmpty {
       s += "\n## Notes\n\n"
       for note in report.notes { s += "- " + ReportText.markdown(note, lineStart: true) + "\n" }
@@ -384,6 +399,28 @@ enum ReportText {
       ReportParameter(name: "resamples", value: String(report.resamples)),
       ReportParameter(name: "baseline", value: report.baseline ?? "none"),
     ]
+  }
+
+  static func dishesCaption(_ report: ComparisonReport) -> String {
+    "the dishes each strategy showed most, with the times shown (simulation: cards swiped; logs:"
+      + " decks that ranked them in the top k)"
+  }
+
+  /// Rank, then per strategy "name (category) count"; cells are cleaned by `clean`.
+  static func dishesGrid(_ report: ComparisonReport, clean: (String) -> String)
+    -> (header: [String], rows: [[String]])
+  {
+    let depth = report.topDishes.map(\.dishes.count).max() ?? 0
+    let header = ["rank"] + report.topDishes.map { clean($0.arm) }
+    let rows = (0..<depth).map { r in
+      ["\(r + 1)"]
+        + report.topDishes.map { top in
+          guard r < top.dishes.count else { return "" }
+          let d = top.dishes[r]
+          return clean("\(d.name) (\(d.category)) \(d.count)")
+        }
+    }
+    return (header, rows)
   }
 
   static func estimatesCaption(_ report: ComparisonReport) -> String {

@@ -40,6 +40,7 @@ public enum HTMLReport {
     }
     s += metricsSection(report)
     s += dailySection(report)
+    s += dishesSection(report)
     s += tablesSection(report)
     s += "</body>\n</html>\n"
     return Array(s.utf8)
@@ -122,6 +123,17 @@ public enum HTMLReport {
       s += SVGChart.daily(series, title: name + " per day") + "</figure>\n"
     }
     return s + "</div>\n</section>\n"
+  }
+
+  /// The dishes each strategy showed most: rank, then a column per strategy.
+  private static func dishesSection(_ report: ComparisonReport) -> String {
+    guard report.topDishes.contains(where: { !$0.dishes.isEmpty }) else { return "" }
+    let h = ReportText.html
+    var s = "<section>\n<h2>Dishes shown most</h2>\n"
+    s += "<p class=\"help\">" + h(ReportText.dishesCaption(report)) + "</p>\n"
+    let grid = ReportText.dishesGrid(report, clean: h)
+    s += table(grid.header, grid.rows)
+    return s + "</section>\n"
   }
 
   private static func tablesSection(_ report: ComparisonReport) -> String {
