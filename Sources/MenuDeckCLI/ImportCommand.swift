@@ -75,9 +75,8 @@ enum RealDataImportRun {
     guard let dir = args.argument("dir") else {
       throw UsageError("give the data set's directory")
     }
-    let imported = try Paths.using(dir, io) { opened throws(DeckIOError) in
-      try RealData.importCatalog(dataSet, directory: opened)
-    }
+    let imported = try RealData.importCatalog(
+      dataSet, directory: Paths.open(dir, io), shownAs: dir)
     let catalog: Catalog
     do {
       catalog = try Catalog(items: imported.items)
@@ -150,9 +149,10 @@ enum RealDataImportRun {
     lines += imported.notes.map { "note: " + $0 }
     let m = dataSet.mapping
     lines.append(
-      "\(join(dir, dataSet.ratingsFile)): \(plural(counts.right + counts.left + counts.neutral, "rating")) "
-        + "by \(plural(counts.users, "user")): \(counts.right) right ('\(m.right!)'), "
-        + "\(counts.left) left ('\(m.left!)'), \(counts.neutral) neutral (not swipes)"
+      "\(join(dir, dataSet.ratingsFile)): "
+        + "\(plural(counts.right + counts.left + counts.neutral, "rating")): \(counts.right) right "
+        + "('\(m.right!)'), \(counts.left) left ('\(m.left!)'), \(counts.neutral) neutral (not "
+        + "swipes); \(plural(counts.users, "user")) with a swipe"
         + (counts.untimed ? "; no times (every event at 1970-01-01T00:00)" : ""))
     if counts.unknownItemEvents > 0 {
       lines.append(

@@ -15,8 +15,12 @@ public enum MovieLensImport {
   public static let noGenres = "(no genres listed)"
 
   public static func catalog(directory: String) throws(DeckIOError) -> ImportedCatalog {
+    try catalog(RealData.Source(directory: directory, shown: directory))
+  }
+
+  static func catalog(_ source: RealData.Source) throws(DeckIOError) -> ImportedCatalog {
     var notes: [String] = []
-    let table = try RealData.table(directory, moviesFile, notes: &notes)
+    let table = try RealData.table(source, moviesFile, what: "MovieLens movies file", notes: &notes)
     return try catalog(table, notes: notes)
   }
 

@@ -105,14 +105,22 @@ public enum RealData {
   /// The catalog category of items the source gives no genre or cuisine.
   public static let unknownCategory = "unknown"
 
-  /// Reads the catalog of `dataSet` from `directory`.
-  public static func importCatalog(_ dataSet: RealDataSet, directory: String)
-    throws(DeckIOError) -> ImportedCatalog
-  {
+  /// Reads the catalog of `dataSet` from `directory`; messages show the directory as
+  /// `shownAs` (the path as the user wrote it) when given.
+  public static func importCatalog(
+    _ dataSet: RealDataSet, directory: String, shownAs: String? = nil
+  ) throws(DeckIOError) -> ImportedCatalog {
+    let source = Source(directory: directory, shown: shownAs ?? directory)
     switch dataSet {
-    case .movielens: return try MovieLensImport.catalog(directory: directory)
-    case .uci: return try UCIRestaurantsImport.catalog(directory: directory)
+    case .movielens: return try MovieLensImport.catalog(source)
+    case .uci: return try UCIRestaurantsImport.catalog(source)
     }
+  }
+
+  /// A data set's directory: as opened, and as shown in messages.
+  struct Source {
+    var directory: String
+    var shown: String
   }
 
   /// Reads the ratings log of `dataSet` (`path`) with its mapping, against `catalog`.
@@ -159,14 +167,24 @@ public enum RealData {
   }
 
   /// Reads a source CSV file as a table (Latin-1 is accepted and noted in `notes`).
-  static func table(_ directory: String, _ name: String, notes: inout [String])
+  static func table(_ source: Source, _ name: String, what: String, notes: inout [String])
     throws(DeckIOError) -> CSVTable
   {
-    let path = join(directory, name)
-    let raw = try TextInput.readBytes(path: path, what: name)
+    let path = join(source.directory, name)
+    let shown = join(source.shown, name)
+    let raw: [UInt8]
+    do {
+      raw = try TextInput.readBytes(path: path, what: what)
+    } catch {
+      switch error {
+      case .missingFile(_, let what): throw .missingFile(path: shown, what: what)
+      case .io(_, let message): throw .io(path: shown, message: message)
+      default: throw error
+      }
+    }
     let (bytes, latin1) = utf8Text(raw)
-    if latin1 { notes.append("\(path): not UTF-8; read as Latin-1 (ISO 8859-1)") }
-    return try CSVParser.parse(bytes, file: path)
+    if latin1 { notes.append("\(shown): not UTF-8; read as Latin-1 (ISO 8859-1)") }
+    return try CSVParser.parse(bytes, file: shown)
   }
 
   /// "1 movie", "2 movies".

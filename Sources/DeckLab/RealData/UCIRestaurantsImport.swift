@@ -15,9 +15,13 @@ public enum UCIRestaurantsImport {
   public static let cuisineFile = "chefmozcuisine.csv"
 
   public static func catalog(directory: String) throws(DeckIOError) -> ImportedCatalog {
+    try catalog(RealData.Source(directory: directory, shown: directory))
+  }
+
+  static func catalog(_ source: RealData.Source) throws(DeckIOError) -> ImportedCatalog {
     var notes: [String] = []
-    let places = try RealData.table(directory, placesFile, notes: &notes)
-    let cuisines = try RealData.table(directory, cuisineFile, notes: &notes)
+    let places = try RealData.table(source, placesFile, what: "UCI places file", notes: &notes)
+    let cuisines = try RealData.table(source, cuisineFile, what: "UCI cuisines file", notes: &notes)
     return try catalog(places: places, cuisines: cuisines, notes: notes)
   }
 
