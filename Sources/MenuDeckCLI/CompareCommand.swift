@@ -74,9 +74,10 @@ let compareCommand = CommandSpec(
     .option("k", valueName: "n", help: "Logs: the k of the ranking metrics (default: deck size)."),
     .flag("ope", help: "Logs: off-policy estimates from the logged propensities."),
     InputOptions.skipBadLines,
+  ] + InputOptions.mapping + [
     .option(
       "fallback", valueName: "name",
-      help: "If a strategy (a plugin) fails, give the affected diners this strategy's decks."),
+      help: "If a strategy (a plugin) fails, give the affected diners this strategy's decks.")
   ],
   arguments: [
     CommandArgument(
@@ -110,7 +111,8 @@ enum Compare {
     let logs = args.arguments("log")
     let report: ComparisonReport
     if logs.isEmpty {
-      for option in ["split", "holdout", "k", "ope", "skip-bad-lines"] where args.isGiven(option) {
+      for option in ["split", "holdout", "k", "ope", "skip-bad-lines", "columns", "right", "left"]
+      where args.isGiven(option) {
         throw UsageError("'--\(option)' applies to logs; give the swipe logs to evaluate on")
       }
       report = try simulation(args, config, resampling, context)

@@ -67,14 +67,21 @@ enum CompareLogs {
     let seed = try args.uint64("seed") ?? config.seed
 
     // One pass over the logs: training events into the history, evaluation events aside.
-    let settings = RunSettings(
+    var settings = RunSettings(
       config: config, catalogPath: catalogPath, usersPath: nil, historyPaths: logs,
       strategyName: "", strategy: NamedStrategy(name: "", use: "", options: [:]), seed: seed,
       date: DeckDate(daysSinceEpoch: 0), zone: zone, format: .json, rules: rules,
       skipBadLines: args.flag("skip-bad-lines"), rejectsPath: nil)
+    settings.columns = try InputOptions.columnMapping(args, config: config)
     var sink = SplitSink(catalog: catalog, split: split, seed: seed)
     let read = try Inputs.readLogs(logs, settings, io, into: &sink, onReject: nil)
     Summary.history(read, future: 0, date: DeckDate(daysSinceEpoch: 0), context: context)
+    if read.untimed, case .date = split {
+      let files = read.files.filter(\.untimed).map(\.file)
+      throw UsageError(
+        "\(files.joined(separator: ", ")): the events carry no time (no 'at' column mapped), so"
+          + " they cannot be split by date; use --holdout FRACTION")
+    }
     let history = sink.training.build()
     let deckDate: DeckDate
     switch split {

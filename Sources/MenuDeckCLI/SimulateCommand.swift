@@ -299,6 +299,9 @@ let statsCommand = CommandSpec(
     InputOptions.config,
     InputOptions.catalog,
     InputOptions.skipBadLines,
+    InputOptions.columns,
+    InputOptions.right,
+    InputOptions.left,
     .option(
       "size", short: "n", valueName: "n", help: "Deck size, for abandonment (config: deck.size)."),
     .option(
@@ -343,7 +346,8 @@ let statsCommand = CommandSpec(
       config: config, catalogPath: catalogPath, usersPath: nil, historyPaths: logs,
       strategyName: "", strategy: NamedStrategy(name: "", use: "", options: [:]), seed: 0,
       date: DeckDate(daysSinceEpoch: 0), zone: zone, format: .json, rules: config.rules,
-      skipBadLines: args.flag("skip-bad-lines"), rejectsPath: nil)
+      skipBadLines: args.flag("skip-bad-lines"), rejectsPath: nil,
+      columns: try InputOptions.columnMapping(args, config: config))
     let options = StatsOptions(deckSize: size, repeatWindowDays: window)
     let format = StatsFormat(rawValue: args.value("format")!)!
     if !snapshots.isEmpty {
