@@ -106,8 +106,9 @@ enum CompareBench {
     print(
       "  resample           \(fmt(b["wall"] ?? 0, 2)) s wall, \(fmt(b["cpu"] ?? 0, 2)) s CPU   peak \(fmt(b["peak"] ?? 0, 0)) MiB"
     )
+    let perResample = (b["wall"] ?? 0) / 2000
     print(
-      "  one point-estimate pass \(fmt((b["passwall"] ?? 0) * 1000, 1)) ms: a resample costs x\(fmt((b["wall"] ?? 0) / 2000 / max(b["passwall"] ?? 1, 1e-9), 1)) of it (wall)"
+      "  per resample or permutation \(fmt(perResample * 1000, 2)) ms wall, against \(fmt((b["passwall"] ?? 0) * 1000, 1)) ms for one pass of the point estimates (x\(fmt(perResample / max(b["passwall"] ?? 1, 1e-9), 3)))"
     )
   }
 }

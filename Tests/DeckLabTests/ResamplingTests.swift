@@ -137,20 +137,25 @@ private func pairedSample(units: Int, delta: Double, seed: UInt64) -> UnitTable 
     #expect(rejected >= 2 && rejected <= 22, "rejected \(rejected) of \(trials)")
   }
 
-  @Test func coverageIsRecomputedFromTheDrawnUnitsItems() {
-    var arm = ArmUnits(arm: "a", units: 2, metrics: 1)
-    arm.items = [[0, 1], [1, 2]]
+  @Test func coverageHasAValueAndAPValueButNoInterval() {
+    var x = ArmUnits(arm: "x", units: 2, metrics: 1)
+    x.items = [[0, 1], [1, 2]]
+    var y = ArmUnits(arm: "y", units: 2, metrics: 1)
+    y.items = [[0], [0]]
     let table = UnitTable(
       metrics: [
         MetricSpec(name: "catalog_coverage", definition: "", form: .coverage(catalogItems: 4))
       ],
-      units: ["x", "y"], arms: [arm])
-    #expect(table.value(arm: 0, metric: 0) == 0.75)
-    let replicates = Resampling.bootstrap(
-      table, options: ResamplingOptions(resamples: 400, seed: 4))
-    let values = Set(replicates.map { $0[0]! })
-    // Drawing one unit twice covers 2 of 4 items, drawing both covers 3.
-    #expect(values == [0.5, 0.75])
+      units: ["u", "v"], arms: [x, y])
+    let (arms, differences) = Resampling.analyze(
+      table, baseline: 1, options: ResamplingOptions(resamples: 200, seed: 4))
+    #expect(arms[0].estimates[0] == Estimate(value: 0.75, lower: nil, upper: nil))
+    #expect(arms[1].estimates[0] == Estimate(value: 0.25, lower: nil, upper: nil))
+    #expect(differences[0].estimates[0] == Estimate(value: 0.5, lower: nil, upper: nil))
+    // The four permutations give 0.5 (no swap), 0.25 (swap u), -0.25 (swap v) and -0.5 (both):
+    // half of them are as extreme as the observed 0.5.
+    let p = differences[0].pValues[0]!
+    #expect(p > 0.3 && p < 0.7, "about half the permutations are as extreme: \(p)")
   }
 
   @Test func totalsScaleWithTheDrawCounts() {

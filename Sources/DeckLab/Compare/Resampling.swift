@@ -141,14 +141,52 @@ public enum Resampling {
   /// Per replicate, every (arm, metric) value at `arm * metrics + metric`.
   static func bootstrap(_ table: UnitTable, options: ResamplingOptions) -> [[Double?]] {
     let n = table.units.count
+    let metrics = table.metrics.count
+    let width = table.arms.count * metrics
+    // Every arm's sums of a unit side by side, so that a replicate reads each unit once.
+    var flatNum = [Double](repeating: 0, count: n * width)
+    var flatDen = flatNum
+    for (a, arm) in table.arms.enumerated() {
+      for u in 0..<n {
+        for m in 0..<metrics {
+          flatNum[u * width + a * metrics + m] = arm.numerators[u * metrics + m]
+          flatDen[u * width + a * metrics + m] = arm.denominators[u * metrics + m]
+        }
+      }
+    }
+    let (nums, dens) = (flatNum, flatDen)
     return replicate(options.resamples) { r in
       var stream = stream(options.seed, "bootstrap", r)
       var counts = [Int32](repeating: 0, count: n)
       for _ in 0..<n { counts[stream.nextInt(below: n)] += 1 }
+      var num = [Double](repeating: 0, count: width)
+      var den = [Double](repeating: 0, count: width)
+      nums.withUnsafeBufferPointer { np in
+        dens.withUnsafeBufferPointer { dp in
+          num.withUnsafeMutableBufferPointer { acc in
+            den.withUnsafeMutableBufferPointer { accDen in
+              for u in 0..<n where counts[u] != 0 {
+                let w = Double(counts[u])
+                let base = u * width
+                for j in 0..<width {
+                  acc[j] += w * np[base + j]
+                  accDen[j] += w * dp[base + j]
+                }
+              }
+            }
+          }
+        }
+      }
       var values: [Double?] = []
-      values.reserveCapacity(table.arms.count * table.metrics.count)
+      values.reserveCapacity(width)
       for a in table.arms.indices {
-        values += weighted(table, arm: a) { u in counts[u] }
+        for m in 0..<metrics {
+          let j = a * metrics + m
+          // Coverage gets no interval (see `hasInterval`): not worth recounting per replicate.
+          values.append(
+            hasInterval(table.metrics[m])
+              ? finish(table.metrics[m].form, num[j], den[j]) { [[Int32]]() } : nil)
+        }
       }
       return values
     }
@@ -159,6 +197,31 @@ public enum Resampling {
     _ table: UnitTable, arm: Int, baseline: Int, options: ResamplingOptions
   ) -> [[Double?]] {
     let n = table.units.count
+    let metrics = table.metrics.count
+    let x = table.arms[arm]
+    let y = table.arms[baseline]
+    // A permutation's sums are the unswapped sums moved by the swapped units' differences:
+    // arm = Σx + Σ_swapped (y − x), baseline = Σy − Σ_swapped (y − x).
+    var numX = [Double](repeating: 0, count: metrics)
+    var denX = numX
+    var numY = numX
+    var denY = numX
+    var numDelta = [Double](repeating: 0, count: n * metrics)
+    var denDelta = numDelta
+    for u in 0..<n {
+      for m in 0..<metrics {
+        let i = u * metrics + m
+        numX[m] += x.numerators[i]
+        denX[m] += x.denominators[i]
+        numY[m] += y.numerators[i]
+        denY[m] += y.denominators[i]
+        numDelta[i] = y.numerators[i] - x.numerators[i]
+        denDelta[i] = y.denominators[i] - x.denominators[i]
+      }
+    }
+    let hasCoverage = table.metrics.contains { !hasInterval($0) }
+    let (numX0, denX0, numY0, denY0) = (numX, denX, numY, denY)
+    let (numDelta0, denDelta0) = (numDelta, denDelta)
     return replicate(options.resamples) { r in
       var stream = stream(options.seed, "permute-\(table.arms[arm].arm)", r)
       var swap = [Bool](repeating: false, count: n)
@@ -168,9 +231,30 @@ public enum Resampling {
         swap[u] = bits & 1 == 1
         bits >>= 1
       }
-      let a = weighted(table, arm: arm, baseline: baseline, swap: swap, takeArm: true)
-      let b = weighted(table, arm: arm, baseline: baseline, swap: swap, takeArm: false)
-      return zip(a, b).map { difference($0, $1) }
+      var num = [Double](repeating: 0, count: metrics)
+      var den = [Double](repeating: 0, count: metrics)
+      numDelta0.withUnsafeBufferPointer { nd in
+        denDelta0.withUnsafeBufferPointer { dd in
+          for u in 0..<n where swap[u] {
+            let base = u * metrics
+            for m in 0..<metrics {
+              num[m] += nd[base + m]
+              den[m] += dd[base + m]
+            }
+          }
+        }
+      }
+      return (0..<metrics).map { m in
+        let form = table.metrics[m].form
+        if hasCoverage, case .coverage = form {
+          let a = finish(form, 0, 0) { (0..<n).lazy.map { swap[$0] ? y.items[$0] : x.items[$0] } }
+          let b = finish(form, 0, 0) { (0..<n).lazy.map { swap[$0] ? x.items[$0] : y.items[$0] } }
+          return difference(a, b)
+        }
+        return difference(
+          finish(form, numX0[m] + num[m], denX0[m] + den[m]) { [[Int32]]() },
+          finish(form, numY0[m] - num[m], denY0[m] - den[m]) { [[Int32]]() })
+      }
     }
   }
 
@@ -180,57 +264,6 @@ public enum Resampling {
     h.combine(purpose)
     h.combine(UInt64(r))
     return RandomStream(seed: h.finalized)
-  }
-
-  /// Every metric of one arm with unit u weighted by `weight(u)`.
-  private static func weighted(_ table: UnitTable, arm: Int, weight: (Int) -> Int32) -> [Double?] {
-    let a = table.arms[arm]
-    let metrics = table.metrics.count
-    var num = [Double](repeating: 0, count: metrics)
-    var den = [Double](repeating: 0, count: metrics)
-    var drawn: [Int] = []
-    a.numerators.withUnsafeBufferPointer { nums in
-      a.denominators.withUnsafeBufferPointer { dens in
-        for u in 0..<table.units.count {
-          let c = weight(u)
-          guard c != 0 else { continue }
-          drawn.append(u)
-          let w = Double(c)
-          let base = u * metrics
-          for m in 0..<metrics {
-            num[m] += w * nums[base + m]
-            den[m] += w * dens[base + m]
-          }
-        }
-      }
-    }
-    return (0..<metrics).map { m in
-      finish(table.metrics[m].form, num[m], den[m]) { drawn.lazy.map { a.items[$0] } }
-    }
-  }
-
-  /// Every metric of `arm` (takeArm) or `baseline` after swapping the units marked in `swap`.
-  private static func weighted(
-    _ table: UnitTable, arm: Int, baseline: Int, swap: [Bool], takeArm: Bool
-  ) -> [Double?] {
-    let x = table.arms[arm]
-    let y = table.arms[baseline]
-    let metrics = table.metrics.count
-    var num = [Double](repeating: 0, count: metrics)
-    var den = [Double](repeating: 0, count: metrics)
-    for u in 0..<table.units.count {
-      let source = (swap[u] != takeArm) ? x : y
-      let base = u * metrics
-      for m in 0..<metrics {
-        num[m] += source.numerators[base + m]
-        den[m] += source.denominators[base + m]
-      }
-    }
-    return (0..<metrics).map { m in
-      finish(table.metrics[m].form, num[m], den[m]) {
-        (0..<table.units.count).lazy.map { u in ((swap[u] != takeArm) ? x : y).items[u] }
-      }
-    }
   }
 
   private static func finish<S: Sequence>(
