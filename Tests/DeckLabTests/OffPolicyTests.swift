@@ -197,6 +197,24 @@ struct OffPolicyHandTests {
     #expect(value(wide, "ips") == 9.0 / 6)
   }
 
+  @Test func givenUnitsLineUpWithOtherTables() {
+    let alone = OffPolicy.evaluate(
+      handLog, targets: [targetA], options: OffPolicyOptions(priorStrength: 2))
+    let table = OffPolicy.evaluate(
+      handLog, targets: [targetA], units: ["u0", "u1", "u15", "u2"],
+      options: OffPolicyOptions(priorStrength: 2))
+    #expect(table.units == ["u0", "u1", "u15", "u2"])
+    let a = table.arms[0]
+    for m in table.metrics.indices {
+      #expect(table.value(arm: 0, metric: m) == alone.value(arm: 0, metric: m))
+      for (u, from) in [(0, nil), (1, 0), (2, nil), (3, 1)] {
+        let num = from.map { alone.arms[0].numerator(unit: $0, metric: m) } ?? 0
+        let den = from.map { alone.arms[0].denominator(unit: $0, metric: m) } ?? 0
+        #expect(a.numerator(unit: u, metric: m) == num && a.denominator(unit: u, metric: m) == den)
+      }
+    }
+  }
+
   @Test func anEmptyLogHasNoUnitsAndUndefinedEstimates() {
     let empty = OffPolicyLog(diners: [], sessions: [], itemCount: 4)
     let table = OffPolicy.evaluate(empty, targets: [OffPolicyTarget(name: "A", rankings: [])])

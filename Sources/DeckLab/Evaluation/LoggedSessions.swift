@@ -118,7 +118,7 @@ public struct EventLocations: Sendable, Equatable {
 /// file per `EventReader.read` call and sets `file` before each (the name used in locations).
 ///
 /// Memory: about 24 bytes per evaluated card, plus the distinct users and sessions.
-public struct LoggedSessions: EventSink {
+public struct LoggedSessions: EventSink, Sendable {
   public let catalog: Catalog
   /// The first day of the evaluation period.
   public let start: DeckDate

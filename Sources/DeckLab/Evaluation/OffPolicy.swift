@@ -199,14 +199,27 @@ public enum OffPolicy {
     return specs
   }
 
-  /// Evaluates each target on the log: a `UnitTable` whose units are the log's diners (in
-  /// their order), with one arm per target (in order) and the metrics of
-  /// `metrics(positions:)` for P = `options.positions`, or else the largest logged position.
+  /// Evaluates each target on the log: a `UnitTable` with one arm per target (in order) and
+  /// the metrics of `metrics(positions:)` for P = `options.positions`, or else the largest
+  /// logged position. Its units are `units` when given (say, every diner of the evaluation
+  /// period, to line up with other tables; it must hold every diner of the log, and diners
+  /// without logged cards get rows of zeros), or else the log's diners, in their order.
   ///
   /// Every target needs one ranking per session of the log, of valid catalog indices.
   public static func evaluate(
-    _ log: OffPolicyLog, targets: [OffPolicyTarget], options: OffPolicyOptions = OffPolicyOptions()
+    _ log: OffPolicyLog, targets: [OffPolicyTarget], units: [String]? = nil,
+    options: OffPolicyOptions = OffPolicyOptions()
   ) -> UnitTable {
+    let unitNames = units ?? log.diners
+    var unitOfDiner = Array(log.diners.indices)
+    if let units {
+      var index: [String: Int] = [:]
+      for (u, name) in units.enumerated() { index[name] = u }
+      unitOfDiner = log.diners.map { name in
+        guard let u = index[name] else { preconditionFailure("diner \(name) is not a unit") }
+        return u
+      }
+    }
     let positions = options.positions ?? log.maxPosition
     let model = OffPolicyRewardModel(
       log: log, positions: positions, priorStrength: options.priorStrength)
@@ -215,10 +228,10 @@ public enum OffPolicy {
       precondition(
         target.rankings.count == log.sessions.count,
         "\(target.name): \(target.rankings.count) rankings for \(log.sessions.count) sessions")
-      var arm = ArmUnits(arm: target.name, units: log.diners.count, metrics: specs.count)
+      var arm = ArmUnits(arm: target.name, units: unitNames.count, metrics: specs.count)
       for (s, session) in log.sessions.enumerated() {
         let ranking = target.rankings[s]
-        let u = session.diner
+        let u = unitOfDiner[session.diner]
         for card in session.cards {
           let p = Int(card.position)
           guard p <= positions && p <= ranking.count else { continue }
@@ -244,6 +257,6 @@ public enum OffPolicy {
       }
       return arm
     }
-    return UnitTable(metrics: specs, units: log.diners, arms: arms)
+    return UnitTable(metrics: specs, units: unitNames, arms: arms)
   }
 }
