@@ -4,6 +4,7 @@ import Foundation
 //
 //   swift run -c release menudeck-bench            # full size (about a minute)
 //   swift run -c release menudeck-bench --quick    # a smaller, faster run
+//   swift run -c release menudeck-bench --only compare   # some sections only
 //
 // Each measurement runs in a child process of its own so that its peak memory is its own.
 // Times are CPU seconds of one thread (one core), so other load on the machine matters less.
@@ -66,6 +67,10 @@ if let phase = option("--phase") {
     )
   case "simulate":
     print(try SimulationBench.resultLine(quick: quick))
+  case "compare":
+    print(try CompareBench.compareLine(quick: quick, dir: dir))
+  case "bootstrap":
+    print(CompareBench.bootstrapLine(units: quick ? 20_000 : 100_000))
   case "decks":
     let r = try DeckBench.run(users: deckUsers, items: deckItems, eventsPerUser: 30)
     print(
@@ -78,10 +83,15 @@ if let phase = option("--phase") {
   exit(0)
 }
 
+/// `--only ingest,compare` runs those sections (ingest, snapshots, decks, simulate, compare,
+/// plugin); all of them by default.
+let only = option("--only").map { Set($0.split(separator: ",").map(String.init)) }
+func wants(_ section: String) -> Bool { only?.contains(section) ?? true }
+
 // Parent: generate the data once, run each phase in a child, print the table.
 let dir = NSTemporaryDirectory() + "menudeck-bench-\(events)"
 try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-_ = try IngestBench.generate(events: events, in: dir)
+if wants("ingest") { _ = try IngestBench.generate(events: events, in: dir) }
 
 func runChild(_ phase: String, extra: [String] = []) throws -> [String: Double] {
   let process = Process()
@@ -111,72 +121,89 @@ func runChild(_ phase: String, extra: [String] = []) throws -> [String: Double] 
 
 print("menudeck-bench (release, one core; CPU seconds; peak memory per phase)")
 print("")
-print(
-  "Event-log ingest: \(events) events, \(IngestBench.userCount) diners x \(IngestBench.itemCount) dishes"
-)
-print("  phase                                   MB      s      MB/s    events/s   peak MiB")
-var decoderRate = 0.0
-var rows: [(String, [String: Double])] = []
-for (name, phase) in [
-  ("JSONDecoder baseline (first 40 MB)", "decoder"),
-  ("reader only, JSON Lines", "scan-jsonl"),
-  ("reader only, CSV", "scan-csv"),
-  ("ingest into history, JSON Lines", "ingest-jsonl"),
-  ("ingest into history, CSV", "ingest-csv"),
-] {
-  let r = try runChild(phase)
-  rows.append((name, r))
-  let rate = mb(Int(r["bytes"]!)) / r["seconds"]!
-  if phase == "decoder" { decoderRate = rate }
-  let line =
-    "  " + name.padding(toLength: 36, withPad: " ", startingAt: 0)
-    + fmt(mb(Int(r["bytes"]!)), 0).leftPad(7) + fmt(r["seconds"]!, 2).leftPad(7)
-    + fmt(rate, 0).leftPad(10) + fmt(r["events"]! / r["seconds"]!, 0).leftPad(12)
-    + fmt(r["peak"]!, 0).leftPad(11)
-    + (phase == "decoder" ? "" : "   x" + fmt(rate / decoderRate, 1) + " JSONDecoder")
-  print(line)
+if wants("ingest") {
+  print(
+    "Event-log ingest: \(events) events, \(IngestBench.userCount) diners x \(IngestBench.itemCount) dishes"
+  )
+  print("  phase                                   MB      s      MB/s    events/s   peak MiB")
+  var decoderRate = 0.0
+  var rows: [(String, [String: Double])] = []
+  for (name, phase) in [
+    ("JSONDecoder baseline (first 40 MB)", "decoder"),
+    ("reader only, JSON Lines", "scan-jsonl"),
+    ("reader only, CSV", "scan-csv"),
+    ("ingest into history, JSON Lines", "ingest-jsonl"),
+    ("ingest into history, CSV", "ingest-csv"),
+  ] {
+    let r = try runChild(phase)
+    rows.append((name, r))
+    let rate = mb(Int(r["bytes"]!)) / r["seconds"]!
+    if phase == "decoder" { decoderRate = rate }
+    let line =
+      "  " + name.padding(toLength: 36, withPad: " ", startingAt: 0)
+      + fmt(mb(Int(r["bytes"]!)), 0).leftPad(7) + fmt(r["seconds"]!, 2).leftPad(7)
+      + fmt(rate, 0).leftPad(10) + fmt(r["events"]! / r["seconds"]!, 0).leftPad(12)
+      + fmt(r["peak"]!, 0).leftPad(11)
+      + (phase == "decoder" ? "" : "   x" + fmt(rate / decoderRate, 1) + " JSONDecoder")
+    print(line)
+  }
 }
+
 print("")
-try FileManager.default.createDirectory(
-  atPath: dir + "/snapshot", withIntermediateDirectories: true)
-let si = try runChild("snapshot-ingest")
-print(
-  "Snapshots: \(snapshotEvents) events (\(fmt(mb(Int(si["bytes"]!)), 0)) MB of JSON Lines) -> \(Int(si["pairs"]!)) (diner, dish) pairs"
-)
-print(
-  "  ingest into a snapshot   \(fmt(si["seconds"]!, 2)) s   \(fmt(mb(Int(si["bytes"]!)) / si["seconds"]!, 0)) MB/s   \(fmt(si["events"]! / si["seconds"]!, 0)) events/s   peak \(fmt(si["peak"]!, 0)) MiB   snapshot \(fmt(mb(Int(si["snapshot"]!)), 1)) MB"
-)
-let mg = try runChild("merge")
-print(
-  "  merge 16 shard snapshots \(fmt(mg["seconds"]!, 2)) s (+ \(fmt(mg["decode"]!, 2)) s to read them)   peak \(fmt(mg["peak"]!, 0)) MiB"
-)
+if wants("snapshots") {
+  try FileManager.default.createDirectory(
+    atPath: dir + "/snapshot", withIntermediateDirectories: true)
+  let si = try runChild("snapshot-ingest")
+  print(
+    "Snapshots: \(snapshotEvents) events (\(fmt(mb(Int(si["bytes"]!)), 0)) MB of JSON Lines) -> \(Int(si["pairs"]!)) (diner, dish) pairs"
+  )
+  print(
+    "  ingest into a snapshot   \(fmt(si["seconds"]!, 2)) s   \(fmt(mb(Int(si["bytes"]!)) / si["seconds"]!, 0)) MB/s   \(fmt(si["events"]! / si["seconds"]!, 0)) events/s   peak \(fmt(si["peak"]!, 0)) MiB   snapshot \(fmt(mb(Int(si["snapshot"]!)), 1)) MB"
+  )
+  let mg = try runChild("merge")
+  print(
+    "  merge 16 shard snapshots \(fmt(mg["seconds"]!, 2)) s (+ \(fmt(mg["decode"]!, 2)) s to read them)   peak \(fmt(mg["peak"]!, 0)) MiB"
+  )
+}
+
 print("")
-let d = try runChild("decks")
-print(
-  "Deck building: \(deckUsers) diners x \(deckItems) dishes, affinity, default rules (\(Int(d["events"]!)) events of history)"
-)
-print(
-  "  build decks        \(fmt(d["build"]!, 2)) s   \(fmt(Double(deckUsers) / d["build"]!, 0)) diners/s"
-)
-print("  + write as JSON    \(fmt(d["write"]!, 2)) s")
-print("  peak memory        \(fmt(d["peak"]!, 0)) MiB (including generating the history)")
+if wants("decks") {
+  let d = try runChild("decks")
+  print(
+    "Deck building: \(deckUsers) diners x \(deckItems) dishes, affinity, default rules (\(Int(d["events"]!)) events of history)"
+  )
+  print(
+    "  build decks        \(fmt(d["build"]!, 2)) s   \(fmt(Double(deckUsers) / d["build"]!, 0)) diners/s"
+  )
+  print("  + write as JSON    \(fmt(d["write"]!, 2)) s")
+  print("  peak memory        \(fmt(d["peak"]!, 0)) MiB (including generating the history)")
+}
+
+print("")
+if wants("simulate") {
+  SimulationBench.report(try runChild("simulate"))
+}
+
+print("")
+if wants("compare") {
+  CompareBench.report(compare: try runChild("compare"), bootstrap: try runChild("bootstrap"))
+}
+
+print("")
+if wants("plugin") {
+  for items in [50, 500] {
+    let p = try runChild("plugin", extra: ["--plugin-items", String(items)])
+    print(
+      "Plugin: \(Int(p["users"]!)) diners x \(items) dishes through a trivial Python plugin (Config/plugins/misbehave.py, no fault)"
+    )
+    print(
+      "  start \(fmt(p["start"]!, 2)) s, learn \(fmt(p["learn"]!, 2)) s, rank and build \(fmt(p["build"]!, 2)) s (wall clock: the plugin runs in its own process)"
+    )
+  }
+}
 
 extension String {
   func leftPad(_ n: Int) -> String {
     count >= n ? self : String(repeating: " ", count: n - count) + self
   }
-}
-
-print("")
-SimulationBench.report(try runChild("simulate"))
-
-print("")
-for items in [50, 500] {
-  let p = try runChild("plugin", extra: ["--plugin-items", String(items)])
-  print(
-    "Plugin: \(Int(p["users"]!)) diners x \(items) dishes through a trivial Python plugin (Config/plugins/misbehave.py, no fault)"
-  )
-  print(
-    "  start \(fmt(p["start"]!, 2)) s, learn \(fmt(p["learn"]!, 2)) s, rank and build \(fmt(p["build"]!, 2)) s (wall clock: the plugin runs in its own process)"
-  )
 }

@@ -148,6 +148,12 @@ public struct EventFileStats: Sendable, Equatable {
   public var unknownItemEvents = 0
   /// Bad lines skipped under `skipBadLines`.
   public var skippedLines = 0
+  /// Rated records whose rating matched neither swipe rule (logs read with a `ColumnMapping`):
+  /// not swipes, not in `events`.
+  public var neutral = 0
+  /// The log has no time column (read with a `ColumnMapping`): its events are all at
+  /// 1970-01-01T00:00, so nothing that needs their times (days, a temporal split) is possible.
+  public var untimed = false
 
   public init(file: String, format: EventFormat) {
     self.file = file
@@ -177,6 +183,9 @@ public struct EventReadStats: Sendable, Equatable {
   public var hesitations: Int { sum(\.hesitations) }
   public var unknownItemEvents: Int { sum(\.unknownItemEvents) }
   public var skippedLines: Int { sum(\.skippedLines) }
+  public var neutral: Int { sum(\.neutral) }
+  /// Whether any file has no time column.
+  public var untimed: Bool { files.contains { $0.untimed } }
 }
 
 /// Settings of the event reader.
@@ -191,17 +200,20 @@ public struct EventReaderOptions {
   public var chunkSize: Int
   /// Called for each skipped line under `skipBadLines`; an error it throws stops the run.
   public var onReject: ((EventReject) throws(DeckIOError) -> Void)?
+  /// Foreign CSV logs: their columns and rating rules (nil: menudeck's own columns).
+  public var columns: ColumnMapping?
 
   public init(
     swipeRule: SwipeRule = .foodMenu, zone: any UTCOffsetProvider = FixedUTCOffset.utc,
     skipBadLines: Bool = false, chunkSize: Int = 1 << 18,
-    onReject: ((EventReject) throws(DeckIOError) -> Void)? = nil
+    onReject: ((EventReject) throws(DeckIOError) -> Void)? = nil, columns: ColumnMapping? = nil
   ) {
     self.swipeRule = swipeRule
     self.zone = zone
     self.skipBadLines = skipBadLines
     self.chunkSize = chunkSize
     self.onReject = onReject
+    self.columns = columns
   }
 }
 
@@ -293,10 +305,14 @@ public struct EventReader {
     stats: inout EventReadStats
   ) throws(DeckIOError) -> EventFileStats {
     var file = EventFileStats(file: name, format: format)
+    if format == .jsonLines, let columns = options.columns {
+      throw .invalid(path: name, message: ColumnMapping.jsonLinesRefusal(columns.labels))
+    }
     var capacity = max(options.chunkSize, 16)
     var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     defer { buffer.deallocate() }
-    var parser = RecordParser(rule: options.swipeRule, zone: options.zone, format: format)
+    var parser = RecordParser(
+      rule: options.swipeRule, zone: options.zone, format: format, mapping: options.columns)
     var filled = 0
     var start = 0
     var eof = false
@@ -363,6 +379,8 @@ public struct EventReader {
           }
         case .hesitation:
           file.hesitations += 1
+        case .neutral:
+          file.neutral += 1
         case .blank, .header, .needMore:
           break
         }
@@ -372,6 +390,7 @@ public struct EventReader {
       }
       if eof { break }
     }
+    file.untimed = parser.untimed
     return file
   }
 

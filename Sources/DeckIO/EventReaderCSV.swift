@@ -17,6 +17,8 @@ final class CSVFieldList {
   private(set) var columns = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
 
   static let ignoredColumn: UInt8 = 0xFF
+  /// The rating column of a mapped log (see `ColumnMapping`).
+  static let ratingColumn: UInt8 = 0xFE
 
   deinit {
     data.deallocate()
@@ -32,11 +34,14 @@ final class CSVFieldList {
   }
 
   func setColumns(_ fields: [EventField?]) {
+    setKinds(fields.map { $0?.rawValue ?? CSVFieldList.ignoredColumn })
+  }
+
+  /// Per column: an `EventField` raw value, `ratingColumn` or `ignoredColumn`.
+  func setKinds(_ kinds: [UInt8]) {
     columns.deallocate()
-    columns = .allocate(capacity: max(fields.count, 1))
-    for (c, field) in fields.enumerated() {
-      columns[c] = field?.rawValue ?? CSVFieldList.ignoredColumn
-    }
+    columns = .allocate(capacity: max(kinds.count, 1))
+    for (c, kind) in kinds.enumerated() { columns[c] = kind }
   }
 }
 
@@ -199,7 +204,10 @@ extension RecordParser {
       fields = EventFields()
       let columns = csvColumns
       for c in 0..<k {
-        guard let field = EventField(rawValue: columns[c]) else { continue }
+        guard let field = EventField(rawValue: columns[c]) else {
+          if columns[c] == CSVFieldList.ratingColumn { try ratingField(p, c) }
+          continue
+        }
         let start = csvData[3 * c]
         let end = csvData[3 * c + 1]
         if start == end {
@@ -254,8 +262,31 @@ extension RecordParser {
       if failure.recordEnd == nil {
         failure.recordEnd = RecordEnd(consumed: consumed, lines: lines)
       }
+      if failure.label == nil, let field = failure.field, let label = mappedLabels[field] {
+        failure.label = label
+      }
       throw failure
     }
+  }
+
+  /// Reads the rating column (field `c`) of a mapped log.
+  @inline(never)
+  private mutating func ratingField(_ p: UnsafePointer<UInt8>, _ c: Int) throws(LineFailure) {
+    let start = csvData[3 * c]
+    let end = csvData[3 * c + 1]
+    if start == end {
+      var failure = LineFailure(start, nil, "empty; every rated event needs its rating")
+      failure.label = ratingLabel
+      throw failure
+    }
+    var vp = p + start
+    var vn = end - start
+    if csvData[3 * c + 2] == 1 {
+      vn = undouble(p + start, vn, valueScratch)
+      vp = UnsafePointer(valueScratch.base)
+    }
+    fields.rating = try ratingValue(vp, vn, start)
+    fields.seen |= RecordParser.ratingBit
   }
 
   /// Copies a quoted field's content with `""` turned into `"`; returns the new length.
@@ -337,6 +368,10 @@ extension RecordParser {
   }
 
   private mutating func readHeader(_ p: UnsafePointer<UInt8>, _ k: Int) throws(LineFailure) {
+    if let mapping {
+      try readMappedHeader(p, k, mapping)
+      return
+    }
     var cols: [EventField?] = []
     var seen: UInt16 = 0
     for c in 0..<k {
@@ -377,5 +412,37 @@ extension RecordParser {
     csvFields.setColumns(cols)
     csvColumns = csvFields.columns
     csvColumnCount = cols.count
+  }
+
+  /// The header of a mapped log: columns by the mapping (see `ColumnMapping`).
+  private mutating func readMappedHeader(
+    _ p: UnsafePointer<UInt8>, _ k: Int, _ mapping: ColumnMapping
+  ) throws(LineFailure) {
+    var names: [String] = []
+    var offsets: [Int] = []
+    for c in 0..<k {
+      let start = csvData[3 * c]
+      var n = csvData[3 * c + 1] - start
+      var np = p + start
+      if csvData[3 * c + 2] == 1 {
+        n = undouble(p + start, n, valueScratch)
+        np = UnsafePointer(valueScratch.base)
+      }
+      names.append(String(decoding: UnsafeBufferPointer(start: np, count: n), as: UTF8.self))
+      offsets.append(start)
+    }
+    let header = try mapping.header(names, offsets: offsets)
+    var cols: [EventField?] = []
+    for (c, kind) in header.kinds.enumerated() {
+      let field = EventField(rawValue: kind)
+      cols.append(field)
+      if let field, names[c] != field.name { mappedLabels[field] = names[c] }
+      if kind == CSVFieldList.ratingColumn { ratingLabel = names[c] }
+    }
+    if header.untimed { setUntimed() }
+    columns = cols
+    csvFields.setKinds(header.kinds)
+    csvColumns = csvFields.columns
+    csvColumnCount = k
   }
 }

@@ -76,6 +76,8 @@ struct LineFailure: Error {
   var recordEnd: RecordEnd?
   /// A failure that cannot be skipped (a bad CSV header).
   var fatal = false
+  /// The field as the log names it, when that is not `field.name` (a mapped column, `rating`).
+  var label: String?
 
   init(_ offset: Int, _ field: EventField?, _ message: String) {
     self.offset = offset
@@ -96,7 +98,7 @@ struct LineFailure: Error {
     }
     var column = 1
     for i in lineStart..<end where record[i] & 0xC0 != 0x80 { column += 1 }
-    return SourceLocation(file: file, line: line, column: column, field: field?.name)
+    return SourceLocation(file: file, line: line, column: column, field: label ?? field?.name)
   }
 }
 
@@ -107,7 +109,8 @@ struct RecordEnd {
 }
 
 struct RecordOutcome {
-  enum Kind { case event, hesitation, blank, header, needMore }
+  /// `neutral`: a rated record whose rating matches neither swipe rule (mapped logs).
+  enum Kind { case event, hesitation, neutral, blank, header, needMore }
   var kind: Kind
   var consumed: Int
   var lines: Int
@@ -149,6 +152,8 @@ struct EventFields {
   var dx = 0.0
   var dxOffset = 0
   var width: Double?
+  /// The rating of a mapped log (seen as `RecordParser.ratingBit`).
+  var rating = 0.0
 }
 
 /// The format-independent half of the event parser: value conversion and the record rules.
@@ -182,12 +187,29 @@ struct RecordParser {
   var lastDateHead: UInt64 = 0
   var lastDateTail: UInt16 = 0
   var lastDays: Int32 = .min
+  // Mapped logs (see `ColumnMapping`): the mapping, the rules that turn ratings into swipes, the
+  // header's name of each field for messages, and whether the log has no time column.
+  let mapping: ColumnMapping?
+  let rightRule: RatingRule?
+  let leftRule: RatingRule?
+  var mappedLabels: [EventField: String] = [:]
+  var ratingLabel = "rating"
+  private(set) var untimed = false
 
-  init(rule: SwipeRule, zone: any UTCOffsetProvider, format: EventFormat) {
+  /// `fields.seen` bit of the rating column (after the `EventField` bits).
+  static let ratingBit: UInt16 = 1 << 9
+
+  init(
+    rule: SwipeRule, zone: any UTCOffsetProvider, format: EventFormat,
+    mapping: ColumnMapping? = nil
+  ) {
     self.rule = rule
     self.zone = zone
     self.fixedOffset = (zone as? FixedUTCOffset)?.seconds
     self.format = format
+    self.mapping = mapping
+    self.rightRule = mapping?.right
+    self.leftRule = mapping?.left
     csvFields = CSVFieldList()
     csvData = csvFields.data
     csvCapacity = csvFields.capacity
@@ -228,14 +250,7 @@ struct RecordParser {
     let seen = fields.seen
     let required = EventField.user.bit | EventField.item.bit | EventField.at.bit
     if seen & required != required {
-      if seen & EventField.user.bit == 0 {
-        throw LineFailure(end, .user, "missing; every event needs the user id")
-      }
-      if seen & EventField.item.bit == 0 {
-        throw LineFailure(end, .item, "missing; every event needs the item id")
-      }
-      throw LineFailure(
-        end, .at, "missing; every event needs its time (\(Timestamp.expectedForms))")
+      try missingRequired(seen, end)
     }
     let hasSwipe = seen & EventField.swipe.bit != 0
     let hasDx = seen & EventField.dx.bit != 0
@@ -259,14 +274,40 @@ struct RecordParser {
       guard let d = outcome.swipe else { return .hesitation }
       swipe = d
     } else if !hasSwipe {
-      throw LineFailure(
-        end, .swipe, "missing; give 'swipe' (right or left) or the raw drag 'dx'")
+      guard let rightRule, let leftRule, seen & RecordParser.ratingBit != 0 else {
+        throw LineFailure(
+          end, .swipe, "missing; give 'swipe' (right or left) or the raw drag 'dx'")
+      }
+      if rightRule.matches(fields.rating) {
+        swipe = .right
+      } else if leftRule.matches(fields.rating) {
+        swipe = .left
+      } else {
+        return .neutral
+      }
     }
     event = RawEvent(
       user: fields.user, item: fields.item, swipe: swipe, at: fields.at,
       position: fields.position, deck: fields.deck, propensity: fields.propensity)
     return .event
   }
+
+  /// Throws for the first required field that is missing, except the time of an untimed log.
+  @inline(never)
+  func missingRequired(_ seen: UInt16, _ end: Int) throws(LineFailure) {
+    if seen & EventField.user.bit == 0 {
+      throw LineFailure(end, .user, "missing; every event needs the user id")
+    }
+    if seen & EventField.item.bit == 0 {
+      throw LineFailure(end, .item, "missing; every event needs the item id")
+    }
+    if untimed { return }
+    throw LineFailure(
+      end, .at, "missing; every event needs its time (\(Timestamp.expectedForms))")
+  }
+
+  /// Marks the log as having no time column (a mapped CSV header without one).
+  mutating func setUntimed() { untimed = true }
 
   @inline(__always)
   mutating func markSeen(_ field: EventField, _ offset: Int) throws(LineFailure) {
@@ -317,10 +358,45 @@ struct RecordParser {
       if let fixedOffset { return s + Int64(fixedOffset) }
       return s + Int64(zone.offset(atUTC: s))
     case .invalid(let at, let reason):
+      if mapping != nil {
+        return try epochValue(p, n, off, invalidAt: at, reason: reason)
+      }
       throw LineFailure(
         off + min(at, n), .at,
         "\(quoted(p, n)) is not a valid time (\(reason)); use \(Timestamp.expectedForms)")
     }
+  }
+
+  /// Unix epoch seconds (mapped logs only), converted to the configured zone's wall clock; a
+  /// value that is neither epoch seconds nor ISO 8601 fails with the ISO reason.
+  @inline(never)
+  func epochValue(
+    _ p: UnsafePointer<UInt8>, _ n: Int, _ off: Int, invalidAt at: Int, reason: String
+  ) throws(LineFailure) -> Int64 {
+    switch Timestamp.epochSeconds(UnsafeBufferPointer(start: p, count: n)) {
+    case .seconds(let s):
+      if let fixedOffset { return s + Int64(fixedOffset) }
+      return s + Int64(zone.offset(atUTC: s))
+    case .outOfRange:
+      throw LineFailure(
+        off, .at,
+        "\(quoted(p, n)) is beyond 9999-12-31 as Unix seconds (milliseconds? divide by 1000)")
+    case .notEpoch:
+      throw LineFailure(
+        off + min(at, n), .at,
+        "\(quoted(p, n)) is not a valid time (\(reason)); use \(Timestamp.expectedForms) or "
+          + "Unix seconds")
+    }
+  }
+
+  /// A rating: a number in JSON's grammar.
+  @inline(never)
+  func ratingValue(_ p: UnsafePointer<UInt8>, _ n: Int, _ off: Int) throws(LineFailure) -> Double {
+    if let v = parseNumber(p, n), v.isFinite { return v }
+    var failure = LineFailure(
+      off, nil, "\(quoted(p, n)) is not a number; the rating rules compare numbers like 4 or 2.5")
+    failure.label = ratingLabel
+    throw failure
   }
 
   @inline(__always)

@@ -200,6 +200,45 @@ public enum Timestamp {
     return .utc(local - sign * Int64(oh * 3600 + om * 60))
   }
 
+  /// What `epochSeconds` found.
+  public enum Epoch: Sendable, Equatable {
+    /// Seconds since 1970-01-01T00:00:00Z (an instant, like `Parsed.utc`).
+    case seconds(Int64)
+    /// Digits for a time after 9999-12-31T23:59:59Z (milliseconds, most likely).
+    case outOfRange
+    /// Not digits with an optional fraction.
+    case notEpoch
+  }
+
+  /// The last second of year 9999 in Unix seconds (the latest ISO 8601 time accepted too).
+  public static let maxEpochSeconds: Int64 = 253_402_300_799
+
+  /// Unix epoch seconds: one or more ASCII digits, optionally `.` and one or more digits (the
+  /// fraction is truncated to the second, as in ISO 8601 times). No sign, no exponent.
+  public static func epochSeconds(_ b: UnsafeBufferPointer<UInt8>) -> Epoch {
+    let n = b.count
+    var i = 0
+    var value: Int64 = 0
+    var tooLarge = false
+    while i < n, case let d = b[i] &- zero, d < 10 {
+      if !tooLarge {
+        value = value * 10 + Int64(d)
+        tooLarge = value > maxEpochSeconds
+      }
+      i += 1
+    }
+    guard i > 0 else { return .notEpoch }
+    if i < n {
+      guard b[i] == UInt8(ascii: "."), i + 1 < n else { return .notEpoch }
+      i += 1
+      while i < n {
+        guard b[i] &- zero < 10 else { return .notEpoch }
+        i += 1
+      }
+    }
+    return tooLarge ? .outOfRange : .seconds(value)
+  }
+
   /// Days since 1970-01-01 of a valid date in years 1-9999 (the same proleptic Gregorian
   /// arithmetic as `DeckDate`, inlined for the hot path), or nil.
   @inline(__always)

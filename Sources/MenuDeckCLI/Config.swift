@@ -46,13 +46,19 @@ public struct MenuDeckConfig: Sendable {
   public var rules = DeckRules()
   /// The simulated population (`menudeck simulate`); defaults when absent.
   public var simulation = SimulationConfig()
+  /// How to read foreign CSV logs (`columns`: `map`, `right`, `left`); nil for menudeck's own.
+  public var columns: ColumnMapping?
   /// The config file's bytes (for the run header's content hash); empty without a file.
   public var bytes: [UInt8] = []
 
   public static let topLevelKeys = [
     "catalog", "users", "history", "strategy", "strategies", "seed", "time_zone", "format",
-    "drag_rule", "deck", "simulation",
+    "drag_rule", "deck", "simulation", "columns",
   ]
+  public static let columnsKeys = ["map", "right", "left"]
+  /// How messages name the parts of the `columns` key.
+  public static let columnsLabels = ColumnMapping.Labels(
+    columns: "'columns.map'", right: "'columns.right'", left: "'columns.left'")
   public static let deckKeys = [
     "size", "max_per_category", "avoid_adjacent_category", "pinned", "excluded",
     "repeat_pick_days", "cooldown_days", "reshow_days",
@@ -185,6 +191,9 @@ public struct MenuDeckConfig: Sendable {
       config.simulation = try SimulationConfig.parse(sim, file: path)
     }
     config.simulation.dragRule = config.dragRule
+    if let v = try root.optionalValue(at: "columns") {
+      config.columns = try parseColumns(v)
+    }
     if let deck = try root.optionalValue(at: "deck") {
       _ = try deck.requireObject("field 'deck'")
       try deck.rejectUnknownKeys(allowed: deckKeys, in: "the deck rules")
@@ -220,6 +229,41 @@ public struct MenuDeckConfig: Sendable {
       }
     }
     return config
+  }
+
+  /// `"columns": {"map": {"user": "userId", ...}, "right": "rating>=4", "left": "rating<=2"}`.
+  static func parseColumns(_ v: JSONValue) throws(DeckIOError) -> ColumnMapping {
+    let labels = columnsLabels
+    _ = try v.requireObject("field 'columns'")
+    try v.rejectUnknownKeys(allowed: columnsKeys, in: "'columns'")
+    var map: [ColumnMapping.Field: String] = [:]
+    if let m = try v.optionalValue(at: "map") {
+      let valid = ColumnMapping.Field.allCases.map(\.rawValue)
+      for member in try m.requireObject("field 'columns.map' (field: column name)").members {
+        guard let field = ColumnMapping.Field(rawValue: member.key) else {
+          throw member.value.error(
+            "\(labels.columns): unknown field '\(member.key)'\(didYouMean(member.key, valid)); "
+              + "fields: " + valid.joined(separator: ", "))
+        }
+        map[field] = try member.value.requireString("the column of '\(member.key)'")
+      }
+    }
+    func rule(_ key: String, _ label: String) throws(DeckIOError) -> RatingRule? {
+      guard let r = try v.optionalValue(at: key) else { return nil }
+      let text = try r.requireString("field 'columns.\(key)'")
+      do {
+        return try RatingRule.parse(text, label: label)
+      } catch {
+        throw r.error(error.message)
+      }
+    }
+    let right = try rule("right", labels.right)
+    let left = try rule("left", labels.left)
+    do {
+      return try ColumnMapping(columns: map, right: right, left: left, labels: labels)
+    } catch {
+      throw v.error(error.message)
+    }
   }
 
   /// Strategy option values are written as JSON numbers, booleans or strings.

@@ -18,6 +18,14 @@ struct RunSettings {
   var rules: DeckRules
   var skipBadLines: Bool
   var rejectsPath: String?
+  /// How to read foreign CSV logs: `--columns`/`--right`/`--left` over the config's `columns`.
+  /// nil means the config's (`readLogs` falls back to it).
+  var columns: ColumnMapping? = nil
+  /// No notes on stderr about mapped logs (`--quiet`).
+  var quiet = false
+
+  /// The mapping the logs are read with.
+  var effectiveColumns: ColumnMapping? { columns ?? config.columns }
 }
 
 /// The loaded inputs of a run.
@@ -54,7 +62,46 @@ enum InputOptions {
     "date", short: "d", valueName: "date",
     help: "Deck date, YYYY-MM-DD (default: today in the config's time zone).")
 
-  static let all = [config, catalog, users, history, skipBadLines, rejects]
+  static let columns = CommandOption.option(
+    "columns", valueName: "map",
+    help:
+      "Read foreign CSV logs: field=column pairs, e.g. user=userId,item=movieId,at=timestamp,"
+      + "rating=rating (fields: user, item, swipe, at, position, deck, propensity, dx, width, "
+      + "rating).")
+  static let right = CommandOption.option(
+    "right", valueName: "rule",
+    help: "Ratings that are right swipes, e.g. 'rating>=4' (operators >=, >, <=, <, =).")
+  static let left = CommandOption.option(
+    "left", valueName: "rule",
+    help: "Ratings that are left swipes, e.g. 'rating<=2.5'; ratings matching neither are neutral.")
+  /// `--columns`, `--right`, `--left`: for every command that reads swipe logs.
+  static let mapping = [columns, right, left]
+
+  static let all = [config, catalog, users, history, skipBadLines, rejects] + mapping
+
+  /// The column mapping of `--columns`/`--right`/`--left`, each over the config's `columns`
+  /// part of the same name; nil when neither gives one. Bad specs are usage errors (exit 64)
+  /// that name the option. For commands that declare `InputOptions.mapping`.
+  static func columnMapping(_ args: ParsedArguments, config: MenuDeckConfig) throws
+    -> ColumnMapping?
+  {
+    let given = ["columns", "right", "left"].filter { args.declares($0) && args.isGiven($0) }
+    guard !given.isEmpty else { return config.columns }
+    let labels = ColumnMapping.Labels.commandLine
+    do {
+      var map = config.columns?.columns ?? [:]
+      if let spec = args.value("columns") {
+        map = try ColumnMapping.parseColumns(spec, label: labels.columns)
+      }
+      var right = config.columns?.right
+      if let text = args.value("right") { right = try RatingRule.parse(text, label: labels.right) }
+      var left = config.columns?.left
+      if let text = args.value("left") { left = try RatingRule.parse(text, label: labels.left) }
+      return try ColumnMapping(columns: map, right: right, left: left, labels: labels)
+    } catch {
+      throw UsageError(error.message)
+    }
+  }
 }
 
 enum Inputs {
@@ -156,7 +203,9 @@ enum Inputs {
     return RunSettings(
       config: config, catalogPath: catalog, usersPath: users, historyPaths: history,
       strategyName: strategyName, strategy: strategy, seed: seed, date: date, zone: zone,
-      format: format, rules: rules, skipBadLines: skip, rejectsPath: rejects)
+      format: format, rules: rules, skipBadLines: skip, rejectsPath: rejects,
+      columns: try InputOptions.columnMapping(args, config: config),
+      quiet: args.declares("quiet") && args.flag("quiet"))
   }
 
   static func loadCatalog(_ path: String, _ io: CLIStreams) throws -> (Catalog, String) {
@@ -268,7 +317,7 @@ enum Inputs {
   ) throws -> EventReadStats {
     let options = EventReaderOptions(
       swipeRule: settings.config.dragRule, zone: TimeZoneOffsets(settings.zone),
-      skipBadLines: settings.skipBadLines)
+      skipBadLines: settings.skipBadLines, columns: settings.effectiveColumns)
     var stats = EventReadStats()
     for path in paths {
       let opened = Paths.open(path, io)
@@ -297,7 +346,34 @@ enum Inputs {
         }
       }
       stats.merge(one, displayName: path == "-" ? "<stdin>" : path)
+      if let mapping = options.columns, !settings.quiet {
+        for file in one.files {
+          for note in mappedLogNotes(file, mapping, name: path == "-" ? "<stdin>" : path) {
+            io.stderr.write(note + "\n")
+          }
+        }
+      }
     }
     return stats
+  }
+
+  /// What a run should say about a log read with a column mapping: the neutral ratings (never
+  /// dropped silently) and the lack of times.
+  static func mappedLogNotes(_ file: EventFileStats, _ mapping: ColumnMapping, name: String)
+    -> [String]
+  {
+    var notes: [String] = []
+    if let right = mapping.right, let left = mapping.left {
+      notes.append(
+        "note: \(name): \(plural(file.events + file.neutral, "rating")): \(file.right) right "
+          + "('\(right)'), \(file.left) left ('\(left)'), \(file.neutral) neutral (neither rule; not "
+          + "swipes)")
+    }
+    if file.untimed {
+      notes.append(
+        "note: \(name): no time column: its events all carry 1970-01-01T00:00 (nothing that "
+          + "needs days, such as a temporal split, can use them); map one with --columns at=COLUMN")
+    }
+    return notes
   }
 }

@@ -25,7 +25,7 @@ public let menudeckCommand = CommandSpec(
     """,
   subcommands: [
     deckCommand, validateCommand, strategiesCommand, ingestCommand, mergeCommand, simulateCommand,
-    statsCommand, sampleCommand,
+    statsCommand, compareCommand, importCommand, sampleCommand,
   ],
   defaultSubcommand: "deck",
   version: menudeckVersion)

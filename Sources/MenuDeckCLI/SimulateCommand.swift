@@ -54,15 +54,77 @@ let simulateCommand = CommandSpec(
   ],
   run: { args, context in try Simulate.run(args, context) })
 
+/// What a simulation run needs besides its strategies: shared by `simulate` and `compare`.
+struct SimulationSetup {
+  var catalog: Catalog
+  var population: Population
+  var builder: DeckBuilder
+  var rules: DeckRules
+  var simulation: SimulationConfig
+  var seed: UInt64
+  var start: DeckDate
+  var days: Int
+
+  var last: DeckDate { start.adding(days: days - 1) }
+}
+
 enum Simulate {
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let io = context.io
+    let config = try Inputs.loadConfig(args, io)
+    let setup = try Simulate.setup(args, config, io)
+    let strategies = try Simulate.strategies(args, config, io)
+    if args.value("events") != nil && strategies.count > 1 {
+      throw UsageError("'--events' writes one strategy's log; give one --strategy with it")
+    }
+    if let out = args.value("out") { try Paths.checkOutput(out, io) }
+    if let events = args.value("events") { try Paths.checkOutput(events, io, option: "--events") }
+
+    // Event log, written atomically.
+    var eventFile: AtomicFileOutput?
+    var eventWriter: EventWriter?
+    if let path = args.value("events") {
+      let format: EventFormat = path.lowercased().hasSuffix(".csv") ? .csv : .jsonLines
+      let file = try AtomicFileOutput(path: Paths.open(path, io))
+      eventFile = file
+      eventWriter = EventWriter(format: format, output: file, drags: setup.simulation.drags)
+    }
+
+    var stats = StatsAccumulator(
+      catalog: setup.catalog,
+      options: StatsOptions(
+        deckSize: setup.rules.size, days: setup.start...setup.last,
+        strategies: strategies.map(\.0)))
+    let totals: (sessions: Int, swipes: Int)
+    do {
+      totals = try simulate(
+        setup, strategies, into: &stats, eventWriter: eventWriter, context: context)
+      try eventWriter?.finish()
+      try eventFile?.commit()
+    } catch {
+      eventFile?.abort()
+      throw error
+    }
+
+    let report = stats.report()
+    let format = StatsFormat(rawValue: args.value("format") ?? "table") ?? .table
+    try CommandOutput.write(report.render(format), to: args.value("out"), io)
+    context.note(
+      "menudeck: simulated \(plural(setup.population.count, "diner")) x \(plural(setup.days, "day")) from \(setup.start)"
+        + " with seed \(setup.seed): \(plural(totals.sessions, "session")), \(plural(totals.swipes, "swipe"))"
+        + " over \(plural(strategies.count, "strategy", "strategies"))")
+    return .success
+  }
+
+  /// The population, deck builder, seed and days of a simulation from the options and config.
+  static func setup(_ args: ParsedArguments, _ config: MenuDeckConfig, _ io: CLIStreams) throws
+    -> SimulationSetup
+  {
     let days = try args.int("days") ?? 30
     guard days >= 1 else { throw UsageError("'--days' must be 1 or more, got \(days)") }
     guard days <= 36_500 else {
       throw UsageError("'--days' must be at most 36500 (100 years), got \(days)")
     }
-    let config = try Inputs.loadConfig(args, io)
     guard let catalogPath = args.value("catalog") ?? config.catalog else {
       throw CommandFailure(
         .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
@@ -71,7 +133,7 @@ enum Simulate {
     var population: Population
     var simulation = config.simulation
     if let mode = args.value("mode") { simulation.mode = mode == "all" ? .all : .pick }
-    if args.flag("drags") { simulation.drags = true }
+    if args.declares("drags") && args.flag("drags") { simulation.drags = true }
     var seed = config.seed
     if let s = try args.uint64("seed") { seed = s }
     let usersText = args.value("users") ?? "1000"
@@ -112,8 +174,16 @@ enum Simulate {
       throw UsageError(
         "the simulation would run past 9999-12-31; choose an earlier --start or fewer --days")
     }
+    return SimulationSetup(
+      catalog: catalog, population: population, builder: builder, rules: rules,
+      simulation: simulation, seed: seed, start: start, days: days)
+  }
 
-    // Strategies: named configurations or built-ins, each with the command-line options.
+  /// The strategies named by `--strategy` (default: the config's), each a named configuration
+  /// or a built-in with the command-line `--option`s, duplicates dropped, in the order given.
+  static func strategies(
+    _ args: ParsedArguments, _ config: MenuDeckConfig, _ io: CLIStreams
+  ) throws -> [(String, any RankingStrategy)] {
     var names = args.values("strategy")
     if names.isEmpty { names = [config.strategy] }
     var seen = Set<String>()
@@ -144,89 +214,72 @@ enum Simulate {
       }
       strategies.append((name, try Strategies.make(named, fallback: fallback, io)))
     }
-    if args.value("events") != nil && strategies.count > 1 {
-      throw UsageError("'--events' writes one strategy's log; give one --strategy with it")
-    }
-    if let out = args.value("out") { try Paths.checkOutput(out, io) }
-    if let events = args.value("events") { try Paths.checkOutput(events, io, option: "--events") }
+    return strategies
+  }
 
-    // Event log, written atomically.
-    var eventFile: AtomicFileOutput?
-    var eventWriter: EventWriter?
-    if let path = args.value("events") {
-      let format: EventFormat = path.lowercased().hasSuffix(".csv") ? .csv : .jsonLines
-      let file = try AtomicFileOutput(path: Paths.open(path, io))
-      eventFile = file
-      eventWriter = EventWriter(format: format, output: file, drags: simulation.drags)
-    }
-
-    let last = start.adding(days: days - 1)
-    var stats = StatsAccumulator(
-      catalog: catalog,
-      options: StatsOptions(
-        deckSize: rules.size, days: start...last, strategies: strategies.map(\.0)))
+  /// Runs the simulation once per strategy (same population, seed and days: the same random
+  /// numbers), feeding swipes and ground truth to `stats` and events to `eventWriter`.
+  static func simulate(
+    _ setup: SimulationSetup, _ strategies: [(String, any RankingStrategy)],
+    into stats: inout StatsAccumulator, eventWriter: EventWriter?, context: CommandContext,
+    onSwipe: ((_ strategy: Int, _ item: String) -> Void)? = nil
+  ) throws -> (sessions: Int, swipes: Int) {
     var totalSessions = 0
     var totalSwipes = 0
+    let rule = setup.simulation.dragRule
+    for (index, (name, strategy)) in strategies.enumerated() {
+      let simulator = Simulator(
+        population: setup.population, builder: setup.builder, seed: setup.seed,
+        start: setup.start, days: setup.days)
+      stats.strategy = name
+      let result = try simulator.run(
+        strategy: strategy,
+        events: { event in
+          try eventWriter?.write(event)
+          // A logged drag is decided by the same rule the reader uses; hesitations are no swipe.
+          var swipe = event.swipe
+          if swipe == nil, let drag = event.drag {
+            swipe = try rule.decide(dx: drag.dx, width: drag.width).swipe
+          }
+          if let swipe {
+            onSwipe?(index, event.item)
+            _ = stats.add(
+              SwipeEvent(
+                user: event.user, item: event.item, swipe: swipe, at: event.at,
+                position: event.position, deck: event.deck, propensity: event.propensity),
+              strategy: name)
+          }
+        },
+        sessions: { s in
+          stats.add(
+            GroundTruthSession(
+              strategy: name, user: s.user, day: s.date, deck: s.cards.map(\.trueUtility),
+              pickedPosition: s.picked.map { $0 + 1 }, oracle: s.oracleUtilities))
+        })
+      try strategy.finish()
+      if let warning = Strategies.fallbackWarning(strategy) { context.warn(warning) }
+      totalSessions += result.sessions
+      totalSwipes += result.swipes
+    }
+    return (totalSessions, totalSwipes)
+  }
+}
+
+/// Writing a command's result: to `--out` atomically, else to standard output.
+enum CommandOutput {
+  static func write(_ bytes: [UInt8], to out: String?, _ io: CLIStreams) throws {
+    guard let out else {
+      io.stdout.write(bytes: bytes)
+      return
+    }
+    let file = try AtomicFileOutput(path: Paths.open(out, io))
     do {
-      for (name, strategy) in strategies {
-        let simulator = Simulator(
-          population: population, builder: builder, seed: seed, start: start, days: days)
-        stats.strategy = name
-        let result = try simulator.run(
-          strategy: strategy,
-          events: { event in
-            try eventWriter?.write(event)
-            // A logged drag is decided by the same rule the reader uses; hesitations are no swipe.
-            var swipe = event.swipe
-            if swipe == nil, let drag = event.drag {
-              swipe = try simulation.dragRule.decide(dx: drag.dx, width: drag.width).swipe
-            }
-            if let swipe {
-              _ = stats.add(
-                SwipeEvent(
-                  user: event.user, item: event.item, swipe: swipe, at: event.at,
-                  position: event.position, deck: event.deck, propensity: event.propensity),
-                strategy: name)
-            }
-          },
-          sessions: { s in
-            stats.add(
-              GroundTruthSession(
-                strategy: name, user: s.user, day: s.date, deck: s.cards.map(\.trueUtility),
-                pickedPosition: s.picked.map { $0 + 1 }, oracle: s.oracleUtilities))
-          })
-        try strategy.finish()
-        if let warning = Strategies.fallbackWarning(strategy) { context.warn(warning) }
-        totalSessions += result.sessions
-        totalSwipes += result.swipes
-      }
-      try eventWriter?.finish()
-      try eventFile?.commit()
+      try file.write(bytes)
+      try file.commit()
     } catch {
-      eventFile?.abort()
+      file.abort()
       throw error
     }
-
-    let report = stats.report()
-    let format = StatsFormat(rawValue: args.value("format") ?? "table") ?? .table
-    let bytes = report.render(format)
-    if let out = args.value("out") {
-      let file = try AtomicFileOutput(path: Paths.open(out, io))
-      do {
-        try file.write(bytes)
-        try file.commit()
-      } catch {
-        file.abort()
-        throw error
-      }
-    } else {
-      io.stdout.write(bytes: bytes)
-    }
-    context.note(
-      "menudeck: simulated \(plural(population.count, "diner")) x \(plural(days, "day")) from \(start)"
-        + " with seed \(seed): \(plural(totalSessions, "session")), \(plural(totalSwipes, "swipe"))"
-        + " over \(plural(strategies.count, "strategy", "strategies"))")
-    return .success
   }
 }
 
@@ -246,6 +299,9 @@ let statsCommand = CommandSpec(
     InputOptions.config,
     InputOptions.catalog,
     InputOptions.skipBadLines,
+    InputOptions.columns,
+    InputOptions.right,
+    InputOptions.left,
     .option(
       "size", short: "n", valueName: "n", help: "Deck size, for abandonment (config: deck.size)."),
     .option(
@@ -290,7 +346,8 @@ let statsCommand = CommandSpec(
       config: config, catalogPath: catalogPath, usersPath: nil, historyPaths: logs,
       strategyName: "", strategy: NamedStrategy(name: "", use: "", options: [:]), seed: 0,
       date: DeckDate(daysSinceEpoch: 0), zone: zone, format: .json, rules: config.rules,
-      skipBadLines: args.flag("skip-bad-lines"), rejectsPath: nil)
+      skipBadLines: args.flag("skip-bad-lines"), rejectsPath: nil,
+      columns: try InputOptions.columnMapping(args, config: config))
     let options = StatsOptions(deckSize: size, repeatWindowDays: window)
     let format = StatsFormat(rawValue: args.value("format")!)!
     if !snapshots.isEmpty {

@@ -29,7 +29,7 @@ let ingestCommand = CommandSpec(
       help: "Ingest only swipes dated before this day (default: tomorrow in the config's zone)."),
     InputOptions.skipBadLines,
     InputOptions.rejects,
-  ],
+  ] + InputOptions.mapping,
   arguments: [
     CommandArgument(
       "log", help: "Swipe logs to ingest ('-' reads standard input).", isRepeating: true)
@@ -95,7 +95,8 @@ enum Ingest {
       config: config, catalogPath: "", usersPath: nil, historyPaths: [], strategyName: "",
       strategy: NamedStrategy(name: "", use: "", options: [:]), seed: 0,
       date: DeckDate(daysSinceEpoch: 0),
-      zone: zone, format: .json, rules: config.rules, skipBadLines: skip, rejectsPath: rejectsPath)
+      zone: zone, format: .json, rules: config.rules, skipBadLines: skip, rejectsPath: rejectsPath,
+      columns: try InputOptions.columnMapping(args, config: config))
 
     var added = 0
     var skipped = 0
@@ -133,7 +134,8 @@ enum Ingest {
           continue
         }
         var options = EventReaderOptions(
-          swipeRule: config.dragRule, zone: TimeZoneOffsets(zone), skipBadLines: skip)
+          swipeRule: config.dragRule, zone: TimeZoneOffsets(zone), skipBadLines: skip,
+          columns: settings.effectiveColumns)
         options.onReject = handler
         stats = try EventReader(options: options).read(
           bytes: bytes, name: "<stdin>", format: .jsonLines, into: &sink)

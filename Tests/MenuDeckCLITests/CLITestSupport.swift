@@ -59,7 +59,8 @@ enum CLITest {
   static let deckUsage = """
     USAGE: menudeck deck [--config <file>] [--catalog <file>] [--users <file>]
                          [--history <file> ...] [--skip-bad-lines]
-                         [--rejects <file>] [--date <date>] [--user <id> ...]
+                         [--rejects <file>] [--columns <map>] [--right <rule>]
+                         [--left <rule>] [--date <date>] [--user <id> ...]
                          [--strategy <name>] [--option <key=value> ...] [--size <n>]
                          [--seed <n>] [--format <format>] [--out <file>]
                          [--fallback <name>] [--quiet]

@@ -66,6 +66,33 @@ public struct DailySeries: Sendable, Equatable {
   }
 }
 
+/// The dishes a strategy showed most: what an analyst looks at to see what each strategy pushes.
+public struct TopDishes: Sendable, Equatable {
+  public struct Dish: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var category: String
+    /// Times shown (simulation: cards swiped; logs: decks it was ranked in).
+    public var count: Int
+
+    public init(id: String, name: String, category: String, count: Int) {
+      self.id = id
+      self.name = name
+      self.category = category
+      self.count = count
+    }
+  }
+
+  public var arm: String
+  /// Most shown first; ties by catalog order.
+  public var dishes: [Dish]
+
+  public init(arm: String, dishes: [Dish]) {
+    self.arm = arm
+    self.dishes = dishes
+  }
+}
+
 /// A run parameter written with the report (name and display value).
 public struct ReportParameter: Sendable, Equatable {
   public var name: String
@@ -100,6 +127,8 @@ public struct ComparisonReport: Sendable, Equatable {
   public var units: Int
   /// Remarks a reader must see (units left out, metrics undefined, ...).
   public var notes: [String]
+  /// Per arm, the dishes it showed most (may be empty).
+  public var topDishes: [TopDishes] = []
 
   public init(
     title: String, parameters: [ReportParameter], metrics: [MetricSpec], arms: [ArmSummary],

@@ -39,10 +39,13 @@ public struct StatsOptions: Sendable, Equatable {
 /// strategy and day.
 ///
 /// Memory grows with the distinct sessions, users, (strategy, day) groups times catalog items,
-/// and (strategy, user, item) triples with a right swipe, not with the number of events: a session
-/// costs about 150 bytes plus 8 bytes per swipe (its `at`, kept for the place of the pick when
-/// positions are missing; the cards of one deck in practice), a ground-truth record three numbers.
-/// Nothing is flushed per day, so events may come in any order.
+/// (strategy, user) pairs and (strategy, user, item) triples, not with the number of events: a
+/// session costs about 150 bytes plus 8 bytes per swipe (its `at`, kept for the place of the pick
+/// when positions are missing; the cards of one deck in practice), a (strategy, user) pair about
+/// 30 bytes, a (strategy, user, item) triple shown 17 to 34 bytes (its show count, for the
+/// per-diner `novelty` and `catalog_coverage` of `unitTable`) and, with a right swipe, about 80
+/// more (its pick days), a ground-truth record 40 bytes. Nothing is flushed per day, so events
+/// may come in any order.
 ///
 /// The result does not depend on the order of the events or of the ground-truth records:
 /// everything kept per event is an integer count, a minimum or a set, and sums of real numbers
@@ -83,8 +86,14 @@ public struct StatsAccumulator: EventSink, Sendable {
   private var itemShows: [Int64]
   /// Per (strategy, user, item): the day of every right swipe.
   private var pickDays: [PickKey: [Int32]] = [:]
-  /// Per (strategy, day): the ground-truth values of its sessions (three numbers a session).
-  private var truth: [GroupKey: TruthValues] = [:]
+  /// Dense indices of the (strategy, user) pairs that have sessions: `UnitKey.packed` to index.
+  private var unitIndex: [UInt64: Int32] = [:]
+  /// The (strategy, user) pair of each index, packed.
+  private var unitKeys: [UInt64] = []
+  /// Shows per ((strategy, user) index, item).
+  private var unitShows = UnitShowCounts()
+  /// The ground truth of every simulated session, in arrival order.
+  private var truth: [TruthRecord] = []
 
   public init(catalog: Catalog, options: StatsOptions) {
     self.catalog = catalog
@@ -127,9 +136,10 @@ public struct StatsAccumulator: EventSink, Sendable {
 
   /// Adds the ground truth of one simulated session.
   public mutating func add(_ session: GroundTruthSession) {
-    let key = GroupKey(
-      strategy: strategySlot(session.strategy), day: session.day.daysSinceEpoch)
-    truth[key, default: TruthValues()].add(session, k: options.ndcgK)
+    truth.append(
+      TruthRecord(
+        session, strategy: strategySlot(session.strategy), user: users.insert(session.user).index,
+        k: options.ndcgK))
   }
 
   private mutating func strategySlot(_ label: String?) -> Int32 {
@@ -154,11 +164,12 @@ public struct StatsAccumulator: EventSink, Sendable {
     } else {
       s = sessions.count
       sessionIndex[key] = Int32(s)
-      sessions.append(Session(key: key))
+      sessions.append(Session(key: key, unit: unitSlot(strategy: strategy, user: user)))
     }
     lastSession = Int32(s)
     sessions[s].add(
       swipe: swipe, at: at, position: position, category: catalog.itemCategory[Int(item)])
+    unitShows.increment(unit: sessions[s].unit, item: item)
 
     let g = groupSlot(GroupKey(strategy: strategy, day: day))
     groupShows[Int(g) * catalog.count + Int(item)] += 1
@@ -166,6 +177,15 @@ public struct StatsAccumulator: EventSink, Sendable {
     if swipe == .right {
       pickDays[PickKey(strategy: strategy, user: user, item: item), default: []].append(day)
     }
+  }
+
+  private mutating func unitSlot(strategy: Int32, user: Int32) -> Int32 {
+    let key = UnitKey(strategy: strategy, user: user).packed
+    if let existing = unitIndex[key] { return existing }
+    let u = Int32(unitKeys.count)
+    unitIndex[key] = u
+    unitKeys.append(key)
+    return u
   }
 
   private mutating func groupSlot(_ key: GroupKey) -> Int32 {
@@ -203,13 +223,13 @@ public struct StatsAccumulator: EventSink, Sendable {
     let unlabelled = strategyIndex[StatsAccumulator.unlabelled]!
     let unlabelledUsed =
       sessions.contains { $0.key.strategy == unlabelled }
-      || truth.keys.contains { $0.strategy == unlabelled }
+      || truth.contains { $0.strategy == unlabelled }
       || options.strategies.contains(StatsAccumulator.unlabelled)
     if !unlabelledUsed && labels.count > 1 { labels.remove(StatsAccumulator.unlabelled) }
     let ordered = labels.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
 
     var daySet = Set(sessions.map(\.key.day))
-    daySet.formUnion(truth.keys.map(\.day))
+    daySet.formUnion(truth.map(\.day))
     if let range = options.days {
       for d in range.lowerBound.daysSinceEpoch...range.upperBound.daysSinceEpoch {
         daySet.insert(d)
@@ -229,7 +249,10 @@ public struct StatsAccumulator: EventSink, Sendable {
           repeated
       }
     }
-    for (key, values) in truth { tallies[key, default: Tally()].truth = values }
+    for record in truth {
+      tallies[GroupKey(strategy: record.strategy, day: record.day), default: Tally()].truth.add(
+        record)
+    }
 
     let information = selfInformation()
     var rows: [StatsRow] = []
@@ -326,6 +349,171 @@ public struct StatsAccumulator: EventSink, Sendable {
   }
 }
 
+// MARK: - Per-diner sums
+
+extension StatsAccumulator {
+  /// The per-diner sums of every metric, one arm per strategy: the input of the diner-level
+  /// bootstrap intervals and paired randomization tests of `compare` (`UnitTable`).
+  ///
+  /// - Parameters:
+  ///   - strategies: the strategy labels (`(all)` for unlabelled input), distinct, in arm order.
+  ///     A label without sessions or ground truth gets an arm of zeros.
+  ///   - units: the diner ids, distinct; the table lists them sorted by UTF-8 bytes. A diner
+  ///     without sessions gets a row of zeros (a simulation passes its whole population, also
+  ///     the diners who never opened the app); users of the input who are not listed are left
+  ///     out. nil: every user seen in an event or a ground-truth record.
+  ///
+  /// The metrics are `StatsMetric.allCases` (the ground-truth ones only when there are
+  /// ground-truth records), each as `StatsMetric.metricSpec(catalogItems:)`. Over all the users
+  /// seen, `value(arm:metric:)` is the all-days row of `report()` for that strategy: exactly for
+  /// the counts and for the rates of counts; to rounding (the sums run in another order) for
+  /// `novelty` and the ground-truth means. Per diner:
+  /// - `decks`, `cards_shown`, `right_swipes`, `left_swipes`: the counts (`.total`);
+  /// - `like_rate`: right swipes / cards shown; `pick_rate`, `abandon_rate`,
+  ///   `finished_without_pick_rate`: such sessions / sessions; `mean_swipes_to_pick`: the sum of
+  ///   the places of the picks / sessions with a pick; `intra_deck_diversity`: the sum of the
+  ///   categories shown per session / sessions; `novelty`: the sum of -log2(p) over the cards
+  ///   shown (p pooled over the whole input, as in the report) / cards shown;
+  ///   `repeat_pick_rate`: repeat picks / right swipes (`.ratio`);
+  /// - `catalog_coverage`: the distinct catalog indices shown, in `ArmUnits.items`; its sums are 0
+  ///   (`.coverage`);
+  /// - `mean_pick_utility`, `mean_regret`, `ndcg_at_k`: the sum of the defined values of the
+  ///   diner's sessions, summed in ascending order / their number (`.ratio`).
+  ///
+  /// A ratio pooled this way weights each diner by its sessions (or cards, or picks), as the row
+  /// does. The table depends neither on the order of the events nor on that of the records.
+  public func unitTable(strategies: [String], units: [String]? = nil) -> UnitTable {
+    let metrics = StatsMetric.allCases.filter { !truth.isEmpty || !$0.needsGroundTruth }
+    var columns: [StatsMetric: Int] = [:]
+    for (m, metric) in metrics.enumerated() { columns[metric] = m }
+
+    var armOfSlot = Array(repeating: -1, count: strategyNames.count)
+    for (a, label) in strategies.enumerated() {
+      precondition(
+        !strategies[..<a].contains { $0.utf8.elementsEqual(label.utf8) },
+        "strategy '\(label)' is listed twice")
+      if let slot = strategyIndex[label] { armOfSlot[Int(slot)] = a }
+    }
+
+    var unitOfUser = Array(repeating: -1, count: users.count)
+    let ids: [String]
+    if let units {
+      ids = units.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+      for (u, id) in ids.enumerated() {
+        precondition(
+          u == 0 || !ids[u - 1].utf8.elementsEqual(id.utf8), "diner '\(id)' is listed twice")
+        if let user = users.find(id) { unitOfUser[Int(user)] = u }
+      }
+    } else {
+      let keys = (0..<users.count).map { users.key(at: Int32($0)) }
+      let order = keys.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
+      for (u, user) in order.enumerated() { unitOfUser[user] = u }
+      ids = order.map { String(decoding: keys[$0], as: UTF8.self) }
+    }
+
+    var arms = strategies.map { ArmUnits(arm: $0, units: ids.count, metrics: metrics.count) }
+    func cell(_ strategy: Int32, _ user: Int32) -> (arm: Int, unit: Int)? {
+      let a = armOfSlot[Int(strategy)]
+      let u = unitOfUser[Int(user)]
+      return a >= 0 && u >= 0 ? (a, u) : nil
+    }
+
+    // Counts of the sessions.
+    let decks = columns[.decks]!
+    let cardsShown = columns[.cardsShown]!
+    let rightSwipes = columns[.rightSwipes]!
+    let leftSwipes = columns[.leftSwipes]!
+    let likeRate = columns[.likeRate]!
+    let pickRate = columns[.pickRate]!
+    let swipesToPick = columns[.meanSwipesToPick]!
+    let abandonRate = columns[.abandonRate]!
+    let finishedRate = columns[.finishedWithoutPickRate]!
+    let diversity = columns[.intraDeckDiversity]!
+    let novelty = columns[.novelty]!
+    let repeatRate = columns[.repeatPickRate]!
+    for session in sessions {
+      guard let (a, u) = cell(session.key.strategy, session.key.user) else { continue }
+      let right = Double(session.right)
+      let cards = Double(session.right + session.left)
+      arms[a].add(unit: u, metric: decks, numerator: 1)
+      arms[a].add(unit: u, metric: cardsShown, numerator: cards)
+      arms[a].add(unit: u, metric: rightSwipes, numerator: right)
+      arms[a].add(unit: u, metric: leftSwipes, numerator: Double(session.left))
+      arms[a].add(unit: u, metric: likeRate, numerator: right, denominator: cards)
+      arms[a].add(
+        unit: u, metric: diversity, numerator: Double(session.categoryCount), denominator: 1)
+      arms[a].add(unit: u, metric: novelty, numerator: 0, denominator: cards)
+      arms[a].add(unit: u, metric: repeatRate, numerator: 0, denominator: right)
+      var picked = 0.0
+      var abandoned = 0.0
+      var finished = 0.0
+      switch session.end(deckSize: options.deckSize) {
+      case .pick(let place):
+        picked = 1
+        arms[a].add(unit: u, metric: swipesToPick, numerator: Double(place), denominator: 1)
+      case .abandoned: abandoned = 1
+      case .finishedWithoutPick: finished = 1
+      }
+      arms[a].add(unit: u, metric: pickRate, numerator: picked, denominator: 1)
+      arms[a].add(unit: u, metric: abandonRate, numerator: abandoned, denominator: 1)
+      arms[a].add(unit: u, metric: finishedRate, numerator: finished, denominator: 1)
+    }
+
+    // Repeat picks.
+    for (key, days) in pickDays {
+      guard let (a, u) = cell(key.strategy, key.user) else { continue }
+      let repeated = repeats(days.sorted()).reduce(0) { $0 + $1.1 }
+      arms[a].add(unit: u, metric: repeatRate, numerator: Double(repeated))
+    }
+
+    // The items shown: coverage lists and novelty bits, per (strategy, user) in item order.
+    let information = selfInformation()
+    let shows = unitShows.sortedEntries()
+    var n = 0
+    while n < shows.count {
+      let slot = shows[n].unit
+      var end = n + 1
+      while end < shows.count && shows[end].unit == slot { end += 1 }
+      let pair = UnitKey(packed: unitKeys[Int(slot)])
+      if let (a, u) = cell(pair.strategy, pair.user) {
+        var items: [Int32] = []
+        items.reserveCapacity(end - n)
+        var bits = 0.0
+        for entry in shows[n..<end] {
+          items.append(entry.item)
+          bits += Double(entry.shows) * information[Int(entry.item)]
+        }
+        arms[a].items[u] = items
+        arms[a].add(unit: u, metric: novelty, numerator: bits)
+      }
+      n = end
+    }
+
+    // Ground truth: each diner's values summed in ascending order.
+    if !truth.isEmpty {
+      let parts: [(StatsMetric, KeyPath<TruthRecord, Double?>)] = [
+        (.meanPickUtility, \.pickUtility), (.meanRegret, \.regret), (.ndcgAtK, \.ndcg),
+      ]
+      for (metric, path) in parts {
+        var values: [(arm: Int, unit: Int, value: Double)] = []
+        for record in truth {
+          guard let value = record[keyPath: path],
+            let (a, u) = cell(record.strategy, record.user)
+          else { continue }
+          values.append((a, u, value))
+        }
+        values.sort { ($0.arm, $0.unit, $0.value) < ($1.arm, $1.unit, $1.value) }
+        let m = columns[metric]!
+        for v in values {
+          arms[v.arm].add(unit: v.unit, metric: m, numerator: v.value, denominator: 1)
+        }
+      }
+    }
+    return UnitTable(
+      metrics: metrics.map { $0.metricSpec(catalogItems: catalog.count) }, units: ids, arms: arms)
+  }
+}
+
 // MARK: - State
 
 private struct SessionKey: Hashable, Sendable {
@@ -339,6 +527,26 @@ private struct GroupKey: Hashable {
   var day: Int32
 }
 
+/// A (strategy, user) pair: a diner under one strategy.
+private struct UnitKey: Hashable {
+  var strategy: Int32
+  var user: Int32
+
+  init(strategy: Int32, user: Int32) {
+    self.strategy = strategy
+    self.user = user
+  }
+
+  init(packed: UInt64) {
+    strategy = Int32(bitPattern: UInt32(truncatingIfNeeded: packed >> 32))
+    user = Int32(bitPattern: UInt32(truncatingIfNeeded: packed))
+  }
+
+  var packed: UInt64 {
+    UInt64(UInt32(bitPattern: strategy)) << 32 | UInt64(UInt32(bitPattern: user))
+  }
+}
+
 private struct PickKey: Hashable {
   var strategy: Int32
   var user: Int32
@@ -348,6 +556,8 @@ private struct PickKey: Hashable {
 /// One session's running state.
 private struct Session {
   var key: SessionKey
+  /// The index of the session's (strategy, user) pair.
+  var unit: Int32
   var right: Int32 = 0
   var left: Int32 = 0
   /// Whether some swipe had no position.
@@ -362,8 +572,9 @@ private struct Session {
   var categoryBits: UInt64 = 0
   var moreCategories: [Int32] = []
 
-  init(key: SessionKey) {
+  init(key: SessionKey, unit: Int32) {
     self.key = key
+    self.unit = unit
   }
 
   mutating func add(swipe: SwipeDirection, at: Int64, position: Int32, category: Int32) {
@@ -392,6 +603,20 @@ private struct Session {
     if !unpositioned { return Int(firstRightPosition) }
     return 1 + times.reduce(0) { $0 + ($1 < firstRightAt ? 1 : 0) }
   }
+
+  /// How the session ended, for decks of `deckSize` cards.
+  func end(deckSize: Int) -> SessionEnd {
+    if let place = swipesToPick { return .pick(place: place) }
+    return Int(right + left) < deckSize ? .abandoned : .finishedWithoutPick
+  }
+}
+
+/// How a session ended: with a pick at a 1-based place, or without one before the deck's last card
+/// (abandoned) or at it.
+private enum SessionEnd {
+  case pick(place: Int)
+  case abandoned
+  case finishedWithoutPick
 }
 
 /// Counts of one (strategy, day), or of one strategy over all days.
@@ -412,13 +637,12 @@ private struct Tally {
     right += Int(s.right)
     left += Int(s.left)
     categories += s.categoryCount
-    if let place = s.swipesToPick {
+    switch s.end(deckSize: deckSize) {
+    case .pick(let place):
       pickSessions += 1
       swipesToPick += place
-    } else if Int(s.right + s.left) < deckSize {
-      abandoned += 1
-    } else {
-      finishedWithoutPick += 1
+    case .abandoned: abandoned += 1
+    case .finishedWithoutPick: finishedWithoutPick += 1
     }
   }
 
@@ -438,6 +662,32 @@ private struct Tally {
   }
 }
 
+/// The ground-truth values of one simulated session (40 bytes).
+private struct TruthRecord {
+  var strategy: Int32
+  var user: Int32
+  var day: Int32
+  /// Bit 0, 1, 2: whether the pick utility, the regret, the NDCG is defined.
+  private var defined: UInt8
+  private var values: (pickUtility: Double, regret: Double, ndcg: Double)
+
+  init(_ g: GroundTruthSession, strategy: Int32, user: Int32, k: Int) {
+    self.strategy = strategy
+    self.user = user
+    day = g.day.daysSinceEpoch
+    let pickUtility = g.pickUtility
+    let regret = g.regret
+    let ndcg = g.ndcg(k: k)
+    defined =
+      (pickUtility == nil ? 0 : 1) | (regret == nil ? 0 : 2) | (ndcg == nil ? 0 : 4)
+    values = (pickUtility ?? 0, regret ?? 0, ndcg ?? 0)
+  }
+
+  var pickUtility: Double? { defined & 1 != 0 ? values.pickUtility : nil }
+  var regret: Double? { defined & 2 != 0 ? values.regret : nil }
+  var ndcg: Double? { defined & 4 != 0 ? values.ndcg : nil }
+}
+
 /// The ground-truth values of a group's sessions, each defined one kept (summed in sorted order
 /// when the report is made).
 private struct TruthValues {
@@ -445,9 +695,9 @@ private struct TruthValues {
   var regrets: [Double] = []
   var ndcgs: [Double] = []
 
-  mutating func add(_ g: GroundTruthSession, k: Int) {
-    if let u = g.pickUtility { pickUtilities.append(u) }
-    if let r = g.regret { regrets.append(r) }
-    if let n = g.ndcg(k: k) { ndcgs.append(n) }
+  mutating func add(_ r: TruthRecord) {
+    if let u = r.pickUtility { pickUtilities.append(u) }
+    if let r = r.regret { regrets.append(r) }
+    if let n = r.ndcg { ndcgs.append(n) }
   }
 }

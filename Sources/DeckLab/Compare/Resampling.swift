@@ -1,0 +1,291 @@
+import DeckCore
+import Dispatch
+
+/// Settings of the bootstrap and the randomization test.
+public struct ResamplingOptions: Sendable, Equatable {
+  /// Bootstrap resamples, and permutations of the randomization test.
+  public var resamples: Int
+  /// The seed of every random draw: replicate r draws from a stream derived from (seed, purpose,
+  /// r) alone, so results do not depend on the number of threads.
+  public var seed: UInt64
+  /// The confidence level of the intervals, in (0, 1).
+  public var level: Double
+
+  public init(resamples: Int = 1000, seed: UInt64 = 0, level: Double = 0.95) {
+    precondition(resamples >= 1, "at least one resample")
+    precondition(level > 0 && level < 1, "the confidence level must be in (0, 1)")
+    self.resamples = resamples
+    self.seed = seed
+    self.level = level
+  }
+}
+
+/// Diner-level (cluster) bootstrap intervals and paired randomization tests over a `UnitTable`.
+///
+/// **Bootstrap.** A replicate draws as many units as there are, uniformly with replacement (unit
+/// u drawn c_u times), and recomputes every metric with unit u's sums weighted by c_u: a ratio is
+/// Σ c_u·num_u / Σ c_u·den_u, a total Σ c_u·num_u, coverage counts the distinct items of the units
+/// with c_u > 0. The interval is the percentile interval: the (1 − level)/2 and (1 + level)/2
+/// quantiles of the replicates (linear interpolation between order statistics, the "type 7"
+/// rule), over the replicates where the metric is defined. Every arm uses the same draws in a
+/// replicate, so a difference between two arms is resampled *paired*: its interval comes from
+/// the replicates of the difference, not from the two arms' intervals.
+///
+/// **Randomization test.** Under the null hypothesis that the arm and the baseline perform the
+/// same for every diner, which of the two got which result is exchangeable within a diner. A
+/// permutation swaps the two arms' sums of each unit with probability 1/2 and recomputes the
+/// difference; the two-sided p-value is (1 + #{|d*| ≥ |d|}) / (1 + permutations), which is never
+/// 0 and is exact in level for any number of permutations. Differences equal up to 1e-12 of
+/// their magnitude count as ties (≥).
+///
+/// Cost per replicate: units × arms × metrics multiply-adds (coverage: the items of the drawn
+/// units). Replicates run on all cores.
+public enum Resampling {
+  /// Every metric of every arm with its bootstrap interval and, with a baseline, every other arm
+  /// minus the baseline: the paired bootstrap interval of the difference and the
+  /// randomization-test p-value, per metric. One set of bootstrap replicates serves both.
+  public static func analyze(
+    _ table: UnitTable, baseline: Int?, options: ResamplingOptions
+  ) -> (arms: [ArmSummary], differences: [ArmDifference]) {
+    precondition(
+      baseline.map { table.arms.indices.contains($0) } ?? true,
+      "the baseline must be one of the arms")
+    let metrics = table.metrics.count
+    let replicates = bootstrap(table, options: options)
+    let summaries = table.arms.indices.map { a in
+      ArmSummary(
+        arm: table.arms[a].arm,
+        estimates: (0..<metrics).map { m in
+          let values = replicates.compactMap { $0[a * metrics + m] }
+          let (lower, upper) =
+            hasInterval(table.metrics[m]) ? interval(values, level: options.level) : (nil, nil)
+          return Estimate(value: table.value(arm: a, metric: m), lower: lower, upper: upper)
+        })
+    }
+    guard let baseline else { return (summaries, []) }
+    var differences: [ArmDifference] = []
+    for a in table.arms.indices where a != baseline {
+      var estimates: [Estimate] = []
+      var pValues: [Double?] = []
+      let permuted = permutations(table, arm: a, baseline: baseline, options: options)
+      for m in 0..<metrics {
+        let observed = difference(
+          table.value(arm: a, metric: m), table.value(arm: baseline, metric: m))
+        let values = replicates.compactMap { r in
+          difference(r[a * metrics + m], r[baseline * metrics + m])
+        }
+        let (lower, upper) =
+          hasInterval(table.metrics[m]) ? interval(values, level: options.level) : (nil, nil)
+        estimates.append(Estimate(value: observed, lower: lower, upper: upper))
+        pValues.append(observed.map { pValue(observed: $0, permuted: permuted.map { $0[m] }) })
+      }
+      differences.append(
+        ArmDifference(
+          arm: table.arms[a].arm, baseline: table.arms[baseline].arm, estimates: estimates,
+          pValues: pValues))
+    }
+    return (summaries, differences)
+  }
+
+  /// Whether the metric gets a bootstrap interval. Coverage does not: it counts the distinct
+  /// dishes over all diners rather than averaging them, and a resample holds only about 63% of
+  /// the diners (the rest are repeats), so every replicate loses dishes and the percentile
+  /// interval sits below the value, often with the value as its upper end. Its randomization
+  /// p-value stays valid: swapping two strategies' dishes within a diner is exchangeable under
+  /// the null hypothesis whatever the statistic.
+  public static func hasInterval(_ metric: MetricSpec) -> Bool {
+    if case .coverage = metric.form { return false }
+    return true
+  }
+
+  // MARK: - Quantiles
+
+  /// The percentile interval of `values` at `level` (type-7 quantiles); nil when empty.
+  public static func interval(_ values: [Double], level: Double) -> (Double?, Double?) {
+    guard !values.isEmpty else { return (nil, nil) }
+    let sorted = values.sorted()
+    let alpha = (1 - level) / 2
+    return (quantile(sorted, alpha), quantile(sorted, 1 - alpha))
+  }
+
+  /// The q-quantile of sorted values: linear interpolation at position (n − 1)·q.
+  public static func quantile(_ sorted: [Double], _ q: Double) -> Double {
+    precondition(!sorted.isEmpty, "no values")
+    let h = Double(sorted.count - 1) * q
+    let lo = Int(h.rounded(.down))
+    let hi = min(lo + 1, sorted.count - 1)
+    return sorted[lo] + (h - Double(lo)) * (sorted[hi] - sorted[lo])
+  }
+
+  /// The two-sided p-value of `observed` among the `permuted` differences (undefined ones left
+  /// out): (1 + #{|d*| ≥ |d|}) / (1 + count).
+  public static func pValue(observed: Double, permuted: [Double?]) -> Double {
+    let threshold = abs(observed) * (1 - 1e-12)
+    var extreme = 0
+    var count = 0
+    for d in permuted {
+      guard let d else { continue }
+      count += 1
+      if abs(d) >= threshold { extreme += 1 }
+    }
+    return Double(1 + extreme) / Double(1 + count)
+  }
+
+  private static func difference(_ a: Double?, _ b: Double?) -> Double? {
+    guard let a, let b else { return nil }
+    return a - b
+  }
+
+  // MARK: - Replicates
+
+  /// Per replicate, every (arm, metric) value at `arm * metrics + metric`.
+  static func bootstrap(_ table: UnitTable, options: ResamplingOptions) -> [[Double?]] {
+    let n = table.units.count
+    return replicate(options.resamples) { r in
+      var stream = stream(options.seed, "bootstrap", r)
+      var counts = [Int32](repeating: 0, count: n)
+      for _ in 0..<n { counts[stream.nextInt(below: n)] += 1 }
+      var values: [Double?] = []
+      values.reserveCapacity(table.arms.count * table.metrics.count)
+      for a in table.arms.indices {
+        values += weighted(table, arm: a) { u in counts[u] }
+      }
+      return values
+    }
+  }
+
+  /// Per permutation, the arm-minus-baseline difference of every metric.
+  static func permutations(
+    _ table: UnitTable, arm: Int, baseline: Int, options: ResamplingOptions
+  ) -> [[Double?]] {
+    let n = table.units.count
+    return replicate(options.resamples) { r in
+      var stream = stream(options.seed, "permute-\(table.arms[arm].arm)", r)
+      var swap = [Bool](repeating: false, count: n)
+      var bits: UInt64 = 0
+      for u in 0..<n {
+        if u % 64 == 0 { bits = stream.next() }
+        swap[u] = bits & 1 == 1
+        bits >>= 1
+      }
+      let a = weighted(table, arm: arm, baseline: baseline, swap: swap, takeArm: true)
+      let b = weighted(table, arm: arm, baseline: baseline, swap: swap, takeArm: false)
+      return zip(a, b).map { difference($0, $1) }
+    }
+  }
+
+  private static func stream(_ seed: UInt64, _ purpose: String, _ r: Int) -> RandomStream {
+    var h = StableHash()
+    h.combine(seed)
+    h.combine(purpose)
+    h.combine(UInt64(r))
+    return RandomStream(seed: h.finalized)
+  }
+
+  /// Every metric of one arm with unit u weighted by `weight(u)`.
+  private static func weighted(_ table: UnitTable, arm: Int, weight: (Int) -> Int32) -> [Double?] {
+    let a = table.arms[arm]
+    let metrics = table.metrics.count
+    var num = [Double](repeating: 0, count: metrics)
+    var den = [Double](repeating: 0, count: metrics)
+    var drawn: [Int] = []
+    a.numerators.withUnsafeBufferPointer { nums in
+      a.denominators.withUnsafeBufferPointer { dens in
+        for u in 0..<table.units.count {
+          let c = weight(u)
+          guard c != 0 else { continue }
+          drawn.append(u)
+          let w = Double(c)
+          let base = u * metrics
+          for m in 0..<metrics {
+            num[m] += w * nums[base + m]
+            den[m] += w * dens[base + m]
+          }
+        }
+      }
+    }
+    return (0..<metrics).map { m in
+      finish(table.metrics[m].form, num[m], den[m]) { drawn.lazy.map { a.items[$0] } }
+    }
+  }
+
+  /// Every metric of `arm` (takeArm) or `baseline` after swapping the units marked in `swap`.
+  private static func weighted(
+    _ table: UnitTable, arm: Int, baseline: Int, swap: [Bool], takeArm: Bool
+  ) -> [Double?] {
+    let x = table.arms[arm]
+    let y = table.arms[baseline]
+    let metrics = table.metrics.count
+    var num = [Double](repeating: 0, count: metrics)
+    var den = [Double](repeating: 0, count: metrics)
+    for u in 0..<table.units.count {
+      let source = (swap[u] != takeArm) ? x : y
+      let base = u * metrics
+      for m in 0..<metrics {
+        num[m] += source.numerators[base + m]
+        den[m] += source.denominators[base + m]
+      }
+    }
+    return (0..<metrics).map { m in
+      finish(table.metrics[m].form, num[m], den[m]) {
+        (0..<table.units.count).lazy.map { u in ((swap[u] != takeArm) ? x : y).items[u] }
+      }
+    }
+  }
+
+  private static func finish<S: Sequence>(
+    _ form: MetricForm, _ num: Double, _ den: Double, items: () -> S
+  ) -> Double? where S.Element == [Int32] {
+    switch form {
+    case .total: return num
+    case .ratio: return den == 0 ? nil : num / den
+    case .coverage(let catalogItems):
+      guard catalogItems > 0 else { return nil }
+      var seen = [Bool](repeating: false, count: catalogItems)
+      var count = 0
+      for list in items() {
+        for i in list where !seen[Int(i)] {
+          seen[Int(i)] = true
+          count += 1
+        }
+      }
+      return Double(count) / Double(catalogItems)
+    }
+  }
+
+  /// Runs `body` for replicates 0..<count on all cores; results in replicate order.
+  private static func replicate(_ count: Int, _ body: @Sendable (Int) -> [Double?]) -> [[Double?]] {
+    let results = ResultSlots(count: count)
+    let chunks = min(count, 64)
+    DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+      var r = chunk
+      while r < count {
+        results.set(r, body(r))
+        r += chunks
+      }
+    }
+    return results.values
+  }
+}
+
+/// Slots written by distinct replicates from several threads: each slot is written by exactly one
+/// iteration, and read only after `concurrentPerform` returns.
+private final class ResultSlots: @unchecked Sendable {
+  private let storage: UnsafeMutablePointer<[Double?]>
+  private let count: Int
+
+  init(count: Int) {
+    self.count = count
+    storage = .allocate(capacity: count)
+    storage.initialize(repeating: [], count: count)
+  }
+
+  deinit {
+    storage.deinitialize(count: count)
+    storage.deallocate()
+  }
+
+  func set(_ index: Int, _ value: [Double?]) { storage[index] = value }
+
+  var values: [[Double?]] { Array(UnsafeBufferPointer(start: storage, count: count)) }
+}

@@ -1,0 +1,63 @@
+import DeckCore
+import DeckIO
+
+/// The evaluation side of a temporal split: an `EventSink` that keeps, for every event on or after
+/// the split date (its `deck` date, else the local day of its `at`), the diner and, for right
+/// swipes, the dish: the relevance judgements of the offline ranking metrics.
+///
+/// Events before the split are ignored here (they are the training history, read by another
+/// sink); so are events whose dish is not in the catalog (`.unknownItem`), as everywhere else.
+public struct HeldOutSwipes: EventSink {
+  public let catalog: Catalog
+  /// The first evaluated day.
+  public let split: DeckDate
+  private var users: [String: Int] = [:]
+  private var names: [String] = []
+  private var right: [Set<Int32>] = []
+  /// Evaluated events (right and left).
+  public private(set) var events = 0
+  public private(set) var rightSwipes = 0
+
+  public init(catalog: Catalog, split: DeckDate) {
+    self.catalog = catalog
+    self.split = split
+  }
+
+  public mutating func event(_ e: RawEvent) -> EventDisposition {
+    let day = e.deck?.daysSinceEpoch ?? e.day
+    guard day >= split.daysSinceEpoch else { return .accepted }
+    guard let item = catalog.index(of: e.itemString) else { return .unknownItem }
+    add(user: e.userString, item: item, right: e.swipe == .right)
+    return .accepted
+  }
+
+  /// Adds one evaluated swipe.
+  public mutating func add(user: String, item: Int32, right isRight: Bool) {
+    events += 1
+    let u: Int
+    if let known = users[user] {
+      u = known
+    } else {
+      u = names.count
+      users[user] = u
+      names.append(user)
+      right.append([])
+    }
+    if isRight {
+      rightSwipes += 1
+      right[u].insert(item)
+    }
+  }
+
+  /// Diners with at least one evaluated swipe.
+  public var dinerCount: Int { names.count }
+
+  /// The diners who swiped at least one dish right in the evaluation period, ascending by UTF-8
+  /// bytes, each with the distinct dishes they swiped right (ascending): the units and relevance
+  /// judgements of the ranking metrics.
+  public var judged: [(user: String, relevant: [Int32])] {
+    names.indices.filter { !right[$0].isEmpty }
+      .map { (names[$0], right[$0].sorted()) }
+      .sorted { $0.user.utf8.lexicographicallyPrecedes($1.user.utf8) }
+  }
+}

@@ -1,0 +1,167 @@
+import DeckIO
+
+/// An id that cannot go into a TREC file: empty, or holding whitespace.
+public struct TrecIDError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What the id names: "user", "item" or "run tag".
+  public var kind: String
+  public var id: String
+
+  public init(kind: String, id: String) {
+    self.kind = kind
+    self.id = id
+  }
+
+  public var description: String {
+    let shown = id.debugDescription
+    if id.isEmpty {
+      return "\(kind) id \(shown) is empty; TREC files need a non-empty id in every field"
+    }
+    return "\(kind) id \(shown) contains whitespace; TREC files separate fields by whitespace"
+      + " and have no escape: rename the \(kind) or leave out the TREC export"
+  }
+}
+
+/// TREC run and qrels files, the inputs of trec_eval, so that anyone can check the offline
+/// ranking metrics with it (`trec_eval -c -m P.5 -m recall.5 -m ndcg_cut.5 -m map_cut.5
+/// -m recip_rank qrels run`).
+///
+/// Ids are written as they are. trec_eval splits lines at whitespace and knows no escape, and an
+/// escaped id would not match the ids an analyst sees everywhere else, so an id that is empty or
+/// holds whitespace (any Unicode whitespace, line breaks included) is refused with `TrecIDError`
+/// rather than escaped.
+public enum TrecFiles {
+  /// The run file of one strategy: per user with a non-empty ranking, in the order given, one
+  /// line per ranked item, `user Q0 item rank score tag`, rank 1 first. The score is
+  /// `n + 1 - rank` for a list of n items: a whole number, strictly decreasing with the rank, so
+  /// trec_eval (which orders by score and ignores the rank column) keeps the list's order and
+  /// never needs its own tie rule. Users with an empty ranking have no line (a run cannot say
+  /// "nothing"): run trec_eval with `-c` to count them, with 0, as the offline metrics do.
+  public static func run(users: [String], rankings: [[String]], tag: String)
+    throws(TrecIDError) -> String
+  {
+    precondition(rankings.count == users.count, "one ranking per user")
+    try check(tag, kind: "run tag")
+    var text = ""
+    for (user, ranking) in zip(users, rankings) where !ranking.isEmpty {
+      try check(user, kind: "user")
+      for (offset, item) in ranking.enumerated() {
+        try check(item, kind: "item")
+        text += "\(user) Q0 \(item) \(offset + 1) \(ranking.count - offset) \(tag)\n"
+      }
+    }
+    return text
+  }
+
+  /// The run file of rankings of catalog indices, with `itemIDs[index]` written for an index.
+  public static func run(users: [String], rankings: [[Int32]], itemIDs: [String], tag: String)
+    throws(TrecIDError) -> String
+  {
+    try run(users: users, rankings: rankings.map { $0.map { itemIDs[Int($0)] } }, tag: tag)
+  }
+
+  /// The qrels file: per user, in the order given, one line `user 0 item 1` per relevant item,
+  /// in the order given. Users without a relevant item have no line, so trec_eval does not
+  /// evaluate them (nor do the offline metrics).
+  public static func qrels(users: [String], relevant: [[String]]) throws(TrecIDError) -> String {
+    precondition(relevant.count == users.count, "one relevant list per user")
+    var text = ""
+    for (user, items) in zip(users, relevant) where !items.isEmpty {
+      try check(user, kind: "user")
+      for item in items {
+        try check(item, kind: "item")
+        text += "\(user) 0 \(item) 1\n"
+      }
+    }
+    return text
+  }
+
+  /// The qrels file of relevant catalog indices, with `itemIDs[index]` written for an index.
+  public static func qrels(users: [String], relevant: [[Int32]], itemIDs: [String])
+    throws(TrecIDError) -> String
+  {
+    try qrels(users: users, relevant: relevant.map { $0.map { itemIDs[Int($0)] } })
+  }
+
+  /// Reads a run file (`query Q0 doc rank score tag`) into, per query, its docs in trec_eval's
+  /// order: by score, highest first; equal scores by doc id, descending byte order (as trec_eval
+  /// sorts them). The rank column must be a whole number but is not used, as in trec_eval.
+  /// Blank lines are skipped; a doc twice for one query is an error.
+  public static func readRun(_ text: String, name: String) throws(DeckIOError) -> [String: [String]]
+  {
+    var scored: [String: [(doc: String, score: Double)]] = [:]
+    for (number, line) in lines(text) {
+      let fields = line.split(whereSeparator: \.isWhitespace).map(String.init)
+      if fields.isEmpty { continue }
+      let location = SourceLocation(file: name, line: number)
+      guard fields.count == 6 else {
+        throw .malformed(
+          location,
+          message: "expected 6 fields (query Q0 doc rank score tag), found \(fields.count):"
+            + " fix the line")
+      }
+      guard Int(fields[3]) != nil else {
+        throw .malformed(
+          location, message: "rank \(fields[3].debugDescription) is not a whole number")
+      }
+      guard let score = Double(fields[4]), score.isFinite else {
+        throw .malformed(
+          location, message: "score \(fields[4].debugDescription) is not a finite number")
+      }
+      if scored[fields[0], default: []].contains(where: { $0.doc == fields[2] }) {
+        throw .malformed(
+          location,
+          message: "doc \(fields[2].debugDescription) is listed twice for query"
+            + " \(fields[0].debugDescription): keep one line")
+      }
+      scored[fields[0], default: []].append((fields[2], score))
+    }
+    return scored.mapValues { docs in
+      docs.sorted {
+        $0.score != $1.score
+          ? $0.score > $1.score : $1.doc.utf8.lexicographicallyPrecedes($0.doc.utf8)
+      }.map(\.doc)
+    }
+  }
+
+  /// Reads a qrels file (`query iteration doc relevance`) into, per query, the docs with
+  /// relevance ≥ 1 (trec_eval's default threshold). A query whose lines all have relevance ≤ 0
+  /// maps to an empty set. Blank lines are skipped.
+  public static func readQrels(_ text: String, name: String) throws(DeckIOError) -> [String:
+    Set<String>]
+  {
+    var relevant: [String: Set<String>] = [:]
+    for (number, line) in lines(text) {
+      let fields = line.split(whereSeparator: \.isWhitespace).map(String.init)
+      if fields.isEmpty { continue }
+      let location = SourceLocation(file: name, line: number)
+      guard fields.count == 4 else {
+        throw .malformed(
+          location,
+          message: "expected 4 fields (query iteration doc relevance), found \(fields.count):"
+            + " fix the line")
+      }
+      guard let level = Int(fields[3]) else {
+        throw .malformed(
+          location, message: "relevance \(fields[3].debugDescription) is not a whole number")
+      }
+      var docs = relevant[fields[0], default: []]
+      if level >= 1 { docs.insert(fields[2]) }
+      relevant[fields[0]] = docs
+    }
+    return relevant
+  }
+
+  private static func check(_ id: String, kind: String) throws(TrecIDError) {
+    if id.isEmpty || id.contains(where: \.isWhitespace) {
+      throw TrecIDError(kind: kind, id: id)
+    }
+  }
+
+  /// The lines of `text` with their 1-based numbers (LF, CR LF or any other line break; a final
+  /// line break ends the last line).
+  private static func lines(_ text: String) -> [(Int, Substring)] {
+    text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated().map {
+      ($0.offset + 1, $0.element)
+    }
+  }
+}

@@ -1,0 +1,230 @@
+import DeckCore
+import DeckIO
+import Foundation
+
+/// The public data sets `menudeck import` turns into a menudeck catalog.
+public enum RealDataSet: String, Sendable, CaseIterable {
+  /// MovieLens ml-latest-small (GroupLens): movies.csv is the catalog, ratings.csv the log.
+  case movielens
+  /// UCI "Restaurant & consumer data": geoplaces2.csv + chefmozcuisine.csv are the catalog,
+  /// rating_final.csv the log.
+  case uci
+
+  /// The ratings log in the data set's directory, read in place with `mapping`.
+  public var ratingsFile: String {
+    switch self {
+    case .movielens: return "ratings.csv"
+    case .uci: return "rating_final.csv"
+    }
+  }
+
+  /// How the ratings log is read: its columns and which ratings are right and left swipes.
+  public var mapping: ColumnMapping {
+    // Both are checked by the tests; a failure here is a programming error.
+    switch self {
+    case .movielens:
+      return try! ColumnMapping(
+        columns: [.user: "userId", .item: "movieId", .at: "timestamp", .rating: "rating"],
+        right: RatingRule(.atLeast, 4), left: RatingRule(.atMost, 2.5))
+    case .uci:
+      return try! ColumnMapping(
+        columns: [.user: "userID", .item: "placeID", .rating: "rating"],
+        right: RatingRule(.equal, 2), left: RatingRule(.equal, 0))
+    }
+  }
+
+  /// `--columns ... --right '...' --left '...'`, as typed in a shell.
+  public var mappingArguments: String {
+    let m = mapping
+    return "--columns \(m.columnsSpec) --right '\(m.right!)' --left '\(m.left!)'"
+  }
+}
+
+/// Rows an importer left out, by reason.
+public struct SkippedRows: Sendable, Equatable {
+  public var reason: String
+  public var count: Int
+  /// The first few locations (file:line), for the note.
+  public var examples: [String]
+
+  public init(reason: String, count: Int, examples: [String]) {
+    self.reason = reason
+    self.count = count
+    self.examples = examples
+  }
+}
+
+/// A data set's catalog, ready to write as menudeck's catalog CSV.
+public struct ImportedCatalog: Sendable {
+  public var dataSet: RealDataSet
+  /// Items in the source's file order; categories and tags lowercased as the catalog reader
+  /// would.
+  public var items: [MenuItem]
+  public var skipped: [SkippedRows]
+  /// Other facts worth a line on stderr (an encoding fallback, a rule applied).
+  public var notes: [String]
+
+  public init(
+    dataSet: RealDataSet, items: [MenuItem], skipped: [SkippedRows] = [], notes: [String] = []
+  ) {
+    self.dataSet = dataSet
+    self.items = items
+    self.skipped = skipped
+    self.notes = notes
+  }
+
+  /// Items per category, most first (ties by name).
+  public var categoryCounts: [(category: String, items: Int)] {
+    var counts: [String: Int] = [:]
+    for item in items { counts[item.category, default: 0] += 1 }
+    return counts.map { ($0.key, $0.value) }.sorted {
+      $0.1 != $1.1 ? $0.1 > $1.1 : $0.0.utf8.lexicographicallyPrecedes($1.0.utf8)
+    }
+  }
+
+  /// menudeck's catalog CSV (the columns `CatalogReader` reads).
+  public var catalogCSV: String { SampleData.catalogCSV(items) }
+}
+
+/// Counts of a ratings log read with its data set's mapping.
+public struct RatingCounts: Sendable, Equatable {
+  public var lines = 0
+  public var right = 0
+  public var left = 0
+  public var neutral = 0
+  public var users = 0
+  /// Swipes on items that are not in the imported catalog.
+  public var unknownItemEvents = 0
+  public var untimed = false
+
+  public init() {}
+}
+
+/// Shared steps of the importers.
+public enum RealData {
+  /// The catalog category of items the source gives no genre or cuisine.
+  public static let unknownCategory = "unknown"
+
+  /// Reads the catalog of `dataSet` from `directory`; messages show the directory as
+  /// `shownAs` (the path as the user wrote it) when given.
+  public static func importCatalog(
+    _ dataSet: RealDataSet, directory: String, shownAs: String? = nil
+  ) throws(DeckIOError) -> ImportedCatalog {
+    let source = Source(directory: directory, shown: shownAs ?? directory)
+    switch dataSet {
+    case .movielens: return try MovieLensImport.catalog(source)
+    case .uci: return try UCIRestaurantsImport.catalog(source)
+    }
+  }
+
+  /// A data set's directory: as opened, and as shown in messages.
+  struct Source {
+    var directory: String
+    var shown: String
+  }
+
+  /// Reads the ratings log of `dataSet` (`path`) with its mapping, against `catalog`.
+  public static func countRatings(
+    _ dataSet: RealDataSet, path: String, catalog: Catalog
+  ) throws(DeckIOError) -> RatingCounts {
+    var sink = CountingSink(catalog: catalog)
+    let reader = EventReader(options: EventReaderOptions(columns: dataSet.mapping))
+    let stats = try reader.read([EventSource(path: path, format: .csv)], into: &sink)
+    var counts = RatingCounts()
+    counts.lines = stats.lines
+    counts.right = stats.right
+    counts.left = stats.left
+    counts.neutral = stats.neutral
+    counts.users = sink.users.count
+    counts.unknownItemEvents = stats.unknownItemEvents
+    counts.untimed = stats.untimed
+    return counts
+  }
+
+  /// A source file's bytes as UTF-8: as they are when they are valid UTF-8, else decoded as
+  /// Latin-1 (ISO 8859-1, every byte one character), with `latin1` set.
+  static func utf8Text(_ bytes: [UInt8]) -> (bytes: [UInt8], latin1: Bool) {
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    loop: while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue: continue
+      case .emptyInput: return (bytes, false)
+      case .error: break loop
+      }
+    }
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count + bytes.count / 8)
+    for b in bytes {
+      if b < 0x80 {
+        out.append(b)
+      } else {
+        out.append(0xC0 | (b >> 6))
+        out.append(0x80 | (b & 0x3F))
+      }
+    }
+    return (out, true)
+  }
+
+  /// Reads a source CSV file as a table (Latin-1 is accepted and noted in `notes`).
+  static func table(_ source: Source, _ name: String, what: String, notes: inout [String])
+    throws(DeckIOError) -> CSVTable
+  {
+    let path = join(source.directory, name)
+    let shown = join(source.shown, name)
+    let raw: [UInt8]
+    do {
+      raw = try TextInput.readBytes(path: path, what: what)
+    } catch {
+      switch error {
+      case .missingFile(_, let what): throw .missingFile(path: shown, what: what)
+      case .io(_, let message): throw .io(path: shown, message: message)
+      default: throw error
+      }
+    }
+    let (bytes, latin1) = utf8Text(raw)
+    if latin1 { notes.append("\(shown): not UTF-8; read as Latin-1 (ISO 8859-1)") }
+    return try CSVParser.parse(bytes, file: shown)
+  }
+
+  /// "1 movie", "2 movies".
+  public static func plural(_ n: Int, _ noun: String, _ plural: String? = nil) -> String {
+    n == 1 ? "1 \(noun)" : "\(n) \(plural ?? noun + "s")"
+  }
+
+  static func join(_ directory: String, _ name: String) -> String {
+    if directory.isEmpty || directory == "." { return name }
+    return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+  }
+
+  /// A trimmed cell; nil when empty or the sources' missing-value mark `?`.
+  static func cell(_ record: CSVRecord, _ column: Int) -> String? {
+    let s = record[column].trimmingCharacters(in: .whitespaces)
+    return s.isEmpty || s == "?" ? nil : s
+  }
+
+  /// Keeps skipped rows by reason, with their first three locations.
+  struct SkipLog {
+    private(set) var entries: [SkippedRows] = []
+
+    mutating func add(_ reason: String, at location: SourceLocation) {
+      if let i = entries.firstIndex(where: { $0.reason == reason }) {
+        entries[i].count += 1
+        if entries[i].examples.count < 3 { entries[i].examples.append(location.description) }
+      } else {
+        entries.append(SkippedRows(reason: reason, count: 1, examples: [location.description]))
+      }
+    }
+  }
+}
+
+/// Counts swipes and distinct users; knows which items are in the catalog.
+private struct CountingSink: EventSink {
+  let catalog: Catalog
+  var users = Set<String>()
+
+  mutating func event(_ e: RawEvent) -> EventDisposition {
+    users.insert(e.userString)
+    return catalog.index(of: e.itemString) == nil ? .unknownItem : .accepted
+  }
+}

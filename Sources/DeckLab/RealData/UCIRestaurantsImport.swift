@@ -1,0 +1,106 @@
+import DeckCore
+import DeckIO
+import Foundation
+
+/// UCI "Restaurant & consumer data": geoplaces2.csv (`placeID`, `name`, ...) is the catalog, one
+/// item per place: id = placeID, name = name. chefmozcuisine.csv (`placeID,Rcuisine`, any number
+/// of rows per place) gives the cuisines: the category is the place's first cuisine in file
+/// order, the tags are all its cuisines (lowercased, as the catalog reader would). Places without
+/// a cuisine get the category `unknown`. Cuisine rows of places that are not in geoplaces2.csv,
+/// and repeated rows, are skipped and counted.
+///
+/// Files that are not valid UTF-8 are read as Latin-1 (the original UCI files were).
+public enum UCIRestaurantsImport {
+  public static let placesFile = "geoplaces2.csv"
+  public static let cuisineFile = "chefmozcuisine.csv"
+
+  public static func catalog(directory: String) throws(DeckIOError) -> ImportedCatalog {
+    try catalog(RealData.Source(directory: directory, shown: directory))
+  }
+
+  static func catalog(_ source: RealData.Source) throws(DeckIOError) -> ImportedCatalog {
+    var notes: [String] = []
+    let places = try RealData.table(source, placesFile, what: "UCI places file", notes: &notes)
+    let cuisines = try RealData.table(source, cuisineFile, what: "UCI cuisines file", notes: &notes)
+    return try catalog(places: places, cuisines: cuisines, notes: notes)
+  }
+
+  /// The catalog of parsed geoplaces2.csv and chefmozcuisine.csv tables.
+  public static func catalog(places: CSVTable, cuisines: CSVTable, notes: [String] = [])
+    throws(DeckIOError) -> ImportedCatalog
+  {
+    let idColumn = try places.requireColumn("placeID")
+    let nameColumn = try places.requireColumn("name")
+    var ids: [String] = []
+    var names: [String: String] = [:]
+    var firstLine: [String: Int] = [:]
+    for record in places.records {
+      guard let id = RealData.cell(record, idColumn) else {
+        throw .malformed(
+          places.location(record, idColumn), message: "empty placeID; every place needs its id")
+      }
+      if let line = firstLine[id] {
+        throw .malformed(
+          places.location(record, idColumn),
+          message: "duplicate placeID '\(id)' (first on line \(line)); keep one row per place")
+      }
+      firstLine[id] = record.line
+      guard let name = RealData.cell(record, nameColumn) else {
+        throw .malformed(
+          places.location(record, nameColumn),
+          message: "no name for place '\(id)'; every place needs its name")
+      }
+      ids.append(id)
+      names[id] = name
+    }
+
+    let placeColumn = try cuisines.requireColumn("placeID")
+    let cuisineColumn = try cuisines.requireColumn("Rcuisine")
+    var cuisinesOf: [String: [String]] = [:]
+    var skipped = RealData.SkipLog()
+    for record in cuisines.records {
+      guard let place = RealData.cell(record, placeColumn) else {
+        skipped.add("cuisine row without a placeID", at: cuisines.location(record, placeColumn))
+        continue
+      }
+      guard let cuisine = RealData.cell(record, cuisineColumn)?.lowercased() else {
+        skipped.add("cuisine row without a cuisine", at: cuisines.location(record, cuisineColumn))
+        continue
+      }
+      guard names[place] != nil else {
+        skipped.add(
+          "cuisine of a place not in \(placesFile)", at: cuisines.location(record, placeColumn))
+        continue
+      }
+      if cuisinesOf[place, default: []].contains(cuisine) {
+        skipped.add("repeated cuisine row", at: cuisines.location(record, cuisineColumn))
+        continue
+      }
+      cuisinesOf[place, default: []].append(cuisine)
+    }
+
+    var items: [MenuItem] = []
+    var unknown = 0
+    var several = 0
+    for id in ids {
+      let list = cuisinesOf[id] ?? []
+      if list.isEmpty { unknown += 1 }
+      if list.count > 1 { several += 1 }
+      items.append(
+        MenuItem(
+          id: id, name: names[id]!, category: list.first ?? RealData.unknownCategory, tags: list))
+    }
+    var allNotes = notes
+    if unknown > 0 {
+      allNotes.append(
+        "\(RealData.plural(unknown, "place")) without a cuisine in category "
+          + "'\(RealData.unknownCategory)'")
+    }
+    if several > 0 {
+      allNotes.append(
+        "\(RealData.plural(several, "place")) with several cuisines: the first in "
+          + "\(cuisineFile) is the category, all are tags")
+    }
+    return ImportedCatalog(dataSet: .uci, items: items, skipped: skipped.entries, notes: allNotes)
+  }
+}

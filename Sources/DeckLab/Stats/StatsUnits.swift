@@ -1,0 +1,153 @@
+import DeckCore
+
+// The stats engine's side of `compare`: per-diner sums (`StatsAccumulator.unitTable`, in
+// StatsAccumulator.swift next to the state it reads) and per-day curves.
+
+extension StatsMetric {
+  /// How the metric is made from per-diner sums: counts are `.total`, `catalog_coverage` is
+  /// `.coverage`, every rate and mean is `.ratio` (see `StatsAccumulator.unitTable`).
+  public func unitForm(catalogItems: Int) -> MetricForm {
+    switch self {
+    case .decks, .cardsShown, .rightSwipes, .leftSwipes: .total
+    case .catalogCoverage: .coverage(catalogItems: catalogItems)
+    default: .ratio
+    }
+  }
+
+  /// The metric as a column of a `UnitTable`: its name, definition and `unitForm`.
+  public func metricSpec(catalogItems: Int) -> MetricSpec {
+    MetricSpec(name: name, definition: definition, form: unitForm(catalogItems: catalogItems))
+  }
+}
+
+extension StatsReport {
+  /// The per-day curves of `metrics` for `strategies`, from the rows of each day: metric by
+  /// metric, and for each the strategies in the order given.
+  ///
+  /// The days are those of the report (every day with a session or a ground-truth record, plus
+  /// `options.days`), ascending, so that in a simulation a day without sessions is a nil point.
+  /// A strategy without rows (one the input never named) has a nil point every day.
+  public func dailySeries(
+    strategies: [String],
+    metrics: [StatsMetric] = [.likeRate, .pickRate, .meanSwipesToPick]
+  ) -> [DailySeries] {
+    var days: [DeckDate] = []
+    var seenDays = Set<Int32>()
+    var byStrategy: [String: [Int32: StatsRow]] = [:]
+    for row in rows {
+      guard let day = row.day else { continue }
+      if seenDays.insert(day.daysSinceEpoch).inserted { days.append(day) }
+      byStrategy[row.strategy, default: [:]][day.daysSinceEpoch] = row
+    }
+    days.sort { $0.daysSinceEpoch < $1.daysSinceEpoch }
+    var series: [DailySeries] = []
+    for metric in metrics {
+      for strategy in strategies {
+        let rows = byStrategy[strategy] ?? [:]
+        series.append(
+          DailySeries(
+            arm: strategy, metric: metric.name,
+            points: days.map { DailyPoint(day: $0, value: rows[$0.daysSinceEpoch]?[metric]) }))
+      }
+    }
+    return series
+  }
+}
+
+extension StatsAccumulator {
+  /// The per-day curves of `metrics` for `strategies` (`StatsReport.dailySeries`). It computes
+  /// the report; call that one when the report is at hand.
+  public func dailySeries(
+    strategies: [String],
+    metrics: [StatsMetric] = [.likeRate, .pickRate, .meanSwipesToPick]
+  ) -> [DailySeries] {
+    report().dailySeries(strategies: strategies, metrics: metrics)
+  }
+}
+
+/// Shows per (index, catalog item), the index being a (strategy, user) pair of the accumulator:
+/// an open-addressing hash table with linear probing, 12 bytes a slot (a packed 64-bit key and a
+/// 32-bit count), between 35% and 70% full, so 17 to 34 bytes a distinct pair. The keys are
+/// never removed.
+struct UnitShowCounts: Sendable {
+  /// `unit << 32 | item`; meaningful where `counts` is not 0.
+  private var keys: [UInt64]
+  /// Shows of the key; 0 marks an empty slot.
+  private var counts: [Int32]
+  /// The distinct (unit, item) pairs held.
+  private(set) var count = 0
+  /// 64 - log2(slots): the top bits of the multiplied key pick the slot.
+  private var shift: UInt64
+
+  init() {
+    keys = Array(repeating: 0, count: 1024)
+    counts = Array(repeating: 0, count: 1024)
+    shift = 64 - 10
+  }
+
+  /// Adds one show of `item` to `unit`.
+  @inline(__always)
+  mutating func increment(unit: Int32, item: Int32) {
+    let key = UInt64(UInt32(bitPattern: unit)) << 32 | UInt64(UInt32(bitPattern: item))
+    let mask = counts.count - 1
+    var i = UnitShowCounts.slot(key, shift)
+    while counts[i] != 0 {
+      if keys[i] == key {
+        counts[i] += 1
+        return
+      }
+      i = (i + 1) & mask
+    }
+    keys[i] = key
+    counts[i] = 1
+    count += 1
+    if count * 10 > counts.count * 7 { grow() }
+  }
+
+  /// Shows of `item` to `unit` (0 when never shown).
+  func shows(unit: Int32, item: Int32) -> Int32 {
+    let key = UInt64(UInt32(bitPattern: unit)) << 32 | UInt64(UInt32(bitPattern: item))
+    let mask = counts.count - 1
+    var i = UnitShowCounts.slot(key, shift)
+    while counts[i] != 0 {
+      if keys[i] == key { return counts[i] }
+      i = (i + 1) & mask
+    }
+    return 0
+  }
+
+  /// Every pair with its shows, ascending by unit, then by item.
+  func sortedEntries() -> [(unit: Int32, item: Int32, shows: Int32)] {
+    var entries: [(key: UInt64, shows: Int32)] = []
+    entries.reserveCapacity(count)
+    for i in counts.indices where counts[i] != 0 { entries.append((keys[i], counts[i])) }
+    entries.sort { $0.key < $1.key }
+    return entries.map { entry in
+      (
+        Int32(bitPattern: UInt32(truncatingIfNeeded: entry.key >> 32)),
+        Int32(bitPattern: UInt32(truncatingIfNeeded: entry.key)), entry.shows
+      )
+    }
+  }
+
+  @inline(__always)
+  private static func slot(_ key: UInt64, _ shift: UInt64) -> Int {
+    Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+  }
+
+  private mutating func grow() {
+    let oldKeys = keys
+    let oldCounts = counts
+    let size = oldCounts.count * 2
+    keys = Array(repeating: 0, count: size)
+    counts = Array(repeating: 0, count: size)
+    shift -= 1
+    let mask = size - 1
+    for j in oldCounts.indices where oldCounts[j] != 0 {
+      var i = UnitShowCounts.slot(oldKeys[j], shift)
+      while counts[i] != 0 { i = (i + 1) & mask }
+      keys[i] = oldKeys[j]
+      counts[i] = oldCounts[j]
+    }
+  }
+}

@@ -1,0 +1,250 @@
+import DeckCore
+import DeckIO
+import DeckLab
+import DeckStrategies
+import Foundation
+
+/// `compare` on real logs: a temporal split (or a seeded hold-out for logs without times),
+/// offline ranking metrics and, with `--ope`, off-policy estimates.
+enum CompareLogs {
+  static func run(
+    _ args: ParsedArguments, _ config: MenuDeckConfig, _ logs: [String],
+    _ resampling: ResamplingOptions, _ context: CommandContext
+  ) throws -> ComparisonReport {
+    let io = context.io
+    guard let catalogPath = args.value("catalog") ?? config.catalog else {
+      throw CommandFailure(
+        .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
+    }
+    let split: Split
+    switch (args.value("split"), try args.double("holdout")) {
+    case (let text?, nil):
+      guard let date = DeckDate.parse(text) else {
+        throw UsageError("invalid date '\(text)' for '--split'; expected YYYY-MM-DD")
+      }
+      split = .date(date)
+    case (nil, let fraction?):
+      guard fraction > 0 && fraction < 1 else {
+        throw UsageError("'--holdout' must be between 0 and 1 (e.g. 0.2), got \(fraction)")
+      }
+      split = .holdout(fraction)
+    case (nil, nil):
+      throw UsageError(
+        "give --split DATE (learn before it, evaluate from it on) or, for logs without times,"
+          + " --holdout FRACTION")
+    case (_?, _?):
+      throw UsageError("give either --split or --holdout, not both")
+    }
+    let (catalog, _) = try Inputs.loadCatalog(catalogPath, io)
+    var profiles: [String: UserProfile] = [:]
+    if let path = args.value("users") ?? config.users {
+      guard Int(path) == nil else {
+        throw UsageError("'--users' takes a users file when comparing on logs, got '\(path)'")
+      }
+      for u in try Inputs.loadUsers(path, io).0 { profiles[u.id] = u }
+    }
+    var rules = config.rules
+    if let n = try args.int("size") {
+      guard n >= 1 else { throw UsageError("'--size' must be 1 or more, got \(n)") }
+      rules.size = n
+    }
+    let k = try args.int("k") ?? rules.size
+    guard k >= 1 && k <= 10_000 else {
+      throw UsageError("'--k' must be between 1 and 10000, got \(k)")
+    }
+    rules.size = k
+    let builder: DeckBuilder
+    do {
+      builder = try DeckBuilder(catalog: catalog, rules: rules)
+    } catch {
+      throw CommandFailure(.dataError, "\(config.path): deck: \(error)")
+    }
+    guard let zone = TimeZones.zone(named: config.timeZone) else {
+      throw CommandFailure(.dataError, "\(config.path): unknown time zone '\(config.timeZone)'")
+    }
+    let (strategies, baseline) = try Compare.strategies(args, config, io)
+    let names = strategies.map(\.0)
+    let seed = try args.uint64("seed") ?? config.seed
+
+    // One pass over the logs: training events into the history, evaluation events aside.
+    var settings = RunSettings(
+      config: config, catalogPath: catalogPath, usersPath: nil, historyPaths: logs,
+      strategyName: "", strategy: NamedStrategy(name: "", use: "", options: [:]), seed: seed,
+      date: DeckDate(daysSinceEpoch: 0), zone: zone, format: .json, rules: rules,
+      skipBadLines: args.flag("skip-bad-lines"), rejectsPath: nil)
+    settings.columns = try InputOptions.columnMapping(args, config: config)
+    var sink = SplitSink(catalog: catalog, split: split, seed: seed)
+    let read = try Inputs.readLogs(logs, settings, io, into: &sink, onReject: nil)
+    Summary.history(read, future: 0, date: DeckDate(daysSinceEpoch: 0), context: context)
+    if read.untimed, case .date = split {
+      let files = read.files.filter(\.untimed).map(\.file)
+      throw UsageError(
+        "\(files.joined(separator: ", ")): the events carry no time (no 'at' column mapped), so"
+          + " they cannot be split by date; use --holdout FRACTION")
+    }
+    let history = sink.training.build()
+    let deckDate: DeckDate
+    switch split {
+    case .date(let date): deckDate = date
+    case .holdout: deckDate = DeckDate(daysSinceEpoch: sink.lastTrainingDay + 1)
+    }
+    let judged = sink.heldOut.judged
+    guard !judged.isEmpty else {
+      throw CommandFailure(
+        .dataError,
+        "no diner swiped right in the evaluation period (\(split.describe(deckDate))):"
+          + " nothing to evaluate; choose an earlier --split or a larger --holdout")
+    }
+
+    // Each strategy ranks a deck of k cards for every judged diner on the deck date.
+    let diners = judged.map { profiles[$0.user] ?? UserProfile(id: $0.user) }
+    var rankings: [[[Int32]]] = []
+    var shownCounts: [[Int]] = []
+    for (_, strategy) in strategies {
+      try strategy.learn(catalog: catalog, history: history)
+      let pipeline = DeckPipeline(
+        builder: builder, strategy: strategy, history: history, seed: seed, date: deckDate)
+      var lists: [[Int32]] = []
+      lists.reserveCapacity(diners.count)
+      var counts = [Int](repeating: 0, count: catalog.count)
+      try pipeline.build(users: diners) { deck in
+        let items = deck.cards.map(\.item)
+        for i in items { counts[Int(i)] += 1 }
+        lists.append(items)
+      }
+      rankings.append(lists)
+      shownCounts.append(counts)
+    }
+    let evaluation = OfflineEvaluation(
+      k: k, itemCategory: catalog.itemCategory, trainingPopularity: history.itemRight)
+    let ranking = evaluation.evaluate(
+      users: judged.map(\.user), relevant: judged.map(\.relevant),
+      arms: zip(names, rankings).map { OfflineArm(name: $0, rankings: $1) }
+    ).table
+    let (arms, differences) = Resampling.analyze(ranking, baseline: baseline, options: resampling)
+    let metrics = ranking.metrics
+    var notes: [String] = [Compare.coverageNote]
+
+    for (_, strategy) in strategies { try strategy.finish() }
+    let skipped = sink.heldOut.dinerCount - judged.count
+    if skipped > 0 {
+      notes.append(
+        "\(plural(skipped, "diner")) with evaluation swipes but no right swipe cannot be scored"
+          + " by ranking metrics and are left out")
+    }
+    let parameters = [
+      ReportParameter(name: "mode", value: "logs"),
+      ReportParameter(name: "logs", value: logs.joined(separator: ", ")),
+      ReportParameter(name: "split", value: split.describe(deckDate)),
+      ReportParameter(name: "deck_date", value: "\(deckDate)"),
+      ReportParameter(name: "k", value: "\(k)"),
+      ReportParameter(name: "training_events", value: "\(sink.trainingEvents)"),
+      ReportParameter(name: "evaluation_events", value: "\(sink.heldOut.events)"),
+      ReportParameter(name: "evaluated_diners", value: "\(judged.count)"),
+      ReportParameter(name: "seed", value: "\(seed)"),
+    ]
+    let top = topDishes(names: names, counts: shownCounts, catalog: catalog)
+    var report = ComparisonReport(
+      title: "logs: \(logs.joined(separator: ", ")), \(split.describe(deckDate)), k = \(k)",
+      parameters: parameters, metrics: metrics, arms: arms,
+      baseline: baseline.map { names[$0] }, differences: differences, daily: [],
+      level: resampling.level, resamples: resampling.resamples, units: judged.count,
+      notes: notes)
+    report.topDishes = top
+    return report
+  }
+
+  static func topDishes(names: [String], counts: [[Int]], catalog: Catalog, limit: Int = 10)
+    -> [TopDishes]
+  {
+    zip(names, counts).map { name, c in
+      let order = c.indices.filter { c[$0] > 0 }.sorted { c[$0] != c[$1] ? c[$0] > c[$1] : $0 < $1 }
+      return TopDishes(
+        arm: name,
+        dishes: order.prefix(limit).map { i in
+          let item = catalog.items[i]
+          return TopDishes.Dish(id: item.id, name: item.name, category: item.category, count: c[i])
+        })
+    }
+  }
+}
+
+/// How logs are cut into training and evaluation.
+enum Split {
+  /// Events before the date train, events on or after it are evaluated.
+  case date(DeckDate)
+  /// Each (diner, dish) pair is evaluated with this probability, decided by a stable hash of
+  /// (seed, diner, dish): for logs without times.
+  case holdout(Double)
+
+  func describe(_ deckDate: DeckDate) -> String {
+    switch self {
+    case .date(let d): return "split at \(d)"
+    case .holdout(let f):
+      return "hold-out of \(f) of the (diner, dish) pairs, decks for \(deckDate)"
+    }
+  }
+}
+
+/// Routes each event of a log to the training history or to the evaluation.
+struct SplitSink: EventSink {
+  var training: HistoryIngest
+  var heldOut: HeldOutSwipes
+  let split: Split
+  let seed: UInt64
+  private let threshold: UInt64
+  /// The last local day of a training event (hold-out decks are built the day after).
+  private(set) var lastTrainingDay: Int32 = 0
+  /// Events learned from.
+  private(set) var trainingEvents = 0
+
+  init(catalog: Catalog, split: Split, seed: UInt64) {
+    self.split = split
+    self.seed = seed
+    switch split {
+    case .date(let date):
+      training = HistoryIngest(catalog: catalog, cutoff: date)
+      heldOut = HeldOutSwipes(catalog: catalog, split: date)
+      threshold = 0
+    case .holdout(let fraction):
+      training = HistoryIngest(catalog: catalog, cutoff: nil)
+      heldOut = HeldOutSwipes(catalog: catalog, split: DeckDate(daysSinceEpoch: 0))
+      threshold = UInt64((fraction * 0x1p64).rounded(.down).clamped(to: 0...0x1.fffffffffffffp63))
+    }
+  }
+
+  mutating func event(_ e: RawEvent) -> EventDisposition {
+    switch split {
+    case .date:
+      guard training.event(e) == .accepted else { return .unknownItem }
+      if (e.deck?.daysSinceEpoch ?? e.day) < heldOut.split.daysSinceEpoch { trainingEvents += 1 }
+      return heldOut.event(e)
+    case .holdout:
+      var h = StableHash()
+      h.combine(seed)
+      h.combine(bytes: e.user)
+      h.combine(UInt64(0xff))
+      h.combine(bytes: e.item)
+      if h.finalized < threshold {
+        return heldOut.event(e)
+      }
+      let disposition = training.event(e)
+      if disposition == .accepted {
+        trainingEvents += 1
+        lastTrainingDay = max(lastTrainingDay, e.deck?.daysSinceEpoch ?? e.day)
+      }
+      return disposition
+    }
+  }
+
+  mutating func finish() {
+    training.finish()
+    heldOut.finish()
+  }
+}
+
+extension Double {
+  fileprivate func clamped(to range: ClosedRange<Double>) -> Double {
+    Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
+  }
+}

@@ -1,0 +1,205 @@
+import DeckCore
+import DeckIO
+import DeckLab
+import Foundation
+
+let importCommand = CommandSpec(
+  name: "import",
+  abstract: "Turn a public ratings data set into a menudeck catalog and config.",
+  discussion: """
+    Writes OUT/catalog.csv (menudeck's catalog CSV) and OUT/menudeck.json (a config naming that \
+    catalog, the data set's ratings log as its history, and the column mapping that reads the \
+    log in place), atomically. The ratings log is not copied: every command that reads logs \
+    reads it with --columns, --right and --left (or the config's "columns"). The summary on \
+    stderr gives the items, categories, skipped rows and the swipes the ratings make.
+
+    Follow-up, for MovieLens (times are the log's Unix seconds):
+      menudeck validate --catalog OUT/catalog.csv --history DIR/ratings.csv \\
+        --columns user=userId,item=movieId,at=timestamp,rating=rating \\
+        --right 'rating>=4' --left 'rating<=2.5'
+    and for UCI (no times: every event is at 1970-01-01T00:00, no temporal split):
+      menudeck validate --catalog OUT/catalog.csv --history DIR/rating_final.csv \\
+        --columns user=userID,item=placeID,rating=rating --right 'rating=2' --left 'rating=0'
+    or, for either, 'menudeck validate --config OUT/menudeck.json'.
+    """,
+  subcommands: [
+    importSubcommand(
+      .movielens, abstract: "MovieLens ml-latest-small: movies are the catalog.",
+      discussion: """
+        Reads DIR/movies.csv (movieId,title,genres): one item per movie, the first genre as \
+        listed is the category, all genres are tags; movies with '(no genres listed)' go to \
+        category 'unknown'. DIR/ratings.csv (userId,movieId,rating,timestamp) is the log: \
+        rating >= 4 is a right swipe, rating <= 2.5 a left swipe, ratings in between are \
+        neutral (counted, not swipes); timestamps are Unix seconds.
+
+        Example:
+          menudeck import movielens ../shared/data/movielens-small --out Real/movielens
+        """),
+    importSubcommand(
+      .uci, abstract: "UCI restaurant and consumer data: restaurants are the catalog.",
+      discussion: """
+        Reads DIR/geoplaces2.csv (placeID, name, ...) and DIR/chefmozcuisine.csv \
+        (placeID,Rcuisine): one item per place, its first cuisine in file order is the \
+        category, all its cuisines are tags; places without a cuisine go to category \
+        'unknown'. DIR/rating_final.csv (userID,placeID,rating,...) is the log: rating 2 is a \
+        right swipe, 0 a left swipe, 1 neutral (counted, not a swipe). The data has no times.
+
+        Example:
+          menudeck import uci ../shared/data/uci-restaurants --out Real/uci
+        """),
+  ])
+
+private func importSubcommand(_ dataSet: RealDataSet, abstract: String, discussion: String)
+  -> CommandSpec
+{
+  CommandSpec(
+    name: dataSet.rawValue, abstract: abstract, discussion: discussion,
+    options: [
+      .option(
+        "out", valueName: "dir",
+        help: "Directory for catalog.csv and menudeck.json (created if missing).")
+    ],
+    arguments: [CommandArgument("dir", help: "The data set's directory.")],
+    run: { args, context in try RealDataImportRun.run(dataSet, args, context) })
+}
+
+enum RealDataImportRun {
+  static func run(_ dataSet: RealDataSet, _ args: ParsedArguments, _ context: CommandContext)
+    throws -> ExitCode
+  {
+    let io = context.io
+    guard let out = args.value("out") else {
+      throw UsageError(
+        "missing '--out <dir>': the directory to write catalog.csv and menudeck.json")
+    }
+    guard let dir = args.argument("dir") else {
+      throw UsageError("give the data set's directory")
+    }
+    let imported = try RealData.importCatalog(
+      dataSet, directory: Paths.open(dir, io), shownAs: dir)
+    let catalog: Catalog
+    do {
+      catalog = try Catalog(items: imported.items)
+    } catch {
+      throw CommandFailure(.dataError, "\(dir): \(error)")
+    }
+    let ratingsPath = join(dir, dataSet.ratingsFile)
+    let counts = try Paths.using(ratingsPath, io) { opened throws(DeckIOError) in
+      try RealData.countRatings(dataSet, path: opened, catalog: catalog)
+    }
+
+    let outOpened = Paths.open(out, io)
+    do {
+      try FileManager.default.createDirectory(
+        atPath: outOpened, withIntermediateDirectories: true)
+    } catch {
+      throw CommandFailure(
+        .ioError, "\(out): cannot create the directory; check the path and permissions")
+    }
+    let catalogName = "catalog.csv"
+    let configName = "menudeck.json"
+    let history = relativePath(from: io.resolvePath(out), to: io.resolvePath(ratingsPath))
+    try write(
+      Array(imported.catalogCSV.utf8), join(outOpened, catalogName), shown: join(out, catalogName))
+    try write(
+      Array(config(dataSet, catalog: catalogName, history: history).utf8),
+      join(outOpened, configName), shown: join(out, configName))
+
+    for line in summary(imported, counts, dataSet, dir: dir, out: out) { context.note(line) }
+    return .success
+  }
+
+  /// The config written beside the catalog: paths relative to it.
+  static func config(_ dataSet: RealDataSet, catalog: String, history: String) -> String {
+    let m = dataSet.mapping
+    let map = ColumnMapping.Field.allCases.compactMap { f in
+      m.columns[f].map { "\(JSONText.string(f.rawValue)): \(JSONText.string($0))" }
+    }.joined(separator: ", ")
+    return """
+      {
+        "catalog": \(JSONText.string(catalog)),
+        "history": \(JSONText.string(history)),
+        "columns": {
+          "map": {\(map)},
+          "right": \(JSONText.string(m.right!.description)),
+          "left": \(JSONText.string(m.left!.description))
+        }
+      }
+
+      """
+  }
+
+  static func summary(
+    _ imported: ImportedCatalog, _ counts: RatingCounts, _ dataSet: RealDataSet, dir: String,
+    out: String
+  ) -> [String] {
+    let what = dataSet == .movielens ? "movie" : "restaurant"
+    let categories = imported.categoryCounts
+    var lines = [
+      "menudeck: imported \(plural(imported.items.count, what)) in "
+        + "\(plural(categories.count, "category", "categories")) into \(join(out, "catalog.csv")) "
+        + "(config: \(join(out, "menudeck.json")))",
+      "categories: " + categories.map { "\($0.category) \($0.items)" }.joined(separator: ", "),
+    ]
+    for s in imported.skipped {
+      lines.append(
+        "skipped \(plural(s.count, "row")): \(s.reason) (e.g. "
+          + s.examples.joined(separator: ", ") + ")")
+    }
+    lines += imported.notes.map { "note: " + $0 }
+    let m = dataSet.mapping
+    lines.append(
+      "\(join(dir, dataSet.ratingsFile)): "
+        + "\(plural(counts.right + counts.left + counts.neutral, "rating")): \(counts.right) right "
+        + "('\(m.right!)'), \(counts.left) left ('\(m.left!)'), \(counts.neutral) neutral (not "
+        + "swipes); \(plural(counts.users, "user")) with a swipe"
+        + (counts.untimed ? "; no times (every event at 1970-01-01T00:00)" : ""))
+    if counts.unknownItemEvents > 0 {
+      lines.append(
+        "warning: \(plural(counts.unknownItemEvents, "swipe")) on items not in the catalog")
+    }
+    lines.append(
+      "next: menudeck validate --catalog \(shell(join(out, "catalog.csv"))) --history "
+        + "\(shell(join(dir, dataSet.ratingsFile))) \(dataSet.mappingArguments)")
+    lines.append("  or: menudeck validate --config \(shell(join(out, "menudeck.json")))")
+    return lines
+  }
+
+  private static func write(_ bytes: [UInt8], _ path: String, shown: String) throws {
+    let file: AtomicFileOutput
+    do {
+      file = try AtomicFileOutput(path: path)
+      try file.write(bytes)
+      try file.commit()
+    } catch {
+      throw error.naming(path, as: shown)
+    }
+  }
+
+  static func join(_ directory: String, _ name: String) -> String {
+    if directory.isEmpty || directory == "." { return name }
+    return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+  }
+
+  /// `target` relative to the directory `base` (both absolute); `target` itself when they share
+  /// nothing but the root.
+  static func relativePath(from base: String, to target: String) -> String {
+    let b = Paths.normalize(base).split(separator: "/")
+    let t = Paths.normalize(target).split(separator: "/")
+    var common = 0
+    while common < b.count && common < t.count && b[common] == t[common] { common += 1 }
+    if common == 0 { return Paths.normalize(target) }
+    let up = Array(repeating: "..", count: b.count - common)
+    return (up + t[common...].map(String.init)).joined(separator: "/")
+  }
+
+  /// A path as typed in a POSIX shell: quoted when it holds anything but plain characters.
+  static func shell(_ s: String) -> String {
+    let plain = s.unicodeScalars.allSatisfy {
+      ($0.value < 0x80 && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
+        || "/._-+=,:@%".unicodeScalars.contains($0)
+    }
+    if plain && !s.isEmpty { return s }
+    return "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+}

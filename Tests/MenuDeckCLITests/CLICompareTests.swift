@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+@testable import MenuDeckCLI
+
+/// `menudeck compare` end to end, in process.
+@Suite struct CLICompareTests {
+  static let simulation = [
+    "compare", "--users", "40", "--days", "3", "--start", "2026-11-01", "--seed", "5",
+    "--resamples", "60", "-s", "random", "-s", "popularity", "--baseline", "random",
+  ]
+
+  private func object(_ run: CLIRun) throws -> [String: Any] {
+    try #require(try run.json() as? [String: Any])
+  }
+
+  @Test func simulationComparesEveryStatsMetricWithIntervalsAndPairedDifferences() throws {
+    let r = CLIRun(Self.simulation + ["--format", "json"])
+    #expect(r.code == .success, "\(r.stderr)")
+    let json = try object(r)
+    let metrics = try #require(json["metrics"] as? [[String: Any]]).compactMap {
+      $0["name"] as? String
+    }
+    for name in ["decks", "like_rate", "pick_rate", "catalog_coverage", "ndcg_at_k", "mean_regret"]
+    {
+      #expect(metrics.contains(name), "\(name) missing from \(metrics)")
+    }
+    #expect(r.stderr.contains("40 diners x 3 days"))
+  }
+
+  @Test func sameSeedGivesByteIdenticalOutputInEveryFormat() {
+    for format in ["table", "markdown", "json", "csv"] {
+      let one = CLIRun(Self.simulation + ["--format", format])
+      let two = CLIRun(Self.simulation + ["--format", format])
+      #expect(one.code == .success, "\(one.stderr)")
+      #expect(one.stdoutBytes == two.stdoutBytes, "\(format) differs between runs")
+      #expect(!one.stdoutBytes.isEmpty)
+    }
+  }
+
+  @Test func needsTwoStrategies() {
+    let r = CLIRun(["compare", "--users", "5", "--days", "1", "-s", "random"])
+    #expect(r.code == .usage)
+    #expect(r.stderr.contains("two or more"))
+  }
+
+  @Test func unknownBaselineSaysDidYouMean() {
+    let r = CLIRun([
+      "compare", "--users", "5", "--days", "1", "-s", "random", "-s", "popularity", "--baseline",
+      "popularty",
+    ])
+    #expect(r.code == .usage)
+    #expect(r.stderr.contains("did you mean 'popularity'"), "\(r.stderr)")
+  }
+
+  @Test func logOptionsWithoutLogsAndSimulationOptionsWithLogsAreUsageErrors() {
+    let a = CLIRun(["compare", "-s", "random", "-s", "popularity", "--split", "2026-11-20"])
+    #expect(a.code == .usage)
+    #expect(a.stderr.contains("'--split' applies to logs"))
+    let b = CLIRun([
+      "compare", "-s", "random", "-s", "popularity", "--days", "3", "--split", "2026-11-20",
+      "Data/swipes.jsonl",
+    ])
+    #expect(b.code == .usage)
+    #expect(b.stderr.contains("'--days' applies to simulations"))
+  }
+
+  @Test func badResamplesAndLevelAreUsageErrors() {
+    let a = CLIRun(Self.simulation + ["--resamples", "0"])
+    #expect(a.code == .usage)
+    let b = CLIRun(Self.simulation + ["--level", "95"])
+    #expect(b.code == .usage)
+    #expect(b.stderr.contains("between 0 and 1"))
+  }
+
+  @Test func reportIsWrittenAtomicallyAndSelfContained() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "menudeck-compare-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("r.html").path
+    let r = CLIRun(
+      Self.simulation + ["--report", path, "--out", dir.appendingPathComponent("c.csv").path])
+    #expect(r.code == .success, "\(r.stderr)")
+    let html = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(html.contains("<svg"))
+    #expect(!html.contains("http://") && !html.contains("https://"))
+    let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+    #expect(left == ["c.csv", "r.html"], "no temporary files left: \(left)")
+  }
+
+  @Test func logsAreSplitByDateAndScoredWithRankingMetrics() throws {
+    let r = CLIRun([
+      "compare", "-s", "popularity", "-s", "affinity", "--baseline", "popularity", "--split",
+      "2026-11-24", "--resamples", "50", "--format", "json", "Data/swipes.jsonl",
+    ])
+    #expect(r.code == .success, "\(r.stderr)")
+    let json = try object(r)
+    let metrics = try #require(json["metrics"] as? [[String: Any]]).compactMap {
+      $0["name"] as? String
+    }
+    for name in ["precision_at_k", "recall_at_k", "ndcg_at_k", "map_at_k", "mrr", "hit_rate_at_k"] {
+      #expect(metrics.contains(name), "\(name) missing from \(metrics)")
+    }
+  }
+
+  @Test func splitAfterEveryEventHasNothingToEvaluate() {
+    let r = CLIRun([
+      "compare", "-s", "popularity", "-s", "affinity", "--split", "2030-01-01", "--resamples", "10",
+      "Data/swipes.jsonl",
+    ])
+    #expect(r.code == .dataError)
+    #expect(r.stderr.contains("nothing to evaluate"))
+  }
+}
+
+@Suite struct CLICompareReportEscapingTests {
+  @Test func aDishNamedLikeAScriptIsEscapedInTheHTMLReport() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "menudeck-escape-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let catalog = """
+      [{"id": "x1", "name": "<script>alert(1)</script>", "category": "<b>mains</b>"},
+       {"id": "x2", "name": "Tom & \\"Jerry's\\" stew", "category": "stews"},
+       {"id": "x3", "name": "Plain rice", "category": "sides"}]
+      """
+    try catalog.write(
+      to: dir.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
+    let report = dir.appendingPathComponent("r.html").path
+    let r = CLIRun(
+      [
+        "compare", "--catalog", "catalog.json", "--users", "30", "--days", "2", "--start",
+        "2026-11-01", "--size", "3", "--resamples", "20", "-s", "random", "-s", "popularity",
+        "--report", report, "--format", "markdown",
+      ], in: dir.path)
+    #expect(r.code == .success, "\(r.stderr)")
+    let html = try String(contentsOfFile: report, encoding: .utf8)
+    #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the dish is listed, escaped")
+    #expect(html.contains("&lt;b&gt;mains&lt;/b&gt;"))
+    #expect(
+      html.contains("Tom &amp; &quot;Jerry&#39;s&quot; stew")
+        || html.contains("Tom &amp; &quot;Jerry&#x27;s&quot; stew"))
+    #expect(!html.lowercased().contains("<script"))
+    #expect(!html.contains("<b>mains"))
+    #expect(!r.stdout.contains("<script>"), "Markdown escapes it too")
+  }
+}
