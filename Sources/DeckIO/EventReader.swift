@@ -51,10 +51,14 @@ public struct RawEvent {
   public var position: Int32
   public var deck: DeckDate?
   public var propensity: Double?
+  /// The 1-based line of the event's record in its file (for a CSV record that spans several
+  /// lines, the line it starts on); 0 when the event did not come from a file.
+  public var line: Int
 
   public init(
     user: UnsafeBufferPointer<UInt8>, item: UnsafeBufferPointer<UInt8>, swipe: SwipeDirection,
-    at: Int64, position: Int32 = 0, deck: DeckDate? = nil, propensity: Double? = nil
+    at: Int64, position: Int32 = 0, deck: DeckDate? = nil, propensity: Double? = nil,
+    line: Int = 0
   ) {
     self.user = user
     self.item = item
@@ -63,6 +67,7 @@ public struct RawEvent {
     self.position = position
     self.deck = deck
     self.propensity = propensity
+    self.line = line
   }
 
   /// The local day of the swipe (days since 1970-01-01).
@@ -364,7 +369,8 @@ public struct EventReader {
         if outcome.kind == .needMore { break }  // the record continues past the buffer
         switch outcome.kind {
         case .event:
-          let e = parser.event
+          var e = parser.event
+          e.line = nextLine
           file.events += 1
           if e.swipe == .right { file.right += 1 } else { file.left += 1 }
           if sink.event(e) == .unknownItem {

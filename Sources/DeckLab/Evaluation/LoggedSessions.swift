@@ -1,0 +1,280 @@
+import DeckCore
+import DeckIO
+
+/// One logged card of an off-policy evaluation log: what the logging policy showed where, how
+/// the diner swiped it, and the probability the logging policy had of showing it there.
+public struct LoggedCard: Sendable, Equatable {
+  /// Catalog index.
+  public var item: Int32
+  /// 1-based position in the logged deck.
+  public var position: Int32
+  /// Swiped right.
+  public var liked: Bool
+  /// The logging policy's probability of putting `item` at `position` in this session: the
+  /// marginal P(item at position), in (0, 1].
+  public var propensity: Double
+
+  public init(item: Int32, position: Int32, liked: Bool, propensity: Double) {
+    precondition(item >= 0, "a catalog index is 0 or more")
+    precondition(position >= 1, "positions are 1-based")
+    precondition(propensity > 0 && propensity <= 1, "a propensity is in (0, 1]")
+    self.item = item
+    self.position = position
+    self.liked = liked
+    self.propensity = propensity
+  }
+
+  /// 1 for a right swipe, 0 for a left one.
+  @inline(__always)
+  public var reward: Double { liked ? 1 : 0 }
+}
+
+/// The logged cards of one diner on one deck day, by position (cards at the same position keep
+/// their order in the log).
+public struct LoggedSession: Sendable, Equatable {
+  /// Index into `OffPolicyLog.diners`.
+  public var diner: Int
+  public var day: DeckDate
+  public var cards: [LoggedCard]
+
+  public init(diner: Int, day: DeckDate, cards: [LoggedCard]) {
+    self.diner = diner
+    self.day = day
+    self.cards = cards
+  }
+}
+
+/// The evaluation log of an off-policy evaluation: its diners and their sessions.
+///
+/// `diners` are sorted ascending by UTF-8 bytes (the unit order of `UnitTable`); `sessions` are
+/// sorted by diner, then day. A target strategy's rankings are indexed like `sessions`.
+public struct OffPolicyLog: Sendable, Equatable {
+  public var diners: [String]
+  public var sessions: [LoggedSession]
+  /// Items in the catalog the card indices refer to.
+  public var itemCount: Int
+
+  public init(diners: [String], sessions: [LoggedSession], itemCount: Int) {
+    precondition(
+      sessions.allSatisfy { s in
+        s.diner >= 0 && s.diner < diners.count && s.cards.allSatisfy { $0.item < itemCount }
+      }, "sessions refer to a diner or an item outside the log")
+    self.diners = diners
+    self.sessions = sessions
+    self.itemCount = itemCount
+  }
+
+  /// The largest logged position (0 for an empty log).
+  public var maxPosition: Int {
+    sessions.reduce(0) { m, s in s.cards.reduce(m) { max($0, Int($1.position)) } }
+  }
+
+  /// Logged cards over all sessions.
+  public var cardCount: Int { sessions.reduce(0) { $0 + $1.cards.count } }
+}
+
+/// How many events lacked a field, and where the first few of them are.
+public struct EventLocations: Sendable, Equatable {
+  public private(set) var count = 0
+  /// The first `EventLocations.limit` of them, in the order read.
+  public private(set) var first: [SourceLocation] = []
+
+  /// Locations kept (an error message names them).
+  public static let limit = 3
+
+  public init() {}
+
+  mutating func note(file: String, line: Int) {
+    count += 1
+    if first.count < EventLocations.limit { first.append(SourceLocation(file: file, line: line)) }
+  }
+
+  /// "here, :15, :20 and 40 more" (other files by name), relative to the first location.
+  func listed() -> String {
+    guard let head = first.first else { return "" }
+    var parts = ["here"]
+    for location in first.dropFirst() {
+      parts.append(location.file == head.file ? ":\(location.line)" : "\(location)")
+    }
+    if count > first.count { parts.append("\(count - first.count) more") }
+    if parts.count == 1 { return parts[0] }
+    return parts.dropLast().joined(separator: ", ") + " and " + parts[parts.count - 1]
+  }
+}
+
+/// An `EventSink` that collects the evaluation log of an off-policy evaluation: for every event
+/// whose deck day (the event's `deck`, or else the local day of `at`) is on or after `start`, the
+/// card it logs (catalog index, position, right swipe = reward 1, propensity), grouped into
+/// sessions (user, deck day). Events before `start` are accepted and left out (they are the
+/// training period).
+///
+/// Events whose item is not in the catalog are refused (`.unknownItem`), in or out of the
+/// window, as the other sinks do. An event in the window without a `propensity` or without a
+/// `position` cannot be evaluated: it is left out, counted, and its location kept, so that
+/// `check()` can fail with an error that says where. Zero, negative, non-finite and above-1
+/// propensities never get here: the reader refuses them (`(0, 1]`) with their location.
+///
+/// The reader does not tell a sink which file an event came from: whoever drives it reads one
+/// file per `EventReader.read` call and sets `file` before each (the name used in locations).
+///
+/// Memory: about 24 bytes per evaluated card, plus the distinct users and sessions.
+public struct LoggedSessions: EventSink, Sendable {
+  public let catalog: Catalog
+  /// The first day of the evaluation period.
+  public let start: DeckDate
+  /// The file being read, for the locations of events with missing fields.
+  public var file: String
+
+  /// Events in the window without a propensity.
+  public private(set) var missingPropensity = EventLocations()
+  /// Events in the window without a position.
+  public private(set) var missingPosition = EventLocations()
+  /// Events before `start` (left out).
+  public private(set) var eventsBefore = 0
+
+  private var items: ByteTable
+  private var users = ByteTable(capacity: 1024)
+  private var sessionIndex: [UInt64: Int32] = [:]
+  /// Per session: its user (`users` index) and deck day.
+  private var sessionUser: [Int32] = []
+  private var sessionDay: [Int32] = []
+  private var lastSession: Int32 = -1
+  private var cards: [PendingCard] = []
+
+  private struct PendingCard {
+    var session: Int32
+    var card: LoggedCard
+  }
+
+  public init(catalog: Catalog, start: DeckDate, file: String = "") {
+    self.catalog = catalog
+    self.start = start
+    self.file = file
+    items = ByteTable(capacity: catalog.count)
+    for item in catalog.items { _ = items.insert(item.id) }
+  }
+
+  /// Evaluated cards so far.
+  public var cardCount: Int { cards.count }
+
+  public mutating func event(_ e: RawEvent) -> EventDisposition {
+    guard let item = items.find(e.item) else { return .unknownItem }
+    let day = e.deck?.daysSinceEpoch ?? e.day
+    guard day >= start.daysSinceEpoch else {
+      eventsBefore += 1
+      return .accepted
+    }
+    guard let propensity = e.propensity, e.position > 0 else {
+      if e.propensity == nil { missingPropensity.note(file: file, line: e.line) }
+      if e.position <= 0 { missingPosition.note(file: file, line: e.line) }
+      return .accepted
+    }
+    let session = sessionSlot(e.user, day)
+    cards.append(
+      PendingCard(
+        session: session,
+        card: LoggedCard(
+          item: item, position: e.position, liked: e.swipe == .right, propensity: propensity)))
+    return .accepted
+  }
+
+  /// The session of (user, day); logs come in sessions, so usually the previous event's.
+  @inline(__always)
+  private mutating func sessionSlot(_ user: UnsafeBufferPointer<UInt8>, _ day: Int32) -> Int32 {
+    if lastSession >= 0 && sessionDay[Int(lastSession)] == day
+      && users.keyEquals(sessionUser[Int(lastSession)], user)
+    {
+      return lastSession
+    }
+    let u = users.insert(user).index
+    let key = UInt64(UInt32(bitPattern: u)) << 32 | UInt64(UInt32(bitPattern: day))
+    if let s = sessionIndex[key] {
+      lastSession = s
+      return s
+    }
+    let s = Int32(sessionUser.count)
+    sessionIndex[key] = s
+    sessionUser.append(u)
+    sessionDay.append(day)
+    lastSession = s
+    return s
+  }
+
+  /// Throws when an event of the evaluation period has no propensity (checked first) or no
+  /// position: a `.malformed` error at the first such event that lists a few more and counts
+  /// the rest, e.g. `events.jsonl:12: propensity: missing on 43 events from 2026-03-01 on:
+  /// here, :15, :20 and 40 more; ...`.
+  public func check() throws(DeckIOError) {
+    if let head = missingPropensity.first.first {
+      throw .malformed(
+        SourceLocation(file: head.file, line: head.line, field: "propensity"),
+        message: missing(missingPropensity)
+          + "; off-policy evaluation needs the logging policy's propensity (its probability of "
+          + "showing the item at that position) on every evaluated event; the plackett-luce "
+          + "strategy logs it")
+    }
+    if let head = missingPosition.first.first {
+      throw .malformed(
+        SourceLocation(file: head.file, line: head.line, field: "position"),
+        message: missing(missingPosition)
+          + "; off-policy evaluation needs the 1-based card position of every evaluated event; "
+          + "log it with each swipe")
+    }
+  }
+
+  private func missing(_ events: EventLocations) -> String {
+    if events.count == 1 { return "missing" }
+    return "missing on \(events.count) events from \(start) on: \(events.listed())"
+  }
+
+  /// The evaluation log: diners sorted by UTF-8 bytes, sessions by diner and day, cards by
+  /// position (stable). User ids that are the same text in Swift (`String` equality, e.g. a
+  /// precomposed and a decomposed accent) are one diner, as in `HistoryIngest`.
+  public func log() -> OffPolicyLog {
+    // Distinct user texts, the first spelling of each.
+    var dinerOfText: [String: Int] = [:]
+    var names: [String] = []
+    var dinerOfUser = [Int](repeating: 0, count: users.count)
+    for u in 0..<users.count {
+      let name = users.string(at: Int32(u))
+      if let d = dinerOfText[name] {
+        dinerOfUser[u] = d
+      } else {
+        dinerOfText[name] = names.count
+        dinerOfUser[u] = names.count
+        names.append(name)
+      }
+    }
+    let order = names.indices.sorted { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }
+    var rank = [Int](repeating: 0, count: names.count)
+    for (r, d) in order.enumerated() { rank[d] = r }
+    let diners = order.map { names[$0] }
+
+    // Sessions merged by (diner, day): two spellings of one diner on one day are one session.
+    var merged: [UInt64: Int] = [:]
+    var sessions: [LoggedSession] = []
+    var target = [Int](repeating: 0, count: sessionUser.count)
+    for s in sessionUser.indices {
+      let diner = rank[dinerOfUser[Int(sessionUser[s])]]
+      let key = UInt64(diner) << 32 | UInt64(UInt32(bitPattern: sessionDay[s]))
+      if let t = merged[key] {
+        target[s] = t
+      } else {
+        merged[key] = sessions.count
+        target[s] = sessions.count
+        sessions.append(
+          LoggedSession(diner: diner, day: DeckDate(daysSinceEpoch: sessionDay[s]), cards: []))
+      }
+    }
+    for c in cards { sessions[target[Int(c.session)]].cards.append(c.card) }
+    for s in sessions.indices {
+      // Stable by position: ties keep the order of the log.
+      let indexed = sessions[s].cards.enumerated().sorted {
+        ($0.element.position, $0.offset) < ($1.element.position, $1.offset)
+      }
+      sessions[s].cards = indexed.map(\.element)
+    }
+    sessions.sort { ($0.diner, $0.day.daysSinceEpoch) < ($1.diner, $1.day.daysSinceEpoch) }
+    return OffPolicyLog(diners: diners, sessions: sessions, itemCount: catalog.count)
+  }
+}
