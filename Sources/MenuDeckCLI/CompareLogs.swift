@@ -73,8 +73,26 @@ enum CompareLogs {
       date: DeckDate(daysSinceEpoch: 0), zone: zone, format: .json, rules: rules,
       skipBadLines: args.flag("skip-bad-lines"), rejectsPath: nil)
     settings.columns = try InputOptions.columnMapping(args, config: config)
+    let ope = args.flag("ope")
     var sink = SplitSink(catalog: catalog, split: split, seed: seed)
-    let read = try Inputs.readLogs(logs, settings, io, into: &sink, onReject: nil)
+    if ope {
+      guard case .date(let date) = split else {
+        throw UsageError(
+          "'--ope' needs --split DATE: off-policy estimates replay whole logged sessions")
+      }
+      sink.sessions = LoggedSessions(catalog: catalog, start: date)
+    }
+    var read = EventReadStats()
+    for path in logs {
+      // The session sink names the file of an event without a propensity.
+      sink.sessions?.file = path
+      let one = try Inputs.readLogs([path], settings, io, into: &sink, onReject: nil)
+      read.files += one.files
+      for id in one.unknownItemIDs
+      where read.unknownItemIDs.count < 5 && !read.unknownItemIDs.contains(id) {
+        read.unknownItemIDs.append(id)
+      }
+    }
     Summary.history(read, future: 0, date: DeckDate(daysSinceEpoch: 0), context: context)
     if read.untimed, case .date = split {
       let files = read.files.filter(\.untimed).map(\.file)
@@ -121,9 +139,77 @@ enum CompareLogs {
       users: judged.map(\.user), relevant: judged.map(\.relevant),
       arms: zip(names, rankings).map { OfflineArm(name: $0, rankings: $1) }
     ).table
-    let (arms, differences) = Resampling.analyze(ranking, baseline: baseline, options: resampling)
-    let metrics = ranking.metrics
+    let (rankingArms, rankingDifferences) = Resampling.analyze(
+      ranking, baseline: baseline, options: resampling)
     var notes: [String] = [Compare.coverageNote]
+
+    var metrics = ranking.metrics
+    var arms = rankingArms
+    var differences = rankingDifferences
+    var opeParameters: [ReportParameter] = []
+    if let sessions = sink.sessions {
+      try sessions.check()
+      let log = sessions.log()
+      guard log.cardCount > 0 else {
+        throw CommandFailure(
+          .dataError,
+          "no logged cards on or after \(deckDate): nothing for the off-policy estimates")
+      }
+      let positions = log.maxPosition
+      var opeRules = rules
+      opeRules.size = positions
+      let opeBuilder: DeckBuilder
+      do {
+        opeBuilder = try DeckBuilder(catalog: catalog, rules: opeRules)
+      } catch {
+        throw CommandFailure(.dataError, "\(config.path): deck: \(error)")
+      }
+      // Each strategy's deck for every logged session: grouped by day, built as on that day.
+      var byDay: [DeckDate: [Int]] = [:]
+      for (i, session) in log.sessions.enumerated() { byDay[session.day, default: []].append(i) }
+      var targets: [OffPolicyTarget] = []
+      for (name, strategy) in strategies {
+        var rankings = [[Int32]](repeating: [], count: log.sessions.count)
+        for day in byDay.keys.sorted() {
+          let indices = byDay[day]!
+          let pipeline = DeckPipeline(
+            builder: opeBuilder, strategy: strategy, history: history, seed: seed, date: day)
+          var next = 0
+          try pipeline.build(
+            users: indices.map { i in
+              let id = log.diners[log.sessions[i].diner]
+              return profiles[id] ?? UserProfile(id: id)
+            }
+          ) { deck in
+            rankings[indices[next]] = deck.cards.map(\.item)
+            next += 1
+          }
+        }
+        targets.append(OffPolicyTarget(name: name, rankings: rankings))
+      }
+      let table = OffPolicy.evaluate(log, targets: targets)
+      let (opeArms, opeDifferences) = Resampling.analyze(
+        table, baseline: baseline, options: resampling)
+      metrics += table.metrics
+      for a in arms.indices { arms[a].estimates += opeArms[a].estimates }
+      for d in differences.indices {
+        differences[d].estimates += opeDifferences[d].estimates
+        differences[d].pValues += opeDifferences[d].pValues
+      }
+      notes.append(
+        "off-policy estimates (replay, ips, snips, dr and per position) resample the"
+          + " \(log.diners.count) diners of the \(plural(log.sessions.count, "logged session"))"
+          + " from \(deckDate) on; they assume a card's right-swipe chance depends only on the diner,"
+          + " the dish and the position and that reaching a position does not depend on the cards"
+          + " above it (not exact in pick mode), and that each logged propensity is the logging"
+          + " strategy's probability of that dish at that position (deck rules that move cards, such"
+          + " as a category cap or the no-adjacent rule, break it)")
+      opeParameters = [
+        ReportParameter(name: "ope_sessions", value: "\(log.sessions.count)"),
+        ReportParameter(name: "ope_diners", value: "\(log.diners.count)"),
+        ReportParameter(name: "ope_positions", value: "\(positions)"),
+      ]
+    }
 
     for (_, strategy) in strategies { try strategy.finish() }
     let skipped = sink.heldOut.dinerCount - judged.count
@@ -132,17 +218,18 @@ enum CompareLogs {
         "\(plural(skipped, "diner")) with evaluation swipes but no right swipe cannot be scored"
           + " by ranking metrics and are left out")
     }
-    let parameters = [
-      ReportParameter(name: "mode", value: "logs"),
-      ReportParameter(name: "logs", value: logs.joined(separator: ", ")),
-      ReportParameter(name: "split", value: split.describe(deckDate)),
-      ReportParameter(name: "deck_date", value: "\(deckDate)"),
-      ReportParameter(name: "k", value: "\(k)"),
-      ReportParameter(name: "training_events", value: "\(sink.trainingEvents)"),
-      ReportParameter(name: "evaluation_events", value: "\(sink.heldOut.events)"),
-      ReportParameter(name: "evaluated_diners", value: "\(judged.count)"),
-      ReportParameter(name: "seed", value: "\(seed)"),
-    ]
+    let parameters =
+      [
+        ReportParameter(name: "mode", value: "logs"),
+        ReportParameter(name: "logs", value: logs.joined(separator: ", ")),
+        ReportParameter(name: "split", value: split.describe(deckDate)),
+        ReportParameter(name: "deck_date", value: "\(deckDate)"),
+        ReportParameter(name: "k", value: "\(k)"),
+        ReportParameter(name: "training_events", value: "\(sink.trainingEvents)"),
+        ReportParameter(name: "evaluation_events", value: "\(sink.heldOut.events)"),
+        ReportParameter(name: "evaluated_diners", value: "\(judged.count)"),
+        ReportParameter(name: "seed", value: "\(seed)"),
+      ] + opeParameters
     let top = topDishes(names: names, counts: shownCounts, catalog: catalog)
     var report = ComparisonReport(
       title: "logs: \(logs.joined(separator: ", ")), \(split.describe(deckDate)), k = \(k)",
@@ -190,6 +277,8 @@ enum Split {
 struct SplitSink: EventSink {
   var training: HistoryIngest
   var heldOut: HeldOutSwipes
+  /// With `--ope`: the logged sessions of the evaluation period.
+  var sessions: LoggedSessions?
   let split: Split
   let seed: UInt64
   private let threshold: UInt64
@@ -218,6 +307,7 @@ struct SplitSink: EventSink {
     case .date:
       guard training.event(e) == .accepted else { return .unknownItem }
       if (e.deck?.daysSinceEpoch ?? e.day) < heldOut.split.daysSinceEpoch { trainingEvents += 1 }
+      _ = sessions?.event(e)
       return heldOut.event(e)
     case .holdout:
       var h = StableHash()

@@ -146,3 +146,61 @@ import Testing
     #expect(!r.stdout.contains("<script>"), "Markdown escapes it too")
   }
 }
+
+@Suite struct CLICompareOffPolicyTests {
+  @Test func offPolicyEstimatesFromASimulatedPlackettLuceLog() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "menudeck-ope-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    // Deck rules that keep the strategy's order, so the logged propensities hold.
+    let config = """
+      {"catalog": "\(CLITest.repoRoot)/Data/catalog.json", "time_zone": "UTC", "seed": 3,
+       "deck": {"size": 4, "max_per_category": null, "avoid_adjacent_category": false}}
+      """
+    try config.write(to: dir.appendingPathComponent("c.json"), atomically: true, encoding: .utf8)
+    let sim = CLIRun(
+      [
+        "simulate", "--config", "c.json", "--users", "60", "--days", "6", "--start", "2026-11-01",
+        "-s", "plackett-luce", "--mode", "all", "--events", "pl.jsonl",
+      ], in: dir.path)
+    #expect(sim.code == .success, "\(sim.stderr)")
+    let r = CLIRun(
+      [
+        "compare", "--config", "c.json", "--ope", "--split", "2026-11-04", "-s", "popularity", "-s",
+        "random", "--baseline", "random", "--resamples", "40", "--format", "json", "pl.jsonl",
+      ], in: dir.path)
+    #expect(r.code == .success, "\(r.stderr)")
+    let json = try #require(try r.json() as? [String: Any])
+    let metrics = try #require(json["metrics"] as? [[String: Any]]).compactMap {
+      $0["name"] as? String
+    }
+    for name in ["ndcg_at_k", "replay", "ips", "snips", "dr", "replay_matches", "ips_p1", "dr_p4"] {
+      #expect(metrics.contains(name), "\(name) missing")
+    }
+    #expect(!metrics.contains("ips_p5"), "positions stop at the largest logged one")
+    let arms = try #require(json["arms"] as? [[String: Any]])
+    let estimates = try #require(arms.first?["estimates"] as? [String: Any])
+    let cards = try #require(estimates["evaluated_cards"] as? [String: Any])
+    #expect((cards["value"] as? Double ?? 0) > 0)
+  }
+
+  @Test func aLogWithoutPropensitiesNamesTheLines() {
+    let r = CLIRun([
+      "compare", "--ope", "--split", "2026-11-24", "-s", "popularity", "-s", "affinity",
+      "--resamples", "10", "Data/swipes.jsonl",
+    ])
+    #expect(r.code == .dataError)
+    #expect(r.stderr.contains("Data/swipes.jsonl:"), "\(r.stderr)")
+    #expect(r.stderr.contains("propensity: missing on"))
+  }
+
+  @Test func offPolicyNeedsADateSplit() {
+    let r = CLIRun([
+      "compare", "--ope", "--holdout", "0.2", "-s", "popularity", "-s", "affinity",
+      "Data/swipes.jsonl",
+    ])
+    #expect(r.code == .usage)
+    #expect(r.stderr.contains("'--ope' needs --split DATE"))
+  }
+}

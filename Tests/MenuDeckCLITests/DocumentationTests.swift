@@ -53,6 +53,15 @@ import Testing
     }
   }
 
+  @Test func everyComparisonMetricIsDefinedInTheReadme() {
+    let offline = OfflineMetric.allCases.map(\.name)
+    let offPolicy = OffPolicy.metrics(positions: 1).map(\.name).filter { !$0.hasSuffix("_p1") }
+    for name in offline + offPolicy {
+      #expect(
+        Self.readme.contains("| `\(name)` |"), "metric '\(name)' is not defined in the README")
+    }
+  }
+
   @Test func everySimulationKeyIsDocumented() {
     for key in SimulationConfig.keys {
       #expect(Self.readme.contains("| `\(key)` |"), "simulation key '\(key)' is not in the README")
