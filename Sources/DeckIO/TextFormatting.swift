@@ -18,6 +18,30 @@ public enum JSONText {
 
 /// Small, allocation-light formatting helpers shared by the writers. All output formatting is
 /// our own so that bytes never change with Foundation's or the locale's number formatting.
+/// The text helpers of DeckIO's writers, for the writers of other modules (comparison reports):
+/// one rule for fixed decimals, CSV quoting and terminal display widths everywhere.
+public enum TextLayout {
+  /// `value` with exactly `decimals` digits after the point, rounded half away from zero; never
+  /// an exponent below 9e15. Non-finite values are written as 0: check them first.
+  public static func fixed(_ value: Double, decimals: Int) -> String {
+    Text.fixed(value, decimals: decimals)
+  }
+
+  /// `s` as a CSV field, quoted only when it holds a comma, quote, CR or LF (RFC 4180).
+  public static func csvField(_ s: String) -> String {
+    var out: [UInt8] = []
+    Text.appendCSVField(s, to: &out)
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// Display width in a terminal: East Asian wide and fullwidth characters count 2.
+  public static func displayWidth(_ s: String) -> Int { Text.displayWidth(s) }
+
+  public static func padRight(_ s: String, _ width: Int) -> String { Text.padRight(s, width) }
+
+  public static func padLeft(_ s: String, _ width: Int) -> String { Text.padLeft(s, width) }
+}
+
 enum Text {
   /// Appends `s` as a JSON string literal (with quotes), escaping per RFC 8259.
   static func appendJSONString(_ s: String, to out: inout [UInt8]) {

@@ -53,15 +53,8 @@ enum CompareLogs {
       throw UsageError("'--k' must be between 1 and 10000, got \(k)")
     }
     rules.size = k
-    let builder: DeckBuilder
-    do {
-      builder = try DeckBuilder(catalog: catalog, rules: rules)
-    } catch {
-      throw CommandFailure(.dataError, "\(config.path): deck: \(error)")
-    }
-    guard let zone = TimeZones.zone(named: config.timeZone) else {
-      throw CommandFailure(.dataError, "\(config.path): unknown time zone '\(config.timeZone)'")
-    }
+    let builder = try Inputs.deckBuilder(catalog, rules, config)
+    let zone = try Inputs.timeZone(config)
     let (strategies, baseline) = try Compare.strategies(args, config, io)
     let names = strategies.map(\.0)
     let seed = try args.uint64("seed") ?? config.seed
@@ -158,12 +151,7 @@ enum CompareLogs {
       let positions = log.maxPosition
       var opeRules = rules
       opeRules.size = positions
-      let opeBuilder: DeckBuilder
-      do {
-        opeBuilder = try DeckBuilder(catalog: catalog, rules: opeRules)
-      } catch {
-        throw CommandFailure(.dataError, "\(config.path): deck: \(error)")
-      }
+      let opeBuilder = try Inputs.deckBuilder(catalog, opeRules, config)
       // Each strategy's deck for every logged session: grouped by day, built as on that day.
       var byDay: [DeckDate: [Int]] = [:]
       for (i, session) in log.sessions.enumerated() { byDay[session.day, default: []].append(i) }

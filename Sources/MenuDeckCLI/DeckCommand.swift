@@ -52,13 +52,7 @@ enum DeckRun {
     if let path = settings.usersPath {
       (users, usersHash) = try Inputs.loadUsers(path, io)
     }
-    let builder: DeckBuilder
-    do {
-      builder = try DeckBuilder(catalog: catalog, rules: settings.rules)
-    } catch {
-      throw CommandFailure(
-        .dataError, "\(config.path.isEmpty ? "deck rules" : config.path): deck: \(error)")
-    }
+    let builder = try Inputs.deckBuilder(catalog, settings.rules, config)
 
     var rejects: RejectsWriter?
     if let path = settings.rejectsPath {

@@ -105,6 +105,26 @@ enum InputOptions {
 }
 
 enum Inputs {
+  /// The deck builder for `rules`; rules it refuses are the config's data error (exit 65).
+  static func deckBuilder(_ catalog: Catalog, _ rules: DeckRules, _ config: MenuDeckConfig) throws
+    -> DeckBuilder
+  {
+    do {
+      return try DeckBuilder(catalog: catalog, rules: rules)
+    } catch {
+      throw CommandFailure(
+        .dataError, "\(config.path.isEmpty ? "deck rules" : config.path): deck: \(error)")
+    }
+  }
+
+  /// The config's time zone; an unknown one is the config's data error (exit 65).
+  static func timeZone(_ config: MenuDeckConfig) throws -> TimeZone {
+    guard let zone = TimeZones.zone(named: config.timeZone) else {
+      throw CommandFailure(.dataError, "\(config.path): unknown time zone '\(config.timeZone)'")
+    }
+    return zone
+  }
+
   /// Reads the config named by `--config`. The default path may be missing when the catalog is
   /// given on the command line (a run without a config file).
   static func loadConfig(
@@ -172,9 +192,7 @@ enum Inputs {
 
     var seed = config.seed
     if args.declares("seed"), let s = try args.uint64("seed") { seed = s }
-    guard let zone = TimeZones.zone(named: config.timeZone) else {
-      throw CommandFailure(.dataError, "\(config.path): unknown time zone '\(config.timeZone)'")
-    }
+    let zone = try Inputs.timeZone(config)
     var date = TimeZones.today(in: zone)
     if args.declares("date"), let text = args.value("date") {
       guard let d = DeckDate.parse(text) else {

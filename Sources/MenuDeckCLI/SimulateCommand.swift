@@ -152,15 +152,8 @@ enum Simulate {
       guard n >= 1 else { throw UsageError("'--size' must be 1 or more, got \(n)") }
       rules.size = n
     }
-    let builder: DeckBuilder
-    do {
-      builder = try DeckBuilder(catalog: catalog, rules: rules)
-    } catch {
-      throw CommandFailure(.dataError, "\(config.path): deck: \(error)")
-    }
-    guard let zone = TimeZones.zone(named: config.timeZone) else {
-      throw CommandFailure(.dataError, "\(config.path): unknown time zone '\(config.timeZone)'")
-    }
+    let builder = try Inputs.deckBuilder(catalog, rules, config)
+    let zone = try Inputs.timeZone(config)
     var start = TimeZones.today(in: zone)
     if let text = args.value("start") {
       guard let d = DeckDate.parse(text) else {
@@ -339,9 +332,7 @@ let statsCommand = CommandSpec(
     }
     let window = try args.int("repeat-window")
     if let window, window < 1 { throw UsageError("'--repeat-window' must be 1 or more") }
-    guard let zone = TimeZones.zone(named: config.timeZone) else {
-      throw CommandFailure(.dataError, "\(config.path): unknown time zone '\(config.timeZone)'")
-    }
+    let zone = try Inputs.timeZone(config)
     let settings = RunSettings(
       config: config, catalogPath: catalogPath, usersPath: nil, historyPaths: logs,
       strategyName: "", strategy: NamedStrategy(name: "", use: "", options: [:]), seed: 0,

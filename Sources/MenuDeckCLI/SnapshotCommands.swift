@@ -62,9 +62,7 @@ enum Ingest {
     let logs = args.arguments("log")
     guard !logs.isEmpty else { throw UsageError("give at least one swipe log to ingest") }
     let config = try Inputs.loadConfig(args, io, catalogOptional: true)
-    guard let zone = TimeZones.zone(named: config.timeZone) else {
-      throw CommandFailure(.dataError, "\(config.path): unknown time zone '\(config.timeZone)'")
-    }
+    let zone = try Inputs.timeZone(config)
     if config.bytes.isEmpty {
       context.note(
         "note: no config file: reading times in UTC with the relative drag rule; give --config "

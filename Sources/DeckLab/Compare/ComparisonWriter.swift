@@ -230,9 +230,11 @@ public enum ComparisonWriter {
     let clean = ReportText.plain
     var s = clean(report.title) + "\n\n"
     let header = ReportText.headerFields(report)
-    let nameWidth = header.map { Text.width(clean($0.name)) }.max() ?? 0
+    let nameWidth = header.map { TextLayout.displayWidth(clean($0.name)) }.max() ?? 0
     for field in header {
-      s += Text.padRight(clean(field.name) + ":", nameWidth + 1) + " " + clean(field.value) + "\n"
+      s +=
+        TextLayout.padRight(clean(field.name) + ":", nameWidth + 1) + " " + clean(field.value)
+        + "\n"
     }
     s += "\n" + ReportText.estimatesCaption(report) + "\n"
     let estimates = ReportText.estimatesGrid(report, clean: clean)
@@ -255,9 +257,11 @@ public enum ComparisonWriter {
   private static func renderGrid(_ header: [String], _ rows: [[String]], groups: [[Int]])
     -> String
   {
-    var widths = header.map(Text.width)
+    var widths = header.map(TextLayout.displayWidth)
     for row in rows {
-      for (n, field) in row.enumerated() { widths[n] = max(widths[n], Text.width(field)) }
+      for (n, field) in row.enumerated() {
+        widths[n] = max(widths[n], TextLayout.displayWidth(field))
+      }
     }
     var panels: [[Int]] = []
     var current: [Int] = []
@@ -277,8 +281,8 @@ public enum ComparisonWriter {
     for (p, panel) in panels.enumerated() {
       if p > 0 { s += "\n" }
       for line in [header] + rows {
-        var text = panel.isEmpty ? line[0] : Text.padRight(line[0], widths[0])
-        for n in panel { text += "  " + Text.padLeft(line[n], widths[n]) }
+        var text = panel.isEmpty ? line[0] : TextLayout.padRight(line[0], widths[0])
+        for n in panel { text += "  " + TextLayout.padLeft(line[n], widths[n]) }
         s += text + "\n"
       }
     }
@@ -377,17 +381,7 @@ enum ReportText {
   /// `value` with exactly `decimals` digits after the point, rounded half away from zero, never
   /// an exponent below 9e15 (the same rule as DeckIO's writers); `value` must be finite.
   static func fixed(_ value: Double, decimals: Int) -> String {
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
-    guard scaled < 9.0e15 else { return String(value) }
-    let n = UInt64(scaled)
-    let p = UInt64(scale)
-    let sign = value < 0 && n != 0 ? "-" : ""
-    guard decimals > 0 else { return sign + String(n) }
-    var frac = String(n % p)
-    if frac.count < decimals { frac = String(repeating: "0", count: decimals - frac.count) + frac }
-    return sign + String(n / p) + "." + frac
+    TextLayout.fixed(value, decimals: decimals)
   }
 
   /// The header lines of the table, Markdown and HTML: the report's parameters, then units,
@@ -481,16 +475,7 @@ enum ReportText {
   private static func isControl(_ c: Unicode.Scalar) -> Bool { c.value < 0x20 || c.value == 0x7F }
 
   /// `s` as a CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF.
-  static func csvField(_ s: String) -> String {
-    guard s.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D })
-    else { return s }
-    var out = "\""
-    for ch in s.unicodeScalars {
-      if ch == "\"" { out += "\"" }
-      out.unicodeScalars.append(ch)
-    }
-    return out + "\""
-  }
+  static func csvField(_ s: String) -> String { TextLayout.csvField(s) }
 
   /// `s` as inline Markdown text that renders as itself (see `ComparisonWriter`). `lineStart`:
   /// the text starts a line (a list item's content), where a leading `#`, `+`, `-`, `=` or
@@ -564,34 +549,5 @@ enum ReportText {
       }
     }
     return out
-  }
-}
-
-/// Display widths and padding for the table (East Asian wide characters count 2).
-private enum Text {
-  static func width(_ s: String) -> Int {
-    var w = 0
-    for scalar in s.unicodeScalars {
-      let v = scalar.value
-      if v == 0x200B || (0x300...0x36F).contains(v) { continue }
-      let wide =
-        (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v)
-        || (0xAC00...0xD7A3).contains(v) || (0xF900...0xFAFF).contains(v)
-        || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
-        || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1F64F).contains(v)
-        || (0x1F900...0x1F9FF).contains(v) || (0x20000...0x3FFFD).contains(v)
-      w += wide ? 2 : 1
-    }
-    return w
-  }
-
-  static func padRight(_ s: String, _ width: Int) -> String {
-    let w = self.width(s)
-    return w >= width ? s : s + String(repeating: " ", count: width - w)
-  }
-
-  static func padLeft(_ s: String, _ width: Int) -> String {
-    let w = self.width(s)
-    return w >= width ? s : String(repeating: " ", count: width - w) + s
   }
 }
