@@ -28,8 +28,8 @@ let compareCommand = CommandSpec(
 
     Examples:
       menudeck compare -s random -s popularity -s affinity --baseline random --users 1000 --days 14
-      menudeck compare -s popularity -s affinity --baseline popularity --split 2026-11-23 \\
-        Data/events.jsonl --report compare.html
+      menudeck compare -s popularity -s affinity --baseline popularity --split 2026-11-24 \\
+        Data/swipes.jsonl --report compare.html
     """,
   options: [
     InputOptions.config,
@@ -107,9 +107,15 @@ enum Compare {
     resampling.seed = try args.uint64("seed") ?? config.seed
     if let out = args.value("out") { try Paths.checkOutput(out, io) }
     if let report = args.value("report") { try Paths.checkOutput(report, io, option: "--report") }
+    if let out = args.value("out"), let report = args.value("report"),
+      URL(fileURLWithPath: Paths.open(out, io)).standardizedFileURL
+        == URL(fileURLWithPath: Paths.open(report, io)).standardizedFileURL
+    {
+      throw UsageError("'--out' and '--report' name the same file '\(out)'; give two files")
+    }
 
     let logs = args.arguments("log")
-    let report: ComparisonReport
+    var report: ComparisonReport
     if logs.isEmpty {
       for option in ["split", "holdout", "k", "ope", "skip-bad-lines", "columns", "right", "left"]
       where args.isGiven(option) {
@@ -122,6 +128,7 @@ enum Compare {
       }
       report = try CompareLogs.run(args, config, logs, resampling, context)
     }
+    if let note = intervalNote(report) { report.notes.append(note) }
     try CommandOutput.write(
       ComparisonWriter.render(report, format: format), to: args.value("out"), io)
     if let path = args.value("report") {
@@ -136,10 +143,37 @@ enum Compare {
     + " bootstrap resample (about 63% distinct diners) always loses some, so its percentile"
     + " interval would sit below the value; its randomization p-value is valid"
 
+  /// A note naming the estimates whose value has no interval because too few resamples defined
+  /// the metric (coverage, which never has one, is explained by its own note).
+  static func intervalNote(_ report: ComparisonReport) -> String? {
+    var missing: [String] = []
+    for (m, metric) in report.metrics.enumerated() where Resampling.hasInterval(metric) {
+      for arm in report.arms where m < arm.estimates.count {
+        let e = arm.estimates[m]
+        if e.value != nil && e.lower == nil { missing.append("\(arm.arm) \(metric.name)") }
+      }
+      for d in report.differences where m < d.estimates.count {
+        let e = d.estimates[m]
+        if e.value != nil && e.lower == nil {
+          missing.append("\(d.arm) - \(d.baseline) \(metric.name)")
+        }
+      }
+    }
+    guard !missing.isEmpty else { return nil }
+    let shown = missing.prefix(6).joined(separator: ", ")
+    let more = missing.count > 6 ? " and \(missing.count - 6) more" : ""
+    return "no interval for \(shown)\(more): the metric is undefined (no denominator) in more than"
+      + " 5% of the resamples, so too few diners carry it to say how uncertain it is"
+  }
+
   /// The strategies of the comparison, and the index of the baseline among them.
   static func strategies(
     _ args: ParsedArguments, _ config: MenuDeckConfig, _ io: CLIStreams
   ) throws -> ([(String, any RankingStrategy)], Int?) {
+    var given = Set<String>()
+    for name in args.values("strategy") where !given.insert(name).inserted {
+      throw UsageError("the strategy '\(name)' is given twice; give each strategy once")
+    }
     let strategies = try Simulate.strategies(args, config, io)
     guard strategies.count >= 2 else {
       throw UsageError(
@@ -204,7 +238,7 @@ enum Compare {
       differences: differences, daily: stats.dailySeries(strategies: names),
       level: resampling.level, resamples: resampling.resamples, units: units.count,
       notes: [
-        "every strategy served the same \(units.count) simulated diners with the same random"
+        "every strategy served the same \(plural(units.count, "simulated diner")) with the same random"
           + " numbers; intervals resample diners (diners who never opened the app count with"
           + " no sessions)",
         Compare.coverageNote,

@@ -44,6 +44,10 @@ enum CompareLogs {
       for u in try Inputs.loadUsers(path, io).0 { profiles[u.id] = u }
     }
     var rules = config.rules
+    if args.isGiven("size") && args.isGiven("k") {
+      throw UsageError(
+        "give --k or --size, not both: on logs each strategy's deck of k cards is evaluated")
+    }
     if let n = try args.int("size") {
       guard n >= 1 else { throw UsageError("'--size' must be 1 or more, got \(n)") }
       rules.size = n
@@ -58,6 +62,13 @@ enum CompareLogs {
     let (strategies, baseline) = try Compare.strategies(args, config, io)
     let names = strategies.map(\.0)
     let seed = try args.uint64("seed") ?? config.seed
+    // The strategies' own random numbers come from a seed derived from the run's seed, never the
+    // seed itself: a log written by `simulate` with that seed would otherwise be replayed card
+    // for card by the seeded strategy that wrote it, and every estimate would be flattered.
+    var derived = StableHash()
+    derived.combine(seed)
+    derived.combine("compare-target")
+    let targetSeed = derived.finalized
 
     // One pass over the logs: training events into the history, evaluation events aside.
     var settings = RunSettings(
@@ -66,6 +77,15 @@ enum CompareLogs {
       date: DeckDate(daysSinceEpoch: 0), zone: zone, format: .json, rules: rules,
       skipBadLines: args.flag("skip-bad-lines"), rejectsPath: nil)
     settings.columns = try InputOptions.columnMapping(args, config: config)
+    var seenLogs: [String: String] = [:]
+    for path in logs where path != "-" {
+      let resolved = URL(fileURLWithPath: Paths.open(path, io)).standardizedFileURL.path
+      if let first = seenLogs[resolved] {
+        throw UsageError(
+          "the log '\(path)' is given twice (also as '\(first)'); its events would count twice")
+      }
+      seenLogs[resolved] = path
+    }
     let ope = args.flag("ope")
     var sink = SplitSink(catalog: catalog, split: split, seed: seed)
     if ope {
@@ -101,10 +121,24 @@ enum CompareLogs {
     }
     let judged = sink.heldOut.judged
     guard !judged.isEmpty else {
+      let last =
+        sink.lastDay.map { " (the last event is dated \(DeckDate(daysSinceEpoch: $0)))" } ?? ""
+      let advice: String
+      switch split {
+      case .date: advice = "choose an earlier --split\(last)"
+      case .holdout: advice = "choose a larger --holdout"
+      }
       throw CommandFailure(
         .dataError,
         "no diner swiped right in the evaluation period (\(split.describe(deckDate))):"
-          + " nothing to evaluate; choose an earlier --split or a larger --holdout")
+          + " nothing to evaluate; \(advice)")
+    }
+    var earlyNotes: [String] = []
+    if sink.trainingEvents == 0 {
+      let warning =
+        "no event before the split: the strategies learned nothing and rank as for first visits"
+      context.warn("warning: " + warning)
+      earlyNotes.append(warning)
     }
 
     // Each strategy ranks a deck of k cards for every judged diner on the deck date.
@@ -114,7 +148,7 @@ enum CompareLogs {
     for (_, strategy) in strategies {
       try strategy.learn(catalog: catalog, history: history)
       let pipeline = DeckPipeline(
-        builder: builder, strategy: strategy, history: history, seed: seed, date: deckDate)
+        builder: builder, strategy: strategy, history: history, seed: targetSeed, date: deckDate)
       var lists: [[Int32]] = []
       lists.reserveCapacity(diners.count)
       var counts = [Int](repeating: 0, count: catalog.count)
@@ -134,7 +168,7 @@ enum CompareLogs {
     ).table
     let (rankingArms, rankingDifferences) = Resampling.analyze(
       ranking, baseline: baseline, options: resampling)
-    var notes: [String] = [Compare.coverageNote]
+    var notes: [String] = [Compare.coverageNote] + earlyNotes
 
     var metrics = ranking.metrics
     var arms = rankingArms
@@ -161,7 +195,7 @@ enum CompareLogs {
         for day in byDay.keys.sorted() {
           let indices = byDay[day]!
           let pipeline = DeckPipeline(
-            builder: opeBuilder, strategy: strategy, history: history, seed: seed, date: day)
+            builder: opeBuilder, strategy: strategy, history: history, seed: targetSeed, date: day)
           var next = 0
           try pipeline.build(
             users: indices.map { i in
@@ -174,6 +208,33 @@ enum CompareLogs {
           }
         }
         targets.append(OffPolicyTarget(name: name, rankings: rankings))
+      }
+      // Effective sample size of each strategy's importance weights w = match / μ over the
+      // logged cards: (Σw)² / Σw². Few effective cards make IPS, SNIPS and DR noisy beyond
+      // what a bootstrap over diners can show.
+      var effective: [String] = []
+      for target in targets {
+        var sum = 0.0
+        var squares = 0.0
+        for (s, session) in log.sessions.enumerated() {
+          let ranking = target.rankings[s]
+          for card in session.cards {
+            let p = Int(card.position) - 1
+            guard p >= 0 && p < ranking.count && ranking[p] == card.item else { continue }
+            let w = 1 / card.propensity
+            sum += w
+            squares += w * w
+          }
+        }
+        let ess = squares > 0 ? sum * sum / squares : 0
+        effective.append("\(target.name) \(ReportNumber.text(ess, decimals: 1))")
+        if ess < 100 {
+          notes.append(
+            "the off-policy estimates of \(target.name) rest on an effective sample of"
+              + " \(ReportNumber.text(ess, decimals: 1)) logged cards ((Σw)²/Σw² of its importance"
+              + " weights): too few for IPS, SNIPS or DR to be trusted, whatever their intervals say"
+          )
+        }
       }
       let table = OffPolicy.evaluate(log, targets: targets)
       let (opeArms, opeDifferences) = Resampling.analyze(
@@ -196,6 +257,7 @@ enum CompareLogs {
         ReportParameter(name: "ope_sessions", value: "\(log.sessions.count)"),
         ReportParameter(name: "ope_diners", value: "\(log.diners.count)"),
         ReportParameter(name: "ope_positions", value: "\(positions)"),
+        ReportParameter(name: "ope_effective_cards", value: effective.joined(separator: ", ")),
       ]
     }
 
@@ -204,7 +266,7 @@ enum CompareLogs {
     if skipped > 0 {
       notes.append(
         "\(plural(skipped, "diner")) with evaluation swipes but no right swipe cannot be scored"
-          + " by ranking metrics and are left out")
+          + " by ranking metrics and \(skipped == 1 ? "is" : "are") left out")
     }
     let parameters =
       [
@@ -274,13 +336,17 @@ struct SplitSink: EventSink {
   private(set) var lastTrainingDay: Int32 = 0
   /// Events learned from.
   private(set) var trainingEvents = 0
+  /// The latest deck day of any event (date splits).
+  private(set) var lastDay: Int32?
 
   init(catalog: Catalog, split: Split, seed: UInt64) {
     self.split = split
     self.seed = seed
     switch split {
     case .date(let date):
-      training = HistoryIngest(catalog: catalog, cutoff: date)
+      // The split decides by the event's deck date (else the local day of its `at`), the same
+      // day on both sides: the history's own cutoff (by `at`) is not used.
+      training = HistoryIngest(catalog: catalog, cutoff: nil)
       heldOut = HeldOutSwipes(catalog: catalog, split: date)
       threshold = 0
     case .holdout(let fraction):
@@ -292,9 +358,14 @@ struct SplitSink: EventSink {
 
   mutating func event(_ e: RawEvent) -> EventDisposition {
     switch split {
-    case .date:
-      guard training.event(e) == .accepted else { return .unknownItem }
-      if (e.deck?.daysSinceEpoch ?? e.day) < heldOut.split.daysSinceEpoch { trainingEvents += 1 }
+    case .date(let date):
+      let day = e.deck?.daysSinceEpoch ?? e.day
+      lastDay = max(lastDay ?? day, day)
+      if day < date.daysSinceEpoch {
+        let disposition = training.event(e)
+        if disposition == .accepted { trainingEvents += 1 }
+        return disposition
+      }
       _ = sessions?.event(e)
       return heldOut.event(e)
     case .holdout:
@@ -319,6 +390,11 @@ struct SplitSink: EventSink {
     training.finish()
     heldOut.finish()
   }
+}
+
+/// Fixed-decimal numbers in notes and parameters.
+enum ReportNumber {
+  static func text(_ x: Double, decimals: Int) -> String { TextLayout.fixed(x, decimals: decimals) }
 }
 
 extension Double {

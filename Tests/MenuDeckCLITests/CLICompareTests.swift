@@ -204,3 +204,78 @@ import Testing
     #expect(r.stderr.contains("'--ope' needs --split DATE"))
   }
 }
+
+@Suite struct CLICompareInputRulesTests {
+  private func tempDir() throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "menudeck-cmp-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir
+  }
+
+  @Test func theSplitDecidesByDeckDateOnBothSides() throws {
+    let dir = try tempDir()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    // The second swipe was made late on the 23rd for the deck of the 24th: it is evaluated,
+    // never learned from.
+    let log = """
+      {"user":"u1","item":"oyakodon","swipe":"right","at":"2026-11-20T12:00:00","deck":"2026-11-20"}
+      {"user":"u1","item":"gyudon","swipe":"right","at":"2026-11-23T23:00:00","deck":"2026-11-24"}
+      {"user":"u2","item":"katsudon","swipe":"right","at":"2026-11-25T12:00:00"}
+      {"user":"u3","item":"tendon","swipe":"left","at":"2026-11-24T12:00:00","deck":"2026-11-23"}
+
+      """
+    try log.write(to: dir.appendingPathComponent("l.jsonl"), atomically: true, encoding: .utf8)
+    let r = CLIRun(
+      [
+        "compare", "--config", CLITest.repoRoot + "/Config/menudeck.json", "-s", "popularity",
+        "-s", "random", "--split", "2026-11-24", "--resamples", "20", "--format", "json",
+        "l.jsonl",
+      ], in: dir.path)
+    #expect(r.code == .success, "\(r.stderr)")
+    let json = try #require(try r.json() as? [String: Any])
+    let parameters = try #require(json["parameters"] as? [String: String])
+    #expect(parameters["training_events"] == "2", "the 20th, and the 24th's swipe for the 23rd")
+    #expect(parameters["evaluation_events"] == "2")
+    #expect(parameters["evaluated_diners"] == "2")
+  }
+
+  @Test func aLogGivenTwiceIsRefused() {
+    let r = CLIRun([
+      "compare", "-s", "popularity", "-s", "random", "--split", "2026-11-24", "Data/swipes.jsonl",
+      "./Data/swipes.jsonl",
+    ])
+    #expect(r.code == .usage)
+    #expect(r.stderr.contains("is given twice"), "\(r.stderr)")
+  }
+
+  @Test func aStrategyGivenTwiceIsRefused() {
+    let r = CLIRun(["compare", "-s", "popularity", "-s", "random", "-s", "popularity"])
+    #expect(r.code == .usage)
+    #expect(r.stderr.contains("the strategy 'popularity' is given twice"), "\(r.stderr)")
+  }
+
+  @Test func outAndReportMustDiffer() {
+    let r = CLIRun(
+      CLICompareTests.simulation + ["--out", "/tmp/x.html", "--report", "/tmp/x.html"])
+    #expect(r.code == .usage)
+    #expect(r.stderr.contains("name the same file"))
+  }
+
+  @Test func noTrainingEventsIsSaid() throws {
+    let r = CLIRun([
+      "compare", "-s", "popularity", "-s", "random", "--split", "2020-01-01", "--resamples", "10",
+      "Data/swipes.jsonl",
+    ])
+    #expect(r.code == .success, "\(r.stderr)")
+    #expect(r.stderr.contains("no event before the split"))
+    let late = CLIRun([
+      "compare", "-s", "popularity", "-s", "random", "--split", "2030-01-01", "--resamples", "10",
+      "Data/swipes.jsonl",
+    ])
+    #expect(late.code == .dataError)
+    #expect(
+      late.stderr.contains("choose an earlier --split (the last event is dated 2026-11-29)"),
+      "\(late.stderr)")
+  }
+}

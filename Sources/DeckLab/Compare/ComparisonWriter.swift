@@ -244,6 +244,11 @@ public enum ComparisonWriter {
       let diffs = ReportText.differencesGrid(report, clean: clean)
       s += renderGrid(diffs.header, diffs.rows, groups: diffs.groups)
     }
+    if report.topDishes.contains(where: { !$0.dishes.isEmpty }) {
+      s += "\n" + clean(ReportText.dishesCaption(report)) + "\n"
+      let grid = ReportText.dishesGrid(report, clean: clean)
+      s += renderGrid(grid.header, grid.rows, groups: report.topDishes.indices.map { [$0 + 1] })
+    }
     if !report.notes.isEmpty {
       s += "\nnotes:\n"
       for note in report.notes { s += "- " + clean(note) + "\n" }

@@ -58,7 +58,8 @@ public enum Resampling {
         estimates: (0..<metrics).map { m in
           let values = replicates.compactMap { $0[a * metrics + m] }
           let (lower, upper) =
-            hasInterval(table.metrics[m]) ? interval(values, level: options.level) : (nil, nil)
+            hasInterval(table.metrics[m])
+            ? interval(values, level: options.level, of: options.resamples) : (nil, nil)
           return Estimate(value: table.value(arm: a, metric: m), lower: lower, upper: upper)
         })
     }
@@ -75,7 +76,8 @@ public enum Resampling {
           difference(r[a * metrics + m], r[baseline * metrics + m])
         }
         let (lower, upper) =
-          hasInterval(table.metrics[m]) ? interval(values, level: options.level) : (nil, nil)
+          hasInterval(table.metrics[m])
+          ? interval(values, level: options.level, of: options.resamples) : (nil, nil)
         estimates.append(Estimate(value: observed, lower: lower, upper: upper))
         pValues.append(observed.map { pValue(observed: $0, permuted: permuted.map { $0[m] }) })
       }
@@ -99,6 +101,21 @@ public enum Resampling {
   }
 
   // MARK: - Quantiles
+
+  /// The share of resamples in which a metric must be defined to get an interval. A ratio is
+  /// undefined in a resample that drew no diner with a denominator (a rate over few diners'
+  /// cards, replay with few matches); the resamples where it is defined are then a biased few,
+  /// and their interval would look more certain than the data allow.
+  public static let minimumDefinedShare = 0.95
+
+  /// The interval of `values` out of `resamples` replicates: nil when fewer than
+  /// `minimumDefinedShare` of them defined the metric.
+  public static func interval(_ values: [Double], level: Double, of resamples: Int) -> (
+    Double?, Double?
+  ) {
+    guard Double(values.count) >= minimumDefinedShare * Double(resamples) else { return (nil, nil) }
+    return interval(values, level: level)
+  }
 
   /// The percentile interval of `values` at `level` (type-7 quantiles); nil when empty.
   public static func interval(_ values: [Double], level: Double) -> (Double?, Double?) {
