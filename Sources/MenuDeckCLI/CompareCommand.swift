@@ -73,6 +73,9 @@ let compareCommand = CommandSpec(
         "Logs without times: evaluate on this share of the (diner, dish) pairs instead of --split."),
     .option("k", valueName: "n", help: "Logs: the k of the ranking metrics (default: deck size)."),
     .flag("ope", help: "Logs: off-policy estimates from the logged propensities."),
+    .option(
+      "trec", valueName: "dir",
+      help: "Logs: also write the judgements and each strategy's decks as TREC qrels and runs."),
     InputOptions.skipBadLines,
   ] + InputOptions.mapping + [
     .option(
@@ -117,7 +120,9 @@ enum Compare {
     let logs = args.arguments("log")
     var report: ComparisonReport
     if logs.isEmpty {
-      for option in ["split", "holdout", "k", "ope", "skip-bad-lines", "columns", "right", "left"]
+      for option in [
+        "split", "holdout", "k", "ope", "trec", "skip-bad-lines", "columns", "right", "left",
+      ]
       where args.isGiven(option) {
         throw UsageError("'--\(option)' applies to logs; give the swipe logs to evaluate on")
       }

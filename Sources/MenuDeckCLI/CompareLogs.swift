@@ -160,6 +160,12 @@ enum CompareLogs {
       rankings.append(lists)
       shownCounts.append(counts)
     }
+    if let dir = args.value("trec") {
+      try writeTrec(
+        dir: dir, users: judged.map(\.user), relevant: judged.map(\.relevant), names: names,
+        rankings: rankings, catalog: catalog, io: io)
+      context.note("menudeck: TREC qrels and runs written to \(dir)")
+    }
     let evaluation = OfflineEvaluation(
       k: k, itemCategory: catalog.itemCategory, trainingPopularity: history.itemRight)
     let ranking = evaluation.evaluate(
@@ -289,6 +295,39 @@ enum CompareLogs {
       notes: notes)
     report.topDishes = top
     return report
+  }
+
+  /// `DIR/qrels.txt` (the right swipes of the evaluation period) and `DIR/NAME.run` per strategy,
+  /// so that `trec_eval -c -m P.10 ... DIR/qrels.txt DIR/NAME.run` recomputes the ranking
+  /// metrics. Each file is written atomically.
+  static func writeTrec(
+    dir: String, users: [String], relevant: [[Int32]], names: [String], rankings: [[[Int32]]],
+    catalog: Catalog, io: CLIStreams
+  ) throws {
+    let ids = catalog.items.map(\.id)
+    do {
+      try FileManager.default.createDirectory(
+        atPath: Paths.open(dir, io), withIntermediateDirectories: true)
+    } catch {
+      throw CommandFailure(
+        .ioError, "\(dir): cannot create the directory: \(error.localizedDescription)")
+    }
+    do {
+      let qrels = try TrecFiles.qrels(users: users, relevant: relevant, itemIDs: ids)
+      try CommandOutput.write(Array(qrels.utf8), to: dir + "/qrels.txt", io)
+      for (name, lists) in zip(names, rankings) {
+        let run = try TrecFiles.run(users: users, rankings: lists, itemIDs: ids, tag: name)
+        // A named configuration may hold characters a file name should not.
+        let file = String(
+          name.unicodeScalars.map { c in
+            c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "-" || c == "."
+              ? Character(c) : "_"
+          })
+        try CommandOutput.write(Array(run.utf8), to: dir + "/" + file + ".run", io)
+      }
+    } catch let error as TrecIDError {
+      throw CommandFailure(.dataError, "--trec: \(error)")
+    }
   }
 
   static func topDishes(names: [String], counts: [[Int]], catalog: Catalog, limit: Int = 10)

@@ -279,3 +279,31 @@ import Testing
       "\(late.stderr)")
   }
 }
+
+@Suite struct CLICompareTrecTests {
+  @Test func trecFilesHoldTheJudgementsAndEachStrategysDecks() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "menudeck-trec-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let r = CLIRun([
+      "compare", "-s", "popularity", "-s", "affinity", "--split", "2026-11-24", "--k", "5",
+      "--resamples", "10", "--format", "json", "--trec", dir.path, "Data/swipes.jsonl",
+    ])
+    #expect(r.code == .success, "\(r.stderr)")
+    let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+    #expect(files == ["affinity.run", "popularity.run", "qrels.txt"])
+    let json = try #require(try r.json() as? [String: Any])
+    let diners = Int((json["parameters"] as? [String: String])?["evaluated_diners"] ?? "") ?? 0
+    let run = try String(contentsOf: dir.appendingPathComponent("popularity.run"), encoding: .utf8)
+    let lines = run.split(separator: "\n")
+    #expect(lines.count == diners * 5, "five cards for each evaluated diner")
+    for line in lines {
+      let fields = line.split(separator: " ")
+      #expect(fields.count == 6 && fields[1] == "Q0" && fields[5] == "popularity")
+      #expect(Int(fields[4]) == 6 - Int(fields[3])!, "scores fall strictly with rank")
+    }
+    let qrels = try String(contentsOf: dir.appendingPathComponent("qrels.txt"), encoding: .utf8)
+    let judged = Set(qrels.split(separator: "\n").map { $0.split(separator: " ")[0] })
+    #expect(judged.count == diners)
+  }
+}
