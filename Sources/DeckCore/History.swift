@@ -255,14 +255,38 @@ struct HistoryState {
   }
 
   /// One item of a diner's direct array: 8 bytes, all zero when the diner never swiped it.
+  ///
+  /// Four 16-bit fields in one word, so that a swipe updates the one chosen by its direction
+  /// with shifts instead of branches: the low 16 bits of the right and left counts (the rest is
+  /// in the pair's `Spill`), then the `dayCode` of the latest right and left day (0 for none,
+  /// `spilled` when the day is in the pair's `Spill`).
   @usableFromInline
   struct Cell: Sendable {
-    /// The low 16 bits of the counts; the rest is in the pair's `Spill`.
-    @usableFromInline var right: UInt16
-    @usableFromInline var left: UInt16
-    /// `dayCode` of the latest day: 0 for none, `spilled` when the day is in the pair's `Spill`.
-    @usableFromInline var lastRight: UInt16
-    @usableFromInline var lastLeft: UInt16
+    @usableFromInline var bits: UInt64
+
+    /// Bit offsets of the fields: a count at `count(right:)`, its day 32 bits higher.
+    @inlinable @inline(__always)
+    static func count(right: Bool) -> UInt64 { right ? 0 : 16 }
+
+    init(right: UInt16, left: UInt16, lastRight: UInt16, lastLeft: UInt16) {
+      bits =
+        UInt64(right) | UInt64(left) << 16 | UInt64(lastRight) << 32 | UInt64(lastLeft) << 48
+    }
+
+    @inlinable @inline(__always)
+    func field(_ offset: UInt64) -> UInt16 { UInt16(truncatingIfNeeded: bits &>> offset) }
+
+    @inlinable @inline(__always)
+    mutating func set(_ offset: UInt64, _ value: UInt16) {
+      bits = bits & ~(0xFFFF &<< offset) | UInt64(value) &<< offset
+    }
+
+    var right: UInt16 { field(0) }
+    var left: UInt16 { field(16) }
+    var lastRight: UInt16 { field(32) }
+    var lastLeft: UInt16 { field(48) }
+    /// Whether the diner swiped the item (every swipe leaves a nonzero day code).
+    @inlinable var isUsed: Bool { bits &>> 32 != 0 }
   }
 
   /// What the packed layouts leave out, for the rare pair that needs it: the counts in multiples
@@ -297,8 +321,8 @@ struct HistoryState {
     /// A hash table: `32 - log2(capacity)` (the slot of an item is the top bits of a 32-bit
     /// product). A direct array: 0.
     @usableFromInline var shift: UInt32
-    @usableFromInline var right: Int32
-    @usableFromInline var left: Int32
+    /// Right swipes at 0, left swipes at 1.
+    @usableFromInline var swipes: SIMD2<Int32>
 
     @inlinable var isArray: Bool { shift == 0 }
     /// Slots of a hash table.
@@ -333,8 +357,8 @@ struct HistoryState {
   /// The overflow of packed counts and days, by `spillKey(user, item)` (empty in practice).
   var spills: [UInt64: Spill] = [:]
   @usableFromInline var pairCount = 0
-  @usableFromInline var right = 0
-  @usableFromInline var left = 0
+  /// Right swipes at 0, left swipes at 1.
+  @usableFromInline var swipes: SIMD2<Int> = .zero
   @usableFromInline var skippedFuture = 0
   /// Where the bulk `add` leaves the memory it reads ahead (so the reads are not dropped).
   var touched: UInt8 = 0
@@ -392,8 +416,7 @@ struct HistoryState {
     }
     c.spills = spills
     c.pairCount = pairCount
-    c.right = right
-    c.left = left
+    c.swipes = swipes
     c.skippedFuture = skippedFuture
     return c
   }
@@ -410,7 +433,7 @@ struct HistoryState {
     let array = arrayUnits <= HistoryState.minTable
     let table = reserve(array ? arrayUnits : HistoryState.minTable)
     (users + userCount).initialize(
-      to: User(table: table, count: 0, shift: array ? 0 : 32 - 2, right: 0, left: 0))
+      to: User(table: table, count: 0, shift: array ? 0 : 32 - 2, swipes: .zero))
     userCount += 1
   }
 
@@ -514,20 +537,16 @@ struct HistoryState {
       skippedFuture &+= 1
       return
     }
+    // The direction picks counters by index, not by branch (it is unpredictable).
     let u = users + Int(user)
-    if isRight {
-      itemCounts[2 &* Int(item)] &+= 1
-      u.pointee.right &+= 1
-      right &+= 1
-    } else {
-      itemCounts[2 &* Int(item) &+ 1] &+= 1
-      u.pointee.left &+= 1
-      left &+= 1
-    }
+    let side = isRight ? 0 : 1
+    itemCounts[2 &* Int(item) &+ side] &+= 1
+    u.pointee.swipes[side] &+= 1
+    swipes[side] &+= 1
     let p = Int(position) &- 1
     if UInt(bitPattern: p) < UInt(HistoryState.maxPosition) {
       positions[2 &* p] &+= 1
-      if isRight { positions[2 &* p &+ 1] &+= 1 }
+      positions[2 &* p &+ 1] &+= isRight ? 1 : 0
       if p >= topPosition { topPosition = p &+ 1 }
     }
     let shift = u.pointee.shift
@@ -569,34 +588,48 @@ struct HistoryState {
     }
   }
 
-  /// The update of a diner with a direct array.
+  /// The update of a diner with a direct array: the count and the day chosen by the direction,
+  /// by shifts; a count about to wrap or a day without a code takes the slow path.
   @inlinable @inline(__always)
   mutating func addToArray(user: Int32, item: Int32, right isRight: Bool, day: Int32) {
     let u = users + Int(user)
     let c = u.pointee.table.assumingMemoryBound(to: Cell.self) + Int(item)
-    if c.pointee.lastRight | c.pointee.lastLeft == 0 {
+    let bits = c.pointee.bits
+    let countAt = Cell.count(right: isRight)
+    let dayAt = countAt &+ 32
+    let count = (bits &>> countAt) & 0xFFFF
+    let last = (bits &>> dayAt) & 0xFFFF
+    let code = UInt64(HistoryState.dayCode(day))
+    let spilled = UInt64(HistoryState.spilled)
+    if count == 0xFFFF || last == spilled || code == spilled {
+      addToArraySlowly(user: user, item: item, right: isRight, day: day)
+      return
+    }
+    let used: Int32 = bits &>> 32 != 0 ? 0 : 1
+    u.pointee.count &+= used
+    pairCount &+= Int(used)
+    c.pointee.bits = (bits &+ (1 &<< countAt)) ^ ((last ^ max(last, code)) &<< dayAt)
+  }
+
+  /// `addToArray` for a count about to wrap to 0 or a day that has no code or meets one that is
+  /// spilled.
+  @usableFromInline @inline(never)
+  mutating func addToArraySlowly(user: Int32, item: Int32, right isRight: Bool, day: Int32) {
+    let u = users + Int(user)
+    let c = u.pointee.table.assumingMemoryBound(to: Cell.self) + Int(item)
+    if !c.pointee.isUsed {
       u.pointee.count &+= 1
       pairCount &+= 1
     }
+    let countAt = Cell.count(right: isRight)
+    if c.pointee.field(countAt) == .max { carry(user: user, item: item, right: isRight) }
+    c.pointee.set(countAt, c.pointee.field(countAt) &+ 1)
     let code = HistoryState.dayCode(day)
-    if isRight {
-      if c.pointee.right == .max { carry(user: user, item: item, right: true) }
-      c.pointee.right &+= 1
-      let last = c.pointee.lastRight
-      if last < code && code != HistoryState.spilled {
-        c.pointee.lastRight = code
-      } else if last == HistoryState.spilled || code == HistoryState.spilled {
-        spillDay(user: user, item: item, right: true, day: day)
-      }
-    } else {
-      if c.pointee.left == .max { carry(user: user, item: item, right: false) }
-      c.pointee.left &+= 1
-      let last = c.pointee.lastLeft
-      if last < code && code != HistoryState.spilled {
-        c.pointee.lastLeft = code
-      } else if last == HistoryState.spilled || code == HistoryState.spilled {
-        spillDay(user: user, item: item, right: false, day: day)
-      }
+    let last = c.pointee.field(countAt + 32)
+    if last < code && code != HistoryState.spilled {
+      c.pointee.set(countAt + 32, code)
+    } else if last == HistoryState.spilled || code == HistoryState.spilled {
+      spillDay(user: user, item: item, right: isRight, day: day)
     }
   }
 
@@ -618,17 +651,16 @@ struct HistoryState {
     let c = users[Int(user)].table.assumingMemoryBound(to: Cell.self) + Int(item)
     let key = HistoryState.spillKey(Int(user), item)
     var s = spills[key] ?? Spill()
+    let dayAt = Cell.count(right: right) + 32
+    let old = c.pointee.field(dayAt)
     if right {
-      let old = c.pointee.lastRight
       if old != HistoryState.spilled { s.lastRight = HistoryState.day(ofCode: old) }
       s.lastRight = max(s.lastRight, day)
-      c.pointee.lastRight = HistoryState.spilled
     } else {
-      let old = c.pointee.lastLeft
       if old != HistoryState.spilled { s.lastLeft = HistoryState.day(ofCode: old) }
       s.lastLeft = max(s.lastLeft, day)
-      c.pointee.lastLeft = HistoryState.spilled
     }
+    c.pointee.set(dayAt, HistoryState.spilled)
     spills[key] = s
   }
 
@@ -803,18 +835,22 @@ struct HistoryState {
           let out = buffer.baseAddress!
           var k = 0
           if spills.isEmpty {
+            // Arithmetic instead of selects, which the compiler would turn into branches.
+            @inline(__always) func day(_ code: UInt16) -> Int32 {
+              let d = Int32(code) &- 1
+              return d ^ ((d ^ History.never) & (d &>> 31))
+            }
             for item in 0..<itemCount {
               let c = cells[item]
               (out + k).initialize(
                 to: UserItemRecord(
                   item: Int32(truncatingIfNeeded: item), right: Int32(c.right),
-                  left: Int32(c.left),
-                  lastRight: c.lastRight == 0 ? History.never : Int32(c.lastRight) &- 1,
-                  lastLeft: c.lastLeft == 0 ? History.never : Int32(c.lastLeft) &- 1))
-              k &+= c.lastRight | c.lastLeft != 0 ? 1 : 0
+                  left: Int32(c.left), lastRight: day(c.lastRight), lastLeft: day(c.lastLeft)))
+              let codes = c.bits &>> 32
+              k &+= Int(truncatingIfNeeded: (codes | (0 &- codes)) &>> 63)
             }
           } else {
-            for item in 0..<itemCount where cells[item].lastRight | cells[item].lastLeft != 0 {
+            for item in 0..<itemCount where cells[item].isUsed {
               (out + k).initialize(to: record(user: u, item: Int32(item), cells[item]))
               k += 1
             }
@@ -870,7 +906,7 @@ struct HistoryState {
         }
       }
       byUser[userNames[u]] = UserHistory(
-        id: userNames[u], records: records, right: user.right, left: user.left)
+        id: userNames[u], records: records, right: user.swipes[0], left: user.swipes[1])
     }
     var itemRight = [Int32](repeating: 0, count: itemCount)
     var itemLeft = [Int32](repeating: 0, count: itemCount)
@@ -886,7 +922,7 @@ struct HistoryState {
     }
     return History(
       itemRight: itemRight, itemLeft: itemLeft, users: byUser, positionShown: positionShown,
-      positionRight: positionRight, right: right, left: left)
+      positionRight: positionRight, right: swipes[0], left: swipes[1])
   }
 }
 
