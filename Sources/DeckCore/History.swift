@@ -222,8 +222,8 @@ public struct HistoryBuilder: Sendable {
 /// while small, then twice), and when the larger table would take at least as many bytes as a
 /// direct array over the whole catalog, the diner gets that array instead (8-byte `Cell`s
 /// indexed by item: no probing, no further moves, records come out in item order). Memory stays
-/// proportional to the number of pairs: a diner's array is never larger than the table it
-/// replaces.
+/// proportional to the number of pairs: a diner's array is never larger than the table it takes
+/// the place of.
 ///
 /// Both layouts pack counts into 16 bits and cells pack days into 16 bits; what does not fit
 /// goes to `spills`, exactly (see `Spill`), so the results are those of full-width counters.
@@ -264,9 +264,9 @@ struct HistoryState {
   struct Cell: Sendable {
     @usableFromInline var bits: UInt64
 
-    /// Bit offsets of the fields: a count at `count(right:)`, its day 32 bits higher.
+    /// Bit offsets of the fields: a count at `countOffset(right:)`, its day 32 bits higher.
     @inlinable @inline(__always)
-    static func count(right: Bool) -> UInt64 { right ? 0 : 16 }
+    static func countOffset(right: Bool) -> UInt64 { right ? 0 : 16 }
 
     init(right: UInt16, left: UInt16, lastRight: UInt16, lastLeft: UInt16) {
       bits =
@@ -595,7 +595,7 @@ struct HistoryState {
     let u = users + Int(user)
     let c = u.pointee.table.assumingMemoryBound(to: Cell.self) + Int(item)
     let bits = c.pointee.bits
-    let countAt = Cell.count(right: isRight)
+    let countAt = Cell.countOffset(right: isRight)
     let dayAt = countAt &+ 32
     let count = (bits &>> countAt) & 0xFFFF
     let last = (bits &>> dayAt) & 0xFFFF
@@ -621,7 +621,7 @@ struct HistoryState {
       u.pointee.count &+= 1
       pairCount &+= 1
     }
-    let countAt = Cell.count(right: isRight)
+    let countAt = Cell.countOffset(right: isRight)
     if c.pointee.field(countAt) == .max { carry(user: user, item: item, right: isRight) }
     c.pointee.set(countAt, c.pointee.field(countAt) &+ 1)
     let code = HistoryState.dayCode(day)
@@ -651,7 +651,7 @@ struct HistoryState {
     let c = users[Int(user)].table.assumingMemoryBound(to: Cell.self) + Int(item)
     let key = HistoryState.spillKey(Int(user), item)
     var s = spills[key] ?? Spill()
-    let dayAt = Cell.count(right: right) + 32
+    let dayAt = Cell.countOffset(right: right) + 32
     let old = c.pointee.field(dayAt)
     if right {
       if old != HistoryState.spilled { s.lastRight = HistoryState.day(ofCode: old) }
