@@ -72,8 +72,13 @@ enum IngestBench {
   }
 
   /// Reads the file with the streaming reader into a HistoryBuilder and builds the History.
+  /// With `MENUDECK_BENCH_STAGES=1` in the environment, also prints where the time goes (see
+  /// `stages`) to standard error first.
   static func ingest(path: String) throws -> Result {
-    try best { try ingestOnce(path: path) }
+    if ProcessInfo.processInfo.environment["MENUDECK_BENCH_STAGES"] == "1" {
+      try printStages(path: path)
+    }
+    return try best { try ingestOnce(path: path) }
   }
 
   static func ingestOnce(path: String) throws -> Result {
@@ -144,5 +149,94 @@ enum IngestBench {
     }
     let t1 = Clock.cpuNow()
     return Result(bytes: bytes, events: events, seconds: t1 - t0, pairs: 0)
+  }
+}
+
+// MARK: - Where the ingest time goes
+
+extension IngestBench {
+  /// CPU nanoseconds per event of each stage of the ingest, each the best of `repeats` runs:
+  /// - `reader`: the reader with validation into a sink that only counts;
+  /// - `aggregate`: the bulk `HistoryBuilder.add` alone, over the same events already decoded
+  ///   and looked up (batches of 256, as `HistoryIngest` makes them), into a new builder;
+  /// - `build`: `HistoryBuilder.build()` after the whole ingest;
+  /// - `lookUps`: the rest of the whole ingest (reader, `HistoryIngest` and aggregation in one
+  ///   loop): catalog and user look-ups, queueing, and what the stages cost each other in caches
+  ///   when they share a loop.
+  struct Stages {
+    var reader = Double.infinity
+    var lookUps = Double.infinity
+    var aggregate = Double.infinity
+    var build = Double.infinity
+  }
+
+  /// A sink that looks events up as `HistoryIngest` does and keeps them all, decoded, for
+  /// aggregating them alone.
+  struct DecodedSwipes: EventSink {
+    var items: ByteTable
+    var users = ByteTable(capacity: 1024)
+    var swipes: [HistoryBuilder.Swipe] = []
+
+    mutating func event(_ e: RawEvent) -> EventDisposition {
+      guard let item = items.find(e.item) else { return .unknownItem }
+      let user = users.insert(e.user).index
+      swipes.append(
+        HistoryBuilder.Swipe(
+          user: user, item: item, swipe: e.swipe, day: e.day, position: e.position))
+      return .accepted
+    }
+  }
+
+  static func stages(path: String) throws -> Stages {
+    let catalog = SyntheticData.catalog(count: itemCount)
+    let zone = TimeZoneOffsets(TimeZone(identifier: "Asia/Tokyo")!)
+    let reader = EventReader(options: EventReaderOptions(zone: zone))
+    var items = ByteTable(capacity: catalog.count)
+    for item in catalog.items { items.insert(item.id) }
+    var decoded = DecodedSwipes(items: items)
+    _ = try reader.read([EventSource(path: path)], into: &decoded)
+    let events = Double(decoded.swipes.count)
+    var stages = Stages()
+    for _ in 0..<repeats {
+      let scan = try scanOnlyOnce(path: path)
+      // The whole ingest, its build timed apart.
+      let t0 = Clock.cpuNow()
+      var sink = HistoryIngest(catalog: catalog)
+      _ = try reader.read([EventSource(path: path)], into: &sink)
+      let t1 = Clock.cpuNow()
+      let history = sink.build()
+      let t2 = Clock.cpuNow()
+      precondition(history.events == decoded.swipes.count, "the ingest lost events")
+      // The aggregation alone.
+      var builder = HistoryBuilder(itemCount: catalog.count)
+      for u in 0..<decoded.users.count { _ = builder.userSlot(decoded.users.string(at: Int32(u))) }
+      let t3 = Clock.cpuNow()
+      decoded.swipes.withUnsafeBufferPointer { all in
+        var i = 0
+        while i < all.count {
+          let n = min(256, all.count - i)
+          builder.add(UnsafeBufferPointer(rebasing: all[i..<(i + n)]))
+          i += n
+        }
+      }
+      let t4 = Clock.cpuNow()
+      precondition(builder.pairCount == sink.builder.pairCount, "the aggregations disagree")
+      let ns = 1e9 / events
+      stages.reader = min(stages.reader, scan.seconds * ns)
+      stages.aggregate = min(stages.aggregate, (t4 - t3) * ns)
+      stages.build = min(stages.build, (t2 - t1) * ns)
+      stages.lookUps = min(stages.lookUps, (t1 - t0 - scan.seconds - (t4 - t3)) * ns)
+    }
+    return stages
+  }
+
+  static func printStages(path: String) throws {
+    let s = try stages(path: path)
+    func ns(_ x: Double) -> String { String(Int(x.rounded())) }
+    let line =
+      "  stages of \((path as NSString).lastPathComponent), ns per event (best of \(repeats)): reader "
+      + "\(ns(s.reader)), look-ups and the rest \(ns(s.lookUps)), aggregation \(ns(s.aggregate)), "
+      + "build \(ns(s.build))\n"
+    FileHandle.standardError.write(Data(line.utf8))
   }
 }

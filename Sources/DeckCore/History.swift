@@ -169,7 +169,8 @@ public struct HistoryBuilder: Sendable {
   /// One swipe for the bulk `add(_:)`: the arguments of `add(user:item:swipe:day:position:)` in
   /// 16 bytes.
   public struct Swipe: Sendable, Equatable {
-    @usableFromInline var user: Int32
+    /// The user's slot (`userSlot(_:)`).
+    public var user: Int32
     @usableFromInline var item: Int32
     @usableFromInline var day: Int32
     /// `position << 1 | (right ? 1 : 0)`; positions outside 1...maxTrackedPosition count as 0,
@@ -215,34 +216,37 @@ public struct HistoryBuilder: Sendable {
 /// The state of a `HistoryBuilder` in manually managed buffers (no per-access uniqueness or
 /// bounds checks on the hot path; indices are checked once per event).
 ///
-/// Pairs are kept user-major: each user owns a small open-addressing table from item to counts
-/// in one shared arena, so the swipes of a session (one diner, several cards in a row) touch the
-/// same few cache lines. A table that fills up moves to a larger region (four times its size
-/// while small, then twice); the region it leaves is reused by the next table that grows to that
-/// size. The regions a table left behind add up to less than its current size, so memory stays
-/// proportional to the number of pairs.
+/// Pairs are kept user-major, so that the swipes of a session (one diner, several cards in a
+/// row) touch one diner's memory. Each diner starts with a small open-addressing table from item
+/// to counts (16-byte `Pair`s); a table that fills up moves to a larger one (four times its size
+/// while small, then twice), and when the larger table would take at least as many bytes as a
+/// direct array over the whole catalog, the diner gets that array instead (8-byte `Cell`s
+/// indexed by item: no probing, no further moves, records come out in item order). Memory stays
+/// proportional to the number of pairs: a diner's array is never larger than the table it takes
+/// the place of.
+///
+/// Both layouts pack counts into 16 bits and cells pack days into 16 bits; what does not fit
+/// goes to `spills`, exactly (see `Spill`), so the results are those of full-width counters.
+///
+/// Tables and arrays live in an arena of zero-filled chunks that never move; all-zero memory is
+/// an empty table and an empty array. A region left behind by a table that grew is reused by the
+/// next table that grows to that size.
 @usableFromInline
 struct HistoryState {
-  /// One (user, item) pair: 20 bytes, `item == -1` when the slot is empty.
+  /// One (user, item) pair of a hash table: 16 bytes, all zero when the slot is empty.
   @usableFromInline
   struct Pair: Sendable {
-    @usableFromInline var item: Int32
-    @usableFromInline var right: Int32
-    @usableFromInline var left: Int32
+    /// `item + 1`; 0 for an empty slot.
+    @usableFromInline var key: UInt32
+    /// The low 16 bits of the counts; the rest is in the pair's `Spill`.
+    @usableFromInline var right: UInt16
+    @usableFromInline var left: UInt16
     @usableFromInline var lastRight: Int32
     @usableFromInline var lastLeft: Int32
 
-    var record: UserItemRecord {
-      UserItemRecord(
-        item: item, right: right, left: left, lastRight: lastRight, lastLeft: lastLeft)
-    }
-
-    @usableFromInline static let empty = Pair(
-      item: -1, right: 0, left: 0, lastRight: History.never, lastLeft: History.never)
-
     @inlinable
-    init(item: Int32, right: Int32, left: Int32, lastRight: Int32, lastLeft: Int32) {
-      self.item = item
+    init(key: UInt32, right: UInt16, left: UInt16, lastRight: Int32, lastLeft: Int32) {
+      self.key = key
       self.right = right
       self.left = left
       self.lastRight = lastRight
@@ -250,25 +254,90 @@ struct HistoryState {
     }
   }
 
-  /// One user: where its pair table is, its size, and its totals.
+  /// One item of a diner's direct array: 8 bytes, all zero when the diner never swiped it.
+  ///
+  /// Four 16-bit fields in one word, so that a swipe updates the one chosen by its direction
+  /// with shifts instead of branches: the low 16 bits of the right and left counts (the rest is
+  /// in the pair's `Spill`), then the `dayCode` of the latest right and left day (0 for none,
+  /// `spilled` when the day is in the pair's `Spill`).
+  @usableFromInline
+  struct Cell: Sendable {
+    @usableFromInline var bits: UInt64
+
+    /// Bit offsets of the fields: a count at `countOffset(right:)`, its day 32 bits higher.
+    @inlinable @inline(__always)
+    static func countOffset(right: Bool) -> UInt64 { right ? 0 : 16 }
+
+    init(right: UInt16, left: UInt16, lastRight: UInt16, lastLeft: UInt16) {
+      bits =
+        UInt64(right) | UInt64(left) << 16 | UInt64(lastRight) << 32 | UInt64(lastLeft) << 48
+    }
+
+    @inlinable @inline(__always)
+    func field(_ offset: UInt64) -> UInt16 { UInt16(truncatingIfNeeded: bits &>> offset) }
+
+    @inlinable @inline(__always)
+    mutating func set(_ offset: UInt64, _ value: UInt16) {
+      bits = bits & ~(0xFFFF &<< offset) | UInt64(value) &<< offset
+    }
+
+    var right: UInt16 { field(0) }
+    var left: UInt16 { field(16) }
+    var lastRight: UInt16 { field(32) }
+    var lastLeft: UInt16 { field(48) }
+    /// Whether the diner swiped the item (every swipe leaves a nonzero day code).
+    @inlinable var isUsed: Bool { bits &>> 32 != 0 }
+  }
+
+  /// What the packed layouts leave out, for the rare pair that needs it: the counts in multiples
+  /// of 65,536 and, for a cell whose day code is `spilled`, the latest day itself.
+  struct Spill: Equatable {
+    var right: Int64 = 0
+    var left: Int64 = 0
+    var lastRight: Int32 = History.never
+    var lastLeft: Int32 = History.never
+  }
+
+  /// The cell day code that means "see the spill".
+  @usableFromInline static let spilled: UInt16 = 0xFFFF
+
+  /// A day as a cell code: days 0...65,533 (1970-01-01 to 2149-06-04) are `day + 1`; every other
+  /// day (earlier, later, or `History.never` itself) is `spilled`.
+  @inlinable @inline(__always)
+  static func dayCode(_ day: Int32) -> UInt16 {
+    UInt32(bitPattern: day) < UInt32(spilled) - 1 ? UInt16(truncatingIfNeeded: day &+ 1) : spilled
+  }
+
+  /// The day of an in-range code (`1...65,534`), or `History.never` for 0.
+  static func day(ofCode code: UInt16) -> Int32 { code == 0 ? History.never : Int32(code) - 1 }
+
+  /// One user: where its table or array is, its size, and its totals.
   @usableFromInline
   struct User {
-    /// The user's table (in one of the arena's chunks, which never move).
-    @usableFromInline var table: UnsafeMutablePointer<Pair>
-    /// Occupied slots.
+    /// The user's pairs (hash table) or cells (direct array), in one of the arena's chunks.
+    @usableFromInline var table: UnsafeMutableRawPointer
+    /// Distinct items.
     @usableFromInline var count: Int32
-    /// `32 - log2(capacity)`: the slot of an item is the top bits of a 32-bit product.
+    /// A hash table: `32 - log2(capacity)` (the slot of an item is the top bits of a 32-bit
+    /// product). A direct array: 0.
     @usableFromInline var shift: UInt32
-    @usableFromInline var right: Int32
-    @usableFromInline var left: Int32
+    /// Right swipes at 0, left swipes at 1.
+    @usableFromInline var swipes: SIMD2<Int32>
 
+    @inlinable var isArray: Bool { shift == 0 }
+    /// Slots of a hash table.
     @inlinable var capacity: Int { 1 &<< Int(32 &- shift) }
   }
 
+  /// Slots of a new user's table.
   @usableFromInline static let minTable = 4
   @usableFromInline static let maxPosition = Int(History.maxTrackedPosition)
+  /// Bytes of an arena unit: one pair, a quarter of a cache line. Regions are whole lines.
+  static let unit = MemoryLayout<Pair>.stride
 
   @usableFromInline let itemCount: Int
+  /// Units of a direct array over the catalog (whole cache lines).
+  let arrayUnits: Int
   /// Per item: right swipes at `2 * item`, left swipes at `2 * item + 1`.
   @usableFromInline var itemCounts: UnsafeMutablePointer<Int32>
   /// Per position p (1-based): swipes at `2 * (p - 1)`, right swipes at `2 * (p - 1) + 1`.
@@ -278,22 +347,29 @@ struct HistoryState {
   @usableFromInline var users: UnsafeMutablePointer<User>
   @usableFromInline var userCount = 0
   @usableFromInline var userCapacity: Int
-  /// The arena: chunks of pair slots, handed out from `cursor` on.
-  var chunks: [(base: UnsafeMutablePointer<Pair>, count: Int)] = []
-  var cursor: UnsafeMutablePointer<Pair>?
+  /// The arena: zero-filled chunks, handed out from `cursor` on.
+  var chunks: [(base: UnsafeMutableRawPointer, bytes: Int)] = []
+  var cursor: UnsafeMutableRawPointer?
+  /// Units left after `cursor` in the current chunk.
   var cursorLeft = 0
-  /// Slots handed out from the arena (live tables and abandoned ones).
-  /// Regions left behind by tables that grew, by log2 of their size, for reuse.
-  var freeRegions = [[UnsafeMutablePointer<Pair>]](repeating: [], count: 64)
+  /// Regions left behind by tables that grew, by log2 of their size in units, for reuse.
+  var freeRegions = [[UnsafeMutableRawPointer]](repeating: [], count: 64)
+  /// The overflow of packed counts and days, by `spillKey(user, item)` (empty in practice).
+  var spills: [UInt64: Spill] = [:]
   @usableFromInline var pairCount = 0
-  @usableFromInline var right = 0
-  @usableFromInline var left = 0
+  /// Right swipes at 0, left swipes at 1.
+  @usableFromInline var swipes: SIMD2<Int> = .zero
   @usableFromInline var skippedFuture = 0
-  /// Where the bulk `add` leaves the pair slots it reads ahead (so the reads are not dropped).
-  var touched: Int32 = 0
+  /// Where the bulk `add` leaves the memory it reads ahead (so the reads are not dropped).
+  var touched: UInt8 = 0
+  /// The bulk `add`'s addresses to read ahead.
+  var scratch = UnsafeMutablePointer<UnsafeRawPointer>.allocate(capacity: 1)
+  var scratchCapacity = 1
 
   init(itemCount: Int) {
     self.itemCount = itemCount
+    let lines = (itemCount * MemoryLayout<Cell>.stride + 63) / 64
+    arrayUnits = max(lines, 1) * (64 / HistoryState.unit)
     itemCounts = .allocate(capacity: max(2 * itemCount, 1))
     itemCounts.initialize(repeating: 0, count: max(2 * itemCount, 1))
     positions = .allocate(capacity: 2 * HistoryState.maxPosition)
@@ -304,11 +380,15 @@ struct HistoryState {
 
   /// Frees the buffers (the owning `HistoryStorage` calls it once).
   func free() {
+    scratch.deallocate()
     itemCounts.deallocate()
     positions.deallocate()
     users.deallocate()
-    for chunk in chunks { HistoryState.freeChunk(chunk.base) }
+    for chunk in chunks { HistoryState.freeChunk(chunk.base, bytes: chunk.bytes) }
   }
+
+  /// Units of a user's table or array.
+  func units(_ user: User) -> Int { user.isArray ? arrayUnits : user.capacity }
 
   /// An independent copy.
   func copy() -> HistoryState {
@@ -323,24 +403,25 @@ struct HistoryState {
     c.userCount = userCount
     // The copy's tables, packed into one chunk.
     var live = 0
-    for u in 0..<userCount { live += users[u].capacity }
-    let base = HistoryState.allocateChunk(max(live, 1))
-    c.chunks = [(base, max(live, 1))]
+    for u in 0..<userCount { live += units(users[u]) }
+    let bytes = max(live, 1) * HistoryState.unit
+    let base = HistoryState.allocateChunk(bytes)
+    c.chunks = [(base, bytes)]
     var next = base
     for u in 0..<userCount {
-      let n = users[u].capacity
-      next.initialize(from: users[u].table, count: n)
+      let n = units(users[u]) * HistoryState.unit
+      next.copyMemory(from: users[u].table, byteCount: n)
       c.users[u].table = next
       next += n
     }
+    c.spills = spills
     c.pairCount = pairCount
-    c.right = right
-    c.left = left
+    c.swipes = swipes
     c.skippedFuture = skippedFuture
     return c
   }
 
-  /// Adds a user with an empty table.
+  /// Adds a user with an empty table (or an empty array, for a catalog that small).
   mutating func addUser() {
     if userCount == userCapacity {
       let bigger = UnsafeMutablePointer<User>.allocate(capacity: userCapacity * 2)
@@ -349,75 +430,89 @@ struct HistoryState {
       users = bigger
       userCapacity *= 2
     }
-    let table = reserve(HistoryState.minTable)
+    let array = arrayUnits <= HistoryState.minTable
+    let table = reserve(array ? arrayUnits : HistoryState.minTable)
     (users + userCount).initialize(
-      to: User(
-        table: table, count: 0, shift: 32 - 2, right: 0, left: 0))
+      to: User(table: table, count: 0, shift: array ? 0 : 32 - 2, swipes: .zero))
     userCount += 1
   }
 
-  /// Slots per chunk of the arena, 4 MiB (a larger table gets a chunk of its own).
-  static let chunkSlots = (4 << 20) / MemoryLayout<Pair>.stride
+  /// Bytes per chunk of the arena, 4 MiB (a larger region gets a chunk of its own).
+  static let chunkBytes = 4 << 20
 
   /// Bytes of a huge page (Linux, x86-64 and most arm64 kernels).
   static let hugePage = 2 << 20
 
-  /// Memory for `n` pair slots. On Linux, aligned to huge pages and advised as such: pair
-  /// lookups land anywhere in tens of megabytes, and with 4 KiB pages nearly every one would
-  /// also miss the TLB. Freed with `freeChunk`.
-  static func allocateChunk(_ n: Int) -> UnsafeMutablePointer<Pair> {
+  /// `bytes` of zero-filled memory (a multiple of the unit), freed with `freeChunk`. Mapped
+  /// straight from the kernel: its pages are zero without a pass of ours. On Linux, aligned to
+  /// huge pages and advised as such: pair lookups land anywhere in tens of megabytes, and with
+  /// 4 KiB pages nearly every one would also miss the TLB.
+  static func allocateChunk(_ bytes: Int) -> UnsafeMutableRawPointer {
     #if canImport(Glibc)
-      let bytes = n * MemoryLayout<Pair>.stride
-      var raw: UnsafeMutableRawPointer? = nil
-      if bytes >= hugePage, posix_memalign(&raw, hugePage, bytes) == 0, let raw {
-        let whole = bytes & ~(hugePage - 1)
-        _ = madvise(raw, whole, Int32(MADV_HUGEPAGE))
-        return raw.bindMemory(to: Pair.self, capacity: n)
-      }
-      guard let small = malloc(max(bytes, 1)) else { fatalError("out of memory") }
-      return small.bindMemory(to: Pair.self, capacity: n)
+      let bytes = mappedBytes(bytes)
+      let length = bytes + hugePage
+      guard
+        let raw = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+        raw != MAP_FAILED
+      else { fatalError("out of memory") }
+      // Keep the aligned part only.
+      let start = (Int(bitPattern: raw) + hugePage - 1) & ~(hugePage - 1)
+      let head = start - Int(bitPattern: raw)
+      if head > 0 { munmap(raw, head) }
+      let tail = length - head - bytes
+      if tail > 0 { munmap(raw + head + bytes, tail) }
+      let chunk = raw + head
+      if bytes >= hugePage { _ = madvise(chunk, bytes & ~(hugePage - 1), Int32(MADV_HUGEPAGE)) }
+      return chunk
     #else
-      return .allocate(capacity: n)
+      let chunk = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+      chunk.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+      return chunk
     #endif
   }
 
-  static func freeChunk(_ p: UnsafeMutablePointer<Pair>) {
+  #if canImport(Glibc)
+    static let pageSize = max(Int(sysconf(Int32(_SC_PAGESIZE))), 1)
+
+    /// A chunk's bytes as mapped: whole pages.
+    static func mappedBytes(_ bytes: Int) -> Int { (bytes + pageSize - 1) / pageSize * pageSize }
+  #endif
+
+  static func freeChunk(_ chunk: UnsafeMutableRawPointer, bytes: Int) {
     #if canImport(Glibc)
-      Glibc.free(p)
+      munmap(chunk, mappedBytes(bytes))
     #else
-      p.deallocate()
+      chunk.deallocate()
     #endif
   }
 
-  /// Hands out `n` (a power of two) empty slots: a region some table left behind, or fresh
-  /// slots from the current chunk, or from a new one. Chunks never move, so tables keep their
-  /// addresses.
-  private mutating func reserve(_ n: Int) -> UnsafeMutablePointer<Pair> {
-    if let reused = freeRegions[n.trailingZeroBitCount].popLast() {
-      reused.update(repeating: .empty, count: n)
+  /// Hands out `n` units of zero memory (`n` a multiple of 4): a region some table left behind
+  /// (for a power of two), or fresh units from the current chunk, or from a new one. Chunks never
+  /// move, so tables keep their addresses.
+  private mutating func reserve(_ n: Int) -> UnsafeMutableRawPointer {
+    if n.nonzeroBitCount == 1, let reused = freeRegions[n.trailingZeroBitCount].popLast() {
+      reused.initializeMemory(as: UInt8.self, repeating: 0, count: n * HistoryState.unit)
       return reused
     }
     if n > cursorLeft {
-      // The rest of the chunk, in power-of-two pieces, for later tables.
+      // The rest of the chunk, in power-of-two pieces (of 4 units and more), for later tables.
       if var rest = cursor {
         var left = cursorLeft
         while left > 0 {
           let piece = 1 << (Int.bitWidth - 1 - left.leadingZeroBitCount)
-          rest.initialize(repeating: .empty, count: piece)
           freeRegions[piece.trailingZeroBitCount].append(rest)
-          rest += piece
+          rest += piece * HistoryState.unit
           left -= piece
         }
       }
-      let size = max(n, HistoryState.chunkSlots)
-      let chunk = HistoryState.allocateChunk(size)
-      chunks.append((chunk, size))
+      let bytes = max(n * HistoryState.unit, HistoryState.chunkBytes)
+      let chunk = HistoryState.allocateChunk(bytes)
+      chunks.append((chunk, bytes))
       cursor = chunk
-      cursorLeft = size
+      cursorLeft = bytes / HistoryState.unit
     }
     let region = cursor!
-    region.initialize(repeating: .empty, count: n)
-    cursor = region + n
+    cursor = region + n * HistoryState.unit
     cursorLeft -= n
     return region
   }
@@ -425,6 +520,11 @@ struct HistoryState {
   @inlinable @inline(__always)
   static func slot(_ item: Int32, _ shift: UInt32) -> Int {
     Int(truncatingIfNeeded: (UInt32(bitPattern: item) &* 0x9E37_79B9) &>> shift)
+  }
+
+  @inlinable @inline(__always)
+  static func spillKey(_ user: Int, _ item: Int32) -> UInt64 {
+    UInt64(truncatingIfNeeded: user) << 32 | UInt64(UInt32(bitPattern: item))
   }
 
   @inlinable @inline(__always)
@@ -437,44 +537,47 @@ struct HistoryState {
       skippedFuture &+= 1
       return
     }
+    // The direction picks counters by index, not by branch (it is unpredictable).
     let u = users + Int(user)
-    if isRight {
-      itemCounts[2 &* Int(item)] &+= 1
-      u.pointee.right &+= 1
-      right &+= 1
-    } else {
-      itemCounts[2 &* Int(item) &+ 1] &+= 1
-      u.pointee.left &+= 1
-      left &+= 1
-    }
+    let side = isRight ? 0 : 1
+    itemCounts[2 &* Int(item) &+ side] &+= 1
+    u.pointee.swipes[side] &+= 1
+    swipes[side] &+= 1
     let p = Int(position) &- 1
     if UInt(bitPattern: p) < UInt(HistoryState.maxPosition) {
       positions[2 &* p] &+= 1
-      if isRight { positions[2 &* p &+ 1] &+= 1 }
+      positions[2 &* p &+ 1] &+= isRight ? 1 : 0
       if p >= topPosition { topPosition = p &+ 1 }
     }
-    let table = u.pointee.table
     let shift = u.pointee.shift
+    if shift == 0 {
+      addToArray(user: user, item: item, right: isRight, day: day)
+      return
+    }
+    let table = u.pointee.table.assumingMemoryBound(to: Pair.self)
     let mask = (1 &<< Int(32 &- shift)) &- 1
+    let key = UInt32(bitPattern: item) &+ 1
     var i = HistoryState.slot(item, shift)
     while true {
       let e = table + i
-      let k = e.pointee.item
-      if k == item {
+      let k = e.pointee.key
+      if k == key {
         if isRight {
+          if e.pointee.right == .max { carry(user: user, item: item, right: true) }
           e.pointee.right &+= 1
           if day > e.pointee.lastRight { e.pointee.lastRight = day }
         } else {
+          if e.pointee.left == .max { carry(user: user, item: item, right: false) }
           e.pointee.left &+= 1
           if day > e.pointee.lastLeft { e.pointee.lastLeft = day }
         }
         return
       }
-      if k < 0 { break }
+      if k == 0 { break }
       i = (i &+ 1) & mask
     }
     let fresh = Pair(
-      item: item, right: isRight ? 1 : 0, left: isRight ? 0 : 1,
+      key: key, right: isRight ? 1 : 0, left: isRight ? 0 : 1,
       lastRight: isRight ? day : History.never, lastLeft: isRight ? History.never : day)
     if (Int(u.pointee.count) &+ 1) &* 4 <= (mask &+ 1) &* 3 {
       table[i] = fresh
@@ -485,13 +588,106 @@ struct HistoryState {
     }
   }
 
-  mutating func add(_ swipes: UnsafeBufferPointer<HistoryBuilder.Swipe>, cutoffDay: Int64) {
-    // Pass 1: independent loads of each pair's first probe slot, many in flight at once.
-    var t: Int32 = 0
-    for s in swipes where UInt(bitPattern: Int(s.user)) < UInt(userCount) {
-      let u = users[Int(s.user)]
-      t |= u.table[HistoryState.slot(s.item, u.shift)].item
+  /// The update of a diner with a direct array: the count and the day chosen by the direction,
+  /// by shifts; a count about to wrap or a day without a code takes the slow path.
+  @inlinable @inline(__always)
+  mutating func addToArray(user: Int32, item: Int32, right isRight: Bool, day: Int32) {
+    let u = users + Int(user)
+    let c = u.pointee.table.assumingMemoryBound(to: Cell.self) + Int(item)
+    let bits = c.pointee.bits
+    let countAt = Cell.countOffset(right: isRight)
+    let dayAt = countAt &+ 32
+    let count = (bits &>> countAt) & 0xFFFF
+    let last = (bits &>> dayAt) & 0xFFFF
+    let code = UInt64(HistoryState.dayCode(day))
+    let spilled = UInt64(HistoryState.spilled)
+    if count == 0xFFFF || last == spilled || code == spilled {
+      addToArraySlowly(user: user, item: item, right: isRight, day: day)
+      return
     }
+    let used: Int32 = bits &>> 32 != 0 ? 0 : 1
+    u.pointee.count &+= used
+    pairCount &+= Int(used)
+    c.pointee.bits = (bits &+ (1 &<< countAt)) ^ ((last ^ max(last, code)) &<< dayAt)
+  }
+
+  /// `addToArray` for a count about to wrap to 0 or a day that has no code or meets one that is
+  /// spilled.
+  @usableFromInline @inline(never)
+  mutating func addToArraySlowly(user: Int32, item: Int32, right isRight: Bool, day: Int32) {
+    let u = users + Int(user)
+    let c = u.pointee.table.assumingMemoryBound(to: Cell.self) + Int(item)
+    if !c.pointee.isUsed {
+      u.pointee.count &+= 1
+      pairCount &+= 1
+    }
+    let countAt = Cell.countOffset(right: isRight)
+    if c.pointee.field(countAt) == .max { carry(user: user, item: item, right: isRight) }
+    c.pointee.set(countAt, c.pointee.field(countAt) &+ 1)
+    let code = HistoryState.dayCode(day)
+    let last = c.pointee.field(countAt + 32)
+    if last < code && code != HistoryState.spilled {
+      c.pointee.set(countAt + 32, code)
+    } else if last == HistoryState.spilled || code == HistoryState.spilled {
+      spillDay(user: user, item: item, right: isRight, day: day)
+    }
+  }
+
+  /// A 16-bit count is about to wrap to 0: its 65,536 go to the spill.
+  @usableFromInline @inline(never)
+  mutating func carry(user: Int32, item: Int32, right: Bool) {
+    let key = HistoryState.spillKey(Int(user), item)
+    if right {
+      spills[key, default: Spill()].right += 0x1_0000
+    } else {
+      spills[key, default: Spill()].left += 0x1_0000
+    }
+  }
+
+  /// A day that has no cell code, or a cell whose day is already spilled: the latest day goes to
+  /// the spill (with the cell's own day, if it had one) and the cell says `spilled`.
+  @usableFromInline @inline(never)
+  mutating func spillDay(user: Int32, item: Int32, right: Bool, day: Int32) {
+    let c = users[Int(user)].table.assumingMemoryBound(to: Cell.self) + Int(item)
+    let key = HistoryState.spillKey(Int(user), item)
+    var s = spills[key] ?? Spill()
+    let dayAt = Cell.countOffset(right: right) + 32
+    let old = c.pointee.field(dayAt)
+    if right {
+      if old != HistoryState.spilled { s.lastRight = HistoryState.day(ofCode: old) }
+      s.lastRight = max(s.lastRight, day)
+    } else {
+      if old != HistoryState.spilled { s.lastLeft = HistoryState.day(ofCode: old) }
+      s.lastLeft = max(s.lastLeft, day)
+    }
+    c.pointee.set(dayAt, HistoryState.spilled)
+    spills[key] = s
+  }
+
+  mutating func add(_ swipes: UnsafeBufferPointer<HistoryBuilder.Swipe>, cutoffDay: Int64) {
+    // Pass 1: the address of the memory each swipe will update, then a tight loop of
+    // independent loads of them all (the tighter the loop, the more loads the processor keeps in
+    // flight at once).
+    if scratchCapacity < swipes.count {
+      scratch.deallocate()
+      scratchCapacity = swipes.count
+      scratch = .allocate(capacity: scratchCapacity)
+    }
+    var m = 0
+    for s in swipes
+    where UInt(bitPattern: Int(s.user)) < UInt(userCount)
+      && UInt(bitPattern: Int(s.item)) < UInt(itemCount)
+    {
+      let u = users[Int(s.user)]
+      let offset =
+        u.isArray
+        ? Int(s.item) &* MemoryLayout<Cell>.stride
+        : HistoryState.slot(s.item, u.shift) &* MemoryLayout<Pair>.stride
+      scratch[m] = UnsafeRawPointer(u.table + offset)
+      m &+= 1
+    }
+    var t: UInt8 = 0
+    for k in 0..<m { t |= scratch[k].load(as: UInt8.self) }
     touched = t
     // Pass 2: the updates, now mostly from cache.
     for s in swipes {
@@ -506,37 +702,117 @@ struct HistoryState {
   /// hundred dishes (4, 16, 64, 256 slots: three moves instead of four on the way to 256).
   static let fourfoldBelow = 256
 
-  /// Grows a user's table, then inserts a new pair into it.
+  /// Grows a user's table, or turns it into a direct array, then inserts a new pair.
   @usableFromInline @inline(never)
   mutating func insertGrowing(user: Int, _ pair: Pair) {
     let oldCapacity = users[user].capacity
-    let old = users[user].table
+    let old = users[user].table.assumingMemoryBound(to: Pair.self)
     let steps: UInt32 = oldCapacity < HistoryState.fourfoldBelow ? 2 : 1
     let capacity = oldCapacity << Int(steps)
-    let table = reserve(capacity)
-    let shift = users[user].shift - steps
-    let mask = capacity - 1
-    for j in 0..<oldCapacity where old[j].item >= 0 {
-      var i = HistoryState.slot(old[j].item, shift)
-      while table[i].item >= 0 { i = (i + 1) & mask }
-      table[i] = old[j]
+    if capacity >= arrayUnits {
+      let cells = reserve(arrayUnits).assumingMemoryBound(to: Cell.self)
+      users[user].table = UnsafeMutableRawPointer(cells)
+      users[user].shift = 0
+      for j in 0..<oldCapacity where old[j].key != 0 { moveToArray(user: user, old[j], cells) }
+      moveToArray(user: user, pair, cells)
+    } else {
+      let table = reserve(capacity).assumingMemoryBound(to: Pair.self)
+      let shift = users[user].shift - steps
+      let mask = capacity - 1
+      for j in 0..<oldCapacity where old[j].key != 0 {
+        var i = HistoryState.slot(Int32(bitPattern: old[j].key &- 1), shift)
+        while table[i].key != 0 { i = (i + 1) & mask }
+        table[i] = old[j]
+      }
+      var i = HistoryState.slot(Int32(bitPattern: pair.key &- 1), shift)
+      while table[i].key != 0 { i = (i + 1) & mask }
+      table[i] = pair
+      users[user].table = UnsafeMutableRawPointer(table)
+      users[user].shift = shift
     }
-    var i = HistoryState.slot(pair.item, shift)
-    while table[i].item >= 0 { i = (i + 1) & mask }
-    table[i] = pair
-    freeRegions[oldCapacity.trailingZeroBitCount].append(old)
-    users[user].table = table
-    users[user].shift = shift
+    freeRegions[oldCapacity.trailingZeroBitCount].append(UnsafeMutableRawPointer(old))
     users[user].count += 1
     pairCount += 1
+  }
+
+  /// Writes a table's pair into a direct array. A day without a cell code goes to the spill; so
+  /// does "swiped, but only on the day `History.never`", which a cell could not tell from "never
+  /// swiped".
+  private mutating func moveToArray(user: Int, _ pair: Pair, _ cells: UnsafeMutablePointer<Cell>) {
+    let item = Int32(bitPattern: pair.key &- 1)
+    if spills.isEmpty {
+      // The common case: no spills anywhere (so a count of 0 is 0) and days with codes.
+      let right =
+        pair.lastRight == History.never
+        ? (pair.right == 0 ? 0 : HistoryState.spilled) : HistoryState.dayCode(pair.lastRight)
+      let left =
+        pair.lastLeft == History.never
+        ? (pair.left == 0 ? 0 : HistoryState.spilled) : HistoryState.dayCode(pair.lastLeft)
+      if right != HistoryState.spilled && left != HistoryState.spilled {
+        cells[Int(item)] = Cell(
+          right: pair.right, left: pair.left, lastRight: right, lastLeft: left)
+        return
+      }
+    }
+    let key = HistoryState.spillKey(user, item)
+    func code(_ day: Int32, swiped: Bool, right: Bool) -> UInt16 {
+      if day == History.never && !swiped { return 0 }
+      let c = HistoryState.dayCode(day)
+      if c == HistoryState.spilled {
+        if right {
+          spills[key, default: Spill()].lastRight = day
+        } else {
+          spills[key, default: Spill()].lastLeft = day
+        }
+      }
+      return c
+    }
+    let s = spills[key]
+    let swipedRight = pair.right != 0 || (s?.right ?? 0) != 0
+    let swipedLeft = pair.left != 0 || (s?.left ?? 0) != 0
+    cells[Int(item)] = Cell(
+      right: pair.right, left: pair.left,
+      lastRight: code(pair.lastRight, swiped: swipedRight, right: true),
+      lastLeft: code(pair.lastLeft, swiped: swipedLeft, right: false))
+  }
+
+  /// The full record of a pair, spill included.
+  func record(
+    user: Int, item: Int32, right: UInt16, left: UInt16, lastRight: Int32, lastLeft: Int32
+  )
+    -> UserItemRecord
+  {
+    var r = UserItemRecord(
+      item: item, right: Int32(right), left: Int32(left), lastRight: lastRight,
+      lastLeft: lastLeft)
+    if !spills.isEmpty, let s = spills[HistoryState.spillKey(user, item)] {
+      r.right = Int32(truncatingIfNeeded: s.right &+ Int64(right))
+      r.left = Int32(truncatingIfNeeded: s.left &+ Int64(left))
+    }
+    return r
+  }
+
+  /// The full record of a cell.
+  func record(user: Int, item: Int32, _ c: Cell) -> UserItemRecord {
+    var r = record(
+      user: user, item: item, right: c.right, left: c.left,
+      lastRight: HistoryState.day(ofCode: c.lastRight),
+      lastLeft: HistoryState.day(ofCode: c.lastLeft))
+    if c.lastRight == HistoryState.spilled || c.lastLeft == HistoryState.spilled {
+      let s = spills[HistoryState.spillKey(user, item)]!
+      if c.lastRight == HistoryState.spilled { r.lastRight = s.lastRight }
+      if c.lastLeft == HistoryState.spilled { r.lastLeft = s.lastLeft }
+    }
+    return r
   }
 
   func build(userNames: [String]) -> History {
     precondition(userNames.count == userCount)
     var byUser: [String: UserHistory] = [:]
     byUser.reserveCapacity(userCount)
-    // Per user, the records in item order: from a bitmap over the catalog when that is small
-    // next to the user's records, else by sorting (item, slot) keys.
+    // Per user with a table, the records in item order: from a bitmap over the catalog when that
+    // is small next to the user's records, else by sorting (item, slot) keys. An array is in item
+    // order already.
     let words = (itemCount + 63) / 64
     let bits = UnsafeMutablePointer<UInt64>.allocate(capacity: max(words, 1))
     bits.initialize(repeating: 0, count: max(words, 1))
@@ -549,50 +825,88 @@ struct HistoryState {
     var keys = [UInt64](repeating: 0, count: 64)
     for u in 0..<userCount {
       let user = users[u]
-      let table = user.table
-      let capacity = user.capacity
       let count = Int(user.count)
       let records: [UserItemRecord]
-      if words <= 4 * count + 8 {
-        for j in 0..<capacity where table[j].item >= 0 {
-          let item = Int(table[j].item)
-          bits[item >> 6] |= 1 << UInt64(item & 63)
-          slotOf[item] = Int32(j)
-        }
-        records = [UserItemRecord](unsafeUninitializedCapacity: count) { buffer, initialized in
+      if user.isArray {
+        let cells = user.table.assumingMemoryBound(to: Cell.self)
+        // One slot more than the records: every cell is written to the next free slot, which
+        // only moves on past a used cell (no branch to mispredict on a third of the cells).
+        records = [UserItemRecord](unsafeUninitializedCapacity: count + 1) { buffer, initialized in
+          let out = buffer.baseAddress!
           var k = 0
-          for w in 0..<words where bits[w] != 0 {
-            var word = bits[w]
-            bits[w] = 0
-            while word != 0 {
-              let item = w << 6 | word.trailingZeroBitCount
-              (buffer.baseAddress! + k).initialize(to: table[Int(slotOf[item])].record)
+          if spills.isEmpty {
+            // Arithmetic instead of selects, which the compiler would turn into branches.
+            @inline(__always) func day(_ code: UInt16) -> Int32 {
+              let d = Int32(code) &- 1
+              return d ^ ((d ^ History.never) & (d &>> 31))
+            }
+            for item in 0..<itemCount {
+              let c = cells[item]
+              (out + k).initialize(
+                to: UserItemRecord(
+                  item: Int32(truncatingIfNeeded: item), right: Int32(c.right),
+                  left: Int32(c.left), lastRight: day(c.lastRight), lastLeft: day(c.lastLeft)))
+              let codes = c.bits &>> 32
+              k &+= Int(truncatingIfNeeded: (codes | (0 &- codes)) &>> 63)
+            }
+          } else {
+            for item in 0..<itemCount where cells[item].isUsed {
+              (out + k).initialize(to: record(user: u, item: Int32(item), cells[item]))
               k += 1
-              word &= word &- 1
             }
           }
           initialized = k
         }
       } else {
-        if keys.count < count { keys = [UInt64](repeating: 0, count: capacity) }
-        records = keys.withUnsafeMutableBufferPointer { k in
-          var n = 0
-          for j in 0..<capacity where table[j].item >= 0 {
-            k[n] = UInt64(UInt32(bitPattern: table[j].item)) << 32 | UInt64(j)
-            n += 1
+        let table = user.table.assumingMemoryBound(to: Pair.self)
+        let capacity = user.capacity
+        func record(slot j: Int) -> UserItemRecord {
+          let p = table[j]
+          return self.record(
+            user: u, item: Int32(bitPattern: p.key &- 1), right: p.right, left: p.left,
+            lastRight: p.lastRight, lastLeft: p.lastLeft)
+        }
+        if words <= 4 * count + 8 {
+          for j in 0..<capacity where table[j].key != 0 {
+            let item = Int(table[j].key - 1)
+            bits[item >> 6] |= 1 << UInt64(item & 63)
+            slotOf[item] = Int32(j)
           }
-          sortKeys(UnsafeMutableBufferPointer(rebasing: k[0..<n]))
-          return [UserItemRecord](unsafeUninitializedCapacity: n) { buffer, initialized in
-            for i in 0..<n {
-              let slot = Int(truncatingIfNeeded: k[i] & 0xFFFF_FFFF)
-              (buffer.baseAddress! + i).initialize(to: table[slot].record)
+          records = [UserItemRecord](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var k = 0
+            for w in 0..<words where bits[w] != 0 {
+              var word = bits[w]
+              bits[w] = 0
+              while word != 0 {
+                let item = w << 6 | word.trailingZeroBitCount
+                (buffer.baseAddress! + k).initialize(to: record(slot: Int(slotOf[item])))
+                k += 1
+                word &= word &- 1
+              }
             }
-            initialized = n
+            initialized = k
+          }
+        } else {
+          if keys.count < count { keys = [UInt64](repeating: 0, count: capacity) }
+          records = keys.withUnsafeMutableBufferPointer { k in
+            var n = 0
+            for j in 0..<capacity where table[j].key != 0 {
+              k[n] = UInt64(table[j].key) << 32 | UInt64(j)
+              n += 1
+            }
+            sortKeys(UnsafeMutableBufferPointer(rebasing: k[0..<n]))
+            return [UserItemRecord](unsafeUninitializedCapacity: n) { buffer, initialized in
+              for i in 0..<n {
+                let slot = Int(truncatingIfNeeded: k[i] & 0xFFFF_FFFF)
+                (buffer.baseAddress! + i).initialize(to: record(slot: slot))
+              }
+              initialized = n
+            }
           }
         }
       }
       byUser[userNames[u]] = UserHistory(
-        id: userNames[u], records: records, right: user.right, left: user.left)
+        id: userNames[u], records: records, right: user.swipes[0], left: user.swipes[1])
     }
     var itemRight = [Int32](repeating: 0, count: itemCount)
     var itemLeft = [Int32](repeating: 0, count: itemCount)
@@ -608,7 +922,7 @@ struct HistoryState {
     }
     return History(
       itemRight: itemRight, itemLeft: itemLeft, users: byUser, positionShown: positionShown,
-      positionRight: positionRight, right: right, left: left)
+      positionRight: positionRight, right: swipes[0], left: swipes[1])
   }
 }
 

@@ -48,7 +48,22 @@ public struct ByteTable: Sendable {
   /// The index of `key`, inserting it when new.
   @inline(__always)
   public mutating func insert(_ key: UnsafeBufferPointer<UInt8>) -> (index: Int32, inserted: Bool) {
-    let h = ByteTable.hash(key)
+    insert(key, hash: ByteTable.hash(key))
+  }
+
+  /// Reads the slot where a key with hash `h` would be looked for first, so that a probe soon
+  /// after finds it in cache. The value means nothing; keep it (OR it into a variable that is
+  /// used) so that the read is not dropped.
+  @inline(__always)
+  public func touch(hash h: UInt64) -> UInt32 {
+    slots.withUnsafeBufferPointer { s in s[Int(truncatingIfNeeded: h) & (s.count - 1)].tag }
+  }
+
+  /// `insert(_:)` for a key whose `hash(_:)` is known.
+  @inline(__always)
+  public mutating func insert(_ key: UnsafeBufferPointer<UInt8>, hash h: UInt64) -> (
+    index: Int32, inserted: Bool
+  ) {
     let i = slots.withUnsafeBufferPointer { s in
       arena.withUnsafeBufferPointer { a in
         entries.withUnsafeBufferPointer { en in ByteTable.probe(s, a, en, key, h) }

@@ -13,29 +13,38 @@ import Foundation
 /// out of the aggregates; their users are not created either.
 ///
 /// Accepted events are queued and added to the builder in batches (`HistoryBuilder.add(_:)`),
-/// whose cache misses overlap; `builder` and `build()` always include the queued events.
+/// whose cache misses overlap; `builder` and `build()` always include the queued events. User ids
+/// are resolved per batch too: logs come in sessions (one diner's swipes in a row), an event
+/// whose user id is the previous event's joins its session by a byte comparison in cache, and
+/// the batch's new sessions look their ids up together, their table reads in flight at once.
 public struct HistoryIngest: EventSink {
   /// The builder with every accepted event in it.
   public var builder: HistoryBuilder {
     if pending.isEmpty { return aggregated }
-    var b = aggregated
-    pending.withUnsafeBufferPointer { b.add($0) }
-    return b
+    var copy = self
+    copy.flush()
+    return copy.aggregated
   }
   private var aggregated: HistoryBuilder
-  /// Accepted events not yet in `aggregated` (at most `batchSize`).
+  /// Accepted events not yet in `aggregated` (at most `batchSize`). Until `flush`, the `user` of
+  /// each is the index of its session in `sessions`.
   private var pending: [HistoryBuilder.Swipe] = []
   static let batchSize = 256
+  /// The sessions of the queued events, in order: where each one's user id ends in
+  /// `sessionBytes` (the ids back to back) and its builder slot, -1 until `flush` looks it up.
+  /// The last session stays (resolved) across a flush, for the events that continue it.
+  private var sessions: [(end: Int32, slot: Int32)] = []
+  private var sessionBytes: [UInt8] = []
+  /// Hashes of the sessions' ids (scratch space of `resolveSessions`).
+  private var sessionHashes: [UInt64] = []
+  /// Where `resolveSessions` leaves the table slots it reads ahead (so the reads are not dropped).
+  private var touched: UInt32 = 0
   private var items: ByteTable
   private var users = ByteTable(capacity: 1024)
   /// Builder slots by `users` index, unless `sameSlots`.
   private var userSlots: [Int32] = []
   /// Whether the builder started without users, so that its slots are the `users` indices.
   private var sameSlots: Bool
-  /// The previous event's user (logs come in sessions: one diner's swipes in a row): a copy of
-  /// its bytes, compared in cache without touching `users`, and its builder slot (-1 at first).
-  private var lastUser: [UInt8] = []
-  private var lastSlot: Int32 = -1
 
   /// A fresh builder over `catalog`; events on or after `cutoff` are not aggregated.
   public init(catalog: Catalog, cutoff: DeckDate? = nil) {
@@ -47,43 +56,104 @@ public struct HistoryIngest: EventSink {
     precondition(builder.itemCount == catalog.count, "the builder is for another catalog")
     aggregated = builder
     pending.reserveCapacity(HistoryIngest.batchSize)
+    sessions.reserveCapacity(HistoryIngest.batchSize + 1)
+    sessionHashes.reserveCapacity(HistoryIngest.batchSize + 1)
+    sessionBytes.reserveCapacity(64 * HistoryIngest.batchSize)
     sameSlots = builder.userCount == 0
-    items = ByteTable(capacity: catalog.count)
+    // Twice the room the catalog needs: at most a quarter of the slots in use, so that nearly
+    // every id is in its first slot (no probing loop to mispredict, once per event).
+    items = ByteTable(capacity: 2 * catalog.count)
     for item in catalog.items { items.insert(item.id) }
   }
 
   @inline(__always)
   public mutating func event(_ e: RawEvent) -> EventDisposition {
     guard let item = items.find(e.item) else { return .unknownItem }
-    let slot: Int32
-    let n = e.user.count
-    if lastSlot >= 0 && n == lastUser.count
-      && (n == 0
-        || lastUser.withUnsafeBufferPointer { memEqual($0.baseAddress!, e.user.baseAddress!, n) })
-    {
-      slot = lastSlot
-    } else {
-      slot = newSession(e.user)
-    }
+    if !continuesSession(e.user) { startSession(e.user) }
     pending.append(
-      HistoryBuilder.Swipe(user: slot, item: item, swipe: e.swipe, day: e.day, position: e.position)
-    )
+      HistoryBuilder.Swipe(
+        user: Int32(truncatingIfNeeded: sessions.count &- 1), item: item, swipe: e.swipe,
+        day: e.day, position: e.position))
     if pending.count == HistoryIngest.batchSize { flush() }
     return .accepted
+  }
+
+  /// Whether `user` is the user id of the last session.
+  @inline(__always)
+  private func continuesSession(_ user: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let last = sessions.last else { return false }
+    let start = sessions.count > 1 ? Int(sessions[sessions.count - 2].end) : 0
+    let n = Int(last.end) - start
+    guard n == user.count else { return false }
+    if n == 0 { return true }
+    return sessionBytes.withUnsafeBufferPointer {
+      memEqual($0.baseAddress! + start, user.baseAddress!, n)
+    }
+  }
+
+  /// Opens a session for `user` (looked up at the next flush).
+  @inline(never)
+  private mutating func startSession(_ user: UnsafeBufferPointer<UInt8>) {
+    precondition(sessionBytes.count + user.count <= Int(Int32.max), "user ids too long")
+    sessionBytes.append(contentsOf: user)
+    sessions.append((Int32(sessionBytes.count), -1))
   }
 
   /// Adds the queued events to the builder (the reader calls it at the end of a run).
   public mutating func finish() { flush() }
 
   private mutating func flush() {
+    if pending.isEmpty { return }
+    resolveSessions()
+    sessions.withUnsafeBufferPointer { s in
+      pending.withUnsafeMutableBufferPointer { p in
+        for i in p.indices { p[i].user = s[Int(p[i].user)].slot }
+      }
+    }
     pending.withUnsafeBufferPointer { aggregated.add($0) }
     pending.removeAll(keepingCapacity: true)
+    // The last session goes on into the next batch, resolved.
+    let last = sessions[sessions.count - 1]
+    let start = sessions.count > 1 ? Int(sessions[sessions.count - 2].end) : 0
+    sessionBytes.removeSubrange(0..<start)
+    sessions.removeAll(keepingCapacity: true)
+    sessions.append((last.end - Int32(start), last.slot))
   }
 
-  /// The builder slot of a user who is not the previous event's, interned on first sight.
-  @inline(never)
-  private mutating func newSession(_ user: UnsafeBufferPointer<UInt8>) -> Int32 {
-    let (index, inserted) = users.insert(user)
+  /// Looks up the user ids of the sessions that have no slot yet, interning new ones in order:
+  /// their hashes first, then a tight loop that reads each one's home slot (independent loads, in
+  /// flight together), then the probes, now mostly in cache.
+  private mutating func resolveSessions() {
+    sessionHashes.removeAll(keepingCapacity: true)
+    sessionBytes.withUnsafeBufferPointer { bytes in
+      var start = 0
+      for s in sessions {
+        let end = Int(s.end)
+        sessionHashes.append(
+          s.slot >= 0 ? 0 : ByteTable.hash(UnsafeBufferPointer(rebasing: bytes[start..<end])))
+        start = end
+      }
+    }
+    var t: UInt32 = 0
+    for k in sessions.indices where sessions[k].slot < 0 {
+      t |= users.touch(hash: sessionHashes[k])
+    }
+    touched = t
+    var start = 0
+    for k in sessions.indices {
+      let end = Int(sessions[k].end)
+      if sessions[k].slot < 0 {
+        sessions[k].slot = sessionBytes.withUnsafeBufferPointer { bytes in
+          intern(UnsafeBufferPointer(rebasing: bytes[start..<end]), hash: sessionHashes[k])
+        }
+      }
+      start = end
+    }
+  }
+
+  /// The builder slot of a user id, interned on first sight.
+  private mutating func intern(_ user: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int32 {
+    let (index, inserted) = users.insert(user, hash: hash)
     if inserted {
       let slot = aggregated.userSlot(String(decoding: user, as: UTF8.self))
       if sameSlots && slot != index {
@@ -94,10 +164,7 @@ public struct HistoryIngest: EventSink {
       }
       if !sameSlots { userSlots.append(slot) }
     }
-    lastUser.removeAll(keepingCapacity: true)
-    lastUser.append(contentsOf: user)
-    lastSlot = sameSlots ? index : userSlots[Int(index)]
-    return lastSlot
+    return sameSlots ? index : userSlots[Int(index)]
   }
 
   /// The aggregated history.

@@ -171,8 +171,8 @@ struct HistoryTests {
   }
 
   @Test(
-    "every pair survives table growth, for catalogs that order records by bitmap or by sort",
-    arguments: [(300, 40), (5000, 20), (20_000, 70)])
+    "every pair survives table growth and the move to an array, whatever orders the records",
+    arguments: [(300, 40), (300, 120), (8, 8), (60, 40), (5000, 20), (20_000, 70)])
   func tablesGrowAndOrder(itemCount: Int, maxItems: Int) {
     let users = 150
     let events = HistoryTests.randomEvents(
@@ -187,8 +187,8 @@ struct HistoryTests {
 
   @Test("thousands of users fill several arena chunks and reuse left-behind tables")
   func manyUsersManyChunks() {
-    // 3000 users x up to 60 items: well over one 4 MiB (209,715-slot) chunk of
-    // tables.
+    // 3000 users x up to 60 items: well over one 4 MiB (262,144-unit) chunk of tables and
+    // arrays.
     let users = 3000
     let events = HistoryTests.randomEvents(users: users, itemCount: 400, maxItems: 60, seed: 9)
     var b = HistoryBuilder(itemCount: 400)
@@ -351,5 +351,195 @@ struct HistoryTests {
     let expected = keys.sorted()
     keys.withUnsafeMutableBufferPointer { sortKeys($0) }
     #expect(keys == expected)
+  }
+
+  // MARK: - Packed counts and days
+
+  /// Where a diner's pairs are when the swipes under test arrive.
+  enum Layout: String, CaseIterable, CustomTestStringConvertible {
+    /// A hash table (the catalog is large next to the diner's pairs).
+    case table
+    /// A direct array from the first swipe (a catalog of 8 items).
+    case array
+    /// A table for the first half of the swipes, then an array (49 pairs in a 500-item catalog).
+    case movedToArray
+
+    var itemCount: Int {
+      switch self {
+      case .table: 10_000
+      case .array: 8
+      case .movedToArray: 500
+      }
+    }
+
+    var testDescription: String { rawValue }
+  }
+
+  static func isArray(_ b: HistoryBuilder, _ user: Int32) -> Bool {
+    b.storage.state.pointee.users[Int(user)].isArray
+  }
+
+  static func spillCount(_ b: HistoryBuilder) -> Int { b.storage.state.pointee.spills.count }
+
+  /// Adds `swipes` to item 0 of one diner in `layout`: for `movedToArray`, the first `before`
+  /// of them (half by default) while the diner has a table, then 48 left swipes on items 1...48
+  /// (day 5) that turn it into an array, then the rest.
+  static func addInLayout(
+    _ layout: Layout, _ swipes: [(SwipeDirection, Int32)], before: Int? = nil
+  ) -> (HistoryBuilder, Int32) {
+    var b = HistoryBuilder(itemCount: layout.itemCount)
+    let u = b.userSlot("u")
+    let half = layout == .movedToArray ? before ?? swipes.count / 2 : swipes.count
+    for (swipe, day) in swipes[..<half] { b.add(user: u, item: 0, swipe: swipe, day: day) }
+    if layout == .movedToArray {
+      #expect(!isArray(b, u))
+      for item in 1...48 { b.add(user: u, item: Int32(item), swipe: .left, day: 5) }
+    }
+    for (swipe, day) in swipes[half...] { b.add(user: u, item: 0, swipe: swipe, day: day) }
+    #expect(isArray(b, u) == (layout != .table))
+    #expect(b.pairCount == (layout == .movedToArray ? 49 : 1))
+    return (b, u)
+  }
+
+  @Test(
+    "counts are exact one below, at and above the 16-bit packed limit, and past it twice",
+    arguments: Layout.allCases, [65_534, 65_535, 65_536, 65_537, 131_072, 131_073])
+  func countsPastSixteenBits(layout: Layout, count: Int) throws {
+    // `count` right swipes and `count - 1` left swipes on one pair, days rising.
+    var swipes: [(SwipeDirection, Int32)] = []
+    for k in 0..<count {
+      swipes.append((.right, Int32(20_000 + k % 7)))
+      if k > 0 { swipes.append((.left, Int32(20_000 + k % 5))) }
+    }
+    let (b, _) = HistoryTests.addInLayout(layout, swipes)
+    // A spill per pair only once a 16-bit count has wrapped.
+    #expect(HistoryTests.spillCount(b) == (count > 65_535 ? 1 : 0))
+    let h = b.build()
+    let user = try #require(h.users["u"])
+    let extra: Int32 = layout == .movedToArray ? 48 : 0
+    #expect(user.right == Int32(count) && user.left == Int32(count - 1) + extra)
+    #expect(
+      user.record(for: 0)
+        == UserItemRecord(
+          item: 0, right: Int32(count), left: Int32(count - 1), lastRight: 20_006,
+          lastLeft: 20_004))
+    #expect(h.itemRight[0] == Int32(count) && h.itemLeft[0] == Int32(count - 1))
+    #expect(user.records.count == (layout == .movedToArray ? 49 : 1))
+  }
+
+  @Test(
+    "each day keeps its value exactly, inside and outside the 16-bit day codes",
+    arguments: Layout.allCases,
+    [.min, .min + 1, -2, -1, 0, 1, 65_532, 65_533, 65_534, 65_535, .max] as [Int32])
+  func dayCodeBoundaries(layout: Layout, day: Int32) throws {
+    // Two swipes (one of them on day 3) so that the moved layout has one before and one after.
+    let (b, _) = HistoryTests.addInLayout(layout, [(.right, 3), (.right, day)])
+    let (c, _) = HistoryTests.addInLayout(layout, [(.left, day), (.left, 3)])
+    // Cells code days 0...65,533; any other day of an array goes to a spill.
+    let coded = (0...65_533).contains(day)
+    #expect(HistoryTests.spillCount(b) == (layout == .table || coded ? 0 : 1))
+    #expect(HistoryTests.spillCount(c) == (layout == .table || coded ? 0 : 1))
+    let latest = max(day, 3)
+    #expect(
+      b.build().users["u"]?.record(for: 0)
+        == UserItemRecord(item: 0, right: 2, left: 0, lastRight: latest, lastLeft: History.never))
+    #expect(
+      c.build().users["u"]?.record(for: 0)
+        == UserItemRecord(item: 0, right: 0, left: 2, lastRight: History.never, lastLeft: latest))
+  }
+
+  @Test(
+    "a pair swiped only on the day History.never is kept, with its count and no day",
+    arguments: Layout.allCases)
+  func swipedOnlyOnTheNeverDay(layout: Layout) throws {
+    // All of them before the move: the cell must not look empty.
+    let (b, u) = HistoryTests.addInLayout(layout, [(.right, .min), (.right, .min)], before: 2)
+    var d = b
+    d.add(user: u, item: 1, swipe: .left, day: .min)
+    #expect(d.pairCount == (layout == .movedToArray ? 49 : 2))
+    let h = d.build()
+    #expect(
+      h.users["u"]?.record(for: 0)
+        == UserItemRecord(
+          item: 0, right: 2, left: 0, lastRight: History.never, lastLeft: History.never))
+    // Item 1: one more left swipe on day .min (after the 48 of day 5 in the moved layout).
+    #expect(
+      h.users["u"]?.record(for: 1)
+        == UserItemRecord(
+          item: 1, right: 0, left: layout == .movedToArray ? 2 : 1, lastRight: History.never,
+          lastLeft: layout == .movedToArray ? 5 : History.never))
+    #expect(h.users["u"]?.records.count == (layout == .movedToArray ? 49 : 2))
+  }
+
+  @Test(
+    "the latest day wins whatever the order of coded and uncoded days, in every layout",
+    arguments: Layout.allCases,
+    [
+      [-1, 0, 65_533, 65_534, .max, .min], [.max, 65_534, 65_533, 0, -1, .min],
+      [65_534, 0, .min, 65_533, -1, 7], [.min, -5, -1], [65_534, 70_000, 65_534],
+      [3, 1, 65_533, 2],
+    ] as [[Int32]])
+  func latestDayWhateverTheCodes(layout: Layout, days: [Int32]) throws {
+    var swipes: [(SwipeDirection, Int32)] = []
+    for day in days {
+      swipes.append((.right, day))
+      swipes.append((.left, day))
+    }
+    let (b, _) = HistoryTests.addInLayout(layout, swipes)
+    let n = Int32(days.count)
+    #expect(
+      b.build().users["u"]?.record(for: 0)
+        == UserItemRecord(item: 0, right: n, left: n, lastRight: days.max()!, lastLeft: days.max()!)
+    )
+  }
+
+  @Test(
+    "a diner's table becomes an array when the array is no larger than the table's next size",
+    arguments: [(8, 0), (60, 12), (500, 48), (600, 192), (4096, 768)])
+  func tableBecomesArray(itemCount: Int, lastTablePairs: Int) throws {
+    // 8 items: 64 bytes of cells, the size of the first table. 60 items: 480 bytes, rounded to
+    // 512, once the 16-slot table (256 bytes) would grow to 64 slots (1,024). 500: 4,032 bytes
+    // against 256 slots (4,096). 600: 4,800 bytes, more than 256 slots, less than 512 (8,192).
+    // 4096: 32,768 bytes, exactly 2,048 slots.
+    var b = HistoryBuilder(itemCount: itemCount)
+    let u = b.userSlot("u")
+    #expect(HistoryTests.isArray(b, u) == (lastTablePairs == 0))
+    let pairs = min(itemCount, lastTablePairs + 3)
+    for k in 0..<pairs {
+      // Items spread over the catalog, every one swiped twice (once each way).
+      let item = Int32(k * 7919 % itemCount)
+      b.add(user: u, item: item, swipe: .right, day: Int32(100 + k))
+      b.add(user: u, item: item, swipe: .left, day: Int32(50 + k))
+      #expect(HistoryTests.isArray(b, u) == (k + 1 > lastTablePairs), "after \(k + 1) pairs")
+    }
+    #expect(b.pairCount == pairs)
+    let expected = (0..<pairs).map { k in
+      UserItemRecord(
+        item: Int32(k * 7919 % itemCount), right: 1, left: 1, lastRight: Int32(100 + k),
+        lastLeft: Int32(50 + k))
+    }.sorted { $0.item < $1.item }
+    #expect(b.build().users["u"]?.records == expected)
+  }
+
+  @Test("copies are independent with spills on either side")
+  func copiesWithSpills() throws {
+    var a = HistoryBuilder(itemCount: 8)
+    let u = a.userSlot("u")
+    for _ in 0..<65_536 { a.add(user: u, item: 2, swipe: .right, day: 1) }
+    a.add(user: u, item: 3, swipe: .left, day: -4)
+    var b = a
+    b.add(user: u, item: 2, swipe: .right, day: 70_000)
+    a.add(user: u, item: 3, swipe: .left, day: -3)
+    #expect(
+      a.build().users["u"]?.records == [
+        UserItemRecord(item: 2, right: 65_536, left: 0, lastRight: 1, lastLeft: History.never),
+        UserItemRecord(item: 3, right: 0, left: 2, lastRight: History.never, lastLeft: -3),
+      ])
+    #expect(
+      b.build().users["u"]?.records == [
+        UserItemRecord(
+          item: 2, right: 65_537, left: 0, lastRight: 70_000, lastLeft: History.never),
+        UserItemRecord(item: 3, right: 0, left: 1, lastRight: History.never, lastLeft: -4),
+      ])
   }
 }
