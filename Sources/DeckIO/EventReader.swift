@@ -242,6 +242,7 @@ public struct EventReader {
   /// Reads the files in order into `sink`. Throws `DeckIOError.missingFile` for a file that does
   /// not exist, `.io` for one that cannot be read, `.malformed` for the first bad line (unless
   /// `skipBadLines`), and `.invalid` when a format cannot be told from the extension.
+  @_specialize(exported:true,where S == HistoryIngest)
   public func read<S: EventSink>(_ sources: [EventSource], into sink: inout S) throws(DeckIOError)
     -> EventReadStats
   {
@@ -256,7 +257,7 @@ public struct EventReader {
         throw .invalid(
           path: source.path,
           message: "cannot tell the format of the swipe log from its name; "
-            + "use .jsonl, .ndjson, .json or .csv, or give the format")
+            + "name the file .jsonl, .ndjson, .json or .csv (or pipe JSON Lines to '-')")
       }
       let fd: Int32
       if source.path == "-" {

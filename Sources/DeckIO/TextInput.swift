@@ -30,7 +30,7 @@ public enum DocumentFormat: String, Sendable, CaseIterable, CustomStringConverti
     throw .invalid(
       path: path,
       message: "cannot tell the format of the \(what) from its name; "
-        + "name it .json or .csv, or give the format explicitly")
+        + "name the file .json or .csv")
   }
 }
 

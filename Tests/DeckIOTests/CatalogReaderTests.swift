@@ -342,8 +342,9 @@ func expectMalformed(
       thrown { () throws(DeckIOError) in try CatalogReader.read(path: txt) }
         == .invalid(
           path: txt,
-          message: "cannot tell the format of the catalog from its name; name it .json or .csv, "
-            + "or give the format explicitly"))
+          message:
+            "cannot tell the format of the catalog from its name; name the file .json or .csv"
+        ))
     // Errors carry the path they were read from.
     let bad = dir.appendingPathComponent("bad.csv").path
     try Data("id,name\n".utf8).write(to: URL(fileURLWithPath: bad))
