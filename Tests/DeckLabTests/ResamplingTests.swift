@@ -158,6 +158,22 @@ private func pairedSample(units: Int, delta: Double, seed: UInt64) -> UnitTable 
     #expect(p > 0.3 && p < 0.7, "about half the permutations are as extreme: \(p)")
   }
 
+  @Test func fewDinersGetTheExactRandomizationPValue() {
+    // Per-diner differences 1, 2 and 3 (mean 2): the 8 sign patterns give sums 6, 4, 2, 0, 0,
+    // -2, -4, -6, and |sum| >= 6 in 2 of them.
+    let table = meanTable([[0, 0, 0], [1, 2, 3]])
+    let (_, differences) = Resampling.analyze(
+      table, baseline: 0, options: ResamplingOptions(resamples: 50, seed: 1))
+    #expect(differences[0].estimates[0].value == 2)
+    #expect(differences[0].pValues[0] == 0.25)
+    // Eleven diners are drawn: the p-value is (1 + extreme) / (1 + resamples).
+    let eleven = meanTable([Array(repeating: 0, count: 11), Array(repeating: 1, count: 11)])
+    let (_, drawn) = Resampling.analyze(
+      eleven, baseline: 0, options: ResamplingOptions(resamples: 99, seed: 1))
+    let p = drawn[0].pValues[0]!
+    #expect((p * 100).rounded() == p * 100, "a multiple of 1/100: \(p)")
+  }
+
   @Test func totalsScaleWithTheDrawCounts() {
     var arm = ArmUnits(arm: "a", units: 3, metrics: 1)
     arm.add(unit: 0, metric: 0, numerator: 1)

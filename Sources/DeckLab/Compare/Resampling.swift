@@ -79,7 +79,10 @@ public enum Resampling {
           hasInterval(table.metrics[m])
           ? interval(values, level: options.level, of: options.resamples) : (nil, nil)
         estimates.append(Estimate(value: observed, lower: lower, upper: upper))
-        pValues.append(observed.map { pValue(observed: $0, permuted: permuted.map { $0[m] }) })
+        pValues.append(
+          observed.map {
+            pValue(observed: $0, permuted: permuted.map { $0[m] }, exact: isExact(table))
+          })
       }
       differences.append(
         ArmDifference(
@@ -134,9 +137,16 @@ public enum Resampling {
     return sorted[lo] + (h - Double(lo)) * (sorted[hi] - sorted[lo])
   }
 
+  /// Up to this many units the randomization test enumerates all 2^n swaps (1,024 at most)
+  /// instead of drawing them: its p-value is then exact.
+  public static let exactUnits = 10
+
+  static func isExact(_ table: UnitTable) -> Bool { table.units.count <= exactUnits }
+
   /// The two-sided p-value of `observed` among the `permuted` differences (undefined ones left
-  /// out): (1 + #{|d*| ≥ |d|}) / (1 + count).
-  public static func pValue(observed: Double, permuted: [Double?]) -> Double {
+  /// out): (1 + #{|d*| ≥ |d|}) / (1 + count) for drawn permutations; #{|d*| ≥ |d|} / count when
+  /// they are all 2^n of them (`exact`: the identity is among them, so it is never 0).
+  public static func pValue(observed: Double, permuted: [Double?], exact: Bool = false) -> Double {
     let threshold = abs(observed) * (1 - 1e-12)
     var extreme = 0
     var count = 0
@@ -145,6 +155,7 @@ public enum Resampling {
       count += 1
       if abs(d) >= threshold { extreme += 1 }
     }
+    if exact { return count == 0 ? 1 : Double(extreme) / Double(count) }
     return Double(1 + extreme) / Double(1 + count)
   }
 
@@ -239,14 +250,20 @@ public enum Resampling {
     let hasCoverage = table.metrics.contains { !hasInterval($0) }
     let (numX0, denX0, numY0, denY0) = (numX, denX, numY, denY)
     let (numDelta0, denDelta0) = (numDelta, denDelta)
-    return replicate(options.resamples) { r in
-      var stream = stream(options.seed, "permute-\(table.arms[arm].arm)", r)
+    let exact = isExact(table)
+    return replicate(exact ? 1 << n : options.resamples) { r in
       var swap = [Bool](repeating: false, count: n)
-      var bits: UInt64 = 0
-      for u in 0..<n {
-        if u % 64 == 0 { bits = stream.next() }
-        swap[u] = bits & 1 == 1
-        bits >>= 1
+      if exact {
+        // Permutation r swaps the units whose bit is set in r: all 2^n of them.
+        for u in 0..<n { swap[u] = (r >> u) & 1 == 1 }
+      } else {
+        var stream = stream(options.seed, "permute-\(table.arms[arm].arm)", r)
+        var bits: UInt64 = 0
+        for u in 0..<n {
+          if u % 64 == 0 { bits = stream.next() }
+          swap[u] = bits & 1 == 1
+          bits >>= 1
+        }
       }
       var num = [Double](repeating: 0, count: metrics)
       var den = [Double](repeating: 0, count: metrics)
