@@ -61,7 +61,12 @@ extension RecordParser {
     var consumed = 0
     var contentEnd = 0
     var sawQuote = false
-    if fastPaths, let plain = csvSplitPlain(p, available) {
+    if fastPaths, csvColumnCount > 0, let split = csvSplitColumns(p, available, csvColumnCount) {
+      k = csvColumnCount
+      contentEnd = split.contentEnd
+      consumed = split.consumed
+      high = split.nonASCII ? 0x80 : 0
+    } else if fastPaths, let plain = csvSplitPlain(p, available) {
       k = plain.fields
       contentEnd = plain.contentEnd
       consumed = plain.consumed
@@ -354,6 +359,55 @@ extension RecordParser {
     }
   }
 
+  /// Splits the usual data record, `columns` unquoted fields ended by commas and a line break,
+  /// without a test per delimiter of which one it is: the commas, line feeds and quotes of 64
+  /// bytes at a time become one bit mask, the fields are its first `columns` bits, and one
+  /// check at the end says whether they were `columns - 1` commas and then a line feed. Returns
+  /// where the content ends (before a final CR), the bytes consumed, and whether a byte of the
+  /// blocks read (the record's or after it) is non-ASCII, which only asks for the exact UTF-8
+  /// check of the fields. nil for any other record (a quote, another number of fields, a line
+  /// break not within the 64-byte blocks in `p[0..<available]`): the other paths then read it
+  /// from its start, so results never differ.
+  @inline(__always)
+  private mutating func csvSplitColumns(_ p: UnsafePointer<UInt8>, _ available: Int, _ columns: Int)
+    -> (contentEnd: Int, consumed: Int, nonASCII: Bool)?
+  {
+    guard available >= 64 && columns <= csvCapacity else { return nil }
+    let data = csvData
+    var base = 0
+    var (marks, nonASCII) = csvBlockMarks(p)
+    // Any bits but those of a comma: a delimiter that is not where it should be.
+    var wrong: UInt8 = 0
+    var fieldStart = 0
+    var f = 0
+    while true {
+      while marks == 0 {
+        base += 64
+        guard base + 64 <= available else { return nil }
+        let block = csvBlockMarks(p + base)
+        marks = block.marks
+        nonASCII = nonASCII || block.nonASCII
+      }
+      let at = base &+ marks.trailingZeroBitCount
+      marks &= marks &- 1
+      data[3 &* f] = fieldStart
+      data[3 &* f &+ 1] = at
+      data[3 &* f &+ 2] = 0
+      f &+= 1
+      if f == columns {
+        guard wrong == 0 && p[at] == newline else { return nil }
+        var end = at
+        if end > fieldStart && p[end &- 1] == cr {
+          end &-= 1
+          data[3 &* f &- 2] = end
+        }
+        return (end, at &+ 1, nonASCII)
+      }
+      wrong |= p[at] ^ comma
+      fieldStart = at &+ 1
+    }
+  }
+
   /// Records field `k` of the current record.
   @inline(__always)
   private mutating func csvSet(_ k: Int, _ start: Int, _ end: Int, _ kind: Int) {
@@ -445,4 +499,32 @@ extension RecordParser {
     csvColumns = csvFields.columns
     csvColumnCount = k
   }
+}
+
+/// The commas, line feeds and quotes of the 64 bytes at `p` as bits (bit `i` for byte `i`), and
+/// whether any of the 64 bytes is non-ASCII. Lane-wise, with the exact zero-byte test of each
+/// 8-bit lane (`x` is zero exactly when neither `(x & 0x7F) + 0x7F` nor `x` has its high bit
+/// set), then the high bits of each 8 bytes gathered into 8 bits by one multiplication.
+@inline(__always)
+func csvBlockMarks(_ p: UnsafePointer<UInt8>) -> (marks: UInt64, nonASCII: Bool) {
+  let raw = UnsafeRawPointer(p)
+  let low7 = SIMD16<UInt8>(repeating: 0x7F)
+  let high = SIMD16<UInt8>(repeating: 0x80)
+  @inline(__always) func notEqual(_ v: SIMD16<UInt8>, _ b: UInt8) -> SIMD16<UInt8> {
+    let x = v ^ SIMD16(repeating: b)
+    return ((x & low7) &+ low7) | x
+  }
+  var marks: UInt64 = 0
+  var any = SIMD16<UInt8>(repeating: 0)
+  for k in 0..<4 {
+    let v = raw.loadUnaligned(fromByteOffset: 16 &* k, as: SIMD16<UInt8>.self)
+    any |= v
+    let hits = ~(notEqual(v, comma) & notEqual(v, newline) & notEqual(v, quote)) & high
+    let words = unsafeBitCast(hits, to: SIMD2<UInt64>.self)
+    let lo = ((words[0] >> 7) &* 0x0102_0408_1020_4080) >> 56
+    let hi = ((words[1] >> 7) &* 0x0102_0408_1020_4080) >> 56
+    marks |= (lo | hi << 8) << UInt64(16 &* k)
+  }
+  let highs = unsafeBitCast(any & high, to: SIMD2<UInt64>.self)
+  return (marks, highs[0] | highs[1] != 0)
 }
