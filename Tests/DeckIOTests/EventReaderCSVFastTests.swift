@@ -299,3 +299,124 @@ import Testing
     }
   }
 }
+
+/// The offset spans of the zones and the reader's reuse of them: the same wall-clock times as
+/// asking the zone for every event, across daylight saving changes on and off the UTC hour.
+@Suite struct ZoneOffsetSpanTests {
+  private static func utc(_ text: String) -> Int64 {
+    guard case .utc(let s) = Timestamp.parse(text) else { preconditionFailure(text) }
+    return s
+  }
+
+  @Test func fixedOffsetsHoldForAllTime() {
+    #expect(
+      FixedUTCOffset(seconds: -3600).offsetSpan(atUTC: 12)
+        == UTCOffsetSpan(offset: -3600, start: .min, end: .max))
+  }
+
+  @Test func aZoneWithoutChangesGivesWholeUTCDays() {
+    let tokyo = TimeZoneOffsets(TimeZone(identifier: "Asia/Tokyo")!)
+    let day = Self.utc("2026-10-01T00:00:00Z")
+    for at in [day, day + 1, day + 86_399] {
+      #expect(
+        tokyo.offsetSpan(atUTC: at) == UTCOffsetSpan(offset: 32_400, start: day, end: day + 86_400))
+    }
+    // Before 1970 too (floor, not truncation).
+    let before = Self.utc("1969-12-31T23:59:59Z")
+    #expect(
+      tokyo.offsetSpan(atUTC: before)
+        == UTCOffsetSpan(offset: 32_400, start: -86_400, end: 0))
+  }
+
+  @Test func aChangeOnTheHourGivesHoursThatDay() {
+    // New York springs forward at 2026-03-08T07:00Z.
+    let ny = TimeZoneOffsets(TimeZone(identifier: "America/New_York")!)
+    let change = Self.utc("2026-03-08T07:00:00Z")
+    #expect(
+      ny.offsetSpan(atUTC: change - 1)
+        == UTCOffsetSpan(offset: -18_000, start: change - 3600, end: change))
+    #expect(
+      ny.offsetSpan(atUTC: change)
+        == UTCOffsetSpan(offset: -14_400, start: change, end: change + 3600))
+    #expect(
+      ny.offsetSpan(atUTC: change + 86_400)
+        == UTCOffsetSpan(
+          offset: -14_400, start: Self.utc("2026-03-09T00:00:00Z"),
+          end: Self.utc("2026-03-10T00:00:00Z")))
+  }
+
+  @Test func aChangeInsideTheHourGivesSingleSeconds() {
+    // Lord Howe Island moves from +10:30 to +11:00 at 2026-10-03T15:30Z.
+    let lordHowe = TimeZoneOffsets(TimeZone(identifier: "Australia/Lord_Howe")!)
+    let change = Self.utc("2026-10-03T15:30:00Z")
+    #expect(
+      lordHowe.offsetSpan(atUTC: change - 1)
+        == UTCOffsetSpan(offset: 37_800, start: change - 1, end: change))
+    #expect(
+      lordHowe.offsetSpan(atUTC: change)
+        == UTCOffsetSpan(offset: 39_600, start: change, end: change + 1))
+  }
+
+  /// Reads events at `times` (UTC, `Z`) in CSV and JSON Lines; returns their wall-clock times.
+  private static func wallClock(_ times: [String], zone: any UTCOffsetProvider) throws -> [Int64] {
+    var csv = "user,item,swipe,at\n"
+    var json = ""
+    for t in times {
+      csv += "u,i,left,\(t)\n"
+      json += "{\"user\":\"u\",\"item\":\"i\",\"swipe\":\"left\",\"at\":\"\(t)\"}\n"
+    }
+    let options = EventReaderOptions(zone: zone)
+    let a = try readEvents(csv, .csv, options: options).events.map(\.at)
+    let b = try readEvents(json, .jsonLines, options: options).events.map(\.at)
+    #expect(a == b)
+    return a
+  }
+
+  @Test func theReaderGivesTheZonesAnswerForEveryEvent() throws {
+    let cases: [(String, [String])] = [
+      (
+        "America/New_York",
+        [
+          "2026-03-08T06:59:59Z", "2026-03-08T07:00:00Z", "2026-03-08T06:00:00Z",
+          "2026-03-07T23:00:00Z", "2026-03-08T12:00:00Z", "2026-03-08T06:59:59Z",
+          "2026-11-01T05:59:59Z", "2026-11-01T06:00:00Z", "2026-11-01T05:00:00Z",
+        ]
+      ),
+      (
+        "Australia/Lord_Howe",
+        [
+          "2026-10-03T15:29:59Z", "2026-10-03T15:30:00Z", "2026-10-03T15:29:59Z",
+          "2026-10-03T15:00:00Z", "2026-10-03T15:59:59Z", "2026-10-03T14:59:59Z",
+          "2026-10-04T15:30:00Z",
+        ]
+      ),
+    ]
+    for (name, times) in cases {
+      let timeZone = TimeZone(identifier: name)!
+      let want = times.map { t -> Int64 in
+        let s = Self.utc(t)
+        return s + Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(s))))
+      }
+      #expect(try Self.wallClock(times, zone: TimeZoneOffsets(timeZone)) == want, "\(name)")
+    }
+  }
+
+  /// A zone whose offset changes every second and that says nothing about spans.
+  private struct Ticking: UTCOffsetProvider {
+    func offset(atUTC seconds: Int64) -> Int { Int(seconds % 7) * 60 }
+  }
+
+  @Test func aZoneWithoutSpansIsAskedForEachSecond() throws {
+    #expect(Ticking().offsetSpan(atUTC: 10) == UTCOffsetSpan(offset: 180, start: 10, end: 11))
+    let times = [
+      "2026-10-01T00:00:00Z", "2026-10-01T00:00:01Z", "2026-10-01T00:00:01Z",
+      "2026-10-01T00:00:02Z", "2026-10-01T00:00:00Z",
+    ]
+    let want = times.map { t -> Int64 in
+      let s = Self.utc(t)
+      return s + Int64(s % 7) * 60
+    }
+    #expect(try Self.wallClock(times, zone: Ticking()) == want)
+    #expect(Set(want.enumerated().map { $0.element - Self.utc(times[$0.offset]) }).count == 3)
+  }
+}
