@@ -350,6 +350,9 @@ struct RecordParser {
     let b = UnsafeBufferPointer(start: p, count: n)
     let parsed: Timestamp.Parsed
     if n >= 10, let days = dayNumber(p) {
+      if let quick = Timestamp.quickTime(p, n, afterDate: days) {
+        return quick.utc ? quick.seconds + zoneOffset(atUTC: quick.seconds) : quick.seconds
+      }
       parsed = Timestamp.parse(b, afterDate: days)
     } else {
       parsed = Timestamp.parse(b)

@@ -251,6 +251,35 @@ public enum Timestamp {
     return .utc(local - sign * Int64(oh * 3600 + om * 60))
   }
 
+  /// The usual date-times after a valid date with day number `days0`: `THH:MM:SS` (or a space
+  /// for the `T`) and then nothing, `Z` or `±HH:MM`, the clock read in one word. The seconds,
+  /// and whether they are UTC: what `parse(_:afterDate:)` gives for these texts. nil for any
+  /// other text (`parse(_:afterDate:)` then reads it, and says what is wrong).
+  @inline(__always)
+  static func quickTime(_ p: UnsafePointer<UInt8>, _ n: Int, afterDate days0: Int32)
+    -> (seconds: Int64, utc: Bool)?
+  {
+    guard n == 19 || n == 20 || n == 25, p[10] == UInt8(ascii: "T") || p[10] == UInt8(ascii: " "),
+      let (hh, mm, ss) = clock(p + 11), hh < 24, mm < 60, ss < 60
+    else { return nil }
+    let local = Int64(days0) * 86_400 + Int64(hh * 3600 + mm * 60 + ss)
+    if n == 19 { return (local, false) }
+    if n == 20 { return p[19] == UInt8(ascii: "Z") ? (local, true) : nil }
+    let sign = p[19]
+    let h1 = p[20] &- zero
+    let h2 = p[21] &- zero
+    let m1 = p[23] &- zero
+    let m2 = p[24] &- zero
+    guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), p[22] == colon,
+      h1 < 10, h2 < 10, m1 < 10, m2 < 10
+    else { return nil }
+    let oh = Int(h1) * 10 + Int(h2)
+    let om = Int(m1) * 10 + Int(m2)
+    guard oh < 24 && om < 60 else { return nil }
+    let offset = Int64(oh * 3600 + om * 60)
+    return (sign == UInt8(ascii: "-") ? local + offset : local - offset, true)
+  }
+
   /// What `epochSeconds` found.
   public enum Epoch: Sendable, Equatable {
     /// Seconds since 1970-01-01T00:00:00Z (an instant, like `Parsed.utc`).

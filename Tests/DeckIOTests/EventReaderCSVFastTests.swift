@@ -420,3 +420,68 @@ import Testing
     #expect(Set(want.enumerated().map { $0.element - Self.utc(times[$0.offset]) }).count == 3)
   }
 }
+
+/// `Timestamp.quickTime`, the word-at-a-time reading of the usual date-times, against the
+/// general parser.
+@Suite struct QuickTimeTests {
+  private static func quick(_ text: String) -> (seconds: Int64, utc: Bool)? {
+    let bytes = Array(text.utf8)
+    guard bytes.count >= 10,
+      case .local(let s) = Timestamp.parse(String(decoding: bytes[0..<10], as: UTF8.self))
+    else { return nil }
+    return bytes.withUnsafeBufferPointer {
+      Timestamp.quickTime($0.baseAddress!, $0.count, afterDate: Int32(s / 86_400))
+    }
+  }
+
+  @Test func usualFormsExactly() {
+    let day: Int64 = 20_727 * 86_400  // 2026-10-01
+    let clock: Int64 = 20 * 3600 + 17 * 60 + 10
+    #expect(Self.quick("2026-10-01T20:17:10")! == (day + clock, false))
+    #expect(Self.quick("2026-10-01 20:17:10")! == (day + clock, false))
+    #expect(Self.quick("2026-10-01T20:17:10Z")! == (day + clock, true))
+    #expect(Self.quick("2026-10-01T20:17:10+09:00")! == (day + clock - 9 * 3600, true))
+    #expect(Self.quick("2026-10-01T20:17:10-03:30")! == (day + clock + 3 * 3600 + 1800, true))
+    #expect(Self.quick("2026-10-01T00:00:00+23:59")! == (day - 23 * 3600 - 59 * 60, true))
+    #expect(Self.quick("2026-10-01T23:59:59-00:00")! == (day + 86_399, true))
+    // Left to the general parser: other lengths and forms, and every out-of-range part.
+    for text in [
+      "2026-10-01", "2026-10-01T20:17:10.5", "2026-10-01T20:17:10+0900", "2026-10-01T20:17:1Z",
+      "2026-10-01T24:00:00", "2026-10-01T20:60:00Z", "2026-10-01T20:17:60+09:00",
+      "2026-10-01T20:17:10+24:00", "2026-10-01T20:17:10+09:60", "2026-10-01T20:17:10 09:00",
+      "2026-10-01T20:17:10+09-00", "2026-10-01t20:17:10", "2026-10-01T20-17-10Z",
+      "2026-10-01T20:17:10z", "2026-10-01T20:17:1a+09:00", "2026-10-01T20:17:10.000",
+    ] {
+      #expect(Self.quick(text) == nil, "\(text)")
+    }
+  }
+
+  @Test func agreesWithTheGeneralParserOnDamagedTexts() {
+    // Each byte after the date of the three usual forms replaced by bytes near the expected
+    // ones: where quickTime answers, it is the general parser's answer.
+    let replacements: [UInt8] = Array("0123456789:+-Z .Tz/\u{7F}".utf8) + [0x00, 0xB0, 0xFF]
+    var answered = 0
+    for base in ["2026-02-28T23:59:59", "2024-02-29 00:00:00Z", "2026-10-01T20:17:10+09:00"] {
+      let bytes = Array(base.utf8)
+      for i in 10..<bytes.count {
+        for r in replacements {
+          var b = bytes
+          b[i] = r
+          let text = String(decoding: b, as: UTF8.self)
+          guard
+            let q = b.withUnsafeBufferPointer({ buffer -> (seconds: Int64, utc: Bool)? in
+              guard
+                case .local(let s) = Timestamp.parse(UnsafeBufferPointer(rebasing: buffer[0..<10]))
+              else { return nil }
+              return Timestamp.quickTime(buffer.baseAddress!, b.count, afterDate: Int32(s / 86_400))
+            })
+          else { continue }
+          answered += 1
+          let general = b.withUnsafeBufferPointer { Timestamp.parse($0) }
+          #expect(general == (q.utc ? .utc(q.seconds) : .local(q.seconds)), "\(text)")
+        }
+      }
+    }
+    #expect(answered > 100)
+  }
+}
