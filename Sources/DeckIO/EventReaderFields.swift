@@ -182,6 +182,9 @@ struct RecordParser {
   var csvData: UnsafeMutablePointer<Int>
   var csvCapacity: Int
   var csvColumns: UnsafeMutablePointer<UInt8>
+  // The column of each field (-1: none), and whether records may be read field by field.
+  let csvFieldColumns: UnsafeMutablePointer<Int>
+  var csvByField = false
   var csvColumnCount = -1
   // The zone's offset for the UTC seconds `zoneSpan.start..<zoneSpan.end` (empty at first):
   // logs come in runs of times on the same day, so the zone is asked once per run.
@@ -217,6 +220,7 @@ struct RecordParser {
     csvData = csvFields.data
     csvCapacity = csvFields.capacity
     csvColumns = csvFields.columns
+    csvFieldColumns = csvFields.fieldColumns
   }
 
   @inline(__always)

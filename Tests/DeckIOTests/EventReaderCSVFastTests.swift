@@ -485,3 +485,76 @@ import Testing
     #expect(answered > 100)
   }
 }
+
+/// Reading a split record field by field (`csvFieldValues`) against the column loop: the same
+/// events, and the same failure (the first bad column) when several values are bad.
+@Suite struct CSVFieldByFieldTests {
+  private static func same(_ header: String, _ record: String) -> String {
+    var results: [String] = []
+    for fast in [true, false] {
+      var parser = RecordParser(
+        rule: .foodMenu, zone: FixedUTCOffset(seconds: 0), format: .csv)
+      parser.fastPaths = fast
+      let bytes = Array((header + record).utf8) + [UInt8](repeating: 0x0A, count: 64)
+      let h = header.utf8.count
+      results.append(
+        bytes.withUnsafeBufferPointer { b -> String in
+          do throws(LineFailure) {
+            let head = try parser.parse(b.baseAddress!, available: h, eof: false)
+            precondition(head.kind == .header)
+            let o = try parser.parse(b.baseAddress! + h, available: b.count - h, eof: true)
+            let e = parser.event
+            return o.kind == .event
+              ? "\(e.userString)|\(e.itemString)|\(e.swipe)|\(e.at)|\(e.position)|"
+                + "\(String(describing: e.deck))|\(String(describing: e.propensity))"
+              : "\(o.kind)"
+          } catch {
+            return "failure \(error.offset) \(error.field?.name ?? "-") \(error.message)"
+          }
+        })
+    }
+    #expect(results[0] == results[1], "\(record.debugDescription)")
+    return results[0]
+  }
+
+  @Test func goodRecordsInAnyColumnOrder() {
+    #expect(
+      Self.same("deck,at,x,swipe,item,user,position\n", "2026-10-02,2026-10-01,,left,d,u,4\n")
+        == "u|d|left|\(20_727 * 86_400)|4|Optional(2026-10-02)|nil")
+    #expect(
+      Self.same("user,item,dx,width,at,propensity\n", "u,d,-200,300,2026-10-01T01:00:00Z,0.5\n")
+        == "u|d|left|\(20_727 * 86_400 + 3600)|0|nil|Optional(0.5)")
+    #expect(Self.same("user,item,dx,width,at\n", "u,d,10,300,2026-10-01\n") == "hesitation")
+    // Quoted fields, with and without doubled quotes; empty optional fields.
+    #expect(
+      Self.same("user,item,swipe,at,position,deck\n", "\"u\",\"d\"\"1\",right,2026-10-01,,\n")
+        == "u|d\"1|right|\(20_727 * 86_400)|0|nil|nil")
+  }
+
+  @Test func theFirstBadColumnIsReported() {
+    let header = "user,at,swipe,position,deck,item\n"
+    #expect(
+      Self.same(header, "u,2026-13-01,up,0,x,d\n")
+        == "failure 7 at '2026-13-01' is not a valid time (month 13 is not 01-12); use "
+        + "YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.fff][Z|±HH:MM]")
+    #expect(
+      Self.same(header, "u,2026-10-01,up,0,x,d\n")
+        == "failure 13 swipe 'up' is not right or left; use \"right\" or \"left\" (lowercase)")
+    #expect(
+      Self.same(header, "u,2026-10-01,left,0,x,\n")
+        == "failure 18 position 0 is not a card position; positions start at 1")
+    #expect(
+      Self.same(header, "u,2026-10-01,left,1,x,\n")
+        == "failure 20 deck 'x' is not a date; use YYYY-MM-DD (a real date)")
+    #expect(
+      Self.same(header, "u,2026-10-01,left,1,,\n")
+        == "failure 21 item empty; give a non-empty item id")
+    #expect(
+      Self.same(header, ",,,,,\n") == "failure 0 user empty; give a non-empty user id")
+    #expect(
+      Self.same(header, "u,,left,1,,d\n") == "failure 2 at empty; every event needs its time")
+    #expect(
+      Self.same("user,item,swipe,dx,at\n", "u,d,left,3,2026-10-01\n")
+        == "failure 9 dx both 'swipe' and 'dx' given; keep one of them (they could disagree)")
+  }
+}
