@@ -15,14 +15,24 @@ final class CSVFieldList {
   private(set) var data = UnsafeMutablePointer<Int>.allocate(capacity: 16 * 3)
   /// Per header column: the `EventField` raw value, or `ignoredColumn`.
   private(set) var columns = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+  /// Per `EventField` (by raw value): its column, or -1.
+  let fieldColumns = UnsafeMutablePointer<Int>.allocate(capacity: EventField.allCases.count)
+  /// Whether each known field has at most one column and there is no rating column: records
+  /// can then be read field by field (see `csvFieldValues`).
+  private(set) var byField = false
 
   static let ignoredColumn: UInt8 = 0xFF
   /// The rating column of a mapped log (see `ColumnMapping`).
   static let ratingColumn: UInt8 = 0xFE
 
+  init() {
+    fieldColumns.initialize(repeating: -1, count: EventField.allCases.count)
+  }
+
   deinit {
     data.deallocate()
     columns.deallocate()
+    fieldColumns.deallocate()
   }
 
   func grow() {
@@ -42,6 +52,14 @@ final class CSVFieldList {
     columns.deallocate()
     columns = .allocate(capacity: max(kinds.count, 1))
     for (c, kind) in kinds.enumerated() { columns[c] = kind }
+    fieldColumns.update(repeating: -1, count: EventField.allCases.count)
+    byField = true
+    for (c, kind) in kinds.enumerated() {
+      if kind == CSVFieldList.ratingColumn { byField = false }
+      guard let field = EventField(rawValue: kind) else { continue }
+      if fieldColumns[Int(field.rawValue)] >= 0 { byField = false }
+      fieldColumns[Int(field.rawValue)] = c
+    }
   }
 }
 
@@ -61,7 +79,12 @@ extension RecordParser {
     var consumed = 0
     var contentEnd = 0
     var sawQuote = false
-    if fastPaths, let plain = csvSplitPlain(p, available) {
+    if fastPaths, csvColumnCount > 0, let split = csvSplitColumns(p, available, csvColumnCount) {
+      k = csvColumnCount
+      contentEnd = split.contentEnd
+      consumed = split.consumed
+      high = split.nonASCII ? 0x80 : 0
+    } else if fastPaths, let plain = csvSplitPlain(p, available) {
       k = plain.fields
       contentEnd = plain.contentEnd
       consumed = plain.consumed
@@ -201,6 +224,10 @@ extension RecordParser {
           "this row has \(k) fields but the header has \(columnCount); "
             + "quote fields that contain commas")
       }
+      if fastPaths && csvByField && csvFieldValues(p) {
+        let kind = try finish(end: contentEnd)
+        return RecordOutcome(kind: kind, consumed: consumed, lines: lines)
+      }
       fields = EventFields()
       let columns = csvColumns
       for c in 0..<k {
@@ -267,6 +294,74 @@ extension RecordParser {
       }
       throw failure
     }
+  }
+
+  /// Reads the values of a split record field by field, in a fixed order and without a jump
+  /// per column, when they are all usual: no doubled quotes, no empty user, item or time, no
+  /// bad value. Returns false otherwise, and the column loop then reads the record again from
+  /// the start, so that failures are reported exactly as always (at the first bad column).
+  @inline(__always)
+  private mutating func csvFieldValues(_ p: UnsafePointer<UInt8>) -> Bool {
+    let data = csvData
+    let columns = csvFieldColumns
+    fields = EventFields()
+    var seen: UInt16 = 0
+    // The value of `field`: nil when it has no column or its field is empty, and `ok` false
+    // when the field needs the column loop.
+    var ok = true
+    @inline(__always) func value(_ field: EventField) -> (UnsafePointer<UInt8>, Int, Int)? {
+      let c = columns[Int(field.rawValue)]
+      guard c >= 0 else { return nil }
+      let start = data[3 &* c]
+      let end = data[3 &* c &+ 1]
+      if data[3 &* c &+ 2] == 1 { ok = false }
+      if start == end { return nil }
+      seen |= field.bit
+      return (p + start, end &- start, start)
+    }
+    if let (vp, vn, _) = value(.user) {
+      fields.user = UnsafeBufferPointer(start: vp, count: vn)
+    } else {
+      return false
+    }
+    if let (vp, vn, _) = value(.item) {
+      fields.item = UnsafeBufferPointer(start: vp, count: vn)
+    } else {
+      return false
+    }
+    if let (vp, vn, off) = value(.swipe) {
+      guard let swipe = try? swipeValue(vp, vn, off) else { return false }
+      fields.swipe = swipe
+    }
+    if let (vp, vn, off) = value(.at) {
+      guard let at = try? timestampValue(vp, vn, off) else { return false }
+      fields.at = at
+    } else if columns[Int(EventField.at.rawValue)] >= 0 {
+      return false
+    }
+    if let (vp, vn, off) = value(.position) {
+      guard let position = try? positionValue(vp, vn, off) else { return false }
+      fields.position = position
+    }
+    if let (vp, vn, off) = value(.deck) {
+      guard let deck = try? dateValue(vp, vn, off) else { return false }
+      fields.deck = deck
+    }
+    if let (vp, vn, off) = value(.propensity) {
+      guard let propensity = try? propensityValue(vp, vn, off) else { return false }
+      fields.propensity = propensity
+    }
+    if let (vp, vn, off) = value(.dx) {
+      guard let dx = try? numberValue(vp, vn, off, .dx) else { return false }
+      fields.dx = dx
+      fields.dxOffset = off
+    }
+    if let (vp, vn, off) = value(.width) {
+      guard let width = try? widthValue(vp, vn, off) else { return false }
+      fields.width = width
+    }
+    fields.seen = seen
+    return ok
   }
 
   /// Reads the rating column (field `c`) of a mapped log.
@@ -354,6 +449,55 @@ extension RecordParser {
     }
   }
 
+  /// Splits the usual data record, `columns` unquoted fields ended by commas and a line break,
+  /// without a test per delimiter of which one it is: the commas, line feeds and quotes of 64
+  /// bytes at a time become one bit mask, the fields are its first `columns` bits, and one
+  /// check at the end says whether they were `columns - 1` commas and then a line feed. Returns
+  /// where the content ends (before a final CR), the bytes consumed, and whether a byte of the
+  /// blocks read (the record's or after it) is non-ASCII, which only asks for the exact UTF-8
+  /// check of the fields. nil for any other record (a quote, another number of fields, a line
+  /// break not within the 64-byte blocks in `p[0..<available]`): the other paths then read it
+  /// from its start, so results never differ.
+  @inline(__always)
+  private mutating func csvSplitColumns(_ p: UnsafePointer<UInt8>, _ available: Int, _ columns: Int)
+    -> (contentEnd: Int, consumed: Int, nonASCII: Bool)?
+  {
+    guard available >= 64 && columns <= csvCapacity else { return nil }
+    let data = csvData
+    var base = 0
+    var (marks, nonASCII) = csvBlockMarks(p)
+    // Any bits but those of a comma: a delimiter that is not where it should be.
+    var wrong: UInt8 = 0
+    var fieldStart = 0
+    var f = 0
+    while true {
+      while marks == 0 {
+        base += 64
+        guard base + 64 <= available else { return nil }
+        let block = csvBlockMarks(p + base)
+        marks = block.marks
+        nonASCII = nonASCII || block.nonASCII
+      }
+      let at = base &+ marks.trailingZeroBitCount
+      marks &= marks &- 1
+      data[3 &* f] = fieldStart
+      data[3 &* f &+ 1] = at
+      data[3 &* f &+ 2] = 0
+      f &+= 1
+      if f == columns {
+        guard wrong == 0 && p[at] == newline else { return nil }
+        var end = at
+        if end > fieldStart && p[end &- 1] == cr {
+          end &-= 1
+          data[3 &* f &- 2] = end
+        }
+        return (end, at &+ 1, nonASCII)
+      }
+      wrong |= p[at] ^ comma
+      fieldStart = at &+ 1
+    }
+  }
+
   /// Records field `k` of the current record.
   @inline(__always)
   private mutating func csvSet(_ k: Int, _ start: Int, _ end: Int, _ kind: Int) {
@@ -411,6 +555,7 @@ extension RecordParser {
     columns = cols
     csvFields.setColumns(cols)
     csvColumns = csvFields.columns
+    csvByField = csvFields.byField
     csvColumnCount = cols.count
   }
 
@@ -443,6 +588,35 @@ extension RecordParser {
     columns = cols
     csvFields.setKinds(header.kinds)
     csvColumns = csvFields.columns
+    csvByField = csvFields.byField
     csvColumnCount = k
   }
+}
+
+/// The commas, line feeds and quotes of the 64 bytes at `p` as bits (bit `i` for byte `i`), and
+/// whether any of the 64 bytes is non-ASCII. Lane-wise, with the exact zero-byte test of each
+/// 8-bit lane (`x` is zero exactly when neither `(x & 0x7F) + 0x7F` nor `x` has its high bit
+/// set), then the high bits of each 8 bytes gathered into 8 bits by one multiplication.
+@inline(__always)
+func csvBlockMarks(_ p: UnsafePointer<UInt8>) -> (marks: UInt64, nonASCII: Bool) {
+  let raw = UnsafeRawPointer(p)
+  let low7 = SIMD16<UInt8>(repeating: 0x7F)
+  let high = SIMD16<UInt8>(repeating: 0x80)
+  @inline(__always) func notEqual(_ v: SIMD16<UInt8>, _ b: UInt8) -> SIMD16<UInt8> {
+    let x = v ^ SIMD16(repeating: b)
+    return ((x & low7) &+ low7) | x
+  }
+  var marks: UInt64 = 0
+  var any = SIMD16<UInt8>(repeating: 0)
+  for k in 0..<4 {
+    let v = raw.loadUnaligned(fromByteOffset: 16 &* k, as: SIMD16<UInt8>.self)
+    any |= v
+    let hits = ~(notEqual(v, comma) & notEqual(v, newline) & notEqual(v, quote)) & high
+    let words = unsafeBitCast(hits, to: SIMD2<UInt64>.self)
+    let lo = ((words[0] >> 7) &* 0x0102_0408_1020_4080) >> 56
+    let hi = ((words[1] >> 7) &* 0x0102_0408_1020_4080) >> 56
+    marks |= (lo | hi << 8) << UInt64(16 &* k)
+  }
+  let highs = unsafeBitCast(any & high, to: SIMD2<UInt64>.self)
+  return (marks, highs[0] | highs[1] != 0)
 }

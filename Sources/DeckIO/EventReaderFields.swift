@@ -182,7 +182,13 @@ struct RecordParser {
   var csvData: UnsafeMutablePointer<Int>
   var csvCapacity: Int
   var csvColumns: UnsafeMutablePointer<UInt8>
+  // The column of each field (-1: none), and whether records may be read field by field.
+  let csvFieldColumns: UnsafeMutablePointer<Int>
+  var csvByField = false
   var csvColumnCount = -1
+  // The zone's offset for the UTC seconds `zoneSpan.start..<zoneSpan.end` (empty at first):
+  // logs come in runs of times on the same day, so the zone is asked once per run.
+  var zoneSpan = UTCOffsetSpan(offset: 0, start: 1, end: 0)
   // The last valid date (its 10 bytes) and its day number; `.min` when none yet.
   var lastDateHead: UInt64 = 0
   var lastDateTail: UInt16 = 0
@@ -214,6 +220,7 @@ struct RecordParser {
     csvData = csvFields.data
     csvCapacity = csvFields.capacity
     csvColumns = csvFields.columns
+    csvFieldColumns = csvFields.fieldColumns
   }
 
   @inline(__always)
@@ -347,6 +354,9 @@ struct RecordParser {
     let b = UnsafeBufferPointer(start: p, count: n)
     let parsed: Timestamp.Parsed
     if n >= 10, let days = dayNumber(p) {
+      if let quick = Timestamp.quickTime(p, n, afterDate: days) {
+        return quick.utc ? quick.seconds + zoneOffset(atUTC: quick.seconds) : quick.seconds
+      }
       parsed = Timestamp.parse(b, afterDate: days)
     } else {
       parsed = Timestamp.parse(b)
@@ -355,8 +365,7 @@ struct RecordParser {
     case .local(let s):
       return s
     case .utc(let s):
-      if let fixedOffset { return s + Int64(fixedOffset) }
-      return s + Int64(zone.offset(atUTC: s))
+      return s + zoneOffset(atUTC: s)
     case .invalid(let at, let reason):
       if mapping != nil {
         return try epochValue(p, n, off, invalidAt: at, reason: reason)
@@ -365,6 +374,20 @@ struct RecordParser {
         off + min(at, n), .at,
         "\(quoted(p, n)) is not a valid time (\(reason)); use \(Timestamp.expectedForms)")
     }
+  }
+
+  /// The configured zone's offset at a UTC time, from the last span the zone gave when it
+  /// holds the time.
+  @inline(__always)
+  mutating func zoneOffset(atUTC s: Int64) -> Int64 {
+    if zoneSpan.contains(s) { return Int64(zoneSpan.offset) }
+    return newZoneSpan(s)
+  }
+
+  @inline(never)
+  mutating func newZoneSpan(_ s: Int64) -> Int64 {
+    zoneSpan = zone.offsetSpan(atUTC: s)
+    return Int64(zoneSpan.offset)
   }
 
   /// Unix epoch seconds (mapped logs only), converted to the configured zone's wall clock; a

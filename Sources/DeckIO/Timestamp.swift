@@ -8,6 +8,32 @@ import Foundation
 public protocol UTCOffsetProvider {
   /// Seconds east of UTC in effect at `seconds` since 1970-01-01T00:00:00Z.
   func offset(atUTC seconds: Int64) -> Int
+
+  /// The offset at `seconds` and a stretch of UTC seconds around it where it is the same, so
+  /// that a reader can skip asking again for times inside it. The default is that one second.
+  func offsetSpan(atUTC seconds: Int64) -> UTCOffsetSpan
+}
+
+extension UTCOffsetProvider {
+  public func offsetSpan(atUTC seconds: Int64) -> UTCOffsetSpan {
+    UTCOffsetSpan(offset: offset(atUTC: seconds), start: seconds, end: seconds + 1)
+  }
+}
+
+/// An offset from UTC (seconds east) in effect for the UTC seconds `start..<end`.
+public struct UTCOffsetSpan: Sendable, Equatable {
+  public var offset: Int
+  public var start: Int64
+  public var end: Int64
+
+  public init(offset: Int, start: Int64, end: Int64) {
+    self.offset = offset
+    self.start = start
+    self.end = end
+  }
+
+  @inline(__always)
+  public func contains(_ seconds: Int64) -> Bool { seconds >= start && seconds < end }
 }
 
 /// A zone that is always the same distance from UTC (no daylight saving time).
@@ -23,6 +49,11 @@ public struct FixedUTCOffset: UTCOffsetProvider, Sendable, Equatable {
 
   @inline(__always)
   public func offset(atUTC seconds: Int64) -> Int { self.seconds }
+
+  /// All of time.
+  public func offsetSpan(atUTC seconds: Int64) -> UTCOffsetSpan {
+    UTCOffsetSpan(offset: self.seconds, start: .min, end: .max)
+  }
 }
 
 /// A Foundation `TimeZone` with daylight saving time, cached per UTC hour so that the hot path is
@@ -61,15 +92,35 @@ public final class TimeZoneOffsets: UTCOffsetProvider {
   }
 
   private func fill(_ slot: Int, _ hour: Int64, _ seconds: Int64) -> Int {
+    uniformOffset(hour: hour) ?? zoneOffset(seconds)
+  }
+
+  /// The offset of a UTC hour with the same offset at its first and its last second (cached),
+  /// or nil.
+  private func uniformOffset(hour: Int64) -> Int? {
+    let slot = Int(truncatingIfNeeded: hour) & (TimeZoneOffsets.cacheSize - 1)
+    if hours[slot] == hour { return Int(offsets[slot]) }
     let start = hour * 3600
     let first = zoneOffset(start)
-    let last = zoneOffset(start + 3599)
-    if first == last {
-      hours[slot] = hour
-      offsets[slot] = Int32(first)
-      return first
+    guard zoneOffset(start + 3599) == first else { return nil }
+    hours[slot] = hour
+    offsets[slot] = Int32(first)
+    return first
+  }
+
+  /// The whole UTC day when all its hours have the same offset (by the rule of the hour
+  /// cache), else the hour when that has one offset, else the one second.
+  public func offsetSpan(atUTC seconds: Int64) -> UTCOffsetSpan {
+    let hour = seconds >= 0 ? seconds / 3600 : (seconds - 3599) / 3600
+    guard let offset = uniformOffset(hour: hour) else {
+      return UTCOffsetSpan(offset: zoneOffset(seconds), start: seconds, end: seconds + 1)
     }
-    return zoneOffset(seconds)
+    let day = hour >= 0 ? hour / 24 : (hour - 23) / 24
+    let dayHours = (day * 24)..<(day * 24 + 24)
+    if dayHours.allSatisfy({ uniformOffset(hour: $0) == offset }) {
+      return UTCOffsetSpan(offset: offset, start: day * 86_400, end: day * 86_400 + 86_400)
+    }
+    return UTCOffsetSpan(offset: offset, start: hour * 3600, end: hour * 3600 + 3600)
   }
 
   private func zoneOffset(_ seconds: Int64) -> Int {
@@ -198,6 +249,35 @@ public enum Timestamp {
         offset: i, reason: "offset \(sign < 0 ? "-" : "+")\(pad2(oh)):\(pad2(om)) is out of range")
     }
     return .utc(local - sign * Int64(oh * 3600 + om * 60))
+  }
+
+  /// The usual date-times after a valid date with day number `days0`: `THH:MM:SS` (or a space
+  /// for the `T`) and then nothing, `Z` or `±HH:MM`, the clock read in one word. The seconds,
+  /// and whether they are UTC: what `parse(_:afterDate:)` gives for these texts. nil for any
+  /// other text (`parse(_:afterDate:)` then reads it, and says what is wrong).
+  @inline(__always)
+  static func quickTime(_ p: UnsafePointer<UInt8>, _ n: Int, afterDate days0: Int32)
+    -> (seconds: Int64, utc: Bool)?
+  {
+    guard n == 19 || n == 20 || n == 25, p[10] == UInt8(ascii: "T") || p[10] == UInt8(ascii: " "),
+      let (hh, mm, ss) = clock(p + 11), hh < 24, mm < 60, ss < 60
+    else { return nil }
+    let local = Int64(days0) * 86_400 + Int64(hh * 3600 + mm * 60 + ss)
+    if n == 19 { return (local, false) }
+    if n == 20 { return p[19] == UInt8(ascii: "Z") ? (local, true) : nil }
+    let sign = p[19]
+    let h1 = p[20] &- zero
+    let h2 = p[21] &- zero
+    let m1 = p[23] &- zero
+    let m2 = p[24] &- zero
+    guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), p[22] == colon,
+      h1 < 10, h2 < 10, m1 < 10, m2 < 10
+    else { return nil }
+    let oh = Int(h1) * 10 + Int(h2)
+    let om = Int(m1) * 10 + Int(m2)
+    guard oh < 24 && om < 60 else { return nil }
+    let offset = Int64(oh * 3600 + om * 60)
+    return (sign == UInt8(ascii: "-") ? local + offset : local - offset, true)
   }
 
   /// What `epochSeconds` found.
