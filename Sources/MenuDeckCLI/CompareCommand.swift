@@ -9,8 +9,8 @@ let compareCommand = CommandSpec(
   abstract: "Compare strategies with confidence intervals, on simulated diners or on real logs.",
   discussion: """
     Runs two or more strategies (built-ins or named configurations) on the same work and prints \
-    every metric per strategy with a 95% bootstrap confidence interval. With --baseline, every \
-    other strategy's paired difference from the baseline, with its interval and a paired \
+    every metric per strategy with a bootstrap confidence interval (95% unless --level says \
+    otherwise). With --baseline, every other strategy's paired difference from the baseline, with its interval and a paired \
     randomization-test p-value. The unit of resampling is the diner: a diner's sessions share \
     tastes and history, so they are resampled together.
 
