@@ -11,8 +11,8 @@ let compareCommand = CommandSpec(
     Runs two or more strategies (built-ins or named configurations) on the same work and prints \
     every metric per strategy with a bootstrap confidence interval (95% unless --level says \
     otherwise). With --baseline, every other strategy's paired difference from the baseline, \
-    with its interval and a paired randomization-test p-value. The unit of resampling is the diner: a diner's sessions share \
-    tastes and history, so they are resampled together.
+    with its interval and a paired randomization-test p-value. The unit of resampling is the \
+    diner: a diner's sessions share tastes and history, so they are resampled together.
 
     Without logs it simulates: every strategy serves the same seeded population on the same \
     days with the same random numbers, so differences are paired diner by diner. The metrics \
