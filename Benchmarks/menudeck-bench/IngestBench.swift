@@ -155,14 +155,20 @@ enum IngestBench {
 // MARK: - Where the ingest time goes
 
 extension IngestBench {
-  /// CPU nanoseconds per event of each stage of the ingest, each the best of `repeats` runs:
+  /// CPU nanoseconds per event of each stage of the ingest, each the best of `stageRounds` interleaved rounds:
   /// - `reader`: the reader with validation into a sink that only counts;
   /// - `aggregate`: the bulk `HistoryBuilder.add` alone, over the same events already decoded
   ///   and looked up (batches of 256, as `HistoryIngest` makes them), into a new builder;
   /// - `build`: `HistoryBuilder.build()` after the whole ingest;
   /// - `lookUps`: the rest of the whole ingest (reader, `HistoryIngest` and aggregation in one
   ///   loop): catalog and user look-ups, queueing, and what the stages cost each other in caches
-  ///   when they share a loop.
+  ///   when they share a loop: the best whole ingest loop less the best reader and the best
+  ///   aggregation, so that the four stages add up to the best whole ingest. All three are timed
+  ///   in the same rounds of this one process, back to back (the reader before the ingest in
+  ///   even rounds, after it in odd ones, so that a drift of the machine's speed favours
+  ///   neither); a shared machine only ever adds time, so each best is the run least disturbed,
+  ///   whereas a difference taken within one round, or the best of such differences, is as
+  ///   noisy as its two terms and can go below zero.
   struct Stages {
     var reader = Double.infinity
     var lookUps = Double.infinity
@@ -197,15 +203,18 @@ extension IngestBench {
     _ = try reader.read([EventSource(path: path)], into: &decoded)
     let events = Double(decoded.swipes.count)
     var stages = Stages()
-    for _ in 0..<repeats {
-      let scan = try scanOnlyOnce(path: path)
-      // The whole ingest, its build timed apart.
+    var whole = Double.infinity
+    for round in 0..<stageRounds {
+      // The reader alone and the whole ingest (its build timed apart), back to back.
+      var scan = Result(bytes: 0, events: 0, seconds: 0, pairs: 0)
+      if round % 2 == 0 { scan = try scanOnlyOnce(path: path) }
       let t0 = Clock.cpuNow()
       var sink = HistoryIngest(catalog: catalog)
       _ = try reader.read([EventSource(path: path)], into: &sink)
       let t1 = Clock.cpuNow()
       let history = sink.build()
       let t2 = Clock.cpuNow()
+      if round % 2 == 1 { scan = try scanOnlyOnce(path: path) }
       precondition(history.events == decoded.swipes.count, "the ingest lost events")
       // The aggregation alone.
       var builder = HistoryBuilder(itemCount: catalog.count)
@@ -225,17 +234,22 @@ extension IngestBench {
       stages.reader = min(stages.reader, scan.seconds * ns)
       stages.aggregate = min(stages.aggregate, (t4 - t3) * ns)
       stages.build = min(stages.build, (t2 - t1) * ns)
-      stages.lookUps = min(stages.lookUps, (t1 - t0 - scan.seconds - (t4 - t3)) * ns)
+      whole = min(whole, (t1 - t0) * ns)
     }
+    stages.lookUps = whole - stages.reader - stages.aggregate
     return stages
   }
+
+  /// Rounds of `stages` (each times every stage once).
+  static let stageRounds = 5
 
   static func printStages(path: String) throws {
     let s = try stages(path: path)
     func ns(_ x: Double) -> String { String(Int(x.rounded())) }
     let line =
-      "  stages of \((path as NSString).lastPathComponent), ns per event (best of \(repeats)): reader "
-      + "\(ns(s.reader)), look-ups and the rest \(ns(s.lookUps)), aggregation \(ns(s.aggregate)), "
+      "  stages of \((path as NSString).lastPathComponent), ns per event (best of \(stageRounds) "
+      + "interleaved rounds; they add up to the best whole ingest): reader \(ns(s.reader)), "
+      + "look-ups and the rest \(ns(s.lookUps)), aggregation \(ns(s.aggregate)), "
       + "build \(ns(s.build))\n"
     FileHandle.standardError.write(Data(line.utf8))
   }
