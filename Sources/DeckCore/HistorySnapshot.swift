@@ -55,22 +55,8 @@ public struct HistorySnapshot: Sendable, Equatable {
     }
   }
 
-  /// What one diner did with one item; `item` indexes `items`.
-  public struct Record: Sendable, Hashable {
-    public var item: Int32
-    public var right: Int32
-    public var left: Int32
-    public var lastRight: Int32
-    public var lastLeft: Int32
-
-    public init(item: Int32, right: Int32, left: Int32, lastRight: Int32, lastLeft: Int32) {
-      self.item = item
-      self.right = right
-      self.left = left
-      self.lastRight = lastRight
-      self.lastLeft = lastLeft
-    }
-  }
+  /// What one diner did with one item: the history's own record; `item` indexes `items`.
+  public typealias Record = UserItemRecord
 
   public struct User: Sendable, Hashable {
     public var id: String
