@@ -59,11 +59,12 @@ enum IngestBench {
   /// Each measurement runs this many times in its process; the fastest run is reported. Every
   /// run does all the work again: it reads the file through the reader and, for ingest, fills a
   /// new history. The repeats only take out some of the noise of a shared machine.
-  static let repeats = 3
+  static let repeats =
+    Int(ProcessInfo.processInfo.environment["MENUDECK_BENCH_REPEATS"] ?? "").map { max($0, 1) } ?? 3
 
   static func best(_ run: () throws -> Result) rethrows -> Result {
     var best = try run()
-    for _ in 1..<repeats {
+    for _ in 1..<max(repeats, 1) {
       let r = try run()
       precondition(r.events == best.events && r.pairs == best.pairs, "runs disagree")
       if r.seconds < best.seconds { best = r }
@@ -84,7 +85,7 @@ enum IngestBench {
   static func ingestOnce(path: String) throws -> Result {
     let catalog = SyntheticData.catalog(count: itemCount)
     let zone = TimeZoneOffsets(TimeZone(identifier: "Asia/Tokyo")!)
-    let reader = EventReader(options: EventReaderOptions(zone: zone))
+    let reader = EventReader(options: readerOptions(zone))
     let t0 = Clock.cpuNow()
     var sink = HistoryIngest(catalog: catalog)
     let stats = try reader.read([EventSource(path: path)], into: &sink)
@@ -108,7 +109,7 @@ enum IngestBench {
       }
     }
     let zone = TimeZoneOffsets(TimeZone(identifier: "Asia/Tokyo")!)
-    let reader = EventReader(options: EventReaderOptions(zone: zone))
+    let reader = EventReader(options: readerOptions(zone))
     let t0 = Clock.cpuNow()
     var sink = Counter()
     let stats = try reader.read([EventSource(path: path)], into: &sink)
@@ -196,7 +197,7 @@ extension IngestBench {
   static func stages(path: String) throws -> Stages {
     let catalog = SyntheticData.catalog(count: itemCount)
     let zone = TimeZoneOffsets(TimeZone(identifier: "Asia/Tokyo")!)
-    let reader = EventReader(options: EventReaderOptions(zone: zone))
+    let reader = EventReader(options: readerOptions(zone))
     var items = ByteTable(capacity: catalog.count)
     for item in catalog.items { items.insert(item.id) }
     var decoded = DecodedSwipes(items: items)
@@ -252,5 +253,18 @@ extension IngestBench {
       + "look-ups and the rest \(ns(s.lookUps)), aggregation \(ns(s.aggregate)), "
       + "build \(ns(s.build))\n"
     FileHandle.standardError.write(Data(line.utf8))
+  }
+}
+
+extension IngestBench {
+  /// The reader's options: the default ones, with `MENUDECK_BENCH_CHUNK` (bytes per read) when
+  /// set, for trying other read sizes.
+  static func readerOptions(_ zone: any UTCOffsetProvider) -> EventReaderOptions {
+    var options = EventReaderOptions(zone: zone)
+    if let chunk = ProcessInfo.processInfo.environment["MENUDECK_BENCH_CHUNK"].flatMap({ Int($0) })
+    {
+      options.chunkSize = max(chunk, 4096)
+    }
+    return options
   }
 }

@@ -15,6 +15,10 @@ final class CSVFieldList {
   private(set) var data = UnsafeMutablePointer<Int>.allocate(capacity: 16 * 3)
   /// Per header column: the `EventField` raw value, or `ignoredColumn`.
   private(set) var columns = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+  /// Where each field of a record split by `csvSplitColumns` ends (its delimiter, or before the
+  /// final CR), one per header column, after a first element of -1: field `c` starts at
+  /// `ends[c - 1] + 1` for every `c`. `endsBase + 1` is the first field's end.
+  private(set) var endsBase = UnsafeMutablePointer<Int>.allocate(capacity: 2)
   /// Per `EventField` (by raw value): its column, or -1.
   let fieldColumns = UnsafeMutablePointer<Int>.allocate(capacity: EventField.allCases.count)
   /// Whether each known field has at most one column and there is no rating column: records
@@ -27,11 +31,13 @@ final class CSVFieldList {
 
   init() {
     fieldColumns.initialize(repeating: -1, count: EventField.allCases.count)
+    endsBase.initialize(repeating: -1, count: 2)
   }
 
   deinit {
     data.deallocate()
     columns.deallocate()
+    endsBase.deallocate()
     fieldColumns.deallocate()
   }
 
@@ -51,6 +57,9 @@ final class CSVFieldList {
   func setKinds(_ kinds: [UInt8]) {
     columns.deallocate()
     columns = .allocate(capacity: max(kinds.count, 1))
+    endsBase.deallocate()
+    endsBase = .allocate(capacity: kinds.count + 1)
+    endsBase.initialize(repeating: -1, count: kinds.count + 1)
     for (c, kind) in kinds.enumerated() { columns[c] = kind }
     fieldColumns.update(repeating: -1, count: EventField.allCases.count)
     byField = true
@@ -79,10 +88,26 @@ extension RecordParser {
     var consumed = 0
     var contentEnd = 0
     var sawQuote = false
+    // Whether the fields are in `csvEnds` only (the usual record), not yet in `csvData`.
+    var inEnds = false
     if fastPaths, csvColumnCount > 0, let split = csvSplitColumns(p, available, csvColumnCount) {
       k = csvColumnCount
       contentEnd = split.contentEnd
       consumed = split.consumed
+      if !split.nonASCII && csvByField && csvFieldValues(p, fromEnds: true) {
+        // The usual record: its values are all read and the record rules are all that is left.
+        do throws(LineFailure) {
+          let kind = try finish(end: contentEnd)
+          return RecordOutcome(kind: kind, consumed: consumed, lines: 1)
+        } catch var failure {
+          failure.recordEnd = RecordEnd(consumed: consumed, lines: 1)
+          if failure.label == nil, let field = failure.field, let label = mappedLabels[field] {
+            failure.label = label
+          }
+          throw failure
+        }
+      }
+      inEnds = true
       high = split.nonASCII ? 0x80 : 0
     } else if fastPaths, let plain = csvSplitPlain(p, available) {
       k = plain.fields
@@ -193,6 +218,11 @@ extension RecordParser {
       }
     }
 
+    if inEnds {
+      // Anything else than the usual record goes on by the column loop, which reads `csvData`.
+      let ends = csvEnds
+      for c in 0..<k { csvSet(c, ends[c - 1] + 1, ends[c], 0) }
+    }
     // Blank line: ignored (also before the header).
     if k == 1 && !sawQuote && csvData[1] == csvData[0] {
       return RecordOutcome(kind: .blank, consumed: consumed, lines: lines)
@@ -224,7 +254,7 @@ extension RecordParser {
           "this row has \(k) fields but the header has \(columnCount); "
             + "quote fields that contain commas")
       }
-      if fastPaths && csvByField && csvFieldValues(p) {
+      if fastPaths && csvByField && csvFieldValues(p, fromEnds: false) {
         let kind = try finish(end: contentEnd)
         return RecordOutcome(kind: kind, consumed: consumed, lines: lines)
       }
@@ -300,9 +330,13 @@ extension RecordParser {
   /// per column, when they are all usual: no doubled quotes, no empty user, item or time, no
   /// bad value. Returns false otherwise, and the column loop then reads the record again from
   /// the start, so that failures are reported exactly as always (at the first bad column).
+  ///
+  /// `fromEnds`: the fields are in `csvEnds` (a record split by `csvSplitColumns`, which has no
+  /// quotes), else in `csvData`.
   @inline(__always)
-  private mutating func csvFieldValues(_ p: UnsafePointer<UInt8>) -> Bool {
+  private mutating func csvFieldValues(_ p: UnsafePointer<UInt8>, fromEnds: Bool) -> Bool {
     let data = csvData
+    let ends = csvEnds
     let columns = csvFieldColumns
     fields = EventFields()
     var seen: UInt16 = 0
@@ -312,9 +346,16 @@ extension RecordParser {
     @inline(__always) func value(_ field: EventField) -> (UnsafePointer<UInt8>, Int, Int)? {
       let c = columns[Int(field.rawValue)]
       guard c >= 0 else { return nil }
-      let start = data[3 &* c]
-      let end = data[3 &* c &+ 1]
-      if data[3 &* c &+ 2] == 1 { ok = false }
+      let start: Int
+      let end: Int
+      if fromEnds {
+        start = ends[c &- 1] &+ 1
+        end = ends[c]
+      } else {
+        start = data[3 &* c]
+        end = data[3 &* c &+ 1]
+        if data[3 &* c &+ 2] == 1 { ok = false }
+      }
       if start == end { return nil }
       seen |= field.bit
       return (p + start, end &- start, start)
@@ -334,8 +375,12 @@ extension RecordParser {
       fields.swipe = swipe
     }
     if let (vp, vn, off) = value(.at) {
-      guard let at = try? timestampValue(vp, vn, off) else { return false }
-      fields.at = at
+      if let at = usualTimestamp(vp, vn) {
+        fields.at = at
+      } else {
+        guard let at = try? timestampValue(vp, vn, off) else { return false }
+        fields.at = at
+      }
     } else if columns[Int(EventField.at.rawValue)] >= 0 {
       return false
     }
@@ -344,8 +389,12 @@ extension RecordParser {
       fields.position = position
     }
     if let (vp, vn, off) = value(.deck) {
-      guard let deck = try? dateValue(vp, vn, off) else { return false }
-      fields.deck = deck
+      if let days = usualDeckDate(vp, vn) {
+        fields.deck = DeckDate(daysSinceEpoch: days)
+      } else {
+        guard let deck = try? dateValue(vp, vn, off) else { return false }
+        fields.deck = deck
+      }
     }
     if let (vp, vn, off) = value(.propensity) {
       guard let propensity = try? propensityValue(vp, vn, off) else { return false }
@@ -452,49 +501,47 @@ extension RecordParser {
   /// Splits the usual data record, `columns` unquoted fields ended by commas and a line break,
   /// without a test per delimiter of which one it is: the commas, line feeds and quotes of 64
   /// bytes at a time become one bit mask, the fields are its first `columns` bits, and one
-  /// check at the end says whether they were `columns - 1` commas and then a line feed. Returns
-  /// where the content ends (before a final CR), the bytes consumed, and whether a byte of the
-  /// blocks read (the record's or after it) is non-ASCII, which only asks for the exact UTF-8
-  /// check of the fields. nil for any other record (a quote, another number of fields, a line
-  /// break not within the 64-byte blocks in `p[0..<available]`): the other paths then read it
-  /// from its start, so results never differ.
+  /// check at the end says whether they were `columns - 1` commas and then a line feed. The
+  /// fields go to `csvEnds` (their ends only: each starts after the previous one's delimiter).
+  /// Returns where the content ends (before a final CR), the bytes consumed, and whether a byte
+  /// of the blocks read (the record's or after it) is non-ASCII, which only asks for the exact
+  /// UTF-8 check of the fields. nil for any other record (a quote, another number of fields, a
+  /// line break not within the 64-byte blocks in `p[0..<available]`): the other paths then read
+  /// it from its start, so results never differ.
   @inline(__always)
-  private mutating func csvSplitColumns(_ p: UnsafePointer<UInt8>, _ available: Int, _ columns: Int)
+  private func csvSplitColumns(_ p: UnsafePointer<UInt8>, _ available: Int, _ columns: Int)
     -> (contentEnd: Int, consumed: Int, nonASCII: Bool)?
   {
-    guard available >= 64 && columns <= csvCapacity else { return nil }
-    let data = csvData
+    guard available >= 64 else { return nil }
+    let ends = csvEnds
+    let last = columns &- 1
     var base = 0
     var (marks, nonASCII) = csvBlockMarks(p)
     // Any bits but those of a comma: a delimiter that is not where it should be.
     var wrong: UInt8 = 0
-    var fieldStart = 0
     var f = 0
     while true {
       while marks == 0 {
-        base += 64
-        guard base + 64 <= available else { return nil }
+        base &+= 64
+        guard base &+ 64 <= available else { return nil }
         let block = csvBlockMarks(p + base)
         marks = block.marks
         nonASCII = nonASCII || block.nonASCII
       }
       let at = base &+ marks.trailingZeroBitCount
       marks &= marks &- 1
-      data[3 &* f] = fieldStart
-      data[3 &* f &+ 1] = at
-      data[3 &* f &+ 2] = 0
-      f &+= 1
-      if f == columns {
+      ends[f] = at
+      if f == last {
         guard wrong == 0 && p[at] == newline else { return nil }
         var end = at
-        if end > fieldStart && p[end &- 1] == cr {
+        if end > ends[f &- 1] &+ 1 && p[end &- 1] == cr {
           end &-= 1
-          data[3 &* f &- 2] = end
+          ends[f] = end
         }
         return (end, at &+ 1, nonASCII)
       }
       wrong |= p[at] ^ comma
-      fieldStart = at &+ 1
+      f &+= 1
     }
   }
 
@@ -555,6 +602,7 @@ extension RecordParser {
     columns = cols
     csvFields.setColumns(cols)
     csvColumns = csvFields.columns
+    csvEnds = csvFields.endsBase + 1
     csvByField = csvFields.byField
     csvColumnCount = cols.count
   }
@@ -588,35 +636,34 @@ extension RecordParser {
     columns = cols
     csvFields.setKinds(header.kinds)
     csvColumns = csvFields.columns
+    csvEnds = csvFields.endsBase + 1
     csvByField = csvFields.byField
     csvColumnCount = k
   }
 }
 
 /// The commas, line feeds and quotes of the 64 bytes at `p` as bits (bit `i` for byte `i`), and
-/// whether any of the 64 bytes is non-ASCII. Lane-wise, with the exact zero-byte test of each
-/// 8-bit lane (`x` is zero exactly when neither `(x & 0x7F) + 0x7F` nor `x` has its high bit
-/// set), then the high bits of each 8 bytes gathered into 8 bits by one multiplication.
+/// whether any of the 64 bytes is non-ASCII. Each 16 bytes are compared with the three
+/// delimiters as whole vectors (one byte compare instruction each: vector against vector, since
+/// a comparison with a scalar is made lane by lane), which gives 0xFF for a hit and 0x00
+/// otherwise; the low bit of each 8 lanes is then gathered into 8 bits by one multiplication.
 @inline(__always)
 func csvBlockMarks(_ p: UnsafePointer<UInt8>) -> (marks: UInt64, nonASCII: Bool) {
   let raw = UnsafeRawPointer(p)
-  let low7 = SIMD16<UInt8>(repeating: 0x7F)
-  let high = SIMD16<UInt8>(repeating: 0x80)
-  @inline(__always) func notEqual(_ v: SIMD16<UInt8>, _ b: UInt8) -> SIMD16<UInt8> {
-    let x = v ^ SIMD16(repeating: b)
-    return ((x & low7) &+ low7) | x
-  }
+  let commas = SIMD16<UInt8>(repeating: comma)
+  let newlines = SIMD16<UInt8>(repeating: newline)
+  let quotes = SIMD16<UInt8>(repeating: quote)
   var marks: UInt64 = 0
   var any = SIMD16<UInt8>(repeating: 0)
   for k in 0..<4 {
     let v = raw.loadUnaligned(fromByteOffset: 16 &* k, as: SIMD16<UInt8>.self)
     any |= v
-    let hits = ~(notEqual(v, comma) & notEqual(v, newline) & notEqual(v, quote)) & high
+    let hits = (v .== commas) .| (v .== newlines) .| (v .== quotes)
     let words = unsafeBitCast(hits, to: SIMD2<UInt64>.self)
-    let lo = ((words[0] >> 7) &* 0x0102_0408_1020_4080) >> 56
-    let hi = ((words[1] >> 7) &* 0x0102_0408_1020_4080) >> 56
+    let lo = ((words[0] & 0x0101_0101_0101_0101) &* 0x0102_0408_1020_4080) >> 56
+    let hi = ((words[1] & 0x0101_0101_0101_0101) &* 0x0102_0408_1020_4080) >> 56
     marks |= (lo | hi << 8) << UInt64(16 &* k)
   }
-  let highs = unsafeBitCast(any & high, to: SIMD2<UInt64>.self)
+  let highs = unsafeBitCast(any & SIMD16<UInt8>(repeating: 0x80), to: SIMD2<UInt64>.self)
   return (marks, highs[0] | highs[1] != 0)
 }

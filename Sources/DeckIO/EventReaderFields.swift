@@ -182,6 +182,8 @@ struct RecordParser {
   var csvData: UnsafeMutablePointer<Int>
   var csvCapacity: Int
   var csvColumns: UnsafeMutablePointer<UInt8>
+  /// `CSVFieldList.endsBase + 1`: where the fields of a record split by `csvSplitColumns` end.
+  var csvEnds: UnsafeMutablePointer<Int>
   // The column of each field (-1: none), and whether records may be read field by field.
   let csvFieldColumns: UnsafeMutablePointer<Int>
   var csvByField = false
@@ -193,6 +195,10 @@ struct RecordParser {
   var lastDateHead: UInt64 = 0
   var lastDateTail: UInt16 = 0
   var lastDays: Int32 = .min
+  // The same for the last deck date (logs repeat it too, and it need not be the time's date).
+  var lastDeckHead: UInt64 = 0
+  var lastDeckTail: UInt16 = 0
+  var lastDeckDays: Int32 = .min
   // Mapped logs (see `ColumnMapping`): the mapping, the rules that turn ratings into swipes, the
   // header's name of each field for messages, and whether the log has no time column.
   let mapping: ColumnMapping?
@@ -220,6 +226,7 @@ struct RecordParser {
     csvData = csvFields.data
     csvCapacity = csvFields.capacity
     csvColumns = csvFields.columns
+    csvEnds = csvFields.endsBase + 1
     csvFieldColumns = csvFields.fieldColumns
   }
 
@@ -376,6 +383,36 @@ struct RecordParser {
     }
   }
 
+  /// The time of the usual timestamp, without a call: the date the last one had, its clock
+  /// read in one word, and then nothing (local time), or `Z` or an offset in the zone's last
+  /// span. nil for anything else (a new date, a new span, another form, a bad value), which
+  /// `timestampValue` then reads, and which it remembers for the next ones.
+  @inline(__always)
+  func usualTimestamp(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int64? {
+    guard n >= 19 else { return nil }
+    let raw = UnsafeRawPointer(p)
+    guard raw.loadUnaligned(as: UInt64.self) == lastDateHead,
+      raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self) == lastDateTail,
+      lastDays != .min, let quick = Timestamp.quickTime(p, n, afterDate: lastDays)
+    else { return nil }
+    if !quick.utc { return quick.seconds }
+    guard zoneSpan.contains(quick.seconds) else { return nil }
+    return quick.seconds + Int64(zoneSpan.offset)
+  }
+
+  /// The day number of a deck date that is the last one's bytes, without a call; nil for any
+  /// other text (`dateValue` then reads it, and `deckDays` remembers it).
+  @inline(__always)
+  func usualDeckDate(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int32? {
+    guard n == 10 else { return nil }
+    let raw = UnsafeRawPointer(p)
+    guard raw.loadUnaligned(as: UInt64.self) == lastDeckHead,
+      raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self) == lastDeckTail,
+      lastDeckDays != .min
+    else { return nil }
+    return lastDeckDays
+  }
+
   /// The configured zone's offset at a UTC time, from the last span the zone gave when it
   /// holds the time.
   @inline(__always)
@@ -427,6 +464,10 @@ struct RecordParser {
     -> DeckDate
   {
     if n == 10, p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"), let days = dayNumber(p) {
+      let raw = UnsafeRawPointer(p)
+      lastDeckHead = raw.loadUnaligned(as: UInt64.self)
+      lastDeckTail = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
+      lastDeckDays = days
       return DeckDate(daysSinceEpoch: days)
     }
     throw LineFailure(off, .deck, "\(quoted(p, n)) is not a date; use YYYY-MM-DD (a real date)")

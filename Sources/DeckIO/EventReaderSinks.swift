@@ -39,7 +39,7 @@ public struct HistoryIngest: EventSink {
   private var sessionHashes: [UInt64] = []
   /// Where `resolveSessions` leaves the table slots it reads ahead (so the reads are not dropped).
   private var touched: UInt32 = 0
-  private var items: ByteTable
+  private let items: ItemIndex
   private var users = ByteTable(capacity: 1024)
   /// Builder slots by `users` index, unless `sameSlots`.
   private var userSlots: [Int32] = []
@@ -60,10 +60,7 @@ public struct HistoryIngest: EventSink {
     sessionHashes.reserveCapacity(HistoryIngest.batchSize + 1)
     sessionBytes.reserveCapacity(64 * HistoryIngest.batchSize)
     sameSlots = builder.userCount == 0
-    // Twice the room the catalog needs: at most a quarter of the slots in use, so that nearly
-    // every id is in its first slot (no probing loop to mispredict, once per event).
-    items = ByteTable(capacity: 2 * catalog.count)
-    for item in catalog.items { items.insert(item.id) }
+    items = ItemIndex(ids: catalog.items.map(\.id))
   }
 
   @inline(__always)
