@@ -673,13 +673,7 @@ struct HistoryState {
       scratchCapacity = swipes.count
       scratch = .allocate(capacity: scratchCapacity)
     }
-    // Pass 0: the diners' entries, in a loop tight enough that the processor has the entries of
-    // several sessions in flight at once (pass 1 branches on each, so it would wait for them
-    // nearly one at a time).
     var t: UInt8 = 0
-    for s in swipes where UInt(bitPattern: Int(s.user)) < UInt(userCount) {
-      t |= UInt8(truncatingIfNeeded: users[Int(s.user)].shift)
-    }
     var m = 0
     for s in swipes
     where UInt(bitPattern: Int(s.user)) < UInt(userCount)
