@@ -64,7 +64,7 @@ enum IngestBench {
 
   static func best(_ run: () throws -> Result) rethrows -> Result {
     var best = try run()
-    for _ in 1..<max(repeats, 1) {
+    for _ in 1..<repeats {
       let r = try run()
       precondition(r.events == best.events && r.pairs == best.pairs, "runs disagree")
       if r.seconds < best.seconds { best = r }

@@ -673,7 +673,6 @@ struct HistoryState {
       scratchCapacity = swipes.count
       scratch = .allocate(capacity: scratchCapacity)
     }
-    var t: UInt8 = 0
     var m = 0
     for s in swipes
     where UInt(bitPattern: Int(s.user)) < UInt(userCount)
@@ -687,6 +686,7 @@ struct HistoryState {
       scratch[m] = UnsafeRawPointer(u.table + offset)
       m &+= 1
     }
+    var t: UInt8 = 0
     for k in 0..<m { t |= scratch[k].load(as: UInt8.self) }
     touched = t
     // Pass 2: the updates, now mostly from cache.

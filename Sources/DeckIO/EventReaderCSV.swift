@@ -99,12 +99,8 @@ extension RecordParser {
         do throws(LineFailure) {
           let kind = try finish(end: contentEnd)
           return RecordOutcome(kind: kind, consumed: consumed, lines: 1)
-        } catch var failure {
-          failure.recordEnd = RecordEnd(consumed: consumed, lines: 1)
-          if failure.label == nil, let field = failure.field, let label = mappedLabels[field] {
-            failure.label = label
-          }
-          throw failure
+        } catch {
+          throw located(error, consumed: consumed, lines: 1)
         }
       }
       inEnds = true
@@ -219,7 +215,7 @@ extension RecordParser {
     }
 
     if inEnds {
-      // Anything else than the usual record goes on by the column loop, which reads `csvData`.
+      // Anything other than the usual record goes on by the column loop, which reads `csvData`.
       let ends = csvEnds
       for c in 0..<k { csvSet(c, ends[c - 1] + 1, ends[c], 0) }
     }
@@ -315,15 +311,22 @@ extension RecordParser {
       }
       let kind = try finish(end: contentEnd)
       return RecordOutcome(kind: kind, consumed: consumed, lines: lines)
-    } catch var failure {
-      if failure.recordEnd == nil {
-        failure.recordEnd = RecordEnd(consumed: consumed, lines: lines)
-      }
-      if failure.label == nil, let field = failure.field, let label = mappedLabels[field] {
-        failure.label = label
-      }
-      throw failure
+    } catch {
+      throw located(error, consumed: consumed, lines: lines)
     }
+  }
+
+  /// A failure in a record with where the record ends (unless already known) and the log's own
+  /// name of its field (a mapped column).
+  private func located(_ failure: LineFailure, consumed: Int, lines: Int) -> LineFailure {
+    var failure = failure
+    if failure.recordEnd == nil {
+      failure.recordEnd = RecordEnd(consumed: consumed, lines: lines)
+    }
+    if failure.label == nil, let field = failure.field, let label = mappedLabels[field] {
+      failure.label = label
+    }
+    return failure
   }
 
   /// Reads the values of a split record field by field, in a fixed order and without a jump
