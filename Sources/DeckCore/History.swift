@@ -27,7 +27,7 @@ public struct UserItemRecord: Sendable, Hashable {
 /// One diner's history, items sorted by catalog index.
 public struct UserHistory: Sendable, Hashable {
   public let id: String
-  public let records: [UserItemRecord]
+  public let records: UserItemRecords
   public let right: Int32
   public let left: Int32
 
@@ -823,39 +823,40 @@ struct HistoryState {
       slotOf.deallocate()
     }
     var keys = [UInt64](repeating: 0, count: 64)
+    // Every diner's records in one block, one after another. A diner with an array writes one
+    // slot past its records (see below), hence the slot more.
+    let storage = RecordStorage(capacity: pairCount + 1)
+    var next = 0
     for u in 0..<userCount {
       let user = users[u]
       let count = Int(user.count)
-      let records: [UserItemRecord]
+      precondition(next + count <= pairCount, "pair counts disagree")
+      let out = storage.base + next
+      var k = 0
       if user.isArray {
         let cells = user.table.assumingMemoryBound(to: Cell.self)
-        // One slot more than the records: every cell is written to the next free slot, which
-        // only moves on past a used cell (no branch to mispredict on a third of the cells).
-        records = [UserItemRecord](unsafeUninitializedCapacity: count + 1) { buffer, initialized in
-          let out = buffer.baseAddress!
-          var k = 0
-          if spills.isEmpty {
-            // Arithmetic instead of selects, which the compiler would turn into branches.
-            @inline(__always) func day(_ code: UInt16) -> Int32 {
-              let d = Int32(code) &- 1
-              return d ^ ((d ^ History.never) & (d &>> 31))
-            }
-            for item in 0..<itemCount {
-              let c = cells[item]
-              (out + k).initialize(
-                to: UserItemRecord(
-                  item: Int32(truncatingIfNeeded: item), right: Int32(c.right),
-                  left: Int32(c.left), lastRight: day(c.lastRight), lastLeft: day(c.lastLeft)))
-              let codes = c.bits &>> 32
-              k &+= Int(truncatingIfNeeded: (codes | (0 &- codes)) &>> 63)
-            }
-          } else {
-            for item in 0..<itemCount where cells[item].isUsed {
-              (out + k).initialize(to: record(user: u, item: Int32(item), cells[item]))
-              k += 1
-            }
+        // Every cell is written to the next free slot, which only moves on past a used cell (no
+        // branch to mispredict on a third of the cells).
+        if spills.isEmpty {
+          // Arithmetic instead of selects, which the compiler would turn into branches.
+          @inline(__always) func day(_ code: UInt16) -> Int32 {
+            let d = Int32(code) &- 1
+            return d ^ ((d ^ History.never) & (d &>> 31))
           }
-          initialized = k
+          for item in 0..<itemCount {
+            let c = cells[item]
+            (out + k).initialize(
+              to: UserItemRecord(
+                item: Int32(truncatingIfNeeded: item), right: Int32(c.right),
+                left: Int32(c.left), lastRight: day(c.lastRight), lastLeft: day(c.lastLeft)))
+            let codes = c.bits &>> 32
+            k &+= Int(truncatingIfNeeded: (codes | (0 &- codes)) &>> 63)
+          }
+        } else {
+          for item in 0..<itemCount where cells[item].isUsed {
+            (out + k).initialize(to: record(user: u, item: Int32(item), cells[item]))
+            k += 1
+          }
         }
       } else {
         let table = user.table.assumingMemoryBound(to: Pair.self)
@@ -872,41 +873,36 @@ struct HistoryState {
             bits[item >> 6] |= 1 << UInt64(item & 63)
             slotOf[item] = Int32(j)
           }
-          records = [UserItemRecord](unsafeUninitializedCapacity: count) { buffer, initialized in
-            var k = 0
-            for w in 0..<words where bits[w] != 0 {
-              var word = bits[w]
-              bits[w] = 0
-              while word != 0 {
-                let item = w << 6 | word.trailingZeroBitCount
-                (buffer.baseAddress! + k).initialize(to: record(slot: Int(slotOf[item])))
-                k += 1
-                word &= word &- 1
-              }
+          for w in 0..<words where bits[w] != 0 {
+            var word = bits[w]
+            bits[w] = 0
+            while word != 0 {
+              let item = w << 6 | word.trailingZeroBitCount
+              (out + k).initialize(to: record(slot: Int(slotOf[item])))
+              k += 1
+              word &= word &- 1
             }
-            initialized = k
           }
         } else {
           if keys.count < count { keys = [UInt64](repeating: 0, count: capacity) }
-          records = keys.withUnsafeMutableBufferPointer { k in
-            var n = 0
+          keys.withUnsafeMutableBufferPointer { keys in
             for j in 0..<capacity where table[j].key != 0 {
-              k[n] = UInt64(table[j].key) << 32 | UInt64(j)
-              n += 1
+              keys[k] = UInt64(table[j].key) << 32 | UInt64(j)
+              k += 1
             }
-            sortKeys(UnsafeMutableBufferPointer(rebasing: k[0..<n]))
-            return [UserItemRecord](unsafeUninitializedCapacity: n) { buffer, initialized in
-              for i in 0..<n {
-                let slot = Int(truncatingIfNeeded: k[i] & 0xFFFF_FFFF)
-                (buffer.baseAddress! + i).initialize(to: record(slot: slot))
-              }
-              initialized = n
+            sortKeys(UnsafeMutableBufferPointer(rebasing: keys[0..<k]))
+            for i in 0..<k {
+              let slot = Int(truncatingIfNeeded: keys[i] & 0xFFFF_FFFF)
+              (out + i).initialize(to: record(slot: slot))
             }
           }
         }
       }
+      precondition(k == count, "pair counts disagree")
       byUser[userNames[u]] = UserHistory(
-        id: userNames[u], records: records, right: user.swipes[0], left: user.swipes[1])
+        id: userNames[u], records: UserItemRecords(storage: storage, offset: next, count: k),
+        right: user.swipes[0], left: user.swipes[1])
+      next += k
     }
     var itemRight = [Int32](repeating: 0, count: itemCount)
     var itemLeft = [Int32](repeating: 0, count: itemCount)

@@ -150,29 +150,42 @@ public struct HistorySnapshot: Sendable, Equatable {
         positionRight[i] &+= Int32(truncatingIfNeeded: p.right)
       }
     }
-    var histories: [String: UserHistory] = [:]
-    histories.reserveCapacity(users.count)
+    // Every diner's records in one block (see `UserItemRecords`).
+    var all: [UserItemRecord] = []
+    all.reserveCapacity(users.reduce(0) { $0 + $1.records.count })
+    var kept: [(id: String, start: Int, count: Int, right: Int32, left: Int32)] = []
+    kept.reserveCapacity(users.count)
     var right = 0
     var left = 0
     for user in users {
-      var records: [UserItemRecord] = []
+      let start = all.count
       var userRight: Int32 = 0
       var userLeft: Int32 = 0
       for r in user.records {
         guard let c = catalogIndex[Int(r.item)] else { continue }
-        records.append(
+        all.append(
           UserItemRecord(
             item: c, right: r.right, left: r.left, lastRight: r.lastRight, lastLeft: r.lastLeft))
         userRight &+= r.right
         userLeft &+= r.left
       }
-      guard !records.isEmpty else { continue }
+      guard all.count > start else { continue }
       // Catalog order may differ from id order.
-      records.sort { $0.item < $1.item }
+      all[start...].sort { $0.item < $1.item }
       right += Int(userRight)
       left += Int(userLeft)
-      histories[user.id] = UserHistory(
-        id: user.id, records: records, right: userRight, left: userLeft)
+      kept.append((user.id, start, all.count - start, userRight, userLeft))
+    }
+    let storage = RecordStorage(capacity: all.count)
+    all.withUnsafeBufferPointer {
+      if let from = $0.baseAddress { storage.base.initialize(from: from, count: $0.count) }
+    }
+    var histories: [String: UserHistory] = [:]
+    histories.reserveCapacity(kept.count)
+    for k in kept {
+      histories[k.id] = UserHistory(
+        id: k.id, records: UserItemRecords(storage: storage, offset: k.start, count: k.count),
+        right: k.right, left: k.left)
     }
     let history = History(
       itemRight: itemRight, itemLeft: itemLeft, users: histories, positionShown: positionShown,
