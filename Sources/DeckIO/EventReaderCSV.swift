@@ -76,12 +76,37 @@ final class CSVFieldList {
 /// Fields may be quoted (`"a,b"`, `"say ""hi"""`, line breaks inside quotes); records end with LF
 /// or CRLF; an empty field means "not logged". Offsets in failures are from the record start.
 extension RecordParser {
+  @inline(__always)
   mutating func parseCSVRecord(_ p: UnsafePointer<UInt8>, available: Int, eof: Bool)
     throws(LineFailure) -> RecordOutcome
   {
-    // Phase 1: split the record into fields and find where it ends. The usual record (no
-    // quotes, its line break in the buffer) in one pass over words; anything else, and a
-    // record the fast pass gives up on, by the general loop from the record start.
+    // The usual record (no quotes, all ASCII, its line break in the buffer, every value usual):
+    // one pass over words and a fixed sequence of field reads. It is kept apart from the rest
+    // (`parseCSVRecordInGeneral`, which goes on from the split when there is one) because the
+    // compiler stops inlining into a function that large: there, the split was a call.
+    var split: (contentEnd: Int, consumed: Int, nonASCII: Bool)? = nil
+    if fastPaths && csvColumnCount > 0 {
+      split = csvSplitColumns(p, available, csvColumnCount)
+      if let split, !split.nonASCII && csvByField && csvFieldValues(p, fromEnds: true) {
+        do throws(LineFailure) {
+          let kind = try finish(end: split.contentEnd)
+          return RecordOutcome(kind: kind, consumed: split.consumed, lines: 1)
+        } catch {
+          throw located(error, consumed: split.consumed, lines: 1)
+        }
+      }
+    }
+    return try parseCSVRecordInGeneral(p, available: available, eof: eof, split: split)
+  }
+
+  /// Every record but the usual one: `split` is its `csvSplitColumns` result, if any.
+  @inline(never)
+  private mutating func parseCSVRecordInGeneral(
+    _ p: UnsafePointer<UInt8>, available: Int, eof: Bool,
+    split: (contentEnd: Int, consumed: Int, nonASCII: Bool)?
+  ) throws(LineFailure) -> RecordOutcome {
+    // Phase 1: split the record into fields and find where it ends: from the split when there
+    // is one, else by words, and when that gives up, by the general loop from the record start.
     var k = 0
     var high: UInt8 = 0
     var lines = 1
@@ -90,19 +115,10 @@ extension RecordParser {
     var sawQuote = false
     // Whether the fields are in `csvEnds` only (the usual record), not yet in `csvData`.
     var inEnds = false
-    if fastPaths, csvColumnCount > 0, let split = csvSplitColumns(p, available, csvColumnCount) {
+    if let split {
       k = csvColumnCount
       contentEnd = split.contentEnd
       consumed = split.consumed
-      if !split.nonASCII && csvByField && csvFieldValues(p, fromEnds: true) {
-        // The usual record: its values are all read and the record rules are all that is left.
-        do throws(LineFailure) {
-          let kind = try finish(end: contentEnd)
-          return RecordOutcome(kind: kind, consumed: consumed, lines: 1)
-        } catch {
-          throw located(error, consumed: consumed, lines: 1)
-        }
-      }
       inEnds = true
       high = split.nonASCII ? 0x80 : 0
     } else if fastPaths, let plain = csvSplitPlain(p, available) {

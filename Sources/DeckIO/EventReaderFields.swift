@@ -195,6 +195,10 @@ struct RecordParser {
   var lastDateHead: UInt64 = 0
   var lastDateTail: UInt16 = 0
   var lastDays: Int32 = .min
+  // The last valid UTC offset of a time with one (`+09:00`): its `Timestamp.offsetWord` (0
+  // when none yet) and its seconds east of UTC.
+  var offsetWord: UInt64 = 0
+  var offsetSeconds: Int64 = 0
   // The same for the last deck date (logs repeat it too, and it need not be the time's date).
   var lastDeckHead: UInt64 = 0
   var lastDeckTail: UInt16 = 0
@@ -362,6 +366,11 @@ struct RecordParser {
     let parsed: Timestamp.Parsed
     if n >= 10, let days = dayNumber(p) {
       if let quick = Timestamp.quickTime(p, n, afterDate: days) {
+        if n == 25, let (hh, mm, ss) = Timestamp.clock(p + 11) {
+          // For `usualTimestamp`: the offset's bytes and seconds (the local clock less UTC).
+          offsetWord = Timestamp.offsetWord(p)
+          offsetSeconds = Int64(days) * 86_400 + Int64(hh * 3600 + mm * 60 + ss) - quick.seconds
+        }
         return quick.utc ? quick.seconds + zoneOffset(atUTC: quick.seconds) : quick.seconds
       }
       parsed = Timestamp.parse(b, afterDate: days)
@@ -384,20 +393,30 @@ struct RecordParser {
   }
 
   /// The time of the usual timestamp, without a call: the date the last one had, its clock
-  /// read in one word, and then nothing (local time), or `Z` or an offset in the zone's last
-  /// span. nil for anything else (a new date, a new span, another form, a bad value), which
-  /// `timestampValue` then reads, and which it remembers for the next ones.
+  /// read in one word, and then nothing (local time), or `Z` or the last offset's bytes, in the
+  /// zone's last span. nil for anything else (a new date, offset or span, another form, a bad
+  /// value), which `timestampValue` then reads, and which it remembers for the next ones.
   @inline(__always)
   func usualTimestamp(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int64? {
     guard n >= 19 else { return nil }
     let raw = UnsafeRawPointer(p)
     guard raw.loadUnaligned(as: UInt64.self) == lastDateHead,
       raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self) == lastDateTail,
-      lastDays != .min, let quick = Timestamp.quickTime(p, n, afterDate: lastDays)
+      lastDays != .min, p[10] == UInt8(ascii: "T") || p[10] == UInt8(ascii: " "),
+      let (hh, mm, ss) = Timestamp.clock(p + 11), hh < 24, mm < 60, ss < 60
     else { return nil }
-    if !quick.utc { return quick.seconds }
-    guard zoneSpan.contains(quick.seconds) else { return nil }
-    return quick.seconds + Int64(zoneSpan.offset)
+    let local = Int64(lastDays) &* 86_400 &+ Int64(hh &* 3600 &+ mm &* 60 &+ ss)
+    let utc: Int64
+    if n == 25 {
+      guard Timestamp.offsetWord(p) == offsetWord else { return nil }
+      utc = local &- offsetSeconds
+    } else if n == 20 && p[19] == UInt8(ascii: "Z") {
+      utc = local
+    } else {
+      return n == 19 ? local : nil
+    }
+    guard zoneSpan.contains(utc) else { return nil }
+    return utc &+ Int64(zoneSpan.offset)
   }
 
   /// The day number of a deck date that is the last one's bytes, without a call; nil for any

@@ -280,6 +280,13 @@ public enum Timestamp {
     return (sign == UInt8(ascii: "-") ? local + offset : local - offset, true)
   }
 
+  /// The `±HH:MM` of a 25-byte time (bytes 19...24) as one word, for telling whether two times
+  /// have the same offset: the word at byte 17, its first two bytes (the seconds) cleared.
+  @inline(__always)
+  static func offsetWord(_ p: UnsafePointer<UInt8>) -> UInt64 {
+    UnsafeRawPointer(p).loadUnaligned(fromByteOffset: 17, as: UInt64.self) & ~0xFFFF
+  }
+
   /// What `epochSeconds` found.
   public enum Epoch: Sendable, Equatable {
     /// Seconds since 1970-01-01T00:00:00Z (an instant, like `Parsed.utc`).

@@ -401,6 +401,37 @@ import Testing
     }
   }
 
+  /// The reader keeps the last time's offset bytes and reads a time with the same ones without
+  /// parsing them again: times on one date whose offsets change in runs and at every event,
+  /// across a daylight saving change of the configured zone, against the zone's own answer.
+  @Test func timesWithChangingOffsetsOnOneDate() throws {
+    let offsets = [
+      "+09:00", "+09:00", "-05:00", "+05:30", "+00:00", "-00:00", "Z", "", "-12:00", "+14:00",
+      "+23:59", "-09:00", "+09:30",
+    ]
+    var r = RandomStream(seed: 41)
+    var times: [String] = []
+    var offset = offsets[0]
+    for _ in 0..<4000 {
+      // Runs of one offset, broken at random.
+      if r.nextInt(below: 4) == 0 { offset = offsets[r.nextInt(below: offsets.count)] }
+      let day = r.nextInt(below: 6) == 0 ? "2026-03-07" : "2026-03-08"
+      let clock = [r.nextInt(below: 24), r.nextInt(below: 60), r.nextInt(below: 60)]
+        .map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
+      times.append("\(day)T\(clock)\(offset)")
+    }
+    let zone = TimeZone(identifier: "America/New_York")!
+    let want = times.map { t -> Int64 in
+      switch Timestamp.parse(t) {
+      case .utc(let s):
+        return s + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(s))))
+      case .local(let s): return s
+      case .invalid: preconditionFailure(t)
+      }
+    }
+    #expect(try Self.wallClock(times, zone: TimeZoneOffsets(zone)) == want)
+  }
+
   /// A zone whose offset changes every second and that says nothing about spans.
   private struct Ticking: UTCOffsetProvider {
     func offset(atUTC seconds: Int64) -> Int { Int(seconds % 7) * 60 }
