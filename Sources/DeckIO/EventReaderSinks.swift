@@ -17,34 +17,29 @@ import Foundation
 /// are resolved per batch too: logs come in sessions (one diner's swipes in a row), an event
 /// whose user id is the previous event's joins its session by a byte comparison in cache, and
 /// the batch's new sessions look their ids up together, their table reads in flight at once.
+///
+/// The queue lives in manually managed buffers (no per-append checks of an array); the ingest is
+/// still a value: a copy of it gets its own queue before either one changes a shared one.
 public struct HistoryIngest: EventSink {
   /// The builder with every accepted event in it.
   public var builder: HistoryBuilder {
-    if pending.isEmpty { return aggregated }
+    if queue.state.pointee.count == 0 { return aggregated }
     var copy = self
     copy.flush()
     return copy.aggregated
   }
   private var aggregated: HistoryBuilder
-  /// Accepted events not yet in `aggregated` (at most `batchSize`). Until `flush`, the `user` of
-  /// each is the index of its session in `sessions`.
-  private var pending: [HistoryBuilder.Swipe] = []
+  /// Accepted events not yet in `aggregated`, and their sessions.
+  private var queue = IngestQueue()
   static let batchSize = 256
-  /// The sessions of the queued events, in order: where each one's user id ends in
-  /// `sessionBytes` (the ids back to back) and its builder slot, -1 until `flush` looks it up.
-  /// The last session stays (resolved) across a flush, for the events that continue it.
-  private var sessions: [(end: Int32, slot: Int32)] = []
-  private var sessionBytes: [UInt8] = []
-  /// Hashes of the sessions' ids (scratch space of `resolveSessions`).
-  private var sessionHashes: [UInt64] = []
-  /// Where `resolveSessions` leaves the table slots it reads ahead (so the reads are not dropped).
-  private var touched: UInt32 = 0
   private let items: ItemIndex
   private var users = ByteTable(capacity: 1024)
   /// Builder slots by `users` index, unless `sameSlots`.
   private var userSlots: [Int32] = []
   /// Whether the builder started without users, so that its slots are the `users` indices.
   private var sameSlots: Bool
+  /// Where `resolveSessions` leaves the table slots it reads ahead (so the reads are not dropped).
+  private var touched: UInt32 = 0
 
   /// A fresh builder over `catalog`; events on or after `cutoff` are not aggregated.
   public init(catalog: Catalog, cutoff: DeckDate? = nil) {
@@ -55,10 +50,6 @@ public struct HistoryIngest: EventSink {
   public init(catalog: Catalog, builder: HistoryBuilder) {
     precondition(builder.itemCount == catalog.count, "the builder is for another catalog")
     aggregated = builder
-    pending.reserveCapacity(HistoryIngest.batchSize)
-    sessions.reserveCapacity(HistoryIngest.batchSize + 1)
-    sessionHashes.reserveCapacity(HistoryIngest.batchSize + 1)
-    sessionBytes.reserveCapacity(64 * HistoryIngest.batchSize)
     sameSlots = builder.userCount == 0
     items = ItemIndex(ids: catalog.items.map(\.id))
   }
@@ -66,85 +57,50 @@ public struct HistoryIngest: EventSink {
   @inline(__always)
   public mutating func event(_ e: RawEvent) -> EventDisposition {
     guard let item = items.find(e.item) else { return .unknownItem }
-    if !continuesSession(e.user) { startSession(e.user) }
-    pending.append(
-      HistoryBuilder.Swipe(
-        user: Int32(truncatingIfNeeded: sessions.count &- 1), item: item, swipe: e.swipe,
-        day: e.day, position: e.position))
-    if pending.count == HistoryIngest.batchSize { flush() }
+    if !isKnownUniquelyReferenced(&queue) { queue = queue.copy() }
+    let q = queue.state
+    if !q.pointee.continuesSession(e.user) { q.pointee.startSession(e.user) }
+    q.pointee.swipes[q.pointee.count] = HistoryBuilder.Swipe(
+      user: Int32(truncatingIfNeeded: q.pointee.sessionCount &- 1), item: item, swipe: e.swipe,
+      day: e.day, position: e.position)
+    q.pointee.count &+= 1
+    if q.pointee.count == HistoryIngest.batchSize { flush() }
     return .accepted
-  }
-
-  /// Whether `user` is the user id of the last session.
-  @inline(__always)
-  private func continuesSession(_ user: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let last = sessions.last else { return false }
-    let start = sessions.count > 1 ? Int(sessions[sessions.count - 2].end) : 0
-    let n = Int(last.end) - start
-    guard n == user.count else { return false }
-    if n == 0 { return true }
-    return sessionBytes.withUnsafeBufferPointer {
-      memEqual($0.baseAddress! + start, user.baseAddress!, n)
-    }
-  }
-
-  /// Opens a session for `user` (looked up at the next flush).
-  @inline(never)
-  private mutating func startSession(_ user: UnsafeBufferPointer<UInt8>) {
-    precondition(sessionBytes.count + user.count <= Int(Int32.max), "user ids too long")
-    sessionBytes.append(contentsOf: user)
-    sessions.append((Int32(sessionBytes.count), -1))
   }
 
   /// Adds the queued events to the builder (the reader calls it at the end of a run).
   public mutating func finish() { flush() }
 
   private mutating func flush() {
-    if pending.isEmpty { return }
-    resolveSessions()
-    sessions.withUnsafeBufferPointer { s in
-      pending.withUnsafeMutableBufferPointer { p in
-        for i in p.indices { p[i].user = s[Int(p[i].user)].slot }
-      }
-    }
-    pending.withUnsafeBufferPointer { aggregated.add($0) }
-    pending.removeAll(keepingCapacity: true)
-    // The last session goes on into the next batch, resolved.
-    let last = sessions[sessions.count - 1]
-    let start = sessions.count > 1 ? Int(sessions[sessions.count - 2].end) : 0
-    sessionBytes.removeSubrange(0..<start)
-    sessions.removeAll(keepingCapacity: true)
-    sessions.append((last.end - Int32(start), last.slot))
+    if queue.state.pointee.count == 0 { return }
+    if !isKnownUniquelyReferenced(&queue) { queue = queue.copy() }
+    let q = queue.state
+    resolveSessions(q)
+    let swipes = q.pointee.swipes
+    let sessions = q.pointee.sessions
+    for i in 0..<q.pointee.count { swipes[i].user = sessions[Int(swipes[i].user)].slot }
+    aggregated.add(UnsafeBufferPointer(start: swipes, count: q.pointee.count))
+    q.pointee.count = 0
+    q.pointee.keepLastSession()
   }
 
   /// Looks up the user ids of the sessions that have no slot yet, interning new ones in order:
   /// their hashes first, then a tight loop that reads each one's home slot (independent loads, in
   /// flight together), then the probes, now mostly in cache.
-  private mutating func resolveSessions() {
-    sessionHashes.removeAll(keepingCapacity: true)
-    sessionBytes.withUnsafeBufferPointer { bytes in
-      var start = 0
-      for s in sessions {
-        let end = Int(s.end)
-        sessionHashes.append(
-          s.slot >= 0 ? 0 : ByteTable.hash(UnsafeBufferPointer(rebasing: bytes[start..<end])))
-        start = end
-      }
+  private mutating func resolveSessions(_ q: UnsafeMutablePointer<IngestQueue.State>) {
+    let sessions = q.pointee.sessions
+    let hashes = q.pointee.hashes
+    let count = q.pointee.sessionCount
+    for k in 0..<count where sessions[k].slot < 0 {
+      hashes[k] = ByteTable.hash(q.pointee.userID(k))
     }
     var t: UInt32 = 0
-    for k in sessions.indices where sessions[k].slot < 0 {
-      t |= users.touch(hash: sessionHashes[k])
+    for k in 0..<count where sessions[k].slot < 0 {
+      t |= users.touch(hash: hashes[k])
     }
     touched = t
-    var start = 0
-    for k in sessions.indices {
-      let end = Int(sessions[k].end)
-      if sessions[k].slot < 0 {
-        sessions[k].slot = sessionBytes.withUnsafeBufferPointer { bytes in
-          intern(UnsafeBufferPointer(rebasing: bytes[start..<end]), hash: sessionHashes[k])
-        }
-      }
-      start = end
+    for k in 0..<count where sessions[k].slot < 0 {
+      sessions[k].slot = intern(q.pointee.userID(k), hash: hashes[k])
     }
   }
 
@@ -166,6 +122,104 @@ public struct HistoryIngest: EventSink {
 
   /// The aggregated history.
   public func build() -> History { builder.build() }
+}
+
+/// The queue of a `HistoryIngest`: up to a batch of swipes, whose `user` is the index of their
+/// session until the flush, and the sessions: where each one's user id ends in `bytes` (the ids
+/// back to back) and its builder slot, -1 until the flush looks it up. The last session stays
+/// (resolved) across a flush, for the events that continue it.
+private final class IngestQueue {
+  struct State {
+    var swipes: UnsafeMutablePointer<HistoryBuilder.Swipe>
+    var count = 0
+    var sessions: UnsafeMutablePointer<(end: Int32, slot: Int32)>
+    var sessionCount = 0
+    /// Hashes of the sessions' ids (scratch space of `resolveSessions`).
+    var hashes: UnsafeMutablePointer<UInt64>
+    var bytes: UnsafeMutablePointer<UInt8>
+    var byteCount = 0
+    var byteCapacity: Int
+
+    /// The user id of session `k`.
+    @inline(__always)
+    func userID(_ k: Int) -> UnsafeBufferPointer<UInt8> {
+      let start = k > 0 ? Int(sessions[k &- 1].end) : 0
+      return UnsafeBufferPointer(start: bytes + start, count: Int(sessions[k].end) &- start)
+    }
+
+    /// Whether `user` is the user id of the last session.
+    @inline(__always)
+    func continuesSession(_ user: UnsafeBufferPointer<UInt8>) -> Bool {
+      guard sessionCount > 0 else { return false }
+      let last = userID(sessionCount &- 1)
+      guard last.count == user.count else { return false }
+      return last.count == 0 || memEqual(last.baseAddress!, user.baseAddress!, last.count)
+    }
+
+    /// Opens a session for `user` (looked up at the next flush).
+    @inline(never)
+    mutating func startSession(_ user: UnsafeBufferPointer<UInt8>) {
+      precondition(byteCount + user.count <= Int(Int32.max), "user ids too long")
+      if byteCount + user.count > byteCapacity {
+        let capacity = max(byteCapacity * 2, byteCount + user.count)
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        bigger.update(from: bytes, count: byteCount)
+        bytes.deallocate()
+        bytes = bigger
+        byteCapacity = capacity
+      }
+      if let base = user.baseAddress { (bytes + byteCount).update(from: base, count: user.count) }
+      byteCount += user.count
+      sessions[sessionCount] = (Int32(byteCount), -1)
+      sessionCount += 1
+    }
+
+    /// Keeps only the last session (after a flush), its id moved to the front.
+    mutating func keepLastSession() {
+      let last = sessions[sessionCount - 1]
+      let id = userID(sessionCount - 1)
+      if id.count > 0 { bytes.update(from: id.baseAddress!, count: id.count) }
+      byteCount = id.count
+      sessions[0] = (Int32(id.count), last.slot)
+      sessionCount = 1
+    }
+  }
+
+  let state: UnsafeMutablePointer<State>
+
+  init(byteCapacity: Int = 64 * HistoryIngest.batchSize) {
+    // At most one session per swipe, and the one carried over.
+    let sessionCapacity = HistoryIngest.batchSize + 1
+    state = .allocate(capacity: 1)
+    state.initialize(
+      to: State(
+        swipes: .allocate(capacity: HistoryIngest.batchSize),
+        sessions: .allocate(capacity: sessionCapacity),
+        hashes: .allocate(capacity: sessionCapacity),
+        bytes: .allocate(capacity: byteCapacity), byteCapacity: byteCapacity))
+  }
+
+  deinit {
+    state.pointee.swipes.deallocate()
+    state.pointee.sessions.deallocate()
+    state.pointee.hashes.deallocate()
+    state.pointee.bytes.deallocate()
+    state.deinitialize(count: 1)
+    state.deallocate()
+  }
+
+  /// An independent copy.
+  func copy() -> IngestQueue {
+    let s = state.pointee
+    let c = IngestQueue(byteCapacity: max(s.byteCapacity, 1))
+    c.state.pointee.swipes.update(from: s.swipes, count: s.count)
+    c.state.pointee.count = s.count
+    c.state.pointee.sessions.update(from: s.sessions, count: s.sessionCount)
+    c.state.pointee.sessionCount = s.sessionCount
+    c.state.pointee.bytes.update(from: s.bytes, count: s.byteCount)
+    c.state.pointee.byteCount = s.byteCount
+    return c
+  }
 }
 
 /// Collects events as `SwipeEvent` values (tests and small tools; allocates per event).

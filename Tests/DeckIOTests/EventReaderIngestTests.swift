@@ -404,6 +404,46 @@ private func eventTemporaryDirectory() throws -> URL {
     #expect(sink.builder.userCount == expected.users.count)
   }
 
+  /// An ingest is a value: a copy taken in the middle of a batch (events queued, a session
+  /// open, user ids not yet looked up) goes on alone, and so does the original.
+  @Test(arguments: [3, 130, 300])
+  func copiesOfAnIngestGoOnIndependently(before: Int) {
+    let items = (0..<12).map { "dish\($0)" }
+    var random = RandomStream(seed: UInt64(before))
+    func events(_ count: Int, users: Int, prefix: String) -> [(
+      String, String, SwipeDirection, Int64
+    )] {
+      var user = 0
+      return (0..<count).map { n in
+        if n % 4 == 0 { user = random.nextInt(below: users) }
+        // Long ids too, past the 8 bytes of a word, and the ids of the other half.
+        let id = user % 3 == 0 ? "a-diner-with-a-long-id-\(user)" : "\(prefix)\(user)"
+        return (id, items[random.nextInt(below: 12)], n % 3 == 0 ? .right : .left, 86_400 * 20_000)
+      }
+    }
+    let common = events(before, users: 9, prefix: "u")
+    let first = events(200, users: 7, prefix: "v")
+    let second = events(150, users: 11, prefix: "w")
+    func ingested(_ parts: [[(String, String, SwipeDirection, Int64)]]) -> History {
+      var sink = HistoryIngest(catalog: catalog(items))
+      for part in parts { feed(&sink, part) }
+      return sink.build()
+    }
+    var a = HistoryIngest(catalog: catalog(items))
+    feed(&a, common)
+    var b = a
+    feed(&a, first)
+    _ = b.builder  // a look at the queued events changes nothing either
+    feed(&b, second)
+    let ha = a.build()
+    let hb = b.build()
+    let wantA = ingested([common, first])
+    let wantB = ingested([common, second])
+    #expect(ha.users == wantA.users && ha.itemRight == wantA.itemRight)
+    #expect(hb.users == wantB.users && hb.itemLeft == wantB.itemLeft)
+    #expect(ha.events == before + 200 && hb.events == before + 150)
+  }
+
   @Test func ingestContinuesABuilderThatAlreadyHasUsers() throws {
     let items = ["a", "b"]
     var builder = HistoryBuilder(itemCount: 2)
