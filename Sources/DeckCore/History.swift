@@ -443,7 +443,8 @@ struct HistoryState {
   /// Bytes of a huge page (Linux, x86-64 and most arm64 kernels).
   static let hugePage = 2 << 20
 
-  /// `bytes` of zero-filled memory (a multiple of the unit), freed with `freeChunk`. Mapped
+  /// `bytes` of zero-filled memory (any number; the arena asks for whole units), freed with
+  /// `freeChunk`. Mapped
   /// straight from the kernel: its pages are zero without a pass of ours. On Linux, aligned to
   /// huge pages and advised as such: pair lookups land anywhere in tens of megabytes, and with
   /// 4 KiB pages nearly every one would also miss the TLB.
@@ -824,7 +825,9 @@ struct HistoryState {
     }
     var keys = [UInt64](repeating: 0, count: 64)
     // Every diner's records in one block, one after another. A diner with an array writes one
-    // slot past its records (see below), hence the slot more.
+    // slot past its records (see below), hence the slot more. A table's records are checked
+    // against its count before they are written; an array has as many used cells as its count
+    // (`add` and `moveToArray` count every cell they start), checked after.
     let storage = RecordStorage(capacity: pairCount + 1)
     var next = 0
     for u in 0..<userCount {
@@ -878,6 +881,7 @@ struct HistoryState {
             bits[w] = 0
             while word != 0 {
               let item = w << 6 | word.trailingZeroBitCount
+              precondition(k < count, "pair counts disagree")
               (out + k).initialize(to: record(slot: Int(slotOf[item])))
               k += 1
               word &= word &- 1
@@ -890,6 +894,7 @@ struct HistoryState {
               keys[k] = UInt64(table[j].key) << 32 | UInt64(j)
               k += 1
             }
+            precondition(k == count, "pair counts disagree")
             sortKeys(UnsafeMutableBufferPointer(rebasing: keys[0..<k]))
             for i in 0..<k {
               let slot = Int(truncatingIfNeeded: keys[i] & 0xFFFF_FFFF)

@@ -150,35 +150,34 @@ public struct HistorySnapshot: Sendable, Equatable {
         positionRight[i] &+= Int32(truncatingIfNeeded: p.right)
       }
     }
-    // Every diner's records in one block (see `UserItemRecords`).
-    var all: [UserItemRecord] = []
-    all.reserveCapacity(users.reduce(0) { $0 + $1.records.count })
+    // Every diner's records in one block (see `UserItemRecords`), sized for all of them; the
+    // records of items not in the catalog are left out.
+    let storage = RecordStorage(capacity: users.reduce(0) { $0 + $1.records.count })
+    var next = 0
     var kept: [(id: String, start: Int, count: Int, right: Int32, left: Int32)] = []
     kept.reserveCapacity(users.count)
     var right = 0
     var left = 0
     for user in users {
-      let start = all.count
+      let start = next
       var userRight: Int32 = 0
       var userLeft: Int32 = 0
       for r in user.records {
         guard let c = catalogIndex[Int(r.item)] else { continue }
-        all.append(
-          UserItemRecord(
+        (storage.base + next).initialize(
+          to: UserItemRecord(
             item: c, right: r.right, left: r.left, lastRight: r.lastRight, lastLeft: r.lastLeft))
+        next += 1
         userRight &+= r.right
         userLeft &+= r.left
       }
-      guard all.count > start else { continue }
+      guard next > start else { continue }
       // Catalog order may differ from id order.
-      all[start...].sort { $0.item < $1.item }
+      var mine = UnsafeMutableBufferPointer(start: storage.base + start, count: next - start)
+      mine.sort { $0.item < $1.item }
       right += Int(userRight)
       left += Int(userLeft)
-      kept.append((user.id, start, all.count - start, userRight, userLeft))
-    }
-    let storage = RecordStorage(capacity: all.count)
-    all.withUnsafeBufferPointer {
-      if let from = $0.baseAddress { storage.base.initialize(from: from, count: $0.count) }
+      kept.append((user.id, start, next - start, userRight, userLeft))
     }
     var histories: [String: UserHistory] = [:]
     histories.reserveCapacity(kept.count)

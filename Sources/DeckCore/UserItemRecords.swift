@@ -1,10 +1,11 @@
 /// One diner's records, in item order: a read-only, zero-based collection over memory that all
 /// the diners of one `History` share.
 ///
-/// `HistoryBuilder.build()` writes every diner's records into one block, mapped in huge pages
-/// on Linux: a history of a couple of million (diner, dish) pairs is tens of megabytes, and as
+/// `HistoryBuilder.build()` and `HistorySnapshot.history(for:before:)` write every diner's
+/// records into one block, which on Linux is mapped in huge pages once it takes at least one
+/// (2 MiB): a history of a couple of million (diner, dish) pairs is tens of megabytes, and as
 /// ten thousand separate arrays, each page of it cost a page fault of its own (the ingest
-/// benchmark's build took 17 ns per event that way, 10 ns in one huge-page block). A diner's
+/// benchmark's build took 17 ns per event that way, 9 ns in one huge-page block). A diner's
 /// records keep the whole block alive.
 public struct UserItemRecords: RandomAccessCollection, Hashable, @unchecked Sendable,
   ExpressibleByArrayLiteral, CustomStringConvertible
@@ -52,7 +53,7 @@ public struct UserItemRecords: RandomAccessCollection, Hashable, @unchecked Send
   }
 
   public static func == (a: UserItemRecords, b: UserItemRecords) -> Bool {
-    a.elementsEqual(b)
+    (a.base == b.base && a.count == b.count) || a.elementsEqual(b)
   }
 
   public func hash(into hasher: inout Hasher) {

@@ -113,13 +113,11 @@ extension RecordParser {
     var consumed = 0
     var contentEnd = 0
     var sawQuote = false
-    // Whether the fields are in `csvEnds` only (the usual record), not yet in `csvData`.
-    var inEnds = false
     if let split {
+      // The fields are in `csvEnds` only, not yet in `csvData` (see below).
       k = csvColumnCount
       contentEnd = split.contentEnd
       consumed = split.consumed
-      inEnds = true
       high = split.nonASCII ? 0x80 : 0
     } else if fastPaths, let plain = csvSplitPlain(p, available) {
       k = plain.fields
@@ -230,7 +228,7 @@ extension RecordParser {
       }
     }
 
-    if inEnds {
+    if split != nil {
       // Anything other than the usual record goes on by the column loop, which reads `csvData`.
       let ends = csvEnds
       for c in 0..<k { csvSet(c, ends[c - 1] + 1, ends[c], 0) }

@@ -195,9 +195,9 @@ struct RecordParser {
   var lastDateHead: UInt64 = 0
   var lastDateTail: UInt16 = 0
   var lastDays: Int32 = .min
-  // The last valid UTC offset of a time with one (`+09:00`): its `Timestamp.offsetWord` (0
-  // when none yet) and its seconds east of UTC.
-  var offsetWord: UInt64 = 0
+  // The last valid UTC offset of a time with one (`+09:00`): its `Timestamp.offsetWord`
+  // (`Timestamp.noOffsetWord` when none yet) and its seconds east of UTC.
+  var offsetWord = Timestamp.noOffsetWord
   var offsetSeconds: Int64 = 0
   // The same for the last deck date (logs repeat it too, and it need not be the time's date).
   var lastDeckHead: UInt64 = 0
@@ -366,10 +366,10 @@ struct RecordParser {
     let parsed: Timestamp.Parsed
     if n >= 10, let days = dayNumber(p) {
       if let quick = Timestamp.quickTime(p, n, afterDate: days) {
-        if n == 25, let (hh, mm, ss) = Timestamp.clock(p + 11) {
-          // For `usualTimestamp`: the offset's bytes and seconds (the local clock less UTC).
+        if n == 25 {
+          // For `usualTimestamp`: the offset's bytes and seconds.
           offsetWord = Timestamp.offsetWord(p)
-          offsetSeconds = Int64(days) * 86_400 + Int64(hh * 3600 + mm * 60 + ss) - quick.seconds
+          offsetSeconds = quick.offset
         }
         return quick.utc ? quick.seconds + zoneOffset(atUTC: quick.seconds) : quick.seconds
       }

@@ -60,9 +60,10 @@ public struct HistoryIngest: EventSink {
     if !isKnownUniquelyReferenced(&queue) { queue = queue.copy() }
     let q = queue.state
     if !q.pointee.continuesSession(e.user) { q.pointee.startSession(e.user) }
-    q.pointee.swipes[q.pointee.count] = HistoryBuilder.Swipe(
-      user: Int32(truncatingIfNeeded: q.pointee.sessionCount &- 1), item: item, swipe: e.swipe,
-      day: e.day, position: e.position)
+    (q.pointee.swipes + q.pointee.count).initialize(
+      to: HistoryBuilder.Swipe(
+        user: Int32(truncatingIfNeeded: q.pointee.sessionCount &- 1), item: item, swipe: e.swipe,
+        day: e.day, position: e.position))
     q.pointee.count &+= 1
     if q.pointee.count == HistoryIngest.batchSize { flush() }
     return .accepted
@@ -163,12 +164,14 @@ private final class IngestQueue {
       if byteCount + user.count > byteCapacity {
         let capacity = max(byteCapacity * 2, byteCount + user.count)
         let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        bigger.update(from: bytes, count: byteCount)
+        bigger.initialize(from: bytes, count: byteCount)
         bytes.deallocate()
         bytes = bigger
         byteCapacity = capacity
       }
-      if let base = user.baseAddress { (bytes + byteCount).update(from: base, count: user.count) }
+      if let base = user.baseAddress {
+        (bytes + byteCount).initialize(from: base, count: user.count)
+      }
       byteCount += user.count
       sessions[sessionCount] = (Int32(byteCount), -1)
       sessionCount += 1
@@ -212,11 +215,11 @@ private final class IngestQueue {
   func copy() -> IngestQueue {
     let s = state.pointee
     let c = IngestQueue(byteCapacity: max(s.byteCapacity, 1))
-    c.state.pointee.swipes.update(from: s.swipes, count: s.count)
+    c.state.pointee.swipes.initialize(from: s.swipes, count: s.count)
     c.state.pointee.count = s.count
-    c.state.pointee.sessions.update(from: s.sessions, count: s.sessionCount)
+    c.state.pointee.sessions.initialize(from: s.sessions, count: s.sessionCount)
     c.state.pointee.sessionCount = s.sessionCount
-    c.state.pointee.bytes.update(from: s.bytes, count: s.byteCount)
+    c.state.pointee.bytes.initialize(from: s.bytes, count: s.byteCount)
     c.state.pointee.byteCount = s.byteCount
     return c
   }

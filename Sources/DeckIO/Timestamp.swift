@@ -253,18 +253,19 @@ public enum Timestamp {
 
   /// The usual date-times after a valid date with day number `days0`: `THH:MM:SS` (or a space
   /// for the `T`) and then nothing, `Z` or `±HH:MM`, the clock read in one word. The seconds,
-  /// and whether they are UTC: what `parse(_:afterDate:)` gives for these texts. nil for any
-  /// other text (`parse(_:afterDate:)` then reads it, and says what is wrong).
+  /// and whether they are UTC: what `parse(_:afterDate:)` gives for these texts; and the
+  /// offset written (seconds east of UTC; 0 for local times and `Z`). nil for any other text
+  /// (`parse(_:afterDate:)` then reads it, and says what is wrong).
   @inline(__always)
   static func quickTime(_ p: UnsafePointer<UInt8>, _ n: Int, afterDate days0: Int32)
-    -> (seconds: Int64, utc: Bool)?
+    -> (seconds: Int64, utc: Bool, offset: Int64)?
   {
     guard n == 19 || n == 20 || n == 25, p[10] == UInt8(ascii: "T") || p[10] == UInt8(ascii: " "),
       let (hh, mm, ss) = clock(p + 11), hh < 24, mm < 60, ss < 60
     else { return nil }
     let local = Int64(days0) * 86_400 + Int64(hh * 3600 + mm * 60 + ss)
-    if n == 19 { return (local, false) }
-    if n == 20 { return p[19] == UInt8(ascii: "Z") ? (local, true) : nil }
+    if n == 19 { return (local, false, 0) }
+    if n == 20 { return p[19] == UInt8(ascii: "Z") ? (local, true, 0) : nil }
     let sign = p[19]
     let h1 = p[20] &- zero
     let h2 = p[21] &- zero
@@ -276,16 +277,21 @@ public enum Timestamp {
     let oh = Int(h1) * 10 + Int(h2)
     let om = Int(m1) * 10 + Int(m2)
     guard oh < 24 && om < 60 else { return nil }
-    let offset = Int64(oh * 3600 + om * 60)
-    return (sign == UInt8(ascii: "-") ? local + offset : local - offset, true)
+    let east = sign == UInt8(ascii: "-") ? -Int64(oh * 3600 + om * 60) : Int64(oh * 3600 + om * 60)
+    return (local - east, true, east)
   }
 
   /// The `±HH:MM` of a 25-byte time (bytes 19...24) as one word, for telling whether two times
-  /// have the same offset: the word at byte 17, its first two bytes (the seconds) cleared.
+  /// have the same offset: the little-endian word at byte 17, its first two bytes (the seconds)
+  /// cleared. Never `noOffsetWord`.
   @inline(__always)
   static func offsetWord(_ p: UnsafePointer<UInt8>) -> UInt64 {
-    UnsafeRawPointer(p).loadUnaligned(fromByteOffset: 17, as: UInt64.self) & ~0xFFFF
+    UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(fromByteOffset: 17, as: UInt64.self))
+      & ~0xFFFF
   }
+
+  /// A value `offsetWord` never has (its low bits are always clear): "no offset yet".
+  static let noOffsetWord: UInt64 = 1
 
   /// What `epochSeconds` found.
   public enum Epoch: Sendable, Equatable {

@@ -432,6 +432,17 @@ import Testing
     #expect(try Self.wallClock(times, zone: TimeZoneOffsets(zone)) == want)
   }
 
+  /// Before any time with an offset, no bytes stand for "the last offset": not even zero bytes
+  /// where the offset would be (which a usual record lets through to the time's own check).
+  @Test func noOffsetYetMatchesNothing() throws {
+    let good = "u,i,left,2026-03-08T10:00:00Z\n"
+    let bad = "u,i,left,2026-03-08T10:00:00" + String(repeating: "\u{0}", count: 6) + "\n"
+    let rest = String(repeating: "u,i,right,2026-03-08T11:00:00Z\n", count: 4)
+    let header = "user,item,swipe,at\n"
+    #expect(try readEvents(header + good + rest, .csv).events.count == 5)
+    #expect(throws: DeckIOError.self) { try readEvents(header + good + bad + rest, .csv) }
+  }
+
   /// A zone whose offset changes every second and that says nothing about spans.
   private struct Ticking: UTCOffsetProvider {
     func offset(atUTC seconds: Int64) -> Int { Int(seconds % 7) * 60 }
@@ -455,7 +466,7 @@ import Testing
 /// `Timestamp.quickTime`, the word-at-a-time reading of the usual date-times, against the
 /// general parser.
 @Suite struct QuickTimeTests {
-  private static func quick(_ text: String) -> (seconds: Int64, utc: Bool)? {
+  private static func quick(_ text: String) -> (seconds: Int64, utc: Bool, offset: Int64)? {
     let bytes = Array(text.utf8)
     guard bytes.count >= 10,
       case .local(let s) = Timestamp.parse(String(decoding: bytes[0..<10], as: UTF8.self))
@@ -468,13 +479,15 @@ import Testing
   @Test func usualFormsExactly() {
     let day: Int64 = 20_727 * 86_400  // 2026-10-01
     let clock: Int64 = 20 * 3600 + 17 * 60 + 10
-    #expect(Self.quick("2026-10-01T20:17:10")! == (day + clock, false))
-    #expect(Self.quick("2026-10-01 20:17:10")! == (day + clock, false))
-    #expect(Self.quick("2026-10-01T20:17:10Z")! == (day + clock, true))
-    #expect(Self.quick("2026-10-01T20:17:10+09:00")! == (day + clock - 9 * 3600, true))
-    #expect(Self.quick("2026-10-01T20:17:10-03:30")! == (day + clock + 3 * 3600 + 1800, true))
-    #expect(Self.quick("2026-10-01T00:00:00+23:59")! == (day - 23 * 3600 - 59 * 60, true))
-    #expect(Self.quick("2026-10-01T23:59:59-00:00")! == (day + 86_399, true))
+    #expect(Self.quick("2026-10-01T20:17:10")! == (day + clock, false, 0))
+    #expect(Self.quick("2026-10-01 20:17:10")! == (day + clock, false, 0))
+    #expect(Self.quick("2026-10-01T20:17:10Z")! == (day + clock, true, 0))
+    #expect(Self.quick("2026-10-01T20:17:10+09:00")! == (day + clock - 9 * 3600, true, 9 * 3600))
+    #expect(
+      Self.quick("2026-10-01T20:17:10-03:30")! == (day + clock + 3 * 3600 + 1800, true, -12_600))
+    #expect(
+      Self.quick("2026-10-01T00:00:00+23:59")! == (day - 23 * 3600 - 59 * 60, true, 86_340))
+    #expect(Self.quick("2026-10-01T23:59:59-00:00")! == (day + 86_399, true, 0))
     // Left to the general parser: other lengths and forms, and every out-of-range part.
     for text in [
       "2026-10-01", "2026-10-01T20:17:10.5", "2026-10-01T20:17:10+0900", "2026-10-01T20:17:1Z",
@@ -500,7 +513,8 @@ import Testing
           b[i] = r
           let text = String(decoding: b, as: UTF8.self)
           guard
-            let q = b.withUnsafeBufferPointer({ buffer -> (seconds: Int64, utc: Bool)? in
+            let q = b.withUnsafeBufferPointer({
+              buffer -> (seconds: Int64, utc: Bool, offset: Int64)? in
               guard
                 case .local(let s) = Timestamp.parse(UnsafeBufferPointer(rebasing: buffer[0..<10]))
               else { return nil }
@@ -510,6 +524,14 @@ import Testing
           answered += 1
           let general = b.withUnsafeBufferPointer { Timestamp.parse($0) }
           #expect(general == (q.utc ? .utc(q.seconds) : .local(q.seconds)), "\(text)")
+          // The offset: the local clock written less the UTC seconds; none without one.
+          if b.count == 25,
+            case .local(let clock) = Timestamp.parse(String(decoding: b[0..<19], as: UTF8.self))
+          {
+            #expect(q.offset == clock - q.seconds, "\(text)")
+          } else {
+            #expect(q.offset == 0, "\(text)")
+          }
         }
       }
     }
