@@ -10,41 +10,13 @@ import Testing
 @Suite struct EventReaderCSVFastTests {
   private static let header = "user,item,swipe,at,position,deck\n"
 
-  /// What parsing the record at the start of `bytes` gave (after `header`): the kind, bytes and
-  /// lines consumed and the event, or the failure with its offset, field and message.
-  private static func outcome(
-    _ bytes: [UInt8], fast: Bool, eof: Bool = true, header: String = header
-  ) -> String {
-    var parser = RecordParser(
-      rule: .foodMenu, zone: FixedUTCOffset(seconds: 3600), format: .csv)
-    parser.fastPaths = fast
-    let h = Array(header.utf8)
-    let kind = h.withUnsafeBufferPointer { b in
-      try? parser.parse(b.baseAddress!, available: b.count, eof: true).kind
-    }
-    precondition(kind == .header, "the header must parse")
-    return bytes.withUnsafeBufferPointer { b -> String in
-      do throws(LineFailure) {
-        let o = try parser.parse(b.baseAddress!, available: b.count, eof: eof)
-        let e = parser.event
-        let event =
-          o.kind == .event
-          ? "\(e.userString)|\(e.itemString)|\(e.swipe)|\(e.at)|\(e.position)|"
-            + "\(String(describing: e.deck))" : ""
-        return "\(o.kind) \(o.consumed) \(o.lines) \(event)"
-      } catch {
-        return "failure \(error.offset) \(error.field?.name ?? "-") \(error.message)"
-      }
-    }
-  }
-
   /// The fast and the general path on the same bytes: the same outcome, which is returned.
   private static func same(
     _ bytes: [UInt8], eof: Bool = true, header: String = header,
     sourceLocation: Testing.SourceLocation = #_sourceLocation
   ) -> String {
-    let fast = outcome(bytes, fast: true, eof: eof, header: header)
-    let general = outcome(bytes, fast: false, eof: eof, header: header)
+    let fast = parseOutcome(bytes, format: .csv, fast: true, header: header, eof: eof)
+    let general = parseOutcome(bytes, format: .csv, fast: false, header: header, eof: eof)
     #expect(
       fast == general, "\(String(decoding: bytes, as: UTF8.self).debugDescription)",
       sourceLocation: sourceLocation)
@@ -115,7 +87,7 @@ import Testing
         let record = Array("\(user),dish1,left,2026-10-01T20:17:10+09:00,3,2026-10-01\(eol)".utf8)
         let at = Self.oct1 + 20 * 3600 + 17 * 60 + 10 - 8 * 3600
         let want =
-          "event \(record.count) 1 \(user)|dish1|left|\(at)|3|Optional(2026-10-01)"
+          "event \(record.count) 1 \(user)|dish1|left|\(at)|3|Optional(2026-10-01)|nil"
         #expect(Self.same(record + Self.after) == want)
         #expect(Self.same(record) == want)
         #expect(Self.same(record, eof: false) == want)
@@ -136,7 +108,8 @@ import Testing
       let record = Array("\(user),d,right,2026-10-01,,\n".utf8)
       #expect(record.count == length)
       #expect(
-        Self.same(record + Self.after) == "event \(length) 1 \(user)|d|right|\(Self.oct1)|0|nil")
+        Self.same(record + Self.after) == "event \(length) 1 \(user)|d|right|\(Self.oct1)|0|nil|nil"
+      )
     }
   }
 
@@ -168,7 +141,7 @@ import Testing
       let quoted = Array("\"\(user),a\",\"i\"\"x\",left,2026-10-01,2,\n".utf8) + Self.after
       #expect(
         Self.same(quoted)
-          == "event \(quoted.count - Self.after.count) 1 \(user),a|i\"x|left|\(Self.oct1)|2|nil"
+          == "event \(quoted.count - Self.after.count) 1 \(user),a|i\"x|left|\(Self.oct1)|2|nil|nil"
       )
       let stray = Array("x\(user)\"q,i,left,2026-10-01,2,\n".utf8) + Self.after
       #expect(
@@ -202,7 +175,7 @@ import Testing
       // Invalid UTF-8 only in the next record, inside the same block: this one is fine.
       var next = Array("u,i,left,2026-10-01,,\n".utf8) + Self.after
       next[22 + pad % 20] = 0xFE
-      #expect(Self.same(next) == "event 22 1 u|i|left|\(Self.oct1)|0|nil")
+      #expect(Self.same(next) == "event 22 1 u|i|left|\(Self.oct1)|0|nil|nil")
     }
   }
 
@@ -211,7 +184,7 @@ import Testing
       let item = String(repeating: "i", count: length)
       let record = Array("u,\(item),right,2026-10-01,7,2026-10-02\n".utf8)
       let want =
-        "event \(record.count) 1 u|\(item)|right|\(Self.oct1)|7|Optional(2026-10-02)"
+        "event \(record.count) 1 u|\(item)|right|\(Self.oct1)|7|Optional(2026-10-02)|nil"
       #expect(Self.same(record + Self.after) == want)
       #expect(Self.same(record) == want)
     }
@@ -223,7 +196,7 @@ import Testing
     let four = "user,item,at,swipe\n"
     #expect(
       Self.same(Array("u1,d1,2026-10-01,left\n".utf8) + Self.after, header: four)
-        == "event 22 1 u1|d1|left|\(Self.oct1)|0|nil")
+        == "event 22 1 u1|d1|left|\(Self.oct1)|0|nil|nil")
     let wide = "a,b,c,d,e,f,g,h,user,i,j,k,item,l,m,n,o,p,q,r,s,at,swipe,t,u,v,w,x,y,z\n"
     let values = (0..<30).map { c -> String in
       switch c {
@@ -237,7 +210,7 @@ import Testing
     let record = Array((values.joined(separator: ",") + "\n").utf8)
     #expect(
       Self.same(record + Self.after, header: wide)
-        == "event \(record.count) 1 u2|d2|right|\(Self.oct1 + 2 * 86_400)|0|nil")
+        == "event \(record.count) 1 u2|d2|right|\(Self.oct1 + 2 * 86_400)|0|nil|nil")
   }
 
   // MARK: - Through the reader

@@ -7,36 +7,6 @@ import Testing
 /// The fast paths of the event reader (exact key spellings, word-at-a-time scans) against the
 /// general path and per-byte references, on many generated lines, good and bad.
 @Suite struct EventReaderFastPathTests {
-  /// What parsing one record gave: the event, another kind, or the failure with its offset,
-  /// field and message.
-  private static func outcome(
-    _ line: [UInt8], format: EventFormat, fast: Bool, header: String?, eof: Bool = true
-  ) -> String {
-    var parser = RecordParser(
-      rule: .foodMenu, zone: FixedUTCOffset(seconds: 3600), format: format)
-    parser.fastPaths = fast
-    if let header {
-      let h = Array(header.utf8)
-      let kind = h.withUnsafeBufferPointer { b in
-        try? parser.parse(b.baseAddress!, available: b.count, eof: true).kind
-      }
-      precondition(kind == .header, "the header must parse")
-    }
-    return line.withUnsafeBufferPointer { b -> String in
-      do throws(LineFailure) {
-        let o = try parser.parse(b.baseAddress!, available: b.count, eof: eof)
-        let e = parser.event
-        let event =
-          o.kind == .event
-          ? "\(e.userString)|\(e.itemString)|\(e.swipe)|\(e.at)|\(e.position)|"
-            + "\(String(describing: e.deck))|\(String(describing: e.propensity))" : ""
-        return "\(o.kind) \(o.consumed) \(o.lines) \(event)"
-      } catch {
-        return "failure \(error.offset) \(error.field?.name ?? "-") \(error.message)"
-      }
-    }
-  }
-
   private static let users = [
     #""u0042""#, #""user7""#, #""caf\u00e9""#, #""café""#, #""say \"hi\"""#, #""a\\b""#,
     #""\ud83c\udf63 sushi""#, #""""#, #""tab\tx""#, #""u\/1""#, #""abcdefghijklmnopqrstuvwxyz""#,
@@ -165,8 +135,8 @@ import Testing
       let text = Self.jsonLine(&r)
       if text.contains(#""user":""#) { fastSpellings += 1 }
       let line = Self.damaged(Array(text.utf8), &r) + [0x0A]
-      let fast = Self.outcome(line, format: .jsonLines, fast: true, header: nil)
-      let general = Self.outcome(line, format: .jsonLines, fast: false, header: nil)
+      let fast = parseOutcome(line, format: .jsonLines, fast: true, header: nil)
+      let general = parseOutcome(line, format: .jsonLines, fast: false, header: nil)
       #expect(fast == general, "\(String(decoding: line, as: UTF8.self))")
       if fast != general { return }
       if fast.hasPrefix("event") { events += 1 }
@@ -196,8 +166,8 @@ import Testing
       for cut in 0...bytes.count {
         for end: [UInt8] in [[], [0x0A], [0x0D, 0x0A]] {
           let line = Array(bytes[0..<cut]) + end
-          let fast = Self.outcome(line, format: .jsonLines, fast: true, header: nil)
-          let general = Self.outcome(line, format: .jsonLines, fast: false, header: nil)
+          let fast = parseOutcome(line, format: .jsonLines, fast: true, header: nil)
+          let general = parseOutcome(line, format: .jsonLines, fast: false, header: nil)
           #expect(fast == general, "\(String(decoding: line, as: UTF8.self))")
         }
       }
@@ -326,8 +296,8 @@ import Testing
       // Another record after it, as in a buffer.
       let buffer = record + Array("user1,dish1,left,2026-10-01,1,,\n".utf8)
       for (bytes, eof) in [(buffer, true), (record, true), (record, false)] {
-        let fast = Self.outcome(bytes, format: .csv, fast: true, header: header, eof: eof)
-        let general = Self.outcome(bytes, format: .csv, fast: false, header: header, eof: eof)
+        let fast = parseOutcome(bytes, format: .csv, fast: true, header: header, eof: eof)
+        let general = parseOutcome(bytes, format: .csv, fast: false, header: header, eof: eof)
         #expect(fast == general, "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
         if fast != general { return }
         if fast.hasPrefix("event") { events += 1 }

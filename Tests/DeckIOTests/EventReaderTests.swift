@@ -28,6 +28,36 @@ func readEvents(
   return (sink.events, stats)
 }
 
+/// What parsing one record gave, as text to compare fast and general paths: the event, another
+/// kind, or the failure with its offset, field and message. A CSV record is read after `header`.
+func parseOutcome(
+  _ line: [UInt8], format: EventFormat, fast: Bool, header: String?, eof: Bool = true
+) -> String {
+  var parser = RecordParser(
+    rule: .foodMenu, zone: FixedUTCOffset(seconds: 3600), format: format)
+  parser.fastPaths = fast
+  if let header {
+    let h = Array(header.utf8)
+    let kind = h.withUnsafeBufferPointer { b in
+      try? parser.parse(b.baseAddress!, available: b.count, eof: true).kind
+    }
+    precondition(kind == .header, "the header must parse")
+  }
+  return line.withUnsafeBufferPointer { b -> String in
+    do throws(LineFailure) {
+      let o = try parser.parse(b.baseAddress!, available: b.count, eof: eof)
+      let e = parser.event
+      let event =
+        o.kind == .event
+        ? "\(e.userString)|\(e.itemString)|\(e.swipe)|\(e.at)|\(e.position)|"
+          + "\(String(describing: e.deck))|\(String(describing: e.propensity))" : ""
+      return "\(o.kind) \(o.consumed) \(o.lines) \(event)"
+    } catch {
+      return "failure \(error.offset) \(error.field?.name ?? "-") \(error.message)"
+    }
+  }
+}
+
 private let tokyo = FixedUTCOffset(seconds: 9 * 3600)
 
 /// The same six events (two of them raw drags, one a hesitation) in both formats.
