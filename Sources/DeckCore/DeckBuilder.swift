@@ -151,35 +151,72 @@ public struct DeckBuilder: Sendable {
     user: String, date: DeckDate, candidates: CandidateSet, scores: [Double],
     propensities: [Double]? = nil
   ) -> Deck {
-    precondition(scores.count == candidates.items.count, "one score per candidate")
     precondition(
       propensities == nil || propensities!.count == candidates.items.count,
       "one propensity per candidate")
+    let slots = slotOrder(candidates: candidates, scores: scores)
+    let cards = slots.order.enumerated().map { j, k in
+      Card(
+        item: candidates.items[k], score: scores[k], pinned: j < slots.pins,
+        propensity: propensities?[k])
+    }
+    var shortfall: Shortfall?
+    if cards.count < rules.size {
+      shortfall = Shortfall(
+        size: rules.size, cards: cards.count, catalogCount: catalog.count,
+        heldBack: candidates.heldBack, cappedByCategory: slots.capped)
+    }
+    return Deck(
+      user: user, date: date, cards: cards, shortfall: shortfall,
+      skippedPins: skippedPins(in: candidates))
+  }
+
+  /// Where `assemble` puts the candidates: their positions in `candidates.items`, in deck
+  /// order (a stochastic strategy asks this for many draws of its ranking, to know the
+  /// probability of each card at the slot it ends up in).
+  public func deckOrder(candidates: CandidateSet, scores: [Double]) -> [Int] {
+    slotOrder(candidates: candidates, scores: scores).order
+  }
+
+  /// Whether the deck of `candidates` is always their first `size` in score order, whatever the
+  /// scores: no pins, none of them shown recently, no category cap that could bite and no
+  /// spreading of categories. (Ties in score aside, which go by catalog order.)
+  public func keepsScoreOrder(_ candidates: CandidateSet) -> Bool {
+    candidates.pinned.isEmpty && !candidates.recentlyShown.contains(true)
+      && (rules.maxPerCategory ?? Int.max) >= rules.size && !rules.avoidAdjacentCategory
+  }
+
+  /// The deck's candidate positions in order, how many of them (first) are pins, and how many
+  /// candidates the category cap passed over.
+  private func slotOrder(candidates: CandidateSet, scores: [Double]) -> (
+    order: [Int], pins: Int, capped: Int
+  ) {
+    precondition(scores.count == candidates.items.count, "one score per candidate")
     let size = rules.size
     let cap = rules.maxPerCategory ?? Int.max
     var perCategory = [Int](repeating: 0, count: catalog.categories.count)
-    var cards: [Card] = []
-    cards.reserveCapacity(min(size, candidates.items.count))
+    var order: [Int] = []
+    order.reserveCapacity(min(size, candidates.items.count))
 
     // Pins first, in pin order.
     var pinnedSlots = Set<Int32>()
     if !candidates.pinned.isEmpty {
       var position: [Int32: Int] = [:]
       for (k, item) in candidates.items.enumerated() { position[item] = k }
-      for p in candidates.pinned where cards.count < size {
-        let k = position[p]!
-        cards.append(Card(item: p, score: scores[k], pinned: true, propensity: propensities?[k]))
+      for p in candidates.pinned where order.count < size {
+        order.append(position[p]!)
         perCategory[Int(catalog.itemCategory[Int(p)])] += 1
         pinnedSlots.insert(p)
       }
     }
+    let pins = order.count
 
     // Select the rest in key order under the category cap. To keep the deck arrangeable with no
     // two neighbours alike, a category may fill at most half of the `slots` left after the pins
     // (rounded up; rounded down for the last pin's category, since the first card must differ
     // from it). Cards over that limit are deferred and used only when nothing else is left.
-    let slots = size - cards.count
-    let lastPinned = cards.last.map { Int(catalog.itemCategory[Int($0.item)]) }
+    let slots = size - pins
+    let lastPinned = order.last.map { Int(catalog.itemCategory[Int(candidates.items[$0])]) }
     let spread = rules.avoidAdjacentCategory
     var perCategoryAfterPins = [Int](repeating: 0, count: catalog.categories.count)
     var heap = KeyHeap(candidates: candidates, scores: scores, skip: pinnedSlots)
@@ -216,24 +253,8 @@ public struct DeckBuilder: Sendable {
         KeyHeap.before($0, $1, candidates: candidates, scores: scores)
       }
     }
-
-    let ordered =
-      rules.avoidAdjacentCategory
-      ? arrange(selected, after: lastPinned, candidates)
-      : selected
-    for k in ordered {
-      cards.append(Card(item: candidates.items[k], score: scores[k], propensity: propensities?[k]))
-    }
-
-    var shortfall: Shortfall?
-    if cards.count < size {
-      shortfall = Shortfall(
-        size: size, cards: cards.count, catalogCount: catalog.count,
-        heldBack: candidates.heldBack, cappedByCategory: capped)
-    }
-    return Deck(
-      user: user, date: date, cards: cards, shortfall: shortfall,
-      skippedPins: skippedPins(in: candidates))
+    order += spread ? arrange(selected, after: lastPinned, candidates) : selected
+    return (order, pins, capped)
   }
 
   /// Reorders `selected` (in key order) so that no two neighbours share a category whenever that

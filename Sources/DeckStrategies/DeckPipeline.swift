@@ -44,9 +44,13 @@ public struct DeckPipeline {
         let set = builder.candidates(
           for: user, history: userHistory, date: date, dayMask: dayMask)
         candidates.append(set)
-        contexts.append(
-          ScoringContext(
-            user: user, userHistory: userHistory, date: date, candidates: set.items, seed: seed))
+        var context = ScoringContext(
+          user: user, userHistory: userHistory, date: date, candidates: set.items, seed: seed)
+        if !builder.keepsScoreOrder(set) {
+          let builder = builder
+          context.deckOrder = { builder.deckOrder(candidates: set, scores: $0) }
+        }
+        contexts.append(context)
       }
       let scores = try strategy.score(&contexts)
       let name = strategy.description.identifier

@@ -35,6 +35,15 @@ import DeckCore
 /// (every term is `w_i / sum w`); over all items the estimates for any position sum to 1, as
 /// each ranking's terms do. The deck's own term makes it slightly biased towards the realised
 /// draw, by at most 1 / (samples + 1). Cost per diner: (samples + 1) sorts of the candidates.
+///
+/// That is the probability at the card's position in the strategy's ranking, which is its slot
+/// in the deck only when the deck rules keep the ranking's order. When they may move cards
+/// (pins, the category cap, no two neighbours of one category, recently shown dishes behind
+/// the rest: `ScoringContext.deckOrder` is set), a card's propensity is the probability of the
+/// whole policy, ranking and deck rules, putting it at its slot: the share of the `samples`
+/// further rankings, and the deck's own, whose decks have it there (a plain Monte Carlo
+/// estimate, unbiased but for the same 1 / (samples + 1) towards the realised deck, with the
+/// binomial error of `samples` draws). Cost per diner: (samples + 1) sorts and decks.
 public final class PlackettLuceStrategy: BuiltinStrategy {
   public static let description = StrategyDescription(
     identifier: "plackett-luce",
@@ -103,6 +112,11 @@ public final class PlackettLuceStrategy: BuiltinStrategy {
     var random = RandomStream(
       seed: context.seed, date: context.date, user: context.user.id, purpose: "plackett-luce")
     let order = Self.draw(logits, &random)
+    if let deckOrder = context.deckOrder {
+      return Scores(
+        scoresAlong(order),
+        propensities: deckPropensities(logits, order: order, deckOrder: deckOrder, &random))
+    }
     var position = [Int](repeating: 0, count: n)
     for (p, k) in order.enumerated() { position[k] = p }
 
@@ -114,6 +128,24 @@ public final class PlackettLuceStrategy: BuiltinStrategy {
     }
     let propensities = sums.map { $0 / Double(samples + 1) }
     return Scores(scoresAlong(order), propensities: propensities)
+  }
+
+  /// The propensities when the deck rules may move cards (see the type's description): per
+  /// candidate, the share of the deck's own draw and `samples` further draws whose decks put it
+  /// at the slot this deck puts it in. (Candidates left off the deck get 1 / (samples + 1);
+  /// no card carries those.)
+  private func deckPropensities(
+    _ logits: [Double], order: [Int], deckOrder: ([Double]) -> [Int],
+    _ random: inout RandomStream
+  ) -> [Double] {
+    var slot = [Int](repeating: -1, count: logits.count)
+    for (j, k) in deckOrder(scoresAlong(order)).enumerated() { slot[k] = j }
+    var hits = [Int](repeating: 1, count: logits.count)
+    for _ in 0..<samples {
+      let deck = deckOrder(scoresAlong(Self.draw(logits, &random)))
+      for (j, k) in deck.enumerated() where slot[k] == j { hits[k] += 1 }
+    }
+    return hits.map { Double($0) / Double(samples + 1) }
   }
 
   // MARK: - Plackett-Luce helpers (internal for tests)

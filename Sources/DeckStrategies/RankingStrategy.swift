@@ -12,6 +12,11 @@ public struct ScoringContext: Sendable {
   public let seed: UInt64
   /// This diner's own random stream for this date. Use it for every random choice.
   public var random: RandomStream
+  /// Where the deck rules put the candidates for a list of scores: positions in `candidates`,
+  /// in deck order. nil when the deck is simply the best-scored candidates in score order (or
+  /// there is no deck builder, as for a strategy tried alone). A stochastic strategy uses it to
+  /// give each card its probability at the slot where the deck puts it.
+  public var deckOrder: (@Sendable ([Double]) -> [Int])?
 
   public init(
     user: UserProfile, userHistory: UserHistory?, date: DeckDate, candidates: [Int32],
@@ -31,7 +36,8 @@ public struct Scores: Sendable, Equatable {
   /// One finite score per candidate, aligned with `ScoringContext.candidates`.
   public var values: [Double]
   /// Optional propensity per candidate: the probability the strategy had of putting it at the
-  /// position the deck builder gives it (only stochastic rankers know this).
+  /// position the deck builder gives it (only stochastic rankers know this; see
+  /// `ScoringContext.deckOrder`).
   public var propensities: [Double]?
 
   public init(_ values: [Double], propensities: [Double]? = nil) {

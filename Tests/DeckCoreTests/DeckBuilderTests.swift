@@ -573,3 +573,75 @@ struct DeckBuilderFreshnessTests {
     #expect(r.candidates.recentlyShown == [false, false, false, false])
   }
 }
+
+@Suite("DeckBuilder: the deck order for any scores")
+struct DeckOrderTests {
+  static let items = Fixture.items("a1", "a2", "a3", "b1", "b2", "c1", "c2", "d1")
+
+  /// `deckOrder` is where `assemble` puts the candidates, for random scores under several rule
+  /// sets, pins and recently shown dishes included.
+  @Test("deckOrder is assemble's order of the candidates")
+  func sameAsAssemble() throws {
+    let catalog = try Catalog(items: Self.items)
+    let history = try Fixture.history(Self.items, [("b1", .left, 1), ("c2", .left, 1)])
+    var random = RandomStream(seed: 11)
+    for (size, cap, spread, pins) in [
+      (4, 3, true, [String]()), (5, 1, true, []), (6, nil, false, ["c1"]), (3, 2, false, []),
+      (8, 2, true, ["d1", "a2"]),
+    ] as [(Int, Int?, Bool, [String])] {
+      let rules = Fixture.rules {
+        $0.size = size
+        $0.maxPerCategory = cap
+        $0.avoidAdjacentCategory = spread
+        $0.pinned = pins
+        $0.cooldownDays = 0
+      }
+      let builder = try DeckBuilder(catalog: catalog, rules: rules)
+      let candidates = builder.candidates(
+        for: UserProfile(id: "u"), history: history, date: Fixture.date)
+      for _ in 0..<50 {
+        let scores = candidates.items.map { _ in random.nextDouble() }
+        let deck = builder.assemble(
+          user: "u", date: Fixture.date, candidates: candidates, scores: scores)
+        #expect(
+          builder.deckOrder(candidates: candidates, scores: scores).map { candidates.items[$0] }
+            == deck.cards.map(\.item))
+      }
+    }
+  }
+
+  @Test("keepsScoreOrder only when no rule can move a card, and then the deck is the top scores")
+  func keepsScoreOrder() throws {
+    let catalog = try Catalog(items: Self.items)
+    let plain = Fixture.rules {
+      $0.size = 4
+      $0.maxPerCategory = 4
+      $0.avoidAdjacentCategory = false
+      $0.cooldownDays = 0  // so that a dish swiped left yesterday is shown again, behind the rest
+    }
+    let builder = try DeckBuilder(catalog: catalog, rules: plain)
+    let fresh = builder.candidates(for: UserProfile(id: "u"), history: nil, date: Fixture.date)
+    #expect(builder.keepsScoreOrder(fresh))
+    var random = RandomStream(seed: 12)
+    for _ in 0..<50 {
+      let scores = fresh.items.map { _ in random.nextDouble() }
+      let top = fresh.items.indices.sorted { scores[$0] > scores[$1] }.prefix(4)
+      #expect(builder.deckOrder(candidates: fresh, scores: scores) == Array(top))
+    }
+    // A recently shown dish, a cap below the size, spreading, a pin: each can move cards.
+    let shown = try Fixture.history(Self.items, [("a1", .left, 1)])
+    let recent = builder.candidates(for: UserProfile(id: "u"), history: shown, date: Fixture.date)
+    #expect(recent.recentlyShown.contains(true))
+    #expect(!builder.keepsScoreOrder(recent))
+    for change in [
+      { (r: inout DeckRules) in r.maxPerCategory = 3 }, { $0.avoidAdjacentCategory = true },
+      { $0.pinned = ["b2"] },
+    ] as [(inout DeckRules) -> Void] {
+      var rules = plain
+      change(&rules)
+      let other = try DeckBuilder(catalog: catalog, rules: rules)
+      let set = other.candidates(for: UserProfile(id: "u"), history: nil, date: Fixture.date)
+      #expect(!other.keepsScoreOrder(set))
+    }
+  }
+}

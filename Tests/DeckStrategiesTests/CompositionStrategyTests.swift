@@ -358,6 +358,96 @@ struct PlackettLuceStrategyTests {
     #expect(cold.score(&empty) == Scores([], propensities: []))
   }
 
+  /// Six dishes in three categories; popularity a > c > e > b > d > f.
+  static func menu() throws -> ExampleRunner.Fixture {
+    try fixture(
+      items: ["a:soup", "b:soup", "c:rice", "d:rice", "e:noodles", "f:noodles"],
+      events: [
+        "u1 a right 2026-01-02", "u2 a right 2026-01-03", "u3 c right 2026-01-04",
+        "u4 e right 2026-01-05", "u5 b left 2026-01-05", "u6 d left 2026-01-06",
+        "u7 f left 2026-01-06", "u8 f left 2026-01-07",
+      ])
+  }
+
+  /// Decks of `diners` diners without history (one distribution for all) through the pipeline.
+  static func decks(rules: DeckRules, samples: Int, diners: Int) throws -> [Deck] {
+    let f = try menu()
+    let s = try learned(
+      "plackett-luce", ["temperature": "0.25", "samples": "\(samples)"], on: f)
+    let pipeline = DeckPipeline(
+      builder: try DeckBuilder(catalog: f.catalog, rules: rules), strategy: s, history: f.history,
+      seed: 42, date: f.date)
+    var decks: [Deck] = []
+    try pipeline.build(users: (0..<diners).map { UserProfile(id: "d\($0)") }) { decks.append($0) }
+    return decks
+  }
+
+  /// Under deck rules that move cards (one card per category, no two neighbours alike), a
+  /// card's propensity is the probability of the whole policy putting it at its slot: over many
+  /// diners, the mean propensity of (dish, slot) is how often the decks have that dish there.
+  @Test("with deck rules that move cards, propensities are those of the deck's slots")
+  func propensitiesOfDeckSlots() throws {
+    var rules = DeckRules()
+    rules.size = 3
+    rules.maxPerCategory = 1
+    let n = 3000
+    let decks = try Self.decks(rules: rules, samples: 100, diners: n)
+    var count = [[Int]](repeating: [Int](repeating: 0, count: 6), count: 3)
+    var sum = [[Double]](repeating: [Double](repeating: 0, count: 6), count: 3)
+    var moved = 0
+    for deck in decks {
+      #expect(deck.cards.count == 3)
+      for (j, card) in deck.cards.enumerated() {
+        let p = try #require(card.propensity)
+        #expect(p > 0 && p <= 1)
+        count[j][Int(card.item)] += 1
+        sum[j][Int(card.item)] += p
+      }
+      // A card's score is 6 at the ranking's first position, 5 at its second, ...: did the
+      // rules put a card at a slot other than its position?
+      if deck.cards.enumerated().contains(where: { j, c in c.score != Double(6 - j) }) {
+        moved += 1
+      }
+    }
+    #expect(moved > n / 4, "the rules must move cards for this test to mean anything")
+    var checked = 0
+    for j in 0..<3 {
+      for i in 0..<6 where count[j][i] >= 150 {
+        let frequency = Double(count[j][i]) / Double(n)
+        let mean = sum[j][i] / Double(count[j][i])
+        // The frequency's noise (five standard errors), the estimate's own bias (at most
+        // 1 / 101) and its noise, averaged over the decks that have the dish there.
+        let bound = 5 * (frequency * (1 - frequency) / Double(n)).squareRoot() + 1.0 / 101 + 0.01
+        #expect(
+          abs(mean - frequency) < bound, "dish \(i) at slot \(j + 1): \(mean) vs \(frequency)")
+        checked += 1
+      }
+    }
+    #expect(checked >= 6)
+  }
+
+  /// When the rules keep the ranking's order, the deck's slots are the ranking's positions and
+  /// the exact-at-the-top estimate stands, as for the strategy alone.
+  @Test("with deck rules that keep the order, propensities are the ranking's")
+  func propensitiesWhenTheOrderIsKept() throws {
+    var rules = DeckRules()
+    rules.size = 3
+    rules.maxPerCategory = nil
+    rules.avoidAdjacentCategory = false
+    let decks = try Self.decks(rules: rules, samples: 10, diners: 20)
+    let f = try Self.menu()
+    let s = try learned("plackett-luce", ["temperature": "0.25", "samples": "10"], on: f)
+    for deck in decks {
+      var context = ScoringContext(
+        user: UserProfile(id: deck.user), userHistory: nil, date: f.date,
+        candidates: Array(0..<6), seed: 42)
+      let alone = s.score(&context)
+      for card in deck.cards {
+        #expect(card.propensity == alone.propensities![Int(card.item)])
+      }
+    }
+  }
+
   @Test("bad options name the option")
   func badOptions() {
     #expect(

@@ -153,10 +153,10 @@ import Testing
       "menudeck-ope-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
-    // Deck rules that keep the strategy's order, so the logged propensities hold.
+    // The default deck rules, which move cards (the logged propensities are of the deck's slots).
     let config = """
       {"catalog": "\(CLITest.repoRoot)/Data/catalog.json", "time_zone": "UTC", "seed": 3,
-       "deck": {"size": 4, "max_per_category": null, "avoid_adjacent_category": false}}
+       "deck": {"size": 4}}
       """
     try config.write(to: dir.appendingPathComponent("c.json"), atomically: true, encoding: .utf8)
     let sim = CLIRun(
