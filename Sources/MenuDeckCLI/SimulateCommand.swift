@@ -219,6 +219,7 @@ enum Simulate {
   ) throws -> (sessions: Int, swipes: Int) {
     var totalSessions = 0
     var totalSwipes = 0
+    stats.expectGroundTruth()
     let rule = setup.simulation.dragRule
     for (index, (name, strategy)) in strategies.enumerated() {
       let simulator = Simulator(

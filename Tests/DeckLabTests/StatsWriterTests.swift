@@ -29,6 +29,26 @@ struct StatsWriterTests {
         """)
   }
 
+  /// A simulation reports its ground-truth columns in every run, also one without a session
+  /// (undefined values), so that a reader of the output always finds the same columns; a log,
+  /// which has no ground truth, never has them.
+  @Test func groundTruthColumnsStandWithoutSessions() {
+    var simulated = StatsAccumulator(
+      catalog: statsCatalog, options: StatsOptions(deckSize: 3, days: nov(1)...nov(1)))
+    simulated.expectGroundTruth()
+    let empty = simulated.report()
+    #expect(empty.metrics.contains(.ndcgAtK) && empty.metrics.contains(.meanRegret))
+    let header = text(empty.render(.csv)).split(separator: "\n").first ?? ""
+    #expect(header.hasSuffix(",mean_pick_utility,mean_regret,ndcg_at_k"))
+    #expect(empty.rows.allSatisfy { $0[.ndcgAtK] == nil })
+    let table = simulated.unitTable(strategies: ["(all)"], units: ["u1"])
+    #expect(table.metrics.map(\.name).contains("ndcg_at_k"))
+    let (arms, _) = Resampling.analyze(
+      table, baseline: 0, options: ResamplingOptions(resamples: 20, seed: 1))
+    #expect(arms.count == 1)
+    #expect(!smallReport().metrics.contains(.ndcgAtK))
+  }
+
   @Test func json() {
     #expect(
       text(smallReport().render(.json)) == """

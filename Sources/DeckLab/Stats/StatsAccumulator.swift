@@ -94,6 +94,18 @@ public struct StatsAccumulator: EventSink, Sendable {
   private var unitShows = UnitShowCounts()
   /// The ground truth of every simulated session, in arrival order.
   private var truth: [TruthRecord] = []
+  /// Whether the input is a simulation (`expectGroundTruth()`), whose ground-truth metrics are
+  /// reported even when it has no session at all.
+  private var truthExpected = false
+
+  /// Whether the ground-truth metrics are reported: the input is a simulation, or has ground
+  /// truth. Their columns then stand whatever the number of sessions (undefined without any), so
+  /// that a reader of the output finds the same columns in every run.
+  public var hasGroundTruth: Bool { truthExpected || !truth.isEmpty }
+
+  /// Declares the input a simulation: its ground-truth metrics are reported even if no session
+  /// comes.
+  public mutating func expectGroundTruth() { truthExpected = true }
 
   public init(catalog: Catalog, options: StatsOptions) {
     self.catalog = catalog
@@ -279,7 +291,7 @@ public struct StatsAccumulator: EventSink, Sendable {
           information: information))
     }
     return StatsReport(
-      options: options, catalogItems: catalog.count, hasGroundTruth: !truth.isEmpty, rows: rows)
+      options: options, catalogItems: catalog.count, hasGroundTruth: hasGroundTruth, rows: rows)
   }
 
   /// -log2(shows_i / all shows) per item, 0 for items never shown (never used: they add nothing).
@@ -363,9 +375,8 @@ extension StatsAccumulator {
   ///     the diners who never opened the app); users of the input who are not listed are left
   ///     out. nil: every user seen in an event or a ground-truth record.
   ///
-  /// The metrics are `StatsMetric.allCases` (the ground-truth ones only when there are
-  /// ground-truth records), each as `StatsMetric.metricSpec(catalogItems:)`. Over all the users
-  /// seen, `value(arm:metric:)` is the all-days row of `report()` for that strategy: exactly for
+  /// The metrics are `StatsMetric.allCases` (the ground-truth ones only with `hasGroundTruth`),
+  /// each as `StatsMetric.metricSpec(catalogItems:)`. Over all the users seen, `value(arm:metric:)` is the all-days row of `report()` for that strategy: exactly for
   /// the counts and for the rates of counts; to rounding (the sums run in another order) for
   /// `novelty` and the ground-truth means. Per diner:
   /// - `decks`, `cards_shown`, `right_swipes`, `left_swipes`: the counts (`.total`);
@@ -383,7 +394,7 @@ extension StatsAccumulator {
   /// A ratio pooled this way weights each diner by its sessions (or cards, or picks), as the row
   /// does. The table depends neither on the order of the events nor on that of the records.
   public func unitTable(strategies: [String], units: [String]? = nil) -> UnitTable {
-    let metrics = StatsMetric.allCases.filter { !truth.isEmpty || !$0.needsGroundTruth }
+    let metrics = StatsMetric.allCases.filter { hasGroundTruth || !$0.needsGroundTruth }
     var columns: [StatsMetric: Int] = [:]
     for (m, metric) in metrics.enumerated() { columns[metric] = m }
 

@@ -26,7 +26,8 @@ public struct StatsRow: Sendable, Equatable {
 public struct StatsReport: Sendable, Equatable {
   public var options: StatsOptions
   public var catalogItems: Int
-  /// Whether ground-truth records were given: only then are the ground-truth metrics written.
+  /// Whether the input is a simulation or has ground-truth records: only then are the
+  /// ground-truth metrics written (see `StatsAccumulator.hasGroundTruth`).
   public var hasGroundTruth: Bool
   public var rows: [StatsRow]
 
