@@ -14,6 +14,22 @@ public enum EventFormat: String, Sendable, CaseIterable {
   /// A header row naming the columns, then one event per row (RFC 4180, `.csv`).
   case csv
 
+  /// The format of a log without a name (standard input), from its first bytes: JSON Lines when
+  /// its first character after a byte order mark and white space is `{`, CSV otherwise (a header
+  /// row). Nothing but white space reads as JSON Lines (no events either way).
+  public static func sniff(_ head: UnsafeBufferPointer<UInt8>) -> EventFormat {
+    var i = 0
+    if head.count >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF { i = 3 }
+    while i < head.count {
+      switch head[i] {
+      case 0x20, 0x09, 0x0D, 0x0A: i += 1
+      case UInt8(ascii: "{"): return .jsonLines
+      default: return .csv
+      }
+    }
+    return .jsonLines
+  }
+
   /// The format named by a file's extension (case-insensitive), or nil.
   public static func forPath(_ path: String) -> EventFormat? {
     guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
@@ -28,7 +44,7 @@ public enum EventFormat: String, Sendable, CaseIterable {
 /// One swipe log to read: a path (`-` is standard input) and, optionally, its format.
 public struct EventSource: Sendable, Equatable {
   public var path: String
-  /// nil: from the extension; standard input defaults to JSON Lines.
+  /// nil: from the extension; for standard input, from its first bytes (`EventFormat.sniff`).
   public var format: EventFormat?
 
   public init(path: String, format: EventFormat? = nil) {
@@ -248,16 +264,23 @@ public struct EventReader {
   {
     var stats = EventReadStats()
     for source in sources {
+      if source.path == "-" && source.format == nil {
+        // The format from the first bytes, which are then read again.
+        var input = SniffedInput(FileInput(fd: 0))
+        let format = try input.sniff(name: "<stdin>")
+        let file = try readStream(
+          &input, name: "<stdin>", format: format, into: &sink, stats: &stats)
+        stats.files.append(file)
+        continue
+      }
       let format: EventFormat
       if let f = source.format ?? EventFormat.forPath(source.path) {
         format = f
-      } else if source.path == "-" {
-        format = .jsonLines
       } else {
         throw .invalid(
           path: source.path,
           message: "cannot tell the format of the swipe log from its name; "
-            + "name the file .jsonl, .ndjson, .json or .csv (or pipe JSON Lines to '-')")
+            + "name the file .jsonl, .ndjson, .json or .csv (or pipe it to '-')")
       }
       let fd: Int32
       if source.path == "-" {
@@ -435,6 +458,49 @@ struct FileInput: ByteInput {
       if code == EINTR { continue }
       throw .io(path: name, message: "cannot read: \(String(cString: strerror(code)))")
     }
+  }
+}
+
+/// Standard input whose format is told from its first bytes: they are read ahead (up to the
+/// first character that is not white space, or 4 KiB) and handed out again before the rest.
+struct SniffedInput: ByteInput {
+  private var base: FileInput
+  private var head: [UInt8] = []
+  private var served = 0
+  private var ended = false
+
+  init(_ base: FileInput) { self.base = base }
+
+  /// Reads ahead and tells the format (`EventFormat.sniff`).
+  mutating func sniff(name: String) throws(DeckIOError) -> EventFormat {
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while head.count < 4096 {
+      let n = try chunk.withUnsafeMutableBufferPointer { b throws(DeckIOError) in
+        try base.read(into: b.baseAddress!, count: 4096 - head.count, name: name)
+      }
+      if n == 0 {
+        ended = true
+        break
+      }
+      head += chunk[0..<n]
+      // Enough once a byte other than white space (or a byte order mark) is in.
+      if head.contains(where: { ![0x20, 0x09, 0x0D, 0x0A, 0xEF, 0xBB, 0xBF].contains($0) }) {
+        break
+      }
+    }
+    return head.withUnsafeBufferPointer { EventFormat.sniff($0) }
+  }
+
+  mutating func read(into p: UnsafeMutablePointer<UInt8>, count: Int, name: String)
+    throws(DeckIOError) -> Int
+  {
+    if served < head.count {
+      let n = min(count, head.count - served)
+      head.withUnsafeBufferPointer { p.update(from: $0.baseAddress! + served, count: n) }
+      served += n
+      return n
+    }
+    return ended ? 0 : try base.read(into: p, count: count, name: name)
   }
 }
 

@@ -51,7 +51,9 @@ enum InputOptions {
     "users", valueName: "file", help: "Users file (.json or .csv), instead of the config's.")
   static let history = CommandOption.repeatable(
     "history", valueName: "file",
-    help: "Swipe log (.jsonl or .csv; '-' reads standard input); replaces the config's logs.")
+    help:
+      "Swipe log (.jsonl or .csv; '-' reads standard input, JSON Lines or CSV); replaces the "
+      + "config's logs.")
   static let skipBadLines = CommandOption.flag(
     "skip-bad-lines",
     help: "Skip malformed event lines instead of stopping (exit 65); counts them on stderr.")
@@ -355,7 +357,9 @@ enum Inputs {
         do { bytes = try io.stdin.readAll() } catch {
           throw DeckIOError.io(path: "<stdin>", message: "cannot read standard input: \(error)")
         }
-        one = try reader.read(bytes: bytes, name: "<stdin>", format: .jsonLines, into: &sink)
+        one = try reader.read(
+          bytes: bytes, name: "<stdin>",
+          format: bytes.withUnsafeBufferPointer { EventFormat.sniff($0) }, into: &sink)
       } else {
         do {
           one = try reader.read([EventSource(path: opened)], into: &sink)

@@ -136,7 +136,8 @@ enum Ingest {
           columns: settings.effectiveColumns)
         options.onReject = handler
         stats = try EventReader(options: options).read(
-          bytes: bytes, name: "<stdin>", format: .jsonLines, into: &sink)
+          bytes: bytes, name: "<stdin>",
+          format: bytes.withUnsafeBufferPointer { EventFormat.sniff($0) }, into: &sink)
       } else {
         stats = try Inputs.readLogs([log], settings, io, into: &sink, onReject: handler)
       }

@@ -293,7 +293,7 @@ private func eventMalformed(_ line: Int, _ column: Int, _ field: String?, _ mess
       throws: DeckIOError.invalid(
         path: "swipes.txt",
         message:
-          "cannot tell the format of the swipe log from its name; name the file .jsonl, .ndjson, .json or .csv (or pipe JSON Lines to '-')"
+          "cannot tell the format of the swipe log from its name; name the file .jsonl, .ndjson, .json or .csv (or pipe it to '-')"
       )
     ) {
       _ = try reader.read([EventSource(path: "swipes.txt")], into: &sink)

@@ -321,6 +321,22 @@ private func eventTemporaryDirectory() throws -> URL {
     #expect(EventFormat.forPath("-") == nil)
   }
 
+  /// Standard input has no name: its format is told by its first character.
+  @Test func formatsOfStandardInputFromTheFirstCharacter() {
+    func sniff(_ text: String) -> EventFormat {
+      Array(text.utf8).withUnsafeBufferPointer { EventFormat.sniff($0) }
+    }
+    #expect(sniff(#"{"user":"u1"}"#) == .jsonLines)
+    #expect(sniff("\u{FEFF}{\"user\":\"u1\"}") == .jsonLines)
+    #expect(sniff("\n\r\n \t{") == .jsonLines)
+    #expect(sniff("") == .jsonLines)
+    #expect(sniff(" \n") == .jsonLines)
+    #expect(sniff("user,item,swipe,at\n") == .csv)
+    #expect(sniff("\u{FEFF}user,item") == .csv)
+    #expect(sniff("\n\"user\",item") == .csv)
+    #expect(sniff("[1,2]") == .csv)
+  }
+
   // MARK: - Byte table
 
   @Test func byteTableInternsInInsertionOrder() {

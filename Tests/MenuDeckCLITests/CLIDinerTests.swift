@@ -150,6 +150,15 @@ import Testing
       stdin: Array(log.utf8))
     #expect(fromStdin.code == .success)
     #expect(fromStdin.stdout == fromFile.stdout)
+    // The same swipe as CSV: standard input is told by its first character.
+    let fromCSV = dir.run(
+      [
+        "--config", dir.file("config.json"), "--date", "2026-11-30", "--format", "jsonl",
+        "--history", "-",
+      ],
+      stdin: Array("user,item,swipe,at\nm1,tofu,right,2026-11-29T12:00:00Z\n".utf8))
+    #expect(fromCSV.code == .success)
+    #expect(fromCSV.stdout == fromFile.stdout)
     // m1 picked tofu yesterday: held back from m1's deck, and more popular for v1.
     let decks = try fromStdin.jsonLines()
     #expect(Self.cards(decks[0]) == ["salad", "curry", "ramen", "don"])

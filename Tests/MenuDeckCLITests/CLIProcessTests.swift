@@ -90,6 +90,37 @@ struct CLIProcessTests {
         == "Error: unknown option '--dat' (did you mean '--date'?)\n" + CLITest.deckUsage)
   }
 
+  /// A CSV log on the process's own standard input: told from JSON Lines by its first character,
+  /// which is read ahead and then read again; a long log crosses the 4 KiB read ahead.
+  @Test func csvHistoryFromRealStandardInput() throws {
+    let json = #"{"user":"p1","item":"nikujaga","swipe":"right","at":"2026-11-29T12:00:00+09:00"}"#
+    let csv = "user,item,swipe,at\np1,nikujaga,right,2026-11-29T12:00:00+09:00\n"
+    let arguments = [
+      "deck", "--date", "2026-11-30", "--format", "jsonl", "--history", "-", "--user", "p1",
+    ]
+    let fromJSON = try MenudeckBinary.run(arguments, stdin: json + "\n")
+    let fromCSV = try MenudeckBinary.run(arguments, stdin: csv)
+    #expect(fromCSV.status == 0, "\(fromCSV.stderr)")
+    #expect(fromCSV.stdout == fromJSON.stdout)
+    // 3,000 left swipes of other diners on one dish after it: every line is read.
+    let long =
+      csv
+      + (0..<3000).map { "x\($0 % 40),miso-soup,left,2026-11-2\($0 % 9)T08:00:00Z\n" }.joined()
+    let fromLong = try MenudeckBinary.run(arguments, stdin: long)
+    #expect(fromLong.status == 0, "\(fromLong.stderr)")
+    let counted = try MenudeckBinary.run(["validate", "--history", "-"], stdin: long)
+    #expect(counted.stdout.contains("3002 lines, 3001 swipes (1 right, 3000 left)"))
+    // A foreign CSV with a column mapping, from standard input too.
+    let rated = "uid,dish,stars,when\np1,nikujaga,5,2026-11-29T12:00:00+09:00\n"
+    let mapped = try MenudeckBinary.run(
+      arguments + [
+        "--columns", "user=uid,item=dish,rating=stars,at=when", "--right", "rating>=4", "--left",
+        "rating<=2",
+      ], stdin: rated)
+    #expect(mapped.status == 0, "\(mapped.stderr)")
+    #expect(mapped.stdout == fromJSON.stdout)
+  }
+
   @Test func historyFromRealStandardInput() throws {
     let log = #"{"user":"p1","item":"nikujaga","swipe":"right","at":"2026-11-29T12:00:00+09:00"}"#
     let result = try MenudeckBinary.run(
