@@ -8,9 +8,12 @@ import DeckCore
 /// others unchanged. The same seed, date and diner always give the same order; another date or
 /// diner gives an independent one. The history is ignored.
 ///
-/// Propensities: in the strategy's own ranking every candidate is equally likely at every
-/// position, so each card carries 1 / (number of candidates). Deck rules applied afterwards
-/// (reshow order, category caps, spacing) are not part of that figure.
+/// Propensities: every candidate is equally likely at every position of the shuffle, so when the
+/// deck rules keep its order (`ScoringContext.deckOrder` is nil) each card carries exactly
+/// 1 / (number of candidates). When the rules can move cards (pins, recently shown dishes,
+/// category caps, spacing), that figure would be wrong for the slot a card ends up in, so there
+/// is none: `plackett-luce` at a high temperature is a near-uniform ranking that knows the
+/// propensities of the deck's slots.
 public final class RandomStrategy: BuiltinStrategy {
   public static let description = StrategyDescription(
     identifier: "random",
@@ -62,6 +65,7 @@ public final class RandomStrategy: BuiltinStrategy {
     var draws = [Double](repeating: 0, count: Int(last) + 1)
     for k in draws.indices { draws[k] = context.random.nextDouble() }
     let values = candidates.map { draws[Int($0)] }
+    guard context.deckOrder == nil else { return Scores(values) }
     let propensity = 1 / Double(candidates.count)
     return Scores(values, propensities: Array(repeating: propensity, count: candidates.count))
   }

@@ -145,14 +145,25 @@ struct SimulatorTests {
     var events = run.events
     for k in events.indices { events[k].at = 0 }
     #expect(events == logged)
-    // The random strategy knows its propensities: 1 / candidates.
+    // Under the default rules, which can move cards, the random strategy's cards carry no
+    // propensity (1 / candidates would be wrong for their slots) ...
     for s in run.sessions {
-      for card in s.cards { #expect(card.propensity == 1 / Double(s.candidateCount)) }
+      for card in s.cards { #expect(card.propensity == nil) }
       #expect(s.date == simulationStart.adding(days: s.day))
       #expect(
         s.cards.map(\.position) == Array(stride(from: 1, through: s.cards.count, by: 1))
       )
       #expect(s.strategy == "random")
+    }
+    // ... and under rules that keep the shuffle's order, exactly 1 / candidates.
+    var keeping = DeckRules()
+    keeping.maxPerCategory = nil
+    keeping.avoidAdjacentCategory = false
+    keeping.reshowDays = 0
+    let kept = try simulate("random", users: 40, days: 3, rules: keeping)
+    #expect(!kept.sessions.isEmpty)
+    for s in kept.sessions {
+      for card in s.cards { #expect(card.propensity == 1 / Double(s.candidateCount)) }
     }
     // Every event happens on the day of its deck.
     for e in run.events { #expect(DeckDate(daysSinceEpoch: Int32(e.at / 86_400)) == e.deck) }
