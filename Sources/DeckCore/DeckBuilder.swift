@@ -178,12 +178,19 @@ public struct DeckBuilder: Sendable {
     slotOrder(candidates: candidates, scores: scores).order
   }
 
+  /// The rules of the deck of `candidates`, to ask where they would put the candidates for
+  /// other scores; nil when the deck is always the candidates' first `size` in score order.
+  public func slots(_ candidates: CandidateSet) -> DeckSlots? {
+    keepsScoreOrder(candidates) ? nil : DeckSlots(builder: self, candidates: candidates)
+  }
+
   /// Whether the deck of `candidates` is always their first `size` in score order, whatever the
   /// scores: no pins, none of them shown recently, no category cap that could bite and no
   /// spreading of categories. (Ties in score aside, which go by catalog order.)
   public func keepsScoreOrder(_ candidates: CandidateSet) -> Bool {
-    candidates.pinned.isEmpty && !candidates.recentlyShown.contains(true)
-      && (rules.maxPerCategory ?? Int.max) >= rules.size && !rules.avoidAdjacentCategory
+    // The rules first: they settle it without a look at the candidates under the defaults.
+    !rules.avoidAdjacentCategory && (rules.maxPerCategory ?? Int.max) >= rules.size
+      && candidates.pinned.isEmpty && !candidates.recentlyShown.contains(true)
   }
 
   /// The deck's candidate positions in order, how many of them (first) are pins, and how many
@@ -311,6 +318,24 @@ public struct DeckBuilder: Sendable {
       return false
     }
     return true
+  }
+}
+
+/// One diner's candidates under the deck rules: where the rules put them for any scores (a
+/// stochastic strategy asks this for each ranking it draws). A class, so that the scoring
+/// context that carries it copies one reference, not the rules' and candidates' arrays.
+public final class DeckSlots: Sendable {
+  public let builder: DeckBuilder
+  public let candidates: CandidateSet
+
+  public init(builder: DeckBuilder, candidates: CandidateSet) {
+    self.builder = builder
+    self.candidates = candidates
+  }
+
+  /// The candidates' positions (in `candidates.items`) in deck order, for these scores.
+  public func order(_ scores: [Double]) -> [Int] {
+    builder.deckOrder(candidates: candidates, scores: scores)
   }
 }
 

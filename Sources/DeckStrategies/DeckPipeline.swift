@@ -46,10 +46,7 @@ public struct DeckPipeline {
         candidates.append(set)
         var context = ScoringContext(
           user: user, userHistory: userHistory, date: date, candidates: set.items, seed: seed)
-        if !builder.keepsScoreOrder(set) {
-          let builder = builder
-          context.deckOrder = { builder.deckOrder(candidates: set, scores: $0) }
-        }
+        context.deck = builder.slots(set)
         contexts.append(context)
       }
       let scores = try strategy.score(&contexts)

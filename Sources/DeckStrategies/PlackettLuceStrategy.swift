@@ -39,7 +39,7 @@ import DeckCore
 /// That is the probability at the card's position in the strategy's ranking, which is its slot
 /// in the deck only when the deck rules keep the ranking's order. When they may move cards
 /// (pins, the category cap, no two neighbours of one category, recently shown dishes behind
-/// the rest: `ScoringContext.deckOrder` is set), a card's propensity is the probability of the
+/// the rest: `ScoringContext.deck` is set), a card's propensity is the probability of the
 /// whole policy, ranking and deck rules, putting it at its slot: the share of the `samples`
 /// further rankings, and the deck's own, whose decks have it there (a plain Monte Carlo
 /// estimate, unbiased but for the same 1 / (samples + 1) towards the realised deck, with the
@@ -112,10 +112,9 @@ public final class PlackettLuceStrategy: BuiltinStrategy {
     var random = RandomStream(
       seed: context.seed, date: context.date, user: context.user.id, purpose: "plackett-luce")
     let order = Self.draw(logits, &random)
-    if let deckOrder = context.deckOrder {
+    if let deck = context.deck {
       return Scores(
-        scoresAlong(order),
-        propensities: deckPropensities(logits, order: order, deckOrder: deckOrder, &random))
+        scoresAlong(order), propensities: deckPropensities(logits, order: order, deck, &random))
     }
     var position = [Int](repeating: 0, count: n)
     for (p, k) in order.enumerated() { position[k] = p }
@@ -135,15 +134,14 @@ public final class PlackettLuceStrategy: BuiltinStrategy {
   /// at the slot this deck puts it in. (Candidates left off the deck get 1 / (samples + 1);
   /// no card carries those.)
   private func deckPropensities(
-    _ logits: [Double], order: [Int], deckOrder: ([Double]) -> [Int],
-    _ random: inout RandomStream
+    _ logits: [Double], order: [Int], _ deck: DeckSlots, _ random: inout RandomStream
   ) -> [Double] {
     var slot = [Int](repeating: -1, count: logits.count)
-    for (j, k) in deckOrder(scoresAlong(order)).enumerated() { slot[k] = j }
+    for (j, k) in deck.order(scoresAlong(order)).enumerated() { slot[k] = j }
     var hits = [Int](repeating: 1, count: logits.count)
     for _ in 0..<samples {
-      let deck = deckOrder(scoresAlong(Self.draw(logits, &random)))
-      for (j, k) in deck.enumerated() where slot[k] == j { hits[k] += 1 }
+      let drawn = deck.order(scoresAlong(Self.draw(logits, &random)))
+      for (j, k) in drawn.enumerated() where slot[k] == j { hits[k] += 1 }
     }
     return hits.map { Double($0) / Double(samples + 1) }
   }

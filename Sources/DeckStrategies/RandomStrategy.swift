@@ -9,7 +9,7 @@ import DeckCore
 /// diner gives an independent one. The history is ignored.
 ///
 /// Propensities: every candidate is equally likely at every position of the shuffle, so when the
-/// deck rules keep its order (`ScoringContext.deckOrder` is nil) each card carries exactly
+/// deck rules keep its order (`ScoringContext.deck` is nil) each card carries exactly
 /// 1 / (number of candidates). When the rules can move cards (pins, recently shown dishes,
 /// category caps, spacing), that figure would be wrong for the slot a card ends up in, so there
 /// is none: `plackett-luce` at a high temperature is a near-uniform ranking that knows the
@@ -65,7 +65,7 @@ public final class RandomStrategy: BuiltinStrategy {
     var draws = [Double](repeating: 0, count: Int(last) + 1)
     for k in draws.indices { draws[k] = context.random.nextDouble() }
     let values = candidates.map { draws[Int($0)] }
-    guard context.deckOrder == nil else { return Scores(values) }
+    guard context.deck == nil else { return Scores(values) }
     let propensity = 1 / Double(candidates.count)
     return Scores(values, propensities: Array(repeating: propensity, count: candidates.count))
   }

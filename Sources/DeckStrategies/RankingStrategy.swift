@@ -12,11 +12,11 @@ public struct ScoringContext: Sendable {
   public let seed: UInt64
   /// This diner's own random stream for this date. Use it for every random choice.
   public var random: RandomStream
-  /// Where the deck rules put the candidates for a list of scores: positions in `candidates`,
-  /// in deck order. nil when the deck is simply the best-scored candidates in score order (or
-  /// there is no deck builder, as for a strategy tried alone). A stochastic strategy uses it to
-  /// give each card its probability at the slot where the deck puts it.
-  public var deckOrder: (@Sendable ([Double]) -> [Int])?
+  /// The deck rules of this diner's deck, which say where they put the candidates for any
+  /// scores (`DeckSlots.order`). nil when the deck is simply the best-scored candidates in score
+  /// order (or there is no deck builder, as for a strategy tried alone). A stochastic strategy
+  /// uses it to give each card its probability at the slot where the deck puts it.
+  public var deck: DeckSlots?
 
   public init(
     user: UserProfile, userHistory: UserHistory?, date: DeckDate, candidates: [Int32],
@@ -37,7 +37,7 @@ public struct Scores: Sendable, Equatable {
   public var values: [Double]
   /// Optional propensity per candidate: the probability the strategy had of putting it at the
   /// position the deck builder gives it (only stochastic rankers know this; see
-  /// `ScoringContext.deckOrder`).
+  /// `ScoringContext.deck`).
   public var propensities: [Double]?
 
   public init(_ values: [Double], propensities: [Double]? = nil) {
