@@ -16,8 +16,11 @@ public enum EventFormat: String, Sendable, CaseIterable {
 
   /// The format of a log without a name (standard input), from its first bytes: JSON Lines when
   /// its first character after a byte order mark and white space is `{`, CSV otherwise (a header
-  /// row). Nothing but white space reads as JSON Lines (no events either way).
-  public static func sniff(_ head: UnsafeBufferPointer<UInt8>) -> EventFormat {
+  /// row). Nothing but white space is `blank` (no events either way; CSV for a reader with a
+  /// column mapping, which JSON Lines would refuse).
+  public static func sniff(_ head: UnsafeBufferPointer<UInt8>, blank: EventFormat = .jsonLines)
+    -> EventFormat
+  {
     var i = 0
     if head.count >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF { i = 3 }
     while i < head.count {
@@ -27,7 +30,7 @@ public enum EventFormat: String, Sendable, CaseIterable {
       default: return .csv
       }
     }
-    return .jsonLines
+    return blank
   }
 
   /// The format named by a file's extension (case-insensitive), or nil.
@@ -267,7 +270,8 @@ public struct EventReader {
       if source.path == "-" && source.format == nil {
         // The format from the first bytes, which are then read again.
         var input = SniffedInput(FileInput(fd: 0))
-        let format = try input.sniff(name: "<stdin>")
+        let format = try input.sniff(
+          name: "<stdin>", blank: options.columns == nil ? .jsonLines : .csv)
         let file = try readStream(
           &input, name: "<stdin>", format: format, into: &sink, stats: &stats)
         stats.files.append(file)
@@ -472,7 +476,7 @@ struct SniffedInput: ByteInput {
   init(_ base: FileInput) { self.base = base }
 
   /// Reads ahead and tells the format (`EventFormat.sniff`).
-  mutating func sniff(name: String) throws(DeckIOError) -> EventFormat {
+  mutating func sniff(name: String, blank: EventFormat) throws(DeckIOError) -> EventFormat {
     var chunk = [UInt8](repeating: 0, count: 4096)
     while head.count < 4096 {
       let n = try chunk.withUnsafeMutableBufferPointer { b throws(DeckIOError) in
@@ -488,7 +492,7 @@ struct SniffedInput: ByteInput {
         break
       }
     }
-    return head.withUnsafeBufferPointer { EventFormat.sniff($0) }
+    return head.withUnsafeBufferPointer { EventFormat.sniff($0, blank: blank) }
   }
 
   mutating func read(into p: UnsafeMutablePointer<UInt8>, count: Int, name: String)

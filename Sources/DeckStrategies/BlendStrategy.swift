@@ -109,6 +109,7 @@ public final class BlendStrategy: BuiltinStrategy {
       var own = context
       own.random = RandomStream(
         seed: context.seed, date: context.date, user: context.user.id, purpose: "blend:" + c.name)
+      own.deck = nil  // scores only: a component's propensities are not the blend's
       let values = c.strategy.score(&own).values
       precondition(values.count == total.count, "blend: \(c.name) returned the wrong count")
       for (k, v) in rankNormalised(values).enumerated() { total[k] += c.weight * v }

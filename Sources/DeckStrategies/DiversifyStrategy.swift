@@ -92,7 +92,12 @@ public final class DiversifyStrategy: BuiltinStrategy {
     precondition(
       candidates.allSatisfy { Int($0) < itemCategory.count },
       "diversify: score called before learn, or with a candidate outside the learned catalog")
+    // The base's scores only (its propensities would not be of this order): without the deck
+    // rules, which a stochastic base would otherwise build decks with for nothing.
+    let deck = context.deck
+    context.deck = nil
     let values = base.score(&context).values
+    context.deck = deck
     let n = values.count
     let low = values.min() ?? 0
     let high = values.max() ?? 0

@@ -21,9 +21,9 @@ import DeckCore
 /// order closely; high ones approach a uniform shuffle. The temperature is in the base's score
 /// units (popularity scores lie in [0, 1], so the default 0.1 gives weights up to e^10 apart).
 ///
-/// Propensity of a card: an estimate of the marginal probability P(item i at position k) that
-/// the strategy puts the item at the position `k` it was drawn into (in the strategy's own
-/// ranking, before deck rules). Exact marginals cost exponential time in general, so it is
+/// Propensity of a card, when the deck rules keep the ranking's order (`ScoringContext.deck` is
+/// nil; otherwise see below): an estimate of the marginal probability P(item i at position k)
+/// that the strategy puts the item at the position `k` it was drawn into. Exact marginals cost exponential time in general, so it is
 /// estimated with `samples` further rankings `m` drawn from the same stream (after the deck's
 /// own ranking), Rao-Blackwellised: each ranking contributes the conditional probability of
 /// choosing `i` at position `k` given its first `k - 1` cards,
@@ -105,6 +105,7 @@ public final class PlackettLuceStrategy: BuiltinStrategy {
 
   public func score(_ context: inout ScoringContext) -> Scores {
     var own = context
+    own.deck = nil  // the base's scores only
     let values = base.score(&own).values
     let n = values.count
     guard n > 0 else { return Scores([], propensities: []) }

@@ -359,7 +359,9 @@ enum Inputs {
         }
         one = try reader.read(
           bytes: bytes, name: "<stdin>",
-          format: bytes.withUnsafeBufferPointer { EventFormat.sniff($0) }, into: &sink)
+          format: bytes.withUnsafeBufferPointer {
+            EventFormat.sniff($0, blank: options.columns == nil ? .jsonLines : .csv)
+          }, into: &sink)
       } else {
         do {
           one = try reader.read([EventSource(path: opened)], into: &sink)

@@ -137,7 +137,9 @@ enum Ingest {
         options.onReject = handler
         stats = try EventReader(options: options).read(
           bytes: bytes, name: "<stdin>",
-          format: bytes.withUnsafeBufferPointer { EventFormat.sniff($0) }, into: &sink)
+          format: bytes.withUnsafeBufferPointer {
+            EventFormat.sniff($0, blank: options.columns == nil ? .jsonLines : .csv)
+          }, into: &sink)
       } else {
         stats = try Inputs.readLogs([log], settings, io, into: &sink, onReject: handler)
       }

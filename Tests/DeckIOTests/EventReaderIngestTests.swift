@@ -331,6 +331,8 @@ private func eventTemporaryDirectory() throws -> URL {
     #expect(sniff("\n\r\n \t{") == .jsonLines)
     #expect(sniff("") == .jsonLines)
     #expect(sniff(" \n") == .jsonLines)
+    #expect(
+      Array(" \n".utf8).withUnsafeBufferPointer { EventFormat.sniff($0, blank: .csv) } == .csv)
     #expect(sniff("user,item,swipe,at\n") == .csv)
     #expect(sniff("\u{FEFF}user,item") == .csv)
     #expect(sniff("\n\"user\",item") == .csv)
