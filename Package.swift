@@ -3,6 +3,8 @@ import PackageDescription
 
 // Layers point one way:
 // DeckCore <- DeckStrategies <- DeckIO <- DeckLab <- MenuDeckCLI <- menudeck
+// DeckBase (system calls, temporary files, locks, signals) sits below the floors that touch
+// files or processes: DeckStrategies (the plugin host) and DeckIO. DeckCore stays free of I/O.
 let package = Package(
   name: "menudeck",
   products: [
@@ -10,23 +12,27 @@ let package = Package(
     .library(name: "DeckCore", targets: ["DeckCore"]),
   ],
   targets: [
+    .target(name: "DeckBase"),
     .target(name: "DeckCore"),
-    .target(name: "DeckStrategies", dependencies: ["DeckCore"]),
-    .target(name: "DeckIO", dependencies: ["DeckCore", "DeckStrategies"]),
+    .target(name: "DeckStrategies", dependencies: ["DeckBase", "DeckCore"]),
+    .target(name: "DeckIO", dependencies: ["DeckBase", "DeckCore", "DeckStrategies"]),
     .target(name: "DeckLab", dependencies: ["DeckCore", "DeckStrategies", "DeckIO"]),
-    .target(name: "MenuDeckCLI", dependencies: ["DeckCore", "DeckStrategies", "DeckIO", "DeckLab"]),
+    .target(
+      name: "MenuDeckCLI",
+      dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckLab"]),
     .executableTarget(name: "menudeck", dependencies: ["MenuDeckCLI"]),
     .executableTarget(
       name: "menudeck-bench",
-      dependencies: ["DeckCore", "DeckStrategies", "DeckIO", "DeckLab", "MenuDeckCLI"],
+      dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckLab", "MenuDeckCLI"],
       path: "Benchmarks/menudeck-bench"),
+    .testTarget(name: "DeckBaseTests", dependencies: ["DeckBase"]),
     .testTarget(name: "DeckCoreTests", dependencies: ["DeckCore"]),
     .testTarget(name: "DeckStrategiesTests", dependencies: ["DeckCore", "DeckStrategies"]),
     .testTarget(name: "DeckIOTests", dependencies: ["DeckCore", "DeckStrategies", "DeckIO"]),
     .testTarget(name: "DeckLabTests", dependencies: ["DeckCore", "DeckStrategies", "DeckIO", "DeckLab"]),
     .testTarget(
       name: "MenuDeckCLITests",
-      dependencies: ["DeckCore", "DeckStrategies", "DeckIO", "DeckLab", "MenuDeckCLI"],
+      dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckLab", "MenuDeckCLI"],
       exclude: ["Golden"]),
   ]
 )

@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What a run must undo when a signal ends it: the temporary files it has not yet renamed over
+/// their targets, and the process groups of the plugins it started. There is one per process,
+/// since signals are per process; commands run in process by tests share it harmlessly (each
+/// registers and removes only its own entries).
+///
+/// The registry's lock is recursive and is also the signal's: `SignalHandling` takes it before it
+/// removes anything, so work done inside `holding(_:)` (creating and registering a temporary,
+/// renaming a run's outputs one after the other, starting a plugin and registering its group)
+/// is never cut in half by a signal.
+public final class RunCleanup: @unchecked Sendable {
+  public static let shared = RunCleanup()
+
+  /// A registered temporary file, to unregister once it is renamed or removed.
+  public struct Token: Hashable, Sendable {
+    let value: UInt64
+  }
+
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  private var temporaries: [UInt64: String] = [:]
+  private var nextToken: UInt64 = 0
+  private var groups: [pid_t: Int] = [:]
+
+  init() {
+    mutex = .allocate(capacity: 1)
+    var attributes = pthread_mutexattr_t()
+    pthread_mutexattr_init(&attributes)
+    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+    pthread_mutex_init(mutex, &attributes)
+    pthread_mutexattr_destroy(&attributes)
+  }
+
+  /// Runs `body` with the registry held: a signal that arrives meanwhile is handled after it.
+  public func holding<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body()
+  }
+
+  /// Registers `path`, a temporary file of this run: a signal removes it.
+  public func addTemporary(_ path: String) -> Token {
+    holding {
+      nextToken += 1
+      temporaries[nextToken] = path
+      return Token(value: nextToken)
+    }
+  }
+
+  /// Forgets a temporary file (renamed over its target, or removed).
+  public func removeTemporary(_ token: Token) {
+    holding { _ = temporaries.removeValue(forKey: token.value) }
+  }
+
+  /// Registers the process group of a started plugin: a signal ends the whole group.
+  public func addProcessGroup(_ group: pid_t) {
+    holding { groups[group, default: 0] += 1 }
+  }
+
+  /// Forgets a process group (its processes have been ended and reaped).
+  public func removeProcessGroup(_ group: pid_t) {
+    holding {
+      if let n = groups[group], n > 1 { groups[group] = n - 1 } else { groups[group] = nil }
+    }
+  }
+
+  /// The temporary files registered now (for tests and messages).
+  public var registeredTemporaries: [String] { holding { temporaries.values.sorted() } }
+
+  /// The process groups registered now.
+  public var registeredProcessGroups: [pid_t] { holding { groups.keys.sorted() } }
+
+  /// What `cleanUpForSignal()` did.
+  public struct Cleaned: Equatable, Sendable {
+    public var removedFiles: Int
+    public var endedGroups: Int
+  }
+
+  /// Removes every registered temporary file and ends every registered process group (SIGTERM,
+  /// then SIGKILL after `grace` seconds). Leaves the registry held: the process is about to end,
+  /// and nothing may start a rename or a plugin after this.
+  func cleanUpForSignal(grace: Double = 0.2) -> Cleaned {
+    pthread_mutex_lock(mutex)
+    var removed = 0
+    for path in temporaries.values where unlink(path) == 0 { removed += 1 }
+    temporaries.removeAll()
+    let live = groups.keys.filter { killpg($0, SIGTERM) == 0 }
+    if !live.isEmpty {
+      let deadline = monotonicSeconds() + grace
+      while monotonicSeconds() < deadline && live.contains(where: { killpg($0, 0) == 0 }) {
+        sleepSeconds(0.01)
+      }
+      for group in live { killpg(group, SIGKILL) }
+    }
+    return Cleaned(removedFiles: removed, endedGroups: live.count)
+  }
+}

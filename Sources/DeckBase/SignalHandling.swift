@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// How the real binary ends when it is interrupted: SIGINT, SIGTERM and SIGHUP are taken by one
+/// thread of its own (`sigwait`), which removes this run's temporary files and ends its plugins'
+/// process groups (`RunCleanup`), prints one line on standard error, and ends the process by the
+/// same signal with its default action, so the shell sees 130, 143 or 129 and a calling script
+/// stops as it should. SIGPIPE is ignored: a write to a closed pipe fails with EPIPE, which the
+/// output code turns into a quiet stop (see the README's exit codes).
+///
+/// Installed once by `main` before any other thread starts (threads inherit the blocked mask);
+/// commands run in process by tests never install it.
+public enum SignalHandling {
+  /// The signals that end a run after cleaning up.
+  public static let endingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+  nonisolated(unsafe) private static var installed = false
+
+  /// Blocks the ending signals in the calling thread (and so in every thread it starts later),
+  /// ignores SIGPIPE, and starts the thread that waits for the signals. `program` starts the
+  /// line printed on standard error.
+  public static func install(program: String) {
+    guard !installed else { return }
+    installed = true
+    signal(SIGPIPE, SIG_IGN)
+    var set = sigset_t()
+    sigemptyset(&set)
+    for s in endingSignals { sigaddset(&set, s) }
+    pthread_sigmask(SIG_BLOCK, &set, nil)
+    let context = UnsafeMutablePointer<Context>.allocate(capacity: 1)
+    context.initialize(to: Context(set: set, program: program))
+    var thread = pthread_t()
+    let rc = pthread_create(
+      &thread, nil,
+      { raw in
+        #if canImport(Darwin)
+          let context = raw.assumingMemoryBound(to: Context.self)
+        #else
+          let context = raw!.assumingMemoryBound(to: Context.self)
+        #endif
+        SignalHandling.waitAndEnd(context.pointee)
+      }, context)
+    if rc != 0 {
+      // No thread: the signals keep their default action (the process ends at once).
+      pthread_sigmask(SIG_UNBLOCK, &set, nil)
+      return
+    }
+    pthread_detach(thread)
+  }
+
+  struct Context {
+    var set: sigset_t
+    var program: String
+  }
+
+  private static func waitAndEnd(_ context: Context) -> Never {
+    var set = context.set
+    var received: Int32 = 0
+    while sigwait(&set, &received) != 0 {}
+    let cleaned = RunCleanup.shared.cleanUpForSignal()
+    var line = "\(context.program): stopped by \(signalName(received))"
+    var parts: [String] = []
+    if cleaned.removedFiles > 0 {
+      parts.append(
+        "removed \(cleaned.removedFiles) temporary file\(cleaned.removedFiles == 1 ? "" : "s")")
+    }
+    if cleaned.endedGroups > 0 {
+      parts.append("ended \(cleaned.endedGroups) plugin\(cleaned.endedGroups == 1 ? "" : "s")")
+    }
+    if !parts.isEmpty { line += "; " + parts.joined(separator: ", ") }
+    line += "\n"
+    var bytes = Array(line.utf8)
+    _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+    // End by the signal itself, with its default action.
+    signal(received, SIG_DFL)
+    var one = sigset_t()
+    sigemptyset(&one)
+    sigaddset(&one, received)
+    pthread_sigmask(SIG_UNBLOCK, &one, nil)
+    pthread_kill(pthread_self(), received)
+    _exit(128 + received)
+  }
+}

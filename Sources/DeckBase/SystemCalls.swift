@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The text of an `errno` value, lowercased to fit a message: "no such file or directory".
+public func errnoText(_ code: Int32 = errno) -> String {
+  String(cString: strerror(code)).lowercased()
+}
+
+/// A failed system call: what was being done, on which path, and the `errno` it gave.
+public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The file the call was about ("" when none).
+  public var path: String
+  /// What was being done, as a message fragment: "cannot create a temporary file in 'out'".
+  public var action: String
+  /// The `errno` of the failure (0 when the failure is not a system call's).
+  public var code: Int32
+
+  public init(path: String, action: String, code: Int32) {
+    self.path = path
+    self.action = action
+    self.code = code
+  }
+
+  /// "cannot create a temporary file in 'out': permission denied".
+  public var message: String { code == 0 ? action : "\(action): \(errnoText(code))" }
+  public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+}
+
+/// Monotonic seconds (never jumps with the wall clock).
+public func monotonicSeconds() -> Double {
+  var ts = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &ts)
+  return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+/// Sleeps `seconds` (a few milliseconds to a few seconds), resuming after signals.
+public func sleepSeconds(_ seconds: Double) {
+  guard seconds > 0 else { return }
+  var request = timespec(
+    tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+  var left = timespec()
+  while nanosleep(&request, &left) != 0 && errno == EINTR { request = left }
+}
+
+/// "SIGTERM" for 15, and so on for the common signals.
+public func signalName(_ signal: Int32) -> String {
+  switch signal {
+  case SIGHUP: return "SIGHUP"
+  case SIGINT: return "SIGINT"
+  case SIGQUIT: return "SIGQUIT"
+  case SIGILL: return "SIGILL"
+  case SIGABRT: return "SIGABRT"
+  case SIGBUS: return "SIGBUS"
+  case SIGFPE: return "SIGFPE"
+  case SIGKILL: return "SIGKILL"
+  case SIGSEGV: return "SIGSEGV"
+  case SIGPIPE: return "SIGPIPE"
+  case SIGTERM: return "SIGTERM"
+  default: return "signal \(signal)"
+  }
+}
