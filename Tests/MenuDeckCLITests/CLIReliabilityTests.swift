@@ -246,3 +246,67 @@ private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
     offset += n
   }
 }
+
+/// A small tmpfs mounted for one test (needs root, or CAP_SYS_ADMIN): a disk that fills up.
+final class SmallDisk {
+  let dir: TempDir
+  var path: String { dir.path }
+
+  init?(kilobytes: Int) {
+    guard let dir = try? TempDir("menudeck-small-disk") else { return nil }
+    self.dir = dir
+    guard
+      SmallDisk.command(
+        "/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", dir.path])
+    else { return nil }
+  }
+
+  deinit { _ = SmallDisk.command("/bin/umount", [dir.path]) }
+
+  static func command(_ tool: String, _ arguments: [String]) -> Bool {
+    guard FileManager.default.isExecutableFile(atPath: tool) else { return false }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+  }
+
+  /// Whether this machine lets the tests mount one (checked once).
+  static let available: Bool = SmallDisk(kilobytes: 16) != nil
+}
+
+@Suite(.enabled(if: SmallDisk.available, "cannot mount a tmpfs (not root?): no full-disk tests"))
+struct CLIFullDiskTests {
+  @Test func aFullDiskFailsWith74AndLeavesTheOldFileAndNoTemporary() throws {
+    let disk = try #require(SmallDisk(kilobytes: 64))
+    let out = disk.path + "/decks.json"
+    try Data("yesterday's decks".utf8).write(to: URL(fileURLWithPath: out))
+    let result = CLIRun([
+      "deck", "--date", "2026-11-30", "--format", "json", "--out", out,
+    ])
+    #expect(result.code == .ioError)
+    #expect(
+      result.stderr.contains("\(out): cannot write: no space left on device"), "\(result.stderr)")
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == "yesterday's decks")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path) == ["decks.json"])
+  }
+
+  @Test func aRunWithOneOutputOnAFullDiskReplacesNoneOfItsOutputs() throws {
+    let disk = try #require(SmallDisk(kilobytes: 16))
+    let dir = try TempDir()
+    try dir.write("c.txt", "old comparison")
+    let report = disk.path + "/report.html"
+    let result = CLIRun([
+      "compare", "-s", "random", "-s", "popularity", "--users", "30", "--days", "3",
+      "--resamples", "20", "--out", dir.file("c.txt"), "--report", report,
+    ])
+    #expect(result.code == .ioError)
+    #expect(try dir.read("c.txt") == "old comparison")
+    #expect(try dir.names() == ["c.txt"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path) == [])
+  }
+}
