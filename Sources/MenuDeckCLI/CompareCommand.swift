@@ -113,7 +113,7 @@ enum Compare {
     // Every file of the run, declared and locked before anything is read: --out, --report and
     // the TREC files, replaced together at the end.
     var declared: [(option: String, path: String?)] = [
-      ("--out", args.value("out") ?? "-"), ("--report", args.value("report")),
+      ("--out", args.value("out")), ("--report", args.value("report")),
     ]
     if let dir = args.value("trec"), !logs.isEmpty {
       try CompareLogs.makeTrecDirectory(dir, io)
@@ -131,7 +131,8 @@ enum Compare {
       inputs.append(.init("--users", users))
     }
     let outputs = try RunOutputs(
-      declared, inputs: inputs, wait: OutputOptions.wait(args), context: context)
+      declared, inputs: inputs, wait: OutputOptions.wait(args), standardOutput: "--out",
+      context: context)
     defer { outputs.abort() }
 
     var report: ComparisonReport

@@ -46,8 +46,9 @@ enum DeckRun {
     let config = try Inputs.loadConfig(args, io)
     let settings = try Inputs.settings(args, io, config: config)
     let outputs = try RunOutputs(
-      [("--out", args.value("out") ?? "-"), ("--rejects", settings.rejectsPath)],
-      inputs: Inputs.files(args, settings), wait: OutputOptions.wait(args), context: context)
+      [("--out", args.value("out")), ("--rejects", settings.rejectsPath)],
+      inputs: Inputs.files(args, settings), wait: OutputOptions.wait(args), standardOutput: "--out",
+      context: context)
     defer { outputs.abort() }
 
     let (catalog, catalogHash) = try Inputs.loadCatalog(settings.catalogPath, io)

@@ -30,12 +30,23 @@ final class RunOutputs {
   /// Declares `outputs` (entries whose path is nil are not written), refuses any that is one of
   /// `inputs` or another output, and locks them, waiting up to `wait` seconds for a run that
   /// holds a lock. Notes on stderr which temporaries of killed runs it removed.
+  ///
+  /// `standardOutput` names the option that writes to standard output when it is not given (the
+  /// command's main result, `--out`).
   init(
     _ outputs: [(option: String, path: String?)], inputs: [File], wait: Double,
-    context: CommandContext
+    standardOutput: String? = nil, context: CommandContext
   ) throws {
     io = context.io
-    let given = outputs.compactMap { o in o.path.map { File(o.option, $0) } }
+    var given = outputs.compactMap { o in o.path.map { File(o.option, $0) } }
+    if let main = standardOutput, !given.contains(where: { $0.option == main }) {
+      if let other = given.first(where: { $0.path == "-" }) {
+        throw UsageError(
+          "'\(other.option) -' writes to standard output, where \(main) goes when it is not "
+            + "given; give \(main) a file")
+      }
+      given.insert(File(main, "-"), at: 0)
+    }
     // Standard output takes one of them at most.
     let toStdout = given.filter { $0.path == "-" }
     if toStdout.count > 1 {

@@ -86,8 +86,8 @@ enum Simulate {
     }
     if let users = args.value("users"), Int(users) == nil { inputs.append(.init("--users", users)) }
     let outputs = try RunOutputs(
-      [("--out", args.value("out") ?? "-"), ("--events", args.value("events"))], inputs: inputs,
-      wait: OutputOptions.wait(args), context: context)
+      [("--out", args.value("out")), ("--events", args.value("events"))], inputs: inputs,
+      wait: OutputOptions.wait(args), standardOutput: "--out", context: context)
     defer { outputs.abort() }
 
     // Event log, replaced with the stats at the end.

@@ -82,8 +82,21 @@ import Testing
       "'--rejects \(out)' and '--out \(out)' name the same file; give each output its own file")
     expectRefused(
       dir.run(Self.deck(dir) + ["--skip-bad-lines", "--rejects", "-"]),
+      "'--rejects -' writes to standard output, where --out goes when it is not given; give "
+        + "--out a file")
+    expectRefused(
+      dir.run(Self.deck(dir) + ["--out", "-", "--skip-bad-lines", "--rejects", "-"]),
       "'--out -' and '--rejects -' all write to standard output; give all but one of them a file"
     )
+    let simulate = dir.run([
+      "simulate", "--config", dir.file("config.json"), "--users", "3", "--days", "1", "--events",
+      "-",
+    ])
+    #expect(simulate.code == .usage)
+    #expect(
+      simulate.stderr.hasPrefix(
+        "Error: '--events -' writes to standard output, where --out goes when it is not given; "
+          + "give --out a file\n"))
     #expect(try dir.names() == ["catalog.json", "config.json", "swipes.jsonl"])
   }
 
