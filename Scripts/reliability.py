@@ -51,7 +51,8 @@ def items():
     global ITEMS
     if ITEMS is None:
         with open(os.path.join(REPO, "Data/catalog.json")) as f:
-            ITEMS = [d["id"] for d in json.load(f)]
+            doc = json.load(f)
+        ITEMS = [d["id"] for d in (doc["items"] if isinstance(doc, dict) else doc)]
     return ITEMS
 
 

@@ -27,6 +27,13 @@ public final class PendingFile {
   /// links already followed: see `FileSystem.writeTarget(of:)`).
   public init(target: String) throws(SystemError) {
     self.target = target
+    // Renaming over a device or a FIFO would destroy it (/dev/null replaced by a regular file).
+    if let kind = FileSystem.kind(of: target), kind != .regular {
+      throw SystemError(
+        path: target,
+        action: "is not a regular file (a device, a FIFO or a directory), so it is never replaced; "
+          + "write it as a stream or choose a file", code: 0)
+    }
     let (dir, name) = FileSystem.split(target)
     let prefix =
       (dir == "." && !target.hasPrefix("./") ? "" : dir + "/") + "."

@@ -26,6 +26,8 @@ final class RunOutputs {
   /// The declared outputs: option, path as written, write target (nil: standard output).
   private var declared: [(option: String, path: String, target: String?)] = []
   private var outputs: [Int: any ByteOutput] = [:]
+  /// Targets that are FIFOs or devices: written as streams, never replaced.
+  private var streams: Set<String> = []
 
   /// Declares `outputs` (entries whose path is nil are not written), refuses any that is one of
   /// `inputs` or another output, and locks them, waiting up to `wait` seconds for a run that
@@ -82,14 +84,21 @@ final class RunOutputs {
           "'\(file.option) \(file.path)' is an input of this run (\(input.option) "
             + "'\(input.path)'); an output never replaces an input: choose another \(file.option)")
       }
+      if let kind = FileSystem.kind(of: target), kind != .regular {
+        // A FIFO or a device (/dev/null, /dev/stdout, a terminal) is written as a stream, like
+        // standard output: it cannot be replaced, and a temporary renamed over it would destroy
+        // it.
+        streams.insert(target)
+      }
       targets.append((file, target, key))
     }
     for file in given {
       declared.append((file.option, file.path, targets.first { $0.file == file }?.target))
     }
+    let replaced = targets.map(\.target).filter { [streams] in !streams.contains($0) }
     do {
       set = try OutputSet(
-        targets: targets.map(\.target), wait: wait,
+        targets: replaced, wait: wait,
         holder: FileLock.holderLine(arguments: context.arguments))
     } catch {
       switch error {
@@ -126,7 +135,9 @@ final class RunOutputs {
     if let o = outputs[index] { return o }
     let d = declared[index]
     let output: any ByteOutput
-    if let target = d.target {
+    if let target = d.target, streams.contains(target) {
+      output = try StreamOutput(path: target, name: d.path)
+    } else if let target = d.target {
       do {
         output = PendingFileOutput(try set.file(target), name: d.path)
       } catch {
@@ -180,6 +191,29 @@ final class RunOutputs {
     func matches(_ other: Key) -> Bool {
       if let a = identity, let b = other.identity { return a == b }
       return directory != nil && directory == other.directory && name == other.name
+    }
+  }
+}
+
+/// An output that is a FIFO or a device, written as it is produced (not atomic, like standard
+/// output). Opened on first use: a FIFO's open waits for its reader.
+final class StreamOutput: ByteOutput {
+  private let fd: Int32
+  private let name: String
+
+  init(path: String, name: String) throws {
+    self.name = name
+    fd = open(path, O_WRONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw CommandFailure(.ioError, "\(name): cannot open for writing: \(errnoText())")
+    }
+  }
+
+  deinit { close(fd) }
+
+  func write(_ bytes: [UInt8]) throws(DeckIOError) {
+    if let code = bytes.withUnsafeBytes({ writeAll(fd, $0) }) {
+      throw .io(path: name, message: "cannot write: \(errnoText(code))")
     }
   }
 }

@@ -146,6 +146,15 @@ final class ScratchDirectory: Sendable {
     #expect(!RunCleanup.shared.registeredTemporaries.contains(dir.file(temporary)))
   }
 
+  @Test func aDeviceOrAFIFOIsNeverReplaced() throws {
+    #expect(throws: SystemError.self) { try PendingFile(target: "/dev/null") }
+    let dir = try ScratchDirectory()
+    #expect(mkfifo(dir.file("fifo"), 0o600) == 0)
+    #expect(throws: SystemError.self) { try PendingFile(target: dir.file("fifo")) }
+    #expect(FileSystem.kind(of: "/dev/null") == .other)
+    #expect(try dir.names() == ["fifo"])
+  }
+
   @Test func discardingLeavesTheTargetAndNoTemporary() throws {
     let dir = try ScratchDirectory()
     try dir.write("out.json", "old")

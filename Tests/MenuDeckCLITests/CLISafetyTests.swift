@@ -235,6 +235,35 @@ import Testing
       try FileManager.default.contentsOfDirectory(atPath: dir.file("real")) == ["2026-11-30.json"])
   }
 
+  @Test func anOutputThatIsADeviceOrAFIFOIsWrittenAsAStream() throws {
+    let dir = try Self.fixture()
+    #expect(
+      dir.run(["ingest", dir.file("swipes.jsonl"), "--into", dir.file("h.snap")]).code == .success)
+    let toNull = dir.run(["merge", dir.file("h.snap"), "--out", "/dev/null"])
+    #expect(toNull.code == .success)
+    #expect(FileSystem.kind(of: "/dev/null") == .other)
+    let fifo = dir.file("decks.fifo")
+    #expect(mkfifo(fifo, 0o600) == 0)
+    final class Box: @unchecked Sendable { var bytes: [UInt8] = [] }
+    let box = Box()
+    let reader = Thread {
+      let fd = open(fifo, O_RDONLY | O_CLOEXEC)
+      var chunk = [UInt8](repeating: 0, count: 65536)
+      while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n <= 0 { break }
+        box.bytes += chunk[..<n]
+      }
+      close(fd)
+    }
+    reader.start()
+    let result = dir.run(Self.deck(dir) + ["--format", "jsonl", "--out", fifo])
+    #expect(result.code == .success)
+    while reader.isExecuting || !reader.isFinished { usleep(1000) }
+    #expect(box.bytes == dir.run(Self.deck(dir) + ["--format", "jsonl"]).stdoutBytes)
+    #expect(FileSystem.kind(of: fifo) == .fifo)
+  }
+
   @Test func aStaleTemporaryOfAKilledRunIsRemovedWithANote() throws {
     let dir = try Self.fixture()
     let stale = ".decks.json.menudeck-99999999-k1lled00.tmp"
