@@ -15,15 +15,13 @@ public struct FileIdentity: Hashable, Sendable {
 
   /// The identity of the file at `path`, or nil when nothing is there (or it cannot be seen).
   public init?(path: String) {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
+    guard let info = statInfo(path: path) else { return nil }
     self.init(info)
   }
 
   /// The identity of an open file.
   public init?(fileDescriptor: Int32) {
-    var info = stat()
-    guard fstat(fileDescriptor, &info) == 0 else { return nil }
+    guard let info = statInfo(fileDescriptor: fileDescriptor) else { return nil }
     self.init(info)
   }
 
@@ -43,15 +41,7 @@ public struct FileState: Hashable, Sendable {
 
   /// The state of the file at `path` (following symbolic links), or nil when nothing is there.
   public init?(path: String) {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    self.init(info)
-  }
-
-  /// The state of an open file.
-  public init?(fileDescriptor: Int32) {
-    var info = stat()
-    guard fstat(fileDescriptor, &info) == 0 else { return nil }
+    guard let info = statInfo(path: path) else { return nil }
     self.init(info)
   }
 
@@ -66,6 +56,16 @@ public struct FileState: Hashable, Sendable {
       changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
     #endif
   }
+}
+
+private func statInfo(path: String) -> stat? {
+  var info = stat()
+  return stat(path, &info) == 0 ? info : nil
+}
+
+private func statInfo(fileDescriptor: Int32) -> stat? {
+  var info = stat()
+  return fstat(fileDescriptor, &info) == 0 ? info : nil
 }
 
 public enum FileSystem {
