@@ -357,7 +357,7 @@ struct PluginProtocolDocumentTests {
         "exit-at-hello", "hang-at-hello", "wrong-protocol", "exit", "crash", "raise", "hang",
         "ignore-term", "garbage", "partial", "error", "wrong-id", "wrong-type", "results",
         "too-few", "unknown-id", "duplicate-id", "not-candidate", "propensity", "nan", "inf",
-        "flood", "order", "bad-exit",
+        "flood", "order", "bad-exit", "leave-child", "fork-exit",
       ])
   }
 }
