@@ -149,6 +149,64 @@ struct CLIReliabilityTests {
     #expect(try dir.names() == ["events.jsonl", "run.stderr"])
   }
 
+  /// The pids of the processes whose parent is `pid`.
+  static func children(of pid: Int32) -> [Int32] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { Int32($0) }.filter { child in
+      guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+      else { return false }
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      return fields.count > 2 && fields[0] != "Z" && Int32(fields[1]) == pid
+    }
+  }
+
+  /// Whether `pid` is gone (or a zombie waiting for its parent).
+  static func isGone(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return true }
+    return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
+  }
+
+  @Test(
+    .enabled(
+      if: CLISafetyTests.pythonAvailable, "python3 is not on PATH: the example plugins need it"))
+  func aSignalEndsThePluginsProcessGroupToo() throws {
+    let dir = try TempDir("menudeck-signal-plugin")
+    try dir.write(
+      "config.json",
+      """
+      {"catalog": "\(CLITest.repoRoot)/Data/catalog.json", "history": [],
+       "strategies": {"stuck": {"plugin": "\(CLITest.repoRoot)/Config/plugins/misbehave.py",
+                                "timeout": 600, "options": {"mode": "hang"}}}}
+      """)
+    let run = try Started(
+      [
+        "deck", "--config", dir.file("config.json"), "--date", "2026-11-30", "--user", "u1",
+        "--strategy", "stuck", "--out", dir.file("decks.json"),
+      ], in: dir)
+    let menudeck = run.process.processIdentifier
+    var plugin: Int32?
+    #expect(
+      Self.eventually {
+        plugin = Self.children(of: menudeck).first
+        return plugin != nil && !Self.temporaries(dir).isEmpty
+      }, "the plugin never started")
+    kill(menudeck, SIGTERM)
+    _ = run.wait()
+    #expect(run.process.terminationReason == .uncaughtSignal)
+    #expect(run.process.terminationStatus == SIGTERM)
+    #expect(
+      run.stderr.hasSuffix(
+        "menudeck: stopped by SIGTERM; removed 1 temporary file, ended 1 plugin\n"), "\(run.stderr)"
+    )
+    if let plugin {
+      #expect(Self.eventually(10) { Self.isGone(plugin) }, "the plugin outlived the run")
+    }
+    #expect(try dir.names() == ["config.json", "run.stderr"])
+  }
+
   @Test func aKilledRunsDebrisIsRemovedByTheNextRunWithANote() throws {
     let dir = try TempDir("menudeck-kill9")
     let run = try Started(Self.longSimulation(dir), in: dir)
