@@ -113,7 +113,7 @@ enum CompareLogs {
         "\(files.joined(separator: ", ")): the events carry no time (no 'at' column mapped), so"
           + " they cannot be split by date; use --holdout FRACTION")
     }
-    let history = sink.training.build()
+    let history = try sink.training.build()
     let deckDate: DeckDate
     switch split {
     case .date(let date): deckDate = date

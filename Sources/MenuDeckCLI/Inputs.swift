@@ -273,7 +273,7 @@ enum Inputs {
       var ingest = HistoryIngest(catalog: catalog, cutoff: cutoff)
       let stats = try readLogs(
         settings.historyPaths, settings, io, into: &ingest, onReject: handler)
-      return (ingest.build(), stats, ingest.builder.skippedFuture)
+      return (try ingest.build(), stats, ingest.builder.skippedFuture)
     }
     // Snapshots (and any raw logs beside them) meet as snapshots, then become one history.
     var ingest = SnapshotIngest(cutoff: cutoff)
@@ -326,6 +326,7 @@ enum Inputs {
       stats.noteUnknown(Int(unknown), ids: ids)
       return (history, stats, ingest.skippedFuture)
     } catch {
+      if case .outOfMemory = error { throw error }
       throw CommandFailure(.dataError, "\(snapshots.joined(separator: ", ")): \(error)")
     }
   }

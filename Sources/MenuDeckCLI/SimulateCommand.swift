@@ -354,8 +354,13 @@ let statsCommand = CommandSpec(
           throw CommandFailure(.dataError, "\(path): \(error)")
         }
       }
-      io.stdout.write(
-        bytes: SnapshotStats.report(merged, catalog: catalog, options: options).render(format))
+      let report: StatsReport
+      do {
+        report = try SnapshotStats.report(merged, catalog: catalog, options: options)
+      } catch {
+        throw CommandFailure(.dataError, "\(snapshots.joined(separator: ", ")): \(error)")
+      }
+      io.stdout.write(bytes: report.render(format))
       context.note(
         "menudeck: stats of a snapshot cover cards only: snapshots keep no sessions or days; "
           + "give the logs for the session metrics")

@@ -154,7 +154,7 @@ public final class Simulator {
     var profiles: [UserProfile] = []
     for day in 0..<days {
       let date = start.adding(days: day)
-      let snapshot = history.build()
+      let snapshot = try history.build()
       try strategy.learn(catalog: catalog, history: snapshot)
       openers.removeAll(keepingCapacity: true)
       profiles.removeAll(keepingCapacity: true)
