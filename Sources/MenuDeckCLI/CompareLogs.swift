@@ -49,12 +49,13 @@ enum CompareLogs {
         "give --k or --size, not both: on logs each strategy's deck of k cards is evaluated")
     }
     if let n = try args.int("size") {
-      guard n >= 1 else { throw UsageError("'--size' must be 1 or more, got \(n)") }
+      try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
       rules.size = n
     }
     let k = try args.int("k") ?? rules.size
-    guard k >= 1 && k <= 10_000 else {
-      throw UsageError("'--k' must be between 1 and 10000, got \(k)")
+    guard Limits.deckSize.contains(k) else {
+      throw UsageError(
+        "'--k' must be between 1 and \(Limits.deckSize.upperBound), got \(k)")
     }
     rules.size = k
     let builder = try Inputs.deckBuilder(catalog, rules, config)
@@ -172,6 +173,7 @@ enum CompareLogs {
       users: judged.map(\.user), relevant: judged.map(\.relevant),
       arms: zip(names, rankings).map { OfflineArm(name: $0, rankings: $1) }
     ).table
+    try Limits.checkResampling(ranking, resamples: resampling.resamples)
     let (rankingArms, rankingDifferences) = Resampling.analyze(
       ranking, baseline: baseline, options: resampling)
     var notes: [String] = [Compare.coverageNote] + earlyNotes
@@ -243,6 +245,7 @@ enum CompareLogs {
         }
       }
       let table = OffPolicy.evaluate(log, targets: targets)
+      try Limits.checkResampling(table, resamples: resampling.resamples)
       let (opeArms, opeDifferences) = Resampling.analyze(
         table, baseline: baseline, options: resampling)
       metrics += table.metrics

@@ -212,7 +212,7 @@ enum Inputs {
     }
     var rules = config.rules
     if args.declares("size"), let n = try args.int("size") {
-      guard n >= 1 else { throw UsageError("'--size' must be 1 or more, got \(n)") }
+      try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
       rules.size = n
     }
     let skip = args.declares("skip-bad-lines") && args.flag("skip-bad-lines")

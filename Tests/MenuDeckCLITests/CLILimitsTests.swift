@@ -1,5 +1,6 @@
 import DeckCore
 import DeckIO
+import DeckLab
 import Foundation
 import Testing
 
@@ -28,6 +29,109 @@ import Testing
             .init(item: 0, right: n, left: 0, lastRight: 20_000, lastLeft: History.never)
           ])
       }, firstDay: 20_000, lastDay: 20_000, timeZone: "UTC", dragRule: "relative")
+  }
+
+  func expectUsage(
+    _ result: CLIRun, _ message: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+  ) {
+    #expect(result.code == .usage, sourceLocation: sourceLocation)
+    #expect(result.stdout == "", sourceLocation: sourceLocation)
+    #expect(result.stderr.hasPrefix("Error: \(message)\n"), sourceLocation: sourceLocation)
+  }
+
+  // MARK: Options
+
+  @Test func deckSizesBeyondTheLimitAreUsageErrors() throws {
+    let dir = try CLIExitCodeTests.fixture()
+    let config = dir.file("config.json")
+    for size in ["9223372036854775807", "10001"] {
+      expectUsage(
+        dir.run(["deck", "--config", config, "--date", "2026-11-30", "--size", size]),
+        "'--size' must be at most 10000 (cards), got \(size)")
+      expectUsage(
+        dir.run(["stats", "--config", config, "--size", size, dir.file("swipes.jsonl")]),
+        "'--size' must be at most 10000 (cards), got \(size)")
+      expectUsage(
+        dir.run([
+          "compare", "--config", config, "-s", "random", "-s", "popularity", "--split",
+          "2026-11-20", "--size", size, dir.file("swipes.jsonl"),
+        ]), "'--size' must be at most 10000 (cards), got \(size)")
+    }
+    // The limit itself is a deck (of the two dishes there are).
+    let full = dir.run([
+      "deck", "--config", config, "--date", "2026-11-30", "--size", "10000", "--format", "csv",
+      "--quiet",
+    ])
+    #expect(full.code == .success)
+    #expect(full.stdoutLines.count == 4)
+    expectUsage(
+      dir.run(["stats", "--config", config, "--repeat-window", "36501", dir.file("swipes.jsonl")]),
+      "'--repeat-window' must be at most 36500 (days), got 36501")
+  }
+
+  @Test func simulatedDinersBeyondTheLimitAreUsageErrors() throws {
+    let dir = try CLIExitCodeTests.fixture()
+    let config = dir.file("config.json")
+    for users in ["9223372036854775807", "1000001", "99999999999999999999"] {
+      expectUsage(
+        dir.run(["simulate", "--config", config, "--users", users, "--days", "1"]),
+        "'--users' must be at most 1000000 (diners), got \(users)")
+      expectUsage(
+        dir.run([
+          "compare", "--config", config, "-s", "random", "-s", "popularity", "--users", users,
+          "--days", "1",
+        ]), "'--users' must be at most 1000000 (diners), got \(users)")
+    }
+    expectUsage(
+      dir.run(["simulate", "--config", config, "--users", "0", "--days", "1"]),
+      "'--users' must be 1 or more, got 0")
+    expectUsage(
+      dir.run(["simulate", "--config", config, "--users", "5", "--days", "36501"]),
+      "'--days' must be at most 36500 (100 years), got 36501")
+  }
+
+  @Test func aBootstrapThatWouldNotFitInMemoryIsAUsageError() throws {
+    let metrics = (0..<300).map { MetricSpec(name: "m\($0)", definition: "", form: .ratio) }
+    let arms = ["a", "b"].map { ArmUnits(arm: $0, units: 1, metrics: metrics.count) }
+    let table = UnitTable(metrics: metrics, units: ["u"], arms: arms)
+    #expect(throws: Never.self) { try Limits.checkResampling(table, resamples: 1_000) }
+    #expect(
+      throws: UsageError(
+        "'--resamples' 1000000 with 2 strategies and 300 metrics would keep 600000000 replicate "
+          + "values in memory (at most 200000000); give at most 333333 resamples")
+    ) { try Limits.checkResampling(table, resamples: 1_000_000) }
+  }
+
+  // MARK: Config values
+
+  @Test(arguments: [
+    (
+      "size", "10001",
+      "'deck.size' is 10001, more than the limit 10000; give a whole number from 1 to 10000"
+    ),
+    (
+      "size", "99999999999999999999",
+      "'deck.size' is 99999999999999999999, more than the limit 10000; give a whole number from 1 to 10000"
+    ),
+    (
+      "cooldown_days", "36501",
+      "'deck.cooldown_days' is 36501, more than the limit 36500; give a whole number from 0 to 36500"
+    ),
+    (
+      "max_per_category", "10001",
+      "'deck.max_per_category' is 10001, more than the limit 10000; give a whole number from 1 to 10000 (or null for no cap)"
+    ),
+  ])
+  func configValuesBeyondTheirLimitsAreDataErrors(key: String, value: String, message: String)
+    throws
+  {
+    let dir = try CLIExitCodeTests.fixture(
+      config: #"{"catalog": "catalog.json", "deck": {"\#(key)": \#(value)}}"#)
+    let result = dir.run(["deck", "--config", dir.file("config.json"), "--date", "2026-11-30"])
+    #expect(result.code == .dataError)
+    #expect(result.stderr.hasPrefix("Error: \(dir.file("config.json")):1:"))
+    #expect(result.stderr.contains(message))
+    #expect(result.stderr.hasSuffix("\(message)\n"))
   }
 
   // MARK: Snapshots
