@@ -190,7 +190,17 @@ enum CompareLogs {
           .dataError,
           "no logged cards on or after \(deckDate): nothing for the off-policy estimates")
       }
-      let positions = log.maxPosition
+      // Positions past the cap are left out of every estimator, and said so.
+      let positions = min(log.maxPosition, OffPolicy.maxPositions)
+      let beyond = log.sessions.reduce(0) { n, s in
+        n + s.cards.filter { Int($0.position) > positions }.count
+      }
+      if beyond > 0 {
+        notes.append(
+          "\(plural(beyond, "logged card")) at positions above \(positions) (the last at "
+            + "\(log.maxPosition)) \(beyond == 1 ? "is" : "are") left out of the off-policy "
+            + "estimates, which cover positions 1 to \(OffPolicy.maxPositions)")
+      }
       var opeRules = rules
       opeRules.size = positions
       let opeBuilder = try Inputs.deckBuilder(catalog, opeRules, config)
@@ -244,7 +254,8 @@ enum CompareLogs {
           )
         }
       }
-      let table = OffPolicy.evaluate(log, targets: targets)
+      let table = OffPolicy.evaluate(
+        log, targets: targets, options: OffPolicyOptions(positions: positions))
       try Limits.checkResampling(table, resamples: resampling.resamples)
       let (opeArms, opeDifferences) = Resampling.analyze(
         table, baseline: baseline, options: resampling)

@@ -134,6 +134,78 @@ import Testing
     #expect(result.stderr.hasSuffix("\(message)\n"))
   }
 
+  // MARK: Off-policy logs
+
+  /// The fixture's catalog and config with a log: a training swipe, then evaluated cards on
+  /// 2026-11-22 (u1 picks a at position 1, u2 passes on b at position 2), the last one given.
+  static func opeLog(last: String) throws -> TempDir {
+    let dir = try CLIExitCodeTests.fixture()
+    let lines = [
+      CLIExitCodeTests.goodLine,
+      #"{"user":"u1","item":"a","swipe":"right","at":"2026-11-22T12:00:00Z","position":1,"propensity":0.5}"#,
+      #"{"user":"u2","item":"b","swipe":"left","at":"2026-11-22T12:00:00Z","position":2,"propensity":0.5}"#,
+      last,
+    ]
+    try dir.write("log.jsonl", lines.joined(separator: "\n") + "\n")
+    return dir
+  }
+
+  func compareOPE(_ dir: TempDir, format: String = "table") -> CLIRun {
+    dir.run([
+      "compare", "--config", dir.file("config.json"), "--ope", "--split", "2026-11-21", "-s",
+      "random", "-s", "popularity", "--baseline", "random", "--resamples", "20", "--format", format,
+      dir.file("log.jsonl"),
+    ])
+  }
+
+  @Test func aPositionNear2To31IsAMalformedLineNotAnAllocation() throws {
+    let dir = try Self.opeLog(
+      last:
+        #"{"user":"u2","item":"a","swipe":"right","at":"2026-11-22T12:00:00Z","position":2147483000,"propensity":0.5}"#
+    )
+    let result = compareOPE(dir)
+    #expect(result.code == .dataError)
+    #expect(
+      result.stderr.hasPrefix("Error: \(dir.file("log.jsonl")):4:"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains(
+        "position: '2147483000' is beyond the last card position (10000, the most cards a deck "
+          + "has)"))
+  }
+
+  @Test func cardsPastTheLastEvaluatedPositionAreLeftOutWithANote() throws {
+    let dir = try Self.opeLog(
+      last:
+        #"{"user":"u2","item":"a","swipe":"right","at":"2026-11-22T12:00:00Z","position":150,"propensity":0.5}"#
+    )
+    let result = compareOPE(dir, format: "json")
+    #expect(result.code == .success, "\(result.stderr)")
+    let json = try #require(try result.json() as? [String: Any])
+    let notes = try #require(json["notes"] as? [String])
+    #expect(
+      notes.contains(
+        "1 logged card at positions above 100 (the last at 150) is left out of the off-policy "
+          + "estimates, which cover positions 1 to 100"))
+    let metrics = try #require(json["metrics"] as? [[String: Any]]).compactMap {
+      $0["name"] as? String
+    }
+    #expect(metrics.contains("ips_p100") && !metrics.contains("ips_p101"))
+  }
+
+  @Test func aPropensityBelowTheFloorIsBadDataNamingTheLine() throws {
+    let dir = try Self.opeLog(
+      last:
+        #"{"user":"u2","item":"a","swipe":"right","at":"2026-11-22T12:00:00Z","position":1,"propensity":1e-320}"#
+    )
+    let result = compareOPE(dir)
+    #expect(result.code == .dataError)
+    #expect(
+      result.stderr.hasPrefix(
+        "Error: \(dir.file("log.jsonl")):4: propensity: '1e-320' is below 0.000001, the smallest "
+          + "propensity off-policy estimates use: "),
+      "\(result.stderr)")
+  }
+
   // MARK: Snapshots
 
   @Test func aSnapshotWithAFlippedHeaderIsBadDataNotATrap() throws {
