@@ -296,9 +296,7 @@ public struct EventReader {
       } else {
         fd = open(source.path, O_RDONLY)
         if fd < 0 {
-          let code = errno
-          if code == ENOENT { throw .missingFile(path: source.path, what: "swipe log") }
-          throw .io(path: source.path, message: "cannot open: \(String(cString: strerror(code)))")
+          throw TextInput.openFailure(path: source.path, what: "swipe log", errno: errno)
         }
       }
       defer { if fd != 0 { close(fd) } }

@@ -1,4 +1,5 @@
 import DeckCore
+import Foundation
 import Testing
 
 @testable import DeckIO
@@ -37,5 +38,36 @@ import Testing
     let (events, _) = try readEvents(Self.line("10000") + "\n", .jsonLines)
     #expect(events.map(\.position) == [10_000])
     #expect(EventReader.maxPosition == Int32(DeckRules.maxSize))
+  }
+}
+
+@Suite struct InputOpenFailureTests {
+  /// Every reader maps `open`'s failures alike: nothing there is a missing file (66), anything
+  /// else, permission denied included, an I/O error (74).
+  @Test func openFailuresAreMissingOrUnreadableTheSameWayEverywhere() {
+    #expect(
+      TextInput.openFailure(path: "p", what: "catalog", errno: ENOENT)
+        == .missingFile(path: "p", what: "catalog"))
+    #expect(
+      TextInput.openFailure(path: "p", what: "catalog", errno: ENOTDIR)
+        == .missingFile(path: "p", what: "catalog"))
+    #expect(
+      TextInput.openFailure(path: "p", what: "swipe log", errno: EACCES)
+        == .io(
+          path: "p",
+          message: "cannot open the swipe log: permission denied; check the file's "
+            + "permissions"))
+  }
+
+  @Test func aSwipeLogPathThroughAFileIsAMissingFile() throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "menudeck-notdir-\(UUID().uuidString)")
+    try Data("x".utf8).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    var sink = SwipeEventCollector()
+    let path = file.path + "/log.jsonl"
+    #expect(throws: DeckIOError.missingFile(path: path, what: "swipe log")) {
+      try EventReader().read([EventSource(path: path)], into: &sink)
+    }
   }
 }

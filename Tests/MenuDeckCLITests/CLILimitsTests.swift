@@ -206,6 +206,64 @@ import Testing
       "\(result.stderr)")
   }
 
+  // MARK: Missing and unreadable inputs
+
+  /// `validate` exits as `deck` does for the same input: 66 when nothing is there, 74 when it
+  /// cannot be read (validate said 66 for an unreadable config: the "no catalog" that followed
+  /// took precedence).
+  @Test func validateAndDeckAgreeOnMissingAndUnreadableInputs() throws {
+    let dir = try CLIExitCodeTests.fixture()
+    try FileManager.default.createDirectory(
+      atPath: dir.file("folder.json"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: dir.file("folder.jsonl"), withIntermediateDirectories: true)
+    let config = dir.file("config.json")
+    let cases: [([String], ExitCode)] = [
+      (["--config", dir.file("folder.json")], .ioError),
+      (["--config", dir.file("missing.json")], .noInput),
+      (["--config", config, "--catalog", dir.file("folder.json")], .ioError),
+      (["--config", config, "--users", dir.file("folder.json")], .ioError),
+      (["--config", config, "--history", dir.file("folder.jsonl")], .ioError),
+      (["--config", config, "--history", dir.file("missing.jsonl")], .noInput),
+      // A path through a file is a missing file for every reader.
+      (["--config", config, "--history", dir.file("catalog.json") + "/x.jsonl"], .noInput),
+      (["--config", config, "--users", dir.file("catalog.json") + "/u.json"], .noInput),
+    ]
+    for (arguments, code) in cases {
+      let validate = dir.run(["validate"] + arguments)
+      let deck = dir.run(["deck"] + arguments + ["--date", "2026-11-30"])
+      #expect(validate.code == code, "validate \(arguments): \(validate.stderr)")
+      #expect(deck.code == code, "deck \(arguments): \(deck.stderr)")
+    }
+    // The unreadable config is the one error: nothing follows from it.
+    let folder = dir.run(["validate", "--config", dir.file("folder.json")])
+    #expect(
+      folder.stderr
+        == "error: \(dir.file("folder.json")): is a directory, not the config; give the path of a "
+        + "file\n")
+    #expect(folder.stdout.hasSuffix("invalid: 1 error, 0 warnings\n"))
+  }
+
+  /// Permission denied (as root every file is readable: the test needs another user).
+  @Test(.enabled(if: geteuid() != 0)) func anUnreadableFileIs74ForValidateAsForDeck() throws {
+    let dir = try CLIExitCodeTests.fixture()
+    try dir.write("locked.json", "{}")
+    try dir.write("locked.jsonl", CLIExitCodeTests.goodLine + "\n")
+    for name in ["locked.json", "locked.jsonl"] {
+      try FileManager.default.setAttributes(
+        [.posixPermissions: 0], ofItemAtPath: dir.file(name))
+    }
+    for arguments in [
+      ["--config", dir.file("locked.json")],
+      ["--config", dir.file("config.json"), "--history", dir.file("locked.jsonl")],
+    ] {
+      let validate = dir.run(["validate"] + arguments)
+      #expect(validate.code == .ioError, "\(validate.stderr)")
+      #expect(validate.stderr.contains("permission denied"))
+      #expect(dir.run(["deck"] + arguments + ["--date", "2026-11-30"]).code == .ioError)
+    }
+  }
+
   // MARK: Snapshots
 
   @Test func aSnapshotWithAFlippedHeaderIsBadDataNotATrap() throws {
