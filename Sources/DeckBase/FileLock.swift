@@ -49,10 +49,12 @@ public final class FileLock {
     }
   }
 
-  /// The lock file of `target`: `.NAME.lock` in the target's directory.
+  /// The lock file of `target`: `.NAME.lock` in the target's directory (NAME shortened when
+  /// the lock's name would be too long: `FileSystem.sideName(of:)`).
   public static func lockPath(for target: String) -> String {
     let (dir, name) = FileSystem.split(target)
-    return (dir == "." && !target.hasPrefix("./") ? "" : dir + "/") + "." + name + ".lock"
+    return (dir == "." && !target.hasPrefix("./") ? "" : dir + "/") + "."
+      + FileSystem.sideName(of: name) + ".lock"
   }
 
   /// Takes the lock of `target`, waiting up to `wait` seconds for a holder to let go (0: fail at
@@ -65,10 +67,36 @@ public final class FileLock {
     var pause = 0.005
     var locked: Int32 = -1
     while locked < 0 {
-      let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, FileSystem.newFileMode)
+      // Never through a link, never a file that is something else: the lock file is written.
+      let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, FileSystem.newFileMode)
       if fd < 0 {
+        let code = errno
+        if code == ELOOP {
+          throw .system(
+            SystemError(
+              path: target,
+              action: "'\(path)' beside it is a symbolic link, not a menudeck lock file; move it "
+                + "away", code: 0))
+        }
         throw .system(
-          SystemError(path: target, action: "cannot create the lock file '\(path)'", code: errno))
+          SystemError(
+            path: target,
+            action: "cannot create the lock file '\(path)' (menudeck puts its lock and temporary "
+              + "files beside each output: the directory must be writable)", code: code))
+      }
+      switch FileLock.kindOfLockFile(fd) {
+      case .lockFile: break
+      case .removed:
+        // Its holder let go and removed it between our open and now: open the path again.
+        close(fd)
+        continue
+      case .other:
+        close(fd)
+        throw .system(
+          SystemError(
+            path: target,
+            action: "'\(path)' beside it is not a menudeck lock file (a link, or a file with "
+              + "other contents); move it away", code: 0))
       }
       while flock(fd, LOCK_EX | LOCK_NB) != 0 {
         let code = errno
@@ -96,11 +124,30 @@ public final class FileLock {
       }
     }
     fd = locked
+    // Written, then cut to length: a reader never sees an empty holder line.
     var line = Array((holder + "\n").utf8)
-    if ftruncate(fd, 0) == 0 {
-      _ = line.withUnsafeMutableBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-    }
-    token = RunCleanup.shared.addLockFile(path)
+    let written = line.withUnsafeMutableBytes { pwrite(locked, $0.baseAddress, $0.count, 0) }
+    if written == line.count { _ = ftruncate(locked, off_t(line.count)) }
+    identity = FileIdentity(fileDescriptor: locked)
+    token = RunCleanup.shared.addLockFile(path, identity: identity)
+  }
+
+  private var identity: FileIdentity?
+
+  private enum LockFileKind { case lockFile, removed, other }
+
+  /// Whether the open file is one a lock may be written into: a regular file with one name,
+  /// empty or holding a holder line ("pid ..."); `.removed` when it has no name any more (its
+  /// holder removed it as it let go).
+  private static func kindOfLockFile(_ fd: Int32) -> LockFileKind {
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .other }
+    if info.st_nlink == 0 { return .removed }
+    guard info.st_nlink == 1, info.st_size <= 4096 else { return .other }
+    if info.st_size == 0 { return .lockFile }
+    var head = [UInt8](repeating: 0, count: 4)
+    let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+    return n == 4 && head == Array("pid ".utf8) ? .lockFile : .other
   }
 
   private var token: RunCleanup.Token?
@@ -110,7 +157,8 @@ public final class FileLock {
   public func release() {
     guard fd >= 0 else { return }
     RunCleanup.shared.holding {
-      unlink(path)
+      // Only the file this lock holds: never one that has taken its name since.
+      if let identity, FileIdentity(path: path) == identity { unlink(path) }
       if let token { RunCleanup.shared.removeLockFile(token) }
     }
     token = nil
@@ -143,7 +191,7 @@ public final class FileLock {
 }
 
 /// "0.5 s", "3 s", "2.25 s".
-func formatSeconds(_ seconds: Double) -> String {
+public func formatSeconds(_ seconds: Double) -> String {
   let rounded = (seconds * 100).rounded() / 100
   if rounded == rounded.rounded() { return "\(Int(rounded)) s" }
   return "\(rounded) s"

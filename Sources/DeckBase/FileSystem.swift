@@ -94,6 +94,82 @@ public enum FileSystem {
     return (".", path)
   }
 
+  /// The name that a target's lock and temporary files are built from: the target's own name,
+  /// or, when that is so long that `.NAME.menudeck-PID-RANDOM.tmp` would pass the 255 bytes a
+  /// file name may have, its first 100 bytes, `~` and 16 hex digits of a hash of the whole.
+  public static func sideName(of name: String) -> String {
+    let bytes = Array(name.utf8)
+    guard bytes.count > 200 else { return name }
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for b in bytes {
+      hash ^= UInt64(b)
+      hash &*= 0x100_0000_01b3
+    }
+    var cut = 100
+    while cut > 0 && bytes[cut] & 0xC0 == 0x80 { cut -= 1 }  // not inside a UTF-8 sequence
+    let hex = String(hash, radix: 16)
+    return String(decoding: bytes[..<cut], as: UTF8.self) + "~"
+      + String(repeating: "0", count: 16 - hex.count) + hex
+  }
+
+  /// The descriptor a path names when it is one of the kernel's descriptor paths
+  /// (`/dev/stdin`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`,
+  /// `/proc/PID/fd/N` of this process), or nil. Such a path is the descriptor itself: writing
+  /// "through" it must use the descriptor (a pipe, a file opened for appending), never replace
+  /// the file it happens to point at.
+  public static func descriptorPath(_ path: String) -> Int32? {
+    switch path {
+    case "/dev/stdin": return 0
+    case "/dev/stdout": return 1
+    case "/dev/stderr": return 2
+    default: break
+    }
+    let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+    if parts.count == 3, parts[0] == "dev", parts[1] == "fd", let n = Int32(parts[2]) { return n }
+    if parts.count == 4, parts[0] == "proc", parts[2] == "fd", let n = Int32(parts[3]),
+      parts[1] == "self" || parts[1] == "thread-self" || Int32(parts[1]) == getpid()
+    {
+      return n
+    }
+    return nil
+  }
+
+  /// Whether `path` is a mount point (a file or directory bind-mounted there, as containers do
+  /// with single files): a rename over it fails with EBUSY, so it cannot be replaced atomically.
+  public static func isMountPoint(_ path: String) -> Bool {
+    guard let real = realpath(path, nil) else { return false }
+    defer { free(real) }
+    let target = String(cString: real)
+    guard let text = try? readSmallFile("/proc/self/mountinfo", limit: 1 << 22) else {
+      return false
+    }
+    for line in text.split(separator: "\n") {
+      let fields = line.split(separator: " ", omittingEmptySubsequences: false)
+      guard fields.count > 4 else { continue }
+      if unescapeMountPath(fields[4]) == target { return true }
+    }
+    return false
+  }
+
+  /// A mountinfo path with its octal escapes (`\040` for a space) decoded.
+  static func unescapeMountPath(_ field: Substring) -> String {
+    var bytes: [UInt8] = []
+    let raw = Array(field.utf8)
+    var i = 0
+    while i < raw.count {
+      if raw[i] == UInt8(ascii: "\\"), i + 3 < raw.count,
+        let value = UInt8(String(decoding: raw[(i + 1)...(i + 3)], as: UTF8.self), radix: 8)
+      {
+        bytes.append(value)
+        i += 4
+      } else {
+        bytes.append(raw[i])
+        i += 1
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
   /// The file a write to `path` should replace: `path` itself, or, when `path` is a symbolic
   /// link (to a file that may not exist yet), the file the chain of links ends at, so that a
   /// write "through" the link replaces its target and keeps the link. Relative link texts are
@@ -169,13 +245,13 @@ public enum FileSystem {
     kill(pid, 0) == 0 || errno == EPERM
   }
 
-  static func readSmallFile(_ path: String) throws(SystemError) -> String {
+  static func readSmallFile(_ path: String, limit: Int = 1 << 16) throws(SystemError) -> String {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw SystemError(path: path, action: "cannot open", code: errno) }
     defer { close(fd) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)
-    while bytes.count < 1 << 16 {
+    while bytes.count < limit {
       let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if n < 0 && errno == EINTR { continue }
       if n <= 0 { break }

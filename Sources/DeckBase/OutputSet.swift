@@ -18,6 +18,8 @@
 public final class OutputSet {
   /// The write targets (symbolic links followed), in the order given.
   public let targets: [String]
+  /// The targets in the order they were locked.
+  let lockOrder: [String]
   /// Temporaries of killed runs removed while locking.
   public private(set) var removedStale: [String] = []
   private var locks: [FileLock] = []
@@ -30,11 +32,25 @@ public final class OutputSet {
     var unique: [String] = []
     for t in targets where !unique.contains(t) { unique.append(t) }
     self.targets = unique
-    for target in unique.sorted(by: { FileLock.lockPath(for: $0) < FileLock.lockPath(for: $1) }) {
-      locks.append(try FileLock(target: target, wait: wait, holder: holder))
+    // One order for every run, whatever the spelling of the paths: by the directory's device
+    // and inode, then the name. One deadline for all the locks.
+    func key(_ target: String) -> (UInt64, UInt64, String) {
+      let (dir, name) = FileSystem.split(target)
+      let d = FileIdentity(path: dir)
+      return (d?.device ?? 0, d?.inode ?? 0, name)
+    }
+    let deadline = monotonicSeconds() + wait
+    lockOrder = unique.sorted(by: { key($0) < key($1) })
+    for target in lockOrder {
+      let left = max(0, deadline - monotonicSeconds())
+      locks.append(try FileLock(target: target, wait: wait > 0 ? left : 0, holder: holder))
       removedStale += PendingFile.removeStaleTemporaries(of: target)
     }
   }
+
+  /// Directories whose sync failed after their outputs were renamed into them (the outputs are
+  /// in place; they may not survive a power cut). Filled by `commit()`.
+  public private(set) var unsyncedDirectories: [SystemError] = []
 
   /// The pending file of `target` (one of `targets`), created on first use.
   public func file(_ target: String) throws(SystemError) -> PendingFile {
@@ -54,20 +70,32 @@ public final class OutputSet {
   /// Replaces every target that was written with its pending file, together; then releases
   /// the locks. Targets never asked for with `file(_:)` are left as they are.
   public func commit() throws(SystemError) {
+    var replaced: [String] = []
     do {
       try prepare()
       try RunCleanup.shared.holding { () throws(SystemError) in
-        for target in order { try files[target]!.replaceTarget() }
+        for target in order {
+          try files[target]!.replaceTarget()
+          RunCleanup.shared.noteReplaced()
+          replaced.append(target)
+        }
       }
-      var directories: [String] = []
-      for target in order {
-        let dir = FileSystem.split(target).directory
-        if !directories.contains(dir) { directories.append(dir) }
-      }
-      for dir in directories { try FileSystem.syncDirectory(dir) }
     } catch {
       abort()
-      throw error
+      guard !replaced.isEmpty else { throw error }
+      // A rename failed after others succeeded: say which outputs are new already.
+      var e = error
+      e.action += " (already replaced: " + replaced.joined(separator: ", ") + ")"
+      throw e
+    }
+    // After the renames nothing may fail the run: the outputs are in place.
+    var directories: [String] = []
+    for target in order {
+      let dir = FileSystem.split(target).directory
+      if !directories.contains(dir) { directories.append(dir) }
+    }
+    for dir in directories {
+      do { try FileSystem.syncDirectory(dir) } catch { unsyncedDirectories.append(error) }
     }
     files.removeAll()
     order.removeAll()

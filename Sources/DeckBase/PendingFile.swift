@@ -37,7 +37,7 @@ public final class PendingFile {
     let (dir, name) = FileSystem.split(target)
     let prefix =
       (dir == "." && !target.hasPrefix("./") ? "" : dir + "/") + "."
-      + PendingFile.temporaryPrefix(of: name, pid: getpid())
+      + PendingFile.temporaryPrefix(of: FileSystem.sideName(of: name), pid: getpid())
     var created: (Int32, String, RunCleanup.Token)?
     var code: Int32 = 0
     RunCleanup.shared.holding {
@@ -99,8 +99,12 @@ public final class PendingFile {
     guard fd >= 0 else {
       throw SystemError(path: target, action: "the temporary file is gone", code: 0)
     }
+    // A replaced file keeps its permission bits (not set-user-ID, set-group-ID or sticky) and,
+    // where this process may give them, its owner and group.
     var info = stat()
-    let mode = stat(target, &info) == 0 ? info.st_mode & 0o7777 : FileSystem.newFileMode
+    let exists = stat(target, &info) == 0
+    let mode = exists ? info.st_mode & 0o777 : FileSystem.newFileMode
+    if exists { _ = fchown(fd, info.st_uid, info.st_gid) }
     if fchmod(fd, mode) != 0 {
       throw SystemError(path: target, action: "cannot set the permissions", code: errno)
     }
@@ -148,7 +152,7 @@ public final class PendingFile {
   /// (after pid reuse, or of this process) are kept.
   public static func removeStaleTemporaries(of target: String) -> [String] {
     let (dir, name) = FileSystem.split(target)
-    let lead = "." + name + ".menudeck-"
+    let lead = "." + FileSystem.sideName(of: name) + ".menudeck-"
     var removed: [String] = []
     for entry in FileSystem.names(in: dir) where entry.hasPrefix(lead) && entry.hasSuffix(".tmp") {
       let rest = entry.dropFirst(lead.count)

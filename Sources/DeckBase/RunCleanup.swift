@@ -25,7 +25,8 @@ public final class RunCleanup: @unchecked Sendable {
 
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private var temporaries: [UInt64: String] = [:]
-  private var lockFiles: [UInt64: String] = [:]
+  private var lockFiles: [UInt64: (path: String, identity: FileIdentity?)] = [:]
+  private var replaced = 0
   private var nextToken: UInt64 = 0
   private var groups: [pid_t: Int] = [:]
 
@@ -61,12 +62,18 @@ public final class RunCleanup: @unchecked Sendable {
 
   /// Registers a lock file this run holds: a signal removes it (the lock itself ends with the
   /// process).
-  func addLockFile(_ path: String) -> Token {
+  func addLockFile(_ path: String, identity: FileIdentity?) -> Token {
     holding {
       nextToken += 1
-      lockFiles[nextToken] = path
+      lockFiles[nextToken] = (path, identity)
       return Token(value: nextToken)
     }
+  }
+
+  /// Counts an output renamed over its target (so that a signal's message can say that the
+  /// run's outputs were already in place).
+  func noteReplaced() {
+    holding { replaced += 1 }
   }
 
   /// Forgets a lock file (released).
@@ -96,6 +103,8 @@ public final class RunCleanup: @unchecked Sendable {
   public struct Cleaned: Equatable, Sendable {
     public var removedFiles: Int
     public var endedGroups: Int
+    /// Outputs this process had already renamed over their targets.
+    public var replacedOutputs: Int = 0
   }
 
   /// Removes every registered temporary file and ends every registered process group (SIGTERM,
@@ -106,8 +115,10 @@ public final class RunCleanup: @unchecked Sendable {
     var removed = 0
     for path in temporaries.values where unlink(path) == 0 { removed += 1 }
     temporaries.removeAll()
-    // Still held: removing them now is what releasing them does.
-    for path in lockFiles.values { unlink(path) }
+    // Still held: removing them now is what releasing them does (only the files locked).
+    for lock in lockFiles.values where lock.identity != nil {
+      if FileIdentity(path: lock.path) == lock.identity { unlink(lock.path) }
+    }
     lockFiles.removeAll()
     let live = groups.keys.filter { killpg($0, SIGTERM) == 0 }
     if !live.isEmpty {
@@ -117,6 +128,6 @@ public final class RunCleanup: @unchecked Sendable {
       }
       for group in live { killpg(group, SIGKILL) }
     }
-    return Cleaned(removedFiles: removed, endedGroups: live.count)
+    return Cleaned(removedFiles: removed, endedGroups: live.count, replacedOutputs: replaced)
   }
 }

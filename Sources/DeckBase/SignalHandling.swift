@@ -72,6 +72,11 @@ public enum SignalHandling {
     if cleaned.endedGroups > 0 {
       parts.append("ended \(cleaned.endedGroups) plugin\(cleaned.endedGroups == 1 ? "" : "s")")
     }
+    if cleaned.replacedOutputs > 0 {
+      parts.append(
+        "\(cleaned.replacedOutputs) output\(cleaned.replacedOutputs == 1 ? " was" : "s were") "
+          + "already in place")
+    }
     if !parts.isEmpty { line += "; " + parts.joined(separator: ", ") }
     line += "\n"
     var bytes = Array(line.utf8)

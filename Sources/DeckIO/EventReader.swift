@@ -325,6 +325,47 @@ public struct EventReader {
     return stats
   }
 
+  /// The longest record (line, or CSV record with quoted line breaks) the reader holds: memory
+  /// stays bounded whatever a file or pipe holds (`/dev/zero` given as a log).
+  public static let maxRecordBytes = 1 << 24
+
+  /// Reads one log that can be read only once (standard input `-`, a FIFO, a pipe such as
+  /// `<(zcat log.gz)`), in constant memory, hashing its bytes as they are read: `sha256` ends as
+  /// the SHA-256 of the whole content. The format is `source.format`, else the name's
+  /// extension, else told from the first bytes, as for standard input.
+  public func readOnce<S: EventSink>(
+    _ source: EventSource, into sink: inout S, sha256: inout SHA256
+  ) throws(DeckIOError) -> EventReadStats {
+    var stats = EventReadStats()
+    let name = source.path == "-" ? "<stdin>" : source.path
+    let fd: Int32
+    if source.path == "-" {
+      fd = 0
+    } else {
+      fd = open(source.path, O_RDONLY | O_CLOEXEC)
+      if fd < 0 {
+        let code = errno
+        if code == ENOENT { throw .missingFile(path: source.path, what: "swipe log") }
+        throw .io(path: source.path, message: "cannot open: \(String(cString: strerror(code)))")
+      }
+    }
+    defer { if fd != 0 { close(fd) } }
+    let file: EventFileStats
+    if let format = source.format ?? (source.path == "-" ? nil : EventFormat.forPath(source.path)) {
+      var input = HashingInput(FileInput(fd: fd))
+      file = try readStream(&input, name: name, format: format, into: &sink, stats: &stats)
+      sha256 = input.hash
+    } else {
+      var input = SniffedInput(HashingInput(FileInput(fd: fd)))
+      let format = try input.sniff(name: name, blank: options.columns == nil ? .jsonLines : .csv)
+      file = try readStream(&input, name: name, format: format, into: &sink, stats: &stats)
+      sha256 = input.base.hash
+    }
+    stats.files.append(file)
+    sink.finish()
+    return stats
+  }
+
   /// Reads one in-memory log (tests, small tools). `name` is used in error locations.
   public func read<S: EventSink>(
     bytes: [UInt8], name: String, format: EventFormat, into sink: inout S
@@ -373,6 +414,12 @@ public struct EventReader {
         start = 0
       }
       if filled == capacity {
+        guard capacity < EventReader.maxRecordBytes else {
+          throw .malformed(
+            SourceLocation(file: name, line: nextLine),
+            message: "a record of more than \(EventReader.maxRecordBytes >> 20) MiB without a line "
+              + "end; a swipe log has one event per line (is this the right file?)")
+        }
         let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
         bigger.update(from: buffer, count: filled)
         buffer.deallocate()
@@ -485,13 +532,13 @@ struct FileInput: ByteInput {
 
 /// Standard input whose format is told from its first bytes: they are read ahead (up to the
 /// first character that is not white space, or 4 KiB) and handed out again before the rest.
-struct SniffedInput: ByteInput {
-  private var base: FileInput
+struct SniffedInput<Base: ByteInput>: ByteInput {
+  private(set) var base: Base
   private var head: [UInt8] = []
   private var served = 0
   private var ended = false
 
-  init(_ base: FileInput) { self.base = base }
+  init(_ base: Base) { self.base = base }
 
   /// Reads ahead and tells the format (`EventFormat.sniff`).
   mutating func sniff(name: String, blank: EventFormat) throws(DeckIOError) -> EventFormat {
@@ -523,6 +570,22 @@ struct SniffedInput: ByteInput {
       return n
     }
     return ended ? 0 : try base.read(into: p, count: count, name: name)
+  }
+}
+
+/// An input whose bytes are hashed as they are read (a log that can be read only once).
+struct HashingInput<Base: ByteInput>: ByteInput {
+  var base: Base
+  var hash = SHA256()
+
+  init(_ base: Base) { self.base = base }
+
+  mutating func read(into p: UnsafeMutablePointer<UInt8>, count: Int, name: String)
+    throws(DeckIOError) -> Int
+  {
+    let n = try base.read(into: p, count: count, name: name)
+    hash.update(bytes: UnsafeRawBufferPointer(start: p, count: n))
+    return n
   }
 }
 

@@ -117,22 +117,18 @@ enum Compare {
       ("--out", args.value("out")), ("--report", args.value("report")),
     ]
     if let dir = args.value("trec"), !logs.isEmpty {
-      try CompareLogs.makeTrecDirectory(dir, io)
       for file in CompareLogs.trecFiles(dir: dir, names: Simulate.strategyNames(args, config)) {
         declared.append(("--trec", file))
       }
     }
-    var inputs = logs.map { RunOutputs.File("the swipe log", $0) }
-    if !config.bytes.isEmpty { inputs.append(.init("--config", config.path)) }
-    if let catalog = args.value("catalog") ?? config.catalog {
-      inputs.append(
-        .init(args.isGiven("catalog") ? "--catalog" : "the config's \"catalog\"", catalog))
-    }
-    if let users = args.value("users"), Int(users) == nil {
+    var inputs = logs.map { RunOutputs.File("the swipe log", $0) } + Inputs.configFiles(config)
+    if let catalog = args.value("catalog") { inputs.append(.init("--catalog", catalog)) }
+    if let users = args.value("users"), !Simulate.isCount(users) {
       inputs.append(.init("--users", users))
     }
     let outputs = try RunOutputs(
       declared, inputs: inputs, wait: OutputOptions.wait(args), standardOutput: "--out",
+      createDirectories: true,
       context: context)
     defer { outputs.abort() }
 

@@ -346,17 +346,6 @@ enum CompareLogs {
       }
   }
 
-  /// Creates `--trec DIR` (and its parents) when missing.
-  static func makeTrecDirectory(_ dir: String, _ io: CLIStreams) throws {
-    do {
-      try FileManager.default.createDirectory(
-        atPath: Paths.open(dir, io), withIntermediateDirectories: true)
-    } catch {
-      throw CommandFailure(
-        .ioError, "\(dir): cannot create the directory: \(error.localizedDescription)")
-    }
-  }
-
   static func topDishes(names: [String], counts: [[Int]], catalog: Catalog, limit: Int = 10)
     -> [TopDishes]
   {

@@ -76,20 +76,12 @@ enum RealDataImportRun {
     guard let dir = args.argument("dir") else {
       throw UsageError("give the data set's directory")
     }
-    let outOpened = Paths.open(out, io)
-    do {
-      try FileManager.default.createDirectory(
-        atPath: outOpened, withIntermediateDirectories: true)
-    } catch {
-      throw CommandFailure(
-        .ioError, "\(out): cannot create the directory; check the path and permissions")
-    }
     let catalogName = "catalog.csv"
     let configName = "menudeck.json"
     let outputs = try RunOutputs(
       [("--out", join(out, catalogName)), ("--out", join(out, configName))],
       inputs: dataSet.inputFiles.map { RunOutputs.File("the data set file", join(dir, $0)) },
-      wait: OutputOptions.wait(args), context: context)
+      wait: OutputOptions.wait(args), createDirectories: true, context: context)
     defer { outputs.abort() }
 
     let imported = try RealData.importCatalog(

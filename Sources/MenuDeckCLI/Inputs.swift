@@ -109,21 +109,30 @@ enum InputOptions {
 
 enum Inputs {
   /// The files a run reads, each with the option (or config key) that named it: what no output
-  /// of the run may replace.
+  /// of the run may replace. Besides the run's own (`settings`), every file the config names.
   static func files(_ args: ParsedArguments, _ settings: RunSettings) -> [RunOutputs.File] {
-    let config = settings.config
-    func label(_ option: String, _ key: String) -> String {
-      args.declares(option) && args.isGiven(option) ? "--" + option : "the config's \"\(key)\""
-    }
+    func given(_ option: String) -> Bool { args.declares(option) && args.isGiven(option) }
     var files: [RunOutputs.File] = []
-    if !config.bytes.isEmpty { files.append(.init("--config", config.path)) }
-    if !settings.catalogPath.isEmpty {
-      files.append(.init(label("catalog", "catalog"), settings.catalogPath))
+    if given("catalog") { files.append(.init("--catalog", settings.catalogPath)) }
+    if given("users"), let users = settings.usersPath { files.append(.init("--users", users)) }
+    if given("history") {
+      for log in settings.historyPaths { files.append(.init("--history", log)) }
     }
-    if let users = settings.usersPath { files.append(.init(label("users", "users"), users)) }
-    for log in settings.historyPaths { files.append(.init(label("history", "history"), log)) }
-    if let plugin = settings.strategy.plugin {
-      files.append(.init("the plugin of '\(settings.strategy.name)'", plugin))
+    return files + configFiles(settings.config)
+  }
+
+  /// The config file and every file it names (catalog, users, logs, every plugin), whether
+  /// this run reads them or not: a config's files are never an output.
+  static func configFiles(_ config: MenuDeckConfig) -> [RunOutputs.File] {
+    guard !config.bytes.isEmpty else { return [] }
+    var files = [RunOutputs.File("--config", config.path)]
+    if let catalog = config.catalog { files.append(.init("the config's \"catalog\"", catalog)) }
+    if let users = config.users { files.append(.init("the config's \"users\"", users)) }
+    for log in config.history { files.append(.init("the config's \"history\"", log)) }
+    for name in config.strategies.keys.sorted() {
+      if let plugin = config.strategies[name]?.plugin {
+        files.append(.init("the plugin of '\(name)'", plugin))
+      }
     }
     return files
   }
@@ -362,26 +371,34 @@ enum Inputs {
     return kind != nil && kind != .regular && kind != .directory
   }
 
-  /// The whole of a log that can be read once (`-` is standard input).
-  static func readOnce(_ path: String, _ io: CLIStreams) throws -> [UInt8] {
-    if path == "-" {
-      do { return try io.stdin.readAll() } catch {
+  /// Reads a log that can be read once (`-` is standard input) into `sink`, in constant memory,
+  /// and hashes its content into `sha256` as it is read.
+  static func readOnce<S: EventSink>(
+    _ path: String, _ settings: RunSettings, _ io: CLIStreams, into sink: inout S,
+    sha256: inout SHA256, onReject handler: ((EventReject) throws(DeckIOError) -> Void)?
+  ) throws -> EventReadStats {
+    var options = EventReaderOptions(
+      swipeRule: settings.config.dragRule, zone: TimeZoneOffsets(settings.zone),
+      skipBadLines: settings.skipBadLines, columns: settings.effectiveColumns)
+    options.onReject = handler
+    let reader = EventReader(options: options)
+    if path == "-" && !(io.stdin is FileDescriptorSource) {
+      // Standard input that is not the process's own (tests): read it whole.
+      let bytes: [UInt8]
+      do { bytes = try io.stdin.readAll() } catch {
         throw DeckIOError.io(path: "<stdin>", message: "cannot read standard input: \(error)")
       }
+      sha256.update(bytes: bytes)
+      let format = bytes.withUnsafeBufferPointer {
+        EventFormat.sniff($0, blank: options.columns == nil ? .jsonLines : .csv)
+      }
+      return try reader.read(bytes: bytes, name: "<stdin>", format: format, into: &sink)
     }
-    return try Paths.using(path, io) { opened throws(DeckIOError) in
-      try TextInput.readBytes(path: opened, what: "swipe log")
-    }
-  }
-
-  /// The format of a log read whole: its extension's when it has one, else sniffed from its
-  /// first bytes (as for standard input).
-  static func eventFormat(of path: String, _ bytes: [UInt8], columns: ColumnMapping?)
-    -> EventFormat
-  {
-    if path != "-", let format = EventFormat.forPath(path) { return format }
-    return bytes.withUnsafeBufferPointer {
-      EventFormat.sniff($0, blank: columns == nil ? .jsonLines : .csv)
+    let opened = path == "-" ? "-" : Paths.open(path, io)
+    do {
+      return try reader.readOnce(EventSource(path: opened), into: &sink, sha256: &sha256)
+    } catch {
+      throw error.naming(opened, as: path)
     }
   }
 

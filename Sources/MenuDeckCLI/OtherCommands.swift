@@ -144,17 +144,11 @@ let sampleCommand = CommandSpec(
       throw UsageError("missing '--out <dir>': the directory to write the sample data into")
     }
     let seed = try args.uint64("seed") ?? SampleData.defaultSeed
-    do {
-      try FileManager.default.createDirectory(
-        atPath: Paths.open(out, context.io), withIntermediateDirectories: true)
-    } catch {
-      throw CommandFailure(
-        .ioError, "\(out): cannot create the directory; check the path and permissions")
-    }
     let files = SampleData.files(seed: seed)
     let paths = files.map { RealDataImportRun.join(out, $0.name) }
     let outputs = try RunOutputs(
-      paths.map { ("--out", $0) }, inputs: [], wait: OutputOptions.wait(args), context: context)
+      paths.map { ("--out", $0) }, inputs: [], wait: OutputOptions.wait(args),
+      createDirectories: true, context: context)
     defer { outputs.abort() }
     for (file, path) in zip(files, paths) {
       try outputs.write(Array(file.contents.utf8), to: "--out", path: path)

@@ -72,13 +72,17 @@ extension Paths {
   }
 
   /// Fails early, before any input is read, when `--out` cannot be written.
-  static func checkOutput(_ path: String, _ io: CLIStreams, option: String = "--out") throws {
+  /// `shown` is how the path appears in messages (default: `path`).
+  static func checkOutput(
+    _ path: String, _ io: CLIStreams, option: String = "--out", shown: String? = nil
+  ) throws {
     let opened = open(path, io)
+    let name = shown ?? path
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: opened, isDirectory: &isDirectory),
       isDirectory.boolValue
     {
-      throw CommandFailure(.ioError, "\(path): is a directory; give \(option) a file path")
+      throw CommandFailure(.ioError, "\(name): is a directory; give \(option) a file path")
     }
     let parent = directory(of: opened)
     if !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory)
@@ -86,7 +90,7 @@ extension Paths {
     {
       throw CommandFailure(
         .ioError,
-        "\(path): no directory '\(directory(of: path))'; create it or choose another \(option)")
+        "\(name): no directory '\(directory(of: path))'; create it or choose another \(option)")
     }
   }
 }

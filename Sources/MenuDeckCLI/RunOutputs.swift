@@ -23,91 +23,171 @@ final class RunOutputs {
 
   private let io: CLIStreams
   private let set: OutputSet
-  /// The declared outputs: option, path as written, write target (nil: standard output).
-  private var declared: [(option: String, path: String, target: String?)] = []
+  private let context: CommandContext
+  /// Where each declared output goes.
+  private enum Destination {
+    case standardOutput
+    case standardError
+    /// A file replaced at commit (its write target: links followed).
+    case file(String)
+    /// A FIFO, a device or an open descriptor (`/dev/fd/N`), written as a stream.
+    case stream(path: String, descriptor: Int32?)
+  }
+  /// The declared outputs: option, path as written, destination.
+  private var declared: [(option: String, path: String, to: Destination)] = []
   private var outputs: [Int: any ByteOutput] = [:]
-  /// Targets that are FIFOs or devices: written as streams, never replaced.
-  private var streams: Set<String> = []
 
   /// Declares `outputs` (entries whose path is nil are not written), refuses any that is one of
   /// `inputs` or another output, and locks them, waiting up to `wait` seconds for a run that
   /// holds a lock. Notes on stderr which temporaries of killed runs it removed.
   ///
   /// `standardOutput` names the option that writes to standard output when it is not given (the
-  /// command's main result, `--out`).
+  /// command's main result, `--out`). With `createDirectories`, missing directories of the
+  /// outputs are created once every check has passed (for outputs that are whole directories,
+  /// `--trec DIR`, `import --out DIR`).
   init(
     _ outputs: [(option: String, path: String?)], inputs: [File], wait: Double,
-    standardOutput: String? = nil, context: CommandContext
+    standardOutput: String? = nil, createDirectories: Bool = false, context: CommandContext
   ) throws {
     io = context.io
+    self.context = context
     var given = outputs.compactMap { o in o.path.map { File(o.option, $0) } }
+    // The descriptor paths of standard output are standard output.
+    func isStandardOutput(_ path: String) -> Bool {
+      path == "-" || FileSystem.descriptorPath(path) == 1
+    }
     if let main = standardOutput, !given.contains(where: { $0.option == main }) {
-      if let other = given.first(where: { $0.path == "-" }) {
-        throw UsageError(
-          "'\(other.option) -' writes to standard output, where \(main) goes when it is not "
-            + "given; give \(main) a file")
+      if let other = given.first(where: { isStandardOutput($0.path) }) {
+        throw CommandFailure(
+          .usage,
+          "'\(other.option) \(other.path)' writes to standard output, where \(main) goes when it "
+            + "is not given; give \(main) a file")
       }
       given.insert(File(main, "-"), at: 0)
     }
     // Standard output takes one of them at most.
-    let toStdout = given.filter { $0.path == "-" }
+    let toStdout = given.filter { isStandardOutput($0.path) }
     if toStdout.count > 1 {
-      throw UsageError(
-        toStdout.map { "'\($0.option) -'" }.joined(separator: " and ")
+      throw CommandFailure(
+        .usage,
+        toStdout.map { "'\($0.option) \($0.path)'" }.joined(separator: " and ")
           + " all write to standard output; give all but one of them a file")
     }
-    var targets: [(file: File, target: String, key: RunOutputs.Key)] = []
-    for file in given where file.path != "-" {
-      try Paths.checkOutput(file.path, io, option: file.option)
+    // What the inputs are: their files, and standard input's when one of them is "-".
+    var inputIdentities: [(file: File, identity: FileIdentity)] = []
+    for input in inputs {
+      if input.path == "-" {
+        if let source = io.stdin as? FileDescriptorSource,
+          let identity = FileIdentity(fileDescriptor: source.fileDescriptor)
+        {
+          inputIdentities.append((input, identity))
+        }
+      } else if let identity = FileIdentity(path: Paths.open(input.path, io)) {
+        inputIdentities.append((input, identity))
+      }
+    }
+    func refuseInput(_ file: File, _ identity: FileIdentity?, what: String = "") throws {
+      guard let identity, let input = inputIdentities.first(where: { $0.identity == identity })
+      else { return }
+      throw CommandFailure(
+        .usage,
+        "'\(file.option) \(file.path)'\(what) is an input of this run (\(input.file.option) "
+          + "'\(input.file.path)'); an output never replaces an input: choose another "
+          + file.option)
+    }
+
+    var files: [(file: File, target: String, key: RunOutputs.Key)] = []
+    var directoriesToMake: [String] = []
+    for file in given {
+      if isStandardOutput(file.path) {
+        declared.append((file.option, file.path, .standardOutput))
+        continue
+      }
+      if let fd = FileSystem.descriptorPath(file.path) {
+        if fd == 2 {
+          declared.append((file.option, file.path, .standardError))
+        } else {
+          try refuseInput(file, FileIdentity(fileDescriptor: fd))
+          declared.append((file.option, file.path, .stream(path: file.path, descriptor: fd)))
+        }
+        continue
+      }
       let opened = Paths.open(file.path, io)
+      if let kind = FileSystem.kind(of: opened), kind != .regular, kind != .directory {
+        // A FIFO or a device (/dev/null, a terminal) is written as a stream, like standard
+        // output: a temporary renamed over it would destroy it.
+        try refuseInput(file, FileIdentity(path: opened))
+        declared.append((file.option, file.path, .stream(path: opened, descriptor: nil)))
+        continue
+      }
       let target: String
       do {
         target = try FileSystem.writeTarget(of: opened)
       } catch {
         throw CommandFailure(.ioError, "\(file.path): \(error.message); check \(file.option)")
       }
-      if target != opened {
-        // A link's target must be writable too.
-        try Paths.checkOutput(target, io, option: file.option)
+      // Checked as written, or, through a link, as the file the link names.
+      let checked = target == opened ? file.path : target
+      let shown = target == opened ? file.path : "\(file.path) (a link to \(target))"
+      let dir = FileSystem.split(target).directory
+      if createDirectories && FileSystem.kind(of: dir) == nil {
+        if !directoriesToMake.contains(dir) { directoriesToMake.append(dir) }
+      } else {
+        try Paths.checkOutput(checked, io, option: file.option, shown: shown)
+      }
+      if FileSystem.isMountPoint(target) {
+        throw CommandFailure(
+          .ioError,
+          "\(shown): is a mount point (a file mounted into a container?), which cannot be "
+            + "replaced atomically; write to a file beside it and move it, or choose another "
+            + file.option)
       }
       let key = Key(target: target)
-      if let other = targets.first(where: { $0.key.matches(key) }) {
-        throw UsageError(
+      if let other = files.first(where: { $0.key.matches(key) }) {
+        throw CommandFailure(
+          .usage,
           "'\(file.option) \(file.path)' and '\(other.file.option) \(other.file.path)' name the "
             + "same file; give each output its own file")
       }
-      for input in inputs where input.path != "-" {
-        guard let identity = FileIdentity(path: Paths.open(input.path, io)),
-          key.identity == identity
-        else { continue }
-        throw UsageError(
-          "'\(file.option) \(file.path)' is an input of this run (\(input.option) "
-            + "'\(input.path)'); an output never replaces an input: choose another \(file.option)")
+      try refuseInput(file, key.identity)
+      // No output may be the lock file of another (it would be written as a lock, then removed).
+      for other in files
+      where Key(target: FileLock.lockPath(for: other.target)).matches(key)
+        || Key(target: FileLock.lockPath(for: target)).matches(other.key)
+      {
+        throw CommandFailure(
+          .usage,
+          "'\(file.option) \(file.path)' and '\(other.file.option) \(other.file.path)': one is "
+            + "the lock file of the other; give each output its own file")
       }
-      if let kind = FileSystem.kind(of: target), kind != .regular {
-        // A FIFO or a device (/dev/null, /dev/stdout, a terminal) is written as a stream, like
-        // standard output: it cannot be replaced, and a temporary renamed over it would destroy
-        // it.
-        streams.insert(target)
+      // Its lock file is written: it must not be an input either.
+      try refuseInput(
+        file, FileIdentity(path: FileLock.lockPath(for: target)),
+        what: " has a lock file '\(FileLock.lockPath(for: target))' that")
+      files.append((file, target, key))
+      declared.append((file.option, file.path, .file(target)))
+    }
+    for dir in directoriesToMake {
+      do {
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+      } catch {
+        throw CommandFailure(
+          .ioError, "\(dir): cannot create the directory; check the path and permissions")
       }
-      targets.append((file, target, key))
     }
-    for file in given {
-      declared.append((file.option, file.path, targets.first { $0.file == file }?.target))
-    }
-    let replaced = targets.map(\.target).filter { [streams] in !streams.contains($0) }
     do {
       set = try OutputSet(
-        targets: replaced, wait: wait,
+        targets: files.map(\.target), wait: wait,
         holder: FileLock.holderLine(arguments: context.arguments))
     } catch {
       switch error {
       case .busy(let target, _, let holder, let waited):
-        let written = targets.first { $0.target == target }?.file
+        let written = files.first { $0.target == target }?.file
         throw LockBusy(
           path: written?.path ?? target, option: written?.option, holder: holder, waited: waited)
       case .system(let e):
-        throw CommandFailure(.ioError, e.description)
+        let written = files.first { $0.target == e.path }?.file.path ?? e.path
+        throw CommandFailure(.ioError, "\(written): \(e.message)")
       }
     }
     for path in set.removedStale {
@@ -135,16 +215,17 @@ final class RunOutputs {
     if let o = outputs[index] { return o }
     let d = declared[index]
     let output: any ByteOutput
-    if let target = d.target, streams.contains(target) {
-      output = try StreamOutput(path: target, name: d.path)
-    } else if let target = d.target {
+    switch d.to {
+    case .standardOutput: output = StdoutOutput(io.stdout)
+    case .standardError: output = StdoutOutput(io.stderr)
+    case .stream(let path, let descriptor):
+      output = try StreamOutput(path: path, descriptor: descriptor, name: d.path)
+    case .file(let target):
       do {
         output = PendingFileOutput(try set.file(target), name: d.path)
       } catch {
         throw CommandFailure(.ioError, "\(d.path): \(error.message)")
       }
-    } else {
-      output = StdoutOutput(io.stdout)
     }
     outputs[index] = output
     return output
@@ -157,19 +238,37 @@ final class RunOutputs {
 
   /// Replaces every written target together. `verify` runs after everything is on disk and just
   /// before the renames (for checks that must be as late as possible).
+  ///
+  /// Standard output is flushed first: a run whose standard output failed (a full disk, a
+  /// reader that went away) replaces none of its files.
   func commit(verify: () throws -> Void = {}) throws {
     do {
+      try io.stdout.flush()
+      if io.stdout.isBrokenPipe {
+        throw CommandFailure(.ioError, "cannot write to standard output: broken pipe")
+      }
       try set.prepare()
       try verify()
       try set.commit()
     } catch let error as SystemError {
       set.abort()
-      let name = declared.first { $0.target == error.path }?.path ?? error.path
-      throw CommandFailure(.ioError, "\(name): \(error.message)")
+      throw CommandFailure(.ioError, "\(shown(error.path)): \(error.message)")
     } catch {
       set.abort()
       throw error
     }
+    for failure in set.unsyncedDirectories {
+      context.warn(
+        "\(failure.description); the outputs are in place, but a power cut could lose the rename")
+    }
+  }
+
+  /// A target as the user wrote it.
+  private func shown(_ target: String) -> String {
+    for d in declared {
+      if case .file(let t) = d.to, t == target { return d.path }
+    }
+    return target
   }
 
   /// Leaves every target as it was.
@@ -195,17 +294,20 @@ final class RunOutputs {
   }
 }
 
-/// An output that is a FIFO or a device, written as it is produced (not atomic, like standard
-/// output). Opened on first use: a FIFO's open waits for its reader.
+/// An output that is a FIFO, a device or an open descriptor (`/dev/fd/3`), written as it is
+/// produced (not atomic, like standard output). A descriptor is duplicated, so that a file the
+/// shell opened for appending is appended to; a path is opened (a FIFO's open waits for its
+/// reader).
 final class StreamOutput: ByteOutput {
   private let fd: Int32
   private let name: String
 
-  init(path: String, name: String) throws {
+  init(path: String, descriptor: Int32?, name: String) throws {
     self.name = name
-    fd = open(path, O_WRONLY | O_CLOEXEC)
+    fd = descriptor.map { fcntl($0, F_DUPFD_CLOEXEC, 3) } ?? open(path, O_WRONLY | O_CLOEXEC)
     guard fd >= 0 else {
-      throw CommandFailure(.ioError, "\(name): cannot open for writing: \(errnoText())")
+      throw CommandFailure(
+        .ioError, "\(name): cannot open for writing: \(errnoText()); check the path")
     }
   }
 
@@ -213,7 +315,8 @@ final class StreamOutput: ByteOutput {
 
   func write(_ bytes: [UInt8]) throws(DeckIOError) {
     if let code = bytes.withUnsafeBytes({ writeAll(fd, $0) }) {
-      throw .io(path: name, message: "cannot write: \(errnoText(code))")
+      let hint = code == EPIPE ? "its reader went away" : "check the device or the pipe"
+      throw .io(path: name, message: "cannot write: \(errnoText(code)); \(hint)")
     }
   }
 }
@@ -229,7 +332,7 @@ struct LockBusy: ExitCodeProviding, Equatable, CustomStringConvertible {
 
   var description: String {
     let who = holder.map { " (\($0))" } ?? ""
-    let after = waited > 0 ? " after waiting \(Int(waited.rounded(.up))) s" : ""
+    let after = waited > 0 ? " after waiting \(formatSeconds(waited))" : ""
     return "\(path): another menudeck run is writing it\(who)\(after); nothing was written. "
       + "Run again when it has finished, or give --wait SECONDS to wait for it"
   }
@@ -266,7 +369,11 @@ enum OutputOptions {
   static let maxWait = 7 * 86_400.0
 
   static func wait(_ args: ParsedArguments) throws -> Double {
-    guard let seconds = try args.double("wait") else { return 0 }
+    // Plain decimal seconds ("30", "0.5"), not the hexadecimal or exponent forms Double reads.
+    let seconds = try args.value("wait", expected: "seconds, like 30 or 0.5") { text in
+      text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } ? Double(text) : nil
+    }
+    guard let seconds else { return 0 }
     guard seconds >= 0, seconds <= maxWait else {
       throw UsageError(
         "'--wait' must be between 0 and \(Int(maxWait)) seconds (a week), got \(seconds)")

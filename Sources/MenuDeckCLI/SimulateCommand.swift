@@ -73,22 +73,19 @@ enum Simulate {
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let io = context.io
     let config = try Inputs.loadConfig(args, io)
-    let setup = try Simulate.setup(args, config, io)
-    let strategies = try Simulate.strategies(args, config, io)
-    if args.value("events") != nil && strategies.count > 1 {
+    if args.value("events") != nil && strategyNames(args, config).count > 1 {
       throw UsageError("'--events' writes one strategy's log; give one --strategy with it")
     }
-    var inputs: [RunOutputs.File] = []
-    if !config.bytes.isEmpty { inputs.append(.init("--config", config.path)) }
-    if let catalog = args.value("catalog") ?? config.catalog {
-      inputs.append(
-        .init(args.isGiven("catalog") ? "--catalog" : "the config's \"catalog\"", catalog))
-    }
-    if let users = args.value("users"), Int(users) == nil { inputs.append(.init("--users", users)) }
+    // The outputs are declared and locked before any input is read.
+    var inputs = Inputs.configFiles(config)
+    if let catalog = args.value("catalog") { inputs.append(.init("--catalog", catalog)) }
+    if let users = args.value("users"), !isCount(users) { inputs.append(.init("--users", users)) }
     let outputs = try RunOutputs(
       [("--out", args.value("out")), ("--events", args.value("events"))], inputs: inputs,
       wait: OutputOptions.wait(args), standardOutput: "--out", context: context)
     defer { outputs.abort() }
+    let setup = try Simulate.setup(args, config, io)
+    let strategies = try Simulate.strategies(args, config, io)
 
     // Event log, replaced with the stats at the end.
     var eventWriter: EventWriter?
@@ -140,7 +137,7 @@ enum Simulate {
     if let n = Int(usersText) {
       try Limits.check(n, option: "users", in: Limits.simulatedDiners, "diners")
       population = Population(catalog: catalog, count: n, config: simulation, seed: seed)
-    } else if !usersText.isEmpty, usersText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+    } else if isCount(usersText) {
       // Digits beyond any Int: a count, not a file name.
       throw UsageError(
         "'--users' must be at most \(Limits.simulatedDiners.upperBound) (diners), got \(usersText)")
@@ -178,6 +175,11 @@ enum Simulate {
 
   /// The strategies named by `--strategy` (default: the config's), each a named configuration
   /// or a built-in with the command-line `--option`s, duplicates dropped, in the order given.
+  /// Whether a `--users` value is a count (digits, or an integer Int reads) rather than a file.
+  static func isCount(_ text: String) -> Bool {
+    Int(text) != nil || (!text.isEmpty && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 })
+  }
+
   /// The names of the strategies a run uses, in order, each once: `--strategy` values, else
   /// the config's.
   static func strategyNames(_ args: ParsedArguments, _ config: MenuDeckConfig) -> [String] {

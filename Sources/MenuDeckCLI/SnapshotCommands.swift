@@ -92,8 +92,13 @@ enum Ingest {
     if rejectsPath != nil && !skip {
       throw UsageError("'--rejects' needs '--skip-bad-lines' (without it a bad line stops the run)")
     }
-    var inputs = logs.map { RunOutputs.File("the swipe log", $0) }
-    if !config.bytes.isEmpty { inputs.append(.init("--config", config.path)) }
+    guard [nil, .regular].contains(FileSystem.kind(of: Paths.open(into, io))) else {
+      throw CommandFailure(
+        .usage,
+        "'--into \(into)' is not a regular file: ingest reads the snapshot there and replaces "
+          + "it; give the path of a snapshot file (it is created when missing)")
+    }
+    let inputs = logs.map { RunOutputs.File("the swipe log", $0) } + Inputs.configFiles(config)
     // The snapshot is read and replaced under its lock: the lock is taken before it is read.
     let outputs = try RunOutputs(
       [("--into", into), ("--rejects", rejectsPath)], inputs: inputs,
@@ -120,7 +125,8 @@ enum Ingest {
     var events = 0
     var seen = Set<String>()
     for log in logs {
-      // Standard input, a pipe or a FIFO can be read once only: it is read whole, then hashed.
+      // Standard input, a pipe or a FIFO can be read once only: it is hashed as it is read, and
+      // dropped at the end when the snapshot has it already.
       let once = log == "-" || Inputs.isReadOnce(log, io)
       let (hash, size) =
         once
@@ -134,16 +140,17 @@ enum Ingest {
         continue
       }
       var sink = SnapshotIngest(cutoff: before)
-      var handler: ((EventReject) throws(DeckIOError) -> Void)?
-      if let w = rejects {
-        handler = { reject throws(DeckIOError) in try w.write(reject) }
-      }
+      // The rejects of a log read once wait until it is known to be new.
+      var held: [EventReject] = []
       let stats: EventReadStats
       var contentHash = hash
       if once {
-        let name = log == "-" ? "<stdin>" : log
-        let bytes = try Inputs.readOnce(log, io)
-        contentHash = SHA256.hex(SHA256.hash(bytes))
+        let handler: ((EventReject) throws(DeckIOError) -> Void)? =
+          rejects == nil ? nil : { reject throws(DeckIOError) in held.append(reject) }
+        var digest = SHA256()
+        stats = try Inputs.readOnce(
+          log, settings, io, into: &sink, sha256: &digest, onReject: handler)
+        contentHash = digest.hexDigest()
         if snapshot.contains(sha256: contentHash!) || seen.contains(contentHash!) {
           context.note(
             "menudeck: \(log == "-" ? "standard input" : log) is already in \(into) (same "
@@ -151,14 +158,12 @@ enum Ingest {
           skipped += 1
           continue
         }
-        var options = EventReaderOptions(
-          swipeRule: config.dragRule, zone: TimeZoneOffsets(zone), skipBadLines: skip,
-          columns: settings.effectiveColumns)
-        options.onReject = handler
-        stats = try EventReader(options: options).read(
-          bytes: bytes, name: name,
-          format: Inputs.eventFormat(of: log, bytes, columns: options.columns), into: &sink)
+        for reject in held { try rejects?.write(reject) }
       } else {
+        var handler: ((EventReject) throws(DeckIOError) -> Void)?
+        if let w = rejects {
+          handler = { reject throws(DeckIOError) in try w.write(reject) }
+        }
         stats = try Inputs.readLogs([log], settings, io, into: &sink, onReject: handler)
       }
       var builder = sink.builder

@@ -47,9 +47,11 @@ final class ScratchDirectory: Sendable {
     let target = dir.file("decks.json")
     let first = try FileLock(target: target, wait: 0, holder: "pid 1: menudeck deck --out x")
     #expect(try dir.names() == [".decks.json.lock"])
-    #expect(throws: FileLock.Failure.self) { try FileLock(target: target, wait: 0, holder: "b") }
+    #expect(throws: FileLock.Failure.self) {
+      try FileLock(target: target, wait: 0, holder: "pid 1: b")
+    }
     do {
-      _ = try FileLock(target: target, wait: 0, holder: "b")
+      _ = try FileLock(target: target, wait: 0, holder: "pid 1: b")
     } catch {
       guard case .busy(let t, let lockFile, let holder, let waited) = error else {
         Issue.record("expected busy, got \(error)")
@@ -64,17 +66,17 @@ final class ScratchDirectory: Sendable {
     first.release()
     // Released: the lock file is gone and the target can be locked again.
     #expect(try dir.names() == [])
-    let again = try FileLock(target: target, wait: 0, holder: "c")
+    let again = try FileLock(target: target, wait: 0, holder: "pid 1: c")
     again.release()
   }
 
   @Test func waitingGivesUpAfterTheWaitAndSaysHowLong() throws {
     let dir = try ScratchDirectory()
     let target = dir.file("h.snap")
-    let first = try FileLock(target: target, wait: 0, holder: "first")
+    let first = try FileLock(target: target, wait: 0, holder: "pid 1: first")
     defer { first.release() }
     do {
-      _ = try FileLock(target: target, wait: 0.05, holder: "second")
+      _ = try FileLock(target: target, wait: 0.05, holder: "pid 1: second")
       Issue.record("the second lock was taken")
     } catch {
       guard case .busy(_, _, _, let waited) = error else {
@@ -89,10 +91,10 @@ final class ScratchDirectory: Sendable {
   @Test func aWaiterGetsTheLockWhenTheHolderLetsGo() async throws {
     let dir = try ScratchDirectory()
     let target = dir.file("h.snap")
-    let first = try FileLock(target: target, wait: 0, holder: "first")
+    let first = try FileLock(target: target, wait: 0, holder: "pid 1: first")
     let waiter = Task.detached { () -> String? in
       do {
-        let lock = try FileLock(target: target, wait: 60, holder: "second")
+        let lock = try FileLock(target: target, wait: 60, holder: "pid 1: second")
         lock.release()
         return nil
       } catch {
@@ -114,7 +116,9 @@ final class ScratchDirectory: Sendable {
       for _ in 0..<8 {
         group.addTask {
           for _ in 0..<25 {
-            guard let lock = try? FileLock(target: target, wait: 60, holder: "t") else { return }
+            guard let lock = try? FileLock(target: target, wait: 60, holder: "pid 1: t") else {
+              return
+            }
             let value = Int((try? dir.read("counter")) ?? "") ?? -1000
             try? dir.write("counter", String(value + 1))
             lock.release()
@@ -237,7 +241,7 @@ final class ScratchDirectory: Sendable {
     let dir = try ScratchDirectory()
     try dir.write("a", "old a")
     try dir.write("b", "old b")
-    let set = try OutputSet(targets: [dir.file("a"), dir.file("b")], wait: 0, holder: "t")
+    let set = try OutputSet(targets: [dir.file("a"), dir.file("b")], wait: 0, holder: "pid 1: t")
     try set.file(dir.file("a")).write(Array("new a".utf8))
     try set.file(dir.file("b")).write(Array("new b".utf8))
     #expect(try dir.read("a") == "old a")
@@ -252,7 +256,7 @@ final class ScratchDirectory: Sendable {
     let dir = try ScratchDirectory()
     try dir.write("a", "old a")
     do {
-      let set = try OutputSet(targets: [dir.file("a"), dir.file("b")], wait: 0, holder: "t")
+      let set = try OutputSet(targets: [dir.file("a"), dir.file("b")], wait: 0, holder: "pid 1: t")
       try set.file(dir.file("a")).write(Array("new a".utf8))
       try set.file(dir.file("b")).write(Array("new b".utf8))
       set.abort()
@@ -263,19 +267,37 @@ final class ScratchDirectory: Sendable {
 
   @Test func aSetLocksEveryTargetUntilItEnds() throws {
     let dir = try ScratchDirectory()
-    let set = try OutputSet(targets: [dir.file("a"), dir.file("b")], wait: 0, holder: "first")
+    let set = try OutputSet(
+      targets: [dir.file("a"), dir.file("b")], wait: 0, holder: "pid 1: first")
     #expect(throws: FileLock.Failure.self) {
-      try OutputSet(targets: [dir.file("b")], wait: 0, holder: "second")
+      try OutputSet(targets: [dir.file("b")], wait: 0, holder: "pid 1: second")
     }
     try set.commit()
-    let second = try OutputSet(targets: [dir.file("b")], wait: 0, holder: "second")
+    let second = try OutputSet(targets: [dir.file("b")], wait: 0, holder: "pid 1: second")
     second.abort()
+  }
+
+  @Test func setsWithTheSameTargetsSpelledOtherwiseLockThemInOneOrder() throws {
+    // Two runs that lock the same files in different orders could each hold one and wait for
+    // the other. The order is the files' (directory inode, name), not their spelling.
+    let dir = try ScratchDirectory()
+    let base = (dir.path as NSString).lastPathComponent
+    // Spelled so that their text sorts `b` first.
+    let otherA = dir.path + "/./a"
+    let otherB = dir.path + "/../" + base + "/b"
+    let one = try OutputSet(targets: [dir.file("a"), dir.file("b")], wait: 0, holder: "pid 1: t")
+    let order = one.lockOrder.map { FileSystem.split($0).name }
+    one.abort()
+    let two = try OutputSet(targets: [otherB, otherA], wait: 0, holder: "pid 1: t")
+    #expect(two.lockOrder.map { FileSystem.split($0).name } == order)
+    #expect(two.lockOrder == [otherA, otherB])
+    two.abort()
   }
 
   @Test func lockingRemovesTheStaleTemporariesOfItsTargets() throws {
     let dir = try ScratchDirectory()
     try dir.write(".a.menudeck-99999999-zzzzzzzz.tmp", "half a file")
-    let set = try OutputSet(targets: [dir.file("a")], wait: 0, holder: "t")
+    let set = try OutputSet(targets: [dir.file("a")], wait: 0, holder: "pid 1: t")
     #expect(set.removedStale == [dir.file(".a.menudeck-99999999-zzzzzzzz.tmp")])
     set.abort()
     #expect(try dir.names() == [])

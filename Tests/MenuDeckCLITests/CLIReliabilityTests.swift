@@ -23,7 +23,7 @@ struct CLIReliabilityTests {
 
     init(
       _ arguments: [String], in dir: TempDir, label: String = "run",
-      stdout: Any? = nil
+      stdout: Any? = nil, stdin: Any? = nil
     ) throws {
       self.dir = dir
       self.label = label
@@ -37,7 +37,7 @@ struct CLIReliabilityTests {
       } else {
         process.standardOutput = FileHandle.nullDevice
       }
-      process.standardInput = FileHandle.nullDevice
+      process.standardInput = stdin ?? FileHandle.nullDevice
       try process.run()
     }
 
@@ -245,6 +245,51 @@ struct CLIReliabilityTests {
     #expect(run.process.terminationReason == .exit)
     #expect(run.stderr == "")
     #expect(try dir.names() == ["run.stderr"])
+  }
+
+  // MARK: - Standard streams as inputs and outputs
+
+  @Test func anOutputThatIsStandardInputIsRefused() throws {
+    let dir = try TempDir("menudeck-stdin")
+    let log = try dir.write(
+      "h.jsonl", String(decoding: try CLITest.repoFile("Data/swipes.jsonl"), as: UTF8.self))
+    let before = try dir.read("h.jsonl")
+    for out in [log, "/dev/stdin", "/proc/self/fd/0"] {
+      let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: log))
+      let run = try Started(
+        ["deck", "--date", "2026-11-30", "--history", "-", "--out", out], in: dir,
+        label: "stdin", stdin: input)
+      #expect(run.wait() == 64, "--out \(out): \(run.stderr)")
+      #expect(run.stderr.contains("is an input of this run (--history '-')"), "\(run.stderr)")
+      try input.close()
+    }
+    #expect(try dir.read("h.jsonl") == before)
+  }
+
+  @Test func devStdoutAppendsToWhatTheShellOpenedAndWorksOnAPipe() throws {
+    let dir = try TempDir("menudeck-devstdout")
+    try dir.write("cron.log", "previous run\n")
+    let appending = try FileHandle(forWritingTo: dir.url("cron.log"))
+    try appending.seekToEnd()  // as `>> cron.log` leaves it
+    // O_APPEND as the shell's >> sets it.
+    _ = fcntl(
+      appending.fileDescriptor, F_SETFL, fcntl(appending.fileDescriptor, F_GETFL) | O_APPEND)
+    let run = try Started(
+      ["deck", "--date", "2026-11-30", "--format", "jsonl", "--out", "/dev/stdout"], in: dir,
+      stdout: appending)
+    #expect(run.wait() == 0, "\(run.stderr)")
+    try appending.close()
+    let text = try dir.read("cron.log")
+    #expect(text.hasPrefix("previous run\n{\"user\":"))
+    #expect(text.split(separator: "\n").count == 49)
+    let pipe = Pipe()
+    let piped = try Started(
+      ["deck", "--date", "2026-11-30", "--format", "jsonl", "--out", "/dev/stdout"], in: dir,
+      label: "piped", stdout: pipe)
+    try pipe.fileHandleForWriting.close()
+    let bytes = pipe.fileHandleForReading.readDataToEndOfFile()
+    #expect(piped.wait() == 0, "\(piped.stderr)")
+    #expect(String(decoding: bytes, as: UTF8.self).split(separator: "\n").count == 48)
   }
 
   // MARK: - FIFOs

@@ -151,7 +151,7 @@ import Testing
         + "SECONDS to wait for it\n")
     let waited = dir.run(Self.deck(dir) + ["--out", out, "--wait", "0.1"])
     #expect(waited.code == .busy)
-    #expect(waited.stderr.contains("after waiting 1 s"))
+    #expect(waited.stderr.contains("after waiting 0.1 s"))
     #expect(try dir.read("decks.json") == "old")
     holder.release()
     let free = dir.run(Self.deck(dir) + ["--out", out])
