@@ -277,17 +277,17 @@ def inputs(binary, work, figures):
             (["deck", "--config", cfg, "--date", "2026-11-30", "--skip-bad-lines", "--rejects", target,
               "--out", os.path.join(d, "o.json")], base),
             (["deck", "--config", cfg, "--date", "2026-11-30", "--history", snap, "--out", target],
-             [cfg, cat, users, snap]),
+             base + [snap]),
             (["ingest", log, "--into", os.path.join(d, "new.snap"), "--config", cfg, "--skip-bad-lines",
-              "--rejects", target], [log, cfg]),
+              "--rejects", target], base),
             (["merge", snap, "--out", target], [snap]),
             (["simulate", "--config", cfg, "--users", users, "--days", "1", "--events", target,
-              "--out", os.path.join(d, "o.txt")], [cfg, cat, users]),
-            (["simulate", "--config", cfg, "--users", users, "--days", "1", "--out", target], [cfg, cat, users]),
+              "--out", os.path.join(d, "o.txt")], base),
+            (["simulate", "--config", cfg, "--users", users, "--days", "1", "--out", target], base),
             (["compare", "--config", cfg, "-s", "random", "-s", "popularity", "--split", "2026-11-25", log,
-              "--out", target], [cfg, cat, log]),
+              "--out", target], base),
             (["compare", "--config", cfg, "-s", "random", "-s", "popularity", "--split", "2026-11-25", log,
-              "--report", target, "--out", os.path.join(d, "o.txt")], [cfg, cat, log]),
+              "--report", target, "--out", os.path.join(d, "o.txt")], base),
         ]
     refused = 0
     allowed = 0
@@ -306,15 +306,59 @@ def inputs(binary, work, figures):
             refused += 1
             if not is_input:
                 wrongly_refused += 1
+                print("refused, not an input: %s: %s" % (" ".join(args), err.strip()[:200]), file=sys.stderr)
         else:
             allowed += 1
         after = digest(run_inputs)
-        destroyed += sum(1 for p in run_inputs if before[p] != after[p])
+        changed = [p for p in run_inputs if before[p] != after[p]]
+        if changed:
+            print("destroyed %s: %s" % (changed, " ".join(args)), file=sys.stderr)
+        destroyed += len(changed)
         for p in (os.path.join(d, "new.snap"), os.path.join(d, "o.json"), os.path.join(d, "o.txt")):
             if os.path.exists(p):
                 os.unlink(p)
     restore()
-    figures.append(("outputs pointed at inputs (9 output options x 8 spellings of 5 files)",
+    # Standard input, descriptor paths, lock-file names and plugins.
+    plugin = os.path.join(d, "plugin.py")
+    with open(plugin, "w") as f:
+        f.write("#!/usr/bin/env python3\n")
+    pcfg = os.path.join(d, "pconfig.json")
+    with open(pcfg, "w") as f:
+        json.dump({"catalog": "catalog.json", "users": "users.json", "history": ["swipes.jsonl"],
+                   "strategies": {"mine": {"plugin": "plugin.py"}}}, f)
+    extra = 0
+    for out in (log, "/dev/stdin", "/proc/self/fd/0"):
+        before = digest([log])
+        with open(log, "rb") as stdin:
+            code, _, _ = run(binary, ["deck", "--config", cfg, "--date", "2026-11-30", "--history", "-",
+                                      "--out", out], stdin=stdin)
+        extra += 1
+        refused += code == 64
+        destroyed += before != digest([log])
+        restore()
+    lockname = os.path.join(d, ".o.json.lock")
+    for make in (lambda: os.symlink(log, lockname), lambda: os.link(log, lockname)):
+        make()
+        before = digest([log])
+        code, _, _ = run(binary, ["deck", "--config", cfg, "--date", "2026-11-30", "--out", os.path.join(d, "o.json")])
+        extra += 1
+        refused += code in (64, 74)
+        destroyed += before != digest([log])
+        os.unlink(lockname)
+        restore()
+    for args in (["deck", "--config", pcfg, "--date", "2026-11-30", "--out", plugin],
+                 ["simulate", "--config", pcfg, "--users", "3", "--days", "1", "--out", plugin],
+                 ["compare", "--config", pcfg, "-s", "random", "-s", "popularity", "--split", "2026-11-25",
+                  log, "--out", users]):
+        before = digest([plugin, users])
+        code, _, _ = run(binary, args)
+        extra += 1
+        refused += code == 64
+        destroyed += sum(1 for p, h in digest([plugin, users]).items() if before[p] != h)
+        restore()
+    cases += [None] * extra
+    figures.append(("outputs pointed at inputs (9 output options x 8 spellings of 5 files, standard input, "
+                    "descriptor paths, lock-file names, plugins)",
                     "%d runs: %d refused with 64 (the target was one of that run's inputs), %d allowed "
                     "(it was not)" % (len(cases), refused, allowed),
                     destroyed + wrongly_refused, "inputs changed, outputs refused that were not inputs"))
@@ -402,20 +446,32 @@ def traps(binary, work, figures):
 
 
 def pipe(binary, work, figures):
+    """A reader that takes 100 bytes and goes. Large output: always 141, quietly, no file. Small
+    output (it fits in the pipe's buffer): 0 with the file when the output was delivered before
+    the reader went, else 141 without it; never a file without a delivered output."""
     bad = 0
-    n = 5
-    for _ in range(n):
-        p = subprocess.Popen([binary, "simulate", "--users", "2000", "--days", "10", "--events", "-",
-                              "--out", os.path.join(work, "pipe-stats.txt")],
-                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    n = 0
+    outcomes = {}
+    stats = os.path.join(work, "pipe-stats.txt")
+    for users, days in ((2000, 10), (2000, 10), (2000, 10), (20, 1), (20, 1), (20, 1)):
+        if os.path.exists(stats):
+            os.unlink(stats)
+        p = subprocess.Popen([binary, "simulate", "--users", str(users), "--days", str(days), "--events", "-",
+                              "--out", stats], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         p.stdout.read(100)
         p.stdout.close()
         p.wait()
         err = p.stderr.read()
         p.stderr.close()
-        bad += 0 if (p.returncode == 141 and err == b"" and not os.path.exists(
-            os.path.join(work, "pipe-stats.txt"))) else 1
-    figures.append(("stdout closed by its reader (| head)", "%d runs" % n, bad, "not 141, or a message"))
+        n += 1
+        outcomes[p.returncode] = outcomes.get(p.returncode, 0) + 1
+        big = users > 100
+        quiet_stop = p.returncode == 141 and err == b"" and not os.path.exists(stats)
+        delivered = p.returncode == 0 and os.path.exists(stats)
+        bad += 0 if (quiet_stop or (delivered and not big)) else 1
+    figures.append(("stdout closed by its reader (| head), large and small outputs",
+                    "%d runs; exits %s" % (n, ", ".join("%d: %d" % kv for kv in sorted(outcomes.items()))),
+                    bad, "not 141, a message, or a file committed without its stdout"))
 
 
 def main():
