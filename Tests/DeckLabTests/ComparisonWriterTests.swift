@@ -270,6 +270,18 @@ struct ComparisonWriterTests {
     #expect(ReportText.pValueText(p) == expected)
   }
 
+  @Test(arguments: [
+    // 1/(N+1) for N = 400,000: the nearest 6 digits (0.000002) would print below the floor.
+    (1.0 / 400_001, "0.000003"), (0.001, "0.001000"), (1.0, "1.000000"), (0.5, "0.500000"),
+    (1.0 / 1001, "0.001000"), (1.0 / 3, "0.333334"),
+  ])
+  func aPrintedPValueIsNeverBelowItsValue(p: Double, expected: String) {
+    #expect(ReportText.pValueNumber(p) == expected)
+    #expect(Double(expected)! >= p)
+    // The table's 4 digits: 1/8001 = 0.000125 would round to 0.0001.
+    #expect(ReportText.pValueText(1.0 / 8001) == "0.0002")
+  }
+
   @Test func undefinedPartsAndNonFiniteNumbers() {
     let count = false
     #expect(

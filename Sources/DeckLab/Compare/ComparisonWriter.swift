@@ -171,7 +171,9 @@ public enum ComparisonWriter {
       s += ",\"lower\":" + jsonNumber(e.lower, count: m.isCount)
       s += ",\"upper\":" + jsonNumber(e.upper, count: m.isCount)
       if let pValues {
-        s += ",\"p_value\":" + jsonNumber(n < pValues.count ? pValues[n] : nil, count: false)
+        s +=
+          ",\"p_value\":"
+          + (ReportText.pValueNumber(n < pValues.count ? pValues[n] : nil) ?? "null")
       }
       parts.append(s + "}")
     }
@@ -208,7 +210,7 @@ public enum ComparisonWriter {
           "difference", ReportText.csvField(d.arm), ReportText.csvField(d.baseline),
           ReportText.csvField(m.name), "", number(e.value, m.isCount),
           number(e.lower, m.isCount), number(e.upper, m.isCount),
-          number(n < d.pValues.count ? d.pValues[n] : nil, false),
+          ReportText.pValueNumber(n < d.pValues.count ? d.pValues[n] : nil) ?? "",
         ])
       }
     }
@@ -367,11 +369,30 @@ enum ReportText {
     return (v ?? "-") + " [" + (l ?? "-") + ", " + (u ?? "-") + "]"
   }
 
-  /// A p-value for people: 4 digits, `<0.0001` below 0.00005, `-` when undefined.
+  /// A p-value for people: 4 digits, `<0.0001` below 0.00005, `-` when undefined; rounded so
+  /// that it never reads smaller than it is (see `pValueNumber`).
   static func pValueText(_ p: Double?) -> String {
     guard let p, p.isFinite else { return "-" }
     if p < 0.000_05 { return "<0.0001" }
-    return fixed(p, decimals: 4)
+    return fixed(notBelow(p, decimals: 4), decimals: 4)
+  }
+
+  /// A p-value for machines: `decimals` digits, rounded up when rounding to the nearest would
+  /// print it below its value (a p-value is never below 1/(N+1); 1/400001 must not print as
+  /// 0.000002); nil when undefined.
+  static func pValueNumber(_ p: Double?) -> String? {
+    guard let p, p.isFinite else { return nil }
+    return fixed(
+      notBelow(p, decimals: ComparisonWriter.decimals), decimals: ComparisonWriter.decimals)
+  }
+
+  /// `p` rounded to `decimals` digits, one unit up when the nearest would be below `p`.
+  static func notBelow(_ p: Double, decimals: Int) -> Double {
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let nearest = (p * scale).rounded() / scale
+    // A tolerance for the binary representation of values like 0.001.
+    return nearest < p * (1 - 1e-9) ? nearest + 1 / scale : nearest
   }
 
   /// `level` as a percentage without trailing zeros: 0.95 -> `95%`, 0.975 -> `97.5%`.
