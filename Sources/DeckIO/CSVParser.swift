@@ -80,6 +80,8 @@ public struct CSVTable: Sendable {
 ///   quote. A line break inside quotes is kept as LF even when the file uses CRLF, so a file's
 ///   line-ending convention never changes the data.
 /// - Lines end with LF or CRLF; the last line may lack one; blank lines at the end are ignored.
+///   A carriage return not followed by a line feed outside quotes (CR-only line ends) is an
+///   error (`loneCarriageReturnMessage`); inside quotes it is data.
 /// - A leading UTF-8 byte order mark is skipped.
 /// - Errors, each with the line and column of the offending byte: invalid UTF-8, a quote inside
 ///   an unquoted field, text after a closing quote, an unterminated quote, a carriage return not
@@ -221,8 +223,7 @@ private struct Scanner {
       if c == comma || c == lf { break }
       if c == cr {
         if i + 1 < b.count, b[i + 1] == lf { break }
-        throw fail(
-          at: i, "carriage return not followed by a line feed; end lines with LF or CRLF")
+        throw fail(at: i, loneCarriageReturnMessage)
       }
       if c == dquote {
         throw fail(
@@ -285,6 +286,7 @@ private struct Scanner {
       }
     }
     if i < b.count, b[i] != comma, b[i] != lf, !(b[i] == cr && i + 1 < b.count && b[i + 1] == lf) {
+      if b[i] == cr { throw fail(at: i, loneCarriageReturnMessage) }
       throw fail(
         at: i,
         "unexpected \(describeByte(b, i)) after a closing quote; a quoted field must end at its "

@@ -249,7 +249,11 @@ public struct EventReaderOptions {
 /// - optional: `position` (whole number >= 1), `deck` (YYYY-MM-DD), `propensity` (in (0, 1]),
 ///   `width` (> 0). JSON `null` or an empty CSV field means "not logged".
 /// - unknown fields and columns are ignored; a known field given twice is an error.
-/// - blank lines (only spaces, tabs or a CR) are counted in `lines` and otherwise ignored.
+/// - lines end with LF or CRLF; a CR that is not part of a CRLF (outside a quoted CSV field) stops
+///   the run, even under `skipBadLines`: a file with CR-only line ends would otherwise be read as
+///   one line (see `loneCarriageReturnMessage`).
+/// - blank lines (only spaces and tabs in JSON Lines, nothing in CSV) are counted in `lines` and
+///   otherwise ignored.
 /// - a UTF-8 byte order mark at the start of a file is skipped.
 public struct EventReader {
   public var options: EventReaderOptions

@@ -74,7 +74,7 @@ struct LineFailure: Error {
   var message: String
   /// Where the record ends when already known (value errors in CSV records).
   var recordEnd: RecordEnd?
-  /// A failure that cannot be skipped (a bad CSV header).
+  /// A failure that cannot be skipped (a bad CSV header, a lone carriage return).
   var fatal = false
   /// The field as the log names it, when that is not `field.name` (a mapped column, `rating`).
   var label: String?
@@ -83,6 +83,17 @@ struct LineFailure: Error {
     self.offset = offset
     self.field = field
     self.message = message
+  }
+
+  /// A carriage return at `offset` that is not part of a CRLF line end (`loneCarriageReturnMessage`):
+  /// fatal, since a file whose lines end with CR alone would otherwise be skipped as one bad
+  /// line (all its swipes with it), and it ends at the CR, so that nothing waits for a line feed
+  /// that may never come.
+  static func loneCarriageReturn(at offset: Int) -> LineFailure {
+    var failure = LineFailure(offset, nil, loneCarriageReturnMessage)
+    failure.fatal = true
+    failure.recordEnd = RecordEnd(consumed: offset + 1, lines: 1)
+    return failure
   }
 
   /// file:line:column of the failure; `firstLine` is the line the record starts on.

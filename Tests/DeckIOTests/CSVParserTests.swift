@@ -172,8 +172,10 @@ func csvError(bytes: [UInt8]) -> (line: Int, column: Int?, message: String)? {
       input: "id,name\r\n1,a\r\n\r\n2,b\r\n", line: 3, column: 1,
       message: "blank line between rows; remove it (every row needs 2 fields)"),
     Case(
-      input: "id,name\n1,a\rb\n", line: 2, column: 4,
-      message: "carriage return not followed by a line feed; end lines with LF or CRLF"),
+      input: "id,name\n1,a\rb\n", line: 2, column: 4, message: loneCarriageReturnMessage),
+    Case(input: "id,name\r1,a\r", line: 1, column: 8, message: loneCarriageReturnMessage),
+    Case(input: "id,name\n1,\"a\"\rb\n", line: 2, column: 6, message: loneCarriageReturnMessage),
+    Case(input: "id,name\n1,a\r", line: 2, column: 4, message: loneCarriageReturnMessage),
     Case(
       input: "id,name,id\n1,2,3\n", line: 1, column: 9,
       message: "duplicate column 'id' (columns 1 and 3); rename or remove one"),
