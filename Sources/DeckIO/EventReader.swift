@@ -221,6 +221,9 @@ public struct EventReaderOptions {
   public var onReject: ((EventReject) throws(DeckIOError) -> Void)?
   /// Foreign CSV logs: their columns and rating rules (nil: menudeck's own columns).
   public var columns: ColumnMapping?
+  /// Whether the parser takes its fast paths (`RecordParser.fastPaths`): tests and the fuzz
+  /// targets turn them off to compare whole runs with the general path.
+  var fastPaths = true
 
   public init(
     swipeRule: SwipeRule = .foodMenu, zone: any UTCOffsetProvider = FixedUTCOffset.utc,
@@ -345,6 +348,7 @@ public struct EventReader {
     defer { buffer.deallocate() }
     var parser = RecordParser(
       rule: options.swipeRule, zone: options.zone, format: format, mapping: options.columns)
+    parser.fastPaths = options.fastPaths
     var filled = 0
     var start = 0
     var eof = false

@@ -1,0 +1,38 @@
+// CSVParser (Sources/DeckIO/CSVParser.swift): the parser of CSV catalogs, users and imports.
+// Invariant: a table that parses, written back with every field quoted, parses to the same
+// header and fields; the LF and CRLF versions of the written table parse alike.
+
+@testable import DeckIO
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCSV(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+  let input = FuzzBytes(data, count)
+  guard let table = try? CSVParser.parse(input.bytes, file: "fuzz.csv") else { return 0 }
+  for eol in ["\n", "\r\n"] {
+    var text = table.header.map(quoted).joined(separator: ",") + eol
+    for r in table.records { text += r.fields.map(quoted).joined(separator: ",") + eol }
+    let again: CSVTable
+    do {
+      again = try CSVParser.parse(text, file: "again.csv")
+    } catch {
+      require(false, "the written table does not parse: \(error)\n\(text.debugDescription)")
+      return 0
+    }
+    require(again.header == table.header, "other header: \(again.header) for \(table.header)")
+    require(
+      again.records.map(\.fields) == table.records.map(\.fields),
+      "other records for \(text.debugDescription)")
+  }
+  // Lines of the records only increase, and fields start where the text says.
+  var line = table.headerLine
+  for r in table.records {
+    require(r.line > line, "record line \(r.line) after \(line)")
+    require(r.positions.count == r.fields.count, "a position per field")
+    line = r.line
+  }
+  return 0
+}
+
+private func quoted(_ s: String) -> String {
+  "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}
