@@ -19,7 +19,8 @@
 # into a regression test, then delete it), and each run's log in Fuzz/.build/logs.
 #
 # Environment: FUZZ_OPT (default -O; -Onone builds faster and fuzzes slower), FUZZ_MAX_LEN
-# (default 16384 bytes), FUZZ_ARGS (more libFuzzer flags).
+# (default 16384 bytes), FUZZ_ARGS (more libFuzzer flags), FUZZ_TARGETS (the targets of `all`,
+# space-separated), FUZZ_NO_BUILD=1 (run the binaries as built, e.g. while sources change).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -92,7 +93,9 @@ run() {
   set +e
   # The Swift runtime's backtracer would wait on a crashing target; libFuzzer reports crashes.
   # shellcheck disable=SC2086
-  SWIFT_BACKTRACE=enable=no "$bin/fuzz-$t" -max_total_time="$seconds" -jobs=1 -workers=1 -max_len="$max_len" \
+  # One process on one core, which is what -jobs=1 -workers=1 amount to (without the log file
+  # they make libFuzzer write into the current directory).
+  SWIFT_BACKTRACE=enable=no "$bin/fuzz-$t" -max_total_time="$seconds" -max_len="$max_len" \
     -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" \
     "${dict[@]}" ${FUZZ_ARGS:-} "$work" "${seeds[@]}" >"$log" 2>&1
   local code=$?
@@ -114,14 +117,14 @@ case "${1:-}" in
   build) build ;;
   run)
     [[ $# -eq 3 ]] || { echo "usage: Scripts/fuzz.sh run TARGET SECONDS" >&2; exit 64; }
-    build
+    [[ -n "${FUZZ_NO_BUILD:-}" ]] || build
     run "$2" "$3"
     ;;
   all)
     [[ $# -eq 2 ]] || { echo "usage: Scripts/fuzz.sh all SECONDS" >&2; exit 64; }
-    build
+    [[ -n "${FUZZ_NO_BUILD:-}" ]] || build
     failed=0
-    for t in $(targets); do run "$t" "$2" || failed=1; done
+    for t in ${FUZZ_TARGETS:-$(targets)}; do run "$t" "$2" || failed=1; done
     exit $failed
     ;;
   seeds) python3 Scripts/fuzz-seeds.py ;;
