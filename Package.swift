@@ -27,7 +27,8 @@ let package = Package(
       path: "Benchmarks/menudeck-bench"),
     .testTarget(name: "DeckBaseTests", dependencies: ["DeckBase"]),
     .testTarget(name: "DeckCoreTests", dependencies: ["DeckCore"]),
-    .testTarget(name: "DeckStrategiesTests", dependencies: ["DeckCore", "DeckStrategies"]),
+    .testTarget(
+      name: "DeckStrategiesTests", dependencies: ["DeckBase", "DeckCore", "DeckStrategies"]),
     .testTarget(name: "DeckIOTests", dependencies: ["DeckCore", "DeckStrategies", "DeckIO"]),
     .testTarget(name: "DeckLabTests", dependencies: ["DeckCore", "DeckStrategies", "DeckIO", "DeckLab"]),
     .testTarget(

@@ -28,9 +28,15 @@ Modes:
   propensity      a propensity of 1.5 for the first candidate
   nan             a NaN score for the first candidate
   inf             an Infinity score for the first candidate
-  flood           (well-behaved) log 20000 lines to stderr before answering
+  flood           (well-behaved) log 20000 lines to stderr before answering (MISBEHAVE_FLOOD_LINES
+                  sets the count, MISBEHAVE_FLOOD_WIDTH pads each line to that many bytes)
   order           (well-behaved) candidates in reverse order, propensities 1/n each
   bad-exit        answer everything, then exit with status 2 after `end`
+  leave-child     (well-behaved) start a `sleep 300` child at the handshake and exit without it
+  fork-exit       start a `sleep 300` child that keeps stdout and stderr open, then exit with
+                  status 3 instead of answering the rank request
+
+The modes that start a child write its pid to the file named by MISBEHAVE_CHILD_PID_FILE.
 
 With MISBEHAVE_LEARN_USERS=1 it asks for per-diner records (learn_users) and logs what each
 learn request carried.
@@ -39,6 +45,7 @@ learn request carried.
 import json
 import os
 import signal
+import subprocess
 import sys
 import time
 
@@ -50,6 +57,14 @@ def send(message):
 
 def log(text):
     print(text, file=sys.stderr, flush=True)
+
+
+def start_child():
+    """A `sleep 300` child that inherits stdin, stdout and stderr; its pid goes to the file."""
+    child = subprocess.Popen(["sleep", "300"])
+    with open(os.environ["MISBEHAVE_CHILD_PID_FILE"], "w") as f:
+        f.write("%d\n" % child.pid)
+    return child
 
 
 def main():
@@ -66,6 +81,8 @@ def main():
                 return 3
             if mode == "hang-at-hello":
                 time.sleep(3600)
+            if mode == "leave-child":
+                start_child()
             send({
                 "type": "describe",
                 "protocol": 99 if mode == "wrong-protocol" else 1,
@@ -105,6 +122,9 @@ def main():
             results = [{"scores": [0] * len(r["candidates"])} for r in requests]
             if fault == "exit":
                 return 0
+            if fault == "fork-exit":
+                start_child()
+                return 3
             if fault == "crash":
                 os.abort()
             if fault == "raise":
@@ -126,8 +146,12 @@ def main():
                 send({"type": "error", "message": "model file 'weights.bin' is missing"})
                 continue
             if fault == "flood":
-                for k in range(20000):
-                    log("flood %d" % k)
+                count = int(os.environ.get("MISBEHAVE_FLOOD_LINES", "20000"))
+                width = int(os.environ.get("MISBEHAVE_FLOOD_WIDTH", "0"))
+                lines = [("flood %d " % k).ljust(width, "x").rstrip() for k in range(count)]
+                for k in range(0, count, 1000):
+                    sys.stderr.write("".join(line + "\n" for line in lines[k:k + 1000]))
+                sys.stderr.flush()
             if fault == "wrong-id":
                 send({"type": "ranked", "id": message["id"] + 1, "results": results})
                 continue

@@ -25,6 +25,7 @@ public final class RunCleanup: @unchecked Sendable {
 
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private var temporaries: [UInt64: String] = [:]
+  private var lockFiles: [UInt64: String] = [:]
   private var nextToken: UInt64 = 0
   private var groups: [pid_t: Int] = [:]
 
@@ -56,6 +57,21 @@ public final class RunCleanup: @unchecked Sendable {
   /// Forgets a temporary file (renamed over its target, or removed).
   public func removeTemporary(_ token: Token) {
     holding { _ = temporaries.removeValue(forKey: token.value) }
+  }
+
+  /// Registers a lock file this run holds: a signal removes it (the lock itself ends with the
+  /// process).
+  func addLockFile(_ path: String) -> Token {
+    holding {
+      nextToken += 1
+      lockFiles[nextToken] = path
+      return Token(value: nextToken)
+    }
+  }
+
+  /// Forgets a lock file (released).
+  func removeLockFile(_ token: Token) {
+    holding { _ = lockFiles.removeValue(forKey: token.value) }
   }
 
   /// Registers the process group of a started plugin: a signal ends the whole group.
@@ -90,6 +106,9 @@ public final class RunCleanup: @unchecked Sendable {
     var removed = 0
     for path in temporaries.values where unlink(path) == 0 { removed += 1 }
     temporaries.removeAll()
+    // Still held: removing them now is what releasing them does.
+    for path in lockFiles.values { unlink(path) }
+    lockFiles.removeAll()
     let live = groups.keys.filter { killpg($0, SIGTERM) == 0 }
     if !live.isEmpty {
       let deadline = monotonicSeconds() + grace

@@ -64,3 +64,25 @@ public func signalName(_ signal: Int32) -> String {
   default: return "signal \(signal)"
   }
 }
+
+/// Writes all of `bytes` to `fd`, resuming after signals; the `errno` of a failed write.
+public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+  guard var pointer = bytes.baseAddress else { return nil }
+  var left = bytes.count
+  while left > 0 {
+    #if canImport(Glibc)
+      let n = Glibc.write(fd, pointer, left)
+    #elseif canImport(Musl)
+      let n = Musl.write(fd, pointer, left)
+    #else
+      let n = Darwin.write(fd, pointer, left)
+    #endif
+    if n < 0 {
+      if errno == EINTR { continue }
+      return errno
+    }
+    left -= n
+    pointer += n
+  }
+  return nil
+}

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import Foundation
 
@@ -287,6 +288,21 @@ public struct EventReader {
       let format: EventFormat
       if let f = source.format ?? EventFormat.forPath(source.path) {
         format = f
+      } else if let kind = FileSystem.kind(of: source.path), kind == .fifo || kind == .other {
+        // A pipe without a telling name (`<(zcat log.gz)`): sniffed like standard input, from
+        // the one read there is.
+        let fd = open(source.path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+          throw .io(path: source.path, message: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var input = SniffedInput(FileInput(fd: fd))
+        let format = try input.sniff(
+          name: source.path, blank: options.columns == nil ? .jsonLines : .csv)
+        let file = try readStream(
+          &input, name: source.path, format: format, into: &sink, stats: &stats)
+        stats.files.append(file)
+        continue
       } else {
         throw .invalid(
           path: source.path,
@@ -297,7 +313,7 @@ public struct EventReader {
       if source.path == "-" {
         fd = 0
       } else {
-        fd = open(source.path, O_RDONLY)
+        fd = open(source.path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
           let code = errno
           if code == ENOENT { throw .missingFile(path: source.path, what: "swipe log") }

@@ -252,29 +252,16 @@ public struct SwipeEventCollector: EventSink {
 /// a JSON string without loss, so it gets `"base64"` with its exact bytes instead of `"text"`.
 /// `column` and `field` are `null` when unknown.
 ///
-/// The file is written atomically: to a temporary file beside it, renamed by `finish()`.
+/// The rejects go to a `ByteOutput` (a run's pending file, replaced with its other outputs, or
+/// standard output); `finish()` writes what is still buffered.
 public final class RejectsWriter {
-  public let path: String
-  private let temporaryPath: String
-  private var fd: Int32
+  private let output: any ByteOutput
   private var buffer: [UInt8] = []
   public private(set) var count = 0
 
-  public init(path: String) throws(DeckIOError) {
-    self.path = path
-    temporaryPath = path + ".tmp-\(getpid())"
-    fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    if fd < 0 {
-      throw .io(path: path, message: "cannot create the rejects file: \(errnoText())")
-    }
+  public init(output: any ByteOutput) {
+    self.output = output
     buffer.reserveCapacity(1 << 16)
-  }
-
-  deinit {
-    if fd >= 0 {
-      close(fd)
-      unlink(temporaryPath)
-    }
   }
 
   /// Appends one rejected line.
@@ -305,39 +292,14 @@ public final class RejectsWriter {
     if buffer.count >= 1 << 16 { try flush() }
   }
 
-  /// Flushes, closes and renames the file into place.
+  /// Writes what is still buffered.
   public func finish() throws(DeckIOError) {
     try flush()
-    guard fd >= 0 else { return }
-    let closed = close(fd)
-    fd = -1
-    if closed != 0 {
-      unlink(temporaryPath)
-      throw .io(path: path, message: "cannot write the rejects file: \(errnoText())")
-    }
-    if rename(temporaryPath, path) != 0 {
-      let text = errnoText()
-      unlink(temporaryPath)
-      throw .io(path: path, message: "cannot write the rejects file: \(text)")
-    }
   }
 
   private func flush() throws(DeckIOError) {
-    var written = 0
-    while written < buffer.count {
-      let n = buffer.withUnsafeBytes { b in
-        #if canImport(Glibc)
-          Glibc.write(fd, b.baseAddress! + written, b.count - written)
-        #else
-          Darwin.write(fd, b.baseAddress! + written, b.count - written)
-        #endif
-      }
-      if n < 0 {
-        if errno == EINTR { continue }
-        throw .io(path: path, message: "cannot write the rejects file: \(errnoText())")
-      }
-      written += n
-    }
+    guard !buffer.isEmpty else { return }
+    try output.write(buffer)
     buffer.removeAll(keepingCapacity: true)
   }
 
@@ -361,5 +323,3 @@ public final class RejectsWriter {
     buffer.append(UInt8(ascii: "\""))
   }
 }
-
-private func errnoText() -> String { String(cString: strerror(errno)).lowercased() }

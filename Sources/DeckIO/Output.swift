@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 
 #if canImport(Glibc)
@@ -19,80 +20,24 @@ public final class MemoryOutput: ByteOutput {
   public var text: String { String(decoding: bytes, as: UTF8.self) }
 }
 
-/// A file written atomically: bytes go to a temporary file in the same directory, which replaces
-/// the target only on `commit()`; `abort()` (or failing to commit) leaves the target untouched.
-public final class AtomicFileOutput: ByteOutput {
-  public let path: String
-  private let tempPath: String
-  private var fd: Int32
-  private var committed = false
-
-  public init(path: String) throws(DeckIOError) {
-    self.path = path
-    let (dir, base) = splitPath(path)
-    var template = Array("\(dir)/.\(base).XXXXXX.tmp".utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
-    guard fd >= 0 else {
-      throw .io(path: path, message: "cannot create a temporary file in '\(dir)': \(errnoText())")
-    }
-    self.fd = fd
-    self.tempPath = String(
-      decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+/// Replaces the file at `path` (through a symbolic link, its target) with `bytes`, under the
+/// file's lock and through a temporary file renamed over it: the way for library users and
+/// tools that write one file. Commands declare all their outputs at once (`OutputSet`), so that
+/// they are locked before inputs are read and replaced together.
+public func replaceFile(at path: String, with bytes: [UInt8], wait: Double = 0) throws(DeckIOError)
+{
+  do {
+    let target = try FileSystem.writeTarget(of: path)
+    let set = try OutputSet(
+      targets: [target], wait: wait, holder: FileLock.holderLine(arguments: []))
+    let file = try set.file(target)
+    try file.write(bytes)
+    try set.commit()
+  } catch let error as SystemError {
+    throw .io(path: path, message: error.message)
+  } catch let error as FileLock.Failure {
+    throw .io(path: path, message: error.description)
+  } catch {
+    throw .io(path: path, message: "\(error)")
   }
-
-  public func write(_ bytes: [UInt8]) throws(DeckIOError) {
-    guard fd >= 0 else { throw .io(path: path, message: "write after close") }
-    var offset = 0
-    while offset < bytes.count {
-      let n = bytes.withUnsafeBytes { raw in
-        Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-      }
-      if n < 0 {
-        if errno == EINTR { continue }
-        throw .io(path: path, message: "write failed: \(errnoText())")
-      }
-      offset += n
-    }
-  }
-
-  /// Flushes to disk and renames the temporary file over the target.
-  public func commit() throws(DeckIOError) {
-    guard fd >= 0 else { return }
-    if fsync(fd) != 0 {
-      let e = errnoText()
-      abort()
-      throw .io(path: path, message: "fsync failed: \(e)")
-    }
-    // Regular permissions for a new output file (mkstemp creates 0600).
-    fchmod(fd, 0o644)
-    close(fd)
-    fd = -1
-    if rename(tempPath, path) != 0 {
-      let e = errnoText()
-      unlink(tempPath)
-      throw .io(path: path, message: "cannot replace the file: \(e)")
-    }
-    committed = true
-  }
-
-  /// Deletes the temporary file; the target keeps its previous contents.
-  public func abort() {
-    if fd >= 0 {
-      close(fd)
-      fd = -1
-    }
-    if !committed { unlink(tempPath) }
-  }
-
-  deinit { if !committed { abort() } }
 }
-
-func splitPath(_ path: String) -> (dir: String, base: String) {
-  if let slash = path.lastIndex(of: "/") {
-    let dir = String(path[..<slash])
-    return (dir.isEmpty ? "/" : dir, String(path[path.index(after: slash)...]))
-  }
-  return (".", path)
-}
-
-private func errnoText() -> String { String(cString: strerror(errno)).lowercased() }

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 
 // History snapshot files
@@ -44,7 +45,10 @@ public enum SnapshotFile {
   }
 
   /// Whether the file at `path` starts with the snapshot magic.
+  /// Only regular files are looked at: a pipe or FIFO can be read once, and that read belongs
+  /// to the reader of the log (a snapshot is always a regular file).
   public static func isSnapshot(path: String) -> Bool {
+    guard FileSystem.kind(of: path) == .regular else { return false }
     guard let prefix = try? TextInput.readPrefix(path: path, count: magic.count) else {
       return false
     }
@@ -246,16 +250,9 @@ public enum SnapshotFile {
     return try decode(bytes, file: displayName ?? path)
   }
 
-  /// Writes `snapshot` to `path` atomically (temporary file, fsync, rename).
+  /// Writes `snapshot` to `path` atomically (under its lock; temporary file, fsync, rename).
   public static func write(_ snapshot: HistorySnapshot, to path: String) throws(DeckIOError) {
-    let out = try AtomicFileOutput(path: path)
-    do throws(DeckIOError) {
-      try out.write(encode(snapshot))
-      try out.commit()
-    } catch {
-      out.abort()
-      throw error
-    }
+    try replaceFile(at: path, with: encode(snapshot))
   }
 }
 

@@ -43,13 +43,9 @@ extension SampleData {
     }
     var written: [String] = []
     for file in files(seed: seed) {
-      let url = URL(fileURLWithPath: dir).appendingPathComponent(file.name)
-      do {
-        try Data(file.contents.utf8).write(to: url, options: .atomic)
-      } catch {
-        throw .io(path: url.path, message: "cannot write the file; check the path and permissions")
-      }
-      written.append(url.path)
+      let path = URL(fileURLWithPath: dir).appendingPathComponent(file.name).path
+      try replaceFile(at: path, with: Array(file.contents.utf8))
+      written.append(path)
     }
     return written
   }

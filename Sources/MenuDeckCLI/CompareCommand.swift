@@ -54,6 +54,7 @@ let compareCommand = CommandSpec(
     .option(
       "report", valueName: "file.html",
       help: "Also write a self-contained HTML report with charts, atomically."),
+    OutputOptions.wait,
     .option(
       "users", valueName: "n|file",
       help: "Simulation: how many synthetic diners, or a users file (default 1000). Logs: a users"
@@ -108,16 +109,32 @@ enum Compare {
       resampling.level = level
     }
     resampling.seed = try args.uint64("seed") ?? config.seed
-    if let out = args.value("out") { try Paths.checkOutput(out, io) }
-    if let report = args.value("report") { try Paths.checkOutput(report, io, option: "--report") }
-    if let out = args.value("out"), let report = args.value("report"),
-      URL(fileURLWithPath: Paths.open(out, io)).standardizedFileURL
-        == URL(fileURLWithPath: Paths.open(report, io)).standardizedFileURL
-    {
-      throw UsageError("'--out' and '--report' name the same file '\(out)'; give two files")
-    }
-
     let logs = args.arguments("log")
+    // Every file of the run, declared and locked before anything is read: --out, --report and
+    // the TREC files, replaced together at the end.
+    var declared: [(option: String, path: String?)] = [
+      ("--out", args.value("out")), ("--report", args.value("report")),
+    ]
+    if let dir = args.value("trec"), !logs.isEmpty {
+      try CompareLogs.makeTrecDirectory(dir, io)
+      for file in CompareLogs.trecFiles(dir: dir, names: Simulate.strategyNames(args, config)) {
+        declared.append(("--trec", file))
+      }
+    }
+    var inputs = logs.map { RunOutputs.File("the swipe log", $0) }
+    if !config.bytes.isEmpty { inputs.append(.init("--config", config.path)) }
+    if let catalog = args.value("catalog") ?? config.catalog {
+      inputs.append(
+        .init(args.isGiven("catalog") ? "--catalog" : "the config's \"catalog\"", catalog))
+    }
+    if let users = args.value("users"), Int(users) == nil {
+      inputs.append(.init("--users", users))
+    }
+    let outputs = try RunOutputs(
+      declared, inputs: inputs, wait: OutputOptions.wait(args), standardOutput: "--out",
+      context: context)
+    defer { outputs.abort() }
+
     var report: ComparisonReport
     if logs.isEmpty {
       for option in [
@@ -131,13 +148,18 @@ enum Compare {
       for option in ["days", "start", "mode"] where args.isGiven(option) {
         throw UsageError("'--\(option)' applies to simulations; logs are evaluated with --split")
       }
-      report = try CompareLogs.run(args, config, logs, resampling, context)
+      report = try CompareLogs.run(args, config, logs, resampling, context, outputs: outputs)
     }
     if let note = intervalNote(report) { report.notes.append(note) }
-    try CommandOutput.write(
-      ComparisonWriter.render(report, format: format), to: args.value("out"), io)
-    if let path = args.value("report") {
-      try CommandOutput.write(HTMLReport.render(report), to: path, io)
+    try outputs.write(ComparisonWriter.render(report, format: format), to: "--out")
+    if outputs.isGiven("--report") {
+      try outputs.write(HTMLReport.render(report), to: "--report")
+    }
+    try outputs.commit()
+    if let dir = args.value("trec"), !logs.isEmpty {
+      context.note("menudeck: TREC qrels and runs written to \(dir)")
+    }
+    if let path = args.value("report"), path != "-" {
       context.note("menudeck: report written to \(path)")
     }
     return .success

@@ -9,7 +9,7 @@ import Foundation
 enum CompareLogs {
   static func run(
     _ args: ParsedArguments, _ config: MenuDeckConfig, _ logs: [String],
-    _ resampling: ResamplingOptions, _ context: CommandContext
+    _ resampling: ResamplingOptions, _ context: CommandContext, outputs: RunOutputs
   ) throws -> ComparisonReport {
     let io = context.io
     guard let catalogPath = args.value("catalog") ?? config.catalog else {
@@ -163,8 +163,7 @@ enum CompareLogs {
     if let dir = args.value("trec") {
       try writeTrec(
         dir: dir, users: judged.map(\.user), relevant: judged.map(\.relevant), names: names,
-        rankings: rankings, catalog: catalog, io: io)
-      context.note("menudeck: TREC qrels and runs written to \(dir)")
+        rankings: rankings, catalog: catalog, outputs: outputs)
     }
     let evaluation = OfflineEvaluation(
       k: k, itemCategory: catalog.itemCategory, trainingPopularity: history.itemRight)
@@ -299,34 +298,48 @@ enum CompareLogs {
 
   /// `DIR/qrels.txt` (the right swipes of the evaluation period) and `DIR/NAME.run` per strategy,
   /// so that `trec_eval -c -m P.10 ... DIR/qrels.txt DIR/NAME.run` recomputes the ranking
-  /// metrics. Each file is written atomically.
+  /// metrics. The files are outputs of the run (see `trecFiles`), replaced with its others.
   static func writeTrec(
     dir: String, users: [String], relevant: [[Int32]], names: [String], rankings: [[[Int32]]],
-    catalog: Catalog, io: CLIStreams
+    catalog: Catalog, outputs: RunOutputs
   ) throws {
     let ids = catalog.items.map(\.id)
+    let files = trecFiles(dir: dir, names: names)
+    do {
+      let qrels = try TrecFiles.qrels(users: users, relevant: relevant, itemIDs: ids)
+      try outputs.write(Array(qrels.utf8), to: "--trec", path: files[0])
+      for (index, (name, lists)) in zip(names, rankings).enumerated() {
+        let run = try TrecFiles.run(users: users, rankings: lists, itemIDs: ids, tag: name)
+        try outputs.write(Array(run.utf8), to: "--trec", path: files[index + 1])
+      }
+    } catch let error as TrecIDError {
+      throw CommandFailure(.dataError, "--trec: \(error)")
+    }
+  }
+
+  /// The files `--trec DIR` writes: `DIR/qrels.txt`, then `DIR/NAME.run` for each strategy (a
+  /// named configuration may hold characters a file name should not: they become `_`).
+  static func trecFiles(dir: String, names: [String]) -> [String] {
+    let base = dir.hasSuffix("/") ? dir : dir + "/"
+    return [base + "qrels.txt"]
+      + names.map { name in
+        base
+          + String(
+            name.unicodeScalars.map { c in
+              c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "-" || c == "."
+                ? Character(c) : "_"
+            }) + ".run"
+      }
+  }
+
+  /// Creates `--trec DIR` (and its parents) when missing.
+  static func makeTrecDirectory(_ dir: String, _ io: CLIStreams) throws {
     do {
       try FileManager.default.createDirectory(
         atPath: Paths.open(dir, io), withIntermediateDirectories: true)
     } catch {
       throw CommandFailure(
         .ioError, "\(dir): cannot create the directory: \(error.localizedDescription)")
-    }
-    do {
-      let qrels = try TrecFiles.qrels(users: users, relevant: relevant, itemIDs: ids)
-      try CommandOutput.write(Array(qrels.utf8), to: dir + "/qrels.txt", io)
-      for (name, lists) in zip(names, rankings) {
-        let run = try TrecFiles.run(users: users, rankings: lists, itemIDs: ids, tag: name)
-        // A named configuration may hold characters a file name should not.
-        let file = String(
-          name.unicodeScalars.map { c in
-            c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "-" || c == "."
-              ? Character(c) : "_"
-          })
-        try CommandOutput.write(Array(run.utf8), to: dir + "/" + file + ".run", io)
-      }
-    } catch let error as TrecIDError {
-      throw CommandFailure(.dataError, "--trec: \(error)")
     }
   }
 

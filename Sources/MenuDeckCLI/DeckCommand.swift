@@ -31,6 +31,7 @@ let deckCommand = CommandSpec(
       "format", short: "f", valueName: "format", choices: DeckFormat.allCases.map(\.rawValue),
       help: "Output format (config: format; default json)."),
     .option("out", valueName: "file", help: "Write to this file atomically instead of stdout."),
+    OutputOptions.wait,
     .option(
       "fallback", valueName: "name",
       help: "If the strategy (a plugin) fails, give the affected diners this strategy's decks."),
@@ -44,7 +45,11 @@ enum DeckRun {
     let quiet = args.flag("quiet")
     let config = try Inputs.loadConfig(args, io)
     let settings = try Inputs.settings(args, io, config: config)
-    if let out = args.value("out") { try Paths.checkOutput(out, io) }
+    let outputs = try RunOutputs(
+      [("--out", args.value("out")), ("--rejects", settings.rejectsPath)],
+      inputs: Inputs.files(args, settings), wait: OutputOptions.wait(args), standardOutput: "--out",
+      context: context)
+    defer { outputs.abort() }
 
     let (catalog, catalogHash) = try Inputs.loadCatalog(settings.catalogPath, io)
     var users: [UserProfile] = []
@@ -55,14 +60,12 @@ enum DeckRun {
     let builder = try Inputs.deckBuilder(catalog, settings.rules, config)
 
     var rejects: RejectsWriter?
-    if let path = settings.rejectsPath {
-      rejects = try Paths.using(path, io) { p throws(DeckIOError) in try RejectsWriter(path: p) }
+    if outputs.isGiven("--rejects") {
+      rejects = RejectsWriter(output: try outputs.output("--rejects"))
     }
     let (history, stats, future) = try Inputs.loadHistory(
       settings, catalog: catalog, cutoff: settings.date, io: io, rejects: rejects)
-    if let rejects, let path = settings.rejectsPath {
-      do { try rejects.finish() } catch { throw error.naming(rejects.path, as: path) }
-    }
+    try rejects?.finish()
 
     var fallback: NamedStrategy?
     if let name = args.value("fallback") {
@@ -114,17 +117,8 @@ enum DeckRun {
       options: Strategies.headerOptions(strategy, settings.strategy), seed: settings.seed,
       size: settings.rules.size, inputs: inputs)
 
-    // Output: stdout, or a temp file renamed over --out only when everything succeeded.
-    let file: AtomicFileOutput?
-    let output: ByteOutput
-    if let out = args.value("out") {
-      let f = try Paths.using(out, io) { p throws(DeckIOError) in try AtomicFileOutput(path: p) }
-      file = f
-      output = f
-    } else {
-      file = nil
-      output = StdoutOutput(io.stdout)
-    }
+    // Output: stdout, or a temporary file renamed over --out only when everything succeeded.
+    let output = try outputs.output("--out")
     var shortDecks = 0
     var warningLines: [String] = []
     do {
@@ -150,15 +144,9 @@ enum DeckRun {
       }
       try writer.end()
       try strategy.finish()
-      try file?.commit()
+      try outputs.commit()
       // The fallback's warning is the one line a cron operator must see, even with --quiet.
       if let warning = Strategies.fallbackWarning(strategy) { context.warn(warning) }
-    } catch {
-      file?.abort()
-      if let e = error as? DeckIOError, let file, let out = args.value("out") {
-        throw e.naming(file.path, as: out)
-      }
-      throw error
     }
 
     if !quiet {
@@ -171,7 +159,7 @@ enum DeckRun {
       context.note(
         "menudeck: \(diners.count) deck\(diners.count == 1 ? "" : "s") for \(settings.date) with '\(settings.strategyName)'"
           + (shortDecks > 0 ? ", \(shortDecks) short" : "")
-          + (args.value("out").map { " written to \($0)" } ?? ""))
+          + (args.value("out").flatMap { $0 == "-" ? nil : " written to \($0)" } ?? ""))
     }
     return .success
   }

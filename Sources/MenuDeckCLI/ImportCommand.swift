@@ -57,7 +57,8 @@ private func importSubcommand(_ dataSet: RealDataSet, abstract: String, discussi
     options: [
       .option(
         "out", valueName: "dir",
-        help: "Directory for catalog.csv and menudeck.json (created if missing).")
+        help: "Directory for catalog.csv and menudeck.json (created if missing)."),
+      OutputOptions.wait,
     ],
     arguments: [CommandArgument("dir", help: "The data set's directory.")],
     run: { args, context in try RealDataImportRun.run(dataSet, args, context) })
@@ -75,6 +76,22 @@ enum RealDataImportRun {
     guard let dir = args.argument("dir") else {
       throw UsageError("give the data set's directory")
     }
+    let outOpened = Paths.open(out, io)
+    do {
+      try FileManager.default.createDirectory(
+        atPath: outOpened, withIntermediateDirectories: true)
+    } catch {
+      throw CommandFailure(
+        .ioError, "\(out): cannot create the directory; check the path and permissions")
+    }
+    let catalogName = "catalog.csv"
+    let configName = "menudeck.json"
+    let outputs = try RunOutputs(
+      [("--out", join(out, catalogName)), ("--out", join(out, configName))],
+      inputs: dataSet.inputFiles.map { RunOutputs.File("the data set file", join(dir, $0)) },
+      wait: OutputOptions.wait(args), context: context)
+    defer { outputs.abort() }
+
     let imported = try RealData.importCatalog(
       dataSet, directory: Paths.open(dir, io), shownAs: dir)
     let catalog: Catalog
@@ -88,22 +105,13 @@ enum RealDataImportRun {
       try RealData.countRatings(dataSet, path: opened, catalog: catalog)
     }
 
-    let outOpened = Paths.open(out, io)
-    do {
-      try FileManager.default.createDirectory(
-        atPath: outOpened, withIntermediateDirectories: true)
-    } catch {
-      throw CommandFailure(
-        .ioError, "\(out): cannot create the directory; check the path and permissions")
-    }
-    let catalogName = "catalog.csv"
-    let configName = "menudeck.json"
     let history = relativePath(from: io.resolvePath(out), to: io.resolvePath(ratingsPath))
-    try write(
-      Array(imported.catalogCSV.utf8), join(outOpened, catalogName), shown: join(out, catalogName))
-    try write(
-      Array(config(dataSet, catalog: catalogName, history: history).utf8),
-      join(outOpened, configName), shown: join(out, configName))
+    try outputs.write(
+      Array(imported.catalogCSV.utf8), to: "--out", path: join(out, catalogName))
+    try outputs.write(
+      Array(config(dataSet, catalog: catalogName, history: history).utf8), to: "--out",
+      path: join(out, configName))
+    try outputs.commit()
 
     for line in summary(imported, counts, dataSet, dir: dir, out: out) { context.note(line) }
     return .success
@@ -163,17 +171,6 @@ enum RealDataImportRun {
         + "\(shell(join(dir, dataSet.ratingsFile))) \(dataSet.mappingArguments)")
     lines.append("  or: menudeck validate --config \(shell(join(out, "menudeck.json")))")
     return lines
-  }
-
-  private static func write(_ bytes: [UInt8], _ path: String, shown: String) throws {
-    let file: AtomicFileOutput
-    do {
-      file = try AtomicFileOutput(path: path)
-      try file.write(bytes)
-      try file.commit()
-    } catch {
-      throw error.naming(path, as: shown)
-    }
   }
 
   static func join(_ directory: String, _ name: String) -> String {

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import DeckIO
 import DeckStrategies
@@ -107,6 +108,26 @@ enum InputOptions {
 }
 
 enum Inputs {
+  /// The files a run reads, each with the option (or config key) that named it: what no output
+  /// of the run may replace.
+  static func files(_ args: ParsedArguments, _ settings: RunSettings) -> [RunOutputs.File] {
+    let config = settings.config
+    func label(_ option: String, _ key: String) -> String {
+      args.declares(option) && args.isGiven(option) ? "--" + option : "the config's \"\(key)\""
+    }
+    var files: [RunOutputs.File] = []
+    if !config.bytes.isEmpty { files.append(.init("--config", config.path)) }
+    if !settings.catalogPath.isEmpty {
+      files.append(.init(label("catalog", "catalog"), settings.catalogPath))
+    }
+    if let users = settings.usersPath { files.append(.init(label("users", "users"), users)) }
+    for log in settings.historyPaths { files.append(.init(label("history", "history"), log)) }
+    if let plugin = settings.strategy.plugin {
+      files.append(.init("the plugin of '\(settings.strategy.name)'", plugin))
+    }
+    return files
+  }
+
   /// The deck builder for `rules`; rules it refuses are the config's data error (exit 65).
   static func deckBuilder(_ catalog: Catalog, _ rules: DeckRules, _ config: MenuDeckConfig) throws
     -> DeckBuilder
@@ -309,8 +330,9 @@ enum Inputs {
         "\(snapshots.joined(separator: ", ")): drags were decided by the \(rule) rule, but the "
           + "config says '\(settings.config.dragRuleName)'; ingest the logs again with this config")
     }
-    // A raw log that is already in a snapshot would be counted twice.
-    for log in logs where log != "-" {
+    // A raw log that is already in a snapshot would be counted twice. (Standard input and
+    // pipes are read once, by the reader: they cannot be hashed as well.)
+    for log in logs where log != "-" && !isReadOnce(log, io) {
       let (hash, _) = try Paths.using(log, io) { opened throws(DeckIOError) in
         try Ingest.fileSHA256(opened)
       }
@@ -327,6 +349,38 @@ enum Inputs {
       return (history, stats, ingest.skippedFuture)
     } catch {
       throw CommandFailure(.dataError, "\(snapshots.joined(separator: ", ")): \(error)")
+    }
+  }
+
+  /// Whether `path` names something that can be read only once (a FIFO, a pipe such as
+  /// `/dev/stdin` or `<(zcat log.gz)`, a character device): it must be opened once, never
+  /// sniffed or hashed before it is read.
+  static func isReadOnce(_ path: String, _ io: CLIStreams) -> Bool {
+    guard path != "-" else { return true }
+    let kind = FileSystem.kind(of: Paths.open(path, io))
+    return kind != nil && kind != .regular && kind != .directory
+  }
+
+  /// The whole of a log that can be read once (`-` is standard input).
+  static func readOnce(_ path: String, _ io: CLIStreams) throws -> [UInt8] {
+    if path == "-" {
+      do { return try io.stdin.readAll() } catch {
+        throw DeckIOError.io(path: "<stdin>", message: "cannot read standard input: \(error)")
+      }
+    }
+    return try Paths.using(path, io) { opened throws(DeckIOError) in
+      try TextInput.readBytes(path: opened, what: "swipe log")
+    }
+  }
+
+  /// The format of a log read whole: its extension's when it has one, else sniffed from its
+  /// first bytes (as for standard input).
+  static func eventFormat(of path: String, _ bytes: [UInt8], columns: ColumnMapping?)
+    -> EventFormat
+  {
+    if path != "-", let format = EventFormat.forPath(path) { return format }
+    return bytes.withUnsafeBufferPointer {
+      EventFormat.sniff($0, blank: columns == nil ? .jsonLines : .csv)
     }
   }
 

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import DeckIO
 import DeckStrategies
@@ -11,6 +12,14 @@ public func run(_ arguments: [String], _ io: CLIStreams) -> ExitCode {
   runCommand(menudeckCommand, arguments: arguments, io: io)
 }
 
+/// The binary's whole `main`: signal handling (SIGINT, SIGTERM and SIGHUP remove this run's
+/// temporary files and end its plugins; SIGPIPE becomes EPIPE), then `run` on the process's own
+/// streams. Returns the exit status.
+public func runProcess(_ arguments: [String]) -> Int32 {
+  SignalHandling.install(program: menudeckCommand.name)
+  return run(arguments, .standard()).rawValue
+}
+
 /// The command tree.
 public let menudeckCommand = CommandSpec(
   name: "menudeck",
@@ -21,7 +30,9 @@ public let menudeckCommand = CommandSpec(
     Plain 'menudeck' runs 'menudeck deck' with Config/menudeck.json.
 
     Exit codes: 0 ok, 1 a check failed, 64 usage, 65 bad input data, 66 missing input, \
-    69 plugin unavailable, 70 internal error, 74 I/O error, 76 plugin protocol error.
+    69 plugin unavailable, 70 internal error, 74 I/O error, 75 an output is locked by another \
+    run, 76 plugin protocol error, 141 standard output closed by its reader; 129, 130, 143 when \
+    stopped by SIGHUP, SIGINT, SIGTERM.
     """,
   subcommands: [
     deckCommand, validateCommand, strategiesCommand, ingestCommand, mergeCommand, simulateCommand,
@@ -66,7 +77,13 @@ extension StrategyError: ExitCodeProviding {
 final class StdoutOutput: ByteOutput {
   let sink: any TextSink
   init(_ sink: any TextSink) { self.sink = sink }
-  func write(_ bytes: [UInt8]) throws(DeckIOError) { sink.write(bytes: bytes) }
+  func write(_ bytes: [UInt8]) throws(DeckIOError) {
+    sink.write(bytes: bytes)
+    // Stop at once when the reader has gone (`menudeck deck | head`), not after the last deck.
+    if sink.isBrokenPipe {
+      throw .io(path: "standard output", message: "the reader closed the pipe")
+    }
+  }
 }
 
 enum ContentHash {

@@ -2,6 +2,7 @@ import DeckCore
 import DeckIO
 import DeckLab
 import DeckStrategies
+import Foundation
 
 // MARK: - strategies
 
@@ -136,13 +137,29 @@ let sampleCommand = CommandSpec(
   options: [
     .option("out", valueName: "dir", help: "Directory to write into (created if missing)."),
     .option("seed", valueName: "n", help: "Seed of the swipe log (default: the bundled one)."),
+    OutputOptions.wait,
   ],
   run: { args, context in
     guard let out = args.value("out") else {
       throw UsageError("missing '--out <dir>': the directory to write the sample data into")
     }
     let seed = try args.uint64("seed") ?? SampleData.defaultSeed
-    let paths = try SampleData.write(to: Paths.open(out, context.io), seed: seed)
+    do {
+      try FileManager.default.createDirectory(
+        atPath: Paths.open(out, context.io), withIntermediateDirectories: true)
+    } catch {
+      throw CommandFailure(
+        .ioError, "\(out): cannot create the directory; check the path and permissions")
+    }
+    let files = SampleData.files(seed: seed)
+    let paths = files.map { RealDataImportRun.join(out, $0.name) }
+    let outputs = try RunOutputs(
+      paths.map { ("--out", $0) }, inputs: [], wait: OutputOptions.wait(args), context: context)
+    defer { outputs.abort() }
+    for (file, path) in zip(files, paths) {
+      try outputs.write(Array(file.contents.utf8), to: "--out", path: path)
+    }
+    try outputs.commit()
     context.note("menudeck: wrote \(paths.count) files to \(out)")
     return .success
   })

@@ -48,6 +48,7 @@ let simulateCommand = CommandSpec(
       choices: ["table", "json", "csv"],
       help: "Format of the stats."),
     .option("out", valueName: "file", help: "Write the stats to this file atomically."),
+    OutputOptions.wait,
     .option(
       "fallback", valueName: "name",
       help: "If a strategy (a plugin) fails, give the affected diners this strategy's decks."),
@@ -77,17 +78,24 @@ enum Simulate {
     if args.value("events") != nil && strategies.count > 1 {
       throw UsageError("'--events' writes one strategy's log; give one --strategy with it")
     }
-    if let out = args.value("out") { try Paths.checkOutput(out, io) }
-    if let events = args.value("events") { try Paths.checkOutput(events, io, option: "--events") }
+    var inputs: [RunOutputs.File] = []
+    if !config.bytes.isEmpty { inputs.append(.init("--config", config.path)) }
+    if let catalog = args.value("catalog") ?? config.catalog {
+      inputs.append(
+        .init(args.isGiven("catalog") ? "--catalog" : "the config's \"catalog\"", catalog))
+    }
+    if let users = args.value("users"), Int(users) == nil { inputs.append(.init("--users", users)) }
+    let outputs = try RunOutputs(
+      [("--out", args.value("out")), ("--events", args.value("events"))], inputs: inputs,
+      wait: OutputOptions.wait(args), standardOutput: "--out", context: context)
+    defer { outputs.abort() }
 
-    // Event log, written atomically.
-    var eventFile: AtomicFileOutput?
+    // Event log, replaced with the stats at the end.
     var eventWriter: EventWriter?
     if let path = args.value("events") {
       let format: EventFormat = path.lowercased().hasSuffix(".csv") ? .csv : .jsonLines
-      let file = try AtomicFileOutput(path: Paths.open(path, io))
-      eventFile = file
-      eventWriter = EventWriter(format: format, output: file, drags: setup.simulation.drags)
+      eventWriter = EventWriter(
+        format: format, output: try outputs.output("--events"), drags: setup.simulation.drags)
     }
 
     var stats = StatsAccumulator(
@@ -96,19 +104,14 @@ enum Simulate {
         deckSize: setup.rules.size, days: setup.start...setup.last,
         strategies: strategies.map(\.0)))
     let totals: (sessions: Int, swipes: Int)
-    do {
-      totals = try simulate(
-        setup, strategies, into: &stats, eventWriter: eventWriter, context: context)
-      try eventWriter?.finish()
-      try eventFile?.commit()
-    } catch {
-      eventFile?.abort()
-      throw error
-    }
+    totals = try simulate(
+      setup, strategies, into: &stats, eventWriter: eventWriter, context: context)
+    try eventWriter?.finish()
 
     let report = stats.report()
     let format = StatsFormat(rawValue: args.value("format") ?? "table") ?? .table
-    try CommandOutput.write(report.render(format), to: args.value("out"), io)
+    try outputs.write(report.render(format), to: "--out")
+    try outputs.commit()
     context.note(
       "menudeck: simulated \(plural(setup.population.count, "diner")) x \(plural(setup.days, "day")) from \(setup.start)"
         + " with seed \(setup.seed): \(plural(totals.sessions, "session")), \(plural(totals.swipes, "swipe"))"
@@ -174,13 +177,19 @@ enum Simulate {
 
   /// The strategies named by `--strategy` (default: the config's), each a named configuration
   /// or a built-in with the command-line `--option`s, duplicates dropped, in the order given.
-  static func strategies(
-    _ args: ParsedArguments, _ config: MenuDeckConfig, _ io: CLIStreams
-  ) throws -> [(String, any RankingStrategy)] {
+  /// The names of the strategies a run uses, in order, each once: `--strategy` values, else
+  /// the config's.
+  static func strategyNames(_ args: ParsedArguments, _ config: MenuDeckConfig) -> [String] {
     var names = args.values("strategy")
     if names.isEmpty { names = [config.strategy] }
     var seen = Set<String>()
-    names = names.filter { seen.insert($0).inserted }
+    return names.filter { seen.insert($0).inserted }
+  }
+
+  static func strategies(
+    _ args: ParsedArguments, _ config: MenuDeckConfig, _ io: CLIStreams
+  ) throws -> [(String, any RankingStrategy)] {
+    let names = strategyNames(args, config)
     var strategies: [(String, any RankingStrategy)] = []
     var fallback: NamedStrategy?
     if let name = args.value("fallback") {
@@ -256,24 +265,6 @@ enum Simulate {
       totalSwipes += result.swipes
     }
     return (totalSessions, totalSwipes)
-  }
-}
-
-/// Writing a command's result: to `--out` atomically, else to standard output.
-enum CommandOutput {
-  static func write(_ bytes: [UInt8], to out: String?, _ io: CLIStreams) throws {
-    guard let out else {
-      io.stdout.write(bytes: bytes)
-      return
-    }
-    let file = try AtomicFileOutput(path: Paths.open(out, io))
-    do {
-      try file.write(bytes)
-      try file.commit()
-    } catch {
-      file.abort()
-      throw error
-    }
   }
 }
 

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import DeckIO
 import Foundation
@@ -15,6 +16,10 @@ let ingestCommand = CommandSpec(
     is already in it is skipped with a note, so ingesting the same file twice never counts it \
     twice. The snapshot is written atomically: a killed ingest leaves the previous one intact.
 
+    The snapshot is locked from before it is read until the new one replaces it, so ingests \
+    that overlap (two cron jobs, a retry) add up: the second fails at once with exit 75, or \
+    waits with --wait SECONDS and then adds its logs to what the first wrote.
+
     Examples:
       menudeck ingest Data/swipes.jsonl --into history.snap
       menudeck ingest logs/2026-11-29.jsonl --into history.snap
@@ -29,6 +34,7 @@ let ingestCommand = CommandSpec(
       help: "Ingest only swipes dated before this day (default: tomorrow in the config's zone)."),
     InputOptions.skipBadLines,
     InputOptions.rejects,
+    OutputOptions.wait,
   ] + InputOptions.mapping,
   arguments: [
     CommandArgument(
@@ -48,7 +54,10 @@ let mergeCommand = CommandSpec(
       menudeck merge shard-*.snap --out history.snap
     """,
   options: [
-    .option("out", valueName: "snapshot", help: "The merged snapshot to write (atomically).")
+    .option(
+      "out", valueName: "snapshot",
+      help: "The merged snapshot to write (atomically; '-' writes standard output)."),
+    OutputOptions.wait,
   ],
   arguments: [CommandArgument("snapshot", help: "Snapshots to merge.", isRepeating: true)],
   run: { args, context in try Merge.run(args, context) })
@@ -75,20 +84,30 @@ enum Ingest {
       }
       before = d
     }
-    try Paths.checkOutput(into, io, option: "--into")
+    guard into != "-" else {
+      throw UsageError("'--into' needs a snapshot file: ingest adds to it in place")
+    }
     let skip = args.flag("skip-bad-lines")
     let rejectsPath = args.value("rejects")
     if rejectsPath != nil && !skip {
       throw UsageError("'--rejects' needs '--skip-bad-lines' (without it a bad line stops the run)")
     }
+    var inputs = logs.map { RunOutputs.File("the swipe log", $0) }
+    if !config.bytes.isEmpty { inputs.append(.init("--config", config.path)) }
+    // The snapshot is read and replaced under its lock: the lock is taken before it is read.
+    let outputs = try RunOutputs(
+      [("--into", into), ("--rejects", rejectsPath)], inputs: inputs,
+      wait: OutputOptions.wait(args), context: context)
+    defer { outputs.abort() }
 
     let intoOpened = Paths.open(into, io)
     var snapshot = HistorySnapshot.empty
-    if FileManager.default.fileExists(atPath: intoOpened) {
+    let stateRead = FileState(path: intoOpened)
+    if stateRead != nil {
       snapshot = try SnapshotFile.read(path: intoOpened, displayName: into)
     }
     var rejects: RejectsWriter?
-    if let rejectsPath { rejects = try RejectsWriter(path: Paths.open(rejectsPath, io)) }
+    if rejectsPath != nil { rejects = RejectsWriter(output: try outputs.output("--rejects")) }
     let settings = RunSettings(
       config: config, catalogPath: "", usersPath: nil, historyPaths: [], strategyName: "",
       strategy: NamedStrategy(name: "", use: "", options: [:]), seed: 0,
@@ -101,9 +120,10 @@ enum Ingest {
     var events = 0
     var seen = Set<String>()
     for log in logs {
-      // Standard input cannot be hashed before reading: read it whole.
+      // Standard input, a pipe or a FIFO can be read once only: it is read whole, then hashed.
+      let once = log == "-" || Inputs.isReadOnce(log, io)
       let (hash, size) =
-        log == "-"
+        once
         ? (nil, 0)
         : try Paths.using(log, io) { opened throws(DeckIOError) in
           try fileSHA256(opened)
@@ -120,14 +140,14 @@ enum Ingest {
       }
       let stats: EventReadStats
       var contentHash = hash
-      if log == "-" {
-        let bytes: [UInt8]
-        do { bytes = try io.stdin.readAll() } catch {
-          throw DeckIOError.io(path: "<stdin>", message: "cannot read standard input: \(error)")
-        }
+      if once {
+        let name = log == "-" ? "<stdin>" : log
+        let bytes = try Inputs.readOnce(log, io)
         contentHash = SHA256.hex(SHA256.hash(bytes))
         if snapshot.contains(sha256: contentHash!) || seen.contains(contentHash!) {
-          context.note("menudeck: standard input is already in \(into) (same content); skipped")
+          context.note(
+            "menudeck: \(log == "-" ? "standard input" : log) is already in \(into) (same "
+              + "content); skipped")
           skipped += 1
           continue
         }
@@ -136,17 +156,15 @@ enum Ingest {
           columns: settings.effectiveColumns)
         options.onReject = handler
         stats = try EventReader(options: options).read(
-          bytes: bytes, name: "<stdin>",
-          format: bytes.withUnsafeBufferPointer {
-            EventFormat.sniff($0, blank: options.columns == nil ? .jsonLines : .csv)
-          }, into: &sink)
+          bytes: bytes, name: name,
+          format: Inputs.eventFormat(of: log, bytes, columns: options.columns), into: &sink)
       } else {
         stats = try Inputs.readLogs([log], settings, io, into: &sink, onReject: handler)
       }
       var builder = sink.builder
       builder.hesitations = Int64(stats.hesitations)
       let source = HistorySnapshot.Source(
-        sha256: contentHash!, path: log, bytes: Int64(log == "-" ? stats.bytes : size),
+        sha256: contentHash!, path: log, bytes: Int64(once ? stats.bytes : size),
         lines: Int64(stats.lines), events: Int64(stats.events))
       var part = builder.build(sources: [source])
       part.timeZone = config.timeZone
@@ -169,8 +187,17 @@ enum Ingest {
       }
     }
     try rejects?.finish()
-    if added > 0 || !FileManager.default.fileExists(atPath: intoOpened) {
-      try SnapshotFile.write(snapshot, to: intoOpened)
+    if added > 0 || stateRead == nil {
+      try outputs.write(SnapshotFile.encode(snapshot), to: "--into")
+    }
+    try outputs.commit {
+      // Under the lock no menudeck run can have written the snapshot; something else did.
+      guard FileState(path: intoOpened) == stateRead else {
+        throw CommandFailure(
+          .busy,
+          "\(into): changed on disk while this run read it (written by something that does not "
+            + "take menudeck's lock?); nothing was written. Run the ingest again")
+      }
     }
     context.note(
       "menudeck: ingested \(plural(added, "log")) (\(plural(events, "swipe")))"
@@ -214,7 +241,10 @@ enum Merge {
     }
     let inputs = args.arguments("snapshot")
     guard !inputs.isEmpty else { throw UsageError("give the snapshots to merge") }
-    try Paths.checkOutput(out, io)
+    let outputs = try RunOutputs(
+      [("--out", out)], inputs: inputs.map { RunOutputs.File("the snapshot", $0) },
+      wait: OutputOptions.wait(args), context: context)
+    defer { outputs.abort() }
     var merged = HistorySnapshot.empty
     for path in inputs {
       let snapshot = try Paths.using(path, io) { opened throws(DeckIOError) in
@@ -226,9 +256,10 @@ enum Merge {
         throw CommandFailure(.dataError, "\(path): \(error)")
       }
     }
-    try SnapshotFile.write(merged, to: Paths.open(out, io))
+    try outputs.write(SnapshotFile.encode(merged), to: "--out")
+    try outputs.commit()
     context.note(
-      "menudeck: merged \(plural(inputs.count, "snapshot")) into \(out): "
+      "menudeck: merged \(plural(inputs.count, "snapshot")) into \(out == "-" ? "standard output" : out): "
         + "\(plural(merged.sources.count, "log")), \(plural(Int(merged.events), "swipe")), "
         + "\(plural(merged.users.count, "diner"))")
     return .success

@@ -1,4 +1,4 @@
 import Foundation
 import MenuDeckCLI
 
-exit(run(Array(CommandLine.arguments.dropFirst()), .standard()).rawValue)
+exit(runProcess(Array(CommandLine.arguments.dropFirst())))

@@ -126,10 +126,8 @@ private func eventTemporaryDirectory() throws -> URL {
   }
 
   @Test func rejectsWriterWritesJSONLines() throws {
-    let dir = try eventTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let path = dir.appendingPathComponent("rejects.jsonl").path
-    let writer = try RejectsWriter(path: path)
+    let output = MemoryOutput()
+    let writer = RejectsWriter(output: output)
     let options = EventReaderOptions(
       skipBadLines: true,
       onReject: { (reject: EventReject) throws(DeckIOError) in try writer.write(reject) })
@@ -139,9 +137,9 @@ private func eventTemporaryDirectory() throws -> URL {
     bytes += Array(#"{"x":"#.utf8) + [0xC3, 0x28] + [0x0A]
     let (_, stats) = try readEvents(bytes: bytes, .jsonLines, options: options, name: "in.jsonl")
     #expect(stats.skippedLines == 3)
-    #expect(!FileManager.default.fileExists(atPath: path))  // only after finish()
+    #expect(output.bytes.isEmpty)  // buffered until finish()
     try writer.finish()
-    let written = try String(contentsOfFile: path, encoding: .utf8)
+    let written = output.text
     let expected = [
       #"{"file":"in.jsonl","line":1,"column":37,"field":"swipe","reason":"swipe: 'nope' is not right or left; use \"right\" or \"left\" (lowercase)","text":"{\"user\":\"u1\",\"item\":\"a\\\"b\",\"swipe\":\"nope\",\"at\":\"2026-11-20\"}"}"#,
       #"{"file":"in.jsonl","line":2,"column":8,"field":null,"reason":"the line ends inside a string (missing closing quote?); close the string","text":"\t{\"oops"}"#,

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import DeckStrategies
 import Foundation
@@ -75,6 +76,44 @@ func contexts(_ history: History, users: [String] = ["u1", "u2"], candidates: [I
 
 /// Whether a process id no longer names a process (it was reaped).
 func isGone(_ pid: Int32) -> Bool { kill(pid, 0) == -1 && errno == ESRCH }
+
+/// A new empty folder under the temporary directory.
+func temporaryFolder() throws -> URL {
+  let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "menudeck-plugin-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+  try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  return dir
+}
+
+/// Writes a new file that a test is going to execute (a plugin script), with `mode` exactly
+/// (whatever the umask), and closes it before returning. Every test that writes a file to run
+/// uses this, never Foundation's `write(toFile:)`/`write(to:)`: those open without
+/// `O_CLOEXEC`, so a process that another test starts meanwhile inherits the writable
+/// descriptor and keeps it as long as it lives, and exec of the script then fails with "text
+/// file busy" (ETXTBSY). Here the descriptor is close-on-exec from the start.
+func writeScript(_ text: String, to path: String, mode: mode_t = 0o755) throws {
+  let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+  guard fd >= 0 else { throw SystemError(path: path, action: "cannot create", code: errno) }
+  let bytes = Array(text.utf8)
+  var done = 0
+  var failure: SystemError?
+  while done < bytes.count {
+    let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
+    if n < 0 && errno == EINTR { continue }
+    guard n > 0 else {
+      failure = SystemError(path: path, action: "cannot write", code: errno)
+      break
+    }
+    done += n
+  }
+  if failure == nil, fchmod(fd, mode) != 0 {
+    failure = SystemError(path: path, action: "cannot set the mode of", code: errno)
+  }
+  if close(fd) != 0, failure == nil {
+    failure = SystemError(path: path, action: "cannot close", code: errno)
+  }
+  if let failure { throw failure }
+}
 
 @Suite(.enabled(if: python3Available, "python3 is not on PATH: the plugin tests need it"))
 struct PluginTests {
@@ -297,8 +336,7 @@ struct PluginProtocolDocumentTests {
     let dir = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("zero.py").path
-    try String(text[start..<end]).write(toFile: path, atomically: true, encoding: .utf8)
-    chmod(path, 0o755)
+    try writeScript(String(text[start..<end]), to: path)
     let (catalog, history) = try pluginFixture()
     let s = try PluginStrategy(.init(name: "zero", executable: path), log: { _ in })
     #expect(s.pluginIdentifier == "zero")
@@ -319,7 +357,7 @@ struct PluginProtocolDocumentTests {
         "exit-at-hello", "hang-at-hello", "wrong-protocol", "exit", "crash", "raise", "hang",
         "ignore-term", "garbage", "partial", "error", "wrong-id", "wrong-type", "results",
         "too-few", "unknown-id", "duplicate-id", "not-candidate", "propensity", "nan", "inf",
-        "flood", "order", "bad-exit",
+        "flood", "order", "bad-exit", "leave-child", "fork-exit",
       ])
   }
 }

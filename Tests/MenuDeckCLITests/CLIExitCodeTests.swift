@@ -334,8 +334,17 @@ import Testing
     #expect(result.code == .ioError)
     #expect(
       result.stderr
-        == "Error: \(dir.file("no/rejects.jsonl")): cannot create the rejects file: no such file "
-        + "or directory\n")
+        == "Error: \(dir.file("no/rejects.jsonl")): no directory '\(dir.file("no"))'; create it "
+        + "or choose another --rejects\n")
+    // A system call's own text (strerror) is lowercased into the sentence.
+    try FileManager.default.createSymbolicLink(
+      atPath: dir.file("loop.json"), withDestinationPath: dir.file("loop.json"))
+    let loop = dir.run(["--catalog", dir.file("loop.json"), "--date", "2026-11-30"])
+    #expect(loop.code == .ioError)
+    #expect(
+      loop.stderr
+        == "Error: \(dir.file("loop.json")): cannot open the catalog: too many levels of symbolic "
+        + "links\n")
   }
 
   @Test

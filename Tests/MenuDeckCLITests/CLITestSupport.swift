@@ -63,7 +63,7 @@ enum CLITest {
                          [--left <rule>] [--date <date>] [--user <id> ...]
                          [--strategy <name>] [--option <key=value> ...] [--size <n>]
                          [--seed <n>] [--format <format>] [--out <file>]
-                         [--fallback <name>] [--quiet]
+                         [--wait <seconds>] [--fallback <name>] [--quiet]
     See 'menudeck deck --help' for more information.
 
     """

@@ -18,6 +18,15 @@ public enum RealDataSet: String, Sendable, CaseIterable {
     }
   }
 
+  /// Every file of the data set's directory that the import reads.
+  public var inputFiles: [String] {
+    switch self {
+    case .movielens: return [MovieLensImport.moviesFile, ratingsFile]
+    case .uci:
+      return [UCIRestaurantsImport.placesFile, UCIRestaurantsImport.cuisineFile, ratingsFile]
+    }
+  }
+
   /// How the ratings log is read: its columns and which ratings are right and left swipes.
   public var mapping: ColumnMapping {
     // Both are checked by the tests; a failure here is a programming error.

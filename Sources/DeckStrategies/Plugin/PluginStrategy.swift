@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import Foundation
 
@@ -9,9 +10,10 @@ import Foundation
 /// `score` sends one `rank` message per batch of diners, `finish` sends `end` and waits for a
 /// clean exit. Every line the plugin writes to stderr goes to `log`, prefixed "[name] ".
 ///
-/// Any fault (see `PluginFault.Kind`) ends the process (SIGTERM, then SIGKILL after a short
-/// grace) and is thrown as `StrategyError.failed`; the typed fault stays in `fault`, and every
-/// later call throws the same error.
+/// The plugin runs in a process group of its own. Any fault (see `PluginFault.Kind`) ends the
+/// whole group (SIGTERM, then SIGKILL after a short grace) and is thrown as
+/// `StrategyError.plugin`; the typed fault stays in `fault`, and every later call throws the same
+/// error. `finish` and `deinit` end the group as well, so nothing a plugin started outlives it.
 public final class PluginStrategy: RankingStrategy {
   /// How to start and talk to a plugin.
   public struct Configuration: Sendable {
@@ -108,10 +110,11 @@ public final class PluginStrategy: RankingStrategy {
     let process = try launch(configuration, log: log)
     do {
       let d = try handshake(process, configuration)
-      let deadline = monotonicNow() + configuration.timeout
+      let deadline = monotonicSeconds() + configuration.timeout
       _ = process.exchange(HostMessage.end.encode(ids: []), deadline: deadline)
       process.closeInput()
-      if process.waitForExit(deadline: deadline) == nil { process.stop(grace: killGrace) }
+      _ = process.waitForExit(deadline: deadline)
+      process.stop(grace: killGrace)
       return StrategyDescription(
         identifier: configuration.name, summary: d.summary, options: d.options)
     } catch {
@@ -224,7 +227,7 @@ public final class PluginStrategy: RankingStrategy {
       return
     }
     self.process = nil
-    let deadline = monotonicNow() + configuration.timeout
+    let deadline = monotonicSeconds() + configuration.timeout
     switch process.exchange(HostMessage.end.encode(ids: ids), deadline: deadline) {
     case .line(let line):
       process.stop(grace: Self.killGrace)
@@ -245,6 +248,8 @@ public final class PluginStrategy: RankingStrategy {
             "did not exit within \(seconds(configuration.timeout)) of the end message; it was stopped"
         ))
     }
+    // Whatever the plugin left running goes with it.
+    process.stop(grace: Self.killGrace)
     guard termination == .exited(0) else {
       throw record(
         PluginFault(
@@ -437,7 +442,9 @@ public final class PluginStrategy: RankingStrategy {
     } catch {
       let hint =
         error.code == ENOENT || error.code == ENOEXEC
-        ? "; check its first line (#!/usr/bin/env python3) names an installed interpreter" : ""
+        ? "; check its first line (#!/usr/bin/env python3) names an installed interpreter"
+        : error.code == ETXTBSY
+          ? "; another process still has it open for writing: let it finish, then run again" : ""
       throw fault("could not start '\(path)': \(error.text)\(hint)")
     }
   }
@@ -510,7 +517,7 @@ public final class PluginStrategy: RankingStrategy {
       process.stop(grace: killGrace)
       return PluginFault(kind, plugin: c.name, request: request, message: message)
     }
-    switch process.exchange(bytes, deadline: monotonicNow() + c.timeout) {
+    switch process.exchange(bytes, deadline: monotonicSeconds() + c.timeout) {
     case .timedOut:
       throw fault(
         .timedOut,
@@ -519,7 +526,7 @@ public final class PluginStrategy: RankingStrategy {
     case .ended:
       let pending = process.pendingOutput
       let termination =
-        process.waitForExit(deadline: monotonicNow() + killGrace)
+        process.waitForExit(deadline: monotonicSeconds() + killGrace)
         ?? process.stop(grace: killGrace)
       let partial = pending.isEmpty ? "" : " after writing \(quote(pending)) without a newline"
       let kind: PluginFault.Kind = termination.isSignal ? .crashed : .exitedEarly

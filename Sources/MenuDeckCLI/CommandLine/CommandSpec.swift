@@ -101,10 +101,13 @@ public struct CommandContext: Sendable {
   public var io: CLIStreams
   /// Names from the root to the running command: ["menudeck", "deck"].
   public var commandPath: [String]
+  /// The whole command line, program name first (for the lock files' holder lines).
+  public var arguments: [String]
 
-  public init(io: CLIStreams, commandPath: [String]) {
+  public init(io: CLIStreams, commandPath: [String], arguments: [String] = []) {
     self.io = io
     self.commandPath = commandPath
+    self.arguments = arguments.isEmpty ? commandPath : arguments
   }
 
   /// "menudeck deck".

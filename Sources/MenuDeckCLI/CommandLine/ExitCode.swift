@@ -33,6 +33,12 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable, Error, CustomStrin
   public static let protocolError = ExitCode(76)
   /// 74: reading or writing a file or a stream failed.
   public static let ioError = ExitCode(74)
+  /// 75: another run holds the lock of an output file; nothing was written, try again later
+  /// (sysexits EX_TEMPFAIL).
+  public static let busy = ExitCode(75)
+  /// 141: the reader of standard output went away (`menudeck deck | head`): the run stops
+  /// quietly, as a program killed by SIGPIPE would, and commits no output file.
+  public static let brokenPipe = ExitCode(141)
 
   public var isSuccess: Bool { rawValue == 0 }
 

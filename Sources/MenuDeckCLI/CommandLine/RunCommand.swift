@@ -9,6 +9,7 @@
 /// Standard output is flushed at the end; a failed write there turns a success into exit 74.
 public func runCommand(_ root: CommandSpec, arguments: [String], io: CLIStreams) -> ExitCode {
   var code: ExitCode
+  let commandLine = [root.name] + arguments
   switch CommandLineParser(root: root, tokens: arguments).resolve() {
   case .help(let path):
     io.stdout.write(HelpFormatter.help(path))
@@ -25,7 +26,8 @@ public func runCommand(_ root: CommandSpec, arguments: [String], io: CLIStreams)
       code = .usage
       break
     }
-    let context = CommandContext(io: io, commandPath: path.map(\.name))
+    let context = CommandContext(
+      io: io, commandPath: path.map(\.name), arguments: commandLine)
     do {
       code = try run(arguments, context)
     } catch let error as UsageError {
@@ -33,7 +35,7 @@ public func runCommand(_ root: CommandSpec, arguments: [String], io: CLIStreams)
       code = .usage
     } catch {
       code = ExitCode.for(error)
-      if let message = ExitCode.message(for: error, program: root.name) {
+      if !io.stdout.isBrokenPipe, let message = ExitCode.message(for: error, program: root.name) {
         io.stderr.write("Error: \(message)\n")
       }
     }
@@ -41,9 +43,11 @@ public func runCommand(_ root: CommandSpec, arguments: [String], io: CLIStreams)
   do {
     try io.stdout.flush()
   } catch {
-    io.stderr.write("Error: \(error)\n")
+    if !io.stdout.isBrokenPipe { io.stderr.write("Error: \(error)\n") }
     if code.isSuccess { code = ExitCode.for(error) }
   }
+  // The reader of standard output has gone: whatever failed after that is its consequence.
+  if io.stdout.isBrokenPipe { code = .brokenPipe }
   try? io.stderr.flush()
   return code
 }

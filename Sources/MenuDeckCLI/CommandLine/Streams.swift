@@ -20,9 +20,14 @@ public protocol TextSink: AnyObject, Sendable {
   func write(bytes: UnsafeRawBufferPointer)
   /// Sends buffered output on; throws the first write error the sink met, if any.
   func flush() throws
+  /// Whether the reader of this sink has gone (a write met EPIPE): the run stops quietly with
+  /// exit 141, as if killed by SIGPIPE, committing no output file.
+  var isBrokenPipe: Bool { get }
 }
 
 extension TextSink {
+  public var isBrokenPipe: Bool { false }
+
   /// Appends raw bytes.
   public func write(bytes: [UInt8]) {
     bytes.withUnsafeBytes { write(bytes: $0) }
@@ -153,6 +158,7 @@ public final class FileDescriptorSink: TextSink, @unchecked Sendable {
   private let lock = NSLock()
   private var buffer: [UInt8] = []
   private var failure: CommandFailure?
+  private var brokenPipe = false
 
   public init(fileDescriptor: Int32, name: String, bufferCapacity: Int = 256 * 1024) {
     self.fileDescriptor = fileDescriptor
@@ -189,6 +195,12 @@ public final class FileDescriptorSink: TextSink, @unchecked Sendable {
     if let failure { throw failure }
   }
 
+  public var isBrokenPipe: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return brokenPipe
+  }
+
   private func drainBuffer() {
     if buffer.isEmpty { return }
     buffer.withUnsafeBytes { writeAll($0) }
@@ -202,6 +214,7 @@ public final class FileDescriptorSink: TextSink, @unchecked Sendable {
       let written = systemWrite(fileDescriptor, pointer, left)
       if written < 0 {
         if errno == EINTR { continue }
+        if errno == EPIPE { brokenPipe = true }
         failure = CommandFailure(
           .ioError, "cannot write to \(name): \(errorText(errno)); check the disk or the pipe")
         return

@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An exclusive lock on an output file, held by this run from before it reads anything the
+/// output depends on until it has renamed the output into place.
+///
+/// The lock is `flock(2)` on a lock file beside the target, `.NAME.lock`, created when missing.
+/// The kernel drops the lock when the holder's descriptor closes, so a killed run never leaves
+/// a stale lock. The holder removes the lock file when it lets go (and a signal's cleanup does
+/// too); a run that was killed with SIGKILL leaves an empty-looking `.NAME.lock` that the next
+/// run takes and removes. Removing a lock file is safe because a run that has locked one checks
+/// that its path still names the file it locked, and starts again when it does not. The holder
+/// writes its pid and command line into the lock file, so a run that finds it taken can say who
+/// holds it.
+///
+/// What it protects: runs of menudeck (any number, in any processes of this machine) that write
+/// the same target. What it does not: other programs writing the target (`cp`, an editor), and
+/// runs on other machines over NFS unless the NFS client maps `flock` to the server's locks
+/// (Linux does since 2.6.12; others may lock only locally). The descriptor is close-on-exec,
+/// so plugins never inherit the lock.
+public final class FileLock {
+  /// The file that was locked (the target of the output).
+  public let target: String
+  /// The lock file.
+  public let path: String
+  private var fd: Int32
+
+  /// Why a lock could not be taken.
+  public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Another run holds it (after waiting `waited` seconds); `holder` is what it wrote.
+    case busy(target: String, lockFile: String, holder: String?, waited: Double)
+    case system(SystemError)
+
+    public var description: String {
+      switch self {
+      case .busy(let target, _, let holder, let waited):
+        let who = holder.map { " (\($0))" } ?? ""
+        let after =
+          waited > 0 ? " after waiting \(formatSeconds(waited))" : ""
+        return "\(target): another menudeck run holds its lock\(who)\(after); "
+          + "wait for it to finish, or give --wait SECONDS to wait for it"
+      case .system(let error): return error.description
+      }
+    }
+  }
+
+  /// The lock file of `target`: `.NAME.lock` in the target's directory.
+  public static func lockPath(for target: String) -> String {
+    let (dir, name) = FileSystem.split(target)
+    return (dir == "." && !target.hasPrefix("./") ? "" : dir + "/") + "." + name + ".lock"
+  }
+
+  /// Takes the lock of `target`, waiting up to `wait` seconds for a holder to let go (0: fail at
+  /// once). `holder` is written into the lock file for the messages of runs that find it taken.
+  public init(target: String, wait: Double, holder: String) throws(Failure) {
+    self.target = target
+    let path = FileLock.lockPath(for: target)
+    self.path = path
+    let start = monotonicSeconds()
+    var pause = 0.005
+    var locked: Int32 = -1
+    while locked < 0 {
+      let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, FileSystem.newFileMode)
+      if fd < 0 {
+        throw .system(
+          SystemError(path: target, action: "cannot create the lock file '\(path)'", code: errno))
+      }
+      while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        let code = errno
+        if code == EINTR { continue }
+        guard code == EWOULDBLOCK || code == EAGAIN else {
+          close(fd)
+          throw .system(SystemError(path: target, action: "cannot lock '\(path)'", code: code))
+        }
+        let waited = monotonicSeconds() - start
+        if waited >= wait {
+          let text = FileLock.holderText(fd)
+          close(fd)
+          throw .busy(
+            target: target, lockFile: path, holder: text, waited: wait > 0 ? waited : 0)
+        }
+        sleepSeconds(min(pause, wait - waited))
+        pause = min(pause * 2, 0.1)
+      }
+      // The holder before us may have removed the lock file as it let go: then this lock is on
+      // a file nobody else will open, and the one at `path` (if any) is the real one.
+      if let held = FileIdentity(fileDescriptor: fd), FileIdentity(path: path) == held {
+        locked = fd
+      } else {
+        close(fd)
+      }
+    }
+    fd = locked
+    var line = Array((holder + "\n").utf8)
+    if ftruncate(fd, 0) == 0 {
+      _ = line.withUnsafeMutableBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+    }
+    token = RunCleanup.shared.addLockFile(path)
+  }
+
+  private var token: RunCleanup.Token?
+
+  /// Lets go of the lock and removes the lock file (also done by deinit; a process that ends
+  /// lets go of its locks whatever happens).
+  public func release() {
+    guard fd >= 0 else { return }
+    RunCleanup.shared.holding {
+      unlink(path)
+      if let token { RunCleanup.shared.removeLockFile(token) }
+    }
+    token = nil
+    close(fd)
+    fd = -1
+  }
+
+  deinit { release() }
+
+  /// What the holder wrote into the lock file (its first line, at most 300 bytes).
+  private static func holderText(_ fd: Int32) -> String? {
+    var buffer = [UInt8](repeating: 0, count: 300)
+    let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+    guard n > 0 else { return nil }
+    let line = buffer[..<n].split(separator: 0x0A, omittingEmptySubsequences: true).first ?? []
+    let text = String(decoding: line, as: UTF8.self)
+    return text.isEmpty ? nil : text
+  }
+
+  /// A holder line for this process: "pid 1234: menudeck ingest a.csv --into h.snap".
+  public static func holderLine(arguments: [String]) -> String {
+    var text = "pid \(getpid())"
+    if !arguments.isEmpty {
+      var command = arguments.joined(separator: " ")
+      if command.utf8.count > 200 { command = String(command.prefix(200)) + "..." }
+      text += ": " + command
+    }
+    return text
+  }
+}
+
+/// "0.5 s", "3 s", "2.25 s".
+func formatSeconds(_ seconds: Double) -> String {
+  let rounded = (seconds * 100).rounded() / 100
+  if rounded == rounded.rounded() { return "\(Int(rounded)) s" }
+  return "\(rounded) s"
+}

@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Every file one run writes, replaced together at its end.
+///
+/// On creation the set locks every target (`FileLock`), in the order of their lock files' paths
+/// so that two runs with overlapping outputs never wait on each other in a circle, and removes
+/// the temporaries that killed runs left beside them. Each output is written to its own
+/// `PendingFile`. `commit()` first does everything that can fail (flush to disk, permissions,
+/// close) for all of them, then renames them one after the other with the cleanup registry held
+/// (a signal waits for the renames), syncs their directories and lets go of the locks. A run
+/// that fails before `commit()` leaves every target as it was.
+public final class OutputSet {
+  /// The write targets (symbolic links followed), in the order given.
+  public let targets: [String]
+  /// Temporaries of killed runs removed while locking.
+  public private(set) var removedStale: [String] = []
+  private var locks: [FileLock] = []
+  private var files: [String: PendingFile] = [:]
+  private var order: [String] = []
+
+  /// Locks `targets` (already write targets; see `FileSystem.writeTarget(of:)`), waiting up to
+  /// `wait` seconds for each. The same target given twice is locked once.
+  public init(targets: [String], wait: Double, holder: String) throws(FileLock.Failure) {
+    var unique: [String] = []
+    for t in targets where !unique.contains(t) { unique.append(t) }
+    self.targets = unique
+    for target in unique.sorted(by: { FileLock.lockPath(for: $0) < FileLock.lockPath(for: $1) }) {
+      locks.append(try FileLock(target: target, wait: wait, holder: holder))
+      removedStale += PendingFile.removeStaleTemporaries(of: target)
+    }
+  }
+
+  /// The pending file of `target` (one of `targets`), created on first use.
+  public func file(_ target: String) throws(SystemError) -> PendingFile {
+    if let file = files[target] { return file }
+    precondition(targets.contains(target), "'\(target)' is not an output of this run")
+    let file = try PendingFile(target: target)
+    files[target] = file
+    order.append(target)
+    return file
+  }
+
+  /// Flushes every pending file to disk and closes it (the part of a commit that can fail).
+  public func prepare() throws(SystemError) {
+    for target in order { try files[target]!.prepare() }
+  }
+
+  /// Replaces every target that was written with its pending file, together; then releases
+  /// the locks. Targets never asked for with `file(_:)` are left as they are.
+  public func commit() throws(SystemError) {
+    do {
+      try prepare()
+      try RunCleanup.shared.holding { () throws(SystemError) in
+        for target in order { try files[target]!.replaceTarget() }
+      }
+      var directories: [String] = []
+      for target in order {
+        let dir = FileSystem.split(target).directory
+        if !directories.contains(dir) { directories.append(dir) }
+      }
+      for dir in directories { try FileSystem.syncDirectory(dir) }
+    } catch {
+      abort()
+      throw error
+    }
+    files.removeAll()
+    order.removeAll()
+    release()
+  }
+
+  /// Removes every pending file (the targets keep their contents) and releases the locks.
+  public func abort() {
+    for target in order { files[target]?.discard() }
+    files.removeAll()
+    order.removeAll()
+    release()
+  }
+
+  private func release() {
+    for lock in locks { lock.release() }
+    locks.removeAll()
+  }
+
+  deinit { abort() }
+}
