@@ -34,7 +34,7 @@ enum DeckBench {
           position: Int32(1 + random.nextInt(below: 10)))
       }
     }
-    let history = builder.build()
+    let history = try builder.build()
     var rules = DeckRules()
     rules.size = 10
     let deckBuilder = try DeckBuilder(catalog: catalog, rules: rules)

@@ -89,7 +89,7 @@ enum IngestBench {
     let t0 = Clock.cpuNow()
     var sink = HistoryIngest(catalog: catalog)
     let stats = try reader.read([EventSource(path: path)], into: &sink)
-    let history = sink.build()
+    let history = try sink.build()
     let t1 = Clock.cpuNow()
     let pairs = history.users.values.reduce(0) { $0 + $1.records.count }
     return Result(bytes: stats.bytes, events: stats.events, seconds: t1 - t0, pairs: pairs)
@@ -213,7 +213,7 @@ extension IngestBench {
       var sink = HistoryIngest(catalog: catalog)
       _ = try reader.read([EventSource(path: path)], into: &sink)
       let t1 = Clock.cpuNow()
-      let history = sink.build()
+      let history = try sink.build()
       let t2 = Clock.cpuNow()
       if round % 2 == 1 { scan = try scanOnlyOnce(path: path) }
       precondition(history.events == decoded.swipes.count, "the ingest lost events")

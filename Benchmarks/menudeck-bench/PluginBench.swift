@@ -35,7 +35,7 @@ enum PluginBench {
           day: date.daysSinceEpoch - Int32(1 + random.nextInt(below: 14)))
       }
     }
-    let history = builder.build()
+    let history = try builder.build()
     var rules = DeckRules()
     rules.size = 10
     let deckBuilder = try DeckBuilder(catalog: catalog, rules: rules)

@@ -108,20 +108,21 @@ public struct DeckBuilder: Sendable {
     var eligiblePins: [Int32] = []
     for p in pinned where state[Int(p)] < 2 { eligiblePins.append(p) }
     if let history {
-      let today = date.daysSinceEpoch
+      // Day differences in 64 bits: any two Int32 days subtract without overflow.
+      let today = Int(date.daysSinceEpoch)
       for r in history.records {
         let i = Int(r.item)
         guard state[i] < 2, !eligiblePins.contains(r.item) else { continue }
-        if rules.repeatPickDays > 0, r.lastRight != History.never, r.lastRight < today,
-          today - r.lastRight <= rules.repeatPickDays
+        if rules.repeatPickDays > 0, r.lastRight != History.never, Int(r.lastRight) < today,
+          today - Int(r.lastRight) <= rules.repeatPickDays
         {
           hold(i, .recentlyPicked)
-        } else if rules.cooldownDays > 0, r.lastLeft != History.never, r.lastLeft < today,
-          today - r.lastLeft <= rules.cooldownDays
+        } else if rules.cooldownDays > 0, r.lastLeft != History.never, Int(r.lastLeft) < today,
+          today - Int(r.lastLeft) <= rules.cooldownDays
         {
           hold(i, .cooldown)
-        } else if rules.reshowDays > 0, r.lastShown != History.never, r.lastShown < today,
-          today - r.lastShown <= rules.reshowDays
+        } else if rules.reshowDays > 0, r.lastShown != History.never, Int(r.lastShown) < today,
+          today - Int(r.lastShown) <= rules.reshowDays
         {
           state[i] = 1
         }

@@ -6,8 +6,12 @@ public enum DeckCoreError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidCatalog(item: Int?, message: String)
   /// Deck rules with impossible values.
   case invalidRules(String)
-  /// A history snapshot that cannot be used as asked (merged twice, too recent for the date).
+  /// A history snapshot that cannot be used as asked (merged twice, too recent for the date,
+  /// counts that do not fit).
   case invalidSnapshot(String)
+  /// Memory for a history could not be had: `what` is what was being built ("the history of
+  /// 12 diners"), `bytes` the size of the block the system refused.
+  case outOfMemory(what: String, bytes: Int)
 
   public var description: String {
     switch self {
@@ -17,6 +21,10 @@ public enum DeckCoreError: Error, Equatable, Sendable, CustomStringConvertible {
       return m
     case .invalidRules(let m): return m
     case .invalidSnapshot(let m): return m
+    case .outOfMemory(let what, let bytes):
+      return "out of memory building \(what) (a block of \(bytes) bytes was refused); give "
+        + "menudeck more memory (see 'ulimit -v' and the container's memory limit) or fewer "
+        + "swipe logs"
     }
   }
 }

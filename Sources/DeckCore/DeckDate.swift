@@ -10,6 +10,11 @@ public struct DeckDate: Sendable, Hashable, Comparable, CustomStringConvertible 
     self.daysSinceEpoch = daysSinceEpoch
   }
 
+  /// The days menudeck reads and writes: 0001-01-01 (-719162) to 9999-12-31 (2932896), the
+  /// years of `YYYY-MM-DD` and of every timestamp the readers accept. A day outside them in a
+  /// history snapshot means the file is corrupt.
+  public static let supportedDays: ClosedRange<Int32> = -719_162...2_932_896
+
   /// A date from its components, or nil when they do not name a real day (e.g. 2026-02-30).
   public init?(year: Int, month: Int, day: Int) {
     guard (1...12).contains(month), day >= 1, day <= DeckDate.daysInMonth(year: year, month: month),

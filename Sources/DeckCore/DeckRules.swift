@@ -19,16 +19,31 @@ public struct DeckRules: Sendable, Equatable {
 
   public init() {}
 
+  /// The most cards a deck may have (and the largest category cap): decks are built, scored and
+  /// written whole, so the size bounds the work per diner; a swipe deck never comes near it.
+  public static let maxSize = 10_000
+  /// The longest window of `repeatPickDays`, `cooldownDays` and `reshowDays`: 100 years.
+  public static let maxDays = 36_500
+
   public func validate() throws(DeckCoreError) {
     guard size >= 1 else { throw .invalidRules("size must be at least 1, got \(size)") }
+    guard size <= DeckRules.maxSize else {
+      throw .invalidRules("size must be at most \(DeckRules.maxSize), got \(size)")
+    }
     if let cap = maxPerCategory, cap < 1 {
       throw .invalidRules("maxPerCategory must be at least 1, got \(cap)")
+    }
+    if let cap = maxPerCategory, cap > DeckRules.maxSize {
+      throw .invalidRules("maxPerCategory must be at most \(DeckRules.maxSize), got \(cap)")
     }
     for (name, value) in [
       ("repeatPickDays", repeatPickDays), ("cooldownDays", cooldownDays),
       ("reshowDays", reshowDays),
-    ] where value < 0 {
-      throw .invalidRules("\(name) must be 0 or more, got \(value)")
+    ] {
+      if value < 0 { throw .invalidRules("\(name) must be 0 or more, got \(value)") }
+      if value > DeckRules.maxDays {
+        throw .invalidRules("\(name) must be at most \(DeckRules.maxDays), got \(value)")
+      }
     }
     if let both = pinned.first(where: { excluded.contains($0) }) {
       throw .invalidRules("item '\(both)' is both pinned and excluded")

@@ -208,8 +208,19 @@ public struct HistoryBuilder: Sendable {
       position: Int32(clamping: event.position ?? 0))
   }
 
-  public func build() -> History {
-    storage.state.pointee.build(userNames: userNames)
+  /// Lets the arena map at most `bytes` more, as if the system refused the rest (tests of the
+  /// out-of-memory path).
+  mutating func limitArena(toBytes bytes: Int) {
+    makeUnique()
+    storage.state.pointee.byteLimit = storage.state.pointee.mappedTotal + bytes
+  }
+
+  /// The history of the swipes added.
+  ///
+  /// - Throws: `DeckCoreError.outOfMemory` when the system refused memory for it, here or in an
+  ///   earlier `add` (which then added nothing more).
+  public func build() throws(DeckCoreError) -> History {
+    try storage.state.pointee.build(userNames: userNames)
   }
 }
 
@@ -365,6 +376,12 @@ struct HistoryState {
   /// The bulk `add`'s addresses to read ahead.
   var scratch = UnsafeMutablePointer<UnsafeRawPointer>.allocate(capacity: 1)
   var scratchCapacity = 1
+  /// The size of the first block of memory the system refused, or 0. Once it is set, `add`
+  /// adds nothing (tables may be missing) and `build` throws.
+  @usableFromInline var refusedBytes = 0
+  /// Bytes of the arena's chunks, and the most it may map (tests lower it to see a refusal).
+  var mappedTotal = 0
+  var byteLimit = Int.max / 4
 
   init(itemCount: Int) {
     self.itemCount = itemCount
@@ -401,11 +418,18 @@ struct HistoryState {
     c.users = .allocate(capacity: c.userCapacity)
     c.users.initialize(from: users, count: userCount)
     c.userCount = userCount
+    // A state that ran out of memory adds nothing more and its tables are not all there: the
+    // copy keeps the users (for their count) and the failure.
+    c.refusedBytes = refusedBytes
+    if refusedBytes != 0 { return c }
     // The copy's tables, packed into one chunk.
     var live = 0
     for u in 0..<userCount { live += units(users[u]) }
     let bytes = max(live, 1) * HistoryState.unit
-    let base = HistoryState.allocateChunk(bytes)
+    guard let base = HistoryState.allocateChunk(bytes) else {
+      c.refusedBytes = bytes
+      return c
+    }
     c.chunks = [(base, bytes)]
     var next = base
     for u in 0..<userCount {
@@ -421,7 +445,9 @@ struct HistoryState {
     return c
   }
 
-  /// Adds a user with an empty table (or an empty array, for a catalog that small).
+  /// Adds a user with an empty table (or an empty array, for a catalog that small). When the
+  /// memory for it is refused, the user is still counted (its slot is handed out) but has no
+  /// table: `refusedBytes` is set, and nothing is added to any table again.
   mutating func addUser() {
     if userCount == userCapacity {
       let bigger = UnsafeMutablePointer<User>.allocate(capacity: userCapacity * 2)
@@ -431,11 +457,17 @@ struct HistoryState {
       userCapacity *= 2
     }
     let array = arrayUnits <= HistoryState.minTable
-    let table = reserve(array ? arrayUnits : HistoryState.minTable)
+    let table =
+      refusedBytes == 0 ? reserve(array ? arrayUnits : HistoryState.minTable) : nil
     (users + userCount).initialize(
-      to: User(table: table, count: 0, shift: array ? 0 : 32 - 2, swipes: .zero))
+      to: User(
+        table: table ?? HistoryState.noTable, count: 0, shift: array ? 0 : 32 - 2, swipes: .zero))
     userCount += 1
   }
+
+  /// The table of a user added after memory ran out: never read or written (`add` adds nothing
+  /// once `refusedBytes` is set).
+  static var noTable: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 64)! }
 
   /// Bytes per chunk of the arena, 4 MiB (a larger region gets a chunk of its own).
   static let chunkBytes = 4 << 20
@@ -448,14 +480,16 @@ struct HistoryState {
   /// straight from the kernel: its pages are zero without a pass of ours. On Linux, aligned to
   /// huge pages and advised as such: pair lookups land anywhere in tens of megabytes, and with
   /// 4 KiB pages nearly every one would also miss the TLB.
-  static func allocateChunk(_ bytes: Int) -> UnsafeMutableRawPointer {
+  /// nil when the system refuses the memory (or `bytes` is beyond any address space).
+  static func allocateChunk(_ bytes: Int) -> UnsafeMutableRawPointer? {
+    guard bytes >= 0, bytes <= Int.max / 4 else { return nil }
     #if canImport(Glibc)
       let bytes = mappedBytes(bytes)
       let length = bytes + hugePage
       guard
         let raw = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
         raw != MAP_FAILED
-      else { fatalError("out of memory") }
+      else { return nil }
       // Keep the aligned part only.
       let start = (Int(bitPattern: raw) + hugePage - 1) & ~(hugePage - 1)
       let head = start - Int(bitPattern: raw)
@@ -489,13 +523,20 @@ struct HistoryState {
 
   /// Hands out `n` units of zero memory (`n` a multiple of 4): a region some table left behind
   /// (for a power of two), or fresh units from the current chunk, or from a new one. Chunks never
-  /// move, so tables keep their addresses.
-  private mutating func reserve(_ n: Int) -> UnsafeMutableRawPointer {
+  /// move, so tables keep their addresses. nil, with `refusedBytes` set, when the system refuses
+  /// a new chunk (or `byteLimit` would be passed).
+  private mutating func reserve(_ n: Int) -> UnsafeMutableRawPointer? {
     if n.nonzeroBitCount == 1, let reused = freeRegions[n.trailingZeroBitCount].popLast() {
       reused.initializeMemory(as: UInt8.self, repeating: 0, count: n * HistoryState.unit)
       return reused
     }
     if n > cursorLeft {
+      let bytes = max(n * HistoryState.unit, HistoryState.chunkBytes)
+      guard mappedTotal <= byteLimit - bytes, let chunk = HistoryState.allocateChunk(bytes) else {
+        refusedBytes = bytes
+        return nil
+      }
+      mappedTotal += bytes
       // The rest of the chunk, in power-of-two pieces (of 4 units and more), for later tables.
       if var rest = cursor {
         var left = cursorLeft
@@ -506,8 +547,6 @@ struct HistoryState {
           left -= piece
         }
       }
-      let bytes = max(n * HistoryState.unit, HistoryState.chunkBytes)
-      let chunk = HistoryState.allocateChunk(bytes)
       chunks.append((chunk, bytes))
       cursor = chunk
       cursorLeft = bytes / HistoryState.unit
@@ -538,6 +577,8 @@ struct HistoryState {
       skippedFuture &+= 1
       return
     }
+    // Out of memory: tables may be missing, and `build` will throw.
+    if _slowPath(refusedBytes != 0) { return }
     // The direction picks counters by index, not by branch (it is unpredictable).
     let u = users + Int(user)
     let side = isRight ? 0 : 1
@@ -666,6 +707,7 @@ struct HistoryState {
   }
 
   mutating func add(_ swipes: UnsafeBufferPointer<HistoryBuilder.Swipe>, cutoffDay: Int64) {
+    if refusedBytes != 0 { return }
     // Pass 1: the address of the memory each swipe will update, then a tight loop of
     // independent loads of them all (the tighter the loop, the more loads the processor keeps in
     // flight at once).
@@ -703,21 +745,23 @@ struct HistoryState {
   /// hundred dishes (4, 16, 64, 256 slots: three moves instead of four on the way to 256).
   static let fourfoldBelow = 256
 
-  /// Grows a user's table, or turns it into a direct array, then inserts a new pair.
+  /// Grows a user's table, or turns it into a direct array, then inserts a new pair. When the
+  /// memory is refused the pair is dropped and `refusedBytes` says so (`build` throws).
   @usableFromInline @inline(never)
   mutating func insertGrowing(user: Int, _ pair: Pair) {
     let oldCapacity = users[user].capacity
     let old = users[user].table.assumingMemoryBound(to: Pair.self)
     let steps: UInt32 = oldCapacity < HistoryState.fourfoldBelow ? 2 : 1
     let capacity = oldCapacity << Int(steps)
+    guard let region = reserve(capacity >= arrayUnits ? arrayUnits : capacity) else { return }
     if capacity >= arrayUnits {
-      let cells = reserve(arrayUnits).assumingMemoryBound(to: Cell.self)
+      let cells = region.assumingMemoryBound(to: Cell.self)
       users[user].table = UnsafeMutableRawPointer(cells)
       users[user].shift = 0
       for j in 0..<oldCapacity where old[j].key != 0 { moveToArray(user: user, old[j], cells) }
       moveToArray(user: user, pair, cells)
     } else {
-      let table = reserve(capacity).assumingMemoryBound(to: Pair.self)
+      let table = region.assumingMemoryBound(to: Pair.self)
       let shift = users[user].shift - steps
       let mask = capacity - 1
       for j in 0..<oldCapacity where old[j].key != 0 {
@@ -807,8 +851,14 @@ struct HistoryState {
     return r
   }
 
-  func build(userNames: [String]) -> History {
+  func build(userNames: [String]) throws(DeckCoreError) -> History {
     precondition(userNames.count == userCount)
+    func refused(_ bytes: Int) -> DeckCoreError {
+      .outOfMemory(
+        what: "the history of \(userCount) diner\(userCount == 1 ? "" : "s") and \(pairCount) "
+          + "(diner, dish) pairs", bytes: bytes)
+    }
+    if refusedBytes != 0 { throw refused(refusedBytes) }
     var byUser: [String: UserHistory] = [:]
     byUser.reserveCapacity(userCount)
     // Per user with a table, the records in item order: from a bitmap over the catalog when that
@@ -828,7 +878,8 @@ struct HistoryState {
     // slot past its records (see below), hence the slot more. A table's records are checked
     // against its count before they are written; an array has as many used cells as its count
     // (`add` and `moveToArray` count every cell they start), checked after.
-    let storage = RecordStorage(capacity: pairCount + 1)
+    let storage: RecordStorage
+    do { storage = try RecordStorage(capacity: pairCount + 1) } catch { throw refused(error.bytes) }
     var next = 0
     for u in 0..<userCount {
       let user = users[u]

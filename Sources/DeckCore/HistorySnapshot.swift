@@ -103,8 +103,20 @@ public struct HistorySnapshot: Sendable, Equatable {
 
   public static let empty = HistorySnapshot()
 
-  /// Swipes in the snapshot.
-  public var events: Int64 { items.reduce(0) { $0 + $1.right + $1.left } }
+  /// Swipes in the snapshot (`Int64.max` should they not fit: a decoded or merged snapshot
+  /// always fits, see `totalSwipes()`).
+  public var events: Int64 { (try? totalSwipes()) ?? .max }
+
+  /// Swipes in the snapshot, or an error when they do not add up in 64 bits.
+  public func totalSwipes() throws(DeckCoreError) -> Int64 {
+    var total: Int64 = 0
+    for item in items {
+      total = try checkedSum(total, item.right, item.left) {
+        "the swipes add up to more than \(Int64.max) (at item '\(item.id)')"
+      }
+    }
+    return total
+  }
 
   /// Whether the log with this content hash is already in the snapshot.
   public func contains(sha256: String) -> Bool {
@@ -126,6 +138,19 @@ public struct HistorySnapshot: Sendable, Equatable {
           + "from a snapshot of the logs before \(date)")
     }
     let catalogIndex = items.map { catalog.index(of: $0.id) }
+    // A history counts in 32 bits (per dish, per diner, per position): a snapshot beyond them
+    // is refused, never wrapped.
+    func tooMany(_ what: String) -> DeckCoreError {
+      .invalidSnapshot(
+        "\(what) has more swipes than a deck history counts (\(Int32.max)); the snapshot is "
+          + "corrupt or holds too much: ingest fewer logs into it")
+    }
+    /// `a + b` when it fits in 32 bits.
+    func add32(_ a: Int32, _ b: Int64) -> Int32? {
+      guard b >= 0, b <= Int64(Int32.max) else { return nil }
+      let (sum, overflow) = a.addingReportingOverflow(Int32(b))
+      return overflow ? nil : sum
+    }
     var itemRight = [Int32](repeating: 0, count: catalog.count)
     var itemLeft = [Int32](repeating: 0, count: catalog.count)
     var positionShown: [Int32] = []
@@ -134,25 +159,44 @@ public struct HistorySnapshot: Sendable, Equatable {
     var unknownIDs: [String] = []
     for (k, item) in items.enumerated() {
       guard let c = catalogIndex[k] else {
-        unknownEvents += item.right + item.left
+        unknownEvents = try checkedSum(unknownEvents, item.right, item.left) {
+          "the swipes on dishes not in the catalog add up to more than \(Int64.max)"
+        }
         if unknownIDs.count < 5 { unknownIDs.append(item.id) }
         continue
       }
-      itemRight[Int(c)] = Int32(truncatingIfNeeded: item.right)
-      itemLeft[Int(c)] = Int32(truncatingIfNeeded: item.left)
+      guard let r = add32(0, item.right), let l = add32(0, item.left), add32(r, item.left) != nil
+      else { throw tooMany("dish '\(item.id)'") }
+      itemRight[Int(c)] = r
+      itemLeft[Int(c)] = l
       for p in item.positions {
+        guard p.position >= 1, p.position <= History.maxTrackedPosition else {
+          throw .invalidSnapshot("dish '\(item.id)' has swipes at position \(p.position)")
+        }
         let i = Int(p.position) - 1
         if positionShown.count <= i {
           positionShown.append(contentsOf: repeatElement(0, count: i + 1 - positionShown.count))
           positionRight.append(contentsOf: repeatElement(0, count: i + 1 - positionRight.count))
         }
-        positionShown[i] &+= Int32(truncatingIfNeeded: p.shown)
-        positionRight[i] &+= Int32(truncatingIfNeeded: p.right)
+        guard let shown = add32(positionShown[i], p.shown),
+          let right = add32(positionRight[i], p.right)
+        else { throw tooMany("position \(p.position)") }
+        positionShown[i] = shown
+        positionRight[i] = right
       }
     }
     // Every diner's records in one block (see `UserItemRecords`), sized for all of them; the
     // records of items not in the catalog are left out.
-    let storage = RecordStorage(capacity: users.reduce(0) { $0 + $1.records.count })
+    var recordCount = 0
+    for user in users { recordCount += user.records.count }
+    let storage: RecordStorage
+    do {
+      storage = try RecordStorage(capacity: recordCount)
+    } catch {
+      throw .outOfMemory(
+        what: "the history of \(users.count) diner\(users.count == 1 ? "" : "s") and "
+          + "\(recordCount) (diner, dish) pairs", bytes: error.bytes)
+    }
     var next = 0
     var kept: [(id: String, start: Int, count: Int, right: Int32, left: Int32)] = []
     kept.reserveCapacity(users.count)
@@ -160,24 +204,32 @@ public struct HistorySnapshot: Sendable, Equatable {
     var left = 0
     for user in users {
       let start = next
-      var userRight: Int32 = 0
-      var userLeft: Int32 = 0
+      var userRight: Int64 = 0
+      var userLeft: Int64 = 0
       for r in user.records {
+        guard r.item >= 0, Int(r.item) < items.count else {
+          throw .invalidSnapshot(
+            "diner '\(user.id)' has a record of item \(r.item) of \(items.count)")
+        }
         guard let c = catalogIndex[Int(r.item)] else { continue }
+        guard r.right >= 0, r.left >= 0, add32(r.right, Int64(r.left)) != nil else {
+          throw tooMany("diner '\(user.id)' with dish '\(items[Int(r.item)].id)'")
+        }
         (storage.base + next).initialize(
           to: UserItemRecord(
             item: c, right: r.right, left: r.left, lastRight: r.lastRight, lastLeft: r.lastLeft))
         next += 1
-        userRight &+= r.right
-        userLeft &+= r.left
+        userRight += Int64(r.right)
+        userLeft += Int64(r.left)
       }
       guard next > start else { continue }
+      guard userRight + userLeft <= Int64(Int32.max) else { throw tooMany("diner '\(user.id)'") }
       // Catalog order may differ from id order.
       var mine = UnsafeMutableBufferPointer(start: storage.base + start, count: next - start)
       mine.sort { $0.item < $1.item }
       right += Int(userRight)
       left += Int(userLeft)
-      kept.append((user.id, start, next - start, userRight, userLeft))
+      kept.append((user.id, start, next - start, Int32(userRight), Int32(userLeft)))
     }
     var histories: [String: UserHistory] = [:]
     histories.reserveCapacity(kept.count)
@@ -241,7 +293,7 @@ public struct HistorySnapshot: Sendable, Equatable {
       }
       let index = Int32(items.count)
       if takeA && takeB {
-        items.append(sum(a.items[i], b.items[j]))
+        items.append(try sum(a.items[i], b.items[j]))
       } else {
         items.append(takeA ? a.items[i] : b.items[j])
       }
@@ -271,7 +323,8 @@ public struct HistorySnapshot: Sendable, Equatable {
       if i < a.users.count && j < b.users.count && a.users[i].id == b.users[j].id {
         let ra = remapped(a.users[i], mapA)
         let rb = remapped(b.users[j], mapB)
-        users.append(User(id: a.users[i].id, records: mergeRecords(ra, rb)))
+        users.append(
+          User(id: a.users[i].id, records: try mergeRecords(ra, rb, user: a.users[i].id)))
         i += 1
         j += 1
       } else if j == b.users.count
@@ -284,13 +337,21 @@ public struct HistorySnapshot: Sendable, Equatable {
         j += 1
       }
     }
-    return HistorySnapshot(
+    let hesitations = try checkedSum(a.hesitations, b.hesitations) {
+      "the hesitations add up to more than \(Int64.max)"
+    }
+    let merged = HistorySnapshot(
       sources: sources, items: items, users: users, firstDay: minOptional(a.firstDay, b.firstDay),
-      lastDay: maxOptional(a.lastDay, b.lastDay), hesitations: a.hesitations + b.hesitations,
+      lastDay: maxOptional(a.lastDay, b.lastDay), hesitations: hesitations,
       timeZone: a.timeZone ?? b.timeZone, dragRule: a.dragRule ?? b.dragRule)
+    _ = try merged.totalSwipes()
+    return merged
   }
 
-  private static func sum(_ x: Item, _ y: Item) -> Item {
+  private static func sum(_ x: Item, _ y: Item) throws(DeckCoreError) -> Item {
+    func add(_ a: Int64, _ b: Int64, _ what: String) throws(DeckCoreError) -> Int64 {
+      try checkedSum(a, b) { "the \(what) of dish '\(x.id)' add up to more than \(Int64.max)" }
+    }
     var positions: [PositionCount] = []
     var i = 0
     var j = 0
@@ -304,18 +365,24 @@ public struct HistorySnapshot: Sendable, Equatable {
         positions.append(y.positions[j])
         j += 1
       } else {
+        let p = x.positions[i].position
         positions.append(
           PositionCount(
-            position: x.positions[i].position, shown: x.positions[i].shown + y.positions[j].shown,
-            right: x.positions[i].right + y.positions[j].right))
+            position: p,
+            shown: try add(x.positions[i].shown, y.positions[j].shown, "swipes at position \(p)"),
+            right: try add(x.positions[i].right, y.positions[j].right, "right swipes at \(p)")))
         i += 1
         j += 1
       }
     }
-    return Item(id: x.id, right: x.right + y.right, left: x.left + y.left, positions: positions)
+    return Item(
+      id: x.id, right: try add(x.right, y.right, "right swipes"),
+      left: try add(x.left, y.left, "left swipes"), positions: positions)
   }
 
-  private static func mergeRecords(_ x: [Record], _ y: [Record]) -> [Record] {
+  private static func mergeRecords(_ x: [Record], _ y: [Record], user: String)
+    throws(DeckCoreError) -> [Record]
+  {
     var out: [Record] = []
     out.reserveCapacity(x.count + y.count)
     var i = 0
@@ -328,9 +395,16 @@ public struct HistorySnapshot: Sendable, Equatable {
         out.append(y[j])
         j += 1
       } else {
+        let (right, o1) = x[i].right.addingReportingOverflow(y[j].right)
+        let (left, o2) = x[i].left.addingReportingOverflow(y[j].left)
+        guard !o1, !o2 else {
+          throw .invalidSnapshot(
+            "the swipes of diner '\(user)' on one dish add up to more than \(Int32.max); the "
+              + "snapshots are corrupt or hold too much: merge fewer of them")
+        }
         out.append(
           Record(
-            item: x[i].item, right: x[i].right &+ y[j].right, left: x[i].left &+ y[j].left,
+            item: x[i].item, right: right, left: left,
             lastRight: max(x[i].lastRight, y[j].lastRight),
             lastLeft: max(x[i].lastLeft, y[j].lastLeft)))
         i += 1
@@ -339,6 +413,19 @@ public struct HistorySnapshot: Sendable, Equatable {
     }
     return out
   }
+}
+
+/// `a + b + c`, or an `invalidSnapshot` error saying `what` when it does not fit in 64 bits.
+private func checkedSum(
+  _ a: Int64, _ b: Int64, _ c: Int64 = 0, _ what: () -> String
+) throws(DeckCoreError) -> Int64 {
+  let (ab, o1) = a.addingReportingOverflow(b)
+  let (abc, o2) = ab.addingReportingOverflow(c)
+  guard !o1, !o2 else {
+    throw .invalidSnapshot(
+      what() + "; the snapshots are corrupt or hold too much: merge or ingest fewer of them")
+  }
+  return abc
 }
 
 private func minOptional(_ a: Int32?, _ b: Int32?) -> Int32? {

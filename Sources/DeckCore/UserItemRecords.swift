@@ -15,9 +15,9 @@ public struct UserItemRecords: RandomAccessCollection, Hashable, @unchecked Send
   @usableFromInline let base: UnsafePointer<UserItemRecord>
   public let count: Int
 
-  /// Records in their own storage.
+  /// Records in their own storage (from the allocator).
   public init(_ records: [UserItemRecord]) {
-    let storage = RecordStorage(capacity: records.count)
+    let storage = RecordStorage(allocating: records.count)
     records.withUnsafeBufferPointer {
       if let from = $0.baseAddress { storage.base.initialize(from: from, count: $0.count) }
     }
@@ -73,17 +73,31 @@ final class RecordStorage: @unchecked Sendable {
   /// Bytes mapped by `HistoryState.allocateChunk`, or 0 when allocated.
   private let mappedBytes: Int
 
-  init(capacity: Int) {
+  /// Room for `capacity` records.
+  ///
+  /// - Throws: `MemoryRefused` when the system refuses the mapping (or the size overflows).
+  init(capacity: Int) throws(MemoryRefused) {
+    let (bytes, overflow) = max(capacity, 1).multipliedReportingOverflow(
+      by: MemoryLayout<UserItemRecord>.stride)
+    guard capacity >= 0, !overflow else { throw MemoryRefused(bytes: Int.max) }
     self.capacity = capacity
-    let bytes = max(capacity, 1) * MemoryLayout<UserItemRecord>.stride
     if bytes >= HistoryState.hugePage {
-      base = HistoryState.allocateChunk(bytes).bindMemory(
-        to: UserItemRecord.self, capacity: capacity)
+      guard let chunk = HistoryState.allocateChunk(bytes) else {
+        throw MemoryRefused(bytes: bytes)
+      }
+      base = chunk.bindMemory(to: UserItemRecord.self, capacity: capacity)
       mappedBytes = bytes
     } else {
       base = .allocate(capacity: max(capacity, 1))
       mappedBytes = 0
     }
+  }
+
+  /// Room for `capacity` records from the allocator (small lists).
+  init(allocating capacity: Int) {
+    self.capacity = capacity
+    base = .allocate(capacity: max(capacity, 1))
+    mappedBytes = 0
   }
 
   deinit {
@@ -93,4 +107,9 @@ final class RecordStorage: @unchecked Sendable {
       base.deallocate()
     }
   }
+}
+
+/// The system refused `bytes` of memory.
+struct MemoryRefused: Error {
+  var bytes: Int
 }

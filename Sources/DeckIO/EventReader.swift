@@ -250,8 +250,8 @@ public struct EventReaderOptions {
 /// - required: `user`, `item` (non-empty strings), `at`, and either `swipe` (`right`/`left`) or
 ///   the raw drag `dx` (with `width` under the relative rule); a line with both `swipe` and `dx`
 ///   is an error, since the two could disagree.
-/// - optional: `position` (whole number >= 1), `deck` (YYYY-MM-DD), `propensity` (in (0, 1]),
-///   `width` (> 0). JSON `null` or an empty CSV field means "not logged".
+/// - optional: `position` (whole number 1...`maxPosition`), `deck` (YYYY-MM-DD), `propensity`
+///   (in (0, 1]), `width` (> 0). JSON `null` or an empty CSV field means "not logged".
 /// - unknown fields and columns are ignored; a known field given twice is an error.
 /// - lines end with LF or CRLF; a CR that is not part of a CRLF (outside a quoted CSV field) stops
 ///   the run, even under `skipBadLines`: a file with CR-only line ends would otherwise be read as
@@ -261,6 +261,10 @@ public struct EventReaderOptions {
 /// - a UTF-8 byte order mark at the start of a file is skipped.
 public struct EventReader {
   public var options: EventReaderOptions
+
+  /// The largest card position a line may give: the most cards a deck has
+  /// (`DeckRules.maxSize`). A larger one is a malformed line (tables by position stay small).
+  public static let maxPosition = Int32(DeckRules.maxSize)
 
   public init(options: EventReaderOptions = EventReaderOptions()) {
     self.options = options
@@ -315,9 +319,7 @@ public struct EventReader {
       } else {
         fd = open(source.path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
-          let code = errno
-          if code == ENOENT { throw .missingFile(path: source.path, what: "swipe log") }
-          throw .io(path: source.path, message: "cannot open: \(String(cString: strerror(code)))")
+          throw TextInput.openFailure(path: source.path, what: "swipe log", errno: errno)
         }
       }
       defer { if fd != 0 { close(fd) } }

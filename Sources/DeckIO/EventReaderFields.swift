@@ -525,6 +525,7 @@ struct RecordParser {
   func positionValue(_ p: UnsafePointer<UInt8>, _ n: Int, _ off: Int) throws(LineFailure)
     -> Int32
   {
+    let limit = Int(EventReader.maxPosition)
     var v = 0
     var i = 0
     while i < n {
@@ -532,16 +533,18 @@ struct RecordParser {
       guard d < 10 else { break }
       v = v &* 10 &+ Int(d)
       i += 1
-      if v > Int(Int32.max) { break }
+      if v > limit { break }
     }
-    if i == n && n > 0 && v <= Int(Int32.max) && !(n > 1 && p[0] == UInt8(ascii: "0")) {
+    if i == n && n > 0 && v <= limit && !(n > 1 && p[0] == UInt8(ascii: "0")) {
       if v == 0 {
         throw LineFailure(off, .position, "0 is not a card position; positions start at 1")
       }
       return Int32(v)
     }
-    if v > Int(Int32.max) {
-      throw LineFailure(off, .position, "\(quoted(p, n)) is too large for a card position")
+    if v > limit {
+      throw LineFailure(
+        off, .position,
+        "\(quoted(p, n)) is beyond the last card position (\(limit), the most cards a deck has)")
     }
     throw LineFailure(
       off, .position, "\(quoted(p, n)) is not a whole number; give the 1-based card position")

@@ -122,7 +122,9 @@ public struct HistoryIngest: EventSink {
   }
 
   /// The aggregated history.
-  public func build() -> History { builder.build() }
+  ///
+  /// - Throws: `DeckCoreError.outOfMemory` when the system refused memory for it.
+  public func build() throws(DeckCoreError) -> History { try builder.build() }
 }
 
 /// The queue of a `HistoryIngest`: up to a batch of swipes, whose `user` is the index of their

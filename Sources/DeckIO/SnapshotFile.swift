@@ -142,16 +142,21 @@ public enum SnapshotFile {
     }
     var length: UInt64 = 0
     for k in 0..<8 { length |= UInt64(bytes[13 + k]) << (8 * UInt64(k)) }
-    let expected = UInt64(headerSize) + length + UInt64(checksumSize)
-    guard UInt64(bytes.count) == expected else {
-      if UInt64(bytes.count) < expected {
+    // The length comes from the file: compare it with what is there before adding to it.
+    let room = UInt64(bytes.count - headerSize - checksumSize)
+    guard length == room else {
+      if length > room {
+        let frame = UInt64(headerSize + checksumSize)
+        guard length <= UInt64(Int.max) - frame else {
+          throw refuse(
+            "the snapshot's header gives a payload of \(length) bytes, more than a file holds: "
+              + "the file is corrupt; ingest the logs again or restore a copy")
+        }
         throw refuse(
-          "the snapshot is truncated (\(bytes.count) of \(expected) bytes); it was not written "
-            + "completely: ingest the logs again or restore a copy")
+          "the snapshot is truncated (\(bytes.count) of \(length + frame) bytes); it was not "
+            + "written completely: ingest the logs again or restore a copy")
       }
-      throw refuse(
-        "the snapshot has \(UInt64(bytes.count) - expected) bytes after its end; the file is corrupt"
-      )
+      throw refuse("the snapshot has \(room - length) bytes after its end; the file is corrupt")
     }
     let payload = bytes[headerSize..<(headerSize + Int(length))]
     let checksum = Array(bytes[(headerSize + Int(length))...])
@@ -182,8 +187,25 @@ public enum SnapshotFile {
     let flags = try d.u()
     guard flags < 4 else { throw DecodeFailure(message: "unknown flags \(flags)") }
     if flags & 1 != 0 {
-      snapshot.firstDay = try d.day()
-      snapshot.lastDay = try d.day()
+      let first = try d.day()
+      let last = try d.day()
+      guard first != History.never, last != History.never, first <= last else {
+        throw DecodeFailure(message: "its first day \(first) is after its last day \(last)")
+      }
+      snapshot.firstDay = first
+      snapshot.lastDay = last
+    }
+    /// A record's day: one of the snapshot's days, or `History.never`.
+    func recordDay() throws(DecodeFailure) -> Int32 {
+      let day = try d.day()
+      if day == History.never { return day }
+      guard let first = snapshot.firstDay, let last = snapshot.lastDay, first <= day, day <= last
+      else {
+        let days = snapshot.firstDay.map { "\($0)...\(snapshot.lastDay ?? $0)" } ?? "none"
+        throw DecodeFailure(
+          message: "a record's day \(day) is outside the snapshot's days (\(days))")
+      }
+      return day
     }
     if flags & 2 != 0 {
       let zone = try d.s()
@@ -194,6 +216,10 @@ public enum SnapshotFile {
     snapshot.hesitations = try d.i64()
     let itemCount = try d.count()
     var previousID: String?
+    // Every sum of decoded counts is checked here, so that nothing that adds them up later can
+    // overflow: the items' swipes fit in 64 bits together, a position has no more right swipes
+    // than swipes and the positions of a dish no more swipes than the dish.
+    var total: Int64 = 0
     for _ in 0..<itemCount {
       let id = try d.s()
       if let previousID, !previousID.utf8.lexicographicallyPrecedes(id.utf8) {
@@ -201,18 +227,39 @@ public enum SnapshotFile {
       }
       previousID = id
       var item = HistorySnapshot.Item(id: id, right: try d.i64(), left: try d.i64(), positions: [])
+      let (swipes, o1) = item.right.addingReportingOverflow(item.left)
+      let (sum, o2) = total.addingReportingOverflow(swipes)
+      guard !o1, !o2 else {
+        throw DecodeFailure(message: "the swipes add up to more than \(Int64.max) at item '\(id)'")
+      }
+      total = sum
       let positions = try d.count()
+      var previousPosition: UInt64 = 0
+      var positioned: Int64 = 0
       for _ in 0..<positions {
         let position = try d.u()
         guard position >= 1, position <= UInt64(History.maxTrackedPosition) else {
           throw DecodeFailure(message: "position \(position) out of range")
         }
-        item.positions.append(
-          HistorySnapshot.PositionCount(
-            position: Int32(position), shown: try d.i64(), right: try d.i64()))
+        guard position > previousPosition else {
+          throw DecodeFailure(message: "positions of item '\(id)' out of order")
+        }
+        previousPosition = position
+        let count = HistorySnapshot.PositionCount(
+          position: Int32(position), shown: try d.i64(), right: try d.i64())
+        let (p, o3) = positioned.addingReportingOverflow(count.shown)
+        guard count.right <= count.shown, !o3, p <= swipes else {
+          throw DecodeFailure(
+            message: "item '\(id)' counts more swipes at position \(position) than it has")
+        }
+        positioned = p
+        item.positions.append(count)
       }
       snapshot.items.append(item)
     }
+    // The records of each item add up to the item's swipes (checked after the users).
+    var recordRight = [Int64](repeating: 0, count: snapshot.items.count)
+    var recordLeft = [Int64](repeating: 0, count: snapshot.items.count)
     let userCount = try d.count()
     var previousUser: String?
     for _ in 0..<userCount {
@@ -232,12 +279,36 @@ public enum SnapshotFile {
         guard item < UInt64(snapshot.items.count) else {
           throw DecodeFailure(message: "a record names item \(item) of \(snapshot.items.count)")
         }
-        records.append(
-          HistorySnapshot.Record(
-            item: Int32(item), right: try d.i32(), left: try d.i32(), lastRight: try d.day(),
-            lastLeft: try d.day()))
+        let record = HistorySnapshot.Record(
+          item: Int32(item), right: try d.i32(), left: try d.i32(), lastRight: try recordDay(),
+          lastLeft: try recordDay())
+        guard (record.right > 0) == (record.lastRight != History.never),
+          (record.left > 0) == (record.lastLeft != History.never)
+        else {
+          throw DecodeFailure(message: "a record of user '\(id)' has days without swipes")
+        }
+        // Each sum stays below its item's count (checked to fit): no overflow.
+        recordRight[Int(item)] += Int64(record.right)
+        recordLeft[Int(item)] += Int64(record.left)
+        guard recordRight[Int(item)] <= snapshot.items[Int(item)].right,
+          recordLeft[Int(item)] <= snapshot.items[Int(item)].left
+        else {
+          throw DecodeFailure(
+            message: "the records of item '\(snapshot.items[Int(item)].id)' count more swipes "
+              + "than the item")
+        }
+        records.append(record)
       }
       snapshot.users.append(HistorySnapshot.User(id: id, records: records))
+    }
+    for (k, item) in snapshot.items.enumerated()
+    where recordRight[k] != item.right || recordLeft[k] != item.left {
+      throw DecodeFailure(
+        message: "item '\(item.id)' has \(item.right) right and \(item.left) left swipes, its "
+          + "records \(recordRight[k]) and \(recordLeft[k])")
+    }
+    guard total == 0 || snapshot.firstDay != nil else {
+      throw DecodeFailure(message: "it holds swipes but no days")
     }
     return snapshot
   }
@@ -328,10 +399,15 @@ private struct Decoder {
     return Int32(v)
   }
 
+  /// A day of `DeckDate.supportedDays`, or `History.never`.
   mutating func day() throws(DecodeFailure) -> Int32 {
     let v = try z()
-    guard v >= Int64(Int32.min), v <= Int64(Int32.max) else {
-      throw DecodeFailure(message: "a day is out of range")
+    guard
+      v == Int64(History.never)
+        || (v >= Int64(DeckDate.supportedDays.lowerBound)
+          && v <= Int64(DeckDate.supportedDays.upperBound))
+    else {
+      throw DecodeFailure(message: "day \(v) is out of range (years 1 to 9999)")
     }
     return Int32(v)
   }

@@ -42,11 +42,7 @@ public enum TextInput {
   ///   be read.
   public static func readBytes(path: String, what: String) throws(DeckIOError) -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
-    if fd < 0 {
-      let code = errno
-      if code == ENOENT || code == ENOTDIR { throw .missingFile(path: path, what: what) }
-      throw .io(path: path, message: "cannot open the \(what): \(describe(errno: code))")
-    }
+    if fd < 0 { throw openFailure(path: path, what: what, errno: errno) }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else {
@@ -74,11 +70,7 @@ public enum TextInput {
   /// Up to `count` first bytes of the file at `path` (to tell file kinds apart).
   public static func readPrefix(path: String, count: Int) throws(DeckIOError) -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
-    if fd < 0 {
-      let code = errno
-      if code == ENOENT || code == ENOTDIR { throw .missingFile(path: path, what: "input") }
-      throw .io(path: path, message: "cannot open: \(describe(errno: code))")
-    }
+    if fd < 0 { throw openFailure(path: path, what: "input", errno: errno) }
     defer { close(fd) }
     var buffer = [UInt8](repeating: 0, count: count)
     var filled = 0
@@ -91,7 +83,15 @@ public enum TextInput {
     return Array(buffer[0..<filled])
   }
 
-  private static func describe(errno code: Int32) -> String {
+  /// The error of an input that `open` refused with `code`, the same for every reader: nothing
+  /// at the path (`ENOENT`, or a path through a file, `ENOTDIR`) is a missing file (exit 66);
+  /// anything else, permission denied included, an I/O error (exit 74).
+  static func openFailure(path: String, what: String, errno code: Int32) -> DeckIOError {
+    if code == ENOENT || code == ENOTDIR { return .missingFile(path: path, what: what) }
+    return .io(path: path, message: "cannot open the \(what): \(describe(errno: code))")
+  }
+
+  static func describe(errno code: Int32) -> String {
     switch code {
     case EACCES, EPERM: return "permission denied; check the file's permissions"
     case EISDIR: return "is a directory; give the path of a file"

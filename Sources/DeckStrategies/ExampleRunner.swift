@@ -140,8 +140,10 @@ public enum ExampleRunner {
         "expected must list every item exactly once (" + problems.joined(separator: "; ") + ")")
     }
 
+    let history: History
+    do { history = try builder.build() } catch { throw fail("history: \(error)") }
     return Fixture(
-      catalog: catalog, history: builder.build(), user: UserProfile(id: example.user), date: date,
+      catalog: catalog, history: history, user: UserProfile(id: example.user), date: date,
       seed: example.seed)
   }
 }

@@ -27,12 +27,13 @@ public struct StrategyOptions: Sendable, Equatable {
       .invalidOption(strategy: strategy, key: spec.name, value: text, expected: expected)
     }
     func inRange(_ v: Double) -> Bool { spec.range.map { $0.contains(v) } ?? true }
+    // A plugin declares its own bounds: they may be beyond any Int (or not whole).
+    func bound(_ x: Double) -> String {
+      if spec.type == .int, x.isFinite, x == x.rounded(), abs(x) < 0x1p63 { return "\(Int(x))" }
+      return "\(x)"
+    }
     let rangeText =
-      spec.range.map { r in
-        spec.type == .int
-          ? " in \(Int(r.lowerBound))...\(Int(r.upperBound))"
-          : " in \(r.lowerBound)...\(r.upperBound)"
-      } ?? ""
+      spec.range.map { r in " in \(bound(r.lowerBound))...\(bound(r.upperBound))" } ?? ""
     switch spec.type {
     case .double:
       guard let v = Double(text), v.isFinite, inRange(v) else { throw bad("a number" + rangeText) }

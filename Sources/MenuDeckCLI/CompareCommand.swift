@@ -97,8 +97,9 @@ enum Compare {
     let format = ComparisonFormat(rawValue: args.value("format") ?? "table") ?? .table
     var resampling = ResamplingOptions()
     if let n = try args.int("resamples") {
-      guard n >= 1 && n <= 1_000_000 else {
-        throw UsageError("'--resamples' must be between 1 and 1000000, got \(n)")
+      guard Limits.resamples.contains(n) else {
+        throw UsageError(
+          "'--resamples' must be between 1 and \(Limits.resamples.upperBound), got \(n)")
       }
       resampling.resamples = n
     }
@@ -241,6 +242,7 @@ enum Compare {
       $0.utf8.lexicographicallyPrecedes($1.utf8)
     }
     let table = stats.unitTable(strategies: names, units: units)
+    try Limits.checkResampling(table, resamples: resampling.resamples)
     let (arms, differences) = Resampling.analyze(table, baseline: baseline, options: resampling)
     let mode = setup.simulation.mode == .all ? "all" : "pick"
     context.note(

@@ -49,12 +49,13 @@ enum CompareLogs {
         "give --k or --size, not both: on logs each strategy's deck of k cards is evaluated")
     }
     if let n = try args.int("size") {
-      guard n >= 1 else { throw UsageError("'--size' must be 1 or more, got \(n)") }
+      try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
       rules.size = n
     }
     let k = try args.int("k") ?? rules.size
-    guard k >= 1 && k <= 10_000 else {
-      throw UsageError("'--k' must be between 1 and 10000, got \(k)")
+    guard Limits.deckSize.contains(k) else {
+      throw UsageError(
+        "'--k' must be between 1 and \(Limits.deckSize.upperBound), got \(k)")
     }
     rules.size = k
     let builder = try Inputs.deckBuilder(catalog, rules, config)
@@ -113,7 +114,7 @@ enum CompareLogs {
         "\(files.joined(separator: ", ")): the events carry no time (no 'at' column mapped), so"
           + " they cannot be split by date; use --holdout FRACTION")
     }
-    let history = sink.training.build()
+    let history = try sink.training.build()
     let deckDate: DeckDate
     switch split {
     case .date(let date): deckDate = date
@@ -171,6 +172,7 @@ enum CompareLogs {
       users: judged.map(\.user), relevant: judged.map(\.relevant),
       arms: zip(names, rankings).map { OfflineArm(name: $0, rankings: $1) }
     ).table
+    try Limits.checkResampling(ranking, resamples: resampling.resamples)
     let (rankingArms, rankingDifferences) = Resampling.analyze(
       ranking, baseline: baseline, options: resampling)
     var notes: [String] = [Compare.coverageNote] + earlyNotes
@@ -187,7 +189,17 @@ enum CompareLogs {
           .dataError,
           "no logged cards on or after \(deckDate): nothing for the off-policy estimates")
       }
-      let positions = log.maxPosition
+      // Positions past the cap are left out of every estimator, and said so.
+      let positions = min(log.maxPosition, OffPolicy.maxPositions)
+      let beyond = log.sessions.reduce(0) { n, s in
+        n + s.cards.filter { Int($0.position) > positions }.count
+      }
+      if beyond > 0 {
+        notes.append(
+          "\(plural(beyond, "logged card")) at positions above \(positions) (the last at "
+            + "\(log.maxPosition)) \(beyond == 1 ? "is" : "are") left out of the off-policy "
+            + "estimates, which cover positions 1 to \(OffPolicy.maxPositions)")
+      }
       var opeRules = rules
       opeRules.size = positions
       let opeBuilder = try Inputs.deckBuilder(catalog, opeRules, config)
@@ -241,7 +253,9 @@ enum CompareLogs {
           )
         }
       }
-      let table = OffPolicy.evaluate(log, targets: targets)
+      let table = OffPolicy.evaluate(
+        log, targets: targets, options: OffPolicyOptions(positions: positions))
+      try Limits.checkResampling(table, resamples: resampling.resamples)
       let (opeArms, opeDifferences) = Resampling.analyze(
         table, baseline: baseline, options: resampling)
       metrics += table.metrics

@@ -197,18 +197,30 @@ public struct MenuDeckConfig: Sendable {
     if let deck = try root.optionalValue(at: "deck") {
       _ = try deck.requireObject("field 'deck'")
       try deck.rejectUnknownKeys(allowed: deckKeys, in: "the deck rules")
-      func int(_ key: String, minimum: Int) throws(DeckIOError) -> Int? {
+      func int(_ key: String, in range: ClosedRange<Int>) throws(DeckIOError) -> Int? {
         guard let v = try deck.optionalValue(at: key) else { return nil }
-        guard let text = v.numberText, let n = Int(text), n >= minimum else {
-          throw v.error("'deck.\(key)' must be a whole number \(minimum) or more")
+        guard let text = v.numberText, let n = Int(text) ?? beyondInt(text), n >= range.lowerBound
+        else {
+          throw v.error("'deck.\(key)' must be a whole number \(range.lowerBound) or more")
+        }
+        guard n <= range.upperBound else {
+          throw v.error(
+            "'deck.\(key)' is \(text), more than the limit \(range.upperBound); give a whole "
+              + "number from \(range.lowerBound) to \(range.upperBound)")
         }
         return n
       }
-      if let n = try int("size", minimum: 1) { config.rules.size = n }
+      if let n = try int("size", in: Limits.deckSize) { config.rules.size = n }
       if let v = try deck.optionalValue(at: "max_per_category") {
-        guard let text = v.numberText, let n = Int(text), n >= 1 else {
+        guard let text = v.numberText, let n = Int(text) ?? beyondInt(text), n >= 1 else {
           throw v.error(
             "'deck.max_per_category' must be a whole number 1 or more (or null for no cap)")
+        }
+        guard n <= Limits.deckSize.upperBound else {
+          throw v.error(
+            "'deck.max_per_category' is \(text), more than the limit "
+              + "\(Limits.deckSize.upperBound); give a whole number from 1 to "
+              + "\(Limits.deckSize.upperBound) (or null for no cap)")
         }
         config.rules.maxPerCategory = n
       } else if deck["max_per_category"]?.isNull == true {
@@ -219,9 +231,11 @@ public struct MenuDeckConfig: Sendable {
       }
       config.rules.pinned = try deck.stringArray(at: "pinned")
       config.rules.excluded = try deck.stringArray(at: "excluded")
-      if let n = try int("repeat_pick_days", minimum: 0) { config.rules.repeatPickDays = n }
-      if let n = try int("cooldown_days", minimum: 0) { config.rules.cooldownDays = n }
-      if let n = try int("reshow_days", minimum: 0) { config.rules.reshowDays = n }
+      if let n = try int("repeat_pick_days", in: Limits.ruleDays) {
+        config.rules.repeatPickDays = n
+      }
+      if let n = try int("cooldown_days", in: Limits.ruleDays) { config.rules.cooldownDays = n }
+      if let n = try int("reshow_days", in: Limits.ruleDays) { config.rules.reshowDays = n }
       do {
         try config.rules.validate()
       } catch {
@@ -300,6 +314,12 @@ public struct MenuDeckConfig: Sendable {
     for key in strategies.keys.sorted() where !names.contains(key) { names.append(key) }
     return names
   }
+}
+
+/// `Int.max` for a whole number written with more digits than an `Int` holds (so that it is
+/// reported as over its limit), else nil.
+func beyondInt(_ text: String) -> Int? {
+  !text.isEmpty && text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) ? Int.max : nil
 }
 
 func directory(of path: String) -> String {

@@ -233,7 +233,7 @@ enum Inputs {
     }
     var rules = config.rules
     if args.declares("size"), let n = try args.int("size") {
-      guard n >= 1 else { throw UsageError("'--size' must be 1 or more, got \(n)") }
+      try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
       rules.size = n
     }
     let skip = args.declares("skip-bad-lines") && args.flag("skip-bad-lines")
@@ -294,7 +294,7 @@ enum Inputs {
       var ingest = HistoryIngest(catalog: catalog, cutoff: cutoff)
       let stats = try readLogs(
         settings.historyPaths, settings, io, into: &ingest, onReject: handler)
-      return (ingest.build(), stats, ingest.builder.skippedFuture)
+      return (try ingest.build(), stats, ingest.builder.skippedFuture)
     }
     // Snapshots (and any raw logs beside them) meet as snapshots, then become one history.
     var ingest = SnapshotIngest(cutoff: cutoff)
@@ -348,6 +348,7 @@ enum Inputs {
       stats.noteUnknown(Int(unknown), ids: ids)
       return (history, stats, ingest.skippedFuture)
     } catch {
+      if case .outOfMemory = error { throw error }
       throw CommandFailure(.dataError, "\(snapshots.joined(separator: ", ")): \(error)")
     }
   }

@@ -54,7 +54,13 @@ extension DeckIOError: ExitCodeProviding {
 }
 
 extension DeckCoreError: ExitCodeProviding {
-  public var exitCode: ExitCode { .dataError }
+  public var exitCode: ExitCode {
+    switch self {
+    // Memory the system refused is not the data's fault (sysexits has no code of its own).
+    case .outOfMemory: return .software
+    case .invalidDrag, .invalidCatalog, .invalidRules, .invalidSnapshot: return .dataError
+    }
+  }
 }
 
 extension StrategyError: ExitCodeProviding {

@@ -124,10 +124,7 @@ enum Simulate {
     -> SimulationSetup
   {
     let days = try args.int("days") ?? 30
-    guard days >= 1 else { throw UsageError("'--days' must be 1 or more, got \(days)") }
-    guard days <= 36_500 else {
-      throw UsageError("'--days' must be at most 36500 (100 years), got \(days)")
-    }
+    try Limits.check(days, option: "days", in: Limits.days, "100 years")
     guard let catalogPath = args.value("catalog") ?? config.catalog else {
       throw CommandFailure(
         .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
@@ -141,8 +138,12 @@ enum Simulate {
     if let s = try args.uint64("seed") { seed = s }
     let usersText = args.value("users") ?? "1000"
     if let n = Int(usersText) {
-      guard n >= 1 else { throw UsageError("'--users' must be 1 or more, got \(n)") }
+      try Limits.check(n, option: "users", in: Limits.simulatedDiners, "diners")
       population = Population(catalog: catalog, count: n, config: simulation, seed: seed)
+    } else if !usersText.isEmpty, usersText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+      // Digits beyond any Int: a count, not a file name.
+      throw UsageError(
+        "'--users' must be at most \(Limits.simulatedDiners.upperBound) (diners), got \(usersText)")
     } else {
       let (profiles, _) = try Inputs.loadUsers(usersText, io)
       guard !profiles.isEmpty else {
@@ -152,7 +153,7 @@ enum Simulate {
     }
     var rules = config.rules
     if let n = try args.int("size") {
-      guard n >= 1 else { throw UsageError("'--size' must be 1 or more, got \(n)") }
+      try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
       rules.size = n
     }
     let builder = try Inputs.deckBuilder(catalog, rules, config)
@@ -319,11 +320,11 @@ let statsCommand = CommandSpec(
     let (catalog, _) = try Inputs.loadCatalog(catalogPath, io)
     var size = config.rules.size
     if let n = try args.int("size") {
-      guard n >= 1 else { throw UsageError("'--size' must be 1 or more, got \(n)") }
+      try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
       size = n
     }
     let window = try args.int("repeat-window")
-    if let window, window < 1 { throw UsageError("'--repeat-window' must be 1 or more") }
+    if let window { try Limits.check(window, option: "repeat-window", in: Limits.days, "days") }
     let zone = try Inputs.timeZone(config)
     let settings = RunSettings(
       config: config, catalogPath: catalogPath, usersPath: nil, historyPaths: logs,
@@ -345,8 +346,13 @@ let statsCommand = CommandSpec(
           throw CommandFailure(.dataError, "\(path): \(error)")
         }
       }
-      io.stdout.write(
-        bytes: SnapshotStats.report(merged, catalog: catalog, options: options).render(format))
+      let report: StatsReport
+      do {
+        report = try SnapshotStats.report(merged, catalog: catalog, options: options)
+      } catch {
+        throw CommandFailure(.dataError, "\(snapshots.joined(separator: ", ")): \(error)")
+      }
+      io.stdout.write(bytes: report.render(format))
       context.note(
         "menudeck: stats of a snapshot cover cards only: snapshots keep no sessions or days; "
           + "give the logs for the session metrics")

@@ -11,8 +11,8 @@ let validateCommand = CommandSpec(
     rules naming unknown items, and diners whose diets or allergens no dish mentions (a likely \
     typo that would leave them unprotected or with empty decks).
 
-    Exits 0 when everything is valid, 65 on bad data, 66 when an input is missing; with \
-    --strict, warnings also fail the check (exit 1).
+    Exits 0 when everything is valid, 65 on bad data, 66 when an input is missing, 74 when one \
+    cannot be read; with --strict, warnings also fail the check (exit 1).
     """,
   options: InputOptions.all.filter { $0.name != "skip-bad-lines" && $0.name != "rejects" } + [
     .option("strategy", short: "s", valueName: "name", help: "Also check this strategy's options."),
@@ -33,11 +33,13 @@ enum Validation {
 
     // Config
     var config = MenuDeckConfig()
+    var configFailed = false
     do {
       config = try Inputs.loadConfig(args, io)
       lines.append(row("config", config.path.isEmpty ? "(none)" : config.path, "ok"))
     } catch {
       fail(error)
+      configFailed = true
       lines.append(row("config", args.value("config") ?? "", "invalid"))
     }
     let settings: RunSettings
@@ -46,7 +48,9 @@ enum Validation {
     } catch let e as UsageError {
       throw e
     } catch {
-      fail(error)
+      // Without its config the run has no inputs to check: what fails next ("no catalog") is a
+      // consequence, and its code (66) would hide the config's own (74 for an unreadable one).
+      if !configFailed { fail(error) }
       return finish(lines, errors, warnings, args, context)
     }
 
@@ -199,8 +203,9 @@ enum Validation {
     if !errors.isEmpty {
       context.io.stdout.write(
         "invalid: \(plural(errors.count, "error")), \(plural(warnings.count, "warning"))\n")
+      // Bad data first; else the first failure, in the order the deck job reads its inputs, so
+      // that validate exits as the job would (66 for a missing file, 74 for an unreadable one).
       if errors.contains(where: { $0.0 == .dataError }) { return .dataError }
-      if errors.contains(where: { $0.0 == .noInput }) { return .noInput }
       return errors[0].0
     }
     context.io.stdout.write(

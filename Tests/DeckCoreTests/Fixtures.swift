@@ -50,6 +50,6 @@ enum Fixture {
         user: slot, item: catalog.index(of: id)!, swipe: swipe,
         day: date.adding(days: -ago).daysSinceEpoch)
     }
-    return b.build().users[user]!
+    return try b.build().users[user]!
   }
 }

@@ -86,7 +86,7 @@ private func sameHistory(_ a: History, _ b: History) -> Bool {
       let slot = builder.userSlot(u)
       builder.add(user: slot, item: item, swipe: s, day: d, position: p)
     }
-    let direct = builder.build()
+    let direct = try builder.build()
     let (fromSnapshot, unknownEvents, unknownIDs) = try snapshot(swipes, source: "a").history(
       for: catalog, before: date)
     #expect(sameHistory(direct, fromSnapshot))

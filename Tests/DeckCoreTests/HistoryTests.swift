@@ -12,7 +12,7 @@ struct HistoryTests {
     b.add(user: u, item: 0, swipe: .right, day: Fixture.date.daysSinceEpoch)
     b.add(user: u, item: 1, swipe: .left, day: Fixture.date.daysSinceEpoch + 3, position: 2)
     #expect(b.skippedFuture == 2)
-    let h = b.build()
+    let h = try b.build()
     #expect(h.right == 1)
     #expect(h.left == 0)
     #expect(h.itemRight == [1, 0])
@@ -25,21 +25,21 @@ struct HistoryTests {
   }
 
   @Test("aggregates do not depend on event order")
-  func orderIndependent() {
+  func orderIndependent() throws {
     let events: [(String, Int32, SwipeDirection, Int32, Int32)] = [
       ("u", 0, .right, 10, 1), ("v", 1, .left, 11, 2), ("u", 0, .left, 12, 3),
       ("u", 2, .right, 9, 0),
       ("v", 1, .right, 8, 1),
     ]
-    func build(_ evs: [(String, Int32, SwipeDirection, Int32, Int32)]) -> History {
+    func build(_ evs: [(String, Int32, SwipeDirection, Int32, Int32)]) throws -> History {
       var b = HistoryBuilder(itemCount: 3)
       for (user, item, swipe, day, pos) in evs {
         b.add(user: b.userSlot(user), item: item, swipe: swipe, day: day, position: pos)
       }
-      return b.build()
+      return try b.build()
     }
-    let a = build(events)
-    let z = build(events.reversed())
+    let a = try build(events)
+    let z = try build(events.reversed())
     #expect(a.users == z.users)
     #expect(a.itemRight == z.itemRight)
     #expect(a.positionShown == z.positionShown)
@@ -54,7 +54,7 @@ struct HistoryTests {
   }
 
   @Test("the pair table keeps every (user, item) pair through growth")
-  func manyPairs() {
+  func manyPairs() throws {
     var b = HistoryBuilder(itemCount: 50)
     for user in 0..<60 {
       let slot = b.userSlot("user\(user)")
@@ -62,7 +62,7 @@ struct HistoryTests {
         b.add(user: slot, item: Int32(item), swipe: .left, day: Int32(user))
       }
     }
-    let h = b.build()
+    let h = try b.build()
     #expect(h.users.count == 60)
     var expectedPairs = 0
     for u in 0..<60 {
@@ -173,7 +173,7 @@ struct HistoryTests {
   @Test(
     "every pair survives table growth and the move to an array, whatever orders the records",
     arguments: [(300, 40), (300, 120), (8, 8), (60, 40), (5000, 20), (20_000, 70)])
-  func tablesGrowAndOrder(itemCount: Int, maxItems: Int) {
+  func tablesGrowAndOrder(itemCount: Int, maxItems: Int) throws {
     let users = 150
     let events = HistoryTests.randomEvents(
       users: users, itemCount: itemCount, maxItems: maxItems, seed: UInt64(itemCount))
@@ -182,11 +182,11 @@ struct HistoryTests {
     for e in HistoryTests.shuffled(events, seed: 1) {
       b.add(user: slots[e.user], item: e.item, swipe: e.swipe, day: e.day, position: e.position)
     }
-    HistoryTests.expectMatches(b.build(), events, users: users, itemCount: itemCount)
+    HistoryTests.expectMatches(try b.build(), events, users: users, itemCount: itemCount)
   }
 
   @Test("thousands of users fill several arena chunks and reuse left-behind tables")
-  func manyUsersManyChunks() {
+  func manyUsersManyChunks() throws {
     // 3000 users x up to 60 items: well over one 4 MiB (262,144-unit) chunk of tables and
     // arrays.
     let users = 3000
@@ -199,11 +199,11 @@ struct HistoryTests {
     let distinct = Set(events.map { Int64($0.user) << 32 | Int64($0.item) }).count
     #expect(b.pairCount == distinct)
     #expect(b.userCount == users)
-    HistoryTests.expectMatches(b.build(), events, users: users, itemCount: 400)
+    HistoryTests.expectMatches(try b.build(), events, users: users, itemCount: 400)
   }
 
   @Test("bulk adds give exactly what single adds give, cutoff included")
-  func bulkEqualsSingle() {
+  func bulkEqualsSingle() throws {
     let users = 80
     let events = HistoryTests.randomEvents(users: users, itemCount: 90, maxItems: 30, seed: 4)
     let cutoff = DeckDate(daysSinceEpoch: 20_050)
@@ -234,8 +234,8 @@ struct HistoryTests {
     #expect(skipped > 0)
     #expect(single.skippedFuture == skipped)
     #expect(bulk.skippedFuture == skipped)
-    let a = single.build()
-    let z = bulk.build()
+    let a = try single.build()
+    let z = try bulk.build()
     #expect(a.users == z.users)
     #expect(a.itemRight == z.itemRight && a.itemLeft == z.itemLeft)
     #expect(a.positionShown == z.positionShown && a.positionRight == z.positionRight)
@@ -243,14 +243,14 @@ struct HistoryTests {
   }
 
   @Test("without a cutoff every day counts, the extremes included; with one, the day before")
-  func cutoffExtremes() {
+  func cutoffExtremes() throws {
     var b = HistoryBuilder(itemCount: 1)
     let u = b.userSlot("u")
     b.add(user: u, item: 0, swipe: .right, day: .max)
     b.add(user: u, item: 0, swipe: .left, day: .min + 1)
     #expect(b.skippedFuture == 0)
     #expect(
-      b.build().users["u"]?.records
+      try b.build().users["u"]?.records
         == [UserItemRecord(item: 0, right: 1, left: 1, lastRight: .max, lastLeft: .min + 1)])
     var c = HistoryBuilder(itemCount: 1, cutoff: DeckDate(daysSinceEpoch: 100))
     let v = c.userSlot("v")
@@ -258,7 +258,7 @@ struct HistoryTests {
     c.add(user: v, item: 0, swipe: .right, day: 100)
     c.add(user: v, item: 0, swipe: .right, day: .max)
     #expect(c.skippedFuture == 2)
-    #expect(c.build().right == 1)
+    #expect(try c.build().right == 1)
   }
 
   @Test(
@@ -266,7 +266,7 @@ struct HistoryTests {
     arguments: [
       [.min + 1, -1, 0, 1], [1, 0, -1, .min + 1], [0, .min + 1, 1, -1], [-1, .max, .min + 1, 0],
     ] as [[Int32]])
-  func latestDayAcrossZero(days: [Int32]) {
+  func latestDayAcrossZero(days: [Int32]) throws {
     var b = HistoryBuilder(itemCount: 3)
     let u = b.userSlot("u")
     for day in days {
@@ -276,7 +276,7 @@ struct HistoryTests {
     b.add(user: u, item: 1, swipe: .left, day: -2)
     let latest = days.max()!
     #expect(
-      b.build().users["u"]?.records == [
+      try b.build().users["u"]?.records == [
         UserItemRecord(
           item: 0, right: 0, left: Int32(days.count), lastRight: History.never, lastLeft: latest),
         UserItemRecord(item: 1, right: 0, left: 1, lastRight: History.never, lastLeft: -2),
@@ -286,7 +286,7 @@ struct HistoryTests {
   }
 
   @Test("positions outside 1...1000 count everywhere but in the position arrays")
-  func swipePositionBits() {
+  func swipePositionBits() throws {
     var b = HistoryBuilder(itemCount: 1)
     let u = b.userSlot("u")
     let swipes = [
@@ -296,7 +296,7 @@ struct HistoryTests {
       HistoryBuilder.Swipe(user: u, item: 0, swipe: .left, day: 2, position: .max),
     ]
     swipes.withUnsafeBufferPointer { b.add($0) }
-    let h = b.build()
+    let h = try b.build()
     #expect(h.positionShown.count == 1000)
     #expect(h.positionShown[999] == 1 && h.positionRight[999] == 1)
     #expect(h.positionShown.reduce(0, +) == 1)
@@ -307,7 +307,7 @@ struct HistoryTests {
   }
 
   @Test("copies are independent, before and after either side grows")
-  func copyOnWrite() {
+  func copyOnWrite() throws {
     var a = HistoryBuilder(itemCount: 200)
     let u = a.userSlot("u")
     for item in 0..<30 { a.add(user: u, item: Int32(item), swipe: .left, day: 1) }
@@ -316,8 +316,8 @@ struct HistoryTests {
     let v = b.userSlot("v")
     b.add(user: v, item: 7, swipe: .right, day: 3)
     a.add(user: u, item: 150, swipe: .right, day: 9)
-    let ha = a.build()
-    let hb = b.build()
+    let ha = try a.build()
+    let hb = try b.build()
     #expect(ha.users.count == 1)
     #expect(ha.users["u"]?.records.count == 31)
     #expect(
@@ -339,8 +339,8 @@ struct HistoryTests {
     // A copy of a copy keeps growing on its own (its tables were packed by the copy).
     var c = b
     for item in 100..<200 { c.add(user: u, item: Int32(item), swipe: .left, day: 4) }
-    #expect(c.build().users["u"]?.records.count == 200)
-    #expect(b.build().users["u"]?.records.count == 100)
+    #expect(try c.build().users["u"]?.records.count == 200)
+    #expect(try b.build().users["u"]?.records.count == 100)
   }
 
   @Test(
@@ -414,7 +414,7 @@ struct HistoryTests {
     let (b, _) = HistoryTests.addInLayout(layout, swipes)
     // A spill per pair only once a 16-bit count has wrapped.
     #expect(HistoryTests.spillCount(b) == (count > 65_535 ? 1 : 0))
-    let h = b.build()
+    let h = try b.build()
     let user = try #require(h.users["u"])
     let extra: Int32 = layout == .movedToArray ? 48 : 0
     #expect(user.right == Int32(count) && user.left == Int32(count - 1) + extra)
@@ -441,10 +441,10 @@ struct HistoryTests {
     #expect(HistoryTests.spillCount(c) == (layout == .table || coded ? 0 : 1))
     let latest = max(day, 3)
     #expect(
-      b.build().users["u"]?.record(for: 0)
+      try b.build().users["u"]?.record(for: 0)
         == UserItemRecord(item: 0, right: 2, left: 0, lastRight: latest, lastLeft: History.never))
     #expect(
-      c.build().users["u"]?.record(for: 0)
+      try c.build().users["u"]?.record(for: 0)
         == UserItemRecord(item: 0, right: 0, left: 2, lastRight: History.never, lastLeft: latest))
   }
 
@@ -457,7 +457,7 @@ struct HistoryTests {
     var d = b
     d.add(user: u, item: 1, swipe: .left, day: .min)
     #expect(d.pairCount == (layout == .movedToArray ? 49 : 2))
-    let h = d.build()
+    let h = try d.build()
     #expect(
       h.users["u"]?.record(for: 0)
         == UserItemRecord(
@@ -488,7 +488,7 @@ struct HistoryTests {
     let (b, _) = HistoryTests.addInLayout(layout, swipes)
     let n = Int32(days.count)
     #expect(
-      b.build().users["u"]?.record(for: 0)
+      try b.build().users["u"]?.record(for: 0)
         == UserItemRecord(item: 0, right: n, left: n, lastRight: days.max()!, lastLeft: days.max()!)
     )
   }
@@ -518,7 +518,7 @@ struct HistoryTests {
         item: Int32(k * 7919 % itemCount), right: 1, left: 1, lastRight: Int32(100 + k),
         lastLeft: Int32(50 + k))
     }.sorted { $0.item < $1.item }
-    #expect(b.build().users["u"].map { Array($0.records) } == expected)
+    #expect(try b.build().users["u"].map { Array($0.records) } == expected)
   }
 
   @Test("copies are independent with spills on either side")
@@ -531,12 +531,12 @@ struct HistoryTests {
     b.add(user: u, item: 2, swipe: .right, day: 70_000)
     a.add(user: u, item: 3, swipe: .left, day: -3)
     #expect(
-      a.build().users["u"]?.records == [
+      try a.build().users["u"]?.records == [
         UserItemRecord(item: 2, right: 65_536, left: 0, lastRight: 1, lastLeft: History.never),
         UserItemRecord(item: 3, right: 0, left: 2, lastRight: History.never, lastLeft: -3),
       ])
     #expect(
-      b.build().users["u"]?.records == [
+      try b.build().users["u"]?.records == [
         UserItemRecord(
           item: 2, right: 65_537, left: 0, lastRight: 70_000, lastLeft: History.never),
         UserItemRecord(item: 3, right: 0, left: 1, lastRight: History.never, lastLeft: -4),

@@ -44,7 +44,7 @@ struct UserItemRecordsTests {
       }
       expected["u\(u)"] = mine
     }
-    let history = b.build()
+    let history = try b.build()
     if users > 3 {
       let bytes = expected.values.reduce(0) { $0 + $1.count } * MemoryLayout<UserItemRecord>.stride
       #expect(bytes >= HistoryState.hugePage, "the test is meant to cover mapped memory")

@@ -168,7 +168,7 @@ private func eventTemporaryDirectory() throws -> URL {
     #expect(stats.events == 9)
     #expect(stats.unknownItemEvents == 7)
     #expect(stats.unknownItemIDs == ["zz", "yy", "x1", "x2", "x3"])
-    let history = ingest.build()
+    let history = try ingest.build()
     #expect(history.right == 1)
     #expect(history.left == 1)
     #expect(history.itemRight == [1, 0])
@@ -206,7 +206,7 @@ private func eventTemporaryDirectory() throws -> URL {
         catalog: catalog(items), cutoff: DeckDate(year: 2026, month: 11, day: 22))
       let stats = try EventReader(options: .init(zone: FixedUTCOffset(seconds: 3600))).read(
         text: lines.joined(separator: "\n"), name: "log", format: .jsonLines, into: &ingest)
-      return (ingest.build(), stats)
+      return (try ingest.build(), stats)
     }
     let (reference, referenceStats) = try history(lines)
     #expect(reference.events > 0)
@@ -304,7 +304,7 @@ private func eventTemporaryDirectory() throws -> URL {
     #expect(stats.files == [first, second, third])
     #expect(stats.events == 5)
     #expect(stats.unknownItemIDs == ["zz"])
-    let history = ingest.build()
+    let history = try ingest.build()
     #expect(history.userIDs == ["u1", "u2"])
     #expect(history.itemLeft == [0, 2])
   }
@@ -386,7 +386,7 @@ private func eventTemporaryDirectory() throws -> URL {
   }
 
   @Test(arguments: [0, 1, 255, 256, 257, 1000])
-  func ingestIncludesQueuedEventsWhateverTheBatchBoundary(count: Int) {
+  func ingestIncludesQueuedEventsWhateverTheBatchBoundary(count: Int) throws {
     let items = (0..<20).map { "dish\($0)" }
     var random = RandomStream(seed: UInt64(count))
     var events: [(String, String, SwipeDirection, Int64)] = []
@@ -408,22 +408,22 @@ private func eventTemporaryDirectory() throws -> URL {
         user: direct.userSlot(u), item: Int32(items.firstIndex(of: i)!), swipe: swipe,
         day: Int32(at / 86_400), position: 2)
     }
-    let expected = direct.build()
-    for h in [sink.build(), sink.builder.build()] {
+    let expected = try direct.build()
+    for h in [try sink.build(), try sink.builder.build()] {
       #expect(h.users == expected.users)
       #expect(h.itemRight == expected.itemRight && h.itemLeft == expected.itemLeft)
       #expect(h.positionShown == expected.positionShown)
       #expect(h.events == count)
     }
     sink.finish()
-    #expect(sink.build().users == expected.users)
+    #expect(try sink.build().users == expected.users)
     #expect(sink.builder.userCount == expected.users.count)
   }
 
   /// An ingest is a value: a copy taken in the middle of a batch (events queued, a session
   /// open, user ids not yet looked up) goes on alone, and so does the original.
   @Test(arguments: [3, 130, 300])
-  func copiesOfAnIngestGoOnIndependently(before: Int) {
+  func copiesOfAnIngestGoOnIndependently(before: Int) throws {
     let items = (0..<12).map { "dish\($0)" }
     var random = RandomStream(seed: UInt64(before))
     func events(_ count: Int, users: Int, prefix: String) -> [(
@@ -440,10 +440,10 @@ private func eventTemporaryDirectory() throws -> URL {
     let common = events(before, users: 9, prefix: "u")
     let first = events(200, users: 7, prefix: "v")
     let second = events(150, users: 11, prefix: "w")
-    func ingested(_ parts: [[(String, String, SwipeDirection, Int64)]]) -> History {
+    func ingested(_ parts: [[(String, String, SwipeDirection, Int64)]]) throws -> History {
       var sink = HistoryIngest(catalog: catalog(items))
       for part in parts { feed(&sink, part) }
-      return sink.build()
+      return try sink.build()
     }
     var a = HistoryIngest(catalog: catalog(items))
     feed(&a, common)
@@ -451,10 +451,10 @@ private func eventTemporaryDirectory() throws -> URL {
     feed(&a, first)
     _ = b.builder  // a look at the queued events changes nothing either
     feed(&b, second)
-    let ha = a.build()
-    let hb = b.build()
-    let wantA = ingested([common, first])
-    let wantB = ingested([common, second])
+    let ha = try a.build()
+    let hb = try b.build()
+    let wantA = try ingested([common, first])
+    let wantB = try ingested([common, second])
     #expect(ha.users == wantA.users && ha.itemRight == wantA.itemRight)
     #expect(hb.users == wantB.users && hb.itemLeft == wantB.itemLeft)
     #expect(ha.events == before + 200 && hb.events == before + 150)
@@ -473,7 +473,7 @@ private func eventTemporaryDirectory() throws -> URL {
       line("u", "b", "right", "1970-04-14"), line("z", "a", "left", "1970-04-15"),
     ].joined(separator: "\n")
     _ = try EventReader().read(text: text, name: "log", format: .jsonLines, into: &sink)
-    let h = sink.build()
+    let h = try sink.build()
     #expect(h.userIDs == ["new", "u", "z"])
     #expect(
       h.users["u"]?.records == [

@@ -33,7 +33,7 @@ import Testing
       + "{\"user\":\"u2\",\"item\":\"b\",\"swipe\":\"right\",\"at\":\"2026-11-21\"}\n"
     var sink = HistoryIngest(catalog: Self.catalog)
     _ = try EventReader().read(text: log, name: "log", format: .jsonLines, into: &sink)
-    let history = sink.build()
+    let history = try sink.build()
     #expect(history.users.count == 2)
     #expect(history.users["caf\u{E9}"]?.records.count == 2)
     #expect(history.users["u2"]?.right == 1)

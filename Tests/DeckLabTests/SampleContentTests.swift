@@ -399,7 +399,7 @@ struct SampleSwipeLogTests {
         user: slot, item: catalog.index(of: e.item)!, swipe: direction,
         day: e.day.daysSinceEpoch, position: Int32(e.position))
     }
-    let built = history.build()
+    let built = try history.build()
     let builder = try DeckBuilder(catalog: catalog, rules: DeckRules())
     for user in users {
       let candidates = builder.candidates(

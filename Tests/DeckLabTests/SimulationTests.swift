@@ -388,8 +388,8 @@ struct SimulatorTests {
     var ingest = HistoryIngest(catalog: simulationCatalog)
     _ = try EventReader().read(
       text: try run.log(format), name: "sim", format: format, into: &ingest)
-    let read = ingest.build()
-    let simulated = run.result.history.build()
+    let read = try ingest.build()
+    let simulated = try run.result.history.build()
     #expect(read.users == simulated.users)
     #expect(read.itemRight == simulated.itemRight)
     #expect(read.itemLeft == simulated.itemLeft)
@@ -411,7 +411,7 @@ struct SimulatorTests {
         item: simulationCatalog.index(of: e.item)!)
     }
     let strategy = try StrategyRegistry.make("affinity")
-    let history = builder.build()
+    let history = try builder.build()
     try strategy.learn(catalog: simulationCatalog, history: history)
     let sessions = run.sessions.filter { $0.day == day }
     let pipeline = DeckPipeline(

@@ -61,7 +61,7 @@ func pluginFixture() throws -> (Catalog, History) {
   builder.add(user: u1, item: 1, swipe: .left, day: day)
   builder.add(user: u1, item: 1, swipe: .left, day: day + 1)
   builder.add(user: u1, item: 2, swipe: .right, day: day)
-  return (catalog, builder.build())
+  return (catalog, try builder.build())
 }
 
 func contexts(_ history: History, users: [String] = ["u1", "u2"], candidates: [Int32] = [0, 1, 2])

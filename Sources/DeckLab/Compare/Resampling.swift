@@ -52,15 +52,18 @@ public enum Resampling {
       "the baseline must be one of the arms")
     let metrics = table.metrics.count
     let replicates = bootstrap(table, options: options)
+    // An estimate without a value (undefined, or not a finite number) gets no interval and no
+    // p-value: its resamples would describe a number that is not there.
     let summaries = table.arms.indices.map { a in
       ArmSummary(
         arm: table.arms[a].arm,
         estimates: (0..<metrics).map { m in
+          let value = table.value(arm: a, metric: m)
           let values = replicates.compactMap { $0[a * metrics + m] }
           let (lower, upper) =
-            hasInterval(table.metrics[m])
+            value != nil && hasInterval(table.metrics[m])
             ? interval(values, level: options.level, of: options.resamples) : (nil, nil)
-          return Estimate(value: table.value(arm: a, metric: m), lower: lower, upper: upper)
+          return Estimate(value: value, lower: lower, upper: upper)
         })
     }
     guard let baseline else { return (summaries, []) }
@@ -76,7 +79,7 @@ public enum Resampling {
           difference(r[a * metrics + m], r[baseline * metrics + m])
         }
         let (lower, upper) =
-          hasInterval(table.metrics[m])
+          observed != nil && hasInterval(table.metrics[m])
           ? interval(values, level: options.level, of: options.resamples) : (nil, nil)
         estimates.append(Estimate(value: observed, lower: lower, upper: upper))
         pValues.append(
@@ -145,22 +148,27 @@ public enum Resampling {
 
   /// The two-sided p-value of `observed` among the `permuted` differences (undefined ones left
   /// out): (1 + #{|d*| ≥ |d|}) / (1 + count) for drawn permutations; #{|d*| ≥ |d|} / count when
-  /// they are all 2^n of them (`exact`: the identity is among them, so it is never 0).
+  /// they are all 2^n of them (`exact`: the identity is among them, so it is never 0). Never
+  /// below 1 / (count + 1); 1 when `observed` is not a finite number (callers give none then).
   public static func pValue(observed: Double, permuted: [Double?], exact: Bool = false) -> Double {
+    guard observed.isFinite else { return 1 }
     let threshold = abs(observed) * (1 - 1e-12)
     var extreme = 0
     var count = 0
     for d in permuted {
-      guard let d else { continue }
+      guard let d, d.isFinite else { continue }
       count += 1
       if abs(d) >= threshold { extreme += 1 }
     }
-    if exact { return count == 0 ? 1 : Double(extreme) / Double(count) }
-    return Double(1 + extreme) / Double(1 + count)
+    let p =
+      exact
+      ? (count == 0 ? 1 : Double(extreme) / Double(count)) : Double(1 + extreme) / Double(1 + count)
+    return max(p, 1 / Double(count + 1))
   }
 
+  /// `a - b`, nil when either is undefined or the difference is not a finite number.
   private static func difference(_ a: Double?, _ b: Double?) -> Double? {
-    guard let a, let b else { return nil }
+    guard let a, let b, (a - b).isFinite else { return nil }
     return a - b
   }
 
@@ -303,9 +311,13 @@ public enum Resampling {
   private static func finish<S: Sequence>(
     _ form: MetricForm, _ num: Double, _ den: Double, items: () -> S
   ) -> Double? where S.Element == [Int32] {
+    // A sum or a ratio that is not a finite number (a weight of 1 / 1e-320) is undefined.
     switch form {
-    case .total: return num
-    case .ratio: return den == 0 ? nil : num / den
+    case .total: return num.isFinite ? num : nil
+    case .ratio:
+      guard den != 0 else { return nil }
+      let r = num / den
+      return r.isFinite ? r : nil
     case .coverage(let catalogItems):
       guard catalogItems > 0 else { return nil }
       var seen = [Bool](repeating: false, count: catalogItems)

@@ -93,14 +93,15 @@ public struct UnitTable: Sendable, Equatable {
   }
 
   /// The metric's value for arm `arm` over all units (each weight 1): the point estimate.
-  /// Sums run in unit order, so the value is the same on every run. nil when undefined.
+  /// Sums run in unit order, so the value is the same on every run. nil when undefined, and when
+  /// the sums are not finite numbers.
   public func value(arm: Int, metric: Int) -> Double? {
     let a = arms[arm]
     switch metrics[metric].form {
     case .total:
       var sum = 0.0
       for u in 0..<units.count { sum += a.numerator(unit: u, metric: metric) }
-      return sum
+      return sum.isFinite ? sum : nil
     case .ratio:
       var num = 0.0
       var den = 0.0
@@ -108,7 +109,9 @@ public struct UnitTable: Sendable, Equatable {
         num += a.numerator(unit: u, metric: metric)
         den += a.denominator(unit: u, metric: metric)
       }
-      return den == 0 ? nil : num / den
+      guard den != 0 else { return nil }
+      let r = num / den
+      return r.isFinite ? r : nil
     case .coverage(let catalogItems):
       guard catalogItems > 0 else { return nil }
       var seen = Set<Int32>()

@@ -111,8 +111,9 @@ public struct EventLocations: Sendable, Equatable {
 /// Events whose item is not in the catalog are refused (`.unknownItem`), in or out of the
 /// window, as the other sinks do. An event in the window without a `propensity` or without a
 /// `position` cannot be evaluated: it is left out, counted, and its location kept, so that
-/// `check()` can fail with an error that says where. Zero, negative, non-finite and above-1
-/// propensities never get here: the reader refuses them (`(0, 1]`) with their location.
+/// `check()` can fail with an error that says where; so is an event whose propensity is below
+/// `OffPolicy.minimumPropensity`. Zero, negative, non-finite and above-1 propensities never get
+/// here: the reader refuses them (`(0, 1]`) with their location.
 ///
 /// The reader does not tell a sink which file an event came from: whoever drives it reads one
 /// file per `EventReader.read` call and sets `file` before each (the name used in locations).
@@ -129,6 +130,10 @@ public struct LoggedSessions: EventSink, Sendable {
   public private(set) var missingPropensity = EventLocations()
   /// Events in the window without a position.
   public private(set) var missingPosition = EventLocations()
+  /// Events in the window whose propensity is below `OffPolicy.minimumPropensity`, and the
+  /// propensity of the first of them.
+  public private(set) var lowPropensity = EventLocations()
+  public private(set) var firstLowPropensity: Double?
   /// Events before `start` (left out).
   public private(set) var eventsBefore = 0
 
@@ -169,6 +174,11 @@ public struct LoggedSessions: EventSink, Sendable {
       if e.position <= 0 { missingPosition.note(file: file, line: e.line) }
       return .accepted
     }
+    guard propensity >= OffPolicy.minimumPropensity else {
+      if firstLowPropensity == nil { firstLowPropensity = propensity }
+      lowPropensity.note(file: file, line: e.line)
+      return .accepted
+    }
     let session = sessionSlot(e.user, day)
     cards.append(
       PendingCard(
@@ -200,10 +210,10 @@ public struct LoggedSessions: EventSink, Sendable {
     return s
   }
 
-  /// Throws when an event of the evaluation period has no propensity (checked first) or no
-  /// position: a `.malformed` error at the first such event that lists a few more and counts
-  /// the rest, e.g. `events.jsonl:12: propensity: missing on 43 events from 2026-03-01 on:
-  /// here, :15, :20 and 40 more; ...`.
+  /// Throws when an event of the evaluation period has no propensity (checked first), a
+  /// propensity below `OffPolicy.minimumPropensity`, or no position: a `.malformed` error at
+  /// the first such event that lists a few more and counts the rest, e.g. `events.jsonl:12:
+  /// propensity: missing on 43 events from 2026-03-01 on: here, :15, :20 and 40 more; ...`.
   public func check() throws(DeckIOError) {
     if let head = missingPropensity.first.first {
       throw .malformed(
@@ -212,6 +222,18 @@ public struct LoggedSessions: EventSink, Sendable {
           + "; off-policy evaluation needs the logging policy's propensity (its probability of "
           + "showing the item at that position) on every evaluated event; the plackett-luce "
           + "strategy logs it")
+    }
+    if let head = lowPropensity.first.first, let value = firstLowPropensity {
+      let floor = TextLayout.fixed(OffPolicy.minimumPropensity, decimals: 6)
+      let count =
+        lowPropensity.count == 1
+        ? "" : " (on \(lowPropensity.count) events from \(start) on: \(lowPropensity.listed()))"
+      throw .malformed(
+        SourceLocation(file: head.file, line: head.line, field: "propensity"),
+        message: "'\(value)' is below \(floor), the smallest propensity off-policy estimates use"
+          + count + ": a card's weight is 1 / propensity, and one such card would outweigh a "
+          + "million others; log propensities of at least \(floor), or give a --split after "
+          + "these events")
     }
     if let head = missingPosition.first.first {
       throw .malformed(

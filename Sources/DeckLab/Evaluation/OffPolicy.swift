@@ -17,8 +17,8 @@ public struct OffPolicyTarget: Sendable, Equatable {
 
 /// Settings of an off-policy evaluation.
 public struct OffPolicyOptions: Sendable, Equatable {
-  /// The last position evaluated (P); nil: the largest logged position. Cards logged at higher
-  /// positions are left out of every estimator.
+  /// The last position evaluated (P); nil: the largest logged position, at most
+  /// `OffPolicy.maxPositions`. Cards logged at higher positions are left out of every estimator.
   public var positions: Int?
   /// m, the pseudo-cards of the reward model's prior (see `OffPolicyRewardModel`).
   public var priorStrength: Double
@@ -140,6 +140,18 @@ public struct OffPolicyRewardModel: Sendable {
 /// Σ [r̂ + 1[match] (r − r̂) / μ] / cards. The ratio of the totals over diners is the estimate;
 /// resampling diners gives intervals that respect the correlation of a diner's sessions.
 public enum OffPolicy {
+  /// The most positions evaluated by default: each adds five metrics per strategy (and a deck of
+  /// that many cards per logged session), and a swipe deck is read well before its 100th card.
+  public static let maxPositions = 100
+
+  /// The smallest propensity the estimators use. A card's weight is 1 / propensity: below one
+  /// in a million, one matched card outweighs a million evaluated ones, and weights (and the
+  /// squares of the effective sample size) soon stop being finite numbers. Open Bandit Pipeline
+  /// only requires propensities above 0 and clips weights only when asked (`lambda_`); clipping
+  /// would change the estimates it agrees with, so a log below the floor is refused instead
+  /// (`LoggedSessions.check()`).
+  public static let minimumPropensity = 1e-6
+
   /// The estimator kinds of a position block, in metric order.
   private static let perPosition = ["replay", "ips", "snips", "dr", "replay_matches"]
   /// Metrics before the first position block.
@@ -220,7 +232,7 @@ public enum OffPolicy {
         return u
       }
     }
-    let positions = options.positions ?? log.maxPosition
+    let positions = options.positions ?? min(log.maxPosition, maxPositions)
     let model = OffPolicyRewardModel(
       log: log, positions: positions, priorStrength: options.priorStrength)
     let specs = metrics(positions: positions)

@@ -154,7 +154,7 @@ public final class Simulator {
     var profiles: [UserProfile] = []
     for day in 0..<days {
       let date = start.adding(days: day)
-      let snapshot = history.build()
+      let snapshot = try history.build()
       try strategy.learn(catalog: catalog, history: snapshot)
       openers.removeAll(keepingCapacity: true)
       profiles.removeAll(keepingCapacity: true)
@@ -211,7 +211,7 @@ public final class Simulator {
   private func session(
     deck: Deck, diner d: Int, day: Int, strategy: String, result: inout SimulationResult,
     history: inout HistoryBuilder, slot: inout Int32, events: (LogEvent) throws -> Void
-  ) rethrows -> SimulatedSession {
+  ) throws -> SimulatedSession {
     let config = population.config
     let catalog = population.catalog
     let id = population.diners[d].id
@@ -224,6 +224,15 @@ public final class Simulator {
     var cards: [SimulatedCard] = []
     cards.reserveCapacity(deck.cards.count)
     for (k, card) in deck.cards.enumerated() {
+      // A card the deck shows had a chance to be there, and a log cannot carry a propensity
+      // outside (0, 1] (the reader refuses it; the event writer would stop the program).
+      if let p = card.propensity, !(p > 0 && p <= 1) {
+        throw StrategyError.failed(
+          strategy: strategy,
+          message:
+            "gave dish '\(catalog[card.item].id)', which the deck shows diner '\(id)' at position "
+            + "\(k + 1), the propensity \(p); a shown card's propensity is above 0 and at most 1")
+      }
       cards.append(
         SimulatedCard(
           item: card.item, position: k + 1,

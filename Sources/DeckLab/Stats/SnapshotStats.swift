@@ -8,9 +8,16 @@ import Foundation
 /// row. Session metrics (decks, pick rate, swipes to pick, abandonment, diversity, repeat picks)
 /// are written as missing. Items missing from the catalog are left out, as on logs.
 public enum SnapshotStats {
+  /// - Throws: `DeckCoreError.invalidSnapshot` when the snapshot's swipes do not add up in 64
+  ///   bits (a decoded or merged snapshot always does).
   public static func report(
     _ snapshot: HistorySnapshot, catalog: Catalog, options: StatsOptions
-  ) -> StatsReport {
+  ) throws(DeckCoreError) -> StatsReport {
+    // Every sum below is a part of this one, which fits.
+    _ = try snapshot.totalSwipes()
+    guard snapshot.items.allSatisfy({ $0.right >= 0 && $0.left >= 0 }) else {
+      throw .invalidSnapshot("a dish has a negative count of swipes")
+    }
     var right = [Int](repeating: 0, count: catalog.count)
     var left = [Int](repeating: 0, count: catalog.count)
     for item in snapshot.items {

@@ -310,7 +310,7 @@ public struct StatsAccumulator: EventSink, Sendable {
       let day = days[n]
       var m = n
       while m < days.count && days[m] == day { m += 1 }
-      if let previous, options.repeatWindowDays.map({ Int(day - previous) <= $0 }) ?? true {
+      if let previous, options.repeatWindowDays.map({ Int(day) - Int(previous) <= $0 }) ?? true {
         out.append((day, m - n))
       }
       previous = day

@@ -1,0 +1,48 @@
+import DeckCore
+import DeckLab
+
+/// The range of every count a command line or a config gives, checked where the value enters:
+/// an option out of range is a usage error (64) naming the option, a config value a data error
+/// (65) naming the key and the file. The README's "Limits" lists them.
+enum Limits {
+  /// Cards per deck (`--size`, `--k`, `deck.size`, `deck.max_per_category`).
+  static let deckSize = 1...DeckRules.maxSize
+  /// Day windows of the deck rules (`deck.repeat_pick_days`, `cooldown_days`, `reshow_days`).
+  static let ruleDays = 0...DeckRules.maxDays
+  /// Simulated days (`--days`) and the repeat window of `stats` (`--repeat-window`): 100 years.
+  static let days = 1...36_500
+  /// Generated diners of a simulation (`--users N`): each takes about 1.5 KB and one deck a
+  /// simulated day, so a million is about 1.5 GB before the first deck.
+  static let simulatedDiners = 1...1_000_000
+  /// Bootstrap resamples and randomization-test permutations (`--resamples`).
+  static let resamples = 1...1_000_000
+  /// Replicate values the bootstrap keeps in memory at once (resamples x strategies x metrics,
+  /// 16 bytes each): 3.2 GB.
+  static let replicateValues = 200_000_000
+
+  /// `n` of option `--name` within `range`, or a usage error naming the option and the limit.
+  static func check(
+    _ n: Int, option name: String, in range: ClosedRange<Int>, _ unit: String? = nil
+  ) throws {
+    guard n >= range.lowerBound else {
+      throw UsageError("'--\(name)' must be \(range.lowerBound) or more, got \(n)")
+    }
+    guard n <= range.upperBound else {
+      throw UsageError(
+        "'--\(name)' must be at most \(range.upperBound)\(unit.map { " (\($0))" } ?? ""), got \(n)")
+    }
+  }
+
+  /// Whether the bootstrap of `table` with `resamples` fits `replicateValues`; a usage error
+  /// naming `--resamples` when it does not.
+  static func checkResampling(_ table: UnitTable, resamples: Int) throws {
+    let perResample = max(table.arms.count, 1) * max(table.metrics.count, 1)
+    let (values, overflow) = resamples.multipliedReportingOverflow(by: perResample)
+    guard overflow || values > replicateValues else { return }
+    throw UsageError(
+      "'--resamples' \(resamples) with \(table.arms.count) strategies and "
+        + "\(table.metrics.count) metrics would keep \(overflow ? "too many" : "\(values)") "
+        + "replicate values in memory (at most \(replicateValues)); give at most "
+        + "\(max(replicateValues / perResample, 1)) resamples")
+  }
+}
