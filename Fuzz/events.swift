@@ -97,7 +97,7 @@ private func outcome(
       }
     }
   default:
-    name = "log"
+    name = "memory-input"
     result = Result { () throws(DeckIOError) in
       try reader.read(bytes: log, name: name, format: format, into: &sink)
     }

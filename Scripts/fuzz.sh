@@ -101,14 +101,14 @@ run() {
   local code=$?
   set -e
   local execs per_second
-  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
-  per_second=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  execs=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -ao '[0-9]*$' | tail -1)
+  per_second=$(grep -ao 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -ao '[0-9]*$' | tail -1)
   local after
   after=$(find "$findings" -type f | wc -l)
   echo "fuzz: $t: ${execs:-?} executions, ${per_second:-?}/s, exit $code," \
     "$((after - before)) new finding(s) in Fuzz/findings/$t"
   if ((code != 0)); then
-    grep -m1 -E "ERROR: (AddressSanitizer|libFuzzer)|Fatal error|SUMMARY" "$log" || true
+    grep -a -m1 -E "ERROR: (AddressSanitizer|libFuzzer)|Fatal error|SUMMARY" "$log" || true
     return 1
   fi
 }

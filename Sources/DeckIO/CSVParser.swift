@@ -133,12 +133,14 @@ private struct Scanner {
         SourceLocation(file: file, line: 1, column: 1),
         message: "empty file; expected a header row naming the columns")
     }
-    if headerRow.fields == [""] {
+    let header = headerRow.fields.map(trimSpaces)
+    // Only spaces or tabs are blank too (they are trimmed off column names): a table of one
+    // column without a name would not read back the same once written.
+    if header == [""] {
       throw .malformed(
         SourceLocation(file: file, line: headerRow.line, column: 1),
         message: "blank first line; the first line must be the header row naming the columns")
     }
-    let header = headerRow.fields.map(trimSpaces)
     var seen: [String: Int] = [:]
     for (n, name) in header.enumerated() {
       if let first = seen[name] {

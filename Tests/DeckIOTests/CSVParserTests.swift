@@ -181,6 +181,19 @@ func csvError(bytes: [UInt8]) -> (line: Int, column: Int?, message: String)? {
       message: "duplicate column 'id' (columns 1 and 3); rename or remove one"),
   ]
 
+  /// Fuzz finding (csv target): a file of one tab was a table with one column named "" (the
+  /// tab trimmed off), which written back (`""`) was refused as a blank first line.
+  @Test(arguments: [[0x09], Array(" \n1\n".utf8), Array("\t \r\nx\r\n".utf8), Array("\"\"\n".utf8)])
+  func aHeaderOfOnlySpacesIsABlankFirstLine(_ bytes: [UInt8]) {
+    #expect(
+      throws: DeckIOError.malformed(
+        SourceLocation(file: "t.csv", line: 1, column: 1),
+        message: "blank first line; the first line must be the header row naming the columns")
+    ) {
+      _ = try CSVParser.parse(bytes, file: "t.csv")
+    }
+  }
+
   @Test(arguments: cases)
   func reportsErrorsWithTheirPosition(_ c: Case) {
     let e = csvError(c.input)
