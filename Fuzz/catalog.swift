@@ -1,6 +1,7 @@
 // The catalog and users readers (Sources/DeckIO/CatalogReader.swift, UsersReader.swift), JSON
 // and CSV. Input: one option byte (bit 0: users, bit 1: CSV), then the file.
-// Invariant: what parses, written back in both formats by the sample data writers (DeckLab SampleData), parses
+// Invariant: what parses, written back in both formats (CSV only when no list value holds '|',
+// the CSV list separator) by the sample data writers (DeckLab SampleData), parses
 // to the same items or users.
 
 import DeckCore
@@ -17,10 +18,14 @@ public func fuzzCatalog(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let users = try? UsersReader.parse(input.bytes, file: "u", format: format) else {
       return 0
     }
+    // A JSON list value may hold '|', which CSV lists cannot: those go to JSON only.
+    let bar = users.contains { u in
+      (u.diets + u.allergens + u.dislikedCategories).contains { $0.contains("|") }
+    }
     for (text, f) in [
       (SampleData.usersJSON(users), DocumentFormat.json),
       (SampleData.usersCSV(users), .csv),
-    ] {
+    ] where f == .json || !bar {
       do {
         let again = try UsersReader.parse(Array(text.utf8), file: "again", format: f)
         require(again == users, "users written as \(f) read back differently:\n\(text)")
@@ -34,10 +39,13 @@ public func fuzzCatalog(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   guard let catalog = try? CatalogReader.parse(input.bytes, file: "c", format: format) else {
     return 0
   }
+  let bar = catalog.items.contains { item in
+    (item.tags + item.allergens + item.diets).contains { $0.contains("|") }
+  }
   for (text, f) in [
     (SampleData.catalogJSON(catalog.items), DocumentFormat.json),
     (SampleData.catalogCSV(catalog.items), .csv),
-  ] {
+  ] where f == .json || !bar {
     do {
       let again = try CatalogReader.parse(Array(text.utf8), file: "again", format: f)
       require(
