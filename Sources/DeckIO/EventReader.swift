@@ -411,6 +411,14 @@ public struct EventReader {
           let location = failure.location(in: record, file: name, firstLine: nextLine)
           let error = DeckIOError.malformed(location, message: failure.message)
           guard options.skipBadLines && !failure.fatal else { throw error }
+          if let cr = end.loneCR {
+            // Past the failure, before any line feed, a CR alone: the file may end its lines with
+            // CR only, and skipping "the line" would skip all of it. (In a CSV record broken
+            // before a quoted field, a CR inside those quotes counts too: the run stops there.)
+            let at = LineFailure.loneCarriageReturn(at: cr)
+            throw .malformed(
+              at.location(in: record, file: name, firstLine: nextLine), message: at.message)
+          }
           file.skippedLines += 1
           file.lines += end.lines
           nextLine += end.lines

@@ -533,8 +533,8 @@ extension RecordParser {
   /// without a test per delimiter of which one it is: the commas, line feeds, quotes and CRs of
   /// 64 bytes at a time become one bit mask, the fields are its first `columns` bits, and one
   /// check at the end says whether they were `columns - 1` commas and then a line feed (or a
-  /// CRLF). The
-  /// fields go to `csvEnds` (their ends only: each starts after the previous one's delimiter).
+  /// CRLF). The fields go to `csvEnds` (their ends only: each starts after the previous one's
+  /// delimiter).
   /// Returns where the content ends (before a final CR), the bytes consumed, and whether a byte
   /// of the blocks read (the record's or after it) is non-ASCII, which only asks for the exact
   /// UTF-8 check of the fields. nil for any other record (a quote, another number of fields, a

@@ -117,6 +117,10 @@ struct LineFailure: Error {
 struct RecordEnd {
   var consumed: Int
   var lines: Int
+  /// A CR not followed by a line feed in the bytes scanned past the failure for the record's
+  /// end (so the record ends there): skipping the record would skip what may be the rest of a
+  /// file with CR-only line ends.
+  var loneCR: Int? = nil
 }
 
 struct RecordOutcome {
@@ -262,11 +266,16 @@ struct RecordParser {
     -> RecordEnd?
   {
     if let known = failure.recordEnd { return known }
-    var i = max(0, min(failure.offset, available))
-    while i < available && p[i] != UInt8(ascii: "\n") { i += 1 }
-    if i == available && !eof { return nil }
     var lines = 1
     for k in 0..<min(failure.offset, available) where p[k] == UInt8(ascii: "\n") { lines += 1 }
+    var i = max(0, min(failure.offset, available))
+    while i < available && p[i] != UInt8(ascii: "\n") {
+      if p[i] == UInt8(ascii: "\r") && (i + 1 < available ? p[i + 1] != UInt8(ascii: "\n") : eof) {
+        return RecordEnd(consumed: i + 1, lines: lines, loneCR: i)
+      }
+      i += 1
+    }
+    if i == available && !eof { return nil }
     return RecordEnd(consumed: min(i + 1, available), lines: lines)
   }
 

@@ -98,6 +98,26 @@ import Testing
     }
   }
 
+  @Test func aCROnlyFileWhoseFirstRecordIsBadIsNotSkippedAsOneLine() throws {
+    // The first record fails before its CR: skipping it would skip the whole file (one line),
+    // so the run stops at the CR; without skipping, the first error is the record's own.
+    let json = Self.crOnly(
+      #"{"user":"u1","item":"d1","swipe":"rihgt","at":"2026-10-01"}"# + "\n" + Self.jsonLog)
+    let csv =
+      "user,item,swipe,at\n" + Self.crOnly("u\"1,d1,left,2026-10-01\nu2,d2,left,2026-10-01\n")
+    for chunk in [16, 61, 1 << 18] {
+      let skip = Self.options(mapped: false, skip: true, chunk: chunk)
+      #expect(Self.readError(json, .jsonLines, skip) == Self.loneCR("log", 1, 60), "chunk \(chunk)")
+      #expect(Self.readError(csv, .csv, skip) == Self.loneCR("log", 2, 23), "chunk \(chunk)")
+      let stop = Self.options(mapped: false, skip: false, chunk: chunk)
+      #expect(
+        Self.readError(json, .jsonLines, stop)?.description
+          == #"log:1:35: swipe: 'rihgt' is not right or left; use "right" or "left" (lowercase)"#)
+      #expect(
+        Self.readError(csv, .csv, stop)?.description.hasPrefix("log:2:2: a '\"' inside") == true)
+    }
+  }
+
   @Test func lineEndsAtTheEndOfTheInput() throws {
     // A final CR without its LF is refused; a final CRLF or LF, or none, is fine.
     for end in ["", "\n", "\r\n"] {
