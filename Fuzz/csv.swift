@@ -39,6 +39,14 @@ public func fuzzCSV(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   return 0
 }
 
+/// `s` quoted with its quotes doubled, byte by byte (by characters, a quote followed by a
+/// combining mark is one character and would not be doubled).
 private func quoted(_ s: String) -> String {
-  "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  var out: [UInt8] = [0x22]
+  for b in s.utf8 {
+    if b == 0x22 { out.append(0x22) }
+    out.append(b)
+  }
+  out.append(0x22)
+  return String(decoding: out, as: UTF8.self)
 }

@@ -118,6 +118,24 @@ import Testing
     }
   }
 
+  /// Fuzz finding (events target, chunk 16): a JSON line that fails before its first CR failed
+  /// early, read up to the CR, and its message quoted fewer bytes than when the whole line was
+  /// read. Only a failure at the CR itself is taken early now.
+  @Test func aJSONLineThatFailsBeforeItsCRFailsAlikeAtEveryChunkSize() {
+    let log =
+      "{\"user\":\0{\"user\":\"u7\",\"item\":\"r\rmen\",\"dx\"<\r100,\"width\":150,\"at\":\"2026-11-42\"}\n{\"usetion\":1,\"propensity\":0\"u7\",\"item\rr:\"\"menion\":1,\"propensity\":0\n"
+    let whole = Self.readError(
+      log, .jsonLines, Self.options(mapped: false, skip: false, chunk: 1 << 18))
+    #expect(
+      whole?.description.hasPrefix(
+        "log:1:9: user: expected a string, found '\0{\"user\":\"u7\",\"item\":\"r\rmen") == true)
+    for chunk in [16, 61, 100] {
+      #expect(
+        Self.readError(log, .jsonLines, Self.options(mapped: false, skip: false, chunk: chunk))
+          == whole, "chunk \(chunk)")
+    }
+  }
+
   @Test func lineEndsAtTheEndOfTheInput() throws {
     // A final CR without its LF is refused; a final CRLF or LF, or none, is fine.
     for end in ["", "\n", "\r\n"] {
