@@ -38,10 +38,23 @@ func require(
   abort()
 }
 
-/// A scratch directory of this process, made once.
+/// A scratch directory of this process, made once and removed at exit with what is in it
+/// (the targets write a few files of fixed names there).
 let fuzzScratch: String = {
   let path = "/tmp/menudeck-fuzz-\(getpid())"
   mkdir(path, 0o700)
+  atexit {
+    if let dir = opendir(fuzzScratch) {
+      while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) {
+          String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+        if name != "." && name != ".." { unlink(fuzzScratch + "/" + name) }
+      }
+      closedir(dir)
+    }
+    rmdir(fuzzScratch)
+  }
   return path
 }()
 
