@@ -39,6 +39,13 @@ public final class RunCleanup: @unchecked Sendable {
     pthread_mutexattr_destroy(&attributes)
   }
 
+  // (`shared` lives as long as the process; the registries that tests make go away, and their
+  // mutex with them: LeakSanitizer found it left behind.)
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
   /// Runs `body` with the registry held: a signal that arrives meanwhile is handled after it.
   public func holding<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     pthread_mutex_lock(mutex)

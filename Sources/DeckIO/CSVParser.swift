@@ -80,6 +80,8 @@ public struct CSVTable: Sendable {
 ///   quote. A line break inside quotes is kept as LF even when the file uses CRLF, so a file's
 ///   line-ending convention never changes the data.
 /// - Lines end with LF or CRLF; the last line may lack one; blank lines at the end are ignored.
+///   A carriage return not followed by a line feed outside quotes (CR-only line ends) is an
+///   error (`loneCarriageReturnMessage`); inside quotes it is data.
 /// - A leading UTF-8 byte order mark is skipped.
 /// - Errors, each with the line and column of the offending byte: invalid UTF-8, a quote inside
 ///   an unquoted field, text after a closing quote, an unterminated quote, a carriage return not
@@ -131,12 +133,14 @@ private struct Scanner {
         SourceLocation(file: file, line: 1, column: 1),
         message: "empty file; expected a header row naming the columns")
     }
-    if headerRow.fields == [""] {
+    let header = headerRow.fields.map(trimSpaces)
+    // Only spaces or tabs are blank too (they are trimmed off column names): a table of one
+    // column without a name would not read back the same once written.
+    if header == [""] {
       throw .malformed(
         SourceLocation(file: file, line: headerRow.line, column: 1),
         message: "blank first line; the first line must be the header row naming the columns")
     }
-    let header = headerRow.fields.map(trimSpaces)
     var seen: [String: Int] = [:]
     for (n, name) in header.enumerated() {
       if let first = seen[name] {
@@ -221,8 +225,7 @@ private struct Scanner {
       if c == comma || c == lf { break }
       if c == cr {
         if i + 1 < b.count, b[i + 1] == lf { break }
-        throw fail(
-          at: i, "carriage return not followed by a line feed; end lines with LF or CRLF")
+        throw fail(at: i, loneCarriageReturnMessage)
       }
       if c == dquote {
         throw fail(
@@ -285,6 +288,7 @@ private struct Scanner {
       }
     }
     if i < b.count, b[i] != comma, b[i] != lf, !(b[i] == cr && i + 1 < b.count && b[i + 1] == lf) {
+      if b[i] == cr { throw fail(at: i, loneCarriageReturnMessage) }
       throw fail(
         at: i,
         "unexpected \(describeByte(b, i)) after a closing quote; a quoted field must end at its "

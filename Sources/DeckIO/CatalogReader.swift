@@ -354,7 +354,13 @@ func unknownWeekdayMessage(_ name: String) -> String {
 
 /// Values of a `|`-separated CSV cell, untrimmed.
 func splitList(_ cell: String) -> [String] {
-  cell.isEmpty ? [] : cell.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+  // At every '|' byte: split by characters, a '|' followed by a combining mark (one grapheme
+  // with it) was no separator, so "a|\u{301}b" was one value, and written back, two lists ran
+  // together (found by the catalog fuzz target).
+  guard !cell.isEmpty else { return [] }
+  return cell.utf8.split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false).map {
+    String(decoding: $0, as: UTF8.self)
+  }
 }
 
 /// Trimmed, lowercased, without empties and repeats (first occurrence kept).

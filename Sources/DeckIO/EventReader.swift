@@ -222,6 +222,9 @@ public struct EventReaderOptions {
   public var onReject: ((EventReject) throws(DeckIOError) -> Void)?
   /// Foreign CSV logs: their columns and rating rules (nil: menudeck's own columns).
   public var columns: ColumnMapping?
+  /// Whether the parser takes its fast paths (`RecordParser.fastPaths`): tests and the fuzz
+  /// targets turn them off to compare whole runs with the general path.
+  var fastPaths = true
 
   public init(
     swipeRule: SwipeRule = .foodMenu, zone: any UTCOffsetProvider = FixedUTCOffset.utc,
@@ -250,7 +253,11 @@ public struct EventReaderOptions {
 /// - optional: `position` (whole number 1...`maxPosition`), `deck` (YYYY-MM-DD), `propensity`
 ///   (in (0, 1]), `width` (> 0). JSON `null` or an empty CSV field means "not logged".
 /// - unknown fields and columns are ignored; a known field given twice is an error.
-/// - blank lines (only spaces, tabs or a CR) are counted in `lines` and otherwise ignored.
+/// - lines end with LF or CRLF; a CR that is not part of a CRLF (outside a quoted CSV field) stops
+///   the run, even under `skipBadLines`: a file with CR-only line ends would otherwise be read as
+///   one line (see `loneCarriageReturnMessage`).
+/// - blank lines (only spaces and tabs in JSON Lines, nothing in CSV) are counted in `lines` and
+///   otherwise ignored.
 /// - a UTF-8 byte order mark at the start of a file is skipped.
 public struct EventReader {
   public var options: EventReaderOptions
@@ -400,6 +407,7 @@ public struct EventReader {
     defer { buffer.deallocate() }
     var parser = RecordParser(
       rule: options.swipeRule, zone: options.zone, format: format, mapping: options.columns)
+    parser.fastPaths = options.fastPaths
     var filled = 0
     var start = 0
     var eof = false
@@ -450,6 +458,14 @@ public struct EventReader {
           let location = failure.location(in: record, file: name, firstLine: nextLine)
           let error = DeckIOError.malformed(location, message: failure.message)
           guard options.skipBadLines && !failure.fatal else { throw error }
+          if let cr = end.loneCR {
+            // Past the failure, before any line feed, a CR alone: the file may end its lines with
+            // CR only, and skipping "the line" would skip all of it. (In a CSV record broken
+            // before a quoted field, a CR inside those quotes counts too: the run stops there.)
+            let at = LineFailure.loneCarriageReturn(at: cr)
+            throw .malformed(
+              at.location(in: record, file: name, firstLine: nextLine), message: at.message)
+          }
           file.skippedLines += 1
           file.lines += end.lines
           nextLine += end.lines

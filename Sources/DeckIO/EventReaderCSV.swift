@@ -74,7 +74,9 @@ final class CSVFieldList {
 
 /// CSV (RFC 4180): a header row naming the columns in any order, then one event per record.
 /// Fields may be quoted (`"a,b"`, `"say ""hi"""`, line breaks inside quotes); records end with LF
-/// or CRLF; an empty field means "not logged". Offsets in failures are from the record start.
+/// or CRLF, and a CR outside quotes that is not part of a CRLF is refused (CR-only line ends;
+/// `LineFailure.loneCarriageReturn`); an empty field means "not logged". Offsets in failures are
+/// from the record start.
 extension RecordParser {
   @inline(__always)
   mutating func parseCSVRecord(_ p: UnsafePointer<UInt8>, available: Int, eof: Bool)
@@ -174,11 +176,12 @@ extension RecordParser {
           }
           if c == cr {
             if after + 1 == available && !eof { return .needMore }
-            if after + 1 == available || p[after + 1] == newline {
+            if after + 1 < available && p[after + 1] == newline {
               contentEnd = after
-              consumed = min(after + 2, available)
+              consumed = after + 2
               break
             }
+            throw LineFailure.loneCarriageReturn(at: after)
           }
           throw LineFailure(
             after, nil,
@@ -187,13 +190,13 @@ extension RecordParser {
         } else {
           var j = i
           while j < available {
-            // Eight bytes at a time: past plain ASCII ones (no comma, line feed or quote) straight
-            // to the first other one.
+            // Eight bytes at a time: past plain ASCII ones (no comma, line feed, quote or CR)
+            // straight to the first other one.
             if j + 8 <= available {
               let w = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
               let special =
                 (w & 0x8080_8080_8080_8080) | swarBytesEqual(w, comma) | swarBytesEqual(w, newline)
-                | swarBytesEqual(w, quote)
+                | swarBytesEqual(w, quote) | swarBytesEqual(w, cr)
               if special == 0 {
                 j += 8
                 continue
@@ -202,6 +205,15 @@ extension RecordParser {
             }
             let c = p[j]
             if c == comma || c == newline { break }
+            if c == cr {
+              // The CR of a CRLF ends the record; any other is refused.
+              if j + 1 < available {
+                if p[j + 1] == newline { break }
+                throw LineFailure.loneCarriageReturn(at: j)
+              }
+              if !eof { return .needMore }
+              throw LineFailure.loneCarriageReturn(at: j)
+            }
             if c == quote {
               throw LineFailure(
                 j, nil, "a '\"' inside an unquoted field; quote the whole field and double the '\"'"
@@ -217,12 +229,11 @@ extension RecordParser {
             i = j + 1
             continue
           }
-          var end = j
-          if end > i && p[end - 1] == cr { end -= 1 }
-          csvSet(k, i, end, 0)
+          // At the end of the input, a line feed, or the CR of a CRLF.
+          csvSet(k, i, j, 0)
           k += 1
-          contentEnd = end
-          consumed = j < available ? j + 1 : available
+          contentEnd = j
+          consumed = j == available ? available : p[j] == cr ? j + 2 : j + 1
           break
         }
       }
@@ -477,18 +488,18 @@ extension RecordParser {
     var nonASCII = false
     var j = 0
     while true {
-      // The high bit of each comma, line feed, quote and non-ASCII byte from `j` on.
+      // The high bit of each comma, line feed, quote, CR and non-ASCII byte from `j` on.
       let base = j
       var marks: UInt64
       if j + 8 <= available {
         let w = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
         marks =
           (w & 0x8080_8080_8080_8080) | swarBytesEqual(w, comma) | swarBytesEqual(w, newline)
-          | swarBytesEqual(w, quote)
+          | swarBytesEqual(w, quote) | swarBytesEqual(w, cr)
         j += 8
       } else if j < available {
         let c = p[j]
-        marks = c >= 0x80 || c == comma || c == newline || c == quote ? 0x80 : 0
+        marks = c >= 0x80 || c == comma || c == newline || c == quote || c == cr ? 0x80 : 0
         j += 1
       } else {
         return nil
@@ -502,10 +513,13 @@ extension RecordParser {
           k += 1
           fieldStart = at + 1
         } else if c == newline {
-          var end = at
-          if end > fieldStart && p[end - 1] == cr { end -= 1 }
-          csvSet(k, fieldStart, end, 0)
-          return (k + 1, end, at + 1, nonASCII)
+          csvSet(k, fieldStart, at, 0)
+          return (k + 1, at, at + 1, nonASCII)
+        } else if c == cr {
+          // The CR of a CRLF ends the record; the general loop refuses any other.
+          guard at + 1 < available && p[at + 1] == newline else { return nil }
+          csvSet(k, fieldStart, at, 0)
+          return (k + 1, at, at + 2, nonASCII)
         } else if c == quote {
           return nil
         } else {
@@ -516,10 +530,11 @@ extension RecordParser {
   }
 
   /// Splits the usual data record, `columns` unquoted fields ended by commas and a line break,
-  /// without a test per delimiter of which one it is: the commas, line feeds and quotes of 64
-  /// bytes at a time become one bit mask, the fields are its first `columns` bits, and one
-  /// check at the end says whether they were `columns - 1` commas and then a line feed. The
-  /// fields go to `csvEnds` (their ends only: each starts after the previous one's delimiter).
+  /// without a test per delimiter of which one it is: the commas, line feeds, quotes and CRs of
+  /// 64 bytes at a time become one bit mask, the fields are its first `columns` bits, and one
+  /// check at the end says whether they were `columns - 1` commas and then a line feed (or a
+  /// CRLF). The fields go to `csvEnds` (their ends only: each starts after the previous one's
+  /// delimiter).
   /// Returns where the content ends (before a final CR), the bytes consumed, and whether a byte
   /// of the blocks read (the record's or after it) is non-ASCII, which only asks for the exact
   /// UTF-8 check of the fields. nil for any other record (a quote, another number of fields, a
@@ -549,13 +564,13 @@ extension RecordParser {
       marks &= marks &- 1
       ends[f] = at
       if f == last {
-        guard wrong == 0 && p[at] == newline else { return nil }
-        var end = at
-        if end > ends[f &- 1] &+ 1 && p[end &- 1] == cr {
-          end &-= 1
-          ends[f] = end
-        }
-        return (end, at &+ 1, nonASCII)
+        // A line feed, or the CR of a CRLF: any other CR (here or in an earlier field, where it
+        // is in `wrong`) is for the general loop to refuse.
+        guard wrong == 0 else { return nil }
+        let c = p[at]
+        if c == newline { return (at, at &+ 1, nonASCII) }
+        guard c == cr && at &+ 1 < available && p[at &+ 1] == newline else { return nil }
+        return (at, at &+ 2, nonASCII)
       }
       wrong |= p[at] ^ comma
       f &+= 1
@@ -659,9 +674,9 @@ extension RecordParser {
   }
 }
 
-/// The commas, line feeds and quotes of the 64 bytes at `p` as bits (bit `i` for byte `i`), and
-/// whether any of the 64 bytes is non-ASCII. Each 16 bytes are compared with the three
-/// delimiters as whole vectors (one byte compare instruction each: vector against vector, since
+/// The commas, line feeds, quotes and carriage returns of the 64 bytes at `p` as bits (bit `i`
+/// for byte `i`), and whether any of the 64 bytes is non-ASCII. Each 16 bytes are compared with
+/// the four delimiters as whole vectors (one byte compare instruction each: vector against vector, since
 /// a comparison with a scalar is made lane by lane), which gives 0xFF for a hit and 0x00
 /// otherwise; the low bit of each 8 lanes is then gathered into 8 bits by one multiplication.
 @inline(__always)
@@ -670,12 +685,13 @@ func csvBlockMarks(_ p: UnsafePointer<UInt8>) -> (marks: UInt64, nonASCII: Bool)
   let commas = SIMD16<UInt8>(repeating: comma)
   let newlines = SIMD16<UInt8>(repeating: newline)
   let quotes = SIMD16<UInt8>(repeating: quote)
+  let crs = SIMD16<UInt8>(repeating: cr)
   var marks: UInt64 = 0
   var any = SIMD16<UInt8>(repeating: 0)
   for k in 0..<4 {
     let v = raw.loadUnaligned(fromByteOffset: 16 &* k, as: SIMD16<UInt8>.self)
     any |= v
-    let hits = (v .== commas) .| (v .== newlines) .| (v .== quotes)
+    let hits = (v .== commas) .| (v .== newlines) .| (v .== quotes) .| (v .== crs)
     let words = unsafeBitCast(hits, to: SIMD2<UInt64>.self)
     let lo = ((words[0] & 0x0101_0101_0101_0101) &* 0x0102_0408_1020_4080) >> 56
     let hi = ((words[1] & 0x0101_0101_0101_0101) &* 0x0102_0408_1020_4080) >> 56

@@ -74,7 +74,7 @@ struct LineFailure: Error {
   var message: String
   /// Where the record ends when already known (value errors in CSV records).
   var recordEnd: RecordEnd?
-  /// A failure that cannot be skipped (a bad CSV header).
+  /// A failure that cannot be skipped (a bad CSV header, a lone carriage return).
   var fatal = false
   /// The field as the log names it, when that is not `field.name` (a mapped column, `rating`).
   var label: String?
@@ -83,6 +83,17 @@ struct LineFailure: Error {
     self.offset = offset
     self.field = field
     self.message = message
+  }
+
+  /// A carriage return at `offset` that is not part of a CRLF line end (`loneCarriageReturnMessage`):
+  /// fatal, since a file whose lines end with CR alone would otherwise be skipped as one bad
+  /// line (all its swipes with it), and it ends at the CR, so that nothing waits for a line feed
+  /// that may never come.
+  static func loneCarriageReturn(at offset: Int) -> LineFailure {
+    var failure = LineFailure(offset, nil, loneCarriageReturnMessage)
+    failure.fatal = true
+    failure.recordEnd = RecordEnd(consumed: offset + 1, lines: 1)
+    return failure
   }
 
   /// file:line:column of the failure; `firstLine` is the line the record starts on.
@@ -106,6 +117,10 @@ struct LineFailure: Error {
 struct RecordEnd {
   var consumed: Int
   var lines: Int
+  /// A CR not followed by a line feed in the bytes scanned past the failure for the record's
+  /// end (so the record ends there): skipping the record would skip what may be the rest of a
+  /// file with CR-only line ends.
+  var loneCR: Int? = nil
 }
 
 struct RecordOutcome {
@@ -251,11 +266,16 @@ struct RecordParser {
     -> RecordEnd?
   {
     if let known = failure.recordEnd { return known }
-    var i = max(0, min(failure.offset, available))
-    while i < available && p[i] != UInt8(ascii: "\n") { i += 1 }
-    if i == available && !eof { return nil }
     var lines = 1
     for k in 0..<min(failure.offset, available) where p[k] == UInt8(ascii: "\n") { lines += 1 }
+    var i = max(0, min(failure.offset, available))
+    while i < available && p[i] != UInt8(ascii: "\n") {
+      if p[i] == UInt8(ascii: "\r") && (i + 1 < available ? p[i + 1] != UInt8(ascii: "\n") : eof) {
+        return RecordEnd(consumed: i + 1, lines: lines, loneCR: i)
+      }
+      i += 1
+    }
+    if i == available && !eof { return nil }
     return RecordEnd(consumed: min(i + 1, available), lines: lines)
   }
 

@@ -8,6 +8,8 @@
 /// escapes, lone surrogates, raw control characters in strings, invalid UTF-8, duplicate keys
 /// (both positions named), nesting deeper than ``maxDepth``, and anything after the value.
 /// A leading UTF-8 byte order mark is skipped (RFC 8259 section 8.1 allows ignoring it).
+/// Lines end with LF or CRLF: a carriage return not followed by a line feed is refused (stricter
+/// than RFC 8259, which counts it as white space), the same rule as in every other reader.
 public enum JSONParser {
   /// The deepest nesting of arrays and objects accepted.
   public static let maxDepth = 512
@@ -55,10 +57,10 @@ private struct Parser {
   }
 
   mutating func document() throws(DeckIOError) -> JSONValue {
-    skipWhitespace()
+    try skipWhitespace()
     if i >= b.count { throw fail(at: i, "empty input; expected a JSON value") }
     let v = try value()
-    skipWhitespace()
+    try skipWhitespace()
     if i < b.count {
       throw fail(
         at: i,
@@ -68,11 +70,18 @@ private struct Parser {
     return v
   }
 
+  /// Skips white space. A carriage return must be followed by a line feed: CR-only line ends
+  /// are refused as in every reader (`loneCarriageReturnMessage`), though JSON would allow them.
   @inline(__always)
-  mutating func skipWhitespace() {
+  mutating func skipWhitespace() throws(DeckIOError) {
     while i < b.count {
       switch b[i] {
-      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"): i += 1
+      case UInt8(ascii: " "), UInt8(ascii: "\t"): i += 1
+      case UInt8(ascii: "\r"):
+        guard i + 1 < b.count, b[i + 1] == UInt8(ascii: "\n") else {
+          throw fail(at: i, loneCarriageReturnMessage)
+        }
+        i += 1
       case UInt8(ascii: "\n"):
         lines.newline(at: i)
         i += 1
@@ -152,14 +161,14 @@ private struct Parser {
     i += 1
     var members: [JSONObject.Member] = []
     var indexByKey: [String: Int] = [:]
-    skipWhitespace()
+    try skipWhitespace()
     if i < b.count, b[i] == UInt8(ascii: "}") {
       i += 1
       depth -= 1
       return JSONValue(.object(JSONObject(members: [])), at: loc)
     }
     while true {
-      skipWhitespace()
+      try skipWhitespace()
       guard i < b.count, b[i] == quote else {
         if i < b.count, b[i] == UInt8(ascii: "}"), !members.isEmpty {
           throw fail(at: i, "trailing comma before '}'; remove the last comma")
@@ -177,17 +186,17 @@ private struct Parser {
             + "\(first.column ?? 1)); keep one of them")
       }
       indexByKey[key] = members.count
-      skipWhitespace()
+      try skipWhitespace()
       guard i < b.count, b[i] == UInt8(ascii: ":") else {
         if i >= b.count { throw unclosed("object", "'}'", loc) }
         throw unexpected("':' after field name '\(key)'")
       }
       i += 1
-      skipWhitespace()
+      try skipWhitespace()
       if i >= b.count { throw unclosed("object", "'}'", loc) }
       let v = try value()
       members.append(JSONObject.Member(key: key, keyLocation: keyLoc, value: v))
-      skipWhitespace()
+      try skipWhitespace()
       guard i < b.count else { throw unclosed("object", "'}'", loc) }
       if b[i] == UInt8(ascii: ",") {
         i += 1
@@ -209,20 +218,20 @@ private struct Parser {
     try enter(open)
     i += 1
     var elements: [JSONValue] = []
-    skipWhitespace()
+    try skipWhitespace()
     if i < b.count, b[i] == UInt8(ascii: "]") {
       i += 1
       depth -= 1
       return JSONValue(.array([]), at: loc)
     }
     while true {
-      skipWhitespace()
+      try skipWhitespace()
       guard i < b.count else { throw unclosed("array", "']'", loc) }
       if b[i] == UInt8(ascii: "]"), !elements.isEmpty {
         throw fail(at: i, "trailing comma before ']'; remove the last comma")
       }
       elements.append(try value())
-      skipWhitespace()
+      try skipWhitespace()
       guard i < b.count else { throw unclosed("array", "']'", loc) }
       if b[i] == UInt8(ascii: ",") {
         i += 1

@@ -104,6 +104,15 @@ public enum TextInput {
 
 // MARK: - Shared byte-level text helpers (JSON and CSV parsers)
 
+/// The one rule for line ends, in every reader (CSV and JSON catalogs and users, swipe logs in
+/// CSV, mapped CSV and JSON Lines, the config): a line ends with LF or CRLF. A carriage return
+/// that is not followed by a line feed (outside a quoted CSV field, where it is data) is refused
+/// with this message at its line and column, never read as part of a value or as white space:
+/// read so, a file with old Mac (CR-only) line ends would be one long line, and its swipes lost.
+let loneCarriageReturnMessage =
+  "carriage return not followed by a line feed; end lines with LF or CRLF (a file with "
+  + "CR-only line ends, as old Mac files have, converts with: tr '\\r' '\\n' < old > new)"
+
 /// The length of the valid UTF-8 sequence starting with the non-ASCII byte at `i`, or nil when the
 /// bytes there are not valid UTF-8 (overlong forms, surrogates, values above U+10FFFF, truncated
 /// sequences and stray continuation bytes are all invalid).

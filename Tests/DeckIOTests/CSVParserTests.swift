@@ -172,12 +172,27 @@ func csvError(bytes: [UInt8]) -> (line: Int, column: Int?, message: String)? {
       input: "id,name\r\n1,a\r\n\r\n2,b\r\n", line: 3, column: 1,
       message: "blank line between rows; remove it (every row needs 2 fields)"),
     Case(
-      input: "id,name\n1,a\rb\n", line: 2, column: 4,
-      message: "carriage return not followed by a line feed; end lines with LF or CRLF"),
+      input: "id,name\n1,a\rb\n", line: 2, column: 4, message: loneCarriageReturnMessage),
+    Case(input: "id,name\r1,a\r", line: 1, column: 8, message: loneCarriageReturnMessage),
+    Case(input: "id,name\n1,\"a\"\rb\n", line: 2, column: 6, message: loneCarriageReturnMessage),
+    Case(input: "id,name\n1,a\r", line: 2, column: 4, message: loneCarriageReturnMessage),
     Case(
       input: "id,name,id\n1,2,3\n", line: 1, column: 9,
       message: "duplicate column 'id' (columns 1 and 3); rename or remove one"),
   ]
+
+  /// Fuzz finding (csv target): a file of one tab was a table with one column named "" (the
+  /// tab trimmed off), which written back (`""`) was refused as a blank first line.
+  @Test(arguments: [[0x09], Array(" \n1\n".utf8), Array("\t \r\nx\r\n".utf8), Array("\"\"\n".utf8)])
+  func aHeaderOfOnlySpacesIsABlankFirstLine(_ bytes: [UInt8]) {
+    #expect(
+      throws: DeckIOError.malformed(
+        SourceLocation(file: "t.csv", line: 1, column: 1),
+        message: "blank first line; the first line must be the header row naming the columns")
+    ) {
+      _ = try CSVParser.parse(bytes, file: "t.csv")
+    }
+  }
 
   @Test(arguments: cases)
   func reportsErrorsWithTheirPosition(_ c: Case) {

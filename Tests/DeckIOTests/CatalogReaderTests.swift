@@ -53,6 +53,12 @@ func expectMalformed(
 }
 
 @Suite struct CatalogReaderTests {
+  /// Fuzz finding (catalog target): '|' before a combining mark was no list separator.
+  @Test func tagListsSplitAtEveryBarEvenBeforeACombiningMark() throws {
+    let c = try catalog("id,name,category,tags\nd,D,x,a|\u{301}b|c\n", .csv)
+    #expect(c.items.map(\.tags) == [["a", "\u{301}b", "c"]])
+  }
+
   @Test func readsEveryFieldAndNormalises() throws {
     let c = try catalog(fullCatalogJSON, .json)
     #expect(c.items.map(\.id) == ["nikujaga", "curry", "note", "tea"])

@@ -34,7 +34,7 @@ import Testing
 
   private static func referenceMarks(_ block: [UInt8]) -> (UInt64, Bool) {
     var marks: UInt64 = 0
-    for (i, c) in block.enumerated() where c == 0x2C || c == 0x0A || c == 0x22 {
+    for (i, c) in block.enumerated() where c == 0x2C || c == 0x0A || c == 0x22 || c == 0x0D {
       marks |= 1 << UInt64(i)
     }
     return (marks, block.contains { $0 >= 0x80 })
@@ -148,16 +148,49 @@ import Testing
         Self.same(stray)
           == "failure \(pad + 1) - a '\"' inside an unquoted field; quote the whole field and double "
           + "the '\"'")
+      // A CR that does not end a CRLF is refused where it is (CR-only line ends), in any field.
       let bareCR = Array("\(user)\rw,i,left,2026-10-01,2,\n".utf8)
-      #expect(Self.same(bareCR + Self.after).hasPrefix("event \(bareCR.count) 1 \(user)\rw|i|"))
+      #expect(Self.same(bareCR + Self.after) == "failure \(pad) - \(loneCarriageReturnMessage)")
       let crBeforeComma = Array("\(user)w,i\r,left,2026-10-01,2,\n".utf8)
       #expect(
-        Self.same(crBeforeComma + Self.after).hasPrefix(
-          "event \(crBeforeComma.count) 1 \(user)w|i\r|"))
+        Self.same(crBeforeComma + Self.after)
+          == "failure \(pad + 3) - \(loneCarriageReturnMessage)")
       // A quoted record with a line break inside: two lines.
       let twoLines = Array("\"\(user)\nw\",i,left,2026-10-01,2,\n".utf8)
       #expect(
         Self.same(twoLines + Self.after).hasPrefix("event \(twoLines.count) 2 \(user)\nw|i|"))
+    }
+  }
+
+  @Test func crOnlyLineEndsAndCRsAroundTheLineEnd() {
+    // Records ended by CR alone (old Mac line ends), at every length across the first blocks:
+    // refused at the CR on both paths; a CRLF split by a block edge still ends the record.
+    for length in 1...150 {
+      let user = String(repeating: "u", count: length)
+      let record = "\(user),dish1,left,2026-10-01,3,2026-10-01"
+      let crOnly = Array((record + "\r" + record + "\r" + record + "\r").utf8)
+      let cr = record.utf8.count
+      for eof in [true, false] {
+        #expect(
+          Self.same(crOnly + Self.after, eof: eof) == "failure \(cr) - \(loneCarriageReturnMessage)"
+        )
+        #expect(Self.same(crOnly, eof: eof) == "failure \(cr) - \(loneCarriageReturnMessage)")
+      }
+      // A CR just before the CRLF, a CR at the end of the input (complete or not yet), a CR
+      // after a closing quote.
+      let doubled = Array((record + "\r\r\n").utf8)
+      #expect(Self.same(doubled + Self.after) == "failure \(cr) - \(loneCarriageReturnMessage)")
+      let last = Array((record + "\r").utf8)
+      #expect(Self.same(last, eof: true) == "failure \(cr) - \(loneCarriageReturnMessage)")
+      #expect(Self.same(last, eof: false) == "needMore 0 0 ")
+      let quoted = Array("\"\(user)\",dish1,left,2026-10-01,3,\"2026-10-01\"\r".utf8)
+      let q = quoted.count - 1
+      #expect(Self.same(quoted, eof: true) == "failure \(q) - \(loneCarriageReturnMessage)")
+      #expect(Self.same(quoted, eof: false) == "needMore 0 0 ")
+      #expect(
+        Self.same(quoted + Array("x\n".utf8) + Self.after)
+          == "failure \(q) - \(loneCarriageReturnMessage)")
+      #expect(Self.same(quoted + [0x0A] + Self.after).hasPrefix("event \(quoted.count + 1) 1 "))
     }
   }
 

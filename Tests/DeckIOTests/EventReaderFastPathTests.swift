@@ -105,7 +105,10 @@ import Testing
     for (k, (name, value)) in members.enumerated() {
       if k > 0 { line += [",", ",", ",", ", ", " ,", ",\t"][r.nextInt(below: 6)] }
       let spelled = members.count > 0 ? key(name, &r) : name
-      line += spelled + [":", ":", ":", ": ", ":\t", ":\r"][r.nextInt(below: 6)] + value
+      // A CR after the colon is a lone CR (refused as CR-only line ends): now and then only,
+      // so that most lines still get as far as their values.
+      let colon = [":", ":", ":", ": ", ":\t", ":\r"][r.nextInt(below: 6)]
+      line += spelled + (colon == ":\r" && r.nextInt(below: 8) != 0 ? ":\t" : colon) + value
     }
     line += ["}", "}", "}", " }", "} ", "}\r", "}x", ""][r.nextInt(below: 8)]
     return line
@@ -169,6 +172,40 @@ import Testing
           let fast = parseOutcome(line, format: .jsonLines, fast: true, header: nil)
           let general = parseOutcome(line, format: .jsonLines, fast: false, header: nil)
           #expect(fast == general, "\(String(decoding: line, as: UTF8.self))")
+        }
+      }
+    }
+  }
+
+  @Test func jsonLoneCarriageReturnsAtEveryOffset() {
+    // A CR put in at each byte of good lines (CR-only line ends, or a stray CR): the fast and
+    // the general path fail alike, at the CR or before it, and never read the line; a CRLF
+    // line end is still fine.
+    let lines = [
+      #"{"user":"u1","item":"i","at":"2026-10-01","swipe":"left","position":12,"deck":"2026-10-01"}"#,
+      #"{"item":"i","at":"2026-10-01T10:00:00Z","user":"u1","dx":-220,"width":300,"x":[1, {"a":null}]}"#,
+    ]
+    for text in lines {
+      let bytes = Array(text.utf8)
+      for end: [UInt8] in [[0x0A], [0x0D, 0x0A]] {
+        let whole = parseOutcome(bytes + end, format: .jsonLines, fast: true, header: nil)
+        #expect(whole.hasPrefix("event \(bytes.count + end.count) 1 "), "\(whole)")
+      }
+      for at in 0...bytes.count {
+        for end: [UInt8] in [[], [0x0A], [0x0D, 0x0A], [0x0D]] {
+          // A CR at the end followed by a line feed is a CRLF (above).
+          if at == bytes.count && end == [0x0A] { continue }
+          var line = bytes
+          line.insert(0x0D, at: at)
+          // Before a line end's own CR, or as the last byte of the input: still lone.
+          line += end
+          let fast = parseOutcome(line, format: .jsonLines, fast: true, header: nil)
+          let general = parseOutcome(line, format: .jsonLines, fast: false, header: nil)
+          #expect(fast == general, "\(String(decoding: line, as: UTF8.self).debugDescription)")
+          #expect(fast.hasPrefix("failure "), "\(fast)")
+          if at == bytes.count || at == 0 {
+            #expect(fast == "failure \(at) - \(loneCarriageReturnMessage)")
+          }
         }
       }
     }

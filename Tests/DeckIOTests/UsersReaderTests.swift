@@ -44,6 +44,23 @@ func usersError(_ text: String, _ format: DocumentFormat) -> DeckIOError? {
       try users(csvText.replacingOccurrences(of: "\n", with: "\r\n"), .csv) == Self.expected)
   }
 
+  /// Fuzz finding (catalog target, input `Fuzz/findings/catalog/crash-dafde1c1...`, cut down):
+  /// a list cell split by characters took '|' and the combining mark after it (U+05B5) for one
+  /// character, so "\\|\u{5B5}dd" was one diet, and the users written back read differently.
+  @Test func listsSplitAtEveryBarEvenBeforeACombiningMark() throws {
+    let csv = "id,diets,allergens\nu1,\\|\u{5B5}dd,a|\u{301}b||c\n"
+    let read = try users(csv, .csv)
+    #expect(
+      read == [
+        UserProfile(id: "u1", diets: ["\\", "\u{5B5}dd"], allergens: ["a", "\u{301}b", "c"])
+      ])
+    // Written back and read again: the same.
+    let text = read.map { u in
+      "\(u.id),\(u.diets.joined(separator: "|")),\(u.allergens.joined(separator: "|"))\n"
+    }.joined()
+    #expect(try users("id,diets,allergens\n" + text, .csv) == read)
+  }
+
   @Test func onlyTheIDColumnIsRequired() throws {
     #expect(try users("id\na\nb\n", .csv) == [UserProfile(id: "a"), UserProfile(id: "b")])
   }
