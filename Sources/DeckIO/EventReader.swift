@@ -313,15 +313,7 @@ public struct EventReader {
           message: "cannot tell the format of the swipe log from its name; "
             + "name the file .jsonl, .ndjson, .json or .csv (or pipe it to '-')")
       }
-      let fd: Int32
-      if source.path == "-" {
-        fd = 0
-      } else {
-        fd = open(source.path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-          throw TextInput.openFailure(path: source.path, what: "swipe log", errno: errno)
-        }
-      }
+      let fd = try Self.openLog(source.path)
       defer { if fd != 0 { close(fd) } }
       let name = source.path == "-" ? "<stdin>" : source.path
       var input = FileInput(fd: fd)
@@ -330,6 +322,15 @@ public struct EventReader {
     }
     sink.finish()
     return stats
+  }
+
+  /// The descriptor of a swipe log: 0 for `-` (standard input, not to be closed), else the file
+  /// opened for reading (close-on-exec).
+  private static func openLog(_ path: String) throws(DeckIOError) -> Int32 {
+    guard path != "-" else { return 0 }
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 { throw TextInput.openFailure(path: path, what: "swipe log", errno: errno) }
+    return fd
   }
 
   /// The longest record (line, or CSV record with quoted line breaks) the reader holds: memory
@@ -345,17 +346,7 @@ public struct EventReader {
   ) throws(DeckIOError) -> EventReadStats {
     var stats = EventReadStats()
     let name = source.path == "-" ? "<stdin>" : source.path
-    let fd: Int32
-    if source.path == "-" {
-      fd = 0
-    } else {
-      fd = open(source.path, O_RDONLY | O_CLOEXEC)
-      if fd < 0 {
-        let code = errno
-        if code == ENOENT { throw .missingFile(path: source.path, what: "swipe log") }
-        throw .io(path: source.path, message: "cannot open: \(String(cString: strerror(code)))")
-      }
-    }
+    let fd = try Self.openLog(source.path)
     defer { if fd != 0 { close(fd) } }
     let file: EventFileStats
     if let format = source.format ?? (source.path == "-" ? nil : EventFormat.forPath(source.path)) {

@@ -331,7 +331,9 @@ struct DecodeFailure: Error {
   var message: String
 }
 
-private struct Encoder {
+/// The payload writer: unsigned LEB128 numbers, zigzag signed ones, length-prefixed strings
+/// (internal: tests write payloads no builder makes with it).
+struct Encoder {
   var bytes: [UInt8] = []
 
   mutating func u(_ value: UInt64) {

@@ -3,27 +3,9 @@ import Testing
 
 @testable import DeckIO
 
-/// A snapshot payload written field by field (the format of `SnapshotFile`), for payloads that
+/// A snapshot payload written field by field with the format's own `Encoder`, for payloads that
 /// no builder makes: counts that overflow, days out of range, records that do not add up.
-struct CraftedPayload {
-  var bytes: [UInt8] = []
-
-  mutating func u(_ value: UInt64) {
-    var v = value
-    while v >= 0x80 {
-      bytes.append(UInt8(v & 0x7f) | 0x80)
-      v >>= 7
-    }
-    bytes.append(UInt8(v))
-  }
-
-  mutating func z(_ value: Int64) { u(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
-
-  mutating func s(_ value: String) {
-    u(UInt64(value.utf8.count))
-    bytes.append(contentsOf: value.utf8)
-  }
-
+enum CraftedPayload {
   struct Item {
     var id: String
     var right: UInt64
@@ -45,7 +27,7 @@ struct CraftedPayload {
     days: (Int64, Int64)? = (20_000, 20_001), hesitations: UInt64 = 0, items: [Item],
     users: [(String, [Record])]
   ) -> [UInt8] {
-    var p = CraftedPayload()
+    var p = Encoder()
     p.u(0)
     p.u(days == nil ? 0 : 1)
     if let (first, last) = days {

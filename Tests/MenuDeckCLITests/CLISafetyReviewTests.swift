@@ -125,7 +125,7 @@ import Testing
     let dir = try Self.fixture()
     let (io, _, err) = CLIStreams.capturing(currentDirectory: dir.path)
     var failing = io
-    failing.stdout = FullDiskSink()
+    failing.stdout = FailingStdout(brokenPipe: false)
     let code = run(
       [
         "simulate", "--config", dir.file("config.json"), "--users", "5", "--days", "1",
@@ -204,14 +204,5 @@ import Testing
     #expect(result.code == .ioError)
     #expect(result.stderr.contains("is a mount point"), "\(result.stderr)")
     #expect(try dir.read("events.jsonl") == "old events")
-  }
-}
-
-/// Standard output on a full disk: every flush fails (not a broken pipe).
-final class FullDiskSink: TextSink, @unchecked Sendable {
-  func write(_ text: String) {}
-  func write(bytes: UnsafeRawBufferPointer) {}
-  func flush() throws {
-    throw CommandFailure(.ioError, "cannot write to standard output: no space left on device")
   }
 }

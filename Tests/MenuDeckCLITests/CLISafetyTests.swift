@@ -337,7 +337,7 @@ import Testing
     let dir = try Self.fixture()
     let (io, _, err) = CLIStreams.capturing(currentDirectory: dir.path)
     var closed = io
-    closed.stdout = ClosedPipeSink()
+    closed.stdout = FailingStdout(brokenPipe: true)
     let code = run(
       [
         "simulate", "--config", dir.file("config.json"), "--users", "50", "--days", "3",
@@ -351,12 +351,19 @@ import Testing
   }
 }
 
-/// Standard output whose reader has gone: every write fails with EPIPE.
-final class ClosedPipeSink: TextSink, @unchecked Sendable {
+/// Standard output that fails: its reader has gone (every write meets EPIPE) or its disk is
+/// full. Writes are dropped; `flush()` reports the failure.
+final class FailingStdout: TextSink, @unchecked Sendable {
+  let isBrokenPipe: Bool
+
+  init(brokenPipe: Bool) { isBrokenPipe = brokenPipe }
+
   func write(_ text: String) {}
   func write(bytes: UnsafeRawBufferPointer) {}
   func flush() throws {
-    throw CommandFailure(.ioError, "cannot write to standard output: broken pipe")
+    throw CommandFailure(
+      .ioError,
+      "cannot write to standard output: "
+        + (isBrokenPipe ? "broken pipe" : "no space left on device"))
   }
-  var isBrokenPipe: Bool { true }
 }
