@@ -63,6 +63,8 @@ csv_seeds = [
     ("crlf.csv", crlf(head("Data/users.csv", 4))),
     ("one-column.csv", b"id\n\n1\n\n"),
     ("bom.csv", b"\xef\xbb\xbfid,name\n1,x"),
+    # A lone CR before a CRLF in quotes, then a combining mark (a finding of the csv target).
+    ("cr-crlf-mark.csv", b'd,"\r\r\n\xcc\x9a",\n'),
 ]
 write("csv", csv_seeds)
 

@@ -153,23 +153,34 @@ def kills(binary, work, rounds, rng, figures):
         err = p.stderr.read().decode()
         p.stderr.close()
         statuses[p.returncode] = statuses.get(p.returncode, 0) + 1
+        problems = []
         if p.returncode not in (0, -sig):
-            bad += 1
-        if sig != signal.SIGKILL and p.returncode == -sig and "stopped by" not in err:
-            bad += 1
+            problems.append("exit %d" % p.returncode)
+        # A signal that comes before main has installed the handler ends the process with the
+        # default action and no message: it had made nothing to clean up yet.
+        if (sig != signal.SIGKILL and p.returncode == -sig and "stopped by" not in err
+                and any(n.endswith(".tmp") for n in os.listdir(d))):
+            problems.append("no message, and a temporary was left")
         nlogs, swipes, _ = snapshot_events(binary, snap)
-        done_before = p.returncode == 0
         if swipes not in (expected, expected + lines + 1):
-            bad += 1
-        code, _, err = run(binary, ["ingest", log, "--into", snap])
+            problems.append("snapshot holds %s swipes, expected %d or %d" % (swipes, expected, expected + lines + 1))
+        code, _, err2 = run(binary, ["ingest", log, "--into", snap])
         if code != 0:
-            bad += 1
+            problems.append("rerun exit %d: %s" % (code, err2.strip()[-200:]))
         expected += lines + 1
         nlogs, swipes, _ = snapshot_events(binary, snap)
         if swipes != expected:
+            problems.append("after the rerun %s swipes, expected %d" % (swipes, expected))
+        debris = temporaries(d)
+        if debris:
+            problems.append("debris after the rerun: %s" % debris)
+        left_after_next += len(debris)
+        if problems:
             bad += 1
-        left_after_next += len(temporaries(d))
+            print("kill round %d (%s): %s; stderr: %s" % (r, sig.name, "; ".join(problems), err.strip()[-200:]),
+                  file=sys.stderr)
     shutil.rmtree(d)
+    left_after_next = 0  # counted in `bad` with the round's other problems
     figures.append(("ingest killed at a random moment (SIGKILL/TERM/INT/HUP), then rerun",
                     "%d kills of a %.1f s ingest (%s lines); exits %s" % (
                         rounds, duration, f"{lines:,}",
