@@ -376,10 +376,10 @@ def inputs(binary, work, figures):
     shutil.rmtree(d)
 
 
-def traps(binary, work, figures):
+def traps(binary, work, figures, corpus=None, per_target=400):
     d = tempfile.mkdtemp(dir=work)
     cases = []
-    corpus = os.path.join(REPO, "Fuzz", "corpus")
+    corpus = corpus or os.path.join(REPO, "Fuzz", "corpus")
     out = os.path.join(d, "o.json")
     # Fuzz target directory prefix -> (extension of the input, command line reading it).
     commands = {
@@ -397,7 +397,10 @@ def traps(binary, work, figures):
             kind = next((k for k in sorted(commands, key=len, reverse=True) if target.startswith(k)), None)
             if kind is None:
                 continue
-            for name in sorted(os.listdir(os.path.join(corpus, target)))[:400]:
+            names = sorted(os.listdir(os.path.join(corpus, target)))
+            # An even sample of a grown corpus, the seeds whole.
+            step = max(1, len(names) // per_target)
+            for name in names[::step][:per_target]:
                 ext, command = commands[kind]
                 path = os.path.join(d, "c%d%s" % (len(cases), ext))
                 shutil.copyfile(os.path.join(corpus, target, name), path)
@@ -450,7 +453,8 @@ def traps(binary, work, figures):
         if code < 0 or code == 70:
             trapped += 1
             print("trap: %s -> %d: %s" % (" ".join(args), code, err.strip()[-200:]), file=sys.stderr)
-    figures.append(("hostile inputs (fuzz corpora, flipped snapshot bytes, huge numbers, CR-only, extreme positions and propensities)",
+    figures.append(("hostile inputs (%s, flipped snapshot bytes, huge numbers, CR-only, extreme positions "
+                    "and propensities)" % os.path.relpath(corpus, REPO),
                     "%d cases; exits %s" % (n, ", ".join("%d: %d" % kv for kv in sorted(codes.items()))),
                     trapped, "runs ended by a signal or with exit 70"))
     shutil.rmtree(d)
@@ -491,6 +495,9 @@ def main():
     ap.add_argument("--binary")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", help="comma-separated scenarios")
+    ap.add_argument("--corpus", help="fuzz corpora for the hostile inputs (default Fuzz/corpus; "
+                    "Fuzz/.build/corpus holds what the fuzz runs grew)")
+    ap.add_argument("--per-target", type=int, default=400, help="corpus inputs per target")
     a = ap.parse_args()
     binary = a.binary
     if not binary:
@@ -506,7 +513,7 @@ def main():
         ("signals", lambda: signals(binary, work, a.rounds, figures)),
         ("full-disk", lambda: full_disk(binary, work, figures)),
         ("inputs", lambda: inputs(binary, work, figures)),
-        ("traps", lambda: traps(binary, work, figures)),
+        ("traps", lambda: traps(binary, work, figures, a.corpus, a.per_target)),
         ("pipe", lambda: pipe(binary, work, figures)),
     ]
     try:
