@@ -16,7 +16,8 @@ enum ManPage {
     for command in root.subcommands where !command.isHidden {
       out += section([root, command])
     }
-    out += ".SH SEE ALSO\nThe manual in the source tree: README.md and docs/ (docs/commands/ has a page "
+    out +=
+      ".SH SEE ALSO\nThe manual in the source tree: README.md and docs/ (docs/commands/ has a page "
     out += "per command, docs/config.md the config file, docs/exit-codes.md the exit codes).\n"
     return out
   }

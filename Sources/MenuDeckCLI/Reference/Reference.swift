@@ -87,7 +87,8 @@ enum Reference {
         content: try GeneratedBlock.splice(
           StrategyPage.markdown(strategies), into: existing("strategies.md"),
           path: "strategies.md")))
-    pages.append(ReferencePage(path: "man/menudeck.1", content: ManPage.roff(root, version: version)))
+    pages.append(
+      ReferencePage(path: "man/menudeck.1", content: ManPage.roff(root, version: version)))
     return pages
   }
 

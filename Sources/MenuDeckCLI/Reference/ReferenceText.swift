@@ -22,7 +22,8 @@ enum DiscussionBlock: Equatable {
       // Examples are indented in the help; the pages indent them themselves.
       let indent = lines.map { line in line.prefix { $0 == " " || $0 == "\t" }.count }.min() ?? 0
       blocks.append(
-        .preformatted(lines.map { String($0.dropFirst(indent).reversed().drop { $0 == " " }.reversed()) }))
+        .preformatted(
+          lines.map { String($0.dropFirst(indent).reversed().drop { $0 == " " }.reversed()) }))
       lines = []
     }
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {

@@ -57,7 +57,9 @@ enum StrategyPage {
     if !example.options.isEmpty {
       run +=
         ", options "
-        + example.options.keys.sorted().map { ReferenceEscaping.code("\($0)=\(example.options[$0]!)") }
+        + example.options.keys.sorted().map {
+          ReferenceEscaping.code("\($0)=\(example.options[$0]!)")
+        }
         .joined(separator: " ")
     }
     parts.append(run)
