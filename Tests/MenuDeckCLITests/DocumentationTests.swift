@@ -171,3 +171,78 @@ import Testing
     #expect(Self.readme.contains("swift test"))
   }
 }
+
+/// The reference generator itself: hand-written text survives, a changed spec shows as stale,
+/// and `menudeck reference` writes and checks a docs directory.
+@Suite struct ReferenceGeneratorTests {
+  @Test func spliceReplacesOnlyTheGeneratedBlock() throws {
+    let page =
+      "intro\n" + GeneratedBlock.begin + "\n\nold text\n\n" + GeneratedBlock.end + "\n\nmore\n"
+    let spliced = try GeneratedBlock.splice("new text\n", into: page, path: "p.md")
+    #expect(
+      spliced
+        == "intro\n" + GeneratedBlock.begin + "\n\nnew text\n\n" + GeneratedBlock.end + "\n\nmore\n"
+    )
+    #expect(try GeneratedBlock.splice("new text\n", into: spliced, path: "p.md") == spliced)
+    #expect(
+      try GeneratedBlock.splice("x", into: nil, path: "p.md")
+        == GeneratedBlock.begin + "\n\nx\n\n" + GeneratedBlock.end + "\n")
+  }
+
+  @Test func aPageWithoutMarkersIsRefused() {
+    #expect(throws: ReferenceError.missingMarkers(path: "p.md")) {
+      try GeneratedBlock.splice("x", into: "# hand-written only\n", path: "p.md")
+    }
+  }
+
+  /// The staleness test can fail: a spec that changes changes its page, and only its page.
+  @Test func aChangedSpecChangesItsPage() throws {
+    var root = menudeckCommand
+    let index = try #require(root.subcommands.firstIndex { $0.name == "merge" })
+    root.subcommands[index].abstract = "Something else entirely."
+    let docs = CLITest.repoRoot + "/docs"
+    let read = { (path: String) in try? String(contentsOfFile: docs + "/" + path, encoding: .utf8) }
+    let current = try Reference.pages(existing: read)
+    let changed = try Reference.pages(root: root, existing: read)
+    let differing = zip(current, changed).filter { $0 != $1 }.map(\.0.path)
+    #expect(differing == ["commands/merge.md", "man/menudeck.1"])
+  }
+
+  @Test func escapingForMarkdownAndRoff() {
+    #expect(
+      ReferenceEscaping.markdown("--out <file>, rating<=2.5, a > b")
+        == "--out &lt;file>, rating<=2.5, a > b")
+    #expect(ReferenceEscaping.cell("a|b <x>") == "a\\|b &lt;x>")
+    #expect(ReferenceEscaping.code("a`b") == "`` a`b ``")
+    #expect(ReferenceEscaping.roff(".x\n'y\na-b\\c") == "\\&.x\n\\&'y\na\\-b\\ec")
+  }
+
+  @Test func theCommandWritesChecksAndKeepsTheHandWrittenText() throws {
+    let dir = try TempDir("menudeck-reference")
+    let first = CLIRun(["reference", "--out", dir.path])
+    #expect(first.code == .success, "\(first.stderr)")
+    #expect(CLIRun(["reference", "--out", dir.path, "--check"]).code == .success)
+    let page = dir.file("commands/merge.md")
+    let generated = try String(contentsOfFile: page, encoding: .utf8)
+    try dir.write("commands/merge.md", generated + "\n## Details\n\nBy hand.\n")
+    try dir.write(
+      "commands/stats.md",
+      try String(contentsOfFile: dir.file("commands/stats.md"), encoding: .utf8)
+        .replacingOccurrences(of: "# menudeck stats", with: "# menudeck statz"))
+    let check = CLIRun(["reference", "--out", dir.path, "--check"])
+    #expect(check.code == .failure)
+    #expect(check.stderr.contains("commands/stats.md is stale"))
+    #expect(!check.stderr.contains("merge.md"))
+    #expect(check.stderr.contains(Reference.regenerateCommand))
+    #expect(CLIRun(["reference", "--out", dir.path]).code == .success)
+    #expect(CLIRun(["reference", "--out", dir.path, "--check"]).code == .success)
+    #expect(
+      try String(contentsOfFile: page, encoding: .utf8).hasSuffix("\n## Details\n\nBy hand.\n"))
+  }
+
+  @Test func theCommandIsHidden() {
+    let help = CLIRun(["--help"])
+    #expect(!help.stdout.contains("reference"))
+    #expect(menudeckCommand.subcommand(named: "reference")?.isHidden == true)
+  }
+}
