@@ -112,7 +112,7 @@ write("config", [
     ("simulation.json", b'{"catalog": "c.json", "simulation": {"users": 10, "days": 3, "seed": 1}}'),
 ])
 
-# Plugin replies, one protocol line each (PROTOCOL.md), with Python's NaN and Infinity.
+# Plugin replies, one protocol line each (docs/plugins.md), with Python's NaN and Infinity.
 write("plugin", [
     ("describe", b'{"type":"describe","protocol":1,"identifier":"veg-first","summary":"s","learn_users":false,'
      b'"options":[{"name":"boost","type":"double","default":1.0,"min":0,"max":100,"meaning":"m"}]}'),

@@ -12,7 +12,7 @@ boost of 1, which is more than any difference in pick rate), and a diner's own p
 passes move a dish up or down a little.
 
 Options: boost (double, default 1.0), diet (string, default "vegetarian"), personal (double,
-default 0.1). See PROTOCOL.md in this folder for the messages.
+default 0.1). See docs/plugins.md for the messages.
 """
 
 import json

@@ -36,7 +36,7 @@ public let menudeckCommand = CommandSpec(
     """,
   subcommands: [
     deckCommand, validateCommand, strategiesCommand, ingestCommand, mergeCommand, simulateCommand,
-    statsCommand, compareCommand, importCommand, sampleCommand,
+    statsCommand, compareCommand, importCommand, sampleCommand, referenceCommand,
   ],
   defaultSubcommand: "deck",
   version: menudeckVersion)

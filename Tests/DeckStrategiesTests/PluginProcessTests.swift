@@ -152,7 +152,7 @@ struct PluginProcessGroupTests {
     defer { file.remove() }
     let d = try PluginStrategy.describe(
       .init(
-        name: "mis", executable: pluginFolder + "/misbehave.py",
+        name: "mis", executable: pluginPath("misbehave.py"),
         environment: ["MISBEHAVE": "leave-child", "MISBEHAVE_CHILD_PID_FILE": file.path]),
       log: { _ in })
     #expect(d.identifier == "mis")
@@ -227,7 +227,7 @@ struct PluginStderrTests {
     let lines = FloodLines(prefix: "[loud] ", width: width)
     let s = try PluginStrategy(
       .init(
-        name: "loud", executable: pluginFolder + "/misbehave.py", timeout: 30,
+        name: "loud", executable: pluginPath("misbehave.py"), timeout: 30,
         environment: [
           "MISBEHAVE": "flood", "MISBEHAVE_FLOOD_LINES": String(count),
           "MISBEHAVE_FLOOD_WIDTH": String(width),

@@ -8,10 +8,15 @@ import Testing
   import Glibc
 #endif
 
-/// The repository's Config/plugins folder.
+/// The repository's Config/plugins folder (the example plugin the bundled config uses).
 let pluginFolder = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   .appendingPathComponent("Config/plugins").path
+
+/// Tests/Fixtures/plugins: plugins that exist for the tests only (misbehave.py).
+let fixturePluginFolder = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent()
+  .appendingPathComponent("Fixtures/plugins").path
 
 /// Whether `python3` is on PATH (the plugin tests are skipped without it).
 let python3Available: Bool = {
@@ -28,16 +33,22 @@ final class LogLines: @unchecked Sendable {
   func append(_ line: String) { lock.withLock { stored.append(line) } }
 }
 
-/// A plugin from Config/plugins.
+/// A plugin from Tests/Fixtures/plugins, or else from Config/plugins.
 func plugin(
   _ file: String, name: String, options: [String: String] = [:],
   environment: [String: String] = [:], timeout: Double = 10, log: LogLines = LogLines()
 ) throws -> PluginStrategy {
   try PluginStrategy(
     PluginStrategy.Configuration(
-      name: name, executable: pluginFolder + "/" + file, options: options, timeout: timeout,
+      name: name, executable: pluginPath(file), options: options, timeout: timeout,
       environment: environment),
     log: { log.append($0) })
+}
+
+/// The path of a test plugin: a fixture when there is one of that name, else the example.
+func pluginPath(_ file: String) -> String {
+  let fixture = fixturePluginFolder + "/" + file
+  return FileManager.default.fileExists(atPath: fixture) ? fixture : pluginFolder + "/" + file
 }
 
 /// Three dishes (one vegetarian, one vegan and vegetarian, one neither) and a small history.
@@ -252,7 +263,7 @@ struct PluginLearnTests {
     let log = LogLines()
     let s = try PluginStrategy(
       .init(
-        name: "mis", executable: pluginFolder + "/misbehave.py",
+        name: "mis", executable: pluginPath("misbehave.py"),
         environment: ["MISBEHAVE_LEARN_USERS": "1"], usersPerLearnLine: 1),
       log: { log.append($0) })
     try s.learn(catalog: catalog, history: history)
@@ -327,9 +338,11 @@ struct PluginFallbackTests {
 
 @Suite(.enabled(if: python3Available, "python3 is not on PATH: the plugin tests need it"))
 struct PluginProtocolDocumentTests {
-  /// The minimal plugin printed in PROTOCOL.md works as printed.
+  /// The minimal plugin printed in docs/plugins.md (the protocol) works as printed.
   @Test func theMinimalPluginOfTheDocumentRuns() throws {
-    let text = try String(contentsOfFile: pluginFolder + "/PROTOCOL.md", encoding: .utf8)
+    let protocolPage = URL(fileURLWithPath: pluginFolder).deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("docs/plugins.md")
+    let text = try String(contentsOf: protocolPage, encoding: .utf8)
     let marker = "## A minimal plugin (Python)\n\n```python\n"
     let start = try #require(text.range(of: marker)).upperBound
     let end = try #require(text[start...].range(of: "```")).lowerBound
@@ -348,7 +361,7 @@ struct PluginProtocolDocumentTests {
 
   /// Every mode misbehave.py documents is one the fault tests use, and the other way round.
   @Test func misbehaveDocumentsItsModes() throws {
-    let text = try String(contentsOfFile: pluginFolder + "/misbehave.py", encoding: .utf8)
+    let text = try String(contentsOfFile: pluginPath("misbehave.py"), encoding: .utf8)
     let documented = text.split(separator: "\n")
       .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") && $0.count > 18 }
       .map { String($0.dropFirst(2).prefix { $0 != " " }) }

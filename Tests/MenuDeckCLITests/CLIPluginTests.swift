@@ -14,11 +14,12 @@ import Testing
       }) == true,
     "python3 is not on PATH: the plugin tests need it"))
 struct CLIPluginTests {
-  /// A config in a temp dir with the bundled data and the two example plugins.
+  /// A config in a temp dir with the bundled data, the example plugin and the test plugin.
   static func fixture(mode: String? = nil) throws -> TempDir {
     let dir = try TempDir()
     let plugins = CLITest.repoRoot + "/Config/plugins"
-    var misbehave = ["\"plugin\": \"\(plugins)/misbehave.py\"", "\"timeout\": 2"]
+    let fixtures = CLITest.repoRoot + "/Tests/Fixtures/plugins"
+    var misbehave = ["\"plugin\": \"\(fixtures)/misbehave.py\"", "\"timeout\": 2"]
     if let mode { misbehave.append("\"options\": {\"mode\": \"\(mode)\"}") }
     try dir.write(
       "config.json",

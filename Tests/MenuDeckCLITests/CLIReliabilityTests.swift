@@ -178,7 +178,7 @@ struct CLIReliabilityTests {
       "config.json",
       """
       {"catalog": "\(CLITest.repoRoot)/Data/catalog.json", "history": [],
-       "strategies": {"stuck": {"plugin": "\(CLITest.repoRoot)/Config/plugins/misbehave.py",
+       "strategies": {"stuck": {"plugin": "\(CLITest.repoRoot)/Tests/Fixtures/plugins/misbehave.py",
                                 "timeout": 600, "options": {"mode": "hang"}}}}
       """)
     let run = try Started(

@@ -287,7 +287,7 @@ import Testing
       "config.json",
       """
       {"catalog": "catalog.json", "history": ["swipes.jsonl"],
-       "strategies": {"crashing": {"plugin": "\(CLITest.repoRoot)/Config/plugins/misbehave.py",
+       "strategies": {"crashing": {"plugin": "\(CLITest.repoRoot)/Tests/Fixtures/plugins/misbehave.py",
                                    "options": {"mode": "crash", "at": 3}}}}
       """)
     let result = dir.run([
