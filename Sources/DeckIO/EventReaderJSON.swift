@@ -671,10 +671,6 @@ private let highs: UInt64 = 0x8080_8080_8080_8080
 @inline(__always)
 func swarHasZero(_ w: UInt64) -> Bool { (w &- ones) & ~w & highs != 0 }
 
-/// Whether any byte of `w` equals `b`.
-@inline(__always)
-func swarHas(_ w: UInt64, _ b: UInt8) -> Bool { swarHasZero(w ^ (ones &* UInt64(b))) }
-
 /// The high bit of each byte of `w` that is zero, and of no other byte (exact per byte, unlike
 /// `swarHasZero`, so the lowest set bit finds the first such byte).
 @inline(__always)
