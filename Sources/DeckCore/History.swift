@@ -1,13 +1,16 @@
-/// What one diner did with one dish. Days are `DeckDate.daysSinceEpoch`; `History.never` when
-/// it never happened.
+/// What one diner did with one dish: swipe counts and the last day of each direction
+/// (`DeckDate.daysSinceEpoch`), nil for a direction never swiped.
 public struct UserItemRecord: Sendable, Hashable {
   public var item: Int32
   public var right: Int32
   public var left: Int32
-  public var lastRight: Int32
-  public var lastLeft: Int32
+  /// The last right-swipe day, `History.never` for none: the packed form of the table engine,
+  /// the snapshot format and the plugin codec; everything else reads `lastRightDay`.
+  package var lastRight: Int32
+  /// The last left-swipe day, `History.never` for none (see `lastRight`).
+  package var lastLeft: Int32
 
-  public init(item: Int32, right: Int32, left: Int32, lastRight: Int32, lastLeft: Int32) {
+  package init(item: Int32, right: Int32, left: Int32, lastRight: Int32, lastLeft: Int32) {
     self.item = item
     self.right = right
     self.left = left
@@ -15,9 +18,33 @@ public struct UserItemRecord: Sendable, Hashable {
     self.lastLeft = lastLeft
   }
 
+  /// A record with its last days as optional days (nil: never swiped that way).
+  public init(item: Int32, right: Int32, left: Int32, lastRightDay: Int32?, lastLeftDay: Int32?)
+  {
+    self.init(
+      item: item, right: right, left: left, lastRight: lastRightDay ?? History.never,
+      lastLeft: lastLeftDay ?? History.never)
+  }
+
   public var shown: Int32 { right &+ left }
-  /// The last day the dish was shown (swiped either way).
-  public var lastShown: Int32 { max(lastRight, lastLeft) }
+
+  /// The last day the diner swiped the dish right (picked it), nil when never.
+  @inline(__always)
+  public var lastRightDay: Int32? { lastRight == History.never ? nil : lastRight }
+
+  /// The last day the diner swiped the dish left, nil when never.
+  @inline(__always)
+  public var lastLeftDay: Int32? { lastLeft == History.never ? nil : lastLeft }
+
+  /// The last day the dish was shown (swiped either way), nil when never.
+  @inline(__always)
+  public var lastShownDay: Int32? {
+    let day = max(lastRight, lastLeft)
+    return day == History.never ? nil : day
+  }
+
+  /// `lastShownDay` in the packed form (`History.never` for none).
+  package var lastShown: Int32 { max(lastRight, lastLeft) }
 }
 
 /// One diner's history, items sorted by catalog index.
@@ -44,7 +71,9 @@ public struct UserHistory: Sendable, Hashable {
 /// Aggregated swipe history: everything strategies and deck rules need, independent of the order
 /// in which events arrived (all aggregates are integer counts and maxima).
 public struct History: Sendable {
-  public static let never: Int32 = .min
+  /// "No day" in the packed day fields (`UserItemRecord.lastRight`, the builder's tables, the
+  /// snapshot format); the public API says nil instead (`UserItemRecord.lastRightDay`).
+  @usableFromInline package static let never: Int32 = .min
   /// Per-position counts are kept for positions 1...maxTrackedPosition; swipes at later
   /// positions count everywhere else.
   public static let maxTrackedPosition: Int32 = 1000

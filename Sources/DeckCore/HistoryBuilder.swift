@@ -61,10 +61,11 @@ public struct HistoryBuilder: Sendable {
   }
 
   /// One swipe for the bulk `add(_:)`: the arguments of `add(user:item:swipe:day:position:)` in
-  /// 16 bytes.
-  public struct Swipe: Sendable, Equatable {
+  /// 16 bytes. Packed for the in-repo fast readers only: the public API takes the values as they
+  /// are (`add(user:item:swipe:day:position:)`).
+  package struct Swipe: Sendable, Equatable {
     /// The user's slot (`userSlot(_:)`).
-    public var user: Int32
+    package var user: Int32
     @usableFromInline var item: Int32
     @usableFromInline var day: Int32
     /// `position << 1 | (right ? 1 : 0)`; positions outside 1...maxTrackedPosition count as 0,
@@ -72,7 +73,7 @@ public struct HistoryBuilder: Sendable {
     @usableFromInline var bits: Int32
 
     @inlinable
-    public init(user: Int32, item: Int32, swipe: SwipeDirection, day: Int32, position: Int32 = 0) {
+    package init(user: Int32, item: Int32, swipe: SwipeDirection, day: Int32, position: Int32 = 0) {
       self.user = user
       self.item = item
       self.day = day
@@ -84,7 +85,7 @@ public struct HistoryBuilder: Sendable {
   /// Adds swipes in bulk, with exactly the result of adding them one by one. The table slot of
   /// every pair is read before any is updated, so the cache misses of a batch overlap instead of
   /// coming one after another.
-  public mutating func add(_ swipes: UnsafeBufferPointer<Swipe>) {
+  package mutating func add(_ swipes: UnsafeBufferPointer<Swipe>) {
     makeUnique()
     storage.state.pointee.add(swipes, cutoffDay: cutoffDay)
   }

@@ -16,7 +16,7 @@ public struct SnapshotIngest: EventSink {
     self.cutoff = cutoff
   }
 
-  public mutating func event(_ e: RawEvent) -> EventDisposition {
+  package mutating func event(_ e: RawEvent) -> EventDisposition {
     if let cutoff, e.day >= cutoff.daysSinceEpoch {
       skippedFuture += 1
       return .accepted

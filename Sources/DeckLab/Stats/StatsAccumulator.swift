@@ -88,7 +88,7 @@ public struct StatsAccumulator: EventSink, Sendable {
 
   /// Adds one decoded swipe under the current `strategy`.
   @inline(__always)
-  public mutating func event(_ e: RawEvent) -> EventDisposition {
+  package mutating func event(_ e: RawEvent) -> EventDisposition {
     guard let item = items.find(e.item) else { return .unknownItem }
     let user: Int32
     if lastUser >= 0 && users.keyEquals(lastUser, e.user) {
