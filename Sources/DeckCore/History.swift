@@ -19,8 +19,7 @@ public struct UserItemRecord: Sendable, Hashable {
   }
 
   /// A record with its last days as optional days (nil: never swiped that way).
-  public init(item: Int32, right: Int32, left: Int32, lastRightDay: Int32?, lastLeftDay: Int32?)
-  {
+  public init(item: Int32, right: Int32, left: Int32, lastRightDay: Int32?, lastLeftDay: Int32?) {
     self.init(
       item: item, right: right, left: left, lastRight: lastRightDay ?? History.never,
       lastLeft: lastLeftDay ?? History.never)

@@ -47,7 +47,8 @@ package struct ByteTable: Sendable {
 
   /// The index of `key`, inserting it when new.
   @inline(__always)
-  package mutating func insert(_ key: UnsafeBufferPointer<UInt8>) -> (index: Int32, inserted: Bool) {
+  package mutating func insert(_ key: UnsafeBufferPointer<UInt8>) -> (index: Int32, inserted: Bool)
+  {
     insert(key, hash: ByteTable.hash(key))
   }
 
