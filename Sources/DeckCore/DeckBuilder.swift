@@ -113,16 +113,16 @@ public struct DeckBuilder: Sendable {
       for r in history.records {
         let i = Int(r.item)
         guard state[i] < 2, !eligiblePins.contains(r.item) else { continue }
-        if rules.repeatPickDays > 0, r.lastRight != History.never, Int(r.lastRight) < today,
-          today - Int(r.lastRight) <= rules.repeatPickDays
+        if rules.repeatPickDays > 0, let last = r.lastRightDay, Int(last) < today,
+          today - Int(last) <= rules.repeatPickDays
         {
           hold(i, .recentlyPicked)
-        } else if rules.cooldownDays > 0, r.lastLeft != History.never, Int(r.lastLeft) < today,
-          today - Int(r.lastLeft) <= rules.cooldownDays
+        } else if rules.cooldownDays > 0, let last = r.lastLeftDay, Int(last) < today,
+          today - Int(last) <= rules.cooldownDays
         {
           hold(i, .cooldown)
-        } else if rules.reshowDays > 0, r.lastShown != History.never, Int(r.lastShown) < today,
-          today - Int(r.lastShown) <= rules.reshowDays
+        } else if rules.reshowDays > 0, let last = r.lastShownDay, Int(last) < today,
+          today - Int(last) <= rules.reshowDays
         {
           state[i] = 1
         }

@@ -4,7 +4,7 @@
 /// hash over 8-byte words with a final avalanche; it is the same in every run (Swift's `Hasher`
 /// is seeded per process and is never used here). Keys live in one byte arena, so a table of a
 /// million ids costs a few allocations, not a million.
-public struct ByteTable: Sendable {
+package struct ByteTable: Sendable {
   /// One probe slot, 16 bytes. A key of at most 8 bytes is compared in the slot alone (its
   /// length is in `tag`, its bytes in `head`); a longer one goes on to its entry and the arena
   /// only when its first 8 bytes and hash bits match.
@@ -22,18 +22,18 @@ public struct ByteTable: Sendable {
   /// Arena offsets and lengths by entry index (for `key(at:)`).
   private var entries: [(start: Int32, length: Int32)] = []
 
-  public init(capacity: Int = 64) {
+  package init(capacity: Int = 64) {
     var n = 16
     while n * 3 < capacity * 4 { n <<= 1 }
     slots = Array(repeating: Slot(), count: n)
   }
 
   /// Number of distinct keys.
-  public var count: Int { entries.count }
+  package var count: Int { entries.count }
 
   /// The index of `key`, or nil when it was never inserted.
   @inline(__always)
-  public func find(_ key: UnsafeBufferPointer<UInt8>) -> Int32? {
+  package func find(_ key: UnsafeBufferPointer<UInt8>) -> Int32? {
     let h = ByteTable.hash(key)
     return slots.withUnsafeBufferPointer { s in
       arena.withUnsafeBufferPointer { a in
@@ -47,7 +47,8 @@ public struct ByteTable: Sendable {
 
   /// The index of `key`, inserting it when new.
   @inline(__always)
-  public mutating func insert(_ key: UnsafeBufferPointer<UInt8>) -> (index: Int32, inserted: Bool) {
+  package mutating func insert(_ key: UnsafeBufferPointer<UInt8>) -> (index: Int32, inserted: Bool)
+  {
     insert(key, hash: ByteTable.hash(key))
   }
 
@@ -55,13 +56,13 @@ public struct ByteTable: Sendable {
   /// after finds it in cache. The value means nothing; keep it (OR it into a variable that is
   /// used) so that the read is not dropped.
   @inline(__always)
-  public func touch(hash h: UInt64) -> UInt32 {
+  package func touch(hash h: UInt64) -> UInt32 {
     slots.withUnsafeBufferPointer { s in s[Int(truncatingIfNeeded: h) & (s.count - 1)].tag }
   }
 
   /// `insert(_:)` for a key whose `hash(_:)` is known.
   @inline(__always)
-  public mutating func insert(_ key: UnsafeBufferPointer<UInt8>, hash h: UInt64) -> (
+  package mutating func insert(_ key: UnsafeBufferPointer<UInt8>, hash h: UInt64) -> (
     index: Int32, inserted: Bool
   ) {
     let i = slots.withUnsafeBufferPointer { s in
@@ -83,20 +84,20 @@ public struct ByteTable: Sendable {
 
   /// Inserts the UTF-8 bytes of a string.
   @discardableResult
-  public mutating func insert(_ key: String) -> (index: Int32, inserted: Bool) {
+  package mutating func insert(_ key: String) -> (index: Int32, inserted: Bool) {
     var bytes = Array(key.utf8)
     return bytes.withUnsafeMutableBufferPointer { insert(UnsafeBufferPointer($0)) }
   }
 
   /// The index of a string key, or nil.
-  public func find(_ key: String) -> Int32? {
+  package func find(_ key: String) -> Int32? {
     var bytes = Array(key.utf8)
     return bytes.withUnsafeMutableBufferPointer { find(UnsafeBufferPointer($0)) }
   }
 
   /// Whether entry `index` is `key`.
   @inline(__always)
-  public func keyEquals(_ index: Int32, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+  package func keyEquals(_ index: Int32, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
     let (s, n) = entries[Int(index)]
     guard Int(n) == key.count else { return false }
     if n == 0 { return true }
@@ -106,13 +107,13 @@ public struct ByteTable: Sendable {
   }
 
   /// The bytes of entry `index`.
-  public func key(at index: Int32) -> [UInt8] {
+  package func key(at index: Int32) -> [UInt8] {
     let (s, n) = entries[Int(index)]
     return Array(arena[Int(s)..<Int(s + n)])
   }
 
   /// The key of entry `index` as a string (invalid UTF-8 is repaired with U+FFFD).
-  public func string(at index: Int32) -> String {
+  package func string(at index: Int32) -> String {
     String(decoding: key(at: index), as: UTF8.self)
   }
 
@@ -188,7 +189,7 @@ public struct ByteTable: Sendable {
   /// FNV-1a style over little-endian 8-byte words, then one word holding the tail bytes, then a
   /// 64-bit avalanche.
   @inline(__always)
-  public static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+  package static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
     var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(key.count)
     let prime: UInt64 = 0x0000_0100_0000_01b3
     guard let base = key.baseAddress else { return avalanche(h) }

@@ -57,157 +57,6 @@ public struct EventSource: Sendable, Equatable {
   }
 }
 
-/// One decoded swipe, handed to an `EventSink`.
-///
-/// `user` and `item` point into the reader's buffers (already unescaped and valid UTF-8) and are
-/// valid only during the `EventSink.event(_:)` call: copy what you keep.
-public struct RawEvent {
-  public var user: UnsafeBufferPointer<UInt8>
-  public var item: UnsafeBufferPointer<UInt8>
-  public var swipe: SwipeDirection
-  /// Wall-clock seconds since 1970-01-01T00:00 in the configured zone (as `SwipeEvent.at`).
-  public var at: Int64
-  /// 1-based card position, or 0 when not logged.
-  public var position: Int32
-  public var deck: DeckDate?
-  public var propensity: Double?
-  /// The 1-based line of the event's record in its file (for a CSV record that spans several
-  /// lines, the line it starts on); 0 when the event did not come from a file.
-  public var line: Int
-
-  public init(
-    user: UnsafeBufferPointer<UInt8>, item: UnsafeBufferPointer<UInt8>, swipe: SwipeDirection,
-    at: Int64, position: Int32 = 0, deck: DeckDate? = nil, propensity: Double? = nil,
-    line: Int = 0
-  ) {
-    self.user = user
-    self.item = item
-    self.swipe = swipe
-    self.at = at
-    self.position = position
-    self.deck = deck
-    self.propensity = propensity
-    self.line = line
-  }
-
-  /// The local day of the swipe (days since 1970-01-01).
-  @inline(__always)
-  public var day: Int32 {
-    Int32(truncatingIfNeeded: at >= 0 ? at / 86_400 : (at - 86_399) / 86_400)
-  }
-
-  public var userString: String { String(decoding: user, as: UTF8.self) }
-  public var itemString: String { String(decoding: item, as: UTF8.self) }
-
-  /// The event as a `SwipeEvent` (allocates two strings).
-  public var swipeEvent: SwipeEvent {
-    SwipeEvent(
-      user: userString, item: itemString, swipe: swipe, at: at,
-      position: position > 0 ? Int(position) : nil, deck: deck, propensity: propensity)
-  }
-}
-
-/// What a sink did with an event.
-public enum EventDisposition: Sendable, Equatable {
-  case accepted
-  /// The item is not in the catalog: counted in `EventFileStats.unknownItemEvents`.
-  case unknownItem
-}
-
-/// Receives the events of a run, one at a time, in file order.
-public protocol EventSink {
-  mutating func event(_ e: RawEvent) -> EventDisposition
-  /// Called once when a run has read all its files (not after an error). A sink that queues
-  /// work finishes it here.
-  mutating func finish()
-}
-
-extension EventSink {
-  public mutating func finish() {}
-}
-
-/// A line (or CSV record) that was skipped under `skipBadLines`.
-public struct EventReject: Sendable, Equatable {
-  /// The error that rejected it; its location has file, line, column and field.
-  public var error: DeckIOError
-  /// The record exactly as read, without its final line break (`\n` or `\r\n`).
-  public var text: [UInt8]
-
-  public init(error: DeckIOError, text: [UInt8]) {
-    self.error = error
-    self.text = text
-  }
-
-  public var location: SourceLocation {
-    if case .malformed(let loc, _) = error { return loc }
-    return SourceLocation(file: "", line: 0)
-  }
-
-  /// What is wrong, with the field but without the location.
-  public var reason: String {
-    guard case .malformed(let loc, let message) = error else { return error.description }
-    if let field = loc.field { return "\(field): \(message)" }
-    return message
-  }
-}
-
-/// Counts for one file of a run.
-public struct EventFileStats: Sendable, Equatable {
-  public var file: String
-  public var format: EventFormat
-  public var bytes = 0
-  /// Physical lines, including the CSV header and blank lines.
-  public var lines = 0
-  /// Decoded swipes (right + left), including those whose item is unknown.
-  public var events = 0
-  public var right = 0
-  public var left = 0
-  /// Raw drags that did not commit (not swipes, not in `events`).
-  public var hesitations = 0
-  /// Events whose item the sink did not know (a subset of `events`).
-  public var unknownItemEvents = 0
-  /// Bad lines skipped under `skipBadLines`.
-  public var skippedLines = 0
-  /// Rated records whose rating matched neither swipe rule (logs read with a `ColumnMapping`):
-  /// not swipes, not in `events`.
-  public var neutral = 0
-  /// The log has no time column (read with a `ColumnMapping`): its events are all at
-  /// 1970-01-01T00:00, so nothing that needs their times (days, a temporal split) is possible.
-  public var untimed = false
-
-  public init(file: String, format: EventFormat) {
-    self.file = file
-    self.format = format
-  }
-}
-
-/// Counts for a whole run.
-public struct EventReadStats: Sendable, Equatable {
-  public var files: [EventFileStats] = []
-  /// The first distinct unknown item ids, in order of appearance (at most
-  /// `EventReadStats.unknownIDLimit`).
-  public var unknownItemIDs: [String] = []
-
-  public static let unknownIDLimit = 5
-
-  public init() {}
-
-  private func sum(_ key: KeyPath<EventFileStats, Int>) -> Int {
-    files.reduce(0) { $0 + $1[keyPath: key] }
-  }
-  public var bytes: Int { sum(\.bytes) }
-  public var lines: Int { sum(\.lines) }
-  public var events: Int { sum(\.events) }
-  public var right: Int { sum(\.right) }
-  public var left: Int { sum(\.left) }
-  public var hesitations: Int { sum(\.hesitations) }
-  public var unknownItemEvents: Int { sum(\.unknownItemEvents) }
-  public var skippedLines: Int { sum(\.skippedLines) }
-  public var neutral: Int { sum(\.neutral) }
-  /// Whether any file has no time column.
-  public var untimed: Bool { files.contains { $0.untimed } }
-}
-
 /// Settings of the event reader.
 public struct EventReaderOptions {
   /// Decides raw drags (`dx`, `width`).
@@ -274,8 +123,8 @@ public struct EventReader {
   /// not exist, `.io` for one that cannot be read, `.malformed` for the first bad line (unless
   /// `skipBadLines`), and `.invalid` when a format cannot be told from the extension.
   @_specialize(exported:true,where S == HistoryIngest)
-  public func read<S: EventSink>(_ sources: [EventSource], into sink: inout S) throws(DeckIOError)
-    -> EventReadStats
+  package func read<S: EventSink>(_ sources: [EventSource], into sink: inout S)
+    throws(DeckIOError) -> EventReadStats
   {
     var stats = EventReadStats()
     for source in sources {
@@ -341,7 +190,7 @@ public struct EventReader {
   /// `<(zcat log.gz)`), in constant memory, hashing its bytes as they are read: `sha256` ends as
   /// the SHA-256 of the whole content. The format is `source.format`, else the name's
   /// extension, else told from the first bytes, as for standard input.
-  public func readOnce<S: EventSink>(
+  package func readOnce<S: EventSink>(
     _ source: EventSource, into sink: inout S, sha256: inout SHA256
   ) throws(DeckIOError) -> EventReadStats {
     var stats = EventReadStats()
@@ -365,7 +214,7 @@ public struct EventReader {
   }
 
   /// Reads one in-memory log (tests, small tools). `name` is used in error locations.
-  public func read<S: EventSink>(
+  package func read<S: EventSink>(
     bytes: [UInt8], name: String, format: EventFormat, into sink: inout S
   ) throws(DeckIOError) -> EventReadStats {
     var stats = EventReadStats()
@@ -377,7 +226,43 @@ public struct EventReader {
   }
 
   /// Reads one in-memory log given as text.
-  public func read<S: EventSink>(
+  package func read<S: EventSink>(
+    text: String, name: String, format: EventFormat, into sink: inout S
+  ) throws(DeckIOError) -> EventReadStats {
+    try read(bytes: Array(text.utf8), name: name, format: format, into: &sink)
+  }
+
+  // MARK: - The same for a `SwipeEventSink`
+
+  /// `read(_:into:)` for a sink of `SwipeEvent` values.
+  public func read<S: SwipeEventSink>(_ sources: [EventSource], into sink: inout S)
+    throws(DeckIOError) -> EventReadStats
+  {
+    var adapter = SwipeEventAdapter(sink)
+    defer { sink = adapter.base }
+    return try read(sources, into: &adapter)
+  }
+
+  /// `readOnce(_:into:sha256:)` for a sink of `SwipeEvent` values.
+  public func readOnce<S: SwipeEventSink>(
+    _ source: EventSource, into sink: inout S, sha256: inout SHA256
+  ) throws(DeckIOError) -> EventReadStats {
+    var adapter = SwipeEventAdapter(sink)
+    defer { sink = adapter.base }
+    return try readOnce(source, into: &adapter, sha256: &sha256)
+  }
+
+  /// `read(bytes:name:format:into:)` for a sink of `SwipeEvent` values.
+  public func read<S: SwipeEventSink>(
+    bytes: [UInt8], name: String, format: EventFormat, into sink: inout S
+  ) throws(DeckIOError) -> EventReadStats {
+    var adapter = SwipeEventAdapter(sink)
+    defer { sink = adapter.base }
+    return try read(bytes: bytes, name: name, format: format, into: &adapter)
+  }
+
+  /// `read(text:name:format:into:)` for a sink of `SwipeEvent` values.
+  public func read<S: SwipeEventSink>(
     text: String, name: String, format: EventFormat, into sink: inout S
   ) throws(DeckIOError) -> EventReadStats {
     try read(bytes: Array(text.utf8), name: name, format: format, into: &sink)
@@ -507,107 +392,4 @@ private func trimmedLine(_ record: UnsafeBufferPointer<UInt8>) -> [UInt8] {
   if n > 0 && record[n - 1] == UInt8(ascii: "\n") { n -= 1 }
   if n > 0 && record[n - 1] == UInt8(ascii: "\r") { n -= 1 }
   return Array(record[0..<n])
-}
-
-// MARK: - Inputs
-
-protocol ByteInput {
-  /// Reads up to `count` bytes; 0 at the end.
-  mutating func read(into: UnsafeMutablePointer<UInt8>, count: Int, name: String)
-    throws(DeckIOError) -> Int
-}
-
-struct FileInput: ByteInput {
-  let fd: Int32
-
-  func read(into p: UnsafeMutablePointer<UInt8>, count: Int, name: String) throws(DeckIOError)
-    -> Int
-  {
-    while true {
-      #if canImport(Glibc)
-        let n = Glibc.read(fd, p, count)
-      #else
-        let n = Darwin.read(fd, p, count)
-      #endif
-      if n >= 0 { return n }
-      let code = errno
-      if code == EINTR { continue }
-      throw .io(path: name, message: "cannot read: \(String(cString: strerror(code)))")
-    }
-  }
-}
-
-/// Standard input whose format is told from its first bytes: they are read ahead (up to the
-/// first character that is not white space, or 4 KiB) and handed out again before the rest.
-struct SniffedInput<Base: ByteInput>: ByteInput {
-  private(set) var base: Base
-  private var head: [UInt8] = []
-  private var served = 0
-  private var ended = false
-
-  init(_ base: Base) { self.base = base }
-
-  /// Reads ahead and tells the format (`EventFormat.sniff`).
-  mutating func sniff(name: String, blank: EventFormat) throws(DeckIOError) -> EventFormat {
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while head.count < 4096 {
-      let n = try chunk.withUnsafeMutableBufferPointer { b throws(DeckIOError) in
-        try base.read(into: b.baseAddress!, count: 4096 - head.count, name: name)
-      }
-      if n == 0 {
-        ended = true
-        break
-      }
-      head += chunk[0..<n]
-      // Enough once a byte other than white space (or a byte order mark) is in.
-      if head.contains(where: { ![0x20, 0x09, 0x0D, 0x0A, 0xEF, 0xBB, 0xBF].contains($0) }) {
-        break
-      }
-    }
-    return head.withUnsafeBufferPointer { EventFormat.sniff($0, blank: blank) }
-  }
-
-  mutating func read(into p: UnsafeMutablePointer<UInt8>, count: Int, name: String)
-    throws(DeckIOError) -> Int
-  {
-    if served < head.count {
-      let n = min(count, head.count - served)
-      head.withUnsafeBufferPointer { p.update(from: $0.baseAddress! + served, count: n) }
-      served += n
-      return n
-    }
-    return ended ? 0 : try base.read(into: p, count: count, name: name)
-  }
-}
-
-/// An input whose bytes are hashed as they are read (a log that can be read only once).
-struct HashingInput<Base: ByteInput>: ByteInput {
-  var base: Base
-  var hash = SHA256()
-
-  init(_ base: Base) { self.base = base }
-
-  mutating func read(into p: UnsafeMutablePointer<UInt8>, count: Int, name: String)
-    throws(DeckIOError) -> Int
-  {
-    let n = try base.read(into: p, count: count, name: name)
-    hash.update(bytes: UnsafeRawBufferPointer(start: p, count: n))
-    return n
-  }
-}
-
-struct MemoryInput: ByteInput {
-  let bytes: [UInt8]
-  var offset = 0
-
-  mutating func read(into p: UnsafeMutablePointer<UInt8>, count: Int, name: String)
-    throws(DeckIOError) -> Int
-  {
-    let n = min(count, bytes.count - offset)
-    bytes.withUnsafeBufferPointer { b in
-      if n > 0 { p.update(from: b.baseAddress! + offset, count: n) }
-    }
-    offset += n
-    return n
-  }
 }

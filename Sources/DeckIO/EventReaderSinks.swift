@@ -55,7 +55,7 @@ public struct HistoryIngest: EventSink {
   }
 
   @inline(__always)
-  public mutating func event(_ e: RawEvent) -> EventDisposition {
+  package mutating func event(_ e: RawEvent) -> EventDisposition {
     guard let item = items.find(e.item) else { return .unknownItem }
     if !isKnownUniquelyReferenced(&queue) { queue = queue.copy() }
     let q = queue.state
@@ -228,7 +228,7 @@ private final class IngestQueue {
 }
 
 /// Collects events as `SwipeEvent` values (tests and small tools; allocates per event).
-public struct SwipeEventCollector: EventSink {
+public struct SwipeEventCollector: SwipeEventSink {
   public var events: [SwipeEvent] = []
   /// When set, events for other items are refused as unknown and not collected.
   public let knownItems: Set<String>?
@@ -237,8 +237,7 @@ public struct SwipeEventCollector: EventSink {
     self.knownItems = knownItems
   }
 
-  public mutating func event(_ e: RawEvent) -> EventDisposition {
-    let event = e.swipeEvent
+  public mutating func event(_ event: SwipeEvent) -> EventDisposition {
     if let knownItems, !knownItems.contains(event.item) { return .unknownItem }
     events.append(event)
     return .accepted

@@ -2,7 +2,8 @@ import DeckCore
 
 /// Runs a `StrategyExample`: builds its tiny catalog and history, asks a strategy to score every
 /// dish for the example's diner and orders them as a deck would (score descending, then catalog
-/// order). Used by the tests and by `menudeck strategies --check`.
+/// order). Used by the tests, which run every registered strategy's examples
+/// (`ExampleTests`); `menudeck strategies` only counts them.
 ///
 /// A malformed example (a bad item or event string, an unknown item, a bad date, an expected list
 /// that is not the items) is an error, never a silently different example.

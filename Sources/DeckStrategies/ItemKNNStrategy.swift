@@ -183,9 +183,12 @@ public final class ItemKNNStrategy: BuiltinStrategy {
   private func recentLikes(_ history: UserHistory?, before date: DeckDate) -> [Int32] {
     guard let history else { return [] }
     let first = Int64(date.daysSinceEpoch) - Int64(recentDays)
-    var likes = history.records.filter { $0.right > 0 && Int64($0.lastRight) >= first }
+    var likes: [(item: Int32, day: Int32)] = history.records.compactMap { r in
+      guard r.right > 0, let day = r.lastRightDay, Int64(day) >= first else { return nil }
+      return (r.item, day)
+    }
     if likes.count > recentLikes {
-      likes.sort { $0.lastRight != $1.lastRight ? $0.lastRight > $1.lastRight : $0.item < $1.item }
+      likes.sort { $0.day != $1.day ? $0.day > $1.day : $0.item < $1.item }
       likes.removeLast(likes.count - recentLikes)
     }
     return likes.map(\.item).sorted()

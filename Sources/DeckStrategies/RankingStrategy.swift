@@ -47,7 +47,8 @@ public struct Scores: Sendable, Equatable {
 }
 
 /// A ranking strategy. Built-ins are types conforming to `BuiltinStrategy`; external plugins
-/// (a later addition) conform to this protocol directly and describe themselves at run time.
+/// (`PluginStrategy`, which runs a plugin process) conform to this protocol directly and describe
+/// themselves at run time.
 ///
 /// Life cycle for one run: created from options -> `learn` (the history up to the deck date) ->
 /// `score` for each diner (in batches, so that an out-of-process strategy can answer many diners

@@ -422,7 +422,7 @@ struct SplitSink: EventSink {
         return disposition
       }
       _ = sessions?.event(e)
-      return heldOut.event(e)
+      return heldOut.event(e.swipeEvent)
     case .holdout:
       var h = StableHash()
       h.combine(seed)
@@ -430,7 +430,7 @@ struct SplitSink: EventSink {
       h.combine(UInt64(0xff))
       h.combine(bytes: e.item)
       if h.finalized < threshold {
-        return heldOut.event(e)
+        return heldOut.event(e.swipeEvent)
       }
       let disposition = training.event(e)
       if disposition == .accepted {

@@ -168,22 +168,7 @@ enum SVGChart {
   static func daily(_ series: [Series], title: String) -> String {
     let left = 64.0
     let right = width - 18
-    // Legend: items left to right, wrapping.
-    var legend = ""
-    var lx = left
-    var ly = 14.0
-    for item in series {
-      let name = ReportText.truncated(item.label, 28)
-      let itemWidth = 34 + Double(name.count) * 6.6 + 14
-      if lx + itemWidth > right && lx > left {
-        lx = left
-        ly += 18
-      }
-      legend += "<g>" + line(lx, ly - 4, lx + 24, ly - 4, "series", colour: item.colour)
-      legend += marker(item.marker, lx + 12, ly - 4, item.colour)
-      legend += text(lx + 30, ly, name, "legend", anchor: "start") + "</g>\n"
-      lx += itemWidth
-    }
+    let (legend, ly) = dailyLegend(series, left: left, right: right)
     let top = ly + 16
     let bottom = top + 200
     let height = bottom + 34
@@ -246,6 +231,29 @@ enum SVGChart {
       s += markers + "</g>\n"
     }
     return s + "</svg>\n"
+  }
+
+  /// The legend of a per-day chart: items left to right between `left` and `right`, wrapping;
+  /// the baseline of its last row.
+  private static func dailyLegend(_ series: [Series], left: Double, right: Double)
+    -> (svg: String, baseline: Double)
+  {
+    var legend = ""
+    var lx = left
+    var ly = 14.0
+    for item in series {
+      let name = ReportText.truncated(item.label, 28)
+      let itemWidth = 34 + Double(name.count) * 6.6 + 14
+      if lx + itemWidth > right && lx > left {
+        lx = left
+        ly += 18
+      }
+      legend += "<g>" + line(lx, ly - 4, lx + 24, ly - 4, "series", colour: item.colour)
+      legend += marker(item.marker, lx + 12, ly - 4, item.colour)
+      legend += text(lx + 30, ly, name, "legend", anchor: "start") + "</g>\n"
+      lx += itemWidth
+    }
+    return (legend, ly)
   }
 
   // MARK: Pieces

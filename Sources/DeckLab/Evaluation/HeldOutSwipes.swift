@@ -1,13 +1,13 @@
 import DeckCore
 import DeckIO
 
-/// The evaluation side of a temporal split: an `EventSink` that keeps, for every event on or after
+/// The evaluation side of a temporal split: a `SwipeEventSink` that keeps, for every event on or after
 /// the split date (its `deck` date, else the local day of its `at`), the diner and, for right
 /// swipes, the dish: the relevance judgements of the offline ranking metrics.
 ///
 /// Events before the split are ignored here (they are the training history, read by another
 /// sink); so are events whose dish is not in the catalog (`.unknownItem`), as everywhere else.
-public struct HeldOutSwipes: EventSink {
+public struct HeldOutSwipes: SwipeEventSink {
   public let catalog: Catalog
   /// The first evaluated day.
   public let split: DeckDate
@@ -23,11 +23,11 @@ public struct HeldOutSwipes: EventSink {
     self.split = split
   }
 
-  public mutating func event(_ e: RawEvent) -> EventDisposition {
-    let day = e.deck?.daysSinceEpoch ?? e.day
+  public mutating func event(_ e: SwipeEvent) -> EventDisposition {
+    let day = (e.deck ?? e.day).daysSinceEpoch
     guard day >= split.daysSinceEpoch else { return .accepted }
-    guard let item = catalog.index(of: e.itemString) else { return .unknownItem }
-    add(user: e.userString, item: item, right: e.swipe == .right)
+    guard let item = catalog.index(of: e.item) else { return .unknownItem }
+    add(user: e.user, item: item, right: e.swipe == .right)
     return .accepted
   }
 

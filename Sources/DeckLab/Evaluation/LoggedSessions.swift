@@ -162,7 +162,7 @@ public struct LoggedSessions: EventSink, Sendable {
   /// Evaluated cards so far.
   public var cardCount: Int { cards.count }
 
-  public mutating func event(_ e: RawEvent) -> EventDisposition {
+  package mutating func event(_ e: RawEvent) -> EventDisposition {
     guard let item = items.find(e.item) else { return .unknownItem }
     let day = e.deck?.daysSinceEpoch ?? e.day
     guard day >= start.daysSinceEpoch else {

@@ -228,12 +228,12 @@ public enum RealData {
 }
 
 /// Counts swipes and distinct users; knows which items are in the catalog.
-private struct CountingSink: EventSink {
+private struct CountingSink: SwipeEventSink {
   let catalog: Catalog
   var users = Set<String>()
 
-  mutating func event(_ e: RawEvent) -> EventDisposition {
-    users.insert(e.userString)
-    return catalog.index(of: e.itemString) == nil ? .unknownItem : .accepted
+  mutating func event(_ e: SwipeEvent) -> EventDisposition {
+    users.insert(e.user)
+    return catalog.index(of: e.item) == nil ? .unknownItem : .accepted
   }
 }

@@ -182,14 +182,18 @@ extension SampleData {
         }
       }
     }
-    timed.sort { a, b in
+    return inLogOrder(timed)
+  }
+
+  /// Events by time, then user id bytes, then the order they were made in.
+  private static func inLogOrder(_ timed: [(event: SampleEvent, order: Int)]) -> [SampleEvent] {
+    timed.sorted { a, b in
       if a.event.at != b.event.at { return a.event.at < b.event.at }
       if a.event.user != b.event.user {
         return a.event.user.utf8.lexicographicallyPrecedes(b.event.user.utf8)
       }
       return a.order < b.order
-    }
-    return timed.map(\.event)
+    }.map(\.event)
   }
 
   /// The deck the app showed `user` on `day`: the dishes the diner may have, in random order,

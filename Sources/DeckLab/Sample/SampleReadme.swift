@@ -2,8 +2,16 @@ import DeckCore
 
 extension SampleData {
   /// Data/README.md: what the files hold, their fields, figures computed from the data, and how
-  /// to regenerate them.
+  /// to regenerate them. One section per function; sections are separated by a blank line.
   static func readme(seed: UInt64, events: [SampleEvent]) -> String {
+    [
+      readmeIntro(seed: seed, events: events), readmeCatalog(), readmeUsers(),
+      readmeSwipeLog(events), readmeRegenerating(),
+    ].joined(separator: "\n\n") + "\n"
+  }
+
+  /// The dishes per category, in catalog order of first appearance.
+  private static func categoryCounts() -> [(String, Int)] {
     var categoryCounts: [(String, Int)] = []
     for item in items {
       if let k = categoryCounts.firstIndex(where: { $0.0 == item.category }) {
@@ -12,26 +20,12 @@ extension SampleData {
         categoryCounts.append((item.category, 1))
       }
     }
-    let categoryList = categoryCounts.map { "\($0.0) (\($0.1))" }.joined(separator: ", ")
-    let unavailable = items.filter { !$0.availability.allows(deckDate) }.map(\.id)
-    let right = events.filter { $0.committed == .right }.count
-    let left = events.filter { $0.committed == .left }.count
-    let drags = events.filter { $0.drag != nil }.count
-    let hesitations = events.filter { $0.drag != nil && $0.committed == nil }.count
-    var sessionKeys: Set<String> = []
-    for e in events { sessionKeys.insert(e.user + " " + e.deck.description) }
-    let dietUsers = users.filter { !$0.diets.isEmpty }.count
-    let allergenUsers = users.filter { !$0.allergens.isEmpty }.count
-    let dislikeUsers = users.filter { !$0.dislikedCategories.isEmpty }.count
-    // Examples are taken from the files themselves, so they can never go stale.
-    let exampleItems = ["nikujaga", "saba-misoni", "oden"].compactMap { id in
-      items.first { $0.id == id }.map { catalogJSONObject($0) }
-    }.joined(separator: "\n")
-    let firstSwipe = events.first { $0.swipe != nil }
-    let firstDrag = events.first { $0.drag != nil }
-    let exampleEvents = [firstSwipe, firstDrag].compactMap { $0 }.map(eventJSON).joined(
-      separator: "\n")
+    return categoryCounts
+  }
 
+  /// The title, where the data comes from, and the files.
+  private static func readmeIntro(seed: UInt64, events: [SampleEvent]) -> String {
+    let categories = categoryCounts().count
     return """
       # Sample data
 
@@ -45,13 +39,24 @@ extension SampleData {
 
       | file | contents |
       |---|---|
-      | `catalog.json` | the menu: \(items.count) dishes in \(categoryCounts.count) categories |
+      | `catalog.json` | the menu: \(items.count) dishes in \(categories) categories |
       | `catalog.csv` | the same menu as CSV |
       | `users.json` | \(users.count) diners |
       | `users.csv` | the same diners as CSV |
       | `swipes.jsonl` | the swipe log, \(events.count) lines (JSON Lines) |
       | `swipes.csv` | the same log as CSV |
+      """
+  }
 
+  /// The catalog's categories and fields, with examples from the catalog itself.
+  private static func readmeCatalog() -> String {
+    let categoryList = categoryCounts().map { "\($0.0) (\($0.1))" }.joined(separator: ", ")
+    let unavailable = items.filter { !$0.availability.allows(deckDate) }.map(\.id)
+    // Examples are taken from the files themselves, so they can never go stale.
+    let exampleItems = ["nikujaga", "saba-misoni", "oden"].compactMap { id in
+      items.first { $0.id == id }.map { catalogJSONObject($0) }
+    }.joined(separator: "\n")
+    return """
       ## Catalog
 
       Categories: \(categoryList).
@@ -83,13 +88,36 @@ extension SampleData {
       ```json
       \(exampleItems)
       ```
+      """
+  }
 
+  /// The users' fields and how many diners have each kind of constraint.
+  private static func readmeUsers() -> String {
+    let dietUsers = users.filter { !$0.diets.isEmpty }.count
+    let allergenUsers = users.filter { !$0.allergens.isEmpty }.count
+    let dislikeUsers = users.filter { !$0.dislikedCategories.isEmpty }.count
+    return """
       ## Users
 
       `id` (`u01` ...), `diets` (the dish must satisfy every one), `allergens` (never shown a dish \
       containing one), `disliked_categories` (the same name in JSON and CSV). \(dietUsers) diners \
       follow a diet, \(allergenUsers) avoid allergens, \(dislikeUsers) dislike some categories.
+      """
+  }
 
+  /// The log's figures, fields and how it is made, with examples from the log itself.
+  private static func readmeSwipeLog(_ events: [SampleEvent]) -> String {
+    let right = events.filter { $0.committed == .right }.count
+    let left = events.filter { $0.committed == .left }.count
+    let drags = events.filter { $0.drag != nil }.count
+    let hesitations = events.filter { $0.drag != nil && $0.committed == nil }.count
+    var sessionKeys: Set<String> = []
+    for e in events { sessionKeys.insert(e.user + " " + e.deck.description) }
+    let firstSwipe = events.first { $0.swipe != nil }
+    let firstDrag = events.first { $0.drag != nil }
+    let exampleEvents = [firstSwipe, firstDrag].compactMap { $0 }.map(eventJSON).joined(
+      separator: "\n")
+    return """
       ## Swipe log
 
       \(firstLogDay) to \(lastLogDay), times in Japan (`\(utcOffset)`), sorted by time: \
@@ -117,7 +145,12 @@ extension SampleData {
       availability; no more than 3 per category; dishes picked in the last 6 days held back, \
       dishes seen in the last 2 days last). Most sessions end at the first right swipe, as in the \
       food-menu app; some browse the whole deck; a few are left early.
+      """
+  }
 
+  /// How to regenerate the files.
+  private static func readmeRegenerating() -> String {
+    return """
       ## Regenerating
 
       ```
@@ -131,7 +164,6 @@ extension SampleData {
       ```
 
       Change the tables or the generator, regenerate, and commit the code and the data together.
-
       """
   }
 }

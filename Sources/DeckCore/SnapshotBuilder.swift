@@ -1,0 +1,143 @@
+/// Accumulates swipes, keyed by id strings, into a `HistorySnapshot`. Memory grows with distinct
+/// users, items and (user, item) pairs, never with the number of events.
+public struct SnapshotBuilder: Sendable {
+  private var itemSlots: [String: Int32] = [:]
+  private var itemIDs: [String] = []
+  private var itemRight: [Int64] = []
+  private var itemLeft: [Int64] = []
+  /// Per item: shown and right per position (index = position - 1).
+  private var itemPositions: [[(shown: Int64, right: Int64)]] = []
+  private var userSlots: [String: Int32] = [:]
+  private var userIDs: [String] = []
+  /// Per user: an open-addressing table of records keyed by item slot (item -1 = empty).
+  private var tables: [RecordTable] = []
+  private var firstDay: Int32?
+  private var lastDay: Int32?
+  public var hesitations: Int64 = 0
+
+  public init() {}
+
+  public mutating func itemSlot(_ id: String) -> Int32 {
+    if let s = itemSlots[id] { return s }
+    let s = Int32(itemIDs.count)
+    itemSlots[id] = s
+    itemIDs.append(id)
+    itemRight.append(0)
+    itemLeft.append(0)
+    itemPositions.append([])
+    return s
+  }
+
+  public mutating func userSlot(_ id: String) -> Int32 {
+    if let s = userSlots[id] { return s }
+    let s = Int32(userIDs.count)
+    userSlots[id] = s
+    userIDs.append(id)
+    tables.append(RecordTable())
+    return s
+  }
+
+  /// Adds one swipe; `position` is 1-based or 0 when unknown.
+  public mutating func add(
+    user: Int32, item: Int32, swipe: SwipeDirection, day: Int32, position: Int32 = 0
+  ) {
+    let isRight = swipe == .right
+    let i = Int(item)
+    if isRight { itemRight[i] += 1 } else { itemLeft[i] += 1 }
+    if position > 0 && position <= History.maxTrackedPosition {
+      let p = Int(position)
+      if itemPositions[i].count < p {
+        itemPositions[i].append(
+          contentsOf: repeatElement(
+            (shown: Int64(0), right: Int64(0)), count: p - itemPositions[i].count))
+      }
+      itemPositions[i][p - 1].shown += 1
+      if isRight { itemPositions[i][p - 1].right += 1 }
+    }
+    firstDay = firstDay.map { min($0, day) } ?? day
+    lastDay = lastDay.map { max($0, day) } ?? day
+    tables[Int(user)].add(item: item, right: isRight, day: day)
+  }
+
+  /// The snapshot in canonical order, listing `sources` as its ingested logs.
+  public func build(sources: [HistorySnapshot.Source] = []) -> HistorySnapshot {
+    let order = itemIDs.indices.sorted {
+      itemIDs[$0].utf8.lexicographicallyPrecedes(itemIDs[$1].utf8)
+    }
+    var newIndex = [Int32](repeating: 0, count: itemIDs.count)
+    for (n, old) in order.enumerated() { newIndex[old] = Int32(n) }
+    let items = order.map { old in
+      HistorySnapshot.Item(
+        id: itemIDs[old], right: itemRight[old], left: itemLeft[old],
+        positions: itemPositions[old].enumerated().compactMap { p, c in
+          c.shown == 0
+            ? nil
+            : HistorySnapshot.PositionCount(position: Int32(p + 1), shown: c.shown, right: c.right)
+        })
+    }
+    let userOrder = userIDs.indices.sorted {
+      userIDs[$0].utf8.lexicographicallyPrecedes(userIDs[$1].utf8)
+    }
+    let users = userOrder.compactMap { u -> HistorySnapshot.User? in
+      let list = tables[u].records.map { r -> HistorySnapshot.Record in
+        var r = r
+        r.item = newIndex[Int(r.item)]
+        return r
+      }.sorted { $0.item < $1.item }
+      return list.isEmpty ? nil : HistorySnapshot.User(id: userIDs[u], records: list)
+    }
+    return HistorySnapshot(
+      sources: sources.sorted { $0.sha256.utf8.lexicographicallyPrecedes($1.sha256.utf8) },
+      items: items, users: users, firstDay: firstDay, lastDay: lastDay, hesitations: hesitations)
+  }
+}
+
+/// One diner's records keyed by item, in a flat open-addressing table (20 bytes a slot, at most
+/// 3/4 full): far smaller than a dictionary per diner when there are millions of pairs.
+private struct RecordTable: Sendable {
+  private var slots: [HistorySnapshot.Record] = []
+  private var count = 0
+  private var shift: UInt64 = 64
+
+  mutating func add(item: Int32, right: Bool, day: Int32) {
+    if (count + 1) * 4 > slots.count * 3 { grow() }
+    let mask = slots.count - 1
+    var i = Int(
+      truncatingIfNeeded: (UInt64(UInt32(bitPattern: item)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    slots.withUnsafeMutableBufferPointer { t in
+      while t[i].item != item && t[i].item != -1 { i = (i + 1) & mask }
+      if t[i].item == -1 {
+        t[i].item = item
+        count += 1
+      }
+      if right {
+        t[i].right &+= 1
+        if day > t[i].lastRight { t[i].lastRight = day }
+      } else {
+        t[i].left &+= 1
+        if day > t[i].lastLeft { t[i].lastLeft = day }
+      }
+    }
+  }
+
+  private mutating func grow() {
+    let old = slots
+    let capacity = max(8, old.count * 2)
+    shift = UInt64(64 - capacity.trailingZeroBitCount)
+    slots = Array(
+      repeating: HistorySnapshot.Record(
+        item: -1, right: 0, left: 0, lastRight: History.never, lastLeft: History.never),
+      count: capacity)
+    count = 0
+    let mask = capacity - 1
+    for r in old where r.item != -1 {
+      var i = Int(
+        truncatingIfNeeded: (UInt64(UInt32(bitPattern: r.item)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+      while slots[i].item != -1 { i = (i + 1) & mask }
+      slots[i] = r
+      count += 1
+    }
+  }
+
+  var records: [HistorySnapshot.Record] { slots.filter { $0.item != -1 } }
+}
