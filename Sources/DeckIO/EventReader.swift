@@ -93,7 +93,7 @@ public struct RawEvent {
   /// The local day of the swipe (days since 1970-01-01).
   @inline(__always)
   public var day: Int32 {
-    Int32(truncatingIfNeeded: at >= 0 ? at / 86_400 : (at - 86_399) / 86_400)
+    Int32(truncatingIfNeeded: localDay(seconds: at))
   }
 
   public var userString: String { String(decoding: user, as: UTF8.self) }
@@ -297,7 +297,7 @@ public struct EventReader {
         // the one read there is.
         let fd = open(source.path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
-          throw .io(path: source.path, message: "cannot open: \(String(cString: strerror(errno)))")
+          throw .io(path: source.path, message: "cannot open: \(errnoText(lowercased: false))")
         }
         defer { close(fd) }
         var input = SniffedInput(FileInput(fd: fd))
@@ -532,7 +532,7 @@ struct FileInput: ByteInput {
       if n >= 0 { return n }
       let code = errno
       if code == EINTR { continue }
-      throw .io(path: name, message: "cannot read: \(String(cString: strerror(code)))")
+      throw .io(path: name, message: "cannot read: \(errnoText(code, lowercased: false))")
     }
   }
 }

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 
 /// A raw drag as the apps log it: the horizontal distance in points and, for the relative rule,

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import DeckIO
 import Foundation
@@ -191,10 +192,7 @@ extension SampleData {
   }
 
   /// A number as an integer when whole (`980`), otherwise Swift's shortest round-trip form.
-  static func number(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-    return String(value)
-  }
+  static func number(_ value: Double) -> String { JSONText.number(value) }
 
   /// Tenths as a decimal with exactly one fractional digit: -2125 -> "-212.5", 3900 -> "390.0".
   static func tenths(_ value: Int) -> String {
