@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The one JSON parser of menudeck: RFC 8259 over UTF-8 bytes, keeping the line and column of
 /// every value, in two dialects.
 ///
@@ -14,7 +22,8 @@
 ///   reports them as non-finite scores, a clearer fault than malformed JSON), as is a number too
 ///   large for a double (infinity); a repeated key keeps its last value; bytes that are not UTF-8
 ///   are decoded with replacement characters; any carriage return is white space. Its messages
-///   are short ("expected ':'"), for the host to quote with a byte offset.
+///   are short ("expected ':'"), for the host to quote with a byte offset. Its numbers are values
+///   only (their text is not kept): a rank reply carries millions of them.
 ///
 /// Linear in the input (a 5 MB catalog parses in a fraction of a second). The event reader has a
 /// parser of its own for JSON Lines (DeckIO's EventReaderJSON.swift), which never builds a tree.
@@ -33,13 +42,18 @@ public enum JSONReader {
     package var allowsNonFinite: Bool
     /// UTF-8 is checked, a byte order mark skipped and a lone carriage return refused.
     package var checksText: Bool
+    /// Numbers keep the text they were written with (for messages that quote it); without it a
+    /// number's text is empty, and reading one makes no String.
+    package var keepsNumberText: Bool
 
     /// Config, catalogs and users.
     public static let document = Dialect(
-      explains: true, refusesDuplicateKeys: true, allowsNonFinite: false, checksText: true)
+      explains: true, refusesDuplicateKeys: true, allowsNonFinite: false, checksText: true,
+      keepsNumberText: true)
     /// One line of the plugin protocol.
     public static let protocolLine = Dialect(
-      explains: false, refusesDuplicateKeys: false, allowsNonFinite: true, checksText: false)
+      explains: false, refusesDuplicateKeys: false, allowsNonFinite: true, checksText: false,
+      keepsNumberText: false)
   }
 
   /// Parses one JSON text. `file` names the input in locations.
@@ -78,6 +92,7 @@ private struct Reader {
   var i: Int
   var lines: LineTracker
   var depth = 0
+  let lineLocation: SourceLocation
 
   init(bytes: [UInt8], file: String, dialect: JSONReader.Dialect) {
     self.b = bytes
@@ -86,10 +101,14 @@ private struct Reader {
     let start = dialect.checksText && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     self.i = start
     self.lines = LineTracker(start: start)
+    self.lineLocation = SourceLocation(file: file, line: 1)
   }
 
+  /// Where `offset` is. A protocol line is one line, and its faults are told by byte offset:
+  /// its values all carry the line's location, which spares a column count per value.
   mutating func location(_ offset: Int) -> SourceLocation {
-    SourceLocation(file: file, line: lines.line, column: lines.column(of: offset, in: b))
+    guard dialect.explains else { return lineLocation }
+    return SourceLocation(file: file, line: lines.line, column: lines.column(of: offset, in: b))
   }
 
   /// An error at `offset`: `long` in the document dialect, `short` in the protocol one.
@@ -213,8 +232,10 @@ private struct Reader {
     return v
   }
 
+  /// `NaN`, `Infinity` or `-Infinity` (the protocol dialect), spelled `text`.
   mutating func number(_ d: Double, text: String, _ start: Int) -> JSONValue {
-    let v = JSONValue(.number(d, text: text), at: location(start))
+    let kept = dialect.keepsNumberText ? text : ""
+    let v = JSONValue(.number(d, text: kept), at: location(start))
     i += text.utf8.count
     return v
   }
@@ -507,6 +528,20 @@ private struct Reader {
     k < b.count && b[k] >= UInt8(ascii: "0") && b[k] <= UInt8(ascii: "9")
   }
 
+  /// The value of the number just scanned (`start..<i`), read by `strtod` from a terminated copy
+  /// of its bytes: no String per number, for replies that carry millions of them. Overflow
+  /// gives an infinity, as the protocol dialect allows.
+  func protocolNumber(from start: Int) -> Double {
+    let count = i - start
+    return b.withUnsafeBufferPointer { bytes in
+      withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { copy in
+        for k in 0..<count { copy[k] = CChar(bitPattern: bytes[start + k]) }
+        copy[count] = 0
+        return strtod(copy.baseAddress!, nil)
+      }
+    }
+  }
+
   /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
   mutating func number() throws(JSONSyntaxError) -> JSONValue {
     let start = i
@@ -547,6 +582,9 @@ private struct Reader {
           short: "expected a digit in the exponent")
       }
       while isDigit(i) { i += 1 }
+    }
+    if !dialect.keepsNumberText {
+      return JSONValue(.number(protocolNumber(from: start), text: ""), at: loc)
     }
     let t = text(i)
     // Out of range is infinity (a protocol line may say so; a document may not).

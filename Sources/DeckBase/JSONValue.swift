@@ -8,7 +8,8 @@ public struct JSONValue: Sendable, Equatable {
   public enum Kind: Sendable, Equatable {
     case null
     case bool(Bool)
-    /// The value as a `Double` and the number exactly as written (e.g. `1.50`, `2e3`).
+    /// The value as a `Double` and the number exactly as written (e.g. `1.50`, `2e3`); the text
+    /// is empty when read in the protocol-line dialect, which does not keep it.
     case number(Double, text: String)
     case string(String)
     case array([JSONValue])

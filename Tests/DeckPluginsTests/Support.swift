@@ -1,9 +1,5 @@
-/// The description of a thrown error, or nil when nothing was thrown.
+/// The description of the error `body` throws, or nil when it throws nothing.
 func message(_ body: () throws -> Void) -> String? {
-  do {
-    try body()
-    return nil
-  } catch {
-    return String(describing: error)
-  }
+  guard case .failure(let error) = Result(catching: body) else { return nil }
+  return String(describing: error)
 }
