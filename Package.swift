@@ -1,10 +1,33 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Layers point one way:
-// DeckCore <- DeckStrategies <- DeckIO <- DeckLab <- MenuDeckCLI <- menudeck
-// DeckBase (system calls, temporary files, locks, signals) sits below the floors that touch
-// files or processes: DeckStrategies (the plugin host) and DeckIO. DeckCore stays free of I/O.
+// Layers point one way; every arrow below is "depends on", with its reason.
+//
+// DeckBase: the floor of shared plumbing (system calls, files, locks, signals, errno text, the
+//   JSON parser and writer, number and text layout, source locations, did-you-mean
+//   suggestions). Depends on nothing.
+// DeckCore: the pure model and deck rules. Depends on nothing: no file or process I/O.
+// DeckStrategies -> DeckCore: strategies score the model's catalog, history and diners.
+// DeckStrategies -> DeckBase: did-you-mean suggestions in its option and strategy errors.
+// DeckPlugins -> DeckStrategies: a plugin is one more RankingStrategy, with options and errors
+//   (StrategyError.plugin, PluginFault) of the strategy layer.
+// DeckPlugins -> DeckCore: the plugin protocol sends catalogs, histories and diners.
+// DeckPlugins -> DeckBase: spawning, polling and ending plugin processes; the clock; the shared
+//   JSON parser (protocol-line dialect) and escaper for the protocol's lines.
+// DeckIO -> DeckCore: it reads files into the model and writes decks out of it.
+// DeckIO -> DeckBase: reading files, errno text, the JSON parser and writer, text layout,
+//   source locations, did-you-mean suggestions in input errors.
+// DeckLab -> DeckIO: evaluation and simulation read logs and write reports.
+// DeckLab -> DeckStrategies: it runs strategies offline and in simulations.
+// DeckLab -> DeckCore: the model it evaluates.
+// DeckLab -> DeckBase: suggestions in simulation config errors; JSON text and text layout in
+//   reports and sample data.
+// MenuDeckCLI -> DeckLab, DeckIO, DeckStrategies, DeckCore: the commands wire them together.
+// MenuDeckCLI -> DeckPlugins: `--strategy` may name a configured external plugin.
+// MenuDeckCLI -> DeckBase: output files, locks, signals, errno text, suggestions, JSON text.
+// menudeck -> MenuDeckCLI: the executable is only its entry point.
+// menudeck-bench and the test targets -> the modules they measure or test (and those whose
+//   types they build inputs with).
 let package = Package(
   name: "menudeck",
   products: [
@@ -15,25 +38,37 @@ let package = Package(
     .target(name: "DeckBase"),
     .target(name: "DeckCore"),
     .target(name: "DeckStrategies", dependencies: ["DeckBase", "DeckCore"]),
-    .target(name: "DeckIO", dependencies: ["DeckBase", "DeckCore", "DeckStrategies"]),
-    .target(name: "DeckLab", dependencies: ["DeckCore", "DeckStrategies", "DeckIO"]),
+    .target(name: "DeckPlugins", dependencies: ["DeckBase", "DeckCore", "DeckStrategies"]),
+    .target(name: "DeckIO", dependencies: ["DeckBase", "DeckCore"]),
+    .target(name: "DeckLab", dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO"]),
     .target(
       name: "MenuDeckCLI",
-      dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckLab"]),
+      dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckLab"]
+    ),
     .executableTarget(name: "menudeck", dependencies: ["MenuDeckCLI"]),
     .executableTarget(
       name: "menudeck-bench",
-      dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckLab", "MenuDeckCLI"],
+      dependencies: [
+        "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckLab", "MenuDeckCLI",
+      ],
       path: "Benchmarks/menudeck-bench"),
     .testTarget(name: "DeckBaseTests", dependencies: ["DeckBase"]),
     .testTarget(name: "DeckCoreTests", dependencies: ["DeckCore"]),
     .testTarget(
       name: "DeckStrategiesTests", dependencies: ["DeckBase", "DeckCore", "DeckStrategies"]),
-    .testTarget(name: "DeckIOTests", dependencies: ["DeckCore", "DeckStrategies", "DeckIO"]),
-    .testTarget(name: "DeckLabTests", dependencies: ["DeckCore", "DeckStrategies", "DeckIO", "DeckLab"]),
+    .testTarget(
+      name: "DeckPluginsTests",
+      dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins"]),
+    .testTarget(
+      name: "DeckIOTests", dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO"]),
+    .testTarget(
+      name: "DeckLabTests",
+      dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckLab"]),
     .testTarget(
       name: "MenuDeckCLITests",
-      dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckLab", "MenuDeckCLI"],
+      dependencies: [
+        "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckLab", "MenuDeckCLI",
+      ],
       exclude: ["Golden"]),
   ]
 )

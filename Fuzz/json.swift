@@ -1,5 +1,8 @@
-// JSONParser (Sources/DeckIO/JSONParser.swift): the parser of config, catalogs and users.
+// JSONParser (Sources/DeckIO/JSONParser.swift, DeckBase's JSONReader in its document dialect):
+// the parser of config, catalogs and users.
 // Invariant: a document that parses, written back as JSON, parses to the same values.
+
+import DeckBase
 
 @testable import DeckIO
 

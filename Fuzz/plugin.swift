@@ -1,13 +1,16 @@
-// The plugin reply parser (Sources/DeckStrategies/Plugin/PluginJSON.swift): one protocol line.
+// The plugin reply parser (Sources/DeckPlugins/PluginJSON.swift, DeckBase's JSONReader in its
+// protocol-line dialect): one protocol line.
 // Invariant: a reply that parses, written back by the host's writer, parses to the same value
 // (NaN and the infinities, which Python plugins send, parse but are never written back).
 
-@testable import DeckStrategies
+import DeckBase
+
+@testable import DeckPlugins
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPlugin(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   let input = FuzzBytes(data, count)
-  let value: PluginJSON
+  let value: JSONValue
   do {
     value = try PluginJSON.parse(input.bytes)
   } catch {
@@ -30,11 +33,11 @@ public func fuzzPlugin(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   return 0
 }
 
-private func allFinite(_ v: PluginJSON) -> Bool {
-  switch v {
-  case .number(let x): return x.isFinite
+private func allFinite(_ v: JSONValue) -> Bool {
+  switch v.kind {
+  case .number(let x, _): return x.isFinite
   case .array(let a): return a.allSatisfy(allFinite)
-  case .object(let o): return o.values.allSatisfy(allFinite)
+  case .object(let o): return o.members.allSatisfy { allFinite($0.value) }
   default: return true
   }
 }

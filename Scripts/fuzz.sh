@@ -8,8 +8,8 @@
 #   Scripts/fuzz.sh list                  the targets
 #
 # SwiftPM's executables define `main`, which libFuzzer defines too, so the library modules are
-# compiled here with swiftc, in dependency order (DeckBase, DeckCore, DeckStrategies, DeckIO,
-# DeckLab, MenuDeckCLI), each into a static library with -sanitize=fuzzer,address (coverage
+# compiled here with swiftc, in dependency order (DeckBase, DeckCore, DeckStrategies,
+# DeckPlugins, DeckIO, DeckLab, MenuDeckCLI), each into a static library with -sanitize=fuzzer,address (coverage
 # and AddressSanitizer) and -enable-testing (the targets reach internal API with
 # @testable import). Each target is Fuzz/Support.swift plus its own file, linked with them.
 #
@@ -27,10 +27,11 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 out="$root/Fuzz/.build"
 bin="$out/bin"
-modules=(DeckBase DeckCore DeckStrategies DeckIO DeckLab MenuDeckCLI)
+modules=(DeckBase DeckCore DeckStrategies DeckPlugins DeckIO DeckLab MenuDeckCLI)
 opt="${FUZZ_OPT:--O}"
 max_len="${FUZZ_MAX_LEN:-16384}"
-common=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -g "$opt")
+# One package name, as SwiftPM gives: the modules share `package` declarations (DeckBase's).
+common=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -g "$opt" -package-name menudeck)
 
 targets() {
   for f in "$root"/Fuzz/*.swift; do

@@ -1,4 +1,5 @@
 import DeckCore
+import DeckPlugins
 import DeckStrategies
 
 /// Deck building through an external plugin: the whole round trip (encoding each batch, the

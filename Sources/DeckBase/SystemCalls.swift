@@ -6,9 +6,13 @@
   import Darwin
 #endif
 
-/// The text of an `errno` value, lowercased to fit a message: "no such file or directory".
-public func errnoText(_ code: Int32 = errno) -> String {
-  String(cString: strerror(code)).lowercased()
+/// The text of an `errno` value, the one place every module gets it: lowercased to fit a
+/// message ("no such file or directory"), or as the C library writes it ("No such file or
+/// directory") where a message has always quoted it that way (the swipe-log reader's).
+public func errnoText(_ code: Int32 = errno, lowercased: Bool = true) -> String {
+  guard let text = strerror(code) else { return "error \(code)" }
+  let s = String(cString: text)
+  return lowercased ? s.lowercased() : s
 }
 
 /// A failed system call: what was being done, on which path, and the `errno` it gave.

@@ -190,11 +190,14 @@ public struct SwipeEvent: Sendable, Hashable {
   }
 
   /// The local calendar day of the swipe.
-  public var day: DeckDate { DeckDate(daysSinceEpoch: Int32(floorDiv(at, 86_400))) }
+  public var day: DeckDate { DeckDate(daysSinceEpoch: Int32(localDay(seconds: at))) }
 }
 
-@inline(__always)
-func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
-  let q = a / b
-  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+/// The local day (days since 1970-01-01) of wall-clock seconds since 1970-01-01T00:00 in the
+/// configured time zone, rounded down: a second before the epoch is day -1. The one rule for
+/// swipes, the event reader's hot path and "today"; inlinable so that path pays no call.
+@inlinable
+public func localDay(seconds: Int64) -> Int64 {
+  let q = seconds / 86_400
+  return seconds % 86_400 < 0 ? q - 1 : q
 }

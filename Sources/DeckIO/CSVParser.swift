@@ -1,4 +1,4 @@
-import DeckStrategies
+import DeckBase
 
 /// Where a CSV field starts: 1-based line and column (column in Unicode scalars).
 public struct CSVPosition: Sendable, Equatable {
@@ -73,7 +73,9 @@ public struct CSVTable: Sendable {
   }
 }
 
-/// An RFC 4180 CSV parser over UTF-8 bytes.
+/// An RFC 4180 CSV parser over UTF-8 bytes: the one general CSV reader (catalogs, users, the
+/// real-data import). Swipe logs take its fast path, EventReaderCSV.swift, which keeps these
+/// rules without building Strings.
 ///
 /// - The first row is the header; every other row must have as many fields.
 /// - Fields may be quoted with `"`; inside quotes, commas and line breaks are data and `""` is one

@@ -49,8 +49,8 @@
 // not a real YYYY-MM-DD day, an unknown weekday, an empty id, name or category, an `until`
 // before `from`, an empty catalog.
 
+import DeckBase
 import DeckCore
-import DeckStrategies
 
 /// Reads a catalog from JSON or CSV into a validated `Catalog` (format described at the top of
 /// CatalogReader.swift).

@@ -1,5 +1,5 @@
+import DeckBase
 import DeckCore
-import DeckStrategies
 
 /// How to read a foreign CSV swipe log: which column holds each of menudeck's event fields, and,
 /// for logs of ratings instead of swipes, which ratings are right and left swipes.
@@ -288,10 +288,7 @@ public struct RatingRule: Sendable, Equatable, CustomStringConvertible {
   public var description: String { "rating" + comparison.rawValue + RatingRule.format(threshold) }
 
   /// A number as an integer when whole (`4`), otherwise the shortest round-trip form (`2.5`).
-  static func format(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-    return String(value)
-  }
+  static func format(_ value: Double) -> String { Text.number(value) }
 }
 
 extension Substring {

@@ -1,5 +1,5 @@
+import DeckBase
 import DeckCore
-import DeckStrategies
 
 /// Output formats of decks.
 public enum DeckFormat: String, Sendable, CaseIterable {
@@ -18,15 +18,16 @@ public struct RunHeader: Sendable, Equatable {
   public var version: String
   public var date: DeckDate
   public var strategy: String
-  /// The strategy's options with their values (defaults included).
-  public var options: [(String, OptionValue)]
+  /// The strategy's options (defaults included), each value already written as JSON text by
+  /// the caller, which knows the option types.
+  public var options: [(name: String, json: String)]
   public var seed: UInt64
   public var size: Int
   /// Content hashes ("sha256:<hex>") of the inputs, by role: config, catalog, users, history.
   public var inputs: [(role: String, path: String, hash: String)]
 
   public init(
-    version: String, date: DeckDate, strategy: String, options: [(String, OptionValue)],
+    version: String, date: DeckDate, strategy: String, options: [(name: String, json: String)],
     seed: UInt64,
     size: Int, inputs: [(role: String, path: String, hash: String)]
   ) {
@@ -168,12 +169,7 @@ public final class DeckWriter {
     for (n, (k, v)) in header.options.enumerated() {
       if n > 0 { buffer.append(UInt8(ascii: ",")) }
       key(k)
-      switch v {
-      case .double(let d): buffer.append(contentsOf: String(d).utf8)
-      case .int(let i): buffer.append(contentsOf: String(i).utf8)
-      case .bool(let b): buffer.append(contentsOf: (b ? "true" : "false").utf8)
-      case .string(let s): Text.appendJSONString(s, to: &buffer)
-      }
+      buffer.append(contentsOf: v.utf8)
     }
     buffer.append(contentsOf: "},".utf8)
     key("seed")

@@ -146,7 +146,7 @@ public struct EventReader {
         // the one read there is.
         let fd = open(source.path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
-          throw .io(path: source.path, message: "cannot open: \(String(cString: strerror(errno)))")
+          throw .io(path: source.path, message: "cannot open: \(errnoText(lowercased: false))")
         }
         defer { close(fd) }
         var input = SniffedInput(FileInput(fd: fd))

@@ -1,4 +1,14 @@
+import DeckBase
 import DeckCore
+
+// The event reader's CSV records: the fast path of the one RFC 4180 reader, `CSVParser`
+// (CSVParser.swift), with its rules (quoted fields, doubled quotes, CR and LF as data inside
+// quotes, LF or CRLF line ends and nothing else) but none of its allocations: fields are split
+// in place in the read buffer, by field or with 8-byte words, and only the known columns are
+// decoded. `CSVParser` builds a table of Strings with positions, which the catalog, users and
+// mapped-log headers need and a swipe log of millions of lines cannot afford. The event
+// reader's own general path (RecordParser with the fast paths off) is checked against this one,
+// the same outcome on the same bytes, by EventReaderCSVFastTests and EventReaderFastPathTests.
 
 private let quote = UInt8(ascii: "\"")
 private let comma = UInt8(ascii: ",")

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 
 /// The fields the event reader knows. Anything else is ignored.

@@ -32,7 +32,7 @@ struct FileInput: ByteInput {
       if n >= 0 { return n }
       let code = errno
       if code == EINTR { continue }
-      throw .io(path: name, message: "cannot read: \(String(cString: strerror(code)))")
+      throw .io(path: name, message: "cannot read: \(errnoText(code, lowercased: false))")
     }
   }
 }

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 
 #if canImport(Glibc)
@@ -9,7 +10,17 @@ import DeckCore
 private let quote = UInt8(ascii: "\"")
 private let backslash = UInt8(ascii: "\\")
 private let cr = UInt8(ascii: "\r")
-private let maxDepth = 64
+// The event reader's JSON Lines parser: the hot path of ingest, kept apart from DeckBase's
+// `JSONReader` (the one general JSON parser) on purpose. It reads one object per line straight
+// from the read buffer through pointers, recognises the known keys as 8-byte words, skips the
+// other members unchecked for meaning and decodes values into the record: no tree, no String per
+// field, no location per value, all of which the general reader builds. What can be shared at no
+// cost is shared: the nesting limit below, and the line-end rule and its message
+// (`loneCarriageReturnMessage`, DeckBase's TextScanning.swift). Its escape decoding writes into a
+// scratch buffer in place, where the general reader appends to an array, and stays its own.
+
+/// The one nesting limit of every JSON reader (DeckBase's `JSONReader.maxDepth`).
+private let maxDepth = JSONReader.maxDepth
 
 /// `"user":"` as a little-endian word.
 private let keyUser: UInt64 = 0x223a_2272_6573_7522

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import Foundation
 
@@ -305,22 +306,6 @@ public final class RejectsWriter {
   }
 
   private func appendJSONString(_ bytes: [UInt8]) {
-    buffer.append(UInt8(ascii: "\""))
-    for b in bytes {
-      switch b {
-      case UInt8(ascii: "\""): buffer.append(contentsOf: [0x5C, 0x22])
-      case UInt8(ascii: "\\"): buffer.append(contentsOf: [0x5C, 0x5C])
-      case 0x0A: buffer.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-      case 0x0D: buffer.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-      case 0x09: buffer.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-      case 0..<0x20:
-        let hex = Array("0123456789abcdef".utf8)
-        buffer.append(contentsOf: Array("\\u00".utf8))
-        buffer.append(hex[Int(b >> 4)])
-        buffer.append(hex[Int(b & 15)])
-      default: buffer.append(b)
-      }
-    }
-    buffer.append(UInt8(ascii: "\""))
+    bytes.withUnsafeBufferPointer { Text.appendJSONString(bytes: $0, to: &buffer) }
   }
 }

@@ -37,7 +37,7 @@ package struct RawEvent {
   /// The local day of the swipe (days since 1970-01-01).
   @inline(__always)
   package var day: Int32 {
-    Int32(truncatingIfNeeded: at >= 0 ? at / 86_400 : (at - 86_399) / 86_400)
+    Int32(truncatingIfNeeded: localDay(seconds: at))
   }
 
   package var userString: String { String(decoding: user, as: UTF8.self) }

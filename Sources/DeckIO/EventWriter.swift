@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 
 /// A raw drag as the apps log it: the horizontal distance in points and, for the relative rule,
@@ -194,7 +195,7 @@ public final class EventWriter {
 
   /// `YYYY-MM-DDTHH:MM:SS` for wall-clock seconds since 1970-01-01T00:00.
   static func appendTimestamp(_ at: Int64, to out: inout [UInt8]) {
-    let day = at >= 0 ? at / 86_400 : (at - 86_399) / 86_400
+    let day = localDay(seconds: at)
     let seconds = Int(at - day * 86_400)
     out.append(contentsOf: DeckDate(daysSinceEpoch: Int32(day)).description.utf8)
     out.append(UInt8(ascii: "T"))

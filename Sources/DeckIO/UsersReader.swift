@@ -22,8 +22,8 @@
 // repeats. An unknown JSON field is an error that suggests the closest known one. A file with no
 // users is valid: diners who appear only in the history still get decks.
 
+import DeckBase
 import DeckCore
-import DeckStrategies
 
 /// Reads diner profiles from JSON or CSV (format described at the top of UsersReader.swift).
 public enum UsersReader {

@@ -1,6 +1,8 @@
+import DeckBase
 import DeckCore
 import DeckIO
 import DeckLab
+import DeckPlugins
 import DeckStrategies
 import Foundation
 
@@ -109,10 +111,7 @@ enum StrategyListing {
 /// Numbers and option values in the CLI's own JSON reports (strings go through DeckIO's
 /// `JSONText`).
 enum JSONReport {
-  static func number(_ d: Double) -> String {
-    if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
-    return String(d)
-  }
+  static func number(_ d: Double) -> String { JSONText.number(d) }
 
   static func value(_ v: OptionValue) -> String {
     switch v {

@@ -1,5 +1,7 @@
+import DeckBase
 import DeckCore
 import DeckIO
+import DeckPlugins
 import DeckStrategies
 
 /// Creating strategies from names, in one place for `deck`, `simulate`, `validate` and
@@ -46,13 +48,24 @@ enum Strategies {
 
   /// The options to show in a run header: the strategy's declared options with their values.
   static func headerOptions(_ strategy: any RankingStrategy, _ named: NamedStrategy)
-    -> [(String, OptionValue)]
+    -> [(name: String, json: String)]
   {
     let description = (strategy as? FallbackStrategy)?.primary?.description ?? strategy.description
     if let options = try? StrategyOptions(raw: named.options, for: description) {
-      return options.all
+      return options.all.map { ($0.0, headerJSON($0.1)) }
     }
-    return named.options.keys.sorted().map { ($0, OptionValue.string(named.options[$0]!)) }
+    return named.options.keys.sorted().map { ($0, JSONText.string(named.options[$0]!)) }
+  }
+
+  /// An option value in the run header: numbers as Swift writes them (a double keeps its point,
+  /// `1.0`), unlike the whole-number form of the CLI's other JSON reports.
+  private static func headerJSON(_ value: OptionValue) -> String {
+    switch value {
+    case .double(let d): return String(d)
+    case .int(let i): return String(i)
+    case .bool(let b): return b ? "true" : "false"
+    case .string(let s): return JSONText.string(s)
+    }
   }
 
   static func configuration(_ named: NamedStrategy, _ plugin: String, _ io: CLIStreams)

@@ -26,7 +26,6 @@ enum TimeZones {
   static func today(in zone: TimeZone, now: Date = Date()) -> DeckDate {
     let seconds =
       Int64(now.timeIntervalSince1970.rounded(.down)) + Int64(zone.secondsFromGMT(for: now))
-    let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-    return DeckDate(daysSinceEpoch: Int32(day))
+    return DeckDate(daysSinceEpoch: Int32(localDay(seconds: seconds)))
   }
 }

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import Foundation
 import Testing
@@ -48,7 +49,8 @@ func expectMalformed(
   let file = format == .json ? "c.json" : "c.csv"
   #expect(
     e
-      == .malformed(DeckIO.SourceLocation(file: file, line: line, column: column), message: message),
+      == .malformed(
+        DeckBase.SourceLocation(file: file, line: line, column: column), message: message),
     sourceLocation: sourceLocation)
 }
 

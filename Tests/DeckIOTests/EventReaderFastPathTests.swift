@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import DeckIO
 import Foundation
@@ -347,12 +348,12 @@ struct LoggedSessionsTests {
     let (sink, _) = try collect([("a.jsonl", .jsonLines, jsonl), ("b.csv", .csv, csv)])
     #expect(
       sink.missingPropensity.first == [
-        DeckIO.SourceLocation(file: "a.jsonl", line: 3),
-        DeckIO.SourceLocation(file: "b.csv", line: 2),
+        DeckBase.SourceLocation(file: "a.jsonl", line: 3),
+        DeckBase.SourceLocation(file: "b.csv", line: 2),
       ])
     #expect(
       throws: DeckIOError.malformed(
-        DeckIO.SourceLocation(file: "a.jsonl", line: 3, field: "propensity"),
+        DeckBase.SourceLocation(file: "a.jsonl", line: 3, field: "propensity"),
         message: "missing on 2 events from 2026-11-02 on: here and b.csv:2; off-policy evaluation "
           + "needs the logging policy's propensity (its probability of showing the item at that "
           + "position) on every evaluated event; the plackett-luce strategy logs it")
@@ -370,7 +371,7 @@ struct LoggedSessionsTests {
     let (sink, _) = try collect([("log.csv", .csv, text)])
     #expect(
       throws: DeckIOError.malformed(
-        DeckIO.SourceLocation(file: "log.csv", line: 3, field: "propensity"),
+        DeckBase.SourceLocation(file: "log.csv", line: 3, field: "propensity"),
         message: "missing; off-policy evaluation needs the logging policy's propensity (its "
           + "probability of showing the item at that position) on every evaluated event; the "
           + "plackett-luce strategy logs it")
@@ -391,7 +392,7 @@ struct LoggedSessionsTests {
     #expect(sink.missingPosition.count == 2)
     #expect(
       throws: DeckIOError.malformed(
-        DeckIO.SourceLocation(file: "log.csv", line: 3, field: "position"),
+        DeckBase.SourceLocation(file: "log.csv", line: 3, field: "position"),
         message: "missing on 2 events from 2026-11-02 on: here and :4; off-policy evaluation "
           + "needs the 1-based card position of every evaluated event; log it with each swipe")
     ) {
@@ -399,7 +400,7 @@ struct LoggedSessionsTests {
     }
     // An event in the window with neither: counted under both, reported as a propensity.
     let both = try collect([("x.csv", .csv, text + "\nu,d,left,2026-11-05,,")]).0
-    #expect(both.missingPropensity.first == [DeckIO.SourceLocation(file: "x.csv", line: 5)])
+    #expect(both.missingPropensity.first == [DeckBase.SourceLocation(file: "x.csv", line: 5)])
     #expect(both.missingPosition.count == 3)
     #expect(throws: DeckIOError.self) { try both.check() }
     do {

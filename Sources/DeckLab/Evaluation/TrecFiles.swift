@@ -1,3 +1,4 @@
+import DeckBase
 import DeckIO
 
 /// An id that cannot go into a TREC file: empty, or holding whitespace.

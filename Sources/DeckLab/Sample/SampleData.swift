@@ -91,7 +91,7 @@ public struct SampleEvent: Sendable, Hashable {
 
   /// The local calendar day of the event.
   public var day: DeckDate {
-    let d = at >= 0 ? at / 86_400 : (at - 86_399) / 86_400
+    let d = localDay(seconds: at)
     return DeckDate(daysSinceEpoch: Int32(d))
   }
 }

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import DeckIO
 import Foundation
@@ -191,10 +192,7 @@ extension SampleData {
   }
 
   /// A number as an integer when whole (`980`), otherwise Swift's shortest round-trip form.
-  static func number(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-    return String(value)
-  }
+  static func number(_ value: Double) -> String { JSONText.number(value) }
 
   /// Tenths as a decimal with exactly one fractional digit: -2125 -> "-212.5", 3900 -> "390.0".
   static func tenths(_ value: Int) -> String {
@@ -204,7 +202,7 @@ extension SampleData {
 
   /// Local wall-clock seconds as ISO 8601 with the sample's offset: `2026-11-20T19:05:12+09:00`.
   static func timestamp(_ at: Int64) -> String {
-    let day = at >= 0 ? at / 86_400 : (at - 86_399) / 86_400
+    let day = localDay(seconds: at)
     let seconds = Int(at - day * 86_400)
     let date = DeckDate(daysSinceEpoch: Int32(day))
     return date.description + "T" + twoDigits(seconds / 3600) + ":"

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import DeckIO
 import DeckStrategies

@@ -1,3 +1,4 @@
+import DeckBase
 import Foundation
 
 #if canImport(Glibc)
@@ -142,10 +143,6 @@ private func systemRead(_ fd: Int32, _ pointer: UnsafeMutableRawPointer, _ count
   #endif
 }
 
-private func errorText(_ code: Int32) -> String {
-  String(cString: strerror(code)).lowercased()
-}
-
 /// A sink writing to a file descriptor through its own buffer: output is collected until the
 /// buffer holds `bufferCapacity` bytes, then written with one system call (large writes go
 /// straight through). `bufferCapacity` 0 writes every call at once (for standard error). The
@@ -216,7 +213,7 @@ public final class FileDescriptorSink: TextSink, @unchecked Sendable {
         if errno == EINTR { continue }
         if errno == EPIPE { brokenPipe = true }
         failure = CommandFailure(
-          .ioError, "cannot write to \(name): \(errorText(errno)); check the disk or the pipe")
+          .ioError, "cannot write to \(name): \(errnoText(errno)); check the disk or the pipe")
         return
       }
       left -= written
@@ -242,7 +239,7 @@ public final class FileDescriptorSource: ByteSource, @unchecked Sendable {
       let count = systemRead(fileDescriptor, base, buffer.count)
       if count >= 0 { return count }
       if errno == EINTR { continue }
-      throw CommandFailure(.ioError, "cannot read \(name): \(errorText(errno))")
+      throw CommandFailure(.ioError, "cannot read \(name): \(errnoText(errno))")
     }
   }
 }

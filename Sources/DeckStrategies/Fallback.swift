@@ -7,6 +7,9 @@ import DeckCore
 /// later one, is scored by the fallback instead, and `fallbackDecks` counts those diners' decks.
 /// The fallback learns from every history the primary does, so it is ready when needed. After
 /// the run, `warning` is the one line to print.
+///
+/// It wraps any strategy, built-in or plugin, so it lives here rather than with the plugin host;
+/// its file is not named `*Strategy.swift`, the name of the registered built-ins' files.
 public final class FallbackStrategy: RankingStrategy {
   public let fallback: any RankingStrategy
   /// The primary, nil when it could not even start.

@@ -1,5 +1,5 @@
-/// JSON text for every writer of menudeck (decks, reports, sample data, rejects): one escaping
-/// rule, so the same string is always written as the same bytes.
+/// JSON text for every writer of menudeck (decks, reports, sample data, rejects, plugin
+/// messages): one escaping rule, so the same string is always written as the same bytes.
 public enum JSONText {
   /// `s` as a JSON string literal with its quotes: quote, backslash and control characters
   /// escaped (as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`), everything else as is.
@@ -14,6 +14,10 @@ public enum JSONText {
   public static func append(_ s: String, to out: inout [UInt8]) {
     Text.appendJSONString(s, to: &out)
   }
+
+  /// A JSON number: whole numbers below 1e15 without a point (`980`), others in Swift's
+  /// shortest round-trip form (`2.5`).
+  public static func number(_ value: Double) -> String { Text.number(value) }
 }
 
 /// Small, allocation-light formatting helpers shared by the writers. All output formatting is
@@ -42,11 +46,22 @@ public enum TextLayout {
   public static func padLeft(_ s: String, _ width: Int) -> String { Text.padLeft(s, width) }
 }
 
-enum Text {
-  /// Appends `s` as a JSON string literal (with quotes), escaping per RFC 8259.
-  static func appendJSONString(_ s: String, to out: inout [UInt8]) {
+package enum Text {
+  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+  /// Appends `s` as a JSON string literal (with quotes), escaping per RFC 8259: the one escaper
+  /// of every JSON writer (decks, reports, sample data, rejects, plugin messages).
+  package static func appendJSONString(_ s: String, to out: inout [UInt8]) {
+    var s = s
+    s.withUTF8 { appendJSONString(bytes: $0, to: &out) }
+  }
+
+  /// Appends bytes (UTF-8 or not: a rejected log line is written as it came) as a JSON string
+  /// literal: quote, backslash and control characters escaped as `\"`, `\\`, `\n`, `\r`, `\t`,
+  /// `\b`, `\f` or `\u00XX`, everything else as is.
+  package static func appendJSONString(bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
-    for b in s.utf8 {
+    for b in bytes {
       switch b {
       case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
       case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
@@ -56,9 +71,8 @@ enum Text {
       case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
       case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
       case 0..<0x20:
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
         out.append(contentsOf: [
-          0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)],
+          0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(b >> 4)], hexDigits[Int(b & 15)],
         ])
       default: out.append(b)
       }
@@ -66,8 +80,16 @@ enum Text {
     out.append(UInt8(ascii: "\""))
   }
 
+  /// A number as an integer when it is whole and below 1e15 in magnitude (`980`, `-3`),
+  /// otherwise Swift's shortest round-trip form (`2.5`, `1e+20`, `nan`): the one form of numbers
+  /// in JSON reports, sample data, rating rules and plugin messages.
+  package static func number(_ value: Double) -> String {
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return String(value)
+  }
+
   /// Appends a CSV field, quoted only when it holds a comma, quote, CR or LF (RFC 4180).
-  static func appendCSVField(_ s: String, to out: inout [UInt8]) {
+  package static func appendCSVField(_ s: String, to out: inout [UInt8]) {
     let needsQuotes = s.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
     if !needsQuotes {
       out.append(contentsOf: s.utf8)
@@ -82,7 +104,7 @@ enum Text {
   }
 
   /// Appends `Text.fixed(value, decimals:)` without creating a String.
-  static func appendFixed(_ value: Double, decimals: Int = 6, to out: inout [UInt8]) {
+  package static func appendFixed(_ value: Double, decimals: Int = 6, to out: inout [UInt8]) {
     guard value.isFinite, abs(value) < 1e9 else {
       out.append(contentsOf: fixed(value, decimals: decimals).utf8)
       return
@@ -106,7 +128,7 @@ enum Text {
   }
 
   /// Appends a non-negative integer in decimal.
-  static func appendInt(_ value: UInt64, to out: inout [UInt8]) {
+  package static func appendInt(_ value: UInt64, to out: inout [UInt8]) {
     if value < 10 {
       out.append(0x30 + UInt8(value))
       return
@@ -135,7 +157,7 @@ enum Text {
 
   /// `value` with exactly `decimals` digits after the point, rounded half away from zero; never
   /// an exponent. Non-finite values are written as 0 (the pipeline rejects them earlier).
-  static func fixed(_ value: Double, decimals: Int = 6) -> String {
+  package static func fixed(_ value: Double, decimals: Int = 6) -> String {
     guard value.isFinite else { return "0" }
     var scale: Double = 1
     for _ in 0..<decimals { scale *= 10 }
@@ -150,7 +172,7 @@ enum Text {
   }
 
   /// Display width in a terminal: East Asian wide and fullwidth characters count 2.
-  static func displayWidth(_ s: String) -> Int {
+  package static func displayWidth(_ s: String) -> Int {
     var w = 0
     for scalar in s.unicodeScalars {
       let v = scalar.value
@@ -166,18 +188,18 @@ enum Text {
     return w
   }
 
-  static func padRight(_ s: String, _ width: Int) -> String {
+  package static func padRight(_ s: String, _ width: Int) -> String {
     let w = displayWidth(s)
     return w >= width ? s : s + String(repeating: " ", count: width - w)
   }
 
-  static func padLeft(_ s: String, _ width: Int) -> String {
+  package static func padLeft(_ s: String, _ width: Int) -> String {
     let w = displayWidth(s)
     return w >= width ? s : String(repeating: " ", count: width - w) + s
   }
 
   /// Cuts `s` to at most `width` display columns, ending with "…" when cut.
-  static func truncate(_ s: String, _ width: Int) -> String {
+  package static func truncate(_ s: String, _ width: Int) -> String {
     guard displayWidth(s) > width else { return s }
     var out = ""
     var w = 0

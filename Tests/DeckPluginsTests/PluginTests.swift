@@ -1,5 +1,6 @@
 import DeckBase
 import DeckCore
+import DeckPlugins
 import DeckStrategies
 import Foundation
 import Testing

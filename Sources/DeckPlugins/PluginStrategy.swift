@@ -1,5 +1,6 @@
 import DeckBase
 import DeckCore
+import DeckStrategies
 import Foundation
 
 /// A strategy run by an external program that speaks the menudeck plugin protocol
@@ -74,8 +75,8 @@ public final class PluginStrategy: RankingStrategy {
   private var rankCount = 0
 
   /// Starts the plugin and checks its description and the options. Throws a `StrategyError`:
-  /// `.failed` for a plugin fault (also kept in `fault`), `.unknownOption`/`.invalidOption` for
-  /// options the plugin does not declare or that do not fit their declared type.
+  /// `.plugin` for a plugin fault, `.unknownOption`/`.invalidOption` for options the plugin does
+  /// not declare or that do not fit their declared type.
   public init(_ configuration: Configuration, log: @escaping (String) -> Void)
     throws(StrategyError)
   {
@@ -204,7 +205,7 @@ public final class PluginStrategy: RankingStrategy {
       process, bytes: HostMessage.rank(id: rankCount, batch: batch).encode(ids: ids),
       request: request, expect: "ranked")
     try checkID(reply, rankCount, request: request)
-    guard let results = reply["results"]?.array else {
+    guard let results = reply["results"]?.arrayValue else {
       throw fail(.malformed, request, "the reply has no 'results' array")
     }
     guard results.count == batch.count else {
@@ -261,16 +262,17 @@ public final class PluginStrategy: RankingStrategy {
   // MARK: - Replies
 
   /// One diner's scores from its result; order replies become scores n, n-1, ..., 1.
-  private func scores(_ result: PluginJSON, for context: ScoringContext, request: String)
+  private func scores(_ result: JSONValue, for context: ScoringContext, request: String)
     throws(StrategyError) -> Scores
   {
     let user = context.user.id
     let n = context.candidates.count
     let propensities = result["propensities"]
     if let list = result["scores"] {
-      guard let values = list.array else {
+      guard let values = list.arrayValue else {
         throw fail(
-          .malformed, request, "'scores' of user '\(user)' is \(list.typeName), not an array")
+          .malformed, request, "'scores' of user '\(user)' is \(list.typeDescription), not an array"
+        )
       }
       guard values.count == n else {
         throw fail(
@@ -280,9 +282,10 @@ public final class PluginStrategy: RankingStrategy {
       }
       var out = [Double](repeating: 0, count: n)
       for (k, v) in values.enumerated() {
-        guard let x = v.number else {
+        guard let x = v.doubleValue else {
           throw fail(
-            .malformed, request, "score \(k + 1) of user '\(user)' is \(v.typeName), not a number")
+            .malformed, request,
+            "score \(k + 1) of user '\(user)' is \(v.typeDescription), not a number")
         }
         guard x.isFinite else {
           throw fail(
@@ -296,9 +299,9 @@ public final class PluginStrategy: RankingStrategy {
       return Scores(out, propensities: p)
     }
     if let list = result["order"] {
-      guard let entries = list.array else {
+      guard let entries = list.arrayValue else {
         throw fail(
-          .malformed, request, "'order' of user '\(user)' is \(list.typeName), not an array")
+          .malformed, request, "'order' of user '\(user)' is \(list.typeDescription), not an array")
       }
       // Candidate index of each catalog index in this request.
       var slot: [Int: Int] = [:]
@@ -307,10 +310,10 @@ public final class PluginStrategy: RankingStrategy {
       var seen = [Bool](repeating: false, count: n)
       var position = [Int](repeating: 0, count: n)
       for (rank, entry) in entries.enumerated() {
-        guard let id = entry.string else {
+        guard let id = entry.stringValue else {
           throw fail(
             .malformed, request,
-            "order entry \(rank + 1) of user '\(user)' is \(entry.typeName), not an item id")
+            "order entry \(rank + 1) of user '\(user)' is \(entry.typeDescription), not an item id")
         }
         guard let index = indexOfID[id], let k = slot[index] else {
           let what = indexOfID[id] == nil ? "not in the catalog" : "not a candidate"
@@ -340,13 +343,14 @@ public final class PluginStrategy: RankingStrategy {
     throw fail(.malformed, request, "the result of user '\(user)' has neither 'scores' nor 'order'")
   }
 
-  private func propensities(_ value: PluginJSON?, count n: Int, user: String, request: String)
+  private func propensities(_ value: JSONValue?, count n: Int, user: String, request: String)
     throws(StrategyError) -> [Double]?
   {
-    guard let value, value != .null else { return nil }
-    guard let list = value.array else {
+    guard let value, !value.isNull else { return nil }
+    guard let list = value.arrayValue else {
       throw fail(
-        .malformed, request, "'propensities' of user '\(user)' is \(value.typeName), not an array")
+        .malformed, request,
+        "'propensities' of user '\(user)' is \(value.typeDescription), not an array")
     }
     guard list.count == n else {
       throw fail(
@@ -356,10 +360,10 @@ public final class PluginStrategy: RankingStrategy {
     var out: [Double] = []
     out.reserveCapacity(n)
     for (k, v) in list.enumerated() {
-      guard let x = v.number, x.isFinite, x >= 0, x <= 1 else {
+      guard let x = v.doubleValue, x.isFinite, x >= 0, x <= 1 else {
         throw fail(
           .nonFinite, request,
-          "propensity \(k + 1) of user '\(user)' is \(v.number.map { String($0) } ?? v.typeName); a propensity is a probability in 0...1"
+          "propensity \(k + 1) of user '\(user)' is \(v.doubleValue.map { String($0) } ?? v.typeDescription); a propensity is a probability in 0...1"
         )
       }
       out.append(x)
@@ -392,12 +396,12 @@ public final class PluginStrategy: RankingStrategy {
 
   private func call(
     _ process: PluginProcess, _ message: HostMessage, request: String, expect: String
-  ) throws(StrategyError) -> PluginJSON {
+  ) throws(StrategyError) -> JSONValue {
     try call(process, bytes: message.encode(ids: ids), request: request, expect: expect)
   }
 
   private func call(_ process: PluginProcess, bytes: [UInt8], request: String, expect: String)
-    throws(StrategyError) -> PluginJSON
+    throws(StrategyError) -> JSONValue
   {
     do {
       return try Self.exchange(process, bytes, request: request, expect: expect, configuration)
@@ -408,8 +412,8 @@ public final class PluginStrategy: RankingStrategy {
     }
   }
 
-  private func checkID(_ reply: PluginJSON, _ id: Int, request: String) throws(StrategyError) {
-    guard reply["id"]?.number == Double(id) else {
+  private func checkID(_ reply: JSONValue, _ id: Int, request: String) throws(StrategyError) {
+    guard reply["id"]?.doubleValue == Double(id) else {
       let got = reply["id"]?.text ?? "missing"
       throw fail(
         .malformed, request, "the reply's id is \(got), not \(id); answer requests in order")
@@ -461,7 +465,7 @@ public final class PluginStrategy: RankingStrategy {
       process.stop(grace: killGrace)
       return PluginFault(.malformed, plugin: c.name, request: request, message: message)
     }
-    guard let version = reply["protocol"]?.number else {
+    guard let version = reply["protocol"]?.doubleValue else {
       throw bad("the describe reply has no 'protocol' number")
     }
     guard Int(exactly: version) == pluginProtocolVersion else {
@@ -469,39 +473,40 @@ public final class PluginStrategy: RankingStrategy {
         "speaks protocol \(version.formatted()); this menudeck speaks protocol \(pluginProtocolVersion)"
       )
     }
-    guard let identifier = reply["identifier"]?.string, !identifier.isEmpty else {
+    guard let identifier = reply["identifier"]?.stringValue, !identifier.isEmpty else {
       throw bad("the describe reply has no 'identifier' string")
     }
-    guard let summary = reply["summary"]?.string else {
+    guard let summary = reply["summary"]?.stringValue else {
       throw bad("the describe reply has no 'summary' string")
     }
     var options: [OptionSpec] = []
-    for (k, entry) in (reply["options"]?.array ?? []).enumerated() {
-      guard let name = entry["name"]?.string, !name.isEmpty else {
+    for (k, entry) in (reply["options"]?.arrayValue ?? []).enumerated() {
+      guard let name = entry["name"]?.stringValue, !name.isEmpty else {
         throw bad("option \(k + 1) of the describe reply has no 'name'")
       }
-      guard let typeName = entry["type"]?.string, let type = OptionType(rawValue: typeName) else {
+      guard let typeName = entry["type"]?.stringValue, let type = OptionType(rawValue: typeName)
+      else {
         throw bad(
           "option '\(name)' has type \(entry["type"]?.text ?? "missing"); use double, int, bool or string"
         )
       }
-      let meaning = entry["meaning"]?.string ?? ""
+      let meaning = entry["meaning"]?.stringValue ?? ""
       let value: OptionValue
-      switch (type, entry["default"]) {
-      case (.double, .number(let v)?) where v.isFinite: value = .double(v)
-      case (.int, .number(let v)?) where Int(exactly: v) != nil: value = .int(Int(v))
+      switch (type, entry["default"]?.kind) {
+      case (.double, .number(let v, _)?) where v.isFinite: value = .double(v)
+      case (.int, .number(let v, _)?) where Int(exactly: v) != nil: value = .int(Int(v))
       case (.bool, .bool(let v)?): value = .bool(v)
       case (.string, .string(let v)?): value = .string(v)
       default: throw bad("option '\(name)' has no 'default' of type \(typeName)")
       }
       var range: ClosedRange<Double>?
-      if let lo = entry["min"]?.number, let hi = entry["max"]?.number, lo <= hi {
+      if let lo = entry["min"]?.doubleValue, let hi = entry["max"]?.doubleValue, lo <= hi {
         range = lo...hi
       }
       options.append(OptionSpec(name, type, default: value, range: range, meaning))
     }
     var learnUsers = false
-    if case .bool(let b)? = reply["learn_users"] { learnUsers = b }
+    if case .bool(let b)? = reply["learn_users"]?.kind { learnUsers = b }
     return PluginDescription(
       protocolVersion: Int(version), identifier: identifier, summary: summary, options: options,
       learnUsers: learnUsers)
@@ -512,7 +517,7 @@ public final class PluginStrategy: RankingStrategy {
   private static func exchange(
     _ process: PluginProcess, _ bytes: [UInt8], request: String, expect: String,
     _ c: Configuration
-  ) throws(PluginFault) -> PluginJSON {
+  ) throws(PluginFault) -> JSONValue {
     func fault(_ kind: PluginFault.Kind, _ message: String) -> PluginFault {
       process.stop(grace: killGrace)
       return PluginFault(kind, plugin: c.name, request: request, message: message)
@@ -532,7 +537,7 @@ public final class PluginStrategy: RankingStrategy {
       let kind: PluginFault.Kind = termination.isSignal ? .crashed : .exitedEarly
       throw fault(kind, "\(termination) before replying\(partial); see its log above")
     case .line(let line):
-      let reply: PluginJSON
+      let reply: JSONValue
       do {
         reply = try PluginJSON.parse(line)
       } catch {
@@ -541,11 +546,11 @@ public final class PluginStrategy: RankingStrategy {
           "wrote malformed JSON (\(error.message) at byte \(error.offset + 1)): \(quote(line)); "
             + "stdout is for protocol lines only, log to stderr")
       }
-      guard let type = reply["type"]?.string else {
+      guard let type = reply["type"]?.stringValue else {
         throw fault(.malformed, "wrote a line without a 'type': \(quote(line))")
       }
       if type == "error" {
-        let text = reply["message"]?.string ?? "(no message)"
+        let text = reply["message"]?.stringValue ?? "(no message)"
         throw fault(.reported, "reported an error: \(text)")
       }
       guard type == expect else {

@@ -1,4 +1,5 @@
 import DeckCore
+import DeckStrategies
 
 /// The plugin protocol's version. A plugin states the version it speaks in its `describe`
 /// reply; menudeck refuses any other. Config/plugins/PROTOCOL.md specifies every message.
@@ -174,10 +175,4 @@ struct PluginDescription: Equatable {
   var options: [OptionSpec]
   /// Whether the plugin wants per-diner records in `learn` (`learn_users` lines).
   var learnUsers: Bool
-}
-
-/// One diner's answer in a `ranked` reply.
-enum PluginResult: Equatable {
-  case scores([Double], propensities: [Double]?)
-  case order([String], propensities: [Double]?)
 }

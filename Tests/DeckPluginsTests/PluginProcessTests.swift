@@ -1,9 +1,10 @@
 import DeckBase
 import DeckCore
+import DeckStrategies
 import Foundation
 import Testing
 
-@testable import DeckStrategies
+@testable import DeckPlugins
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import DeckCore
+import DeckPlugins
 import DeckStrategies
 import Foundation
 import Testing

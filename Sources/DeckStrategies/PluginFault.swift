@@ -2,8 +2,9 @@
 /// answering; the plugin process has been ended (SIGTERM, then SIGKILL) and reaped by the time a
 /// fault is thrown.
 ///
-/// `PluginStrategy` throws it wrapped as `StrategyError.failed(strategy:message:)` and keeps the
-/// typed fault in `PluginStrategy.fault` for callers that map faults to exit codes.
+/// `PluginStrategy` (module DeckPlugins) throws it wrapped as `StrategyError.plugin` and keeps the
+/// typed fault in `PluginStrategy.fault` as well. It lives here, beside `StrategyError`, because
+/// that error names it; the plugin host sits above this module.
 public struct PluginFault: Error, Equatable, Sendable, CustomStringConvertible {
   public enum Kind: String, Equatable, Sendable {
     /// The executable does not exist, is not a file, or is not executable; or it could not start.
@@ -24,15 +25,6 @@ public struct PluginFault: Error, Equatable, Sendable, CustomStringConvertible {
     case nonFinite = "non-finite"
     /// The plugin answered with an `error` message.
     case reported
-
-    /// Whether the plugin broke the protocol (as opposed to not starting or not running to
-    /// the end): a CLI may map these to EX_PROTOCOL (76) and the others to EX_UNAVAILABLE (69).
-    public var isProtocolError: Bool {
-      switch self {
-      case .malformed, .wrongCount, .badItem, .nonFinite, .reported: return true
-      case .notStartable, .exitedEarly, .crashed, .timedOut: return false
-      }
-    }
   }
 
   public let kind: Kind
