@@ -154,10 +154,10 @@ enum Compare {
     }
     try outputs.commit()
     if let dir = args.value("trec"), !logs.isEmpty {
-      context.note("menudeck: TREC qrels and runs written to \(dir)")
+      context.note("TREC qrels and runs written to \(dir)")
     }
     if let path = args.value("report"), path != "-" {
-      context.note("menudeck: report written to \(path)")
+      context.note("report written to \(path)")
     }
     return .success
   }
@@ -242,7 +242,7 @@ enum Compare {
     let (arms, differences) = Resampling.analyze(table, baseline: baseline, options: resampling)
     let mode = setup.simulation.mode == .all ? "all" : "pick"
     context.note(
-      "menudeck: simulated \(plural(setup.population.count, "diner")) x \(plural(setup.days, "day"))"
+      "simulated \(plural(setup.population.count, "diner")) x \(plural(setup.days, "day"))"
         + " from \(setup.start) with seed \(setup.seed): \(plural(totals.sessions, "session")),"
         + " \(plural(totals.swipes, "swipe")) over \(plural(names.count, "strategy", "strategies"))"
     )
@@ -268,7 +268,7 @@ enum Compare {
           + " no sessions)",
         Compare.coverageNote,
       ])
-    report.topDishes = CompareLogs.topDishes(names: names, counts: shown, catalog: catalog)
+    report.topDishes = LogEvaluation.topDishes(names: names, counts: shown, catalog: catalog)
     return report
   }
 }

@@ -69,12 +69,6 @@ public struct MenuDeckConfig: Sendable {
     self.path = path
   }
 
-  /// Reads and validates a config file.
-  public static func load(path: String) throws(DeckIOError) -> MenuDeckConfig {
-    let bytes = try TextInput.readBytes(path: path, what: "config")
-    return try parse(bytes, path: path)
-  }
-
   public static func parse(_ bytes: [UInt8], path: String) throws(DeckIOError) -> MenuDeckConfig {
     var config = MenuDeckConfig(path: path)
     config.bytes = bytes

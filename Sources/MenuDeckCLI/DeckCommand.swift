@@ -157,7 +157,7 @@ enum DeckRun {
       }
       Summary.history(stats, future: future, date: settings.date, context: context)
       context.note(
-        "menudeck: \(diners.count) deck\(diners.count == 1 ? "" : "s") for \(settings.date) with '\(settings.strategyName)'"
+        "\(diners.count) deck\(diners.count == 1 ? "" : "s") for \(settings.date) with '\(settings.strategyName)'"
           + (shortDecks > 0 ? ", \(shortDecks) short" : "")
           + (args.value("out").flatMap { $0 == "-" ? nil : " written to \($0)" } ?? ""))
     }
@@ -180,7 +180,7 @@ enum Summary {
     }
     if future > 0 {
       context.note(
-        "note: \(plural(future, "event")) on or after \(date) were not learned from (a deck never sees its own day)"
+        "\(plural(future, "event")) on or after \(date) were not learned from (a deck never sees its own day)"
       )
     }
   }

@@ -105,7 +105,9 @@ enum RealDataImportRun {
       path: join(out, configName))
     try outputs.commit()
 
-    for line in summary(imported, counts, dataSet, dir: dir, out: out) { context.note(line) }
+    for (severity, line) in summary(imported, counts, dataSet, dir: dir, out: out) {
+      context.diagnostics.print(severity, line)
+    }
     return .success
   }
 
@@ -132,23 +134,25 @@ enum RealDataImportRun {
   static func summary(
     _ imported: ImportedCatalog, _ counts: RatingCounts, _ dataSet: RealDataSet, dir: String,
     out: String
-  ) -> [String] {
+  ) -> [(Severity, String)] {
     let what = dataSet == .movielens ? "movie" : "restaurant"
     let categories = imported.categoryCounts
-    var lines = [
-      "menudeck: imported \(plural(imported.items.count, what)) in "
+    var lines: [(Severity, String)] = []
+    func note(_ text: String) { lines.append((.note, text)) }
+    note(
+      "imported \(plural(imported.items.count, what)) in "
         + "\(plural(categories.count, "category", "categories")) into \(join(out, "catalog.csv")) "
-        + "(config: \(join(out, "menudeck.json")))",
-      "categories: " + categories.map { "\($0.category) \($0.items)" }.joined(separator: ", "),
-    ]
+        + "(config: \(join(out, "menudeck.json")))")
+    note(
+      "categories: " + categories.map { "\($0.category) \($0.items)" }.joined(separator: ", "))
     for s in imported.skipped {
-      lines.append(
+      note(
         "skipped \(plural(s.count, "row")): \(s.reason) (e.g. "
           + s.examples.joined(separator: ", ") + ")")
     }
-    lines += imported.notes.map { "note: " + $0 }
+    lines += imported.notes.map { (.note, $0) }
     let m = dataSet.mapping
-    lines.append(
+    note(
       "\(join(dir, dataSet.ratingsFile)): "
         + "\(plural(counts.right + counts.left + counts.neutral, "rating")): \(counts.right) right "
         + "('\(m.right!)'), \(counts.left) left ('\(m.left!)'), \(counts.neutral) neutral (not "
@@ -156,12 +160,12 @@ enum RealDataImportRun {
         + (counts.untimed ? "; no times (every event at 1970-01-01T00:00)" : ""))
     if counts.unknownItemEvents > 0 {
       lines.append(
-        "warning: \(plural(counts.unknownItemEvents, "swipe")) on items not in the catalog")
+        (.warning, "\(plural(counts.unknownItemEvents, "swipe")) on items not in the catalog"))
     }
-    lines.append(
+    note(
       "next: menudeck validate --catalog \(shell(join(out, "catalog.csv"))) --history "
         + "\(shell(join(dir, dataSet.ratingsFile))) \(dataSet.mappingArguments)")
-    lines.append("  or: menudeck validate --config \(shell(join(out, "menudeck.json")))")
+    note("  or: menudeck validate --config \(shell(join(out, "menudeck.json")))")
     return lines
   }
 

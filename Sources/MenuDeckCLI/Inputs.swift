@@ -29,18 +29,6 @@ struct RunSettings {
   var effectiveColumns: ColumnMapping? { columns ?? config.columns }
 }
 
-/// The loaded inputs of a run.
-struct LoadedInputs {
-  var catalog: Catalog
-  var catalogHash: String
-  var users: [UserProfile]
-  var usersHash: String?
-  var history: History
-  var historyStats: EventReadStats
-  /// Events dated on or after the deck date (not learned from).
-  var futureEvents: Int
-}
-
 /// Options shared by the commands that read the inputs.
 enum InputOptions {
   static let config = CommandOption.option(
@@ -445,7 +433,7 @@ enum Inputs {
       if let mapping = options.columns, !settings.quiet {
         for file in one.files {
           for note in mappedLogNotes(file, mapping, name: path == "-" ? "<stdin>" : path) {
-            io.stderr.write(note + "\n")
+            io.diagnostics.note(note)
           }
         }
       }
@@ -461,13 +449,13 @@ enum Inputs {
     var notes: [String] = []
     if let right = mapping.right, let left = mapping.left {
       notes.append(
-        "note: \(name): \(plural(file.events + file.neutral, "rating")): \(file.right) right "
+        "\(name): \(plural(file.events + file.neutral, "rating")): \(file.right) right "
           + "('\(right)'), \(file.left) left ('\(left)'), \(file.neutral) neutral (neither rule; not "
           + "swipes)")
     }
     if file.untimed {
       notes.append(
-        "note: \(name): no time column: its events all carry 1970-01-01T00:00 (nothing that "
+        "\(name): no time column: its events all carry 1970-01-01T00:00 (nothing that "
           + "needs days, such as a temporal split, can use them); map one with --columns at=COLUMN")
     }
     return notes

@@ -191,7 +191,7 @@ final class RunOutputs {
       }
     }
     for path in set.removedStale {
-      context.note("menudeck: removed '\(path)', a temporary file of a run that was killed")
+      context.note("removed '\(path)', a temporary file of a run that was killed")
     }
   }
 

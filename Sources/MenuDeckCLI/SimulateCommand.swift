@@ -110,7 +110,7 @@ enum Simulate {
     try outputs.write(report.render(format), to: "--out")
     try outputs.commit()
     context.note(
-      "menudeck: simulated \(plural(setup.population.count, "diner")) x \(plural(setup.days, "day")) from \(setup.start)"
+      "simulated \(plural(setup.population.count, "diner")) x \(plural(setup.days, "day")) from \(setup.start)"
         + " with seed \(setup.seed): \(plural(totals.sessions, "session")), \(plural(totals.swipes, "swipe"))"
         + " over \(plural(strategies.count, "strategy", "strategies"))")
     return .success
@@ -356,7 +356,7 @@ let statsCommand = CommandSpec(
       }
       io.stdout.write(bytes: report.render(format))
       context.note(
-        "menudeck: stats of a snapshot cover cards only: snapshots keep no sessions or days; "
+        "stats of a snapshot cover cards only: snapshots keep no sessions or days; "
           + "give the logs for the session metrics")
       return .success
     }

@@ -74,7 +74,7 @@ enum Ingest {
     let zone = try Inputs.timeZone(config)
     if config.bytes.isEmpty {
       context.note(
-        "note: no config file: reading times in UTC with the relative drag rule; give --config "
+        "no config file: reading times in UTC with the relative drag rule; give --config "
           + "so that swipe days match the decks' time zone")
     }
     var before = TimeZones.today(in: zone).adding(days: 1)
@@ -135,7 +135,7 @@ enum Ingest {
           try fileSHA256(opened)
         }
       if let hash, snapshot.contains(sha256: hash) || seen.contains(hash) {
-        context.note("menudeck: \(log) is already in \(into) (same content); skipped")
+        context.note("\(log) is already in \(into) (same content); skipped")
         skipped += 1
         continue
       }
@@ -153,7 +153,7 @@ enum Ingest {
         contentHash = digest.hexDigest()
         if snapshot.contains(sha256: contentHash!) || seen.contains(contentHash!) {
           context.note(
-            "menudeck: \(log == "-" ? "standard input" : log) is already in \(into) (same "
+            "\(log == "-" ? "standard input" : log) is already in \(into) (same "
               + "content); skipped")
           skipped += 1
           continue
@@ -205,7 +205,7 @@ enum Ingest {
       }
     }
     context.note(
-      "menudeck: ingested \(plural(added, "log")) (\(plural(events, "swipe")))"
+      "ingested \(plural(added, "log")) (\(plural(events, "swipe")))"
         + (skipped > 0 ? ", skipped \(skipped) already ingested" : "")
         + "; \(into) holds \(plural(snapshot.sources.count, "log")), "
         + "\(plural(Int(snapshot.events), "swipe")), \(plural(snapshot.users.count, "diner"))")
@@ -264,7 +264,7 @@ enum Merge {
     try outputs.write(SnapshotFile.encode(merged), to: "--out")
     try outputs.commit()
     context.note(
-      "menudeck: merged \(plural(inputs.count, "snapshot")) into \(out == "-" ? "standard output" : out): "
+      "merged \(plural(inputs.count, "snapshot")) into \(out == "-" ? "standard output" : out): "
         + "\(plural(merged.sources.count, "log")), \(plural(Int(merged.events), "swipe")), "
         + "\(plural(merged.users.count, "diner"))")
     return .success

@@ -199,7 +199,7 @@ enum Validation {
   ) -> ExitCode {
     for line in lines { context.io.stdout.write(line + "\n") }
     for w in warnings { context.warn(w) }
-    for (_, e) in errors { context.io.stderr.write("error: \(e)\n") }
+    for (_, e) in errors { context.error("\(e)") }
     if !errors.isEmpty {
       context.io.stdout.write(
         "invalid: \(plural(errors.count, "error")), \(plural(warnings.count, "warning"))\n")

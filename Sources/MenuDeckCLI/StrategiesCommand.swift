@@ -1,10 +1,5 @@
-import DeckCore
 import DeckIO
-import DeckLab
 import DeckStrategies
-import Foundation
-
-// MARK: - strategies
 
 let strategiesCommand = CommandSpec(
   name: "strategies",
@@ -105,55 +100,3 @@ enum StrategyListing {
     return out
   }
 }
-
-/// Numbers and option values in the CLI's own JSON reports (strings go through DeckIO's
-/// `JSONText`).
-enum JSONReport {
-  static func number(_ d: Double) -> String {
-    if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
-    return String(d)
-  }
-
-  static func value(_ v: OptionValue) -> String {
-    switch v {
-    case .double(let d): return number(d)
-    case .int(let i): return String(i)
-    case .bool(let b): return b ? "true" : "false"
-    case .string(let s): return JSONText.string(s)
-    }
-  }
-}
-
-// MARK: - sample
-
-let sampleCommand = CommandSpec(
-  name: "sample",
-  abstract: "Write the bundled sample data set (catalog, users, swipe logs).",
-  discussion: """
-    Writes the sample data that Data/ holds: a dinner-menu catalog (JSON and CSV), diners \
-    (JSON and CSV), a 14-day swipe log (JSON Lines and CSV) and a README, generated \
-    deterministically from the seed. 'menudeck sample --out Data' regenerates Data/ exactly.
-    """,
-  options: [
-    .option("out", valueName: "dir", help: "Directory to write into (created if missing)."),
-    .option("seed", valueName: "n", help: "Seed of the swipe log (default: the bundled one)."),
-    OutputOptions.wait,
-  ],
-  run: { args, context in
-    guard let out = args.value("out") else {
-      throw UsageError("missing '--out <dir>': the directory to write the sample data into")
-    }
-    let seed = try args.uint64("seed") ?? SampleData.defaultSeed
-    let files = SampleData.files(seed: seed)
-    let paths = files.map { RealDataImportRun.join(out, $0.name) }
-    let outputs = try RunOutputs(
-      paths.map { ("--out", $0) }, inputs: [], wait: OutputOptions.wait(args),
-      createDirectories: true, context: context)
-    defer { outputs.abort() }
-    for (file, path) in zip(files, paths) {
-      try outputs.write(Array(file.contents.utf8), to: "--out", path: path)
-    }
-    try outputs.commit()
-    context.note("menudeck: wrote \(paths.count) files to \(out)")
-    return .success
-  })
