@@ -17,13 +17,21 @@ let package = Package(
     .target(name: "DeckStrategies", dependencies: ["DeckBase", "DeckCore"]),
     .target(name: "DeckIO", dependencies: ["DeckBase", "DeckCore", "DeckStrategies"]),
     .target(name: "DeckLab", dependencies: ["DeckCore", "DeckStrategies", "DeckIO"]),
+    // The argument parser, help, streams and exit codes: no menudeck command in it, so its tests
+    // build without the CLI. DeckStrategies only for closestMatch (did-you-mean).
+    .target(name: "DeckCommandLine", dependencies: ["DeckStrategies"]),
     .target(
       name: "MenuDeckCLI",
-      dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckLab"]),
+      dependencies: [
+        "DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckLab", "DeckCommandLine",
+      ]),
     .executableTarget(name: "menudeck", dependencies: ["MenuDeckCLI"]),
     .executableTarget(
       name: "menudeck-bench",
-      dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckLab", "MenuDeckCLI"],
+      dependencies: [
+        "DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckLab", "DeckCommandLine",
+        "MenuDeckCLI",
+      ],
       path: "Benchmarks/menudeck-bench"),
     .testTarget(name: "DeckBaseTests", dependencies: ["DeckBase"]),
     .testTarget(name: "DeckCoreTests", dependencies: ["DeckCore"]),
@@ -31,9 +39,13 @@ let package = Package(
       name: "DeckStrategiesTests", dependencies: ["DeckBase", "DeckCore", "DeckStrategies"]),
     .testTarget(name: "DeckIOTests", dependencies: ["DeckCore", "DeckStrategies", "DeckIO"]),
     .testTarget(name: "DeckLabTests", dependencies: ["DeckCore", "DeckStrategies", "DeckIO", "DeckLab"]),
+    .testTarget(name: "DeckCommandLineTests", dependencies: ["DeckCommandLine"]),
     .testTarget(
       name: "MenuDeckCLITests",
-      dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckLab", "MenuDeckCLI"],
+      dependencies: [
+        "DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckLab", "DeckCommandLine",
+        "MenuDeckCLI",
+      ],
       exclude: ["Golden"]),
   ]
 )

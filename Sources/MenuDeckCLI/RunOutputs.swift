@@ -1,4 +1,5 @@
 import DeckBase
+import DeckCommandLine
 import DeckIO
 import Foundation
 

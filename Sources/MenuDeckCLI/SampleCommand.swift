@@ -1,3 +1,4 @@
+import DeckCommandLine
 import DeckLab
 
 let sampleCommand = CommandSpec(

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MenuDeckCLI
+@testable import DeckCommandLine
 
 @Suite struct CommandLineHelpTests {
   typealias Sample = CommandLineSample

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import MenuDeckCLI
+@testable import DeckCommandLine
 
 #if canImport(Glibc)
   import Glibc

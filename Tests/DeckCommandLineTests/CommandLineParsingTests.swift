@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MenuDeckCLI
+@testable import DeckCommandLine
 
 /// A command tree shaped like menudeck's, whose commands print what they parsed.
 enum CommandLineSample {
