@@ -48,7 +48,7 @@ enum CompareLogs {
       setup.arms, diners: judged.map { setup.profiles[$0.user] ?? UserProfile(id: $0.user) },
       catalog: setup.catalog, history: history, builder: setup.builder, seed: targetSeed,
       date: deckDate)
-    if let dir = args.value("trec") {
+    if let dir = args.value(CompareOptions.trec) {
       try writeTrec(
         dir: dir, users: judged.map(\.user), relevant: judged.map(\.relevant), names: names,
         rankings: rankings, catalog: setup.catalog, outputs: outputs)
@@ -104,14 +104,14 @@ enum CompareLogs {
   static func setup(
     _ args: ParsedArguments, _ config: MenuDeckConfig, _ logs: [String], _ io: CLIStreams
   ) throws -> Setup {
-    guard let catalogPath = args.value("catalog") ?? config.catalog else {
+    guard let catalogPath = args.value(InputOptions.catalog) ?? config.catalog else {
       throw CommandFailure(
         .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
     }
     let split = try self.split(args)
     let (catalog, _) = try Inputs.loadCatalog(catalogPath, io)
     var profiles: [String: UserProfile] = [:]
-    if let path = args.value("users") ?? config.users {
+    if let path = args.value(CompareOptions.users) ?? config.users {
       guard Int(path) == nil else {
         throw UsageError("'--users' takes a users file when comparing on logs, got '\(path)'")
       }
@@ -121,15 +121,15 @@ enum CompareLogs {
     let builder = try Inputs.deckBuilder(catalog, rules, config)
     let zone = try Inputs.timeZone(config)
     let (strategies, baseline) = try Compare.strategies(args, config, io)
-    let seed = try args.uint64("seed") ?? config.seed
+    let seed = try args.value(InputOptions.seed) ?? config.seed
     var settings = RunSettings(
       config: config, catalogPath: catalogPath, usersPath: nil, historyPaths: logs,
       strategyName: "", strategy: NamedStrategy(name: "", use: "", options: [:]), seed: seed,
       date: DeckDate(daysSinceEpoch: 0), zone: zone, format: .json, rules: rules,
-      skipBadLines: args.flag("skip-bad-lines"), rejectsPath: nil)
+      skipBadLines: args.flag(InputOptions.skipBadLines), rejectsPath: nil)
     settings.columns = try InputOptions.columnMapping(args, config: config)
     try checkDistinct(logs, io)
-    let ope = args.flag("ope")
+    let ope = args.flag(CompareOptions.ope)
     if ope, case .holdout = split {
       throw UsageError(
         "'--ope' needs --split DATE: off-policy estimates replay whole logged sessions")
@@ -142,7 +142,7 @@ enum CompareLogs {
 
   /// `--split DATE` or `--holdout FRACTION`, exactly one of them.
   static func split(_ args: ParsedArguments) throws -> LogSplit {
-    switch (args.value("split"), try args.double("holdout")) {
+    switch (args.value(CompareOptions.split), try args.value(CompareOptions.holdout)) {
     case (let text?, nil):
       guard let date = DeckDate.parse(text) else {
         throw UsageError("invalid date '\(text)' for '--split'; expected YYYY-MM-DD")
@@ -165,15 +165,15 @@ enum CompareLogs {
   /// The config's deck rules with a deck of k cards (`--k`, or `--size`, or the config's size).
   static func rules(_ args: ParsedArguments, _ config: MenuDeckConfig) throws -> DeckRules {
     var rules = config.rules
-    if args.isGiven("size") && args.isGiven("k") {
+    if args.isGiven(InputOptions.size) && args.isGiven(CompareOptions.k) {
       throw UsageError(
         "give --k or --size, not both: on logs each strategy's deck of k cards is evaluated")
     }
-    if let n = try args.int("size") {
+    if let n = try args.value(InputOptions.size) {
       try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
       rules.size = n
     }
-    let k = try args.int("k") ?? rules.size
+    let k = try args.value(CompareOptions.k) ?? rules.size
     guard Limits.deckSize.contains(k) else {
       throw UsageError(
         "'--k' must be between 1 and \(Limits.deckSize.upperBound), got \(k)")

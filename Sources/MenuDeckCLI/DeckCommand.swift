@@ -21,33 +21,33 @@ let deckCommand = CommandSpec(
       zcat today.jsonl.gz | menudeck deck --history Data/swipes.jsonl --history -
     """,
   options: InputOptions.all + [
-    InputOptions.date,
-    .repeatable("user", short: "u", valueName: "id", help: "Build only this diner's deck."),
-    .option("strategy", short: "s", valueName: "name", help: "Strategy or named configuration."),
-    .repeatable(
-      "option", short: "o", valueName: "key=value", help: "Strategy option, over the config's."),
-    .option("size", short: "n", valueName: "n", help: "Cards per deck (config: deck.size)."),
-    .option("seed", valueName: "n", help: "Random seed (config: seed)."),
-    .option(
-      "format", short: "f", valueName: "format", choices: DeckFormat.allCases.map(\.rawValue),
-      help: "Output format (config: format; default json)."),
-    .option("out", valueName: "file", help: "Write to this file atomically instead of stdout."),
-    OutputOptions.wait,
-    .option(
-      "fallback", valueName: "name",
-      help: "If the strategy (a plugin) fails, give the affected diners this strategy's decks."),
-    .flag("quiet", short: "q", help: "No summary or warnings on stderr (they stay in the output)."),
+    InputOptions.date.spec,
+    DeckRun.user.spec,
+    InputOptions.strategy.spec,
+    InputOptions.option.spec,
+    InputOptions.size.spec,
+    InputOptions.seed.spec,
+    InputOptions.format.spec,
+    DeckRun.out.spec,
+    OutputOptions.wait.spec,
+    InputOptions.fallback.spec,
+    InputOptions.quiet.spec,
   ],
   run: { args, context in try DeckRun.run(args, context) })
 
 enum DeckRun {
+  static let user = Repeatable(
+    "user", short: "u", valueName: "id", help: "Build only this diner's deck.")
+  static let out = Option<String>(
+    "out", valueName: "file", help: "Write to this file atomically instead of stdout.")
+
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let io = context.io
-    let quiet = args.flag("quiet")
+    let quiet = args.flag(InputOptions.quiet)
     let config = try Inputs.loadConfig(args, io)
     let settings = try Inputs.settings(args, io, config: config)
     let outputs = try RunOutputs(
-      [("--out", args.value("out")), ("--rejects", settings.rejectsPath)],
+      [("--out", args.value(DeckRun.out)), ("--rejects", settings.rejectsPath)],
       inputs: Inputs.files(args, settings), wait: OutputOptions.wait(args), standardOutput: "--out",
       context: context)
     defer { outputs.abort() }
@@ -68,15 +68,7 @@ enum DeckRun {
       settings, catalog: catalog, cutoff: settings.date, io: io, rejects: rejects)
     try rejects?.finish()
 
-    var fallback: NamedStrategy?
-    if let name = args.value("fallback") {
-      guard let f = config.resolveStrategy(name) else {
-        throw UsageError(
-          "unknown fallback strategy '\(name)'\(didYouMean(name, config.strategyNames)); valid "
-            + "strategies: " + config.strategyNames.joined(separator: ", "))
-      }
-      fallback = f
-    }
+    let fallback = try Strategies.fallback(args, config)
     let strategy = try Strategies.make(settings.strategy, fallback: fallback, io)
     try strategy.learn(catalog: catalog, history: history)
 
@@ -84,7 +76,7 @@ enum DeckRun {
     var profiles: [String: UserProfile] = [:]
     for u in users { profiles[u.id] = u }
     var ids: [String]
-    let requested = args.values("user")
+    let requested = args.values(user)
     if !requested.isEmpty {
       ids = []
       for id in requested where !ids.contains(id) {
@@ -160,7 +152,7 @@ enum DeckRun {
       context.note(
         "\(diners.count) deck\(diners.count == 1 ? "" : "s") for \(settings.date) with '\(settings.strategyName)'"
           + (shortDecks > 0 ? ", \(shortDecks) short" : "")
-          + (args.value("out").flatMap { $0 == "-" ? nil : " written to \($0)" } ?? ""))
+          + (args.value(DeckRun.out).flatMap { $0 == "-" ? nil : " written to \($0)" } ?? ""))
     }
     return .success
   }

@@ -55,22 +55,21 @@ private func importSubcommand(_ dataSet: RealDataSet, abstract: String, discussi
 {
   CommandSpec(
     name: dataSet.rawValue, abstract: abstract, discussion: discussion,
-    options: [
-      .option(
-        "out", valueName: "dir",
-        help: "Directory for catalog.csv and menudeck.json (created if missing)."),
-      OutputOptions.wait,
-    ],
+    options: [RealDataImportRun.out.spec, OutputOptions.wait.spec],
     arguments: [CommandArgument("dir", help: "The data set's directory.")],
     run: { args, context in try RealDataImportRun.run(dataSet, args, context) })
 }
 
 enum RealDataImportRun {
+  static let out = Option<String>(
+    "out", valueName: "dir",
+    help: "Directory for catalog.csv and menudeck.json (created if missing).")
+
   static func run(_ dataSet: RealDataSet, _ args: ParsedArguments, _ context: CommandContext)
     throws -> ExitCode
   {
     let io = context.io
-    guard let out = args.value("out") else {
+    guard let out = args.value(RealDataImportRun.out) else {
       throw UsageError(
         "missing '--out <dir>': the directory to write catalog.csv and menudeck.json")
     }

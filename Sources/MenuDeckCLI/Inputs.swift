@@ -30,46 +30,65 @@ struct RunSettings {
   var effectiveColumns: ColumnMapping? { columns ?? config.columns }
 }
 
-/// Options shared by the commands that read the inputs.
+/// Options shared by the commands that read the inputs. Code shared by several commands reads
+/// an option through these keys; a command whose help words one differently declares
+/// `key.with(help:)`, the same name and type.
 enum InputOptions {
-  static let config = CommandOption.option(
+  static let config = Option<String>(
     "config", short: "c", valueName: "file", default: "Config/menudeck.json",
     help: "The config file; paths inside it are relative to its directory.")
-  static let catalog = CommandOption.option(
+  static let catalog = Option<String>(
     "catalog", valueName: "file", help: "Catalog file (.json or .csv), instead of the config's.")
-  static let users = CommandOption.option(
+  static let users = Option<String>(
     "users", valueName: "file", help: "Users file (.json or .csv), instead of the config's.")
-  static let history = CommandOption.repeatable(
+  static let history = Repeatable(
     "history", valueName: "file",
     help:
       "Swipe log (.jsonl or .csv; '-' reads standard input, JSON Lines or CSV); replaces the "
       + "config's logs.")
-  static let skipBadLines = CommandOption.flag(
+  static let skipBadLines = Flag(
     "skip-bad-lines",
     help: "Skip malformed event lines instead of stopping (exit 65); counts them on stderr.")
-  static let rejects = CommandOption.option(
+  static let rejects = Option<String>(
     "rejects", valueName: "file",
     help: "With --skip-bad-lines, write each skipped line (file, line, reason, text) here.")
-  static let date = CommandOption.option(
+  static let date = Option<String>(
     "date", short: "d", valueName: "date",
     help: "Deck date, YYYY-MM-DD (default: today in the config's time zone).")
+  static let strategy = Option<String>(
+    "strategy", short: "s", valueName: "name", help: "Strategy or named configuration.")
+  static let option = Repeatable(
+    "option", short: "o", valueName: "key=value", help: "Strategy option, over the config's.")
+  static let size = Option<Int>(
+    "size", short: "n", valueName: "n", help: "Cards per deck (config: deck.size).")
+  static let seed = Option<UInt64>("seed", valueName: "n", help: "Random seed (config: seed).")
+  static let format = Option<String>(
+    "format", short: "f", valueName: "format", choices: DeckFormat.allCases.map(\.rawValue),
+    help: "Output format (config: format; default json).")
+  static let quiet = Flag(
+    "quiet", short: "q", help: "No summary or warnings on stderr (they stay in the output).")
+  static let fallback = Option<String>(
+    "fallback", valueName: "name",
+    help: "If the strategy (a plugin) fails, give the affected diners this strategy's decks.")
 
-  static let columns = CommandOption.option(
+  static let columns = Option<String>(
     "columns", valueName: "map",
     help:
       "Read foreign CSV logs: field=column pairs, e.g. user=userId,item=movieId,at=timestamp,"
       + "rating=rating (fields: user, item, swipe, at, position, deck, propensity, dx, width, "
       + "rating).")
-  static let right = CommandOption.option(
+  static let right = Option<String>(
     "right", valueName: "rule",
     help: "Ratings that are right swipes, e.g. 'rating>=4' (operators >=, >, <=, <, =).")
-  static let left = CommandOption.option(
+  static let left = Option<String>(
     "left", valueName: "rule",
     help: "Ratings that are left swipes, e.g. 'rating<=2.5'; ratings matching neither are neutral.")
   /// `--columns`, `--right`, `--left`: for every command that reads swipe logs.
-  static let mapping = [columns, right, left]
+  static let mapping = [columns.spec, right.spec, left.spec]
 
-  static let all = [config, catalog, users, history, skipBadLines, rejects] + mapping
+  static let all =
+    [config.spec, catalog.spec, users.spec, history.spec, skipBadLines.spec, rejects.spec]
+    + mapping
 
   /// The column mapping of `--columns`/`--right`/`--left`, each over the config's `columns`
   /// part of the same name; nil when neither gives one. Bad specs are usage errors (exit 64)
@@ -77,18 +96,22 @@ enum InputOptions {
   static func columnMapping(_ args: ParsedArguments, config: MenuDeckConfig) throws
     -> ColumnMapping?
   {
-    let given = ["columns", "right", "left"].filter { args.declares($0) && args.isGiven($0) }
+    let given = [columns, right, left].filter { args.declares($0) && args.isGiven($0) }
     guard !given.isEmpty else { return config.columns }
     let labels = ColumnMapping.Labels.commandLine
     do {
       var map = config.columns?.columns ?? [:]
-      if let spec = args.value("columns") {
+      if let spec = args.value(InputOptions.columns) {
         map = try ColumnMapping.parseColumns(spec, label: labels.columns)
       }
       var right = config.columns?.right
-      if let text = args.value("right") { right = try RatingRule.parse(text, label: labels.right) }
+      if let text = args.value(InputOptions.right) {
+        right = try RatingRule.parse(text, label: labels.right)
+      }
       var left = config.columns?.left
-      if let text = args.value("left") { left = try RatingRule.parse(text, label: labels.left) }
+      if let text = args.value(InputOptions.left) {
+        left = try RatingRule.parse(text, label: labels.left)
+      }
       return try ColumnMapping(columns: map, right: right, left: left, labels: labels)
     } catch {
       throw UsageError(error.message)
@@ -100,11 +123,13 @@ enum Inputs {
   /// The files a run reads, each with the option (or config key) that named it: what no output
   /// of the run may replace. Besides the run's own (`settings`), every file the config names.
   static func files(_ args: ParsedArguments, _ settings: RunSettings) -> [RunOutputs.File] {
-    func given(_ option: String) -> Bool { args.declares(option) && args.isGiven(option) }
+    func given(_ option: some OptionKey) -> Bool { args.declares(option) && args.isGiven(option) }
     var files: [RunOutputs.File] = []
-    if given("catalog") { files.append(.init("--catalog", settings.catalogPath)) }
-    if given("users"), let users = settings.usersPath { files.append(.init("--users", users)) }
-    if given("history") {
+    if given(InputOptions.catalog) { files.append(.init("--catalog", settings.catalogPath)) }
+    if given(InputOptions.users), let users = settings.usersPath {
+      files.append(.init("--users", users))
+    }
+    if given(InputOptions.history) {
       for log in settings.historyPaths { files.append(.init("--history", log)) }
     }
     return files + configFiles(settings.config)
@@ -151,8 +176,8 @@ enum Inputs {
   static func loadConfig(
     _ args: ParsedArguments, _ io: CLIStreams, catalogOptional: Bool = false
   ) throws -> MenuDeckConfig {
-    let given = args.isGiven("config")
-    let path = args.value("config") ?? "Config/menudeck.json"
+    let given = args.isGiven(InputOptions.config)
+    let path = args.value(InputOptions.config) ?? "Config/menudeck.json"
     let bytes: [UInt8]
     do {
       bytes = try Paths.using(path, io) { p throws(DeckIOError) in
@@ -160,7 +185,9 @@ enum Inputs {
       }
     } catch {
       guard case .missingFile = error, !given else { throw error }
-      if catalogOptional || (args.declares("catalog") && args.isGiven("catalog")) {
+      if catalogOptional
+        || (args.declares(InputOptions.catalog) && args.isGiven(InputOptions.catalog))
+      {
         return MenuDeckConfig()
       }
       throw CommandFailure(
@@ -174,18 +201,19 @@ enum Inputs {
   static func settings(
     _ args: ParsedArguments, _ io: CLIStreams, config: MenuDeckConfig, needsStrategy: Bool = true
   ) throws -> RunSettings {
-    guard let catalog = args.value("catalog") ?? config.catalog else {
+    guard let catalog = args.value(InputOptions.catalog) ?? config.catalog else {
       throw CommandFailure(
         .noInput,
         "no catalog: set \"catalog\" in \(config.path.isEmpty ? "the config" : config.path) or give --catalog FILE"
       )
     }
-    let users = args.value("users") ?? config.users
-    let history = args.isGiven("history") ? args.values("history") : config.history
+    let users = args.value(InputOptions.users) ?? config.users
+    let history =
+      args.isGiven(InputOptions.history) ? args.values(InputOptions.history) : config.history
 
     var strategyName = config.strategy
     var fromCommandLine = false
-    if args.declares("strategy"), let s = args.value("strategy") {
+    if args.declares(InputOptions.strategy), let s = args.value(InputOptions.strategy) {
       strategyName = s
       fromCommandLine = true
     }
@@ -197,14 +225,16 @@ enum Inputs {
       throw CommandFailure(.dataError, "\(config.path): \(message)")
     }
     var strategy = named
-    if args.declares("option") {
-      for (key, value) in try args.keyValuePairs("option") { strategy.options[key] = value }
+    if args.declares(InputOptions.option) {
+      for (key, value) in try args.keyValuePairs(InputOptions.option) {
+        strategy.options[key] = value
+      }
     }
     if needsStrategy, let description = StrategyRegistry.description(of: strategy.use) {
       do {
         _ = try StrategyOptions(raw: strategy.options, for: description)
       } catch {
-        if args.declares("option") && !args.values("option").isEmpty {
+        if args.declares(InputOptions.option) && !args.values(InputOptions.option).isEmpty {
           throw UsageError(error.description)
         }
         throw CommandFailure(.dataError, "\(config.path): \(error)")
@@ -212,10 +242,10 @@ enum Inputs {
     }
 
     var seed = config.seed
-    if args.declares("seed"), let s = try args.uint64("seed") { seed = s }
+    if args.declares(InputOptions.seed), let s = try args.value(InputOptions.seed) { seed = s }
     let zone = try Inputs.timeZone(config)
     var date = TimeZones.today(in: zone)
-    if args.declares("date"), let text = args.value("date") {
+    if args.declares(InputOptions.date), let text = args.value(InputOptions.date) {
       guard let d = DeckDate.parse(text) else {
         throw UsageError(
           "invalid date '\(text)' for '--date'; expected YYYY-MM-DD, e.g. 2026-11-30")
@@ -223,19 +253,19 @@ enum Inputs {
       date = d
     }
     var format = config.format
-    if args.declares("format"), let f = args.value("format") {
+    if args.declares(InputOptions.format), let f = args.value(InputOptions.format) {
       guard let parsed = DeckFormat(rawValue: f) else {
         throw UsageError("unknown format '\(f)'; use one of json, jsonl, csv, table")
       }
       format = parsed
     }
     var rules = config.rules
-    if args.declares("size"), let n = try args.int("size") {
+    if args.declares(InputOptions.size), let n = try args.value(InputOptions.size) {
       try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
       rules.size = n
     }
-    let skip = args.declares("skip-bad-lines") && args.flag("skip-bad-lines")
-    let rejects = args.declares("rejects") ? args.value("rejects") : nil
+    let skip = args.declares(InputOptions.skipBadLines) && args.flag(InputOptions.skipBadLines)
+    let rejects = args.declares(InputOptions.rejects) ? args.value(InputOptions.rejects) : nil
     if rejects != nil && !skip {
       throw UsageError("'--rejects' needs '--skip-bad-lines' (without it a bad line stops the run)")
     }
@@ -244,7 +274,7 @@ enum Inputs {
       strategyName: strategyName, strategy: strategy, seed: seed, date: date, zone: zone,
       format: format, rules: rules, skipBadLines: skip, rejectsPath: rejects,
       columns: try InputOptions.columnMapping(args, config: config),
-      quiet: args.declares("quiet") && args.flag("quiet"))
+      quiet: args.declares(InputOptions.quiet) && args.flag(InputOptions.quiet))
   }
 
   static func loadCatalog(_ path: String, _ io: CLIStreams) throws -> (Catalog, String) {

@@ -1,6 +1,13 @@
 import DeckCommandLine
 import DeckLab
 
+enum SampleOptions {
+  static let out = Option<String>(
+    "out", valueName: "dir", help: "Directory to write into (created if missing).")
+  static let seed = InputOptions.seed.with(
+    help: "Seed of the swipe log (default: the bundled one).")
+}
+
 let sampleCommand = CommandSpec(
   name: "sample",
   abstract: "Write the bundled sample data set (catalog, users, swipe logs).",
@@ -9,16 +16,12 @@ let sampleCommand = CommandSpec(
     (JSON and CSV), a 14-day swipe log (JSON Lines and CSV) and a README, generated \
     deterministically from the seed. 'menudeck sample --out Data' regenerates Data/ exactly.
     """,
-  options: [
-    .option("out", valueName: "dir", help: "Directory to write into (created if missing)."),
-    .option("seed", valueName: "n", help: "Seed of the swipe log (default: the bundled one)."),
-    OutputOptions.wait,
-  ],
+  options: [SampleOptions.out.spec, SampleOptions.seed.spec, OutputOptions.wait.spec],
   run: { args, context in
-    guard let out = args.value("out") else {
+    guard let out = args.value(SampleOptions.out) else {
       throw UsageError("missing '--out <dir>': the directory to write the sample data into")
     }
-    let seed = try args.uint64("seed") ?? SampleData.defaultSeed
+    let seed = try args.value(SampleOptions.seed) ?? SampleData.defaultSeed
     let files = SampleData.files(seed: seed)
     let paths = files.map { RealDataImportRun.join(out, $0.name) }
     let outputs = try RunOutputs(

@@ -26,16 +26,8 @@ let ingestCommand = CommandSpec(
       menudeck ingest logs/2026-11-29.jsonl --into history.snap
     """,
   options: [
-    InputOptions.config,
-    .option(
-      "into", valueName: "snapshot",
-      help: "The snapshot to add the logs to; created when it does not exist."),
-    .option(
-      "before", valueName: "date",
-      help: "Ingest only swipes dated before this day (default: tomorrow in the config's zone)."),
-    InputOptions.skipBadLines,
-    InputOptions.rejects,
-    OutputOptions.wait,
+    InputOptions.config.spec, Ingest.into.spec, Ingest.before.spec,
+    InputOptions.skipBadLines.spec, InputOptions.rejects.spec, OutputOptions.wait.spec,
   ] + InputOptions.mapping,
   arguments: [
     CommandArgument(
@@ -54,19 +46,21 @@ let mergeCommand = CommandSpec(
     Example:
       menudeck merge shard-*.snap --out history.snap
     """,
-  options: [
-    .option(
-      "out", valueName: "snapshot",
-      help: "The merged snapshot to write (atomically; '-' writes standard output)."),
-    OutputOptions.wait,
-  ],
+  options: [Merge.out.spec, OutputOptions.wait.spec],
   arguments: [CommandArgument("snapshot", help: "Snapshots to merge.", isRepeating: true)],
   run: { args, context in try Merge.run(args, context) })
 
 enum Ingest {
+  static let into = Option<String>(
+    "into", valueName: "snapshot",
+    help: "The snapshot to add the logs to; created when it does not exist.")
+  static let before = Option<String>(
+    "before", valueName: "date",
+    help: "Ingest only swipes dated before this day (default: tomorrow in the config's zone).")
+
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let io = context.io
-    guard let into = args.value("into") else {
+    guard let into = args.value(Ingest.into) else {
       throw UsageError("missing '--into <snapshot>': the snapshot to write")
     }
     let logs = args.arguments("log")
@@ -79,7 +73,7 @@ enum Ingest {
           + "so that swipe days match the decks' time zone")
     }
     var before = TimeZones.today(in: zone).adding(days: 1)
-    if let text = args.value("before") {
+    if let text = args.value(Ingest.before) {
       guard let d = DeckDate.parse(text) else {
         throw UsageError("invalid date '\(text)' for '--before'; expected YYYY-MM-DD")
       }
@@ -88,8 +82,8 @@ enum Ingest {
     guard into != "-" else {
       throw UsageError("'--into' needs a snapshot file: ingest adds to it in place")
     }
-    let skip = args.flag("skip-bad-lines")
-    let rejectsPath = args.value("rejects")
+    let skip = args.flag(InputOptions.skipBadLines)
+    let rejectsPath = args.value(InputOptions.rejects)
     if rejectsPath != nil && !skip {
       throw UsageError("'--rejects' needs '--skip-bad-lines' (without it a bad line stops the run)")
     }
@@ -240,9 +234,13 @@ enum Ingest {
 }
 
 enum Merge {
+  static let out = Option<String>(
+    "out", valueName: "snapshot",
+    help: "The merged snapshot to write (atomically; '-' writes standard output).")
+
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let io = context.io
-    guard let out = args.value("out") else {
+    guard let out = args.value(Merge.out) else {
       throw UsageError("missing '--out <snapshot>': the merged snapshot to write")
     }
     let inputs = args.arguments("snapshot")

@@ -9,19 +9,14 @@ let strategiesCommand = CommandSpec(
     Lists every built-in strategy with its one-line summary and its options (type, default, \
     meaning), and the named configurations of the config file, if there is one.
     """,
-  options: [
-    InputOptions.config,
-    .option(
-      "format", short: "f", valueName: "format", default: "table", choices: ["table", "json"],
-      help: "Output format."),
-  ],
+  options: [InputOptions.config.spec, StrategyListing.format.spec],
   run: { args, context in
     var named: [NamedStrategy] = []
     do {
       let config = try Inputs.loadConfig(args, context.io)
       named = config.strategies.keys.sorted().map { config.strategies[$0]! }
     } catch let failure as CommandFailure
-      where failure.exitCode == .noInput && !args.isGiven("config")
+      where failure.exitCode == .noInput && !args.isGiven(InputOptions.config)
     {
       // No config here: list the built-ins only.
     }
@@ -37,7 +32,7 @@ let strategiesCommand = CommandSpec(
         context.warn("plugin '\(n.name)' (\(n.plugin!)) cannot describe itself: \(error)")
       }
     }
-    if args.value("format") == "json" {
+    if args.value(StrategyListing.format) == "json" {
       context.io.stdout.write(StrategyListing.json(builtins, named))
     } else {
       context.io.stdout.write(StrategyListing.table(builtins, named))
@@ -46,6 +41,12 @@ let strategiesCommand = CommandSpec(
   })
 
 enum StrategyListing {
+  static let format = InputOptions.format.with {
+    $0.defaultValue = "table"
+    $0.choices = ["table", "json"]
+    $0.help = "Output format."
+  }
+
   static func table(_ builtins: [StrategyDescription], _ named: [NamedStrategy]) -> String {
     var out = ""
     for d in builtins {

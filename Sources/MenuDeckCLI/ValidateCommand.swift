@@ -15,14 +15,18 @@ let validateCommand = CommandSpec(
     Exits 0 when everything is valid, 65 on bad data, 66 when an input is missing, 74 when one \
     cannot be read; with --strict, warnings also fail the check (exit 1).
     """,
-  options: InputOptions.all.filter { $0.name != "skip-bad-lines" && $0.name != "rejects" } + [
-    .option("strategy", short: "s", valueName: "name", help: "Also check this strategy's options."),
-    .repeatable("option", short: "o", valueName: "key=value", help: "Strategy option to check."),
-    .flag("strict", help: "Treat warnings as failures (exit 1)."),
+  options: InputOptions.all.filter {
+    $0 != InputOptions.skipBadLines.spec && $0 != InputOptions.rejects.spec
+  } + [
+    InputOptions.strategy.with(help: "Also check this strategy's options.").spec,
+    InputOptions.option.with(help: "Strategy option to check.").spec,
+    Validation.strict.spec,
   ],
   run: { args, context in try Validation.run(args, context) })
 
 enum Validation {
+  static let strict = Flag("strict", help: "Treat warnings as failures (exit 1).")
+
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let io = context.io
     var errors: [(ExitCode, String)] = []
@@ -41,7 +45,7 @@ enum Validation {
     } catch {
       fail(error)
       configFailed = true
-      lines.append(row("config", args.value("config") ?? "", "invalid"))
+      lines.append(row("config", args.value(InputOptions.config) ?? "", "invalid"))
     }
     let settings: RunSettings
     do {
@@ -211,7 +215,7 @@ enum Validation {
     }
     context.io.stdout.write(
       "valid" + (warnings.isEmpty ? "" : " with \(plural(warnings.count, "warning"))") + "\n")
-    if !warnings.isEmpty && args.flag("strict") { return .failure }
+    if !warnings.isEmpty && args.flag(strict) { return .failure }
     return .success
   }
 }
