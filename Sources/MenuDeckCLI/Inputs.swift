@@ -328,16 +328,8 @@ enum Inputs {
     var ingest = SnapshotIngest(cutoff: cutoff)
     let logs = settings.historyPaths.filter { !snapshots.contains($0) }
     var stats = try readLogs(logs, settings, io, into: &ingest, onReject: handler)
-    var merged = ingest.builder.build()
-    for path in snapshots {
-      let snapshot = try Paths.using(path, io) { opened throws(DeckIOError) in
-        try SnapshotFile.read(path: opened, displayName: path)
-      }
-      do {
-        merged = try HistorySnapshot.merge(merged, snapshot)
-      } catch {
-        throw CommandFailure(.dataError, "\(path): \(error)")
-      }
+    let merged = try Snapshots.merge(snapshots, into: ingest.builder.build(), io) {
+      path, snapshot in
       var file = EventFileStats(file: path, format: .jsonLines)
       file.events = Int(snapshot.events)
       file.right = Int(snapshot.items.reduce(0) { $0 + $1.right })

@@ -360,17 +360,7 @@ let statsCommand = CommandSpec(
     let options = StatsOptions(deckSize: size, repeatWindowDays: window)
     let format = StatsFormat(rawValue: args.value(StatsCommandOptions.format)!)!
     if !snapshots.isEmpty {
-      var merged = HistorySnapshot.empty
-      for path in snapshots {
-        let snapshot = try Paths.using(path, io) { opened throws(DeckIOError) in
-          try SnapshotFile.read(path: opened, displayName: path)
-        }
-        do {
-          merged = try HistorySnapshot.merge(merged, snapshot)
-        } catch {
-          throw CommandFailure(.dataError, "\(path): \(error)")
-        }
-      }
+      let merged = try Snapshots.merge(snapshots, io)
       let report: StatsReport
       do {
         report = try SnapshotStats.report(merged, catalog: catalog, options: options)

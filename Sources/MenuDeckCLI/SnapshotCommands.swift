@@ -58,7 +58,79 @@ enum Ingest {
     "before", valueName: "date",
     help: "Ingest only swipes dated before this day (default: tomorrow in the config's zone).")
 
+  /// What the command line and the config ask `ingest` for.
+  struct Request {
+    var into: String
+    var logs: [String]
+    var config: MenuDeckConfig
+    var before: DeckDate
+    var rejectsPath: String?
+    /// How the logs are read; the column mapping is added once the outputs are locked.
+    var settings: RunSettings
+  }
+
+  /// What `ingest` has added so far.
+  struct Progress {
+    var snapshot: HistorySnapshot
+    var added = 0
+    var skipped = 0
+    var events = 0
+    /// Content hashes of the logs added by this run.
+    var seen = Set<String>()
+
+    func has(_ hash: String) -> Bool { snapshot.contains(sha256: hash) || seen.contains(hash) }
+  }
+
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    let io = context.io
+    var request = try self.request(args, context)
+    let into = request.into
+    let inputs =
+      request.logs.map { RunOutputs.File("the swipe log", $0) }
+      + Inputs.configFiles(request.config)
+    // The snapshot is read and replaced under its lock: the lock is taken before it is read.
+    let outputs = try RunOutputs(
+      [("--into", into), ("--rejects", request.rejectsPath)], inputs: inputs,
+      wait: OutputOptions.wait(args), context: context)
+    defer { outputs.abort() }
+
+    let intoOpened = Paths.open(into, io)
+    let stateRead = FileState(path: intoOpened)
+    var progress = Progress(
+      snapshot: stateRead == nil
+        ? .empty : try SnapshotFile.read(path: intoOpened, displayName: into))
+    var rejects: RejectsWriter?
+    if request.rejectsPath != nil {
+      rejects = RejectsWriter(output: try outputs.output("--rejects"))
+    }
+    request.settings.columns = try InputOptions.columnMapping(args, config: request.config)
+    for log in request.logs {
+      try add(log, request, to: &progress, rejects: rejects, context)
+    }
+    try rejects?.finish()
+    if progress.added > 0 || stateRead == nil {
+      try outputs.write(SnapshotFile.encode(progress.snapshot), to: "--into")
+    }
+    try outputs.commit {
+      // Under the lock no menudeck run can have written the snapshot; something else did.
+      guard FileState(path: intoOpened) == stateRead else {
+        throw CommandFailure(
+          .busy,
+          "\(into): changed on disk while this run read it (written by something that does not "
+            + "take menudeck's lock?); nothing was written. Run the ingest again")
+      }
+    }
+    let snapshot = progress.snapshot
+    context.note(
+      "ingested \(plural(progress.added, "log")) (\(plural(progress.events, "swipe")))"
+        + (progress.skipped > 0 ? ", skipped \(progress.skipped) already ingested" : "")
+        + "; \(into) holds \(plural(snapshot.sources.count, "log")), "
+        + "\(plural(Int(snapshot.events), "swipe")), \(plural(snapshot.users.count, "diner"))")
+    return .success
+  }
+
+  /// The options and the config, checked before any output is locked.
+  static func request(_ args: ParsedArguments, _ context: CommandContext) throws -> Request {
     let io = context.io
     guard let into = args.value(Ingest.into) else {
       throw UsageError("missing '--into <snapshot>': the snapshot to write")
@@ -93,118 +165,87 @@ enum Ingest {
         "'--into \(into)' is not a regular file: ingest reads the snapshot there and replaces "
           + "it; give the path of a snapshot file (it is created when missing)")
     }
-    let inputs = logs.map { RunOutputs.File("the swipe log", $0) } + Inputs.configFiles(config)
-    // The snapshot is read and replaced under its lock: the lock is taken before it is read.
-    let outputs = try RunOutputs(
-      [("--into", into), ("--rejects", rejectsPath)], inputs: inputs,
-      wait: OutputOptions.wait(args), context: context)
-    defer { outputs.abort() }
-
-    let intoOpened = Paths.open(into, io)
-    var snapshot = HistorySnapshot.empty
-    let stateRead = FileState(path: intoOpened)
-    if stateRead != nil {
-      snapshot = try SnapshotFile.read(path: intoOpened, displayName: into)
-    }
-    var rejects: RejectsWriter?
-    if rejectsPath != nil { rejects = RejectsWriter(output: try outputs.output("--rejects")) }
     let settings = RunSettings(
       config: config, catalogPath: "", usersPath: nil, historyPaths: [], strategyName: "",
       strategy: NamedStrategy(name: "", use: "", options: [:]), seed: 0,
       date: DeckDate(daysSinceEpoch: 0),
-      zone: zone, format: .json, rules: config.rules, skipBadLines: skip, rejectsPath: rejectsPath,
-      columns: try InputOptions.columnMapping(args, config: config))
+      zone: zone, format: .json, rules: config.rules, skipBadLines: skip, rejectsPath: rejectsPath)
+    return Request(
+      into: into, logs: logs, config: config, before: before, rejectsPath: rejectsPath,
+      settings: settings)
+  }
 
-    var added = 0
-    var skipped = 0
-    var events = 0
-    var seen = Set<String>()
-    for log in logs {
-      // Standard input, a pipe or a FIFO can be read once only: it is hashed as it is read, and
-      // dropped at the end when the snapshot has it already.
-      let once = log == "-" || Inputs.isReadOnce(log, io)
-      let (hash, size) =
-        once
-        ? (nil, 0)
-        : try Paths.using(log, io) { opened throws(DeckIOError) in
-          try fileSHA256(opened)
-        }
-      if let hash, snapshot.contains(sha256: hash) || seen.contains(hash) {
-        context.note("\(log) is already in \(into) (same content); skipped")
-        skipped += 1
-        continue
+  /// Reads one log into the snapshot, unless the snapshot (or this run) has its content already.
+  static func add(
+    _ log: String, _ request: Request, to progress: inout Progress, rejects: RejectsWriter?,
+    _ context: CommandContext
+  ) throws {
+    let io = context.io
+    // Standard input, a pipe or a FIFO can be read once only: it is hashed as it is read, and
+    // dropped at the end when the snapshot has it already.
+    let once = log == "-" || Inputs.isReadOnce(log, io)
+    let (hash, size) =
+      once
+      ? (nil, 0)
+      : try Paths.using(log, io) { opened throws(DeckIOError) in
+        try fileSHA256(opened)
       }
-      var sink = SnapshotIngest(cutoff: before)
-      // The rejects of a log read once wait until it is known to be new.
-      var held: [EventReject] = []
-      let stats: EventReadStats
-      var contentHash = hash
-      if once {
-        let handler: ((EventReject) throws(DeckIOError) -> Void)? =
-          rejects == nil ? nil : { reject throws(DeckIOError) in held.append(reject) }
-        var digest = SHA256()
-        stats = try Inputs.readOnce(
-          log, settings, io, into: &sink, sha256: &digest, onReject: handler)
-        contentHash = digest.hexDigest()
-        if snapshot.contains(sha256: contentHash!) || seen.contains(contentHash!) {
-          context.note(
-            "\(log == "-" ? "standard input" : log) is already in \(into) (same "
-              + "content); skipped")
-          skipped += 1
-          continue
-        }
-        for reject in held { try rejects?.write(reject) }
-      } else {
-        var handler: ((EventReject) throws(DeckIOError) -> Void)?
-        if let w = rejects {
-          handler = { reject throws(DeckIOError) in try w.write(reject) }
-        }
-        stats = try Inputs.readLogs([log], settings, io, into: &sink, onReject: handler)
-      }
-      var builder = sink.builder
-      builder.hesitations = Int64(stats.hesitations)
-      let source = HistorySnapshot.Source(
-        sha256: contentHash!, path: log, bytes: Int64(once ? stats.bytes : size),
-        lines: Int64(stats.lines), events: Int64(stats.events))
-      var part = builder.build(sources: [source])
-      part.timeZone = config.timeZone
-      part.dragRule = config.dragRuleName
-      do {
-        snapshot = try HistorySnapshot.merge(snapshot, part)
-      } catch {
-        throw CommandFailure(.dataError, "\(into): \(error)")
-      }
-      if sink.skippedFuture > 0 {
-        context.warn(
-          "\(log): \(plural(sink.skippedFuture, "swipe")) dated on or after \(before) were not "
-            + "ingested (give --before to move the limit)")
-      }
-      seen.insert(contentHash!)
-      added += 1
-      events += stats.events
-      if stats.skippedLines > 0 {
-        context.warn("\(log): skipped \(plural(stats.skippedLines, "malformed event line"))")
-      }
+    if let hash, progress.has(hash) {
+      context.note("\(log) is already in \(request.into) (same content); skipped")
+      progress.skipped += 1
+      return
     }
-    try rejects?.finish()
-    if added > 0 || stateRead == nil {
-      try outputs.write(SnapshotFile.encode(snapshot), to: "--into")
-    }
-    try outputs.commit {
-      // Under the lock no menudeck run can have written the snapshot; something else did.
-      guard FileState(path: intoOpened) == stateRead else {
-        throw CommandFailure(
-          .busy,
-          "\(into): changed on disk while this run read it (written by something that does not "
-            + "take menudeck's lock?); nothing was written. Run the ingest again")
+    var sink = SnapshotIngest(cutoff: request.before)
+    // The rejects of a log read once wait until it is known to be new.
+    var held: [EventReject] = []
+    let stats: EventReadStats
+    var contentHash = hash
+    if once {
+      let handler: ((EventReject) throws(DeckIOError) -> Void)? =
+        rejects == nil ? nil : { reject throws(DeckIOError) in held.append(reject) }
+      var digest = SHA256()
+      stats = try Inputs.readOnce(
+        log, request.settings, io, into: &sink, sha256: &digest, onReject: handler)
+      contentHash = digest.hexDigest()
+      if progress.has(contentHash!) {
+        context.note(
+          "\(log == "-" ? "standard input" : log) is already in \(request.into) (same "
+            + "content); skipped")
+        progress.skipped += 1
+        return
       }
+      for reject in held { try rejects?.write(reject) }
+    } else {
+      var handler: ((EventReject) throws(DeckIOError) -> Void)?
+      if let w = rejects {
+        handler = { reject throws(DeckIOError) in try w.write(reject) }
+      }
+      stats = try Inputs.readLogs([log], request.settings, io, into: &sink, onReject: handler)
     }
-    context.note(
-      "ingested \(plural(added, "log")) (\(plural(events, "swipe")))"
-        + (skipped > 0 ? ", skipped \(skipped) already ingested" : "")
-        + "; \(into) holds \(plural(snapshot.sources.count, "log")), "
-        + "\(plural(Int(snapshot.events), "swipe")), \(plural(snapshot.users.count, "diner"))")
-    return .success
+    var builder = sink.builder
+    builder.hesitations = Int64(stats.hesitations)
+    let source = HistorySnapshot.Source(
+      sha256: contentHash!, path: log, bytes: Int64(once ? stats.bytes : size),
+      lines: Int64(stats.lines), events: Int64(stats.events))
+    var part = builder.build(sources: [source])
+    part.timeZone = request.config.timeZone
+    part.dragRule = request.config.dragRuleName
+    do {
+      progress.snapshot = try HistorySnapshot.merge(progress.snapshot, part)
+    } catch {
+      throw CommandFailure(.dataError, "\(request.into): \(error)")
+    }
+    if sink.skippedFuture > 0 {
+      context.warn(
+        "\(log): \(plural(sink.skippedFuture, "swipe")) dated on or after \(request.before) "
+          + "were not ingested (give --before to move the limit)")
+    }
+    progress.seen.insert(contentHash!)
+    progress.added += 1
+    progress.events += stats.events
+    if stats.skippedLines > 0 {
+      context.warn("\(log): skipped \(plural(stats.skippedLines, "malformed event line"))")
+    }
   }
 
   /// SHA-256 (hex) and size of a file, read in chunks.
@@ -249,17 +290,7 @@ enum Merge {
       [("--out", out)], inputs: inputs.map { RunOutputs.File("the snapshot", $0) },
       wait: OutputOptions.wait(args), context: context)
     defer { outputs.abort() }
-    var merged = HistorySnapshot.empty
-    for path in inputs {
-      let snapshot = try Paths.using(path, io) { opened throws(DeckIOError) in
-        try SnapshotFile.read(path: opened, displayName: path)
-      }
-      do {
-        merged = try HistorySnapshot.merge(merged, snapshot)
-      } catch {
-        throw CommandFailure(.dataError, "\(path): \(error)")
-      }
-    }
+    let merged = try Snapshots.merge(inputs, io)
     try outputs.write(SnapshotFile.encode(merged), to: "--out")
     try outputs.commit()
     context.note(
