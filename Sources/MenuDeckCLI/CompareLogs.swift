@@ -122,11 +122,9 @@ enum CompareLogs {
     let zone = try Inputs.timeZone(config)
     let (strategies, baseline) = try Compare.strategies(args, config, io)
     let seed = try args.value(InputOptions.seed) ?? config.seed
-    var settings = RunSettings(
-      config: config, catalogPath: catalogPath, usersPath: nil, historyPaths: logs,
-      strategyName: "", strategy: NamedStrategy(name: "", use: "", options: [:]), seed: seed,
-      date: DeckDate(daysSinceEpoch: 0), zone: zone, format: .json, rules: rules,
-      skipBadLines: args.flag(InputOptions.skipBadLines), rejectsPath: nil)
+    var settings = RunSettings.readingLogs(
+      config, zone: zone, catalogPath: catalogPath, logs: logs, seed: seed, rules: rules,
+      skipBadLines: args.flag(InputOptions.skipBadLines))
     settings.columns = try InputOptions.columnMapping(args, config: config)
     try checkDistinct(logs, io)
     let ope = args.flag(CompareOptions.ope)

@@ -28,6 +28,19 @@ struct RunSettings {
 
   /// The mapping the logs are read with.
   var effectiveColumns: ColumnMapping? { columns ?? config.columns }
+
+  /// Settings for a command that only reads swipe logs (`stats`, `ingest`, `compare` on logs):
+  /// no strategy, users or deck date.
+  static func readingLogs(
+    _ config: MenuDeckConfig, zone: TimeZone, catalogPath: String = "", logs: [String] = [],
+    seed: UInt64 = 0, rules: DeckRules? = nil, skipBadLines: Bool, rejectsPath: String? = nil
+  ) -> RunSettings {
+    RunSettings(
+      config: config, catalogPath: catalogPath, usersPath: nil, historyPaths: logs,
+      strategyName: "", strategy: NamedStrategy(name: "", use: "", options: [:]), seed: seed,
+      date: DeckDate(daysSinceEpoch: 0), zone: zone, format: .json, rules: rules ?? config.rules,
+      skipBadLines: skipBadLines, rejectsPath: rejectsPath)
+  }
 }
 
 /// Options shared by the commands that read the inputs. Code shared by several commands reads

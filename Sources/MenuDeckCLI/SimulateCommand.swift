@@ -351,12 +351,10 @@ let statsCommand = CommandSpec(
     let window = try args.value(StatsCommandOptions.repeatWindow)
     if let window { try Limits.check(window, option: "repeat-window", in: Limits.days, "days") }
     let zone = try Inputs.timeZone(config)
-    let settings = RunSettings(
-      config: config, catalogPath: catalogPath, usersPath: nil, historyPaths: logs,
-      strategyName: "", strategy: NamedStrategy(name: "", use: "", options: [:]), seed: 0,
-      date: DeckDate(daysSinceEpoch: 0), zone: zone, format: .json, rules: config.rules,
-      skipBadLines: args.flag(InputOptions.skipBadLines), rejectsPath: nil,
-      columns: try InputOptions.columnMapping(args, config: config))
+    var settings = RunSettings.readingLogs(
+      config, zone: zone, catalogPath: catalogPath, logs: logs,
+      skipBadLines: args.flag(InputOptions.skipBadLines))
+    settings.columns = try InputOptions.columnMapping(args, config: config)
     let options = StatsOptions(deckSize: size, repeatWindowDays: window)
     let format = StatsFormat(rawValue: args.value(StatsCommandOptions.format)!)!
     if !snapshots.isEmpty {

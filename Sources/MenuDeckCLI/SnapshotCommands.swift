@@ -165,11 +165,8 @@ enum Ingest {
         "'--into \(into)' is not a regular file: ingest reads the snapshot there and replaces "
           + "it; give the path of a snapshot file (it is created when missing)")
     }
-    let settings = RunSettings(
-      config: config, catalogPath: "", usersPath: nil, historyPaths: [], strategyName: "",
-      strategy: NamedStrategy(name: "", use: "", options: [:]), seed: 0,
-      date: DeckDate(daysSinceEpoch: 0),
-      zone: zone, format: .json, rules: config.rules, skipBadLines: skip, rejectsPath: rejectsPath)
+    let settings = RunSettings.readingLogs(
+      config, zone: zone, skipBadLines: skip, rejectsPath: rejectsPath)
     return Request(
       into: into, logs: logs, config: config, before: before, rejectsPath: rejectsPath,
       settings: settings)
