@@ -65,43 +65,43 @@ extension Option where Value == String {
   }
 }
 
-extension Option where Value == Int {
-  /// A whole number (decimal digits, optional sign).
-  public init(
-    _ name: String, short: Character? = nil, valueName: String? = nil,
-    default defaultValue: String? = nil, help: String, isHidden: Bool = false
-  ) {
-    self.init(
-      name, short: short, valueName: valueName, default: defaultValue, help: help,
-      isHidden: isHidden, expected: "a whole number like 10", { Int($0) })
+/// A type an option's text is read as without a conversion of its own: whole numbers, seeds and
+/// decimal numbers.
+public protocol OptionText {
+  /// What a valid text looks like, for the usage error.
+  static var expected: String { get }
+  init?(optionText: String)
+}
+
+extension Int: OptionText {
+  /// Decimal digits, optional sign.
+  public static var expected: String { "a whole number like 10" }
+  public init?(optionText text: String) { self.init(text) }
+}
+
+extension UInt64: OptionText {
+  public static var expected: String { "a whole number from 0 to \(UInt64.max)" }
+  public init?(optionText text: String) { self.init(text) }
+}
+
+extension Double: OptionText {
+  /// Finite numbers only.
+  public static var expected: String { "a number like 0.5" }
+  public init?(optionText text: String) {
+    guard let v = Double(text), v.isFinite else { return nil }
+    self = v
   }
 }
 
-extension Option where Value == UInt64 {
-  /// An unsigned 64-bit number (for seeds).
+extension Option where Value: OptionText {
+  /// An option read as `Value` (`Option<Int>`, `Option<UInt64>`, `Option<Double>`).
   public init(
     _ name: String, short: Character? = nil, valueName: String? = nil,
     default defaultValue: String? = nil, help: String, isHidden: Bool = false
   ) {
     self.init(
       name, short: short, valueName: valueName, default: defaultValue, help: help,
-      isHidden: isHidden, expected: "a whole number from 0 to \(UInt64.max)", { UInt64($0) })
-  }
-}
-
-extension Option where Value == Double {
-  /// A finite decimal number.
-  public init(
-    _ name: String, short: Character? = nil, valueName: String? = nil,
-    default defaultValue: String? = nil, help: String, isHidden: Bool = false
-  ) {
-    self.init(
-      name, short: short, valueName: valueName, default: defaultValue, help: help,
-      isHidden: isHidden, expected: "a number like 0.5",
-      { text in
-        guard let v = Double(text), v.isFinite else { return nil }
-        return v
-      })
+      isHidden: isHidden, expected: Value.expected, { Value(optionText: $0) })
   }
 }
 
