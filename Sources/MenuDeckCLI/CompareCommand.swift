@@ -124,21 +124,7 @@ enum Compare {
     let io = context.io
     let config = try Inputs.loadConfig(args, io)
     let format = ComparisonFormat(rawValue: args.value(CompareOptions.format) ?? "table") ?? .table
-    var resampling = ResamplingOptions()
-    if let n = try args.value(CompareOptions.resamples) {
-      guard Limits.resamples.contains(n) else {
-        throw UsageError(
-          "'--resamples' must be between 1 and \(Limits.resamples.upperBound), got \(n)")
-      }
-      resampling.resamples = n
-    }
-    if let level = try args.value(CompareOptions.level) {
-      guard level > 0 && level < 1 else {
-        throw UsageError("'--level' must be between 0 and 1 (e.g. 0.95), got \(level)")
-      }
-      resampling.level = level
-    }
-    resampling.seed = try args.value(InputOptions.seed) ?? config.seed
+    let resampling = try self.resampling(args, config)
     let logs = args.arguments("log")
     // Every file of the run, declared and locked before anything is read: --out, --report and
     // the TREC files, replaced together at the end.
@@ -188,6 +174,28 @@ enum Compare {
       context.note("report written to \(path)")
     }
     return .success
+  }
+
+  /// `--resamples`, `--level` and the seed of the bootstrap.
+  static func resampling(_ args: ParsedArguments, _ config: MenuDeckConfig) throws
+    -> ResamplingOptions
+  {
+    var resampling = ResamplingOptions()
+    if let n = try args.value(CompareOptions.resamples) {
+      guard Limits.resamples.contains(n) else {
+        throw UsageError(
+          "'--resamples' must be between 1 and \(Limits.resamples.upperBound), got \(n)")
+      }
+      resampling.resamples = n
+    }
+    if let level = try args.value(CompareOptions.level) {
+      guard level > 0 && level < 1 else {
+        throw UsageError("'--level' must be between 0 and 1 (e.g. 0.95), got \(level)")
+      }
+      resampling.level = level
+    }
+    resampling.seed = try args.value(InputOptions.seed) ?? config.seed
+    return resampling
   }
 
   static let coverageNote =

@@ -76,17 +76,8 @@ enum CompareLogs {
           + " by ranking metrics and \(skipped == 1 ? "is" : "are") left out")
     }
     let parameters =
-      [
-        ReportParameter(name: "mode", value: "logs"),
-        ReportParameter(name: "logs", value: logs.joined(separator: ", ")),
-        ReportParameter(name: "split", value: setup.split.describe(deckDate)),
-        ReportParameter(name: "deck_date", value: "\(deckDate)"),
-        ReportParameter(name: "k", value: "\(setup.k)"),
-        ReportParameter(name: "training_events", value: "\(sink.trainingEvents)"),
-        ReportParameter(name: "evaluation_events", value: "\(sink.heldOut.events)"),
-        ReportParameter(name: "evaluated_diners", value: "\(judged.count)"),
-        ReportParameter(name: "seed", value: "\(setup.seed)"),
-      ] + opeParameters
+      self.parameters(setup, sink, logs, deckDate: deckDate, judged: judged.count)
+      + opeParameters
     var report = ComparisonReport(
       title: "logs: \(logs.joined(separator: ", ")), \(setup.split.describe(deckDate)), "
         + "k = \(setup.k)",
@@ -97,6 +88,23 @@ enum CompareLogs {
     report.topDishes = LogEvaluation.topDishes(
       names: names, counts: shown, catalog: setup.catalog)
     return report
+  }
+
+  /// The report's parameters of a comparison on logs (the off-policy ones follow them).
+  static func parameters(
+    _ setup: Setup, _ sink: LogSplitSink, _ logs: [String], deckDate: DeckDate, judged: Int
+  ) -> [ReportParameter] {
+    [
+      ReportParameter(name: "mode", value: "logs"),
+      ReportParameter(name: "logs", value: logs.joined(separator: ", ")),
+      ReportParameter(name: "split", value: setup.split.describe(deckDate)),
+      ReportParameter(name: "deck_date", value: "\(deckDate)"),
+      ReportParameter(name: "k", value: "\(setup.k)"),
+      ReportParameter(name: "training_events", value: "\(sink.trainingEvents)"),
+      ReportParameter(name: "evaluation_events", value: "\(sink.heldOut.events)"),
+      ReportParameter(name: "evaluated_diners", value: "\(judged)"),
+      ReportParameter(name: "seed", value: "\(setup.seed)"),
+    ]
   }
 
   /// The options, the catalog, the diners' profiles, the deck rules and the strategies, checked

@@ -224,35 +224,8 @@ enum Inputs {
     let history =
       args.isGiven(InputOptions.history) ? args.values(InputOptions.history) : config.history
 
-    var strategyName = config.strategy
-    var fromCommandLine = false
-    if args.declares(InputOptions.strategy), let s = args.value(InputOptions.strategy) {
-      strategyName = s
-      fromCommandLine = true
-    }
-    guard let named = config.resolveStrategy(strategyName) else {
-      let message =
-        "unknown strategy '\(strategyName)'\(didYouMean(strategyName, config.strategyNames)); "
-        + "valid strategies: " + config.strategyNames.joined(separator: ", ")
-      if fromCommandLine { throw UsageError(message) }
-      throw CommandFailure(.dataError, "\(config.path): \(message)")
-    }
-    var strategy = named
-    if args.declares(InputOptions.option) {
-      for (key, value) in try args.keyValuePairs(InputOptions.option) {
-        strategy.options[key] = value
-      }
-    }
-    if needsStrategy, let description = StrategyRegistry.description(of: strategy.use) {
-      do {
-        _ = try StrategyOptions(raw: strategy.options, for: description)
-      } catch {
-        if args.declares(InputOptions.option) && !args.values(InputOptions.option).isEmpty {
-          throw UsageError(error.description)
-        }
-        throw CommandFailure(.dataError, "\(config.path): \(error)")
-      }
-    }
+    let (strategyName, strategy) = try self.strategy(
+      args, config: config, needsStrategy: needsStrategy)
 
     var seed = config.seed
     if args.declares(InputOptions.seed), let s = try args.value(InputOptions.seed) { seed = s }
@@ -288,6 +261,44 @@ enum Inputs {
       format: format, rules: rules, skipBadLines: skip, rejectsPath: rejects,
       columns: try InputOptions.columnMapping(args, config: config),
       quiet: args.declares(InputOptions.quiet) && args.flag(InputOptions.quiet))
+  }
+
+  /// The strategy of a run: `--strategy` (or the config's), resolved in the config, with the
+  /// `--option`s over its options, which are checked when `needsStrategy`. A bad name or option
+  /// is a usage error when the command line gave it, else the config's data error.
+  static func strategy(
+    _ args: ParsedArguments, config: MenuDeckConfig, needsStrategy: Bool
+  ) throws -> (name: String, strategy: NamedStrategy) {
+    var strategyName = config.strategy
+    var fromCommandLine = false
+    if args.declares(InputOptions.strategy), let s = args.value(InputOptions.strategy) {
+      strategyName = s
+      fromCommandLine = true
+    }
+    guard let named = config.resolveStrategy(strategyName) else {
+      let message =
+        "unknown strategy '\(strategyName)'\(didYouMean(strategyName, config.strategyNames)); "
+        + "valid strategies: " + config.strategyNames.joined(separator: ", ")
+      if fromCommandLine { throw UsageError(message) }
+      throw CommandFailure(.dataError, "\(config.path): \(message)")
+    }
+    var strategy = named
+    if args.declares(InputOptions.option) {
+      for (key, value) in try args.keyValuePairs(InputOptions.option) {
+        strategy.options[key] = value
+      }
+    }
+    if needsStrategy, let description = StrategyRegistry.description(of: strategy.use) {
+      do {
+        _ = try StrategyOptions(raw: strategy.options, for: description)
+      } catch {
+        if args.declares(InputOptions.option) && !args.values(InputOptions.option).isEmpty {
+          throw UsageError(error.description)
+        }
+        throw CommandFailure(.dataError, "\(config.path): \(error)")
+      }
+    }
+    return (strategyName, strategy)
   }
 
   static func loadCatalog(_ path: String, _ io: CLIStreams) throws -> (Catalog, String) {
