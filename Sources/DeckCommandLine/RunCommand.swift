@@ -4,8 +4,8 @@
 ///   error prints "<program>: error: <message>" with the code of `ExitCode.for(_:)`;
 /// - `--help`, `-h` or `help <subcommand>`: the help on standard output, exit 0;
 /// - `--version` (when the root has a version): the version on standard output, exit 0;
-/// - a wrong command line: "<program>: error: <message>", the usage line and a pointer to the help on
-///   standard error, exit 64.
+/// - a wrong command line: "<program>: error: <message>", the usage line and a pointer to the help
+///   on standard error, exit 64.
 /// Standard output is flushed at the end; a failed write there turns a success into exit 74.
 public func runCommand(_ root: CommandSpec, arguments: [String], io: CLIStreams) -> ExitCode {
   var code: ExitCode
