@@ -219,19 +219,10 @@ enum Ingest {
       }
       stats = try Inputs.readLogs([log], request.settings, io, into: &sink, onReject: handler)
     }
-    var builder = sink.builder
-    builder.hesitations = Int64(stats.hesitations)
     let source = HistorySnapshot.Source(
       sha256: contentHash!, path: log, bytes: Int64(once ? stats.bytes : size),
       lines: Int64(stats.lines), events: Int64(stats.events))
-    var part = builder.build(sources: [source])
-    part.timeZone = request.config.timeZone
-    part.dragRule = request.config.dragRuleName
-    do {
-      progress.snapshot = try HistorySnapshot.merge(progress.snapshot, part)
-    } catch {
-      throw CommandFailure(.dataError, "\(request.into): \(error)")
-    }
+    progress.snapshot = try merge(sink, stats, source, into: progress.snapshot, request)
     if sink.skippedFuture > 0 {
       context.warn(
         "\(log): \(plural(sink.skippedFuture, "swipe")) dated on or after \(request.before) "
@@ -242,6 +233,24 @@ enum Ingest {
     progress.events += stats.events
     if stats.skippedLines > 0 {
       context.warn("\(log): skipped \(plural(stats.skippedLines, "malformed event line"))")
+    }
+  }
+
+  /// `snapshot` with the log read into `sink` added as one source, in the config's time zone
+  /// and drag rule.
+  static func merge(
+    _ sink: SnapshotIngest, _ stats: EventReadStats, _ source: HistorySnapshot.Source,
+    into snapshot: HistorySnapshot, _ request: Request
+  ) throws -> HistorySnapshot {
+    var builder = sink.builder
+    builder.hesitations = Int64(stats.hesitations)
+    var part = builder.build(sources: [source])
+    part.timeZone = request.config.timeZone
+    part.dragRule = request.config.dragRuleName
+    do {
+      return try HistorySnapshot.merge(snapshot, part)
+    } catch {
+      throw CommandFailure(.dataError, "\(request.into): \(error)")
     }
   }
 
