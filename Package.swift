@@ -25,6 +25,10 @@ import PackageDescription
 // MenuDeckCLI -> DeckLab, DeckIO, DeckStrategies, DeckCore: the commands wire them together.
 // MenuDeckCLI -> DeckPlugins: `--strategy` may name a configured external plugin.
 // MenuDeckCLI -> DeckBase: output files, locks, signals, errno text, suggestions, JSON text.
+// DeckCommandLine -> DeckBase: did-you-mean for options and commands, errno text for streams.
+//   The argument parser, help, streams, diagnostics and exit codes: no menudeck command in it,
+//   so its tests build without the CLI.
+// MenuDeckCLI -> DeckCommandLine: every command is a CommandSpec with typed option keys.
 // menudeck -> MenuDeckCLI: the executable is only its entry point.
 // menudeck-bench and the test targets -> the modules they measure or test (and those whose
 //   types they build inputs with).
@@ -41,15 +45,19 @@ let package = Package(
     .target(name: "DeckPlugins", dependencies: ["DeckBase", "DeckCore", "DeckStrategies"]),
     .target(name: "DeckIO", dependencies: ["DeckBase", "DeckCore"]),
     .target(name: "DeckLab", dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO"]),
+    .target(name: "DeckCommandLine", dependencies: ["DeckBase"]),
     .target(
       name: "MenuDeckCLI",
-      dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckLab"]
-    ),
+      dependencies: [
+        "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckLab",
+        "DeckCommandLine",
+      ]),
     .executableTarget(name: "menudeck", dependencies: ["MenuDeckCLI"]),
     .executableTarget(
       name: "menudeck-bench",
       dependencies: [
-        "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckLab", "MenuDeckCLI",
+        "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckLab",
+        "DeckCommandLine", "MenuDeckCLI",
       ],
       path: "Benchmarks/menudeck-bench"),
     .testTarget(name: "DeckBaseTests", dependencies: ["DeckBase"]),
@@ -64,10 +72,12 @@ let package = Package(
     .testTarget(
       name: "DeckLabTests",
       dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckLab"]),
+    .testTarget(name: "DeckCommandLineTests", dependencies: ["DeckBase", "DeckCommandLine"]),
     .testTarget(
       name: "MenuDeckCLITests",
       dependencies: [
-        "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckLab", "MenuDeckCLI",
+        "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckLab",
+        "DeckCommandLine", "MenuDeckCLI",
       ],
       exclude: ["Golden"]),
   ]

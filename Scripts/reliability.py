@@ -72,8 +72,8 @@ def snapshot_events(binary, snap):
     code, out, err = run(binary, ["merge", snap, "--out", os.devnull])
     if code != 0:
         return None, None, err
-    # "menudeck: merged 1 snapshot into /dev/null: 3 logs, 12 swipes, 5 diners"
-    tail = err.strip().splitlines()[-1].split(": ", 2)[-1]
+    # "menudeck: note: merged 1 snapshot into /dev/null: 3 logs, 12 swipes, 5 diners"
+    tail = err.strip().splitlines()[-1].rsplit(": ", 1)[-1]
     parts = [p.strip() for p in tail.split(",")]
     logs = int(parts[0].split()[0])
     swipes = int(parts[1].split()[0])

@@ -1,9 +1,59 @@
 import DeckBase
+import DeckCommandLine
 import DeckCore
 import DeckIO
 import DeckLab
 import DeckStrategies
 import Foundation
+
+/// The options of `compare`; those it shares with `simulate` and `deck` are read through the
+/// shared keys (`SimulationOptions`, `InputOptions`).
+enum CompareOptions {
+  static let strategies = SimulationOptions.strategies.with(
+    help: "A strategy or named configuration to compare (two or more).")
+  static let baseline = Option<String>(
+    "baseline", short: "b", valueName: "name",
+    help: "Report every other strategy's difference from this one.")
+  static let resamples = Option<Int>(
+    "resamples", valueName: "n",
+    help: "Bootstrap resamples and randomization-test permutations (default 1000).")
+  static let level = Option<Double>(
+    "level", valueName: "p", help: "Confidence level of the intervals (default 0.95).")
+  static let format = Option<String>(
+    "format", short: "f", valueName: "format", default: "table",
+    choices: ["table", "markdown", "json", "csv"], help: "Output format.")
+  static let out = Option<String>(
+    "out", valueName: "file", help: "Write the comparison to this file atomically.")
+  static let report = Option<String>(
+    "report", valueName: "file.html",
+    help: "Also write a self-contained HTML report with charts, atomically.")
+  static let users = SimulationOptions.users.with(
+    help: "Simulation: how many synthetic diners, or a users file (default 1000). Logs: a users"
+      + " file with diets and allergens.")
+  static let split = Option<String>(
+    "split", valueName: "date",
+    help: "Logs: learn from events before this date, evaluate on events from it on.")
+  static let holdout = Option<Double>(
+    "holdout", valueName: "fraction",
+    help:
+      "Logs without times: evaluate on this share of the (diner, dish) pairs instead of --split.")
+  static let k = Option<Int>(
+    "k", valueName: "n", help: "Logs: the k of the ranking metrics (default: deck size).")
+  static let ope = Flag("ope", help: "Logs: off-policy estimates from the logged propensities.")
+  static let trec = Option<String>(
+    "trec", valueName: "dir",
+    help: "Logs: also write the judgements and each strategy's decks as TREC qrels and runs.")
+
+  /// Options that only a comparison on logs reads.
+  static let logsOnly: [any OptionKey] = [
+    split, holdout, k, ope, trec, InputOptions.skipBadLines, InputOptions.columns,
+    InputOptions.right, InputOptions.left,
+  ]
+  /// Options that only a simulated comparison reads.
+  static let simulationOnly: [any OptionKey] = [
+    SimulationOptions.days, SimulationOptions.start, SimulationOptions.mode,
+  ]
+}
 
 let compareCommand = CommandSpec(
   name: "compare",
@@ -33,56 +83,35 @@ let compareCommand = CommandSpec(
         Data/swipes.jsonl --report compare.html
     """,
   options: [
-    InputOptions.config,
-    InputOptions.catalog,
-    .repeatable(
-      "strategy", short: "s", valueName: "name",
-      help: "A strategy or named configuration to compare (two or more)."),
-    .repeatable("option", short: "o", valueName: "key=value", help: "Strategy option, for all."),
-    .option(
-      "baseline", short: "b", valueName: "name",
-      help: "Report every other strategy's difference from this one."),
-    .option(
-      "resamples", valueName: "n",
-      help: "Bootstrap resamples and randomization-test permutations (default 1000)."),
-    .option("level", valueName: "p", help: "Confidence level of the intervals (default 0.95)."),
-    .option("seed", valueName: "n", help: "Random seed of the simulation and the bootstrap."),
-    .option("size", short: "n", valueName: "n", help: "Cards per deck (config: deck.size)."),
-    .option(
-      "format", short: "f", valueName: "format", default: "table",
-      choices: ["table", "markdown", "json", "csv"], help: "Output format."),
-    .option("out", valueName: "file", help: "Write the comparison to this file atomically."),
-    .option(
-      "report", valueName: "file.html",
-      help: "Also write a self-contained HTML report with charts, atomically."),
-    OutputOptions.wait,
-    .option(
-      "users", valueName: "n|file",
-      help: "Simulation: how many synthetic diners, or a users file (default 1000). Logs: a users"
-        + " file with diets and allergens."),
-    .option("days", valueName: "n", help: "Simulation: days to simulate (default 30)."),
-    .option(
-      "start", valueName: "date", help: "Simulation: first day, YYYY-MM-DD (default: today)."),
-    .option(
-      "mode", valueName: "mode", choices: ["pick", "all"],
-      help: "Simulation: pick ends a session at the first right swipe, all swipes the whole deck."),
-    .option(
-      "split", valueName: "date",
-      help: "Logs: learn from events before this date, evaluate on events from it on."),
-    .option(
-      "holdout", valueName: "fraction",
-      help:
-        "Logs without times: evaluate on this share of the (diner, dish) pairs instead of --split."),
-    .option("k", valueName: "n", help: "Logs: the k of the ranking metrics (default: deck size)."),
-    .flag("ope", help: "Logs: off-policy estimates from the logged propensities."),
-    .option(
-      "trec", valueName: "dir",
-      help: "Logs: also write the judgements and each strategy's decks as TREC qrels and runs."),
-    InputOptions.skipBadLines,
+    InputOptions.config.spec,
+    InputOptions.catalog.spec,
+    CompareOptions.strategies.spec,
+    InputOptions.option.with(help: "Strategy option, for all.").spec,
+    CompareOptions.baseline.spec,
+    CompareOptions.resamples.spec,
+    CompareOptions.level.spec,
+    InputOptions.seed.with(help: "Random seed of the simulation and the bootstrap.").spec,
+    InputOptions.size.spec,
+    CompareOptions.format.spec,
+    CompareOptions.out.spec,
+    CompareOptions.report.spec,
+    OutputOptions.wait.spec,
+    CompareOptions.users.spec,
+    SimulationOptions.days.with(help: "Simulation: days to simulate (default 30).").spec,
+    SimulationOptions.start.with(help: "Simulation: first day, YYYY-MM-DD (default: today).").spec,
+    SimulationOptions.mode.with(
+      help: "Simulation: pick ends a session at the first right swipe, all swipes the whole deck."
+    ).spec,
+    CompareOptions.split.spec,
+    CompareOptions.holdout.spec,
+    CompareOptions.k.spec,
+    CompareOptions.ope.spec,
+    CompareOptions.trec.spec,
+    InputOptions.skipBadLines.spec,
   ] + InputOptions.mapping + [
-    .option(
-      "fallback", valueName: "name",
-      help: "If a strategy (a plugin) fails, give the affected diners this strategy's decks.")
+    InputOptions.fallback.with(
+      help: "If a strategy (a plugin) fails, give the affected diners this strategy's decks."
+    ).spec
   ],
   arguments: [
     CommandArgument(
@@ -95,36 +124,22 @@ enum Compare {
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let io = context.io
     let config = try Inputs.loadConfig(args, io)
-    let format = ComparisonFormat(rawValue: args.value("format") ?? "table") ?? .table
-    var resampling = ResamplingOptions()
-    if let n = try args.int("resamples") {
-      guard Limits.resamples.contains(n) else {
-        throw UsageError(
-          "'--resamples' must be between 1 and \(Limits.resamples.upperBound), got \(n)")
-      }
-      resampling.resamples = n
-    }
-    if let level = try args.double("level") {
-      guard level > 0 && level < 1 else {
-        throw UsageError("'--level' must be between 0 and 1 (e.g. 0.95), got \(level)")
-      }
-      resampling.level = level
-    }
-    resampling.seed = try args.uint64("seed") ?? config.seed
+    let format = ComparisonFormat(rawValue: args.value(CompareOptions.format) ?? "table") ?? .table
+    let resampling = try self.resampling(args, config)
     let logs = args.arguments("log")
     // Every file of the run, declared and locked before anything is read: --out, --report and
     // the TREC files, replaced together at the end.
     var declared: [(option: String, path: String?)] = [
-      ("--out", args.value("out")), ("--report", args.value("report")),
+      ("--out", args.value(CompareOptions.out)), ("--report", args.value(CompareOptions.report)),
     ]
-    if let dir = args.value("trec"), !logs.isEmpty {
+    if let dir = args.value(CompareOptions.trec), !logs.isEmpty {
       for file in CompareLogs.trecFiles(dir: dir, names: Simulate.strategyNames(args, config)) {
         declared.append(("--trec", file))
       }
     }
     var inputs = logs.map { RunOutputs.File("the swipe log", $0) } + Inputs.configFiles(config)
-    if let catalog = args.value("catalog") { inputs.append(.init("--catalog", catalog)) }
-    if let users = args.value("users"), !Simulate.isCount(users) {
+    if let catalog = args.value(InputOptions.catalog) { inputs.append(.init("--catalog", catalog)) }
+    if let users = args.value(CompareOptions.users), !Simulate.isCount(users) {
       inputs.append(.init("--users", users))
     }
     let outputs = try RunOutputs(
@@ -135,16 +150,15 @@ enum Compare {
 
     var report: ComparisonReport
     if logs.isEmpty {
-      for option in [
-        "split", "holdout", "k", "ope", "trec", "skip-bad-lines", "columns", "right", "left",
-      ]
-      where args.isGiven(option) {
-        throw UsageError("'--\(option)' applies to logs; give the swipe logs to evaluate on")
+      for option in CompareOptions.logsOnly where args.isGiven(option) {
+        throw UsageError(
+          "'--\(option.spec.name)' applies to logs; give the swipe logs to evaluate on")
       }
       report = try simulation(args, config, resampling, context)
     } else {
-      for option in ["days", "start", "mode"] where args.isGiven(option) {
-        throw UsageError("'--\(option)' applies to simulations; logs are evaluated with --split")
+      for option in CompareOptions.simulationOnly where args.isGiven(option) {
+        throw UsageError(
+          "'--\(option.spec.name)' applies to simulations; logs are evaluated with --split")
       }
       report = try CompareLogs.run(args, config, logs, resampling, context, outputs: outputs)
     }
@@ -154,13 +168,35 @@ enum Compare {
       try outputs.write(HTMLReport.render(report), to: "--report")
     }
     try outputs.commit()
-    if let dir = args.value("trec"), !logs.isEmpty {
-      context.note("menudeck: TREC qrels and runs written to \(dir)")
+    if let dir = args.value(CompareOptions.trec), !logs.isEmpty {
+      context.note("TREC qrels and runs written to \(dir)")
     }
-    if let path = args.value("report"), path != "-" {
-      context.note("menudeck: report written to \(path)")
+    if let path = args.value(CompareOptions.report), path != "-" {
+      context.note("report written to \(path)")
     }
     return .success
+  }
+
+  /// `--resamples`, `--level` and the seed of the bootstrap.
+  static func resampling(_ args: ParsedArguments, _ config: MenuDeckConfig) throws
+    -> ResamplingOptions
+  {
+    var resampling = ResamplingOptions()
+    if let n = try args.value(CompareOptions.resamples) {
+      guard Limits.resamples.contains(n) else {
+        throw UsageError(
+          "'--resamples' must be between 1 and \(Limits.resamples.upperBound), got \(n)")
+      }
+      resampling.resamples = n
+    }
+    if let level = try args.value(CompareOptions.level) {
+      guard level > 0 && level < 1 else {
+        throw UsageError("'--level' must be between 0 and 1 (e.g. 0.95), got \(level)")
+      }
+      resampling.level = level
+    }
+    resampling.seed = try args.value(InputOptions.seed) ?? config.seed
+    return resampling
   }
 
   static let coverageNote =
@@ -196,7 +232,7 @@ enum Compare {
     _ args: ParsedArguments, _ config: MenuDeckConfig, _ io: CLIStreams
   ) throws -> ([(String, any RankingStrategy)], Int?) {
     var given = Set<String>()
-    for name in args.values("strategy") where !given.insert(name).inserted {
+    for name in args.values(CompareOptions.strategies) where !given.insert(name).inserted {
       throw UsageError("the strategy '\(name)' is given twice; give each strategy once")
     }
     let strategies = try Simulate.strategies(args, config, io)
@@ -204,7 +240,7 @@ enum Compare {
       throw UsageError(
         "give two or more different strategies to compare (--strategy NAME, repeated)")
     }
-    guard let name = args.value("baseline") else { return (strategies, nil) }
+    guard let name = args.value(CompareOptions.baseline) else { return (strategies, nil) }
     let names = strategies.map(\.0)
     guard let index = names.firstIndex(of: name) else {
       throw UsageError(
@@ -243,7 +279,7 @@ enum Compare {
     let (arms, differences) = Resampling.analyze(table, baseline: baseline, options: resampling)
     let mode = setup.simulation.mode == .all ? "all" : "pick"
     context.note(
-      "menudeck: simulated \(plural(setup.population.count, "diner")) x \(plural(setup.days, "day"))"
+      "simulated \(plural(setup.population.count, "diner")) x \(plural(setup.days, "day"))"
         + " from \(setup.start) with seed \(setup.seed): \(plural(totals.sessions, "session")),"
         + " \(plural(totals.swipes, "swipe")) over \(plural(names.count, "strategy", "strategies"))"
     )
@@ -269,7 +305,7 @@ enum Compare {
           + " no sessions)",
         Compare.coverageNote,
       ])
-    report.topDishes = CompareLogs.topDishes(names: names, counts: shown, catalog: catalog)
+    report.topDishes = LogEvaluation.topDishes(names: names, counts: shown, catalog: catalog)
     return report
   }
 }

@@ -1,4 +1,5 @@
 import DeckBase
+import DeckCommandLine
 import DeckCore
 import DeckIO
 import DeckStrategies
@@ -21,33 +22,33 @@ let deckCommand = CommandSpec(
       zcat today.jsonl.gz | menudeck deck --history Data/swipes.jsonl --history -
     """,
   options: InputOptions.all + [
-    InputOptions.date,
-    .repeatable("user", short: "u", valueName: "id", help: "Build only this diner's deck."),
-    .option("strategy", short: "s", valueName: "name", help: "Strategy or named configuration."),
-    .repeatable(
-      "option", short: "o", valueName: "key=value", help: "Strategy option, over the config's."),
-    .option("size", short: "n", valueName: "n", help: "Cards per deck (config: deck.size)."),
-    .option("seed", valueName: "n", help: "Random seed (config: seed)."),
-    .option(
-      "format", short: "f", valueName: "format", choices: DeckFormat.allCases.map(\.rawValue),
-      help: "Output format (config: format; default json)."),
-    .option("out", valueName: "file", help: "Write to this file atomically instead of stdout."),
-    OutputOptions.wait,
-    .option(
-      "fallback", valueName: "name",
-      help: "If the strategy (a plugin) fails, give the affected diners this strategy's decks."),
-    .flag("quiet", short: "q", help: "No summary or warnings on stderr (they stay in the output)."),
+    InputOptions.date.spec,
+    DeckRun.user.spec,
+    InputOptions.strategy.spec,
+    InputOptions.option.spec,
+    InputOptions.size.spec,
+    InputOptions.seed.spec,
+    InputOptions.format.spec,
+    DeckRun.out.spec,
+    OutputOptions.wait.spec,
+    InputOptions.fallback.spec,
+    InputOptions.quiet.spec,
   ],
   run: { args, context in try DeckRun.run(args, context) })
 
 enum DeckRun {
+  static let user = Repeatable(
+    "user", short: "u", valueName: "id", help: "Build only this diner's deck.")
+  static let out = Option<String>(
+    "out", valueName: "file", help: "Write to this file atomically instead of stdout.")
+
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let io = context.io
-    let quiet = args.flag("quiet")
+    let quiet = args.flag(InputOptions.quiet)
     let config = try Inputs.loadConfig(args, io)
     let settings = try Inputs.settings(args, io, config: config)
     let outputs = try RunOutputs(
-      [("--out", args.value("out")), ("--rejects", settings.rejectsPath)],
+      [("--out", args.value(DeckRun.out)), ("--rejects", settings.rejectsPath)],
       inputs: Inputs.files(args, settings), wait: OutputOptions.wait(args), standardOutput: "--out",
       context: context)
     defer { outputs.abort() }
@@ -68,23 +69,52 @@ enum DeckRun {
       settings, catalog: catalog, cutoff: settings.date, io: io, rejects: rejects)
     try rejects?.finish()
 
-    var fallback: NamedStrategy?
-    if let name = args.value("fallback") {
-      guard let f = config.resolveStrategy(name) else {
-        throw UsageError(
-          "unknown fallback strategy '\(name)'\(didYouMean(name, config.strategyNames)); valid "
-            + "strategies: " + config.strategyNames.joined(separator: ", "))
-      }
-      fallback = f
-    }
+    let fallback = try Strategies.fallback(args, config)
     let strategy = try Strategies.make(settings.strategy, fallback: fallback, io)
     try strategy.learn(catalog: catalog, history: history)
 
-    // Diners: explicit --user list, else users file + history, sorted by id bytes.
+    let diners = try self.diners(args, users: users, history: history, quiet: quiet, context)
+    let header = RunHeader(
+      version: menudeckVersion, date: settings.date,
+      strategy: settings.strategyName,
+      options: Strategies.headerOptions(strategy, settings.strategy), seed: settings.seed,
+      size: settings.rules.size,
+      inputs: headerInputs(config, settings, catalogHash: catalogHash, usersHash: usersHash))
+    let pipeline = DeckPipeline(
+      builder: builder, strategy: strategy, history: history, seed: settings.seed,
+      date: settings.date)
+    let written = try write(
+      diners, pipeline, format: settings.format, catalog: catalog, header: header,
+      outputs: outputs)
+    // The fallback's warning is the one line a cron operator must see, even with --quiet.
+    if let warning = Strategies.fallbackWarning(strategy) { context.warn(warning) }
+
+    if !quiet {
+      let limit = 20
+      for line in written.warningLines.prefix(limit) { context.warn(line) }
+      if written.warningLines.count > limit {
+        context.warn(
+          "\(written.warningLines.count - limit) more warnings (each deck carries its own)")
+      }
+      Summary.history(stats, future: future, date: settings.date, context: context)
+      context.note(
+        "\(diners.count) deck\(diners.count == 1 ? "" : "s") for \(settings.date) with '\(settings.strategyName)'"
+          + (written.shortDecks > 0 ? ", \(written.shortDecks) short" : "")
+          + (args.value(DeckRun.out).flatMap { $0 == "-" ? nil : " written to \($0)" } ?? ""))
+    }
+    return .success
+  }
+
+  /// The diners to build decks for: the `--user` list, else the users file and everyone in the
+  /// history, sorted by id bytes.
+  static func diners(
+    _ args: ParsedArguments, users: [UserProfile], history: History, quiet: Bool,
+    _ context: CommandContext
+  ) throws -> [UserProfile] {
     var profiles: [String: UserProfile] = [:]
     for u in users { profiles[u.id] = u }
     var ids: [String]
-    let requested = args.values("user")
+    let requested = args.values(user)
     if !requested.isEmpty {
       ids = []
       for id in requested where !ids.contains(id) {
@@ -104,65 +134,52 @@ enum DeckRun {
       ids = Array(set)
     }
     ids.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    let diners = ids.map { profiles[$0] ?? UserProfile(id: $0) }
+    return ids.map { profiles[$0] ?? UserProfile(id: $0) }
+  }
 
+  /// The input files the run header names, with their content hashes.
+  static func headerInputs(
+    _ config: MenuDeckConfig, _ settings: RunSettings, catalogHash: String, usersHash: String?
+  ) -> [(role: String, path: String, hash: String)] {
     var inputs: [(role: String, path: String, hash: String)] = []
     if !config.bytes.isEmpty {
       inputs.append(("config", config.path, ContentHash.sha256(config.bytes)))
     }
     inputs.append(("catalog", settings.catalogPath, catalogHash))
     if let usersHash, let path = settings.usersPath { inputs.append(("users", path, usersHash)) }
-    let header = RunHeader(
-      version: menudeckVersion, date: settings.date,
-      strategy: settings.strategyName,
-      options: Strategies.headerOptions(strategy, settings.strategy), seed: settings.seed,
-      size: settings.rules.size, inputs: inputs)
+    return inputs
+  }
 
-    // Output: stdout, or a temporary file renamed over --out only when everything succeeded.
+  /// Every diner's deck written to `--out` (stdout, or a temporary file renamed over it only
+  /// when everything succeeded), then the outputs committed. Returns the warning of each short
+  /// deck or left-out pin, and how many decks were short.
+  static func write(
+    _ diners: [UserProfile], _ pipeline: DeckPipeline, format: DeckFormat, catalog: Catalog,
+    header: RunHeader, outputs: RunOutputs
+  ) throws -> (shortDecks: Int, warningLines: [String]) {
     let output = try outputs.output("--out")
     var shortDecks = 0
     var warningLines: [String] = []
-    do {
-      let writer = DeckWriter(
-        format: settings.format, output: output, catalog: catalog, header: header)
-      try writer.begin()
-      let pipeline = DeckPipeline(
-        builder: builder, strategy: strategy, history: history, seed: settings.seed,
-        date: settings.date)
-      try pipeline.build(users: diners) { deck in
-        var warnings: [String] = []
-        if let s = deck.shortfall {
-          warnings.append(s.description)
-          shortDecks += 1
-        }
-        if !deck.skippedPins.isEmpty {
-          warnings.append(
-            "pinned " + deck.skippedPins.map { "'\($0)'" }.joined(separator: ", ")
-              + " left out (diet, allergen, availability or dislike)")
-        }
-        for w in warnings { warningLines.append("user '\(deck.user)': \(w)") }
-        try writer.write(deck, warnings: warnings)
+    let writer = DeckWriter(format: format, output: output, catalog: catalog, header: header)
+    try writer.begin()
+    try pipeline.build(users: diners) { deck in
+      var warnings: [String] = []
+      if let s = deck.shortfall {
+        warnings.append(s.description)
+        shortDecks += 1
       }
-      try writer.end()
-      try strategy.finish()
-      try outputs.commit()
-      // The fallback's warning is the one line a cron operator must see, even with --quiet.
-      if let warning = Strategies.fallbackWarning(strategy) { context.warn(warning) }
-    }
-
-    if !quiet {
-      let limit = 20
-      for line in warningLines.prefix(limit) { context.warn(line) }
-      if warningLines.count > limit {
-        context.warn("\(warningLines.count - limit) more warnings (each deck carries its own)")
+      if !deck.skippedPins.isEmpty {
+        warnings.append(
+          "pinned " + deck.skippedPins.map { "'\($0)'" }.joined(separator: ", ")
+            + " left out (diet, allergen, availability or dislike)")
       }
-      Summary.history(stats, future: future, date: settings.date, context: context)
-      context.note(
-        "menudeck: \(diners.count) deck\(diners.count == 1 ? "" : "s") for \(settings.date) with '\(settings.strategyName)'"
-          + (shortDecks > 0 ? ", \(shortDecks) short" : "")
-          + (args.value("out").flatMap { $0 == "-" ? nil : " written to \($0)" } ?? ""))
+      for w in warnings { warningLines.append("user '\(deck.user)': \(w)") }
+      try writer.write(deck, warnings: warnings)
     }
-    return .success
+    try writer.end()
+    try pipeline.strategy.finish()
+    try outputs.commit()
+    return (shortDecks, warningLines)
   }
 }
 
@@ -181,7 +198,7 @@ enum Summary {
     }
     if future > 0 {
       context.note(
-        "note: \(plural(future, "event")) on or after \(date) were not learned from (a deck never sees its own day)"
+        "\(plural(future, "event")) on or after \(date) were not learned from (a deck never sees its own day)"
       )
     }
   }

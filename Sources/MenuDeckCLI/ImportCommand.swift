@@ -1,4 +1,5 @@
 import DeckBase
+import DeckCommandLine
 import DeckCore
 import DeckIO
 import DeckLab
@@ -55,22 +56,21 @@ private func importSubcommand(_ dataSet: RealDataSet, abstract: String, discussi
 {
   CommandSpec(
     name: dataSet.rawValue, abstract: abstract, discussion: discussion,
-    options: [
-      .option(
-        "out", valueName: "dir",
-        help: "Directory for catalog.csv and menudeck.json (created if missing)."),
-      OutputOptions.wait,
-    ],
+    options: [RealDataImportRun.out.spec, OutputOptions.wait.spec],
     arguments: [CommandArgument("dir", help: "The data set's directory.")],
     run: { args, context in try RealDataImportRun.run(dataSet, args, context) })
 }
 
 enum RealDataImportRun {
+  static let out = Option<String>(
+    "out", valueName: "dir",
+    help: "Directory for catalog.csv and menudeck.json (created if missing).")
+
   static func run(_ dataSet: RealDataSet, _ args: ParsedArguments, _ context: CommandContext)
     throws -> ExitCode
   {
     let io = context.io
-    guard let out = args.value("out") else {
+    guard let out = args.value(RealDataImportRun.out) else {
       throw UsageError(
         "missing '--out <dir>': the directory to write catalog.csv and menudeck.json")
     }
@@ -106,7 +106,9 @@ enum RealDataImportRun {
       path: join(out, configName))
     try outputs.commit()
 
-    for line in summary(imported, counts, dataSet, dir: dir, out: out) { context.note(line) }
+    for (severity, line) in summary(imported, counts, dataSet, dir: dir, out: out) {
+      context.diagnostics.print(severity, line)
+    }
     return .success
   }
 
@@ -133,23 +135,25 @@ enum RealDataImportRun {
   static func summary(
     _ imported: ImportedCatalog, _ counts: RatingCounts, _ dataSet: RealDataSet, dir: String,
     out: String
-  ) -> [String] {
+  ) -> [(Severity, String)] {
     let what = dataSet == .movielens ? "movie" : "restaurant"
     let categories = imported.categoryCounts
-    var lines = [
-      "menudeck: imported \(plural(imported.items.count, what)) in "
+    var lines: [(Severity, String)] = []
+    func note(_ text: String) { lines.append((.note, text)) }
+    note(
+      "imported \(plural(imported.items.count, what)) in "
         + "\(plural(categories.count, "category", "categories")) into \(join(out, "catalog.csv")) "
-        + "(config: \(join(out, "menudeck.json")))",
-      "categories: " + categories.map { "\($0.category) \($0.items)" }.joined(separator: ", "),
-    ]
+        + "(config: \(join(out, "menudeck.json")))")
+    note(
+      "categories: " + categories.map { "\($0.category) \($0.items)" }.joined(separator: ", "))
     for s in imported.skipped {
-      lines.append(
+      note(
         "skipped \(plural(s.count, "row")): \(s.reason) (e.g. "
           + s.examples.joined(separator: ", ") + ")")
     }
-    lines += imported.notes.map { "note: " + $0 }
+    lines += imported.notes.map { (.note, $0) }
     let m = dataSet.mapping
-    lines.append(
+    note(
       "\(join(dir, dataSet.ratingsFile)): "
         + "\(plural(counts.right + counts.left + counts.neutral, "rating")): \(counts.right) right "
         + "('\(m.right!)'), \(counts.left) left ('\(m.left!)'), \(counts.neutral) neutral (not "
@@ -157,12 +161,12 @@ enum RealDataImportRun {
         + (counts.untimed ? "; no times (every event at 1970-01-01T00:00)" : ""))
     if counts.unknownItemEvents > 0 {
       lines.append(
-        "warning: \(plural(counts.unknownItemEvents, "swipe")) on items not in the catalog")
+        (.warning, "\(plural(counts.unknownItemEvents, "swipe")) on items not in the catalog"))
     }
-    lines.append(
+    note(
       "next: menudeck validate --catalog \(shell(join(out, "catalog.csv"))) --history "
         + "\(shell(join(dir, dataSet.ratingsFile))) \(dataSet.mappingArguments)")
-    lines.append("  or: menudeck validate --config \(shell(join(out, "menudeck.json")))")
+    note("  or: menudeck validate --config \(shell(join(out, "menudeck.json")))")
     return lines
   }
 

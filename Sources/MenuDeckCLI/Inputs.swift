@@ -1,4 +1,5 @@
 import DeckBase
+import DeckCommandLine
 import DeckCore
 import DeckIO
 import DeckStrategies
@@ -27,83 +28,18 @@ struct RunSettings {
 
   /// The mapping the logs are read with.
   var effectiveColumns: ColumnMapping? { columns ?? config.columns }
-}
 
-/// The loaded inputs of a run.
-struct LoadedInputs {
-  var catalog: Catalog
-  var catalogHash: String
-  var users: [UserProfile]
-  var usersHash: String?
-  var history: History
-  var historyStats: EventReadStats
-  /// Events dated on or after the deck date (not learned from).
-  var futureEvents: Int
-}
-
-/// Options shared by the commands that read the inputs.
-enum InputOptions {
-  static let config = CommandOption.option(
-    "config", short: "c", valueName: "file", default: "Config/menudeck.json",
-    help: "The config file; paths inside it are relative to its directory.")
-  static let catalog = CommandOption.option(
-    "catalog", valueName: "file", help: "Catalog file (.json or .csv), instead of the config's.")
-  static let users = CommandOption.option(
-    "users", valueName: "file", help: "Users file (.json or .csv), instead of the config's.")
-  static let history = CommandOption.repeatable(
-    "history", valueName: "file",
-    help:
-      "Swipe log (.jsonl or .csv; '-' reads standard input, JSON Lines or CSV); replaces the "
-      + "config's logs.")
-  static let skipBadLines = CommandOption.flag(
-    "skip-bad-lines",
-    help: "Skip malformed event lines instead of stopping (exit 65); counts them on stderr.")
-  static let rejects = CommandOption.option(
-    "rejects", valueName: "file",
-    help: "With --skip-bad-lines, write each skipped line (file, line, reason, text) here.")
-  static let date = CommandOption.option(
-    "date", short: "d", valueName: "date",
-    help: "Deck date, YYYY-MM-DD (default: today in the config's time zone).")
-
-  static let columns = CommandOption.option(
-    "columns", valueName: "map",
-    help:
-      "Read foreign CSV logs: field=column pairs, e.g. user=userId,item=movieId,at=timestamp,"
-      + "rating=rating (fields: user, item, swipe, at, position, deck, propensity, dx, width, "
-      + "rating).")
-  static let right = CommandOption.option(
-    "right", valueName: "rule",
-    help: "Ratings that are right swipes, e.g. 'rating>=4' (operators >=, >, <=, <, =).")
-  static let left = CommandOption.option(
-    "left", valueName: "rule",
-    help: "Ratings that are left swipes, e.g. 'rating<=2.5'; ratings matching neither are neutral.")
-  /// `--columns`, `--right`, `--left`: for every command that reads swipe logs.
-  static let mapping = [columns, right, left]
-
-  static let all = [config, catalog, users, history, skipBadLines, rejects] + mapping
-
-  /// The column mapping of `--columns`/`--right`/`--left`, each over the config's `columns`
-  /// part of the same name; nil when neither gives one. Bad specs are usage errors (exit 64)
-  /// that name the option. For commands that declare `InputOptions.mapping`.
-  static func columnMapping(_ args: ParsedArguments, config: MenuDeckConfig) throws
-    -> ColumnMapping?
-  {
-    let given = ["columns", "right", "left"].filter { args.declares($0) && args.isGiven($0) }
-    guard !given.isEmpty else { return config.columns }
-    let labels = ColumnMapping.Labels.commandLine
-    do {
-      var map = config.columns?.columns ?? [:]
-      if let spec = args.value("columns") {
-        map = try ColumnMapping.parseColumns(spec, label: labels.columns)
-      }
-      var right = config.columns?.right
-      if let text = args.value("right") { right = try RatingRule.parse(text, label: labels.right) }
-      var left = config.columns?.left
-      if let text = args.value("left") { left = try RatingRule.parse(text, label: labels.left) }
-      return try ColumnMapping(columns: map, right: right, left: left, labels: labels)
-    } catch {
-      throw UsageError(error.message)
-    }
+  /// Settings for a command that only reads swipe logs (`stats`, `ingest`, `compare` on logs):
+  /// no strategy, users or deck date.
+  static func readingLogs(
+    _ config: MenuDeckConfig, zone: TimeZone, catalogPath: String = "", logs: [String] = [],
+    seed: UInt64 = 0, rules: DeckRules? = nil, skipBadLines: Bool, rejectsPath: String? = nil
+  ) -> RunSettings {
+    RunSettings(
+      config: config, catalogPath: catalogPath, usersPath: nil, historyPaths: logs,
+      strategyName: "", strategy: NamedStrategy(name: "", use: "", options: [:]), seed: seed,
+      date: DeckDate(daysSinceEpoch: 0), zone: zone, format: .json, rules: rules ?? config.rules,
+      skipBadLines: skipBadLines, rejectsPath: rejectsPath)
   }
 }
 
@@ -111,11 +47,13 @@ enum Inputs {
   /// The files a run reads, each with the option (or config key) that named it: what no output
   /// of the run may replace. Besides the run's own (`settings`), every file the config names.
   static func files(_ args: ParsedArguments, _ settings: RunSettings) -> [RunOutputs.File] {
-    func given(_ option: String) -> Bool { args.declares(option) && args.isGiven(option) }
+    func given(_ option: some OptionKey) -> Bool { args.declares(option) && args.isGiven(option) }
     var files: [RunOutputs.File] = []
-    if given("catalog") { files.append(.init("--catalog", settings.catalogPath)) }
-    if given("users"), let users = settings.usersPath { files.append(.init("--users", users)) }
-    if given("history") {
+    if given(InputOptions.catalog) { files.append(.init("--catalog", settings.catalogPath)) }
+    if given(InputOptions.users), let users = settings.usersPath {
+      files.append(.init("--users", users))
+    }
+    if given(InputOptions.history) {
       for log in settings.historyPaths { files.append(.init("--history", log)) }
     }
     return files + configFiles(settings.config)
@@ -162,8 +100,8 @@ enum Inputs {
   static func loadConfig(
     _ args: ParsedArguments, _ io: CLIStreams, catalogOptional: Bool = false
   ) throws -> MenuDeckConfig {
-    let given = args.isGiven("config")
-    let path = args.value("config") ?? "Config/menudeck.json"
+    let given = args.isGiven(InputOptions.config)
+    let path = args.value(InputOptions.config) ?? "Config/menudeck.json"
     let bytes: [UInt8]
     do {
       bytes = try Paths.using(path, io) { p throws(DeckIOError) in
@@ -171,7 +109,9 @@ enum Inputs {
       }
     } catch {
       guard case .missingFile = error, !given else { throw error }
-      if catalogOptional || (args.declares("catalog") && args.isGiven("catalog")) {
+      if catalogOptional
+        || (args.declares(InputOptions.catalog) && args.isGiven(InputOptions.catalog))
+      {
         return MenuDeckConfig()
       }
       throw CommandFailure(
@@ -185,18 +125,64 @@ enum Inputs {
   static func settings(
     _ args: ParsedArguments, _ io: CLIStreams, config: MenuDeckConfig, needsStrategy: Bool = true
   ) throws -> RunSettings {
-    guard let catalog = args.value("catalog") ?? config.catalog else {
+    guard let catalog = args.value(InputOptions.catalog) ?? config.catalog else {
       throw CommandFailure(
         .noInput,
         "no catalog: set \"catalog\" in \(config.path.isEmpty ? "the config" : config.path) or give --catalog FILE"
       )
     }
-    let users = args.value("users") ?? config.users
-    let history = args.isGiven("history") ? args.values("history") : config.history
+    let users = args.value(InputOptions.users) ?? config.users
+    let history =
+      args.isGiven(InputOptions.history) ? args.values(InputOptions.history) : config.history
 
+    let (strategyName, strategy) = try self.strategy(
+      args, config: config, needsStrategy: needsStrategy)
+
+    var seed = config.seed
+    if args.declares(InputOptions.seed), let s = try args.value(InputOptions.seed) { seed = s }
+    let zone = try Inputs.timeZone(config)
+    var date = TimeZones.today(in: zone)
+    if args.declares(InputOptions.date), let text = args.value(InputOptions.date) {
+      guard let d = DeckDate.parse(text) else {
+        throw UsageError(
+          "invalid date '\(text)' for '--date'; expected YYYY-MM-DD, e.g. 2026-11-30")
+      }
+      date = d
+    }
+    var format = config.format
+    if args.declares(InputOptions.format), let f = args.value(InputOptions.format) {
+      guard let parsed = DeckFormat(rawValue: f) else {
+        throw UsageError("unknown format '\(f)'; use one of json, jsonl, csv, table")
+      }
+      format = parsed
+    }
+    var rules = config.rules
+    if args.declares(InputOptions.size), let n = try args.value(InputOptions.size) {
+      try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
+      rules.size = n
+    }
+    let skip = args.declares(InputOptions.skipBadLines) && args.flag(InputOptions.skipBadLines)
+    let rejects = args.declares(InputOptions.rejects) ? args.value(InputOptions.rejects) : nil
+    if rejects != nil && !skip {
+      throw UsageError("'--rejects' needs '--skip-bad-lines' (without it a bad line stops the run)")
+    }
+    return RunSettings(
+      config: config, catalogPath: catalog, usersPath: users, historyPaths: history,
+      strategyName: strategyName, strategy: strategy, seed: seed, date: date, zone: zone,
+      format: format, rules: rules, skipBadLines: skip, rejectsPath: rejects,
+      columns: try InputOptions.columnMapping(args, config: config),
+      quiet: args.declares(InputOptions.quiet) && args.flag(InputOptions.quiet))
+  }
+
+  /// The strategy of a run: `--strategy` (or the config's), resolved in the config, with the
+  /// `--option`s over its options, which are checked when `needsStrategy`. A bad name or option
+  /// is a usage error when the command line gave it, else the config's data error.
+  static func strategy(
+    _ args: ParsedArguments, config: MenuDeckConfig, needsStrategy: Bool
+  ) throws -> (name: String, strategy: NamedStrategy) {
     var strategyName = config.strategy
     var fromCommandLine = false
-    if args.declares("strategy"), let s = args.value("strategy") {
+    if args.declares(InputOptions.strategy), let s = args.value(InputOptions.strategy) {
       strategyName = s
       fromCommandLine = true
     }
@@ -208,54 +194,22 @@ enum Inputs {
       throw CommandFailure(.dataError, "\(config.path): \(message)")
     }
     var strategy = named
-    if args.declares("option") {
-      for (key, value) in try args.keyValuePairs("option") { strategy.options[key] = value }
+    if args.declares(InputOptions.option) {
+      for (key, value) in try args.keyValuePairs(InputOptions.option) {
+        strategy.options[key] = value
+      }
     }
     if needsStrategy, let description = StrategyRegistry.description(of: strategy.use) {
       do {
         _ = try StrategyOptions(raw: strategy.options, for: description)
       } catch {
-        if args.declares("option") && !args.values("option").isEmpty {
+        if args.declares(InputOptions.option) && !args.values(InputOptions.option).isEmpty {
           throw UsageError(error.description)
         }
         throw CommandFailure(.dataError, "\(config.path): \(error)")
       }
     }
-
-    var seed = config.seed
-    if args.declares("seed"), let s = try args.uint64("seed") { seed = s }
-    let zone = try Inputs.timeZone(config)
-    var date = TimeZones.today(in: zone)
-    if args.declares("date"), let text = args.value("date") {
-      guard let d = DeckDate.parse(text) else {
-        throw UsageError(
-          "invalid date '\(text)' for '--date'; expected YYYY-MM-DD, e.g. 2026-11-30")
-      }
-      date = d
-    }
-    var format = config.format
-    if args.declares("format"), let f = args.value("format") {
-      guard let parsed = DeckFormat(rawValue: f) else {
-        throw UsageError("unknown format '\(f)'; use one of json, jsonl, csv, table")
-      }
-      format = parsed
-    }
-    var rules = config.rules
-    if args.declares("size"), let n = try args.int("size") {
-      try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
-      rules.size = n
-    }
-    let skip = args.declares("skip-bad-lines") && args.flag("skip-bad-lines")
-    let rejects = args.declares("rejects") ? args.value("rejects") : nil
-    if rejects != nil && !skip {
-      throw UsageError("'--rejects' needs '--skip-bad-lines' (without it a bad line stops the run)")
-    }
-    return RunSettings(
-      config: config, catalogPath: catalog, usersPath: users, historyPaths: history,
-      strategyName: strategyName, strategy: strategy, seed: seed, date: date, zone: zone,
-      format: format, rules: rules, skipBadLines: skip, rejectsPath: rejects,
-      columns: try InputOptions.columnMapping(args, config: config),
-      quiet: args.declares("quiet") && args.flag("quiet"))
+    return (strategyName, strategy)
   }
 
   static func loadCatalog(_ path: String, _ io: CLIStreams) throws -> (Catalog, String) {
@@ -309,16 +263,8 @@ enum Inputs {
     var ingest = SnapshotIngest(cutoff: cutoff)
     let logs = settings.historyPaths.filter { !snapshots.contains($0) }
     var stats = try readLogs(logs, settings, io, into: &ingest, onReject: handler)
-    var merged = ingest.builder.build()
-    for path in snapshots {
-      let snapshot = try Paths.using(path, io) { opened throws(DeckIOError) in
-        try SnapshotFile.read(path: opened, displayName: path)
-      }
-      do {
-        merged = try HistorySnapshot.merge(merged, snapshot)
-      } catch {
-        throw CommandFailure(.dataError, "\(path): \(error)")
-      }
+    let merged = try Snapshots.merge(snapshots, into: ingest.builder.build(), io) {
+      path, snapshot in
       var file = EventFileStats(file: path, format: .jsonLines)
       file.events = Int(snapshot.events)
       file.right = Int(snapshot.items.reduce(0) { $0 + $1.right })
@@ -445,7 +391,7 @@ enum Inputs {
       if let mapping = options.columns, !settings.quiet {
         for file in one.files {
           for note in mappedLogNotes(file, mapping, name: path == "-" ? "<stdin>" : path) {
-            io.stderr.write(note + "\n")
+            io.diagnostics.note(note)
           }
         }
       }
@@ -461,13 +407,13 @@ enum Inputs {
     var notes: [String] = []
     if let right = mapping.right, let left = mapping.left {
       notes.append(
-        "note: \(name): \(plural(file.events + file.neutral, "rating")): \(file.right) right "
+        "\(name): \(plural(file.events + file.neutral, "rating")): \(file.right) right "
           + "('\(right)'), \(file.left) left ('\(left)'), \(file.neutral) neutral (neither rule; not "
           + "swipes)")
     }
     if file.untimed {
       notes.append(
-        "note: \(name): no time column: its events all carry 1970-01-01T00:00 (nothing that "
+        "\(name): no time column: its events all carry 1970-01-01T00:00 (nothing that "
           + "needs days, such as a temporal split, can use them); map one with --columns at=COLUMN")
     }
     return notes

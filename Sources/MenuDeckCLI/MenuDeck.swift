@@ -1,4 +1,5 @@
 import DeckBase
+import DeckCommandLine
 import DeckCore
 import DeckIO
 import DeckStrategies
@@ -20,9 +21,17 @@ public func runProcess(_ arguments: [String]) -> Int32 {
   return run(arguments, .standard()).rawValue
 }
 
+/// The program name that starts every diagnostic line.
+let programName = "menudeck"
+
+extension CLIStreams {
+  /// menudeck's diagnostic lines, for code that has the streams but no command context.
+  var diagnostics: DiagnosticPrinter { DiagnosticPrinter(program: programName, sink: stderr) }
+}
+
 /// The command tree.
 public let menudeckCommand = CommandSpec(
-  name: "menudeck",
+  name: programName,
   abstract: "Batch recommender for swipe-card menu decks.",
   discussion: """
     Builds every diner's deck of dish cards for a date from a menu catalog, the diners' \

@@ -1,3 +1,4 @@
+import DeckCommandLine
 import DeckIO
 import Foundation
 

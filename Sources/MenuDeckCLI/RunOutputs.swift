@@ -1,4 +1,5 @@
 import DeckBase
+import DeckCommandLine
 import DeckIO
 import Foundation
 
@@ -51,11 +52,36 @@ final class RunOutputs {
   ) throws {
     io = context.io
     self.context = context
-    var given = outputs.compactMap { o in o.path.map { File(o.option, $0) } }
-    // The descriptor paths of standard output are standard output.
-    func isStandardOutput(_ path: String) -> Bool {
-      path == "-" || FileSystem.descriptorPath(path) == 1
+    let given = try Self.given(outputs, standardOutput: standardOutput)
+    var plan = Plan(
+      io: io, inputs: Self.identities(of: inputs, io), createDirectories: createDirectories)
+    for file in given { try plan.add(file) }
+    for dir in plan.directoriesToMake {
+      do {
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+      } catch {
+        throw CommandFailure(
+          .ioError, "\(dir): cannot create the directory; check the path and permissions")
+      }
     }
+    set = try Self.lock(plan.files, wait: wait, context: context)
+    declared = plan.declared
+    for path in set.removedStale {
+      context.note("removed '\(path)', a temporary file of a run that was killed")
+    }
+  }
+
+  /// The descriptor paths of standard output are standard output.
+  private static func isStandardOutput(_ path: String) -> Bool {
+    path == "-" || FileSystem.descriptorPath(path) == 1
+  }
+
+  /// The outputs given a path, with `standardOutput` ("-") first when it was not given; at most
+  /// one of them writes to standard output.
+  private static func given(
+    _ outputs: [(option: String, path: String?)], standardOutput: String?
+  ) throws -> [File] {
+    var given = outputs.compactMap { o in o.path.map { File(o.option, $0) } }
     if let main = standardOutput, !given.contains(where: { $0.option == main }) {
       if let other = given.first(where: { isStandardOutput($0.path) }) {
         throw CommandFailure(
@@ -73,21 +99,66 @@ final class RunOutputs {
         toStdout.map { "'\($0.option) \($0.path)'" }.joined(separator: " and ")
           + " all write to standard output; give all but one of them a file")
     }
-    // What the inputs are: their files, and standard input's when one of them is "-".
-    var inputIdentities: [(file: File, identity: FileIdentity)] = []
+    return given
+  }
+
+  /// What the inputs are: their files, and standard input's when one of them is "-".
+  private static func identities(of inputs: [File], _ io: CLIStreams)
+    -> [(file: File, identity: FileIdentity)]
+  {
+    var identities: [(file: File, identity: FileIdentity)] = []
     for input in inputs {
       if input.path == "-" {
         if let source = io.stdin as? FileDescriptorSource,
           let identity = FileIdentity(fileDescriptor: source.fileDescriptor)
         {
-          inputIdentities.append((input, identity))
+          identities.append((input, identity))
         }
       } else if let identity = FileIdentity(path: Paths.open(input.path, io)) {
-        inputIdentities.append((input, identity))
+        identities.append((input, identity))
       }
     }
+    return identities
+  }
+
+  /// The lock of every file output, waiting up to `wait` seconds for a run that holds one.
+  private static func lock(
+    _ files: [(file: File, target: String, key: Key)], wait: Double, context: CommandContext
+  ) throws -> OutputSet {
+    do {
+      return try OutputSet(
+        targets: files.map(\.target), wait: wait,
+        holder: FileLock.holderLine(arguments: context.arguments))
+    } catch {
+      switch error {
+      case .busy(let target, _, let holder, let waited):
+        let written = files.first { $0.target == target }?.file
+        throw LockBusy(
+          path: written?.path ?? target, option: written?.option, holder: holder, waited: waited)
+      case .system(let e):
+        let written = files.first { $0.target == e.path }?.file.path ?? e.path
+        throw CommandFailure(.ioError, "\(written): \(e.message)")
+      }
+    }
+  }
+
+  /// The outputs checked one by one and sorted by where they go, before anything is locked.
+  private struct Plan {
+    let io: CLIStreams
+    let inputs: [(file: File, identity: FileIdentity)]
+    let createDirectories: Bool
+    var declared: [(option: String, path: String, to: Destination)] = []
+    var files: [(file: File, target: String, key: Key)] = []
+    var directoriesToMake: [String] = []
+
+    init(io: CLIStreams, inputs: [(file: File, identity: FileIdentity)], createDirectories: Bool) {
+      self.io = io
+      self.inputs = inputs
+      self.createDirectories = createDirectories
+    }
+
     func refuseInput(_ file: File, _ identity: FileIdentity?, what: String = "") throws {
-      guard let identity, let input = inputIdentities.first(where: { $0.identity == identity })
+      guard let identity, let input = inputs.first(where: { $0.identity == identity })
       else { return }
       throw CommandFailure(
         .usage,
@@ -96,12 +167,11 @@ final class RunOutputs {
           + file.option)
     }
 
-    var files: [(file: File, target: String, key: RunOutputs.Key)] = []
-    var directoriesToMake: [String] = []
-    for file in given {
-      if isStandardOutput(file.path) {
+    /// Standard output or error, a stream, or a file replaced at commit.
+    mutating func add(_ file: File) throws {
+      if RunOutputs.isStandardOutput(file.path) {
         declared.append((file.option, file.path, .standardOutput))
-        continue
+        return
       }
       if let fd = FileSystem.descriptorPath(file.path) {
         if fd == 2 {
@@ -110,7 +180,7 @@ final class RunOutputs {
           try refuseInput(file, FileIdentity(fileDescriptor: fd))
           declared.append((file.option, file.path, .stream(path: file.path, descriptor: fd)))
         }
-        continue
+        return
       }
       let opened = Paths.open(file.path, io)
       if let kind = FileSystem.kind(of: opened), kind != .regular, kind != .directory {
@@ -118,8 +188,14 @@ final class RunOutputs {
         // output: a temporary renamed over it would destroy it.
         try refuseInput(file, FileIdentity(path: opened))
         declared.append((file.option, file.path, .stream(path: opened, descriptor: nil)))
-        continue
+        return
       }
+      try addFile(file, opened: opened)
+    }
+
+    /// A file output: its write target (links followed) checked, and checked against the other
+    /// outputs, their lock files and the inputs.
+    mutating func addFile(_ file: File, opened: String) throws {
       let target: String
       do {
         target = try FileSystem.writeTarget(of: opened)
@@ -166,32 +242,6 @@ final class RunOutputs {
         what: " has a lock file '\(FileLock.lockPath(for: target))' that")
       files.append((file, target, key))
       declared.append((file.option, file.path, .file(target)))
-    }
-    for dir in directoriesToMake {
-      do {
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-      } catch {
-        throw CommandFailure(
-          .ioError, "\(dir): cannot create the directory; check the path and permissions")
-      }
-    }
-    do {
-      set = try OutputSet(
-        targets: files.map(\.target), wait: wait,
-        holder: FileLock.holderLine(arguments: context.arguments))
-    } catch {
-      switch error {
-      case .busy(let target, _, let holder, let waited):
-        let written = files.first { $0.target == target }?.file
-        throw LockBusy(
-          path: written?.path ?? target, option: written?.option, holder: holder, waited: waited)
-      case .system(let e):
-        let written = files.first { $0.target == e.path }?.file.path ?? e.path
-        throw CommandFailure(.ioError, "\(written): \(e.message)")
-      }
-    }
-    for path in set.removedStale {
-      context.note("menudeck: removed '\(path)', a temporary file of a run that was killed")
     }
   }
 
@@ -359,21 +409,20 @@ final class PendingFileOutput: ByteOutput {
 
 /// `--wait SECONDS`, for every command that writes files.
 enum OutputOptions {
-  static let wait = CommandOption.option(
+  // Plain decimal seconds ("30", "0.5"), not the hexadecimal or exponent forms Double reads.
+  static let wait = Option<Double>(
     "wait", valueName: "seconds",
     help:
       "If another run is writing one of this run's output files, wait up to this long for it "
-      + "(default 0: stop at once with exit 75).")
+      + "(default 0: stop at once with exit 75).",
+    expected: "seconds, like 30 or 0.5",
+    { text in text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } ? Double(text) : nil })
 
   /// The longest `--wait` (a week).
   static let maxWait = 7 * 86_400.0
 
   static func wait(_ args: ParsedArguments) throws -> Double {
-    // Plain decimal seconds ("30", "0.5"), not the hexadecimal or exponent forms Double reads.
-    let seconds = try args.value("wait", expected: "seconds, like 30 or 0.5") { text in
-      text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } ? Double(text) : nil
-    }
-    guard let seconds else { return 0 }
+    guard let seconds = try args.value(wait) else { return 0 }
     guard seconds >= 0, seconds <= maxWait else {
       throw UsageError(
         "'--wait' must be between 0 and \(Int(maxWait)) seconds (a week), got \(seconds)")

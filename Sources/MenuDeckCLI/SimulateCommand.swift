@@ -1,4 +1,5 @@
 import DeckBase
+import DeckCommandLine
 import DeckCore
 import DeckIO
 import DeckLab
@@ -24,37 +25,54 @@ let simulateCommand = CommandSpec(
       menudeck simulate --users Data/users.json --days 14 --events sim.jsonl
     """,
   options: [
-    InputOptions.config,
-    InputOptions.catalog,
-    .option(
-      "users", valueName: "n|file",
-      help: "How many synthetic diners, or a users file whose diners to simulate (default 1000)."),
-    .option("days", valueName: "n", help: "Days to simulate (default 30)."),
-    .option("start", valueName: "date", help: "First simulated day, YYYY-MM-DD (default: today)."),
-    .repeatable(
-      "strategy", short: "s", valueName: "name",
-      help: "Strategy or named configuration to simulate (default: the config's)."),
-    .repeatable("option", short: "o", valueName: "key=value", help: "Strategy option."),
-    .option("size", short: "n", valueName: "n", help: "Cards per deck (config: deck.size)."),
-    .option("seed", valueName: "n", help: "Random seed (config: seed)."),
-    .option(
-      "mode", valueName: "mode", choices: ["pick", "all"],
-      help: "Session mode: pick ends at the first right swipe, all swipes the whole deck."),
-    .flag("drags", help: "Log each swipe as the raw drag (dx, width) the app would have seen."),
-    .option(
-      "events", valueName: "file",
-      help: "Write the simulated swipes as a log (.jsonl or .csv), one strategy only."),
-    .option(
-      "format", short: "f", valueName: "format", default: "table",
-      choices: ["table", "json", "csv"],
-      help: "Format of the stats."),
-    .option("out", valueName: "file", help: "Write the stats to this file atomically."),
-    OutputOptions.wait,
-    .option(
-      "fallback", valueName: "name",
-      help: "If a strategy (a plugin) fails, give the affected diners this strategy's decks."),
+    InputOptions.config.spec,
+    InputOptions.catalog.spec,
+    SimulationOptions.users.spec,
+    SimulationOptions.days.spec,
+    SimulationOptions.start.spec,
+    SimulationOptions.strategies.spec,
+    InputOptions.option.with(help: "Strategy option.").spec,
+    InputOptions.size.spec,
+    InputOptions.seed.spec,
+    SimulationOptions.mode.spec,
+    SimulationOptions.drags.spec,
+    SimulationOptions.events.spec,
+    SimulationOptions.format.spec,
+    SimulationOptions.out.spec,
+    OutputOptions.wait.spec,
+    InputOptions.fallback.with(
+      help: "If a strategy (a plugin) fails, give the affected diners this strategy's decks."
+    ).spec,
   ],
   run: { args, context in try Simulate.run(args, context) })
+
+/// The options of a simulation, shared by `simulate` and `compare` (which words their help
+/// differently: `key.with(help:)`).
+enum SimulationOptions {
+  static let users = Option<String>(
+    "users", valueName: "n|file",
+    help: "How many synthetic diners, or a users file whose diners to simulate (default 1000).")
+  static let days = Option<Int>("days", valueName: "n", help: "Days to simulate (default 30).")
+  static let start = Option<String>(
+    "start", valueName: "date", help: "First simulated day, YYYY-MM-DD (default: today).")
+  static let strategies = Repeatable(
+    "strategy", short: "s", valueName: "name",
+    help: "Strategy or named configuration to simulate (default: the config's).")
+  static let mode = Option<String>(
+    "mode", valueName: "mode", choices: ["pick", "all"],
+    help: "Session mode: pick ends at the first right swipe, all swipes the whole deck.")
+  static let drags = Flag(
+    "drags", help: "Log each swipe as the raw drag (dx, width) the app would have seen.")
+  static let events = Option<String>(
+    "events", valueName: "file",
+    help: "Write the simulated swipes as a log (.jsonl or .csv), one strategy only.")
+  static let format = Option<String>(
+    "format", short: "f", valueName: "format", default: "table",
+    choices: ["table", "json", "csv"],
+    help: "Format of the stats.")
+  static let out = Option<String>(
+    "out", valueName: "file", help: "Write the stats to this file atomically.")
+}
 
 /// What a simulation run needs besides its strategies: shared by `simulate` and `compare`.
 struct SimulationSetup {
@@ -74,15 +92,20 @@ enum Simulate {
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let io = context.io
     let config = try Inputs.loadConfig(args, io)
-    if args.value("events") != nil && strategyNames(args, config).count > 1 {
+    if args.value(SimulationOptions.events) != nil && strategyNames(args, config).count > 1 {
       throw UsageError("'--events' writes one strategy's log; give one --strategy with it")
     }
     // The outputs are declared and locked before any input is read.
     var inputs = Inputs.configFiles(config)
-    if let catalog = args.value("catalog") { inputs.append(.init("--catalog", catalog)) }
-    if let users = args.value("users"), !isCount(users) { inputs.append(.init("--users", users)) }
+    if let catalog = args.value(InputOptions.catalog) { inputs.append(.init("--catalog", catalog)) }
+    if let users = args.value(SimulationOptions.users), !isCount(users) {
+      inputs.append(.init("--users", users))
+    }
     let outputs = try RunOutputs(
-      [("--out", args.value("out")), ("--events", args.value("events"))], inputs: inputs,
+      [
+        ("--out", args.value(SimulationOptions.out)),
+        ("--events", args.value(SimulationOptions.events)),
+      ], inputs: inputs,
       wait: OutputOptions.wait(args), standardOutput: "--out", context: context)
     defer { outputs.abort() }
     let setup = try Simulate.setup(args, config, io)
@@ -90,7 +113,7 @@ enum Simulate {
 
     // Event log, replaced with the stats at the end.
     var eventWriter: EventWriter?
-    if let path = args.value("events") {
+    if let path = args.value(SimulationOptions.events) {
       let format: EventFormat = path.lowercased().hasSuffix(".csv") ? .csv : .jsonLines
       eventWriter = EventWriter(
         format: format, output: try outputs.output("--events"), drags: setup.simulation.drags)
@@ -107,11 +130,11 @@ enum Simulate {
     try eventWriter?.finish()
 
     let report = stats.report()
-    let format = StatsFormat(rawValue: args.value("format") ?? "table") ?? .table
+    let format = StatsFormat(rawValue: args.value(SimulationOptions.format) ?? "table") ?? .table
     try outputs.write(report.render(format), to: "--out")
     try outputs.commit()
     context.note(
-      "menudeck: simulated \(plural(setup.population.count, "diner")) x \(plural(setup.days, "day")) from \(setup.start)"
+      "simulated \(plural(setup.population.count, "diner")) x \(plural(setup.days, "day")) from \(setup.start)"
         + " with seed \(setup.seed): \(plural(totals.sessions, "session")), \(plural(totals.swipes, "swipe"))"
         + " over \(plural(strategies.count, "strategy", "strategies"))")
     return .success
@@ -121,20 +144,24 @@ enum Simulate {
   static func setup(_ args: ParsedArguments, _ config: MenuDeckConfig, _ io: CLIStreams) throws
     -> SimulationSetup
   {
-    let days = try args.int("days") ?? 30
+    let days = try args.value(SimulationOptions.days) ?? 30
     try Limits.check(days, option: "days", in: Limits.days, "100 years")
-    guard let catalogPath = args.value("catalog") ?? config.catalog else {
+    guard let catalogPath = args.value(InputOptions.catalog) ?? config.catalog else {
       throw CommandFailure(
         .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
     }
     let (catalog, _) = try Inputs.loadCatalog(catalogPath, io)
     var population: Population
     var simulation = config.simulation
-    if let mode = args.value("mode") { simulation.mode = mode == "all" ? .all : .pick }
-    if args.declares("drags") && args.flag("drags") { simulation.drags = true }
+    if let mode = args.value(SimulationOptions.mode) {
+      simulation.mode = mode == "all" ? .all : .pick
+    }
+    if args.declares(SimulationOptions.drags) && args.flag(SimulationOptions.drags) {
+      simulation.drags = true
+    }
     var seed = config.seed
-    if let s = try args.uint64("seed") { seed = s }
-    let usersText = args.value("users") ?? "1000"
+    if let s = try args.value(InputOptions.seed) { seed = s }
+    let usersText = args.value(SimulationOptions.users) ?? "1000"
     if let n = Int(usersText) {
       try Limits.check(n, option: "users", in: Limits.simulatedDiners, "diners")
       population = Population(catalog: catalog, count: n, config: simulation, seed: seed)
@@ -150,14 +177,14 @@ enum Simulate {
       population = Population(catalog: catalog, users: profiles, config: simulation, seed: seed)
     }
     var rules = config.rules
-    if let n = try args.int("size") {
+    if let n = try args.value(InputOptions.size) {
       try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
       rules.size = n
     }
     let builder = try Inputs.deckBuilder(catalog, rules, config)
     let zone = try Inputs.timeZone(config)
     var start = TimeZones.today(in: zone)
-    if let text = args.value("start") {
+    if let text = args.value(SimulationOptions.start) {
       guard let d = DeckDate.parse(text) else {
         throw UsageError("invalid date '\(text)' for '--start'; expected YYYY-MM-DD")
       }
@@ -184,7 +211,7 @@ enum Simulate {
   /// The names of the strategies a run uses, in order, each once: `--strategy` values, else
   /// the config's.
   static func strategyNames(_ args: ParsedArguments, _ config: MenuDeckConfig) -> [String] {
-    var names = args.values("strategy")
+    var names = args.values(SimulationOptions.strategies)
     if names.isEmpty { names = [config.strategy] }
     var seen = Set<String>()
     return names.filter { seen.insert($0).inserted }
@@ -195,22 +222,14 @@ enum Simulate {
   ) throws -> [(String, any RankingStrategy)] {
     let names = strategyNames(args, config)
     var strategies: [(String, any RankingStrategy)] = []
-    var fallback: NamedStrategy?
-    if let name = args.value("fallback") {
-      guard let f = config.resolveStrategy(name) else {
-        throw UsageError(
-          "unknown fallback strategy '\(name)'\(didYouMean(name, config.strategyNames)); valid "
-            + "strategies: " + config.strategyNames.joined(separator: ", "))
-      }
-      fallback = f
-    }
+    let fallback = try Strategies.fallback(args, config)
     for name in names {
       guard var named = config.resolveStrategy(name) else {
         throw UsageError(
           "unknown strategy '\(name)'\(didYouMean(name, config.strategyNames)); valid strategies: "
             + config.strategyNames.joined(separator: ", "))
       }
-      for (key, value) in try args.keyValuePairs("option") { named.options[key] = value }
+      for (key, value) in try args.keyValuePairs(InputOptions.option) { named.options[key] = value }
       if named.plugin == nil {
         do {
           _ = try StrategyRegistry.make(named.use, options: named.options)
@@ -272,6 +291,16 @@ enum Simulate {
   }
 }
 
+/// The options of `stats` that no other command words the same way.
+enum StatsCommandOptions {
+  static let size = InputOptions.size.with(
+    help: "Deck size, for abandonment (config: deck.size).")
+  static let repeatWindow = Option<Int>(
+    "repeat-window", valueName: "days",
+    help: "A repeat pick is one within this many days (default: any earlier day).")
+  static let format = SimulationOptions.format.with(help: "Output format.")
+}
+
 let statsCommand = CommandSpec(
   name: "stats",
   abstract: "Deck stats of swipe logs: per day and overall.",
@@ -285,21 +314,15 @@ let statsCommand = CommandSpec(
     shown, swipes, like rate, coverage, novelty): snapshots keep no sessions or days.
     """,
   options: [
-    InputOptions.config,
-    InputOptions.catalog,
-    InputOptions.skipBadLines,
-    InputOptions.columns,
-    InputOptions.right,
-    InputOptions.left,
-    .option(
-      "size", short: "n", valueName: "n", help: "Deck size, for abandonment (config: deck.size)."),
-    .option(
-      "repeat-window", valueName: "days",
-      help: "A repeat pick is one within this many days (default: any earlier day)."),
-    .option(
-      "format", short: "f", valueName: "format", default: "table",
-      choices: ["table", "json", "csv"],
-      help: "Output format."),
+    InputOptions.config.spec,
+    InputOptions.catalog.spec,
+    InputOptions.skipBadLines.spec,
+    InputOptions.columns.spec,
+    InputOptions.right.spec,
+    InputOptions.left.spec,
+    StatsCommandOptions.size.spec,
+    StatsCommandOptions.repeatWindow.spec,
+    StatsCommandOptions.format.spec,
   ],
   arguments: [
     CommandArgument(
@@ -309,7 +332,7 @@ let statsCommand = CommandSpec(
   run: { args, context in
     let io = context.io
     let config = try Inputs.loadConfig(args, io)
-    guard let catalogPath = args.value("catalog") ?? config.catalog else {
+    guard let catalogPath = args.value(InputOptions.catalog) ?? config.catalog else {
       throw CommandFailure(
         .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
     }
@@ -322,33 +345,21 @@ let statsCommand = CommandSpec(
     }
     let (catalog, _) = try Inputs.loadCatalog(catalogPath, io)
     var size = config.rules.size
-    if let n = try args.int("size") {
+    if let n = try args.value(StatsCommandOptions.size) {
       try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
       size = n
     }
-    let window = try args.int("repeat-window")
+    let window = try args.value(StatsCommandOptions.repeatWindow)
     if let window { try Limits.check(window, option: "repeat-window", in: Limits.days, "days") }
     let zone = try Inputs.timeZone(config)
-    let settings = RunSettings(
-      config: config, catalogPath: catalogPath, usersPath: nil, historyPaths: logs,
-      strategyName: "", strategy: NamedStrategy(name: "", use: "", options: [:]), seed: 0,
-      date: DeckDate(daysSinceEpoch: 0), zone: zone, format: .json, rules: config.rules,
-      skipBadLines: args.flag("skip-bad-lines"), rejectsPath: nil,
-      columns: try InputOptions.columnMapping(args, config: config))
+    var settings = RunSettings.readingLogs(
+      config, zone: zone, catalogPath: catalogPath, logs: logs,
+      skipBadLines: args.flag(InputOptions.skipBadLines))
+    settings.columns = try InputOptions.columnMapping(args, config: config)
     let options = StatsOptions(deckSize: size, repeatWindowDays: window)
-    let format = StatsFormat(rawValue: args.value("format")!)!
+    let format = StatsFormat(rawValue: args.value(StatsCommandOptions.format)!)!
     if !snapshots.isEmpty {
-      var merged = HistorySnapshot.empty
-      for path in snapshots {
-        let snapshot = try Paths.using(path, io) { opened throws(DeckIOError) in
-          try SnapshotFile.read(path: opened, displayName: path)
-        }
-        do {
-          merged = try HistorySnapshot.merge(merged, snapshot)
-        } catch {
-          throw CommandFailure(.dataError, "\(path): \(error)")
-        }
-      }
+      let merged = try Snapshots.merge(snapshots, io)
       let report: StatsReport
       do {
         report = try SnapshotStats.report(merged, catalog: catalog, options: options)
@@ -357,7 +368,7 @@ let statsCommand = CommandSpec(
       }
       io.stdout.write(bytes: report.render(format))
       context.note(
-        "menudeck: stats of a snapshot cover cards only: snapshots keep no sessions or days; "
+        "stats of a snapshot cover cards only: snapshots keep no sessions or days; "
           + "give the logs for the session metrics")
       return .success
     }

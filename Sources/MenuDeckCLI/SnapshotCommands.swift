@@ -1,4 +1,5 @@
 import DeckBase
+import DeckCommandLine
 import DeckCore
 import DeckIO
 import Foundation
@@ -25,16 +26,8 @@ let ingestCommand = CommandSpec(
       menudeck ingest logs/2026-11-29.jsonl --into history.snap
     """,
   options: [
-    InputOptions.config,
-    .option(
-      "into", valueName: "snapshot",
-      help: "The snapshot to add the logs to; created when it does not exist."),
-    .option(
-      "before", valueName: "date",
-      help: "Ingest only swipes dated before this day (default: tomorrow in the config's zone)."),
-    InputOptions.skipBadLines,
-    InputOptions.rejects,
-    OutputOptions.wait,
+    InputOptions.config.spec, Ingest.into.spec, Ingest.before.spec,
+    InputOptions.skipBadLines.spec, InputOptions.rejects.spec, OutputOptions.wait.spec,
   ] + InputOptions.mapping,
   arguments: [
     CommandArgument(
@@ -53,147 +46,70 @@ let mergeCommand = CommandSpec(
     Example:
       menudeck merge shard-*.snap --out history.snap
     """,
-  options: [
-    .option(
-      "out", valueName: "snapshot",
-      help: "The merged snapshot to write (atomically; '-' writes standard output)."),
-    OutputOptions.wait,
-  ],
+  options: [Merge.out.spec, OutputOptions.wait.spec],
   arguments: [CommandArgument("snapshot", help: "Snapshots to merge.", isRepeating: true)],
   run: { args, context in try Merge.run(args, context) })
 
 enum Ingest {
+  static let into = Option<String>(
+    "into", valueName: "snapshot",
+    help: "The snapshot to add the logs to; created when it does not exist.")
+  static let before = Option<String>(
+    "before", valueName: "date",
+    help: "Ingest only swipes dated before this day (default: tomorrow in the config's zone).")
+
+  /// What the command line and the config ask `ingest` for.
+  struct Request {
+    var into: String
+    var logs: [String]
+    var config: MenuDeckConfig
+    var before: DeckDate
+    var rejectsPath: String?
+    /// How the logs are read; the column mapping is added once the outputs are locked.
+    var settings: RunSettings
+  }
+
+  /// What `ingest` has added so far.
+  struct Progress {
+    var snapshot: HistorySnapshot
+    var added = 0
+    var skipped = 0
+    var events = 0
+    /// Content hashes of the logs added by this run.
+    var seen = Set<String>()
+
+    func has(_ hash: String) -> Bool { snapshot.contains(sha256: hash) || seen.contains(hash) }
+  }
+
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let io = context.io
-    guard let into = args.value("into") else {
-      throw UsageError("missing '--into <snapshot>': the snapshot to write")
-    }
-    let logs = args.arguments("log")
-    guard !logs.isEmpty else { throw UsageError("give at least one swipe log to ingest") }
-    let config = try Inputs.loadConfig(args, io, catalogOptional: true)
-    let zone = try Inputs.timeZone(config)
-    if config.bytes.isEmpty {
-      context.note(
-        "note: no config file: reading times in UTC with the relative drag rule; give --config "
-          + "so that swipe days match the decks' time zone")
-    }
-    var before = TimeZones.today(in: zone).adding(days: 1)
-    if let text = args.value("before") {
-      guard let d = DeckDate.parse(text) else {
-        throw UsageError("invalid date '\(text)' for '--before'; expected YYYY-MM-DD")
-      }
-      before = d
-    }
-    guard into != "-" else {
-      throw UsageError("'--into' needs a snapshot file: ingest adds to it in place")
-    }
-    let skip = args.flag("skip-bad-lines")
-    let rejectsPath = args.value("rejects")
-    if rejectsPath != nil && !skip {
-      throw UsageError("'--rejects' needs '--skip-bad-lines' (without it a bad line stops the run)")
-    }
-    guard [nil, .regular].contains(FileSystem.kind(of: Paths.open(into, io))) else {
-      throw CommandFailure(
-        .usage,
-        "'--into \(into)' is not a regular file: ingest reads the snapshot there and replaces "
-          + "it; give the path of a snapshot file (it is created when missing)")
-    }
-    let inputs = logs.map { RunOutputs.File("the swipe log", $0) } + Inputs.configFiles(config)
+    var request = try self.request(args, context)
+    let into = request.into
+    let inputs =
+      request.logs.map { RunOutputs.File("the swipe log", $0) }
+      + Inputs.configFiles(request.config)
     // The snapshot is read and replaced under its lock: the lock is taken before it is read.
     let outputs = try RunOutputs(
-      [("--into", into), ("--rejects", rejectsPath)], inputs: inputs,
+      [("--into", into), ("--rejects", request.rejectsPath)], inputs: inputs,
       wait: OutputOptions.wait(args), context: context)
     defer { outputs.abort() }
 
     let intoOpened = Paths.open(into, io)
-    var snapshot = HistorySnapshot.empty
     let stateRead = FileState(path: intoOpened)
-    if stateRead != nil {
-      snapshot = try SnapshotFile.read(path: intoOpened, displayName: into)
-    }
+    var progress = Progress(
+      snapshot: stateRead == nil
+        ? .empty : try SnapshotFile.read(path: intoOpened, displayName: into))
     var rejects: RejectsWriter?
-    if rejectsPath != nil { rejects = RejectsWriter(output: try outputs.output("--rejects")) }
-    let settings = RunSettings(
-      config: config, catalogPath: "", usersPath: nil, historyPaths: [], strategyName: "",
-      strategy: NamedStrategy(name: "", use: "", options: [:]), seed: 0,
-      date: DeckDate(daysSinceEpoch: 0),
-      zone: zone, format: .json, rules: config.rules, skipBadLines: skip, rejectsPath: rejectsPath,
-      columns: try InputOptions.columnMapping(args, config: config))
-
-    var added = 0
-    var skipped = 0
-    var events = 0
-    var seen = Set<String>()
-    for log in logs {
-      // Standard input, a pipe or a FIFO can be read once only: it is hashed as it is read, and
-      // dropped at the end when the snapshot has it already.
-      let once = log == "-" || Inputs.isReadOnce(log, io)
-      let (hash, size) =
-        once
-        ? (nil, 0)
-        : try Paths.using(log, io) { opened throws(DeckIOError) in
-          try fileSHA256(opened)
-        }
-      if let hash, snapshot.contains(sha256: hash) || seen.contains(hash) {
-        context.note("menudeck: \(log) is already in \(into) (same content); skipped")
-        skipped += 1
-        continue
-      }
-      var sink = SnapshotIngest(cutoff: before)
-      // The rejects of a log read once wait until it is known to be new.
-      var held: [EventReject] = []
-      let stats: EventReadStats
-      var contentHash = hash
-      if once {
-        let handler: ((EventReject) throws(DeckIOError) -> Void)? =
-          rejects == nil ? nil : { reject throws(DeckIOError) in held.append(reject) }
-        var digest = SHA256()
-        stats = try Inputs.readOnce(
-          log, settings, io, into: &sink, sha256: &digest, onReject: handler)
-        contentHash = digest.hexDigest()
-        if snapshot.contains(sha256: contentHash!) || seen.contains(contentHash!) {
-          context.note(
-            "menudeck: \(log == "-" ? "standard input" : log) is already in \(into) (same "
-              + "content); skipped")
-          skipped += 1
-          continue
-        }
-        for reject in held { try rejects?.write(reject) }
-      } else {
-        var handler: ((EventReject) throws(DeckIOError) -> Void)?
-        if let w = rejects {
-          handler = { reject throws(DeckIOError) in try w.write(reject) }
-        }
-        stats = try Inputs.readLogs([log], settings, io, into: &sink, onReject: handler)
-      }
-      var builder = sink.builder
-      builder.hesitations = Int64(stats.hesitations)
-      let source = HistorySnapshot.Source(
-        sha256: contentHash!, path: log, bytes: Int64(once ? stats.bytes : size),
-        lines: Int64(stats.lines), events: Int64(stats.events))
-      var part = builder.build(sources: [source])
-      part.timeZone = config.timeZone
-      part.dragRule = config.dragRuleName
-      do {
-        snapshot = try HistorySnapshot.merge(snapshot, part)
-      } catch {
-        throw CommandFailure(.dataError, "\(into): \(error)")
-      }
-      if sink.skippedFuture > 0 {
-        context.warn(
-          "\(log): \(plural(sink.skippedFuture, "swipe")) dated on or after \(before) were not "
-            + "ingested (give --before to move the limit)")
-      }
-      seen.insert(contentHash!)
-      added += 1
-      events += stats.events
-      if stats.skippedLines > 0 {
-        context.warn("\(log): skipped \(plural(stats.skippedLines, "malformed event line"))")
-      }
+    if request.rejectsPath != nil {
+      rejects = RejectsWriter(output: try outputs.output("--rejects"))
+    }
+    request.settings.columns = try InputOptions.columnMapping(args, config: request.config)
+    for log in request.logs {
+      try add(log, request, to: &progress, rejects: rejects, context)
     }
     try rejects?.finish()
-    if added > 0 || stateRead == nil {
-      try outputs.write(SnapshotFile.encode(snapshot), to: "--into")
+    if progress.added > 0 || stateRead == nil {
+      try outputs.write(SnapshotFile.encode(progress.snapshot), to: "--into")
     }
     try outputs.commit {
       // Under the lock no menudeck run can have written the snapshot; something else did.
@@ -204,12 +120,138 @@ enum Ingest {
             + "take menudeck's lock?); nothing was written. Run the ingest again")
       }
     }
+    let snapshot = progress.snapshot
     context.note(
-      "menudeck: ingested \(plural(added, "log")) (\(plural(events, "swipe")))"
-        + (skipped > 0 ? ", skipped \(skipped) already ingested" : "")
+      "ingested \(plural(progress.added, "log")) (\(plural(progress.events, "swipe")))"
+        + (progress.skipped > 0 ? ", skipped \(progress.skipped) already ingested" : "")
         + "; \(into) holds \(plural(snapshot.sources.count, "log")), "
         + "\(plural(Int(snapshot.events), "swipe")), \(plural(snapshot.users.count, "diner"))")
     return .success
+  }
+
+  /// The options and the config, checked before any output is locked.
+  static func request(_ args: ParsedArguments, _ context: CommandContext) throws -> Request {
+    let io = context.io
+    guard let into = args.value(Ingest.into) else {
+      throw UsageError("missing '--into <snapshot>': the snapshot to write")
+    }
+    let logs = args.arguments("log")
+    guard !logs.isEmpty else { throw UsageError("give at least one swipe log to ingest") }
+    let config = try Inputs.loadConfig(args, io, catalogOptional: true)
+    let zone = try Inputs.timeZone(config)
+    if config.bytes.isEmpty {
+      context.note(
+        "no config file: reading times in UTC with the relative drag rule; give --config "
+          + "so that swipe days match the decks' time zone")
+    }
+    var before = TimeZones.today(in: zone).adding(days: 1)
+    if let text = args.value(Ingest.before) {
+      guard let d = DeckDate.parse(text) else {
+        throw UsageError("invalid date '\(text)' for '--before'; expected YYYY-MM-DD")
+      }
+      before = d
+    }
+    guard into != "-" else {
+      throw UsageError("'--into' needs a snapshot file: ingest adds to it in place")
+    }
+    let skip = args.flag(InputOptions.skipBadLines)
+    let rejectsPath = args.value(InputOptions.rejects)
+    if rejectsPath != nil && !skip {
+      throw UsageError("'--rejects' needs '--skip-bad-lines' (without it a bad line stops the run)")
+    }
+    guard [nil, .regular].contains(FileSystem.kind(of: Paths.open(into, io))) else {
+      throw CommandFailure(
+        .usage,
+        "'--into \(into)' is not a regular file: ingest reads the snapshot there and replaces "
+          + "it; give the path of a snapshot file (it is created when missing)")
+    }
+    let settings = RunSettings.readingLogs(
+      config, zone: zone, skipBadLines: skip, rejectsPath: rejectsPath)
+    return Request(
+      into: into, logs: logs, config: config, before: before, rejectsPath: rejectsPath,
+      settings: settings)
+  }
+
+  /// Reads one log into the snapshot, unless the snapshot (or this run) has its content already.
+  static func add(
+    _ log: String, _ request: Request, to progress: inout Progress, rejects: RejectsWriter?,
+    _ context: CommandContext
+  ) throws {
+    let io = context.io
+    // Standard input, a pipe or a FIFO can be read once only: it is hashed as it is read, and
+    // dropped at the end when the snapshot has it already.
+    let once = log == "-" || Inputs.isReadOnce(log, io)
+    let (hash, size) =
+      once
+      ? (nil, 0)
+      : try Paths.using(log, io) { opened throws(DeckIOError) in
+        try fileSHA256(opened)
+      }
+    if let hash, progress.has(hash) {
+      context.note("\(log) is already in \(request.into) (same content); skipped")
+      progress.skipped += 1
+      return
+    }
+    var sink = SnapshotIngest(cutoff: request.before)
+    // The rejects of a log read once wait until it is known to be new.
+    var held: [EventReject] = []
+    let stats: EventReadStats
+    var contentHash = hash
+    if once {
+      let handler: ((EventReject) throws(DeckIOError) -> Void)? =
+        rejects == nil ? nil : { reject throws(DeckIOError) in held.append(reject) }
+      var digest = SHA256()
+      stats = try Inputs.readOnce(
+        log, request.settings, io, into: &sink, sha256: &digest, onReject: handler)
+      contentHash = digest.hexDigest()
+      if progress.has(contentHash!) {
+        context.note(
+          "\(log == "-" ? "standard input" : log) is already in \(request.into) (same "
+            + "content); skipped")
+        progress.skipped += 1
+        return
+      }
+      for reject in held { try rejects?.write(reject) }
+    } else {
+      var handler: ((EventReject) throws(DeckIOError) -> Void)?
+      if let w = rejects {
+        handler = { reject throws(DeckIOError) in try w.write(reject) }
+      }
+      stats = try Inputs.readLogs([log], request.settings, io, into: &sink, onReject: handler)
+    }
+    let source = HistorySnapshot.Source(
+      sha256: contentHash!, path: log, bytes: Int64(once ? stats.bytes : size),
+      lines: Int64(stats.lines), events: Int64(stats.events))
+    progress.snapshot = try merge(sink, stats, source, into: progress.snapshot, request)
+    if sink.skippedFuture > 0 {
+      context.warn(
+        "\(log): \(plural(sink.skippedFuture, "swipe")) dated on or after \(request.before) "
+          + "were not ingested (give --before to move the limit)")
+    }
+    progress.seen.insert(contentHash!)
+    progress.added += 1
+    progress.events += stats.events
+    if stats.skippedLines > 0 {
+      context.warn("\(log): skipped \(plural(stats.skippedLines, "malformed event line"))")
+    }
+  }
+
+  /// `snapshot` with the log read into `sink` added as one source, in the config's time zone
+  /// and drag rule.
+  static func merge(
+    _ sink: SnapshotIngest, _ stats: EventReadStats, _ source: HistorySnapshot.Source,
+    into snapshot: HistorySnapshot, _ request: Request
+  ) throws -> HistorySnapshot {
+    var builder = sink.builder
+    builder.hesitations = Int64(stats.hesitations)
+    var part = builder.build(sources: [source])
+    part.timeZone = request.config.timeZone
+    part.dragRule = request.config.dragRuleName
+    do {
+      return try HistorySnapshot.merge(snapshot, part)
+    } catch {
+      throw CommandFailure(.dataError, "\(request.into): \(error)")
+    }
   }
 
   /// SHA-256 (hex) and size of a file, read in chunks.
@@ -239,9 +281,13 @@ enum Ingest {
 }
 
 enum Merge {
+  static let out = Option<String>(
+    "out", valueName: "snapshot",
+    help: "The merged snapshot to write (atomically; '-' writes standard output).")
+
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let io = context.io
-    guard let out = args.value("out") else {
+    guard let out = args.value(Merge.out) else {
       throw UsageError("missing '--out <snapshot>': the merged snapshot to write")
     }
     let inputs = args.arguments("snapshot")
@@ -250,21 +296,11 @@ enum Merge {
       [("--out", out)], inputs: inputs.map { RunOutputs.File("the snapshot", $0) },
       wait: OutputOptions.wait(args), context: context)
     defer { outputs.abort() }
-    var merged = HistorySnapshot.empty
-    for path in inputs {
-      let snapshot = try Paths.using(path, io) { opened throws(DeckIOError) in
-        try SnapshotFile.read(path: opened, displayName: path)
-      }
-      do {
-        merged = try HistorySnapshot.merge(merged, snapshot)
-      } catch {
-        throw CommandFailure(.dataError, "\(path): \(error)")
-      }
-    }
+    let merged = try Snapshots.merge(inputs, io)
     try outputs.write(SnapshotFile.encode(merged), to: "--out")
     try outputs.commit()
     context.note(
-      "menudeck: merged \(plural(inputs.count, "snapshot")) into \(out == "-" ? "standard output" : out): "
+      "merged \(plural(inputs.count, "snapshot")) into \(out == "-" ? "standard output" : out): "
         + "\(plural(merged.sources.count, "log")), \(plural(Int(merged.events), "swipe")), "
         + "\(plural(merged.users.count, "diner"))")
     return .success

@@ -1,4 +1,5 @@
 import DeckBase
+import DeckCommandLine
 import DeckCore
 import DeckIO
 import DeckPlugins
@@ -18,6 +19,18 @@ enum Strategies {
         })
     }
     return try StrategyRegistry.make(named.use, options: named.options)
+  }
+
+  /// The strategy `--fallback` names, nil without the option; a name the config does not know
+  /// is a usage error.
+  static func fallback(_ args: ParsedArguments, _ config: MenuDeckConfig) throws -> NamedStrategy? {
+    guard let name = args.value(InputOptions.fallback) else { return nil }
+    guard let fallback = config.resolveStrategy(name) else {
+      throw UsageError(
+        "unknown fallback strategy '\(name)'\(didYouMean(name, config.strategyNames)); valid "
+          + "strategies: " + config.strategyNames.joined(separator: ", "))
+    }
+    return fallback
   }
 
   /// `make`, wrapped so that diners whose plugin fails get `fallback`'s decks (one warning with

@@ -1,4 +1,5 @@
 import DeckBase
+import DeckCommandLine
 import DeckCore
 import DeckIO
 import DeckStrategies
@@ -15,33 +16,44 @@ let validateCommand = CommandSpec(
     Exits 0 when everything is valid, 65 on bad data, 66 when an input is missing, 74 when one \
     cannot be read; with --strict, warnings also fail the check (exit 1).
     """,
-  options: InputOptions.all.filter { $0.name != "skip-bad-lines" && $0.name != "rejects" } + [
-    .option("strategy", short: "s", valueName: "name", help: "Also check this strategy's options."),
-    .repeatable("option", short: "o", valueName: "key=value", help: "Strategy option to check."),
-    .flag("strict", help: "Treat warnings as failures (exit 1)."),
+  options: InputOptions.all.filter {
+    $0 != InputOptions.skipBadLines.spec && $0 != InputOptions.rejects.spec
+  } + [
+    InputOptions.strategy.with(help: "Also check this strategy's options.").spec,
+    InputOptions.option.with(help: "Strategy option to check.").spec,
+    Validation.strict.spec,
   ],
   run: { args, context in try Validation.run(args, context) })
 
 enum Validation {
-  static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let io = context.io
+  static let strict = Flag("strict", help: "Treat warnings as failures (exit 1).")
+
+  /// What validate found: the report rows (stdout), the errors with their exit codes and the
+  /// warnings (stderr).
+  struct Findings {
+    var lines: [String] = []
     var errors: [(ExitCode, String)] = []
     var warnings: [String] = []
-    var lines: [String] = []
-    func fail(_ error: any Error) {
+
+    mutating func fail(_ error: any Error) {
       errors.append((ExitCode.for(error), String(describing: error)))
     }
+  }
+
+  static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+    let io = context.io
+    var found = Findings()
 
     // Config
     var config = MenuDeckConfig()
     var configFailed = false
     do {
       config = try Inputs.loadConfig(args, io)
-      lines.append(row("config", config.path.isEmpty ? "(none)" : config.path, "ok"))
+      found.lines.append(row("config", config.path.isEmpty ? "(none)" : config.path, "ok"))
     } catch {
-      fail(error)
+      found.fail(error)
       configFailed = true
-      lines.append(row("config", args.value("config") ?? "", "invalid"))
+      found.lines.append(row("config", args.value(InputOptions.config) ?? "", "invalid"))
     }
     let settings: RunSettings
     do {
@@ -51,109 +63,125 @@ enum Validation {
     } catch {
       // Without its config the run has no inputs to check: what fails next ("no catalog") is a
       // consequence, and its code (66) would hide the config's own (74 for an unreadable one).
-      if !configFailed { fail(error) }
-      return finish(lines, errors, warnings, args, context)
+      if !configFailed { found.fail(error) }
+      return finish(found, args, context)
     }
 
-    // Catalog
-    var catalog: Catalog?
-    do {
-      let (c, problems) = try Inputs.checkCatalog(settings.catalogPath, io)
-      catalog = c
-      for problem in problems { fail(problem) }
-      if let c {
-        lines.append(
-          row(
-            "catalog", settings.catalogPath,
-            "\(plural(c.count, "item")), \(plural(c.categories.count, "category", "categories")), \(plural(c.tags.count, "tag"))"
-          ))
-      } else {
-        lines.append(row("catalog", settings.catalogPath, "invalid"))
-      }
-    } catch {
-      fail(error)
-      lines.append(row("catalog", settings.catalogPath, "invalid"))
-    }
-
-    // Users
-    var users: [UserProfile] = []
-    if let path = settings.usersPath {
-      do {
-        let (checked, problems) = try Paths.using(path, io) { opened throws(DeckIOError) in
-          let bytes = try TextInput.readBytes(path: opened, what: "users file")
-          let format = try DocumentFormat.resolve(nil, path: path, what: "users file")
-          return UsersReader.check(bytes, file: path, format: format)
-        }
-        for problem in problems { fail(problem) }
-        if let checked {
-          users = checked
-        } else {
-          lines.append(row("users", path, "invalid"))
-        }
-        let diets = users.filter { !$0.diets.isEmpty }.count
-        let allergic = users.filter { !$0.allergens.isEmpty }.count
-        if checked != nil {
-          lines.append(
-            row(
-              "users", path,
-              "\(plural(users.count, "user")) (\(diets) with diets, \(allergic) with allergens)"))
-        }
-      } catch {
-        fail(error)
-        lines.append(row("users", path, "invalid"))
-      }
-    }
-
+    let catalog = checkCatalog(settings, io, &found)
+    let users = checkUsers(settings, io, &found)
     if let catalog {
       // Deck rules against the catalog.
       do {
         _ = try DeckBuilder(catalog: catalog, rules: settings.rules)
       } catch {
-        errors.append((.dataError, "\(config.path): deck: \(error)"))
+        found.errors.append((.dataError, "\(config.path): deck: \(error)"))
       }
-      warnings += vocabularyWarnings(users: users, catalog: catalog)
+      found.warnings += vocabularyWarnings(users: users, catalog: catalog)
     }
 
     // Strategy
     do {
       let strategy = try Strategies.make(settings.strategy, io)
       try strategy.finish()
-      lines.append(row("strategy", settings.strategyName, "ok (\(settings.strategy.use))"))
+      found.lines.append(row("strategy", settings.strategyName, "ok (\(settings.strategy.use))"))
     } catch {
-      fail(error)
+      found.fail(error)
     }
 
-    // Event logs: every bad line, not just the first.
     if let catalog, !settings.historyPaths.isEmpty {
-      var bad: [String] = []
-      var s = settings
-      s.skipBadLines = true
-      let collector = RejectCollector()
-      do {
-        let (_, stats, _) = try Inputs.loadHistory(
-          s, catalog: catalog, cutoff: nil, io: io, rejects: nil, onReject: collector.add)
-        bad = collector.messages
-        for file in stats.files {
-          var text =
-            "\(plural(file.lines, "line")), \(plural(file.events, "swipe")) (\(file.right) right, \(file.left) left)"
-          if file.hesitations > 0 { text += ", \(plural(file.hesitations, "hesitation"))" }
-          if file.unknownItemEvents > 0 {
-            text += ", \(plural(file.unknownItemEvents, "event")) with unknown dishes"
-          }
-          if file.skippedLines > 0 { text += ", \(plural(file.skippedLines, "bad line"))" }
-          lines.append(row("history", file.file, text))
-        }
-        if stats.unknownItemEvents > 0 {
-          warnings.append(
-            "\(plural(stats.unknownItemEvents, "event")) naming dishes that are not in the catalog (e.g. "
-              + stats.unknownItemIDs.map { "'\($0)'" }.joined(separator: ", ") + ")")
-        }
-      } catch {
-        fail(error)
-      }
-      for message in bad { errors.append((.dataError, message)) }
+      checkLogs(settings, catalog, io, &found)
     }
-    return finish(lines, errors, warnings, args, context)
+    return finish(found, args, context)
+  }
+
+  /// The catalog and every problem in it.
+  static func checkCatalog(_ settings: RunSettings, _ io: CLIStreams, _ found: inout Findings)
+    -> Catalog?
+  {
+    do {
+      let (c, problems) = try Inputs.checkCatalog(settings.catalogPath, io)
+      for problem in problems { found.fail(problem) }
+      if let c {
+        found.lines.append(
+          row(
+            "catalog", settings.catalogPath,
+            "\(plural(c.count, "item")), \(plural(c.categories.count, "category", "categories")), \(plural(c.tags.count, "tag"))"
+          ))
+      } else {
+        found.lines.append(row("catalog", settings.catalogPath, "invalid"))
+      }
+      return c
+    } catch {
+      found.fail(error)
+      found.lines.append(row("catalog", settings.catalogPath, "invalid"))
+      return nil
+    }
+  }
+
+  /// The users file, when there is one, and every problem in it.
+  static func checkUsers(_ settings: RunSettings, _ io: CLIStreams, _ found: inout Findings)
+    -> [UserProfile]
+  {
+    guard let path = settings.usersPath else { return [] }
+    var users: [UserProfile] = []
+    do {
+      let (checked, problems) = try Paths.using(path, io) { opened throws(DeckIOError) in
+        let bytes = try TextInput.readBytes(path: opened, what: "users file")
+        let format = try DocumentFormat.resolve(nil, path: path, what: "users file")
+        return UsersReader.check(bytes, file: path, format: format)
+      }
+      for problem in problems { found.fail(problem) }
+      if let checked {
+        users = checked
+      } else {
+        found.lines.append(row("users", path, "invalid"))
+      }
+      let diets = users.filter { !$0.diets.isEmpty }.count
+      let allergic = users.filter { !$0.allergens.isEmpty }.count
+      if checked != nil {
+        found.lines.append(
+          row(
+            "users", path,
+            "\(plural(users.count, "user")) (\(diets) with diets, \(allergic) with allergens)"))
+      }
+    } catch {
+      found.fail(error)
+      found.lines.append(row("users", path, "invalid"))
+    }
+    return users
+  }
+
+  /// The event logs: every bad line, not just the first.
+  static func checkLogs(
+    _ settings: RunSettings, _ catalog: Catalog, _ io: CLIStreams, _ found: inout Findings
+  ) {
+    var bad: [String] = []
+    var s = settings
+    s.skipBadLines = true
+    let collector = RejectCollector()
+    do {
+      let (_, stats, _) = try Inputs.loadHistory(
+        s, catalog: catalog, cutoff: nil, io: io, rejects: nil, onReject: collector.add)
+      bad = collector.messages
+      for file in stats.files {
+        var text =
+          "\(plural(file.lines, "line")), \(plural(file.events, "swipe")) (\(file.right) right, \(file.left) left)"
+        if file.hesitations > 0 { text += ", \(plural(file.hesitations, "hesitation"))" }
+        if file.unknownItemEvents > 0 {
+          text += ", \(plural(file.unknownItemEvents, "event")) with unknown dishes"
+        }
+        if file.skippedLines > 0 { text += ", \(plural(file.skippedLines, "bad line"))" }
+        found.lines.append(row("history", file.file, text))
+      }
+      if stats.unknownItemEvents > 0 {
+        found.warnings.append(
+          "\(plural(stats.unknownItemEvents, "event")) naming dishes that are not in the catalog (e.g. "
+            + stats.unknownItemIDs.map { "'\($0)'" }.joined(separator: ", ") + ")")
+      }
+    } catch {
+      found.fail(error)
+    }
+    for message in bad { found.errors.append((.dataError, message)) }
   }
 
   /// Diners' diets and allergens that no dish mentions: "peanuts" when the catalog says
@@ -194,13 +222,13 @@ enum Validation {
     return pad(what, 9) + pad(path, 26) + "  " + text
   }
 
-  static func finish(
-    _ lines: [String], _ errors: [(ExitCode, String)], _ warnings: [String],
-    _ args: ParsedArguments, _ context: CommandContext
-  ) -> ExitCode {
+  static func finish(_ found: Findings, _ args: ParsedArguments, _ context: CommandContext)
+    -> ExitCode
+  {
+    let (lines, errors, warnings) = (found.lines, found.errors, found.warnings)
     for line in lines { context.io.stdout.write(line + "\n") }
     for w in warnings { context.warn(w) }
-    for (_, e) in errors { context.io.stderr.write("error: \(e)\n") }
+    for (_, e) in errors { context.error("\(e)") }
     if !errors.isEmpty {
       context.io.stdout.write(
         "invalid: \(plural(errors.count, "error")), \(plural(warnings.count, "warning"))\n")
@@ -211,7 +239,7 @@ enum Validation {
     }
     context.io.stdout.write(
       "valid" + (warnings.isEmpty ? "" : " with \(plural(warnings.count, "warning"))") + "\n")
-    if !warnings.isEmpty && args.flag("strict") { return .failure }
+    if !warnings.isEmpty && args.flag(strict) { return .failure }
     return .success
   }
 }

@@ -48,7 +48,7 @@ import Testing
       "--user", "u10",
     ])
     #expect(some.code == .success)
-    #expect(some.stderr == "menudeck: 2 decks for 2026-11-30 with 'affinity'\n")
+    #expect(some.stderr == "menudeck: note: 2 decks for 2026-11-30 with 'affinity'\n")
     let u02 = try #require(all.stdoutLines.first { $0.hasPrefix(#"{"user":"u02","#) })
     let u10 = try #require(all.stdoutLines.first { $0.hasPrefix(#"{"user":"u10","#) })
     #expect(some.stdoutLines == [u02, u10, ""])
@@ -61,8 +61,8 @@ import Testing
     #expect(result.code == .success)
     #expect(
       result.stderr == """
-        warning: user 'zz9' is in neither the users file nor the history; building a first-visit deck
-        menudeck: 2 decks for 2026-11-30 with 'affinity'
+        menudeck: warning: user 'zz9' is in neither the users file nor the history; building a first-visit deck
+        menudeck: note: 2 decks for 2026-11-30 with 'affinity'
 
         """)
     let decks = try result.jsonLines()
@@ -111,8 +111,8 @@ import Testing
     #expect(result.code == .success)
     #expect(
       result.stderr == """
-        warning: user 'v1': deck has 2 of 4 cards (held back: 4 by diet)
-        menudeck: 2 decks for 2026-11-30 with 'affinity', 1 short
+        menudeck: warning: user 'v1': deck has 2 of 4 cards (held back: 4 by diet)
+        menudeck: note: 2 decks for 2026-11-30 with 'affinity', 1 short
 
         """)
     let root = try #require(try result.json() as? [String: Any])
@@ -173,7 +173,7 @@ import Testing
       ["--config", dir.file("config.json"), "--date", "2026-11-30", "--history", "-"],
       stdin: Array((log + "{\"user\":\n").utf8))
     #expect(bad.code == .dataError)
-    #expect(bad.stderr.hasPrefix("Error: <stdin>:2:"))
+    #expect(bad.stderr.hasPrefix("menudeck: error: <stdin>:2:"))
   }
 
   @Test func standardInputBesideAFile() throws {
@@ -213,8 +213,8 @@ import Testing
       Self.cards(try sameDay.jsonLines()[0]) == ["tofu", "salad", "curry", "ramen", "don", "katsu"])
     #expect(
       sameDay.stderr == """
-        note: 1 event on or after 2026-11-30 were not learned from (a deck never sees its own day)
-        menudeck: 1 deck for 2026-11-30 with 'affinity'
+        menudeck: note: 1 event on or after 2026-11-30 were not learned from (a deck never sees its own day)
+        menudeck: note: 1 deck for 2026-11-30 with 'affinity'
 
         """)
 
@@ -249,7 +249,7 @@ import Testing
     let notLearned = at.run(args(at) + ["--date", "2026-11-30"])
     #expect(Self.cards(try learned.jsonLines()[0]).first == "salad")
     #expect(Self.cards(try notLearned.jsonLines()[0]).first == "tofu")
-    #expect(notLearned.stderr.contains("note: 1 event on or after 2026-11-30"))
+    #expect(notLearned.stderr.contains("menudeck: note: 1 event on or after 2026-11-30"))
   }
 
   /// Without --date the deck is for today in the config's time zone (Asia/Tokyo for the sample).
@@ -271,7 +271,9 @@ import Testing
       "2026-11-30",
     ])
     #expect(result.code == .success)
-    #expect(result.stderr.hasPrefix("note: 1 event on or after 2026-11-30 were not learned from"))
+    #expect(
+      result.stderr.hasPrefix(
+        "menudeck: note: 1 event on or after 2026-11-30 were not learned from"))
     #expect(Self.cards(try result.jsonLines()[0]).first == "tofu")
   }
 
@@ -279,7 +281,7 @@ import Testing
     let dir = try Self.fixture(extra: #", "time_zone": "Tokyo""#)
     let result = dir.run(["--config", dir.file("config.json"), "--date", "2026-11-30"])
     #expect(result.code == .dataError)
-    #expect(result.stderr.hasPrefix("Error: \(dir.file("config.json")):1:"))
+    #expect(result.stderr.hasPrefix("menudeck: error: \(dir.file("config.json")):1:"))
     #expect(
       result.stderr.hasSuffix(
         "unknown time zone 'Tokyo'; use an IANA name such as 'Asia/Tokyo' or 'UTC'\n"))

@@ -1,3 +1,4 @@
+import DeckCommandLine
 import Foundation
 import Testing
 
@@ -32,7 +33,8 @@ import Testing
     #expect(result.code == .usage, sourceLocation: sourceLocation)
     #expect(result.code.rawValue == 64, sourceLocation: sourceLocation)
     #expect(result.stdout == "", sourceLocation: sourceLocation)
-    #expect(result.stderr == "Error: \(message)\n" + usage, sourceLocation: sourceLocation)
+    #expect(
+      result.stderr == "menudeck: error: \(message)\n" + usage, sourceLocation: sourceLocation)
   }
 
   func expectFailure(
@@ -41,7 +43,7 @@ import Testing
   ) {
     #expect(result.code == code, sourceLocation: sourceLocation)
     #expect(result.stdout == "", sourceLocation: sourceLocation)
-    #expect(result.stderr == "Error: \(message)\n", sourceLocation: sourceLocation)
+    #expect(result.stderr == "menudeck: error: \(message)\n", sourceLocation: sourceLocation)
   }
 
   // MARK: 0
@@ -62,8 +64,8 @@ import Testing
         """)
     #expect(
       result.stderr == """
-        warning: user 'u1': deck has 2 of 10 cards (the catalog has only 2 dishes)
-        menudeck: 1 deck for 2026-11-30 with 'affinity', 1 short
+        menudeck: warning: user 'u1': deck has 2 of 10 cards (the catalog has only 2 dishes)
+        menudeck: note: 1 deck for 2026-11-30 with 'affinity', 1 short
 
         """)
   }
@@ -182,7 +184,7 @@ import Testing
     let dir = try Self.fixture(config: #"{"catalog": "catalog.json", "deck": {"sise": 5}}"#)
     let result = dir.run(["--config", dir.file("config.json"), "--date", "2026-11-30"])
     #expect(result.code == .dataError)
-    #expect(result.stderr.hasPrefix("Error: \(dir.file("config.json")):1:"))
+    #expect(result.stderr.hasPrefix("menudeck: error: \(dir.file("config.json")):1:"))
     #expect(result.stderr.contains("'sise'"))
     #expect(result.stderr.contains("size"))
   }
@@ -225,7 +227,7 @@ import Testing
     )
     let result = dir.run(["--config", dir.file("config.json"), "--date", "2026-11-30"])
     #expect(result.code == .dataError)
-    #expect(result.stderr.hasPrefix("Error: \(dir.file("config.json")):1:"))
+    #expect(result.stderr.hasPrefix("menudeck: error: \(dir.file("config.json")):1:"))
     #expect(result.stderr.contains("has no option 'nosuch'"))
   }
 
@@ -279,7 +281,7 @@ import Testing
     #expect(result.code == .ioError)
     #expect(result.code.rawValue == 74)
     #expect(result.stdout == "")
-    #expect(result.stderr.hasPrefix("Error: \(dir.file("no/such/dir/decks.json")): "))
+    #expect(result.stderr.hasPrefix("menudeck: error: \(dir.file("no/such/dir/decks.json")): "))
     #expect(result.stderr.contains("'\(dir.file("no/such/dir"))'"))
     #expect(try dir.names() == ["catalog.json", "config.json", "swipes.jsonl"])
   }
@@ -293,7 +295,7 @@ import Testing
     ])
     #expect(result.code == .ioError)
     #expect(result.stdout == "")
-    #expect(result.stderr.hasPrefix("Error: \(dir.file("decks")): "))
+    #expect(result.stderr.hasPrefix("menudeck: error: \(dir.file("decks")): "))
     #expect(try dir.names() == ["catalog.json", "config.json", "decks", "swipes.jsonl"])
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path + "/decks") == [])
   }
@@ -314,12 +316,13 @@ import Testing
     #expect(missing.code == .ioError)
     #expect(
       missing.stderr
-        == "Error: \(dir.file("no/decks.json")): no directory '\(dir.file("no"))'; create it or "
+        == "menudeck: error: \(dir.file("no/decks.json")): no directory '\(dir.file("no"))'; create it or "
         + "choose another --out\n")
     let directory = dir.run(args + ["--out", dir.file("decks")])
     #expect(directory.code == .ioError)
     #expect(
-      directory.stderr == "Error: \(dir.file("decks")): is a directory; give --out a file path\n")
+      directory.stderr
+        == "menudeck: error: \(dir.file("decks")): is a directory; give --out a file path\n")
     // Nothing was read, so nothing was rejected.
     #expect(!dir.exists("rejects.jsonl"))
   }
@@ -334,7 +337,7 @@ import Testing
     #expect(result.code == .ioError)
     #expect(
       result.stderr
-        == "Error: \(dir.file("no/rejects.jsonl")): no directory '\(dir.file("no"))'; create it "
+        == "menudeck: error: \(dir.file("no/rejects.jsonl")): no directory '\(dir.file("no"))'; create it "
         + "or choose another --rejects\n")
     // A system call's own text (strerror) is lowercased into the sentence.
     try FileManager.default.createSymbolicLink(
@@ -343,7 +346,7 @@ import Testing
     #expect(loop.code == .ioError)
     #expect(
       loop.stderr
-        == "Error: \(dir.file("loop.json")): cannot open the catalog: too many levels of symbolic "
+        == "menudeck: error: \(dir.file("loop.json")): cannot open the catalog: too many levels of symbolic "
         + "links\n")
   }
 

@@ -10,7 +10,7 @@ import Testing
 /// the diff in git.
 @Suite struct CLIGoldenTests {
   static let date = "2026-11-30"
-  static let summary = "menudeck: 48 decks for 2026-11-30 with 'affinity'\n"
+  static let summary = "menudeck: note: 48 decks for 2026-11-30 with 'affinity'\n"
 
   @Test(arguments: ["json", "jsonl", "csv", "table"])
   func deckForTheSampleDate(format: String) {
@@ -67,6 +67,8 @@ import Testing
     (["merge"], "help-merge.txt"),
     (["simulate"], "help-simulate.txt"),
     (["stats"], "help-stats.txt"),
+    (["compare"], "help-compare.txt"),
+    (["import"], "help-import.txt"),
   ])
   func help(command: [String], golden: String) {
     let result = CLIRun(command + ["--help"])

@@ -1,3 +1,4 @@
+import DeckCommandLine
 import DeckIO
 import Foundation
 import Testing
@@ -75,12 +76,12 @@ import Testing
       ])
     #expect(
       result.stderr == """
-        menudeck: imported 4 movies in 4 categories into out/catalog.csv (config: out/menudeck.json)
-        categories: action 1, adventure 1, comedy 1, unknown 1
-        note: 1 movie without genres ('(no genres listed)') in category 'unknown'
-        ml/ratings.csv: 6 ratings: 2 right ('rating>=4'), 2 left ('rating<=2.5'), 2 neutral (not swipes); 2 users with a swipe
-        next: menudeck validate --catalog out/catalog.csv --history ml/ratings.csv --columns user=userId,item=movieId,at=timestamp,rating=rating --right 'rating>=4' --left 'rating<=2.5'
-          or: menudeck validate --config out/menudeck.json
+        menudeck: note: imported 4 movies in 4 categories into out/catalog.csv (config: out/menudeck.json)
+        menudeck: note: categories: action 1, adventure 1, comedy 1, unknown 1
+        menudeck: note: 1 movie without genres ('(no genres listed)') in category 'unknown'
+        menudeck: note: ml/ratings.csv: 6 ratings: 2 right ('rating>=4'), 2 left ('rating<=2.5'), 2 neutral (not swipes); 2 users with a swipe
+        menudeck: note: next: menudeck validate --catalog out/catalog.csv --history ml/ratings.csv --columns user=userId,item=movieId,at=timestamp,rating=rating --right 'rating>=4' --left 'rating<=2.5'
+        menudeck: note:   or: menudeck validate --config out/menudeck.json
 
         """)
   }
@@ -93,7 +94,7 @@ import Testing
     #expect(viaConfig.stdout.contains("history  ml/ratings.csv"))
     #expect(viaConfig.stdout.contains("7 lines, 4 swipes (2 right, 2 left)"))
     let note =
-      "note: ml/ratings.csv: 6 ratings: 2 right ('rating>=4'), 2 left ('rating<=2.5'), 2 neutral "
+      "menudeck: note: ml/ratings.csv: 6 ratings: 2 right ('rating>=4'), 2 left ('rating<=2.5'), 2 neutral "
       + "(neither rule; not swipes)\n"
     #expect(viaConfig.stderr == note)
     let viaOptions = dir.run(
@@ -114,7 +115,7 @@ import Testing
       ] + Self.mlArguments
     let loud = dir.run(arguments)
     #expect(loud.code == .success)
-    #expect(loud.stderr.hasPrefix("note: ml/ratings.csv: 6 ratings: 2 right"))
+    #expect(loud.stderr.hasPrefix("menudeck: note: ml/ratings.csv: 6 ratings: 2 right"))
     let quiet = dir.run(arguments + ["--quiet"])
     #expect(quiet.code == .success)
     #expect(quiet.stderr.isEmpty)
@@ -137,8 +138,8 @@ import Testing
     #expect(result.code == .success)
     #expect(
       result.stderr == """
-        note: rating_final.csv: 2 ratings: 1 right ('rating=2'), 0 left ('rating=0'), 1 neutral (neither rule; not swipes)
-        note: rating_final.csv: no time column: its events all carry 1970-01-01T00:00 (nothing that needs days, such as a temporal split, can use them); map one with --columns at=COLUMN
+        menudeck: note: rating_final.csv: 2 ratings: 1 right ('rating=2'), 0 left ('rating=0'), 1 neutral (neither rule; not swipes)
+        menudeck: note: rating_final.csv: no time column: its events all carry 1970-01-01T00:00 (nothing that needs days, such as a temporal split, can use them); map one with --columns at=COLUMN
 
         """)
   }
@@ -169,7 +170,7 @@ import Testing
     let result = dir.run(
       ["validate", "--catalog", "ml/movies.csv", "--history", "ml/ratings.csv"] + options)
     #expect(result.code == .usage)
-    #expect(result.stderr.hasPrefix("Error: \(message)\nUSAGE: menudeck validate "))
+    #expect(result.stderr.hasPrefix("menudeck: error: \(message)\nUSAGE: menudeck validate "))
   }
 
   @Test func aMappedColumnMissingFromTheHeaderIsBadData() throws {
@@ -183,7 +184,7 @@ import Testing
     #expect(result.code == .dataError)
     #expect(
       result.stderr
-        == "Error: ml/ratings.csv:1:1: the header has no column 'userID' (--columns user=userID) "
+        == "menudeck: error: ml/ratings.csv:1:1: the header has no column 'userID' (--columns user=userID) "
         + "(did you mean 'userId'?); the header has: 'userId', 'movieId', 'rating', 'timestamp'\n")
   }
 
@@ -284,16 +285,16 @@ import Testing
         """)
     #expect(
       result.stderr == """
-        menudeck: imported 3 restaurants in 3 categories into out/catalog.csv (config: out/menudeck.json)
-        categories: bar 1, mexican 1, unknown 1
-        skipped 1 row: cuisine of a place not in geoplaces2.csv (e.g. uci/chefmozcuisine.csv:3:1)
-        skipped 1 row: repeated cuisine row (e.g. uci/chefmozcuisine.csv:6:8)
-        note: uci/geoplaces2.csv: not UTF-8; read as Latin-1 (ISO 8859-1)
-        note: 1 place without a cuisine in category 'unknown'
-        note: 1 place with several cuisines: the first in chefmozcuisine.csv is the category, all are tags
-        uci/rating_final.csv: 4 ratings: 2 right ('rating=2'), 1 left ('rating=0'), 1 neutral (not swipes); 2 users with a swipe; no times (every event at 1970-01-01T00:00)
-        next: menudeck validate --catalog out/catalog.csv --history uci/rating_final.csv --columns user=userID,item=placeID,rating=rating --right 'rating=2' --left 'rating=0'
-          or: menudeck validate --config out/menudeck.json
+        menudeck: note: imported 3 restaurants in 3 categories into out/catalog.csv (config: out/menudeck.json)
+        menudeck: note: categories: bar 1, mexican 1, unknown 1
+        menudeck: note: skipped 1 row: cuisine of a place not in geoplaces2.csv (e.g. uci/chefmozcuisine.csv:3:1)
+        menudeck: note: skipped 1 row: repeated cuisine row (e.g. uci/chefmozcuisine.csv:6:8)
+        menudeck: note: uci/geoplaces2.csv: not UTF-8; read as Latin-1 (ISO 8859-1)
+        menudeck: note: 1 place without a cuisine in category 'unknown'
+        menudeck: note: 1 place with several cuisines: the first in chefmozcuisine.csv is the category, all are tags
+        menudeck: note: uci/rating_final.csv: 4 ratings: 2 right ('rating=2'), 1 left ('rating=0'), 1 neutral (not swipes); 2 users with a swipe; no times (every event at 1970-01-01T00:00)
+        menudeck: note: next: menudeck validate --catalog out/catalog.csv --history uci/rating_final.csv --columns user=userID,item=placeID,rating=rating --right 'rating=2' --left 'rating=0'
+        menudeck: note:   or: menudeck validate --config out/menudeck.json
 
         """)
     let check = dir.run(["validate", "--config", "out/menudeck.json"])
@@ -308,7 +309,7 @@ import Testing
     #expect(duplicate.code == .dataError)
     #expect(
       duplicate.stderr
-        == "Error: ml/movies.csv:4:1: duplicate movieId '1' (first on line 2); keep one row per "
+        == "menudeck: error: ml/movies.csv:4:1: duplicate movieId '1' (first on line 2); keep one row per "
         + "movie\n")
     #expect(!dir.exists("out/catalog.csv"))
     try dir.write("ml/movies.csv", "movieId,name,genres\n1,A,Drama\n")
@@ -316,7 +317,7 @@ import Testing
     #expect(column.code == .dataError)
     #expect(
       column.stderr
-        == "Error: ml/movies.csv:1: missing column 'title'; the header has: 'movieId', 'name', "
+        == "menudeck: error: ml/movies.csv:1: missing column 'title'; the header has: 'movieId', 'name', "
         + "'genres'\n")
   }
 
@@ -326,12 +327,13 @@ import Testing
     #expect(result.code == .noInput)
     #expect(
       result.stderr
-        == "Error: nowhere/geoplaces2.csv: no such file (the UCI places file); check the path or "
+        == "menudeck: error: nowhere/geoplaces2.csv: no such file (the UCI places file); check the path or "
         + "the config\n")
     let usage = dir.run(["import", "uci", "nowhere"])
     #expect(usage.code == .usage)
     #expect(
       usage.stderr.hasPrefix(
-        "Error: missing '--out <dir>': the directory to write catalog.csv and menudeck.json\n"))
+        "menudeck: error: missing '--out <dir>': the directory to write catalog.csv and menudeck.json\n"
+      ))
   }
 }

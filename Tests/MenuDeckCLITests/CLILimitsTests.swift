@@ -1,3 +1,4 @@
+import DeckCommandLine
 import DeckCore
 import DeckIO
 import DeckLab
@@ -36,7 +37,8 @@ import Testing
   ) {
     #expect(result.code == .usage, sourceLocation: sourceLocation)
     #expect(result.stdout == "", sourceLocation: sourceLocation)
-    #expect(result.stderr.hasPrefix("Error: \(message)\n"), sourceLocation: sourceLocation)
+    #expect(
+      result.stderr.hasPrefix("menudeck: error: \(message)\n"), sourceLocation: sourceLocation)
   }
 
   // MARK: Options
@@ -129,7 +131,7 @@ import Testing
       config: #"{"catalog": "catalog.json", "deck": {"\#(key)": \#(value)}}"#)
     let result = dir.run(["deck", "--config", dir.file("config.json"), "--date", "2026-11-30"])
     #expect(result.code == .dataError)
-    #expect(result.stderr.hasPrefix("Error: \(dir.file("config.json")):1:"))
+    #expect(result.stderr.hasPrefix("menudeck: error: \(dir.file("config.json")):1:"))
     #expect(result.stderr.contains(message))
     #expect(result.stderr.hasSuffix("\(message)\n"))
   }
@@ -166,7 +168,7 @@ import Testing
     let result = compareOPE(dir)
     #expect(result.code == .dataError)
     #expect(
-      result.stderr.hasPrefix("Error: \(dir.file("log.jsonl")):4:"), "\(result.stderr)")
+      result.stderr.hasPrefix("menudeck: error: \(dir.file("log.jsonl")):4:"), "\(result.stderr)")
     #expect(
       result.stderr.contains(
         "position: '2147483000' is beyond the last card position (10000, the most cards a deck "
@@ -201,7 +203,7 @@ import Testing
     #expect(result.code == .dataError)
     #expect(
       result.stderr.hasPrefix(
-        "Error: \(dir.file("log.jsonl")):4: propensity: '1e-320' is below 0.000001, the smallest "
+        "menudeck: error: \(dir.file("log.jsonl")):4: propensity: '1e-320' is below 0.000001, the smallest "
           + "propensity off-policy estimates use: "),
       "\(result.stderr)")
   }
@@ -239,7 +241,7 @@ import Testing
     let folder = dir.run(["validate", "--config", dir.file("folder.json")])
     #expect(
       folder.stderr
-        == "error: \(dir.file("folder.json")): is a directory, not the config; give the path of a "
+        == "menudeck: error: \(dir.file("folder.json")): is a directory, not the config; give the path of a "
         + "file\n")
     #expect(folder.stdout.hasSuffix("invalid: 1 error, 0 warnings\n"))
   }
@@ -279,7 +281,7 @@ import Testing
     #expect(result.stdout == "")
     #expect(
       result.stderr.hasPrefix(
-        "Error: \(dir.file("h.snap")): the snapshot's header gives a payload of "))
+        "menudeck: error: \(dir.file("h.snap")): the snapshot's header gives a payload of "))
   }
 
   @Test func aMergeWhoseSumsOverflowIsBadDataAndWritesNothing() throws {
@@ -293,7 +295,7 @@ import Testing
     #expect(result.code == .dataError)
     #expect(
       result.stderr
-        == "Error: \(dir.file("b.snap")): the swipes of diner 'u1' on one dish add up to more "
+        == "menudeck: error: \(dir.file("b.snap")): the swipes of diner 'u1' on one dish add up to more "
         + "than 2147483647; the snapshots are corrupt or hold too much: merge fewer of them\n")
     #expect(!dir.exists("m.snap"))
   }
@@ -310,7 +312,7 @@ import Testing
     #expect(result.code == .dataError)
     #expect(
       result.stderr
-        == "Error: \(dir.file("h.snap")): dish 'a' has more swipes than a deck history counts "
+        == "menudeck: error: \(dir.file("h.snap")): dish 'a' has more swipes than a deck history counts "
         + "(2147483647); the snapshot is corrupt or holds too much: ingest fewer logs into it\n")
   }
 

@@ -18,7 +18,7 @@ import Testing
 
   /// `error: <path>:1:<column>: <the message>`, the line of stderr that names the first CR.
   static func loneCRLine(_ path: String, column: Int) -> String {
-    "error: \(path):1:\(column): \(loneCarriageReturnMessage)"
+    "menudeck: error: \(path):1:\(column): \(loneCarriageReturnMessage)"
   }
 
   /// Column of the first CR of the CR-only version of `relative` (its first line's length + 1).
@@ -87,7 +87,9 @@ import Testing
       if skip { args.append("--skip-bad-lines") }
       let result = dir.run(args)
       #expect(result.code == .dataError)
-      #expect(result.stderr.contains(Self.loneCRLine(path, column: 42).dropFirst("error: ".count)))
+      #expect(
+        result.stderr.contains(
+          Self.loneCRLine(path, column: 42).dropFirst("menudeck: error: ".count)))
       #expect(!dir.exists("decks.json"))
     }
   }
@@ -117,7 +119,7 @@ import Testing
     #expect(result.code == .dataError)
     #expect(
       result.stderr.contains(
-        Self.loneCRLine(path, column: try Self.firstCR(log)).dropFirst("error: ".count)))
+        Self.loneCRLine(path, column: try Self.firstCR(log)).dropFirst("menudeck: error: ".count)))
     #expect(!dir.exists("h.snap"))
     // The same log with CRLF line ends ingests like the LF one.
     let crlfPath = try dir.write("crlf-" + name, try Self.converted(log, "\r\n"))

@@ -45,7 +45,7 @@ import Testing
     #expect(try dir.names() == ["catalog.json", "config.json", "decks.jsonl", "swipes.jsonl"])
     #expect(
       result.stderr.hasSuffix(
-        "menudeck: 2 decks for 2026-11-30 with 'affinity', 2 short written to \(dir.file("decks.jsonl"))\n"
+        "menudeck: note: 2 decks for 2026-11-30 with 'affinity', 2 short written to \(dir.file("decks.jsonl"))\n"
       ))
     let attributes = try FileManager.default.attributesOfItem(atPath: dir.path + "/decks.jsonl")
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o644)
@@ -75,7 +75,7 @@ import Testing
     #expect(result.code == .dataError)
     #expect(
       result.stderr
-        == "Error: \(dir.file("swipes.jsonl")):4:34: swipe: 'rigt' is not right or left; "
+        == "menudeck: error: \(dir.file("swipes.jsonl")):4:34: swipe: 'rigt' is not right or left; "
         + #"use "right" or "left" (lowercase)"# + "\n")
     #expect(try dir.read("decks.json") == previous)
     #expect(try dir.names() == ["catalog.json", "config.json", "decks.json", "swipes.jsonl"])
@@ -98,7 +98,7 @@ import Testing
         "--format", "jsonl", "--skip-bad-lines", "--rejects", dir.file("rejects.jsonl"),
       ])
     #expect(result.code == .success)
-    #expect(result.stderr.contains("warning: skipped 2 malformed event lines\n"))
+    #expect(result.stderr.contains("menudeck: warning: skipped 2 malformed event lines\n"))
     let rejects = try dir.read("rejects.jsonl").split(separator: "\n").map { line in
       try #require(
         try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -121,14 +121,15 @@ import Testing
     let strict = dir.run(Self.deckArgs(dir) + ["--format", "jsonl"])
     #expect(strict.code == .dataError)
     #expect(strict.stdout == "")
-    #expect(strict.stderr.hasPrefix("Error: \(dir.file("swipes.jsonl")):2:34: swipe: 'rigt'"))
+    #expect(
+      strict.stderr.hasPrefix("menudeck: error: \(dir.file("swipes.jsonl")):2:34: swipe: 'rigt'"))
   }
 
   @Test func skipBadLinesWithoutRejectsStillCounts() throws {
     let dir = try Self.fixture(history: [Self.badSwipe] + Self.good + [Self.badJSON])
     let result = dir.run(Self.deckArgs(dir) + ["--format", "jsonl", "--skip-bad-lines"])
     #expect(result.code == .success)
-    #expect(result.stderr.contains("warning: skipped 2 malformed event lines\n"))
+    #expect(result.stderr.contains("menudeck: warning: skipped 2 malformed event lines\n"))
     #expect(try dir.names() == ["catalog.json", "config.json", "swipes.jsonl"])
   }
 

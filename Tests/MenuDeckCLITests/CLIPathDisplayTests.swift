@@ -1,3 +1,4 @@
+import DeckCommandLine
 import Foundation
 import Testing
 
@@ -24,7 +25,9 @@ import Testing
     try dir.write("catalog.json", #"[{"id": "a", "name": "A", "category": "x", "price": -1}]"#)
     let result = dir.run(["--config", "config.json", "--date", "2026-11-30"])
     #expect(result.code == .dataError)
-    #expect(result.stderr == "Error: catalog.json:1:53: price '-1' must be a number 0 or more\n")
+    #expect(
+      result.stderr == "menudeck: error: catalog.json:1:53: price '-1' must be a number 0 or more\n"
+    )
   }
 
   @Test
@@ -36,7 +39,7 @@ import Testing
     #expect(bad.code == .dataError)
     #expect(
       bad.stderr
-        == #"Error: swipes.jsonl:2:34: swipe: 'rigt' is not right or left; use "right" or "left" (lowercase)"#
+        == #"menudeck: error: swipes.jsonl:2:34: swipe: 'rigt' is not right or left; use "right" or "left" (lowercase)"#
         + "\n")
 
     let skipped = dir.run(args + ["--skip-bad-lines", "--rejects", "rejects.jsonl", "-q"])
@@ -46,19 +49,21 @@ import Testing
     let missing = dir.run(["--config", "nope.json"])
     #expect(
       missing.stderr
-        == "Error: nope.json: no such file (the config); check the path or the config\n")
+        == "menudeck: error: nope.json: no such file (the config); check the path or the config\n")
 
     let missingLog = dir.run(args + ["--history", "old.jsonl"])
     #expect(
       missingLog.stderr
-        == "Error: old.jsonl: no such file (the swipe log); check the path or the config\n")
+        == "menudeck: error: old.jsonl: no such file (the swipe log); check the path or the config\n"
+    )
 
     let validate = dir.run(["validate", "--config", "config.json"])
-    #expect(validate.stderr.hasPrefix("error: swipes.jsonl:2:34: "))
+    #expect(validate.stderr.hasPrefix("menudeck: error: swipes.jsonl:2:34: "))
 
     let out = dir.run(args + ["--skip-bad-lines", "--out", "no/decks.json"])
     #expect(out.code == .ioError)
     #expect(
-      out.stderr == "Error: no/decks.json: no directory 'no'; create it or choose another --out\n")
+      out.stderr
+        == "menudeck: error: no/decks.json: no directory 'no'; create it or choose another --out\n")
   }
 }

@@ -1,3 +1,4 @@
+import DeckCommandLine
 import Foundation
 import Testing
 

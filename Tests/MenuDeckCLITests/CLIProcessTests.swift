@@ -69,7 +69,7 @@ struct CLIProcessTests {
   @Test func jsonlOnStdoutSummaryOnStderr() throws {
     let result = try MenudeckBinary.run(["deck", "--date", "2026-11-30", "--format", "jsonl"])
     #expect(result.status == 0)
-    #expect(result.stderr == "menudeck: 48 decks for 2026-11-30 with 'affinity'\n")
+    #expect(result.stderr == "menudeck: note: 48 decks for 2026-11-30 with 'affinity'\n")
     #expect(result.stdout.hasSuffix("\n"))
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
     #expect(lines.count == 48)
@@ -87,7 +87,7 @@ struct CLIProcessTests {
     #expect(result.stdout == "")
     #expect(
       result.stderr
-        == "Error: unknown option '--dat' (did you mean '--date'?)\n" + CLITest.deckUsage)
+        == "menudeck: error: unknown option '--dat' (did you mean '--date'?)\n" + CLITest.deckUsage)
   }
 
   /// A CSV log on the process's own standard input: told from JSON Lines by its first character,
@@ -129,6 +129,6 @@ struct CLIProcessTests {
     #expect(result.status == 0)
     #expect(result.stdout.hasPrefix(#"{"user":"p1","date":"2026-11-30""#))
     #expect(!result.stdout.contains(#""item":"nikujaga""#))
-    #expect(result.stderr == "menudeck: 1 deck for 2026-11-30 with 'affinity'\n")
+    #expect(result.stderr == "menudeck: note: 1 deck for 2026-11-30 with 'affinity'\n")
   }
 }

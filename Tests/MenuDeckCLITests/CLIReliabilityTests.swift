@@ -223,7 +223,8 @@ struct CLIReliabilityTests {
     #expect(next.wait() == 0)
     #expect(
       next.stderr.contains(
-        "menudeck: removed '\(dir.file(left[0]))', a temporary file of a run that was killed"))
+        "menudeck: note: removed '\(dir.file(left[0]))', a temporary file of a run that was killed")
+    )
     #expect(Self.temporaries(dir).isEmpty)
     // The killed run's lock files went with the next run on the same targets.
     #expect(try dir.names() == ["events.jsonl", "next.stderr", "run.stderr", "stats.txt"])

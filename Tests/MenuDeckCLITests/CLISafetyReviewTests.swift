@@ -1,4 +1,5 @@
 import DeckBase
+import DeckCommandLine
 import DeckIO
 import Foundation
 import Testing
@@ -117,7 +118,7 @@ import Testing
     #expect(result.code == .dataError)
     #expect(
       result.stderr
-        == "Error: /dev/zero:1: a record of more than 16 MiB without a line end; a swipe log has "
+        == "menudeck: error: /dev/zero:1: a record of more than 16 MiB without a line end; a swipe log has "
         + "one event per line (is this the right file?)\n")
   }
 

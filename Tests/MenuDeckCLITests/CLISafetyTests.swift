@@ -1,4 +1,5 @@
 import DeckBase
+import DeckCommandLine
 import DeckIO
 import Foundation
 import Testing
@@ -26,7 +27,7 @@ import Testing
   ) {
     #expect(result.code == .usage, sourceLocation: sourceLocation)
     #expect(
-      result.stderr.hasPrefix("Error: \(message)\n"), "\(result.stderr)",
+      result.stderr.hasPrefix("menudeck: error: \(message)\n"), "\(result.stderr)",
       sourceLocation: sourceLocation)
   }
 
@@ -95,7 +96,7 @@ import Testing
     #expect(simulate.code == .usage)
     #expect(
       simulate.stderr.hasPrefix(
-        "Error: '--events -' writes to standard output, where --out goes when it is not given; "
+        "menudeck: error: '--events -' writes to standard output, where --out goes when it is not given; "
           + "give --out a file\n"))
     #expect(try dir.names() == ["catalog.json", "config.json", "swipes.jsonl"])
   }
@@ -146,7 +147,7 @@ import Testing
     #expect(busy.code.rawValue == 75)
     #expect(
       busy.stderr
-        == "Error: \(out): another menudeck run is writing it (pid 4242: menudeck deck --out "
+        == "menudeck: error: \(out): another menudeck run is writing it (pid 4242: menudeck deck --out "
         + "decks.json); nothing was written. Run again when it has finished, or give --wait "
         + "SECONDS to wait for it\n")
     let waited = dir.run(Self.deck(dir) + ["--out", out, "--wait", "0.1"])
@@ -272,7 +273,8 @@ import Testing
     #expect(result.code == .success)
     #expect(
       result.stderr.hasPrefix(
-        "menudeck: removed '\(dir.file(stale))', a temporary file of a run that was killed\n"))
+        "menudeck: note: removed '\(dir.file(stale))', a temporary file of a run that was killed\n")
+    )
     #expect(try dir.names() == ["catalog.json", "config.json", "decks.json", "swipes.jsonl"])
   }
 

@@ -39,11 +39,12 @@ import Testing
       ])
     let result = dir.run(["validate", "--config", dir.file("config.json")])
     #expect(result.code == .dataError)
-    let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("error: ") }
+    let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("menudeck: error: ") }
     let log = dir.file("swipes.jsonl")
     #expect(
-      errors.map { $0.split(separator: ":").prefix(3).joined(separator: ":") } == [
-        "error: \(log):2", "error: \(log):4", "error: \(log):5", "error: \(log):6",
+      errors.map { $0.split(separator: ":").prefix(4).joined(separator: ":") } == [
+        "menudeck: error: \(log):2", "menudeck: error: \(log):4", "menudeck: error: \(log):5",
+        "menudeck: error: \(log):6",
       ])
     #expect(errors.count == result.stderr.split(separator: "\n").count)
     #expect(
@@ -63,8 +64,10 @@ import Testing
       users: #"{"users": [{"id": "u1"}, {"id": "u1"}]}"#, history: ["{", Self.good])
     let result = dir.run(["validate", "--config", dir.file("config.json")])
     #expect(result.code == .dataError)
-    #expect(result.stderr.contains("error: \(dir.file("users.json")):1:33: duplicate user id 'u1'"))
-    #expect(result.stderr.contains("error: \(dir.file("swipes.jsonl")):1:2: "))
+    #expect(
+      result.stderr.contains(
+        "menudeck: error: \(dir.file("users.json")):1:33: duplicate user id 'u1'"))
+    #expect(result.stderr.contains("menudeck: error: \(dir.file("swipes.jsonl")):1:2: "))
     #expect(result.stdout.contains("users    \(dir.file("users.json"))  invalid\n"))
     #expect(result.stdout.hasSuffix("invalid: 2 errors, 0 warnings\n"))
   }
@@ -76,7 +79,7 @@ import Testing
     #expect(result.code == .noInput)
     #expect(
       result.stderr
-        == "error: \(dir.file("swipes.jsonl")): no such file (the swipe log); check the path or the config\n"
+        == "menudeck: error: \(dir.file("swipes.jsonl")): no such file (the swipe log); check the path or the config\n"
     )
   }
 
@@ -97,7 +100,7 @@ import Testing
         #"{"users": [{"id": "u1", "allergens": ["peanuts"]}, {"id": "u2", "allergens": ["soy"]}]}"#,
       history: [Self.good])
     let warning =
-      "warning: user 'u1' avoids allergen 'peanuts', which no dish lists (did you mean "
+      "menudeck: warning: user 'u1' avoids allergen 'peanuts', which no dish lists (did you mean "
       + "'peanut'?); check the spelling\n"
     let strict = dir.run(["validate", "--config", dir.file("config.json"), "--strict"])
     #expect(strict.code == .failure)
@@ -121,7 +124,7 @@ import Testing
     #expect(result.code == .failure)
     #expect(
       result.stderr
-        == "warning: user 'u1' follows diet 'vegetarian', which no dish satisfies; their decks "
+        == "menudeck: warning: user 'u1' follows diet 'vegetarian', which no dish satisfies; their decks "
         + "will be empty\n")
   }
 
@@ -131,7 +134,7 @@ import Testing
       ["validate", "--config", dir.file("config.json"), "--history", "-"],
       stdin: Array((Self.good + "\n" + "{\n").utf8))
     #expect(result.code == .dataError)
-    #expect(result.stderr.hasPrefix("error: <stdin>:2:"))
+    #expect(result.stderr.hasPrefix("menudeck: error: <stdin>:2:"))
     #expect(result.stdout.contains("history  <stdin>                     2 lines, 1 swipe"))
   }
 }

@@ -1,3 +1,4 @@
+import DeckCommandLine
 import DeckLab
 import DeckStrategies
 import Foundation

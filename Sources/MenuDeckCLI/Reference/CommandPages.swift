@@ -1,3 +1,5 @@
+import DeckCommandLine
+
 /// The generated part of docs/commands/NAME.md: everything the command's `CommandSpec` says
 /// (name, abstract, usage, arguments, options with their kinds, defaults and choices,
 /// discussion), and the same for each of its subcommands.

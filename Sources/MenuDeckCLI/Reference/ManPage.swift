@@ -1,3 +1,5 @@
+import DeckCommandLine
+
 /// docs/man/menudeck.1: one roff page with the root's overview and a section per command (and
 /// per subcommand), from the same specs as the Markdown pages. No date in the header, so that
 /// the page is the same whenever it is generated.

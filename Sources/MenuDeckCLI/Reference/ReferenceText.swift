@@ -1,3 +1,4 @@
+import DeckCommandLine
 import DeckStrategies
 
 /// The discussion of a command split into what the pages render differently: prose paragraphs

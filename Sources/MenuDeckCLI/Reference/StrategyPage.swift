@@ -1,3 +1,4 @@
+import DeckCommandLine
 import DeckStrategies
 
 /// The generated part of docs/strategies.md: every built-in's identifier, summary, options

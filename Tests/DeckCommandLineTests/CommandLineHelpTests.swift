@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MenuDeckCLI
+@testable import DeckCommandLine
 
 @Suite struct CommandLineHelpTests {
   typealias Sample = CommandLineSample
@@ -194,7 +194,7 @@ import Testing
         """)
     #expect(
       Sample.run([], root: root).stderr
-        == "Error: missing argument '<input>'\nUSAGE: tool [options] <input>\n"
+        == "tool: error: missing argument '<input>'\nUSAGE: tool [options] <input>\n"
         + "See 'tool --help' for more information.\n")
   }
 

@@ -92,7 +92,8 @@ enum HelpFormatter {
   /// The lines of a usage error.
   static func usageError(_ message: String, path: [CommandSpec]) -> String {
     let commandName = path.map(\.name).joined(separator: " ")
-    return "Error: \(message)\n" + usageLines(path).joined(separator: "\n")
+    return DiagnosticPrinter.line(program: path[0].name, .error, message) + "\n"
+      + usageLines(path).joined(separator: "\n")
       + "\nSee '\(commandName) --help' for more information.\n"
   }
 

@@ -65,7 +65,7 @@ public struct CLIStreams: Sendable {
   public var stdout: any TextSink
   public var stderr: any TextSink
   public var stdin: any ByteSource
-  /// Whether standard error is a terminal: colour and progress only when it is.
+  /// Whether standard error is a terminal.
   public var stderrIsTerminal: Bool
   public var environment: [String: String]
   /// The directory relative paths are resolved against (see `resolvePath(_:)`).
@@ -107,12 +107,6 @@ public struct CLIStreams: Sendable {
       stdout: out, stderr: err, stdin: BytesSource(stdin), stderrIsTerminal: stderrIsTerminal,
       environment: environment, currentDirectory: currentDirectory)
     return (io, out, err)
-  }
-
-  /// Whether to colour diagnostics: standard error is a terminal, `NO_COLOR` is not set and
-  /// `TERM` is not `dumb`.
-  public var usesColor: Bool {
-    stderrIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
   }
 
   /// `path` made absolute against `currentDirectory` ("-" and absolute paths are kept).

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import MenuDeckCLI
+@testable import DeckCommandLine
 
 #if canImport(Glibc)
   import Glibc
@@ -93,7 +93,7 @@ import Testing
     #expect(runCommand(root, arguments: [], io: io) == .ioError)
     #expect(
       err.text
-        == "Error: cannot write to standard output: no space left on device; "
+        == "tool: error: cannot write to standard output: no space left on device; "
         + "check the disk or the pipe\n")
     // A run that already failed keeps its own exit code; the write error is still reported.
     let err2 = CapturingSink()
@@ -101,7 +101,7 @@ import Testing
       stdout: FileDescriptorSink(fileDescriptor: fd, name: "standard output"), stderr: err2,
       stdin: BytesSource([]))
     #expect(runCommand(root, arguments: ["--fail"], io: io2) == .dataError)
-    #expect(err2.text.hasPrefix("Error: cannot write to standard output: "))
+    #expect(err2.text.hasPrefix("tool: error: cannot write to standard output: "))
   }
 
   @Test func runCommandFlushesBothStreams() {
@@ -168,18 +168,6 @@ import Testing
     #expect(io.resolvePath("a") == "/a")
   }
 
-  @Test(arguments: [
-    (true, [:], true), (false, [:], false), (true, ["NO_COLOR": "1"], false),
-    (true, ["NO_COLOR": ""], false), (true, ["TERM": "dumb"], false),
-    (true, ["TERM": "xterm-256color"], true),
-  ])
-  func colourOnlyOnATerminalThatWantsIt(
-    terminal: Bool, environment: [String: String], expected: Bool
-  ) {
-    let (io, _, _) = CLIStreams.capturing(stderrIsTerminal: terminal, environment: environment)
-    #expect(io.usesColor == expected)
-  }
-
   @Test func contextHelpersWriteToStandardError() {
     let (io, out, err) = CLIStreams.capturing()
     let context = CommandContext(io: io, commandPath: ["menudeck", "deck"])
@@ -190,7 +178,7 @@ import Testing
     #expect(out.text == "")
     #expect(
       err.text
-        == "warning: user 'u7' gets 8 cards, not 10: only 8 dishes pass the rules\n"
-        + "built 20 decks\n")
+        == "menudeck: warning: user 'u7' gets 8 cards, not 10: only 8 dishes pass the rules\n"
+        + "menudeck: note: built 20 decks\n")
   }
 }

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MenuDeckCLI
+@testable import DeckCommandLine
 
 /// A command tree shaped like menudeck's, whose commands print what they parsed.
 enum CommandLineSample {
@@ -293,7 +293,7 @@ enum CommandLineSample {
     #expect(outcome.stdout == "")
     #expect(
       outcome.stderr
-        == "Error: \(message)\n"
+        == "t: error: \(message)\n"
         + "USAGE: t [--size <size>] [--seed <seed>] [--ratio <ratio>]\n"
         + "         [--option <option> ...]\n"
         + "See 't --help' for more information.\n")
@@ -315,7 +315,7 @@ enum CommandLineSample {
     #expect(Sample.run(["a"], root: root).stdout == "a nil []\n")
     #expect(Sample.run(["a", "b"], root: root).stdout == "a b []\n")
     #expect(Sample.run(["a", "b", "c", "d"], root: root).stdout == "a b [\"c\", \"d\"]\n")
-    #expect(Sample.run([], root: root).stderr.hasPrefix("Error: missing argument '<first>'\n"))
+    #expect(Sample.run([], root: root).stderr.hasPrefix("t: error: missing argument '<first>'\n"))
   }
 
   @Test func aRootWithoutSubcommandsIsACommandToo() {
@@ -324,7 +324,8 @@ enum CommandLineSample {
       run: CommandLineSample.echo([.flag("x", help: "")]))
     #expect(Sample.run(["-x"], root: root).stdout == "tool: x\n")
     #expect(
-      Sample.run(["--version"], root: root).stderr.hasPrefix("Error: unknown option '--version'\n"))
+      Sample.run(["--version"], root: root).stderr.hasPrefix(
+        "tool: error: unknown option '--version'\n"))
   }
 
   @Test func manyRunsInParallelDoNotShareState() async {

@@ -1,12 +1,8 @@
 import DeckBase
-import DeckCore
+import DeckCommandLine
 import DeckIO
-import DeckLab
 import DeckPlugins
 import DeckStrategies
-import Foundation
-
-// MARK: - strategies
 
 let strategiesCommand = CommandSpec(
   name: "strategies",
@@ -15,19 +11,14 @@ let strategiesCommand = CommandSpec(
     Lists every built-in strategy with its one-line summary and its options (type, default, \
     meaning), and the named configurations of the config file, if there is one.
     """,
-  options: [
-    InputOptions.config,
-    .option(
-      "format", short: "f", valueName: "format", default: "table", choices: ["table", "json"],
-      help: "Output format."),
-  ],
+  options: [InputOptions.config.spec, StrategyListing.format.spec],
   run: { args, context in
     var named: [NamedStrategy] = []
     do {
       let config = try Inputs.loadConfig(args, context.io)
       named = config.strategies.keys.sorted().map { config.strategies[$0]! }
     } catch let failure as CommandFailure
-      where failure.exitCode == .noInput && !args.isGiven("config")
+      where failure.exitCode == .noInput && !args.isGiven(InputOptions.config)
     {
       // No config here: list the built-ins only.
     }
@@ -43,7 +34,7 @@ let strategiesCommand = CommandSpec(
         context.warn("plugin '\(n.name)' (\(n.plugin!)) cannot describe itself: \(error)")
       }
     }
-    if args.value("format") == "json" {
+    if args.value(StrategyListing.format) == "json" {
       context.io.stdout.write(StrategyListing.json(builtins, named))
     } else {
       context.io.stdout.write(StrategyListing.table(builtins, named))
@@ -52,6 +43,12 @@ let strategiesCommand = CommandSpec(
   })
 
 enum StrategyListing {
+  static let format = InputOptions.format.with {
+    $0.defaultValue = "table"
+    $0.choices = ["table", "json"]
+    $0.help = "Output format."
+  }
+
   static func table(_ builtins: [StrategyDescription], _ named: [NamedStrategy]) -> String {
     var out = ""
     for d in builtins {
@@ -107,52 +104,3 @@ enum StrategyListing {
     return out
   }
 }
-
-/// Numbers and option values in the CLI's own JSON reports (strings go through DeckIO's
-/// `JSONText`).
-enum JSONReport {
-  static func number(_ d: Double) -> String { JSONText.number(d) }
-
-  static func value(_ v: OptionValue) -> String {
-    switch v {
-    case .double(let d): return number(d)
-    case .int(let i): return String(i)
-    case .bool(let b): return b ? "true" : "false"
-    case .string(let s): return JSONText.string(s)
-    }
-  }
-}
-
-// MARK: - sample
-
-let sampleCommand = CommandSpec(
-  name: "sample",
-  abstract: "Write the bundled sample data set (catalog, users, swipe logs).",
-  discussion: """
-    Writes the sample data that Data/ holds: a dinner-menu catalog (JSON and CSV), diners \
-    (JSON and CSV), a 14-day swipe log (JSON Lines and CSV) and a README, generated \
-    deterministically from the seed. 'menudeck sample --out Data' regenerates Data/ exactly.
-    """,
-  options: [
-    .option("out", valueName: "dir", help: "Directory to write into (created if missing)."),
-    .option("seed", valueName: "n", help: "Seed of the swipe log (default: the bundled one)."),
-    OutputOptions.wait,
-  ],
-  run: { args, context in
-    guard let out = args.value("out") else {
-      throw UsageError("missing '--out <dir>': the directory to write the sample data into")
-    }
-    let seed = try args.uint64("seed") ?? SampleData.defaultSeed
-    let files = SampleData.files(seed: seed)
-    let paths = files.map { RealDataImportRun.join(out, $0.name) }
-    let outputs = try RunOutputs(
-      paths.map { ("--out", $0) }, inputs: [], wait: OutputOptions.wait(args),
-      createDirectories: true, context: context)
-    defer { outputs.abort() }
-    for (file, path) in zip(files, paths) {
-      try outputs.write(Array(file.contents.utf8), to: "--out", path: path)
-    }
-    try outputs.commit()
-    context.note("menudeck: wrote \(paths.count) files to \(out)")
-    return .success
-  })

@@ -116,15 +116,20 @@ public struct CommandContext: Sendable {
   /// The program name: "menudeck".
   public var programName: String { commandPath.first ?? "" }
 
-  /// Writes "warning: <message>" to standard error.
-  public func warn(_ message: String) {
-    io.stderr.write("warning: " + message + "\n")
+  /// Diagnostic lines to standard error, each starting with the program name.
+  public var diagnostics: DiagnosticPrinter {
+    DiagnosticPrinter(program: programName, sink: io.stderr)
   }
 
-  /// Writes a diagnostic line to standard error.
-  public func note(_ message: String) {
-    io.stderr.write(message + "\n")
-  }
+  /// Writes "<program>: error: <message>" to standard error (for a run that goes on, or ends
+  /// with a thrown `ExitCode`).
+  public func error(_ message: String) { diagnostics.error(message) }
+
+  /// Writes "<program>: warning: <message>" to standard error.
+  public func warn(_ message: String) { diagnostics.warning(message) }
+
+  /// Writes "<program>: note: <message>" to standard error.
+  public func note(_ message: String) { diagnostics.note(message) }
 }
 
 /// A command, as data: its name and help, its options and arguments, its subcommands and what it

@@ -47,7 +47,7 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable, Error, CustomStrin
 
 /// An error that knows the exit code it ends the process with. Conform the error types of the
 /// lower modules (in MenuDeckCLI) so that `ExitCode.for(_:)` maps them; the error's
-/// `description` is the message printed after "Error: ".
+/// `description` is the message printed after "<program>: error: ".
 public protocol ExitCodeProviding: Error {
   var exitCode: ExitCode { get }
 }
@@ -64,9 +64,9 @@ extension ExitCode {
     return .software
   }
 
-  /// The message printed after "Error: " for `error`, or nil when the error carries no message
-  /// (a thrown `ExitCode`). Errors that do not provide an exit code are internal errors and ask
-  /// for a bug report.
+  /// The message printed after "<program>: error: " for `error`, or nil when the error carries no
+  /// message (a thrown `ExitCode`). Errors that do not provide an exit code are internal errors and
+  /// ask for a bug report.
   public static func message(for error: any Error, program: String) -> String? {
     if error is ExitCode { return nil }
     if error is any ExitCodeProviding { return String(describing: error) }
@@ -89,9 +89,9 @@ public struct CommandFailure: ExitCodeProviding, Sendable, Equatable, CustomStri
   public var description: String { message }
 }
 
-/// A wrong command line (exit 64). Printed as "Error: <message>", the command's usage line and
-/// a pointer to its help. Thrown by the parser and by the typed accessors of `ParsedArguments`;
-/// `run` closures throw it for option values they reject.
+/// A wrong command line (exit 64). Printed as "<program>: error: <message>", the command's usage
+/// line and a pointer to its help. Thrown by the parser and by the typed accessors of
+/// `ParsedArguments`; `run` closures throw it for option values they reject.
 public struct UsageError: ExitCodeProviding, Sendable, Equatable, CustomStringConvertible {
   public var message: String
 

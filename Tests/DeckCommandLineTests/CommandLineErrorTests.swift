@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MenuDeckCLI
+@testable import DeckCommandLine
 
 @Suite struct CommandLineErrorTests {
   typealias Sample = CommandLineSample
@@ -14,7 +14,7 @@ import Testing
   static let rootUsage = "USAGE: menudeck [--quiet] [<subcommand>]"
 
   /// Expects a usage error: exit 64, nothing on standard output, and standard error exactly
-  /// "Error: <message>", the usage and the pointer to the help of `command`.
+  /// "menudeck: error: <message>", the usage and the pointer to the help of `command`.
   func expectUsageError(
     _ arguments: [String], _ message: String, usage: String = deckUsage,
     command: String = "menudeck deck", sourceLocation: SourceLocation = #_sourceLocation
@@ -25,7 +25,7 @@ import Testing
     #expect(outcome.stdout == "", sourceLocation: sourceLocation)
     #expect(
       outcome.stderr
-        == "Error: \(message)\n\(usage)\nSee '\(command) --help' for more information.\n",
+        == "menudeck: error: \(message)\n\(usage)\nSee '\(command) --help' for more information.\n",
       sourceLocation: sourceLocation)
   }
 
@@ -171,15 +171,18 @@ import Testing
   @Test(arguments: [
     (
       "usage", 64,
-      "Error: '--kind' needs a friend; add '--friend'\nUSAGE: tool [--kind <kind>]\n"
+      "tool: error: '--kind' needs a friend; add '--friend'\nUSAGE: tool [--kind <kind>]\n"
         + "See 'tool --help' for more information.\n"
     ),
-    ("noInput", 66, "Error: Data/missing.json: no such file; check --catalog\n"),
+    ("noInput", 66, "tool: error: Data/missing.json: no such file; check --catalog\n"),
     ("silent", 1, "3 checks failed\n"),
-    ("provider", 65, "Error: cache.bin: written by another version; delete it and run again\n"),
+    (
+      "provider", 65,
+      "tool: error: cache.bin: written by another version; delete it and run again\n"
+    ),
     (
       "surprise", 70,
-      "Error: internal error: Surprise(); this is a bug in tool, please report it with the "
+      "tool: error: internal error: Surprise(); this is a bug in tool, please report it with the "
         + "command line that caused it\n"
     ),
     ("returned", 74, ""),

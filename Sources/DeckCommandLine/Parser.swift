@@ -1,5 +1,4 @@
 import DeckBase
-import DeckStrategies
 
 /// What a command line asks for.
 enum Resolution {

@@ -1,0 +1,105 @@
+import DeckCore
+import DeckIO
+
+/// How swipe logs are cut into training and evaluation (`compare` on logs).
+public enum LogSplit: Sendable, Equatable {
+  /// Events before the date train, events on or after it are evaluated.
+  case date(DeckDate)
+  /// Each (diner, dish) pair is evaluated with this probability, decided by a stable hash of
+  /// (seed, diner, dish): for logs without times.
+  case holdout(Double)
+
+  /// "split at 2026-11-25", or the hold-out and the date its decks are built for.
+  public func describe(_ deckDate: DeckDate) -> String {
+    switch self {
+    case .date(let d): return "split at \(d)"
+    case .holdout(let f):
+      return "hold-out of \(f) of the (diner, dish) pairs, decks for \(deckDate)"
+    }
+  }
+}
+
+/// Routes each event of a log to the training history or to the evaluation.
+public struct LogSplitSink: EventSink {
+  public var training: HistoryIngest
+  public var heldOut: HeldOutSwipes
+  /// With off-policy estimates: the logged sessions of the evaluation period.
+  public var sessions: LoggedSessions?
+  public let split: LogSplit
+  public let seed: UInt64
+  private let threshold: UInt64
+  /// The last local day of a training event (hold-out decks are built the day after).
+  public private(set) var lastTrainingDay: Int32 = 0
+  /// Events learned from.
+  public private(set) var trainingEvents = 0
+  /// The latest deck day of any event (date splits).
+  public private(set) var lastDay: Int32?
+
+  public init(catalog: Catalog, split: LogSplit, seed: UInt64) {
+    self.split = split
+    self.seed = seed
+    switch split {
+    case .date(let date):
+      // The split decides by the event's deck date (else the local day of its `at`), the same
+      // day on both sides: the history's own cutoff (by `at`) is not used.
+      training = HistoryIngest(catalog: catalog, cutoff: nil)
+      heldOut = HeldOutSwipes(catalog: catalog, split: date)
+      threshold = 0
+    case .holdout(let fraction):
+      training = HistoryIngest(catalog: catalog, cutoff: nil)
+      heldOut = HeldOutSwipes(catalog: catalog, split: DeckDate(daysSinceEpoch: 0))
+      threshold = UInt64(
+        (fraction * 0x1p64).rounded(.down).clamped(to: 0...0x1.fffffffffffffp63))
+    }
+  }
+
+  /// The date the evaluated decks are built for: the split date, or the day after the last
+  /// training event of a hold-out.
+  public var deckDate: DeckDate {
+    switch split {
+    case .date(let date): return date
+    case .holdout: return DeckDate(daysSinceEpoch: lastTrainingDay + 1)
+    }
+  }
+
+  package mutating func event(_ e: RawEvent) -> EventDisposition {
+    switch split {
+    case .date(let date):
+      let day = e.deck?.daysSinceEpoch ?? e.day
+      lastDay = max(lastDay ?? day, day)
+      if day < date.daysSinceEpoch {
+        let disposition = training.event(e)
+        if disposition == .accepted { trainingEvents += 1 }
+        return disposition
+      }
+      _ = sessions?.event(e)
+      return heldOut.event(e.swipeEvent)
+    case .holdout:
+      var h = StableHash()
+      h.combine(seed)
+      h.combine(bytes: e.user)
+      h.combine(UInt64(0xff))
+      h.combine(bytes: e.item)
+      if h.finalized < threshold {
+        return heldOut.event(e.swipeEvent)
+      }
+      let disposition = training.event(e)
+      if disposition == .accepted {
+        trainingEvents += 1
+        lastTrainingDay = max(lastTrainingDay, e.deck?.daysSinceEpoch ?? e.day)
+      }
+      return disposition
+    }
+  }
+
+  public mutating func finish() {
+    training.finish()
+    heldOut.finish()
+  }
+}
+
+extension Double {
+  fileprivate func clamped(to range: ClosedRange<Double>) -> Double {
+    Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
+  }
+}

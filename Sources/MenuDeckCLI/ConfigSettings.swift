@@ -1,0 +1,44 @@
+import DeckBase
+import DeckCore
+import DeckIO
+import DeckStrategies
+
+extension MenuDeckConfig {
+  /// The run settings: "seed", "time_zone", "format" and "drag_rule".
+  mutating func readSettings(_ root: JSONValue) throws(DeckIOError) {
+    if let v = try root.optionalValue(at: "seed") {
+      guard let text = v.numberText, let seed = UInt64(text) else {
+        throw v.error("'seed' must be a whole number from 0 to 18446744073709551615")
+      }
+      self.seed = seed
+    }
+    if let v = try root.optionalValue(at: "time_zone") {
+      timeZone = try v.requireString("field 'time_zone'")
+      guard TimeZones.zone(named: timeZone) != nil else {
+        throw v.error(
+          "unknown time zone '\(timeZone)'; use an IANA name such as 'Asia/Tokyo' or 'UTC'")
+      }
+    }
+    if let v = try root.optionalValue(at: "format") {
+      let text = try v.requireString("field 'format'")
+      guard let format = DeckFormat(rawValue: text) else {
+        throw v.error(
+          "unknown format '\(text)'"
+            + didYouMean(text, DeckFormat.allCases.map(\.rawValue)) + "; use one of "
+            + DeckFormat.allCases.map(\.rawValue).joined(separator: ", "))
+      }
+      self.format = format
+    }
+    if let v = try root.optionalValue(at: "drag_rule") {
+      let text = try v.requireString("field 'drag_rule'")
+      switch text {
+      case "relative": dragRule = .foodMenu
+      case "absolute": dragRule = .cardDeck
+      default:
+        throw v.error(
+          "unknown drag rule '\(text)'; use 'relative' (food-menu app: |dx|/width > 0.45) or "
+            + "'absolute' (card-deck app: |dx| > 100 points)")
+      }
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import DeckCommandLine
+import DeckIO
+
+/// Options shared by the commands that read the inputs. Code shared by several commands reads
+/// an option through these keys; a command whose help words one differently declares
+/// `key.with(help:)`, the same name and type.
+enum InputOptions {
+  static let config = Option<String>(
+    "config", short: "c", valueName: "file", default: "Config/menudeck.json",
+    help: "The config file; paths inside it are relative to its directory.")
+  static let catalog = Option<String>(
+    "catalog", valueName: "file", help: "Catalog file (.json or .csv), instead of the config's.")
+  static let users = Option<String>(
+    "users", valueName: "file", help: "Users file (.json or .csv), instead of the config's.")
+  static let history = Repeatable(
+    "history", valueName: "file",
+    help:
+      "Swipe log (.jsonl or .csv; '-' reads standard input, JSON Lines or CSV); replaces the "
+      + "config's logs.")
+  static let skipBadLines = Flag(
+    "skip-bad-lines",
+    help: "Skip malformed event lines instead of stopping (exit 65); counts them on stderr.")
+  static let rejects = Option<String>(
+    "rejects", valueName: "file",
+    help: "With --skip-bad-lines, write each skipped line (file, line, reason, text) here.")
+  static let date = Option<String>(
+    "date", short: "d", valueName: "date",
+    help: "Deck date, YYYY-MM-DD (default: today in the config's time zone).")
+  static let strategy = Option<String>(
+    "strategy", short: "s", valueName: "name", help: "Strategy or named configuration.")
+  static let option = Repeatable(
+    "option", short: "o", valueName: "key=value", help: "Strategy option, over the config's.")
+  static let size = Option<Int>(
+    "size", short: "n", valueName: "n", help: "Cards per deck (config: deck.size).")
+  static let seed = Option<UInt64>("seed", valueName: "n", help: "Random seed (config: seed).")
+  static let format = Option<String>(
+    "format", short: "f", valueName: "format", choices: DeckFormat.allCases.map(\.rawValue),
+    help: "Output format (config: format; default json).")
+  static let quiet = Flag(
+    "quiet", short: "q", help: "No summary or warnings on stderr (they stay in the output).")
+  static let fallback = Option<String>(
+    "fallback", valueName: "name",
+    help: "If the strategy (a plugin) fails, give the affected diners this strategy's decks.")
+
+  static let columns = Option<String>(
+    "columns", valueName: "map",
+    help:
+      "Read foreign CSV logs: field=column pairs, e.g. user=userId,item=movieId,at=timestamp,"
+      + "rating=rating (fields: user, item, swipe, at, position, deck, propensity, dx, width, "
+      + "rating).")
+  static let right = Option<String>(
+    "right", valueName: "rule",
+    help: "Ratings that are right swipes, e.g. 'rating>=4' (operators >=, >, <=, <, =).")
+  static let left = Option<String>(
+    "left", valueName: "rule",
+    help: "Ratings that are left swipes, e.g. 'rating<=2.5'; ratings matching neither are neutral.")
+  /// `--columns`, `--right`, `--left`: for every command that reads swipe logs.
+  static let mapping = [columns.spec, right.spec, left.spec]
+
+  static let all =
+    [config.spec, catalog.spec, users.spec, history.spec, skipBadLines.spec, rejects.spec]
+    + mapping
+
+  /// The column mapping of `--columns`/`--right`/`--left`, each over the config's `columns`
+  /// part of the same name; nil when neither gives one. Bad specs are usage errors (exit 64)
+  /// that name the option. For commands that declare `InputOptions.mapping`.
+  static func columnMapping(_ args: ParsedArguments, config: MenuDeckConfig) throws
+    -> ColumnMapping?
+  {
+    let given = [columns, right, left].filter { args.declares($0) && args.isGiven($0) }
+    guard !given.isEmpty else { return config.columns }
+    let labels = ColumnMapping.Labels.commandLine
+    do {
+      var map = config.columns?.columns ?? [:]
+      if let spec = args.value(InputOptions.columns) {
+        map = try ColumnMapping.parseColumns(spec, label: labels.columns)
+      }
+      var right = config.columns?.right
+      if let text = args.value(InputOptions.right) {
+        right = try RatingRule.parse(text, label: labels.right)
+      }
+      var left = config.columns?.left
+      if let text = args.value(InputOptions.left) {
+        left = try RatingRule.parse(text, label: labels.left)
+      }
+      return try ColumnMapping(columns: map, right: right, left: left, labels: labels)
+    } catch {
+      throw UsageError(error.message)
+    }
+  }
+}

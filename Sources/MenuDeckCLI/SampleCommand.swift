@@ -1,0 +1,37 @@
+import DeckCommandLine
+import DeckLab
+
+enum SampleOptions {
+  static let out = Option<String>(
+    "out", valueName: "dir", help: "Directory to write into (created if missing).")
+  static let seed = InputOptions.seed.with(
+    help: "Seed of the swipe log (default: the bundled one).")
+}
+
+let sampleCommand = CommandSpec(
+  name: "sample",
+  abstract: "Write the bundled sample data set (catalog, users, swipe logs).",
+  discussion: """
+    Writes the sample data that Data/ holds: a dinner-menu catalog (JSON and CSV), diners \
+    (JSON and CSV), a 14-day swipe log (JSON Lines and CSV) and a README, generated \
+    deterministically from the seed. 'menudeck sample --out Data' regenerates Data/ exactly.
+    """,
+  options: [SampleOptions.out.spec, SampleOptions.seed.spec, OutputOptions.wait.spec],
+  run: { args, context in
+    guard let out = args.value(SampleOptions.out) else {
+      throw UsageError("missing '--out <dir>': the directory to write the sample data into")
+    }
+    let seed = try args.value(SampleOptions.seed) ?? SampleData.defaultSeed
+    let files = SampleData.files(seed: seed)
+    let paths = files.map { RealDataImportRun.join(out, $0.name) }
+    let outputs = try RunOutputs(
+      paths.map { ("--out", $0) }, inputs: [], wait: OutputOptions.wait(args),
+      createDirectories: true, context: context)
+    defer { outputs.abort() }
+    for (file, path) in zip(files, paths) {
+      try outputs.write(Array(file.contents.utf8), to: "--out", path: path)
+    }
+    try outputs.commit()
+    context.note("wrote \(paths.count) files to \(out)")
+    return .success
+  })
