@@ -23,20 +23,20 @@
 /// runs on other machines over NFS unless the NFS client maps `flock` to the server's locks
 /// (Linux does since 2.6.12; others may lock only locally). The descriptor is close-on-exec,
 /// so plugins never inherit the lock.
-public final class FileLock {
+package final class FileLock {
   /// The file that was locked (the target of the output).
-  public let target: String
+  package let target: String
   /// The lock file.
-  public let path: String
+  package let path: String
   private var fd: Int32
 
   /// Why a lock could not be taken.
-  public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+  package enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
     /// Another run holds it (after waiting `waited` seconds); `holder` is what it wrote.
     case busy(target: String, lockFile: String, holder: String?, waited: Double)
     case system(SystemError)
 
-    public var description: String {
+    package var description: String {
       switch self {
       case .busy(let target, _, let holder, let waited):
         let who = holder.map { " (\($0))" } ?? ""
@@ -51,7 +51,7 @@ public final class FileLock {
 
   /// The lock file of `target`: `.NAME.lock` in the target's directory (NAME shortened when
   /// the lock's name would be too long: `FileSystem.sideName(of:)`).
-  public static func lockPath(for target: String) -> String {
+  package static func lockPath(for target: String) -> String {
     let (dir, name) = FileSystem.split(target)
     return (dir == "." && !target.hasPrefix("./") ? "" : dir + "/") + "."
       + FileSystem.sideName(of: name) + ".lock"
@@ -59,7 +59,7 @@ public final class FileLock {
 
   /// Takes the lock of `target`, waiting up to `wait` seconds for a holder to let go (0: fail at
   /// once). `holder` is written into the lock file for the messages of runs that find it taken.
-  public init(target: String, wait: Double, holder: String) throws(Failure) {
+  package init(target: String, wait: Double, holder: String) throws(Failure) {
     self.target = target
     let path = FileLock.lockPath(for: target)
     self.path = path
@@ -154,7 +154,7 @@ public final class FileLock {
 
   /// Lets go of the lock and removes the lock file (also done by deinit; a process that ends
   /// lets go of its locks whatever happens).
-  public func release() {
+  package func release() {
     guard fd >= 0 else { return }
     RunCleanup.shared.holding {
       // Only the file this lock holds: never one that has taken its name since.
@@ -179,7 +179,7 @@ public final class FileLock {
   }
 
   /// A holder line for this process: "pid 1234: menudeck ingest a.csv --into h.snap".
-  public static func holderLine(arguments: [String]) -> String {
+  package static func holderLine(arguments: [String]) -> String {
     var text = "pid \(getpid())"
     if !arguments.isEmpty {
       var command = arguments.joined(separator: " ")
@@ -191,7 +191,7 @@ public final class FileLock {
 }
 
 /// "0.5 s", "3 s", "2.25 s".
-public func formatSeconds(_ seconds: Double) -> String {
+package func formatSeconds(_ seconds: Double) -> String {
   let rounded = (seconds * 100).rounded() / 100
   if rounded == rounded.rounded() { return "\(Int(rounded)) s" }
   return "\(rounded) s"

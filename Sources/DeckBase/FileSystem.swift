@@ -9,18 +9,18 @@
 /// Which file a path names: device and inode, after following symbolic links. Two paths are the
 /// same file exactly when their identities are equal, however they are spelled (`./a`, `a`,
 /// `../dir/a`, a hard link, a symbolic link).
-public struct FileIdentity: Hashable, Sendable {
-  public var device: UInt64
-  public var inode: UInt64
+package struct FileIdentity: Hashable, Sendable {
+  package var device: UInt64
+  package var inode: UInt64
 
   /// The identity of the file at `path`, or nil when nothing is there (or it cannot be seen).
-  public init?(path: String) {
+  package init?(path: String) {
     guard let info = statInfo(path: path) else { return nil }
     self.init(info)
   }
 
   /// The identity of an open file.
-  public init?(fileDescriptor: Int32) {
+  package init?(fileDescriptor: Int32) {
     guard let info = statInfo(fileDescriptor: fileDescriptor) else { return nil }
     self.init(info)
   }
@@ -33,14 +33,14 @@ public struct FileIdentity: Hashable, Sendable {
 
 /// What a file looked like when it was read: identity, size and change times. A file whose
 /// state differs later was replaced or written in between.
-public struct FileState: Hashable, Sendable {
-  public var identity: FileIdentity
-  public var size: Int64
-  public var modified: Int64
-  public var changed: Int64
+package struct FileState: Hashable, Sendable {
+  package var identity: FileIdentity
+  package var size: Int64
+  package var modified: Int64
+  package var changed: Int64
 
   /// The state of the file at `path` (following symbolic links), or nil when nothing is there.
-  public init?(path: String) {
+  package init?(path: String) {
     guard let info = statInfo(path: path) else { return nil }
     self.init(info)
   }
@@ -68,13 +68,13 @@ private func statInfo(fileDescriptor: Int32) -> stat? {
   return fstat(fileDescriptor, &info) == 0 ? info : nil
 }
 
-public enum FileSystem {
+package enum FileSystem {
   /// The kind of file at `path` (following symbolic links), nil when nothing is there.
-  public enum Kind: Sendable, Equatable {
+  package enum Kind: Sendable, Equatable {
     case regular, directory, fifo, other
   }
 
-  public static func kind(of path: String) -> Kind? {
+  package static func kind(of path: String) -> Kind? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     switch info.st_mode & S_IFMT {
@@ -86,7 +86,7 @@ public enum FileSystem {
   }
 
   /// `path` split into its directory ("." when it has none) and its last component.
-  public static func split(_ path: String) -> (directory: String, name: String) {
+  package static func split(_ path: String) -> (directory: String, name: String) {
     if let slash = path.lastIndex(of: "/") {
       let dir = String(path[..<slash])
       return (dir.isEmpty ? "/" : dir, String(path[path.index(after: slash)...]))
@@ -97,7 +97,7 @@ public enum FileSystem {
   /// The name that a target's lock and temporary files are built from: the target's own name,
   /// or, when that is so long that `.NAME.menudeck-PID-RANDOM.tmp` would pass the 255 bytes a
   /// file name may have, its first 100 bytes, `~` and 16 hex digits of a hash of the whole.
-  public static func sideName(of name: String) -> String {
+  package static func sideName(of name: String) -> String {
     let bytes = Array(name.utf8)
     guard bytes.count > 200 else { return name }
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -117,7 +117,7 @@ public enum FileSystem {
   /// `/proc/PID/fd/N` of this process), or nil. Such a path is the descriptor itself: writing
   /// "through" it must use the descriptor (a pipe, a file opened for appending), never replace
   /// the file it happens to point at.
-  public static func descriptorPath(_ path: String) -> Int32? {
+  package static func descriptorPath(_ path: String) -> Int32? {
     switch path {
     case "/dev/stdin": return 0
     case "/dev/stdout": return 1
@@ -136,7 +136,7 @@ public enum FileSystem {
 
   /// Whether `path` is a mount point (a file or directory bind-mounted there, as containers do
   /// with single files): a rename over it fails with EBUSY, so it cannot be replaced atomically.
-  public static func isMountPoint(_ path: String) -> Bool {
+  package static func isMountPoint(_ path: String) -> Bool {
     guard let real = realpath(path, nil) else { return false }
     defer { free(real) }
     let target = String(cString: real)
@@ -174,7 +174,7 @@ public enum FileSystem {
   /// link (to a file that may not exist yet), the file the chain of links ends at, so that a
   /// write "through" the link replaces its target and keeps the link. Relative link texts are
   /// read against the link's own directory.
-  public static func writeTarget(of path: String) throws(SystemError) -> String {
+  package static func writeTarget(of path: String) throws(SystemError) -> String {
     var current = path
     for _ in 0..<40 {
       var info = stat()
@@ -198,7 +198,7 @@ public enum FileSystem {
 
   /// The process's file mode creation mask. Read from /proc on Linux (reading it with umask(2)
   /// sets it for a moment, which another thread creating a file could see).
-  public static let creationMask: mode_t = {
+  package static let creationMask: mode_t = {
     if let text = try? readSmallFile("/proc/self/status") {
       for line in text.split(separator: "\n") where line.hasPrefix("Umask:") {
         let digits = line.dropFirst(6).trimmingCharacters(in: " \t")
@@ -211,11 +211,11 @@ public enum FileSystem {
   }()
 
   /// The mode a new regular file gets: 0666 less the creation mask, as `open(2)` would give.
-  public static var newFileMode: mode_t { 0o666 & ~creationMask }
+  package static var newFileMode: mode_t { 0o666 & ~creationMask }
 
   /// Flushes a directory's entries (after a rename into it) to disk. Errors are ignored where
   /// the file system cannot sync directories (EINVAL) and reported otherwise.
-  public static func syncDirectory(_ path: String) throws(SystemError) {
+  package static func syncDirectory(_ path: String) throws(SystemError) {
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
     guard fd >= 0 else {
       throw SystemError(path: path, action: "cannot open the directory to sync it", code: errno)
@@ -227,7 +227,7 @@ public enum FileSystem {
   }
 
   /// The names in directory `path` (without "." and ".."); empty when it cannot be listed.
-  public static func names(in path: String) -> [String] {
+  package static func names(in path: String) -> [String] {
     guard let dir = opendir(path) else { return [] }
     defer { closedir(dir) }
     var names: [String] = []
@@ -241,7 +241,7 @@ public enum FileSystem {
   }
 
   /// Whether a process with this pid exists (it may be another program's, after pid reuse).
-  public static func processExists(_ pid: pid_t) -> Bool {
+  package static func processExists(_ pid: pid_t) -> Bool {
     kill(pid, 0) == 0 || errno == EPERM
   }
 

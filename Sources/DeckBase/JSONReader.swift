@@ -27,13 +27,13 @@
 ///
 /// Linear in the input (a 5 MB catalog parses in a fraction of a second). The event reader has a
 /// parser of its own for JSON Lines (DeckIO's EventReaderJSON.swift), which never builds a tree.
-public enum JSONReader {
+package enum JSONReader {
   /// The deepest nesting of arrays and objects accepted, by every JSON reader of menudeck (this
   /// one in both dialects, and the event reader's).
-  public static let maxDepth = 512
+  package static let maxDepth = 512
 
   /// How a JSON text is read; see ``JSONReader``.
-  public struct Dialect: Sendable, Equatable {
+  package struct Dialect: Sendable, Equatable {
     /// Messages for people (with what was found and hints at the usual mistakes), or short ones.
     package var explains: Bool
     /// Duplicate keys are refused, or the last one wins.
@@ -47,17 +47,17 @@ public enum JSONReader {
     package var keepsNumberText: Bool
 
     /// Config, catalogs and users.
-    public static let document = Dialect(
+    package static let document = Dialect(
       explains: true, refusesDuplicateKeys: true, allowsNonFinite: false, checksText: true,
       keepsNumberText: true)
     /// One line of the plugin protocol.
-    public static let protocolLine = Dialect(
+    package static let protocolLine = Dialect(
       explains: false, refusesDuplicateKeys: false, allowsNonFinite: true, checksText: false,
       keepsNumberText: false)
   }
 
   /// Parses one JSON text. `file` names the input in locations.
-  public static func parse(_ bytes: [UInt8], file: String, dialect: Dialect = .document)
+  package static func parse(_ bytes: [UInt8], file: String, dialect: Dialect = .document)
     throws(JSONSyntaxError) -> JSONValue
   {
     var reader = Reader(bytes: bytes, file: file, dialect: dialect)
@@ -67,19 +67,19 @@ public enum JSONReader {
 
 /// Why a text is not JSON: where (line and column, and the byte offset from the start) and what
 /// is wrong there, in the words of the dialect.
-public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
-  public var location: SourceLocation
+package struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+  package var location: SourceLocation
   /// The byte offset the dialect points at (for a protocol line, where reading stopped).
-  public var offset: Int
-  public var message: String
+  package var offset: Int
+  package var message: String
 
-  public init(location: SourceLocation, offset: Int, message: String) {
+  package init(location: SourceLocation, offset: Int, message: String) {
     self.location = location
     self.offset = offset
     self.message = message
   }
 
-  public var description: String { "\(location): \(message)" }
+  package var description: String { "\(location): \(message)" }
 }
 
 private let quote = UInt8(ascii: "\"")

@@ -4,8 +4,8 @@
 /// Produced by ``JSONReader``. Objects keep their members in document order; a key appears at most
 /// once (the parser rejects duplicates). Numbers keep the text they were written with so that
 /// error messages can quote it exactly.
-public struct JSONValue: Sendable, Equatable {
-  public enum Kind: Sendable, Equatable {
+package struct JSONValue: Sendable, Equatable {
+  package enum Kind: Sendable, Equatable {
     case null
     case bool(Bool)
     /// The value as a `Double` and the number exactly as written (e.g. `1.50`, `2e3`); the text
@@ -16,21 +16,21 @@ public struct JSONValue: Sendable, Equatable {
     case object(JSONObject)
   }
 
-  public var kind: Kind
+  package var kind: Kind
   /// Where the value starts: file, 1-based line and column (column in Unicode scalars).
-  public var location: SourceLocation
+  package var location: SourceLocation
 
-  public init(_ kind: Kind, at location: SourceLocation) {
+  package init(_ kind: Kind, at location: SourceLocation) {
     self.kind = kind
     self.location = location
   }
 
-  public var line: Int { location.line }
-  public var column: Int { location.column ?? 1 }
+  package var line: Int { location.line }
+  package var column: Int { location.column ?? 1 }
 
   /// The kind of value with its article, for messages: "null", "a boolean", "a number",
   /// "a string", "an array", "an object".
-  public var typeDescription: String {
+  package var typeDescription: String {
     switch kind {
     case .null: return "null"
     case .bool: return "a boolean"
@@ -41,61 +41,61 @@ public struct JSONValue: Sendable, Equatable {
     }
   }
 
-  public var isNull: Bool {
+  package var isNull: Bool {
     if case .null = kind { return true }
     return false
   }
-  public var stringValue: String? {
+  package var stringValue: String? {
     if case .string(let s) = kind { return s }
     return nil
   }
-  public var doubleValue: Double? {
+  package var doubleValue: Double? {
     if case .number(let d, _) = kind { return d }
     return nil
   }
   /// The number as written in the file, if this is a number.
-  public var numberText: String? {
+  package var numberText: String? {
     if case .number(_, let text) = kind { return text }
     return nil
   }
-  public var boolValue: Bool? {
+  package var boolValue: Bool? {
     if case .bool(let b) = kind { return b }
     return nil
   }
-  public var arrayValue: [JSONValue]? {
+  package var arrayValue: [JSONValue]? {
     if case .array(let a) = kind { return a }
     return nil
   }
-  public var objectValue: JSONObject? {
+  package var objectValue: JSONObject? {
     if case .object(let o) = kind { return o }
     return nil
   }
 
   /// The member `key` when this is an object that has it.
-  public subscript(key: String) -> JSONValue? { objectValue?[key] }
+  package subscript(key: String) -> JSONValue? { objectValue?[key] }
 }
 
 /// The members of a JSON object, in document order, with unique keys.
-public struct JSONObject: Sendable, Equatable {
-  public struct Member: Sendable, Equatable {
-    public var key: String
+package struct JSONObject: Sendable, Equatable {
+  package struct Member: Sendable, Equatable {
+    package var key: String
     /// Where the key (its opening quote) is.
-    public var keyLocation: SourceLocation
-    public var value: JSONValue
+    package var keyLocation: SourceLocation
+    package var value: JSONValue
 
-    public init(key: String, keyLocation: SourceLocation, value: JSONValue) {
+    package init(key: String, keyLocation: SourceLocation, value: JSONValue) {
       self.key = key
       self.keyLocation = keyLocation
       self.value = value
     }
   }
 
-  public let members: [Member]
+  package let members: [Member]
   private let indexByKey: [String: Int]
 
   /// Members with unique keys (a repeated key keeps its last value; the reader never builds such
   /// an object).
-  public init(members: [Member]) {
+  package init(members: [Member]) {
     var index: [String: Int] = [:]
     for (n, m) in members.enumerated() { index[m.key] = n }
     self.members = members
@@ -108,19 +108,19 @@ public struct JSONObject: Sendable, Equatable {
     self.indexByKey = indexByKey
   }
 
-  public var keys: [String] { members.map(\.key) }
-  public var count: Int { members.count }
+  package var keys: [String] { members.map(\.key) }
+  package var count: Int { members.count }
 
-  public subscript(key: String) -> JSONValue? {
+  package subscript(key: String) -> JSONValue? {
     guard let n = indexByKey[key] else { return nil }
     return members[n].value
   }
 
   /// The member named `key`, with its key location.
-  public func member(_ key: String) -> Member? {
+  package func member(_ key: String) -> Member? {
     guard let n = indexByKey[key] else { return nil }
     return members[n]
   }
 
-  public static func == (a: JSONObject, b: JSONObject) -> Bool { a.members == b.members }
+  package static func == (a: JSONObject, b: JSONObject) -> Bool { a.members == b.members }
 }

@@ -15,20 +15,20 @@
 /// close) for all of them, then renames them one after the other with the cleanup registry held
 /// (a signal waits for the renames), syncs their directories and lets go of the locks. A run
 /// that fails before `commit()` leaves every target as it was.
-public final class OutputSet {
+package final class OutputSet {
   /// The write targets (symbolic links followed), in the order given.
-  public let targets: [String]
+  package let targets: [String]
   /// The targets in the order they were locked.
   let lockOrder: [String]
   /// Temporaries of killed runs removed while locking.
-  public private(set) var removedStale: [String] = []
+  package private(set) var removedStale: [String] = []
   private var locks: [FileLock] = []
   private var files: [String: PendingFile] = [:]
   private var order: [String] = []
 
   /// Locks `targets` (already write targets; see `FileSystem.writeTarget(of:)`), waiting up to
   /// `wait` seconds for each. The same target given twice is locked once.
-  public init(targets: [String], wait: Double, holder: String) throws(FileLock.Failure) {
+  package init(targets: [String], wait: Double, holder: String) throws(FileLock.Failure) {
     var unique: [String] = []
     for t in targets where !unique.contains(t) { unique.append(t) }
     self.targets = unique
@@ -50,10 +50,10 @@ public final class OutputSet {
 
   /// Directories whose sync failed after their outputs were renamed into them (the outputs are
   /// in place; they may not survive a power cut). Filled by `commit()`.
-  public private(set) var unsyncedDirectories: [SystemError] = []
+  package private(set) var unsyncedDirectories: [SystemError] = []
 
   /// The pending file of `target` (one of `targets`), created on first use.
-  public func file(_ target: String) throws(SystemError) -> PendingFile {
+  package func file(_ target: String) throws(SystemError) -> PendingFile {
     if let file = files[target] { return file }
     precondition(targets.contains(target), "'\(target)' is not an output of this run")
     let file = try PendingFile(target: target)
@@ -63,13 +63,13 @@ public final class OutputSet {
   }
 
   /// Flushes every pending file to disk and closes it (the part of a commit that can fail).
-  public func prepare() throws(SystemError) {
+  package func prepare() throws(SystemError) {
     for target in order { try files[target]!.prepare() }
   }
 
   /// Replaces every target that was written with its pending file, together; then releases
   /// the locks. Targets never asked for with `file(_:)` are left as they are.
-  public func commit() throws(SystemError) {
+  package func commit() throws(SystemError) {
     var replaced: [String] = []
     do {
       try prepare()
@@ -103,7 +103,7 @@ public final class OutputSet {
   }
 
   /// Removes every pending file (the targets keep their contents) and releases the locks.
-  public func abort() {
+  package func abort() {
     for target in order { files[target]?.discard() }
     files.removeAll()
     order.removeAll()

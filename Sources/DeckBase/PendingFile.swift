@@ -14,18 +14,18 @@
 /// The new file gets the target's permission bits when the target exists, else 0666 less the
 /// umask, as a file created by `open(2)` would. The pid in the name lets a later run on the same
 /// target remove the temporaries of runs that were killed (`removeStaleTemporaries(of:)`).
-public final class PendingFile {
+package final class PendingFile {
   /// The file that will be replaced.
-  public let target: String
+  package let target: String
   /// The temporary file.
-  public let temporaryPath: String
+  package let temporaryPath: String
   private var fd: Int32
   private var token: RunCleanup.Token?
   private var prepared = false
 
   /// Creates the temporary file beside `target` (which must be the write target, symbolic
   /// links already followed: see `FileSystem.writeTarget(of:)`).
-  public init(target: String) throws(SystemError) {
+  package init(target: String) throws(SystemError) {
     self.target = target
     // Renaming over a device or a FIFO would destroy it (/dev/null replaced by a regular file).
     if let kind = FileSystem.kind(of: target), kind != .regular {
@@ -74,7 +74,7 @@ public final class PendingFile {
   }
 
   /// Appends bytes.
-  public func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+  package func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
     guard fd >= 0, !prepared else {
       throw SystemError(path: target, action: "write after the file was closed", code: 0)
     }
@@ -84,7 +84,7 @@ public final class PendingFile {
   }
 
   /// Appends bytes.
-  public func write(_ bytes: [UInt8]) throws(SystemError) {
+  package func write(_ bytes: [UInt8]) throws(SystemError) {
     let failure = bytes.withUnsafeBytes { raw -> SystemError? in
       do throws(SystemError) { try write(raw) } catch { return error }
       return nil
@@ -94,7 +94,7 @@ public final class PendingFile {
 
   /// Flushes the bytes to disk, gives the file its final permissions and closes it: all the
   /// work of a commit that can fail, done before any output of the run is renamed.
-  public func prepare() throws(SystemError) {
+  package func prepare() throws(SystemError) {
     guard !prepared else { return }
     guard fd >= 0 else {
       throw SystemError(path: target, action: "the temporary file is gone", code: 0)
@@ -121,7 +121,7 @@ public final class PendingFile {
 
   /// Renames the temporary file over the target (after `prepare()`). The directory is synced
   /// by the caller once all of a run's outputs are renamed.
-  public func replaceTarget() throws(SystemError) {
+  package func replaceTarget() throws(SystemError) {
     try prepare()
     guard token != nil else { return }
     if rename(temporaryPath, target) != 0 {
@@ -132,7 +132,7 @@ public final class PendingFile {
   }
 
   /// Removes the temporary file; the target keeps its contents.
-  public func discard() {
+  package func discard() {
     if fd >= 0 {
       close(fd)
       fd = -1
@@ -150,7 +150,7 @@ public final class PendingFile {
   /// SIGKILL, or by a power cut) and returns their paths. Call it while holding the target's
   /// lock: then no live run of this target can own a temporary. Temporaries of live processes
   /// (after pid reuse, or of this process) are kept.
-  public static func removeStaleTemporaries(of target: String) -> [String] {
+  package static func removeStaleTemporaries(of target: String) -> [String] {
     let (dir, name) = FileSystem.split(target)
     let lead = "." + FileSystem.sideName(of: name) + ".menudeck-"
     var removed: [String] = []

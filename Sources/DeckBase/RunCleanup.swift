@@ -15,11 +15,11 @@
 /// removes anything, so work done inside `holding(_:)` (creating and registering a temporary,
 /// renaming a run's outputs one after the other, starting a plugin and registering its group)
 /// is never cut in half by a signal.
-public final class RunCleanup: @unchecked Sendable {
-  public static let shared = RunCleanup()
+package final class RunCleanup: @unchecked Sendable {
+  package static let shared = RunCleanup()
 
   /// A registered temporary file, to unregister once it is renamed or removed.
-  public struct Token: Hashable, Sendable {
+  package struct Token: Hashable, Sendable {
     let value: UInt64
   }
 
@@ -47,14 +47,14 @@ public final class RunCleanup: @unchecked Sendable {
   }
 
   /// Runs `body` with the registry held: a signal that arrives meanwhile is handled after it.
-  public func holding<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+  package func holding<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     return try body()
   }
 
   /// Registers `path`, a temporary file of this run: a signal removes it.
-  public func addTemporary(_ path: String) -> Token {
+  package func addTemporary(_ path: String) -> Token {
     holding {
       nextToken += 1
       temporaries[nextToken] = path
@@ -63,7 +63,7 @@ public final class RunCleanup: @unchecked Sendable {
   }
 
   /// Forgets a temporary file (renamed over its target, or removed).
-  public func removeTemporary(_ token: Token) {
+  package func removeTemporary(_ token: Token) {
     holding { _ = temporaries.removeValue(forKey: token.value) }
   }
 
@@ -89,29 +89,29 @@ public final class RunCleanup: @unchecked Sendable {
   }
 
   /// Registers the process group of a started plugin: a signal ends the whole group.
-  public func addProcessGroup(_ group: pid_t) {
+  package func addProcessGroup(_ group: pid_t) {
     holding { groups[group, default: 0] += 1 }
   }
 
   /// Forgets a process group (its processes have been ended and reaped).
-  public func removeProcessGroup(_ group: pid_t) {
+  package func removeProcessGroup(_ group: pid_t) {
     holding {
       if let n = groups[group], n > 1 { groups[group] = n - 1 } else { groups[group] = nil }
     }
   }
 
   /// The temporary files registered now (for tests and messages).
-  public var registeredTemporaries: [String] { holding { temporaries.values.sorted() } }
+  package var registeredTemporaries: [String] { holding { temporaries.values.sorted() } }
 
   /// The process groups registered now.
-  public var registeredProcessGroups: [pid_t] { holding { groups.keys.sorted() } }
+  package var registeredProcessGroups: [pid_t] { holding { groups.keys.sorted() } }
 
   /// What `cleanUpForSignal()` did.
-  public struct Cleaned: Equatable, Sendable {
-    public var removedFiles: Int
-    public var endedGroups: Int
+  package struct Cleaned: Equatable, Sendable {
+    package var removedFiles: Int
+    package var endedGroups: Int
     /// Outputs this process had already renamed over their targets.
-    public var replacedOutputs: Int = 0
+    package var replacedOutputs: Int = 0
   }
 
   /// Removes every registered temporary file and ends every registered process group (SIGTERM,

@@ -15,16 +15,16 @@
 ///
 /// Installed once by `main` before any other thread starts (threads inherit the blocked mask);
 /// commands run in process by tests never install it.
-public enum SignalHandling {
+package enum SignalHandling {
   /// The signals that end a run after cleaning up.
-  public static let endingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+  package static let endingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
   nonisolated(unsafe) private static var installed = false
 
   /// Blocks the ending signals in the calling thread (and so in every thread it starts later),
   /// ignores SIGPIPE, and starts the thread that waits for the signals. `program` starts the
   /// line printed on standard error.
-  public static func install(program: String) {
+  package static func install(program: String) {
     guard !installed else { return }
     installed = true
     signal(SIGPIPE, SIG_IGN)

@@ -2,13 +2,13 @@
 /// fields, allergens. Every layer that rejects a name offers the closest known one the same way.
 
 /// " (did you mean 'x'?)" for the closest candidate within a small edit distance, or "".
-public func didYouMean(_ word: String, _ candidates: [String]) -> String {
+package func didYouMean(_ word: String, _ candidates: [String]) -> String {
   guard let best = closestMatch(word, candidates) else { return "" }
   return " (did you mean '\(best)'?)"
 }
 
 /// The candidate closest to `word` by edit distance, if close enough to be a likely typo.
-public func closestMatch(_ word: String, _ candidates: [String]) -> String? {
+package func closestMatch(_ word: String, _ candidates: [String]) -> String? {
   var best: (String, Int)?
   for c in candidates {
     let d = editDistance(word.lowercased(), c.lowercased())
@@ -18,7 +18,7 @@ public func closestMatch(_ word: String, _ candidates: [String]) -> String? {
 }
 
 /// Levenshtein distance over Unicode scalars.
-public func editDistance(_ a: String, _ b: String) -> Int {
+package func editDistance(_ a: String, _ b: String) -> Int {
   let a = Array(a.unicodeScalars)
   let b = Array(b.unicodeScalars)
   if a.isEmpty { return b.count }

@@ -9,41 +9,41 @@
 /// The text of an `errno` value, the one place every module gets it: lowercased to fit a
 /// message ("no such file or directory"), or as the C library writes it ("No such file or
 /// directory") where a message has always quoted it that way (the swipe-log reader's).
-public func errnoText(_ code: Int32 = errno, lowercased: Bool = true) -> String {
+package func errnoText(_ code: Int32 = errno, lowercased: Bool = true) -> String {
   guard let text = strerror(code) else { return "error \(code)" }
   let s = String(cString: text)
   return lowercased ? s.lowercased() : s
 }
 
 /// A failed system call: what was being done, on which path, and the `errno` it gave.
-public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The file the call was about ("" when none).
-  public var path: String
+  package var path: String
   /// What was being done, as a message fragment: "cannot create a temporary file in 'out'".
-  public var action: String
+  package var action: String
   /// The `errno` of the failure (0 when the failure is not a system call's).
-  public var code: Int32
+  package var code: Int32
 
-  public init(path: String, action: String, code: Int32) {
+  package init(path: String, action: String, code: Int32) {
     self.path = path
     self.action = action
     self.code = code
   }
 
   /// "cannot create a temporary file in 'out': permission denied".
-  public var message: String { code == 0 ? action : "\(action): \(errnoText(code))" }
-  public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+  package var message: String { code == 0 ? action : "\(action): \(errnoText(code))" }
+  package var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }
 
 /// Monotonic seconds (never jumps with the wall clock).
-public func monotonicSeconds() -> Double {
+package func monotonicSeconds() -> Double {
   var ts = timespec()
   clock_gettime(CLOCK_MONOTONIC, &ts)
   return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
 /// Sleeps `seconds` (a few milliseconds to a few seconds), resuming after signals.
-public func sleepSeconds(_ seconds: Double) {
+package func sleepSeconds(_ seconds: Double) {
   guard seconds > 0 else { return }
   var request = timespec(
     tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
@@ -52,7 +52,7 @@ public func sleepSeconds(_ seconds: Double) {
 }
 
 /// "SIGTERM" for 15, and so on for the common signals.
-public func signalName(_ signal: Int32) -> String {
+package func signalName(_ signal: Int32) -> String {
   switch signal {
   case SIGHUP: return "SIGHUP"
   case SIGINT: return "SIGINT"
@@ -70,7 +70,7 @@ public func signalName(_ signal: Int32) -> String {
 }
 
 /// Writes all of `bytes` to `fd`, resuming after signals; the `errno` of a failed write.
-public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+package func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
   guard var pointer = bytes.baseAddress else { return nil }
   var left = bytes.count
   while left > 0 {

@@ -1,9 +1,9 @@
 /// JSON text for every writer of menudeck (decks, reports, sample data, rejects, plugin
 /// messages): one escaping rule, so the same string is always written as the same bytes.
-public enum JSONText {
+package enum JSONText {
   /// `s` as a JSON string literal with its quotes: quote, backslash and control characters
   /// escaped (as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`), everything else as is.
-  public static func string(_ s: String) -> String {
+  package static func string(_ s: String) -> String {
     var out: [UInt8] = []
     out.reserveCapacity(s.utf8.count + 2)
     Text.appendJSONString(s, to: &out)
@@ -11,39 +11,39 @@ public enum JSONText {
   }
 
   /// Appends `string(s)` to a byte buffer.
-  public static func append(_ s: String, to out: inout [UInt8]) {
+  package static func append(_ s: String, to out: inout [UInt8]) {
     Text.appendJSONString(s, to: &out)
   }
 
   /// A JSON number: whole numbers below 1e15 without a point (`980`), others in Swift's
   /// shortest round-trip form (`2.5`).
-  public static func number(_ value: Double) -> String { Text.number(value) }
+  package static func number(_ value: Double) -> String { Text.number(value) }
 }
 
 /// Small, allocation-light formatting helpers shared by the writers. All output formatting is
 /// our own so that bytes never change with Foundation's or the locale's number formatting.
 /// The text helpers of DeckIO's writers, for the writers of other modules (comparison reports):
 /// one rule for fixed decimals, CSV quoting and terminal display widths everywhere.
-public enum TextLayout {
+package enum TextLayout {
   /// `value` with exactly `decimals` digits after the point, rounded half away from zero; never
   /// an exponent below 9e15. Non-finite values are written as 0: check them first.
-  public static func fixed(_ value: Double, decimals: Int) -> String {
+  package static func fixed(_ value: Double, decimals: Int) -> String {
     Text.fixed(value, decimals: decimals)
   }
 
   /// `s` as a CSV field, quoted only when it holds a comma, quote, CR or LF (RFC 4180).
-  public static func csvField(_ s: String) -> String {
+  package static func csvField(_ s: String) -> String {
     var out: [UInt8] = []
     Text.appendCSVField(s, to: &out)
     return String(decoding: out, as: UTF8.self)
   }
 
   /// Display width in a terminal: East Asian wide and fullwidth characters count 2.
-  public static func displayWidth(_ s: String) -> Int { Text.displayWidth(s) }
+  package static func displayWidth(_ s: String) -> Int { Text.displayWidth(s) }
 
-  public static func padRight(_ s: String, _ width: Int) -> String { Text.padRight(s, width) }
+  package static func padRight(_ s: String, _ width: Int) -> String { Text.padRight(s, width) }
 
-  public static func padLeft(_ s: String, _ width: Int) -> String { Text.padLeft(s, width) }
+  package static func padLeft(_ s: String, _ width: Int) -> String { Text.padLeft(s, width) }
 }
 
 package enum Text {

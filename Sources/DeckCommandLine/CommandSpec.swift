@@ -3,8 +3,8 @@
 ///
 /// Options declared on a command that has subcommands apply to its subcommands too: they may be
 /// given before the subcommand name or among the subcommand's own options.
-public struct CommandOption: Sendable, Equatable {
-  public enum Kind: Sendable, Equatable {
+package struct CommandOption: Sendable, Equatable {
+  package enum Kind: Sendable, Equatable {
     /// Present or absent; takes no value. Giving it twice is the same as once.
     case flag
     /// Takes one value; giving it twice is a usage error.
@@ -14,22 +14,22 @@ public struct CommandOption: Sendable, Equatable {
   }
 
   /// The long name without dashes: "date" for `--date`.
-  public var name: String
+  package var name: String
   /// A one-letter alias: "o" for `-o`.
-  public var short: Character?
-  public var kind: Kind
+  package var short: Character?
+  package var kind: Kind
   /// The placeholder in help and usage: "date" shows as `<date>`.
-  public var valueName: String
+  package var valueName: String
   /// The value `ParsedArguments.value(_:)` gives when the option is absent; shown in help.
-  public var defaultValue: String?
+  package var defaultValue: String?
   /// When set, the only accepted values (a usage error names them).
-  public var choices: [String]?
+  package var choices: [String]?
   /// One or two sentences for the OPTIONS section.
-  public var help: String
+  package var help: String
   /// Accepted but left out of help and usage.
-  public var isHidden: Bool
+  package var isHidden: Bool
 
-  public init(
+  package init(
     _ name: String, short: Character? = nil, kind: Kind, valueName: String? = nil,
     defaultValue: String? = nil, choices: [String]? = nil, help: String, isHidden: Bool = false
   ) {
@@ -44,14 +44,14 @@ public struct CommandOption: Sendable, Equatable {
   }
 
   /// `--name`, present or absent.
-  public static func flag(
+  package static func flag(
     _ name: String, short: Character? = nil, help: String, isHidden: Bool = false
   ) -> CommandOption {
     CommandOption(name, short: short, kind: .flag, help: help, isHidden: isHidden)
   }
 
   /// `--name <value>`, at most once.
-  public static func option(
+  package static func option(
     _ name: String, short: Character? = nil, valueName: String? = nil,
     default defaultValue: String? = nil,
     choices: [String]? = nil, help: String, isHidden: Bool = false
@@ -62,7 +62,7 @@ public struct CommandOption: Sendable, Equatable {
   }
 
   /// `--name <value>`, any number of times.
-  public static func repeatable(
+  package static func repeatable(
     _ name: String, short: Character? = nil, valueName: String? = nil, choices: [String]? = nil,
     help: String, isHidden: Bool = false
   ) -> CommandOption {
@@ -72,7 +72,7 @@ public struct CommandOption: Sendable, Equatable {
   }
 
   /// `--name` as typed on the command line.
-  public var spelling: String { "--" + name }
+  package var spelling: String { "--" + name }
 
   var takesValue: Bool { kind != .flag }
 
@@ -81,14 +81,14 @@ public struct CommandOption: Sendable, Equatable {
 }
 
 /// A positional argument: `<file>`, optional `[<file>]`, repeating `<file> ...`.
-public struct CommandArgument: Sendable, Equatable {
-  public var name: String
-  public var help: String
-  public var isOptional: Bool
+package struct CommandArgument: Sendable, Equatable {
+  package var name: String
+  package var help: String
+  package var isOptional: Bool
   /// Takes every remaining positional value; only the last argument may repeat.
-  public var isRepeating: Bool
+  package var isRepeating: Bool
 
-  public init(_ name: String, help: String, isOptional: Bool = false, isRepeating: Bool = false) {
+  package init(_ name: String, help: String, isOptional: Bool = false, isRepeating: Bool = false) {
     self.name = name
     self.help = help
     self.isOptional = isOptional
@@ -97,67 +97,67 @@ public struct CommandArgument: Sendable, Equatable {
 }
 
 /// What a running command gets besides its arguments.
-public struct CommandContext: Sendable {
-  public var io: CLIStreams
+package struct CommandContext: Sendable {
+  package var io: CLIStreams
   /// Names from the root to the running command: ["menudeck", "deck"].
-  public var commandPath: [String]
+  package var commandPath: [String]
   /// The whole command line, program name first (for the lock files' holder lines).
-  public var arguments: [String]
+  package var arguments: [String]
 
-  public init(io: CLIStreams, commandPath: [String], arguments: [String] = []) {
+  package init(io: CLIStreams, commandPath: [String], arguments: [String] = []) {
     self.io = io
     self.commandPath = commandPath
     self.arguments = arguments.isEmpty ? commandPath : arguments
   }
 
   /// "menudeck deck".
-  public var commandName: String { commandPath.joined(separator: " ") }
+  package var commandName: String { commandPath.joined(separator: " ") }
 
   /// The program name: "menudeck".
-  public var programName: String { commandPath.first ?? "" }
+  package var programName: String { commandPath.first ?? "" }
 
   /// Diagnostic lines to standard error, each starting with the program name.
-  public var diagnostics: DiagnosticPrinter {
+  package var diagnostics: DiagnosticPrinter {
     DiagnosticPrinter(program: programName, sink: io.stderr)
   }
 
   /// Writes "<program>: error: <message>" to standard error (for a run that goes on, or ends
   /// with a thrown `ExitCode`).
-  public func error(_ message: String) { diagnostics.error(message) }
+  package func error(_ message: String) { diagnostics.error(message) }
 
   /// Writes "<program>: warning: <message>" to standard error.
-  public func warn(_ message: String) { diagnostics.warning(message) }
+  package func warn(_ message: String) { diagnostics.warning(message) }
 
   /// Writes "<program>: note: <message>" to standard error.
-  public func note(_ message: String) { diagnostics.note(message) }
+  package func note(_ message: String) { diagnostics.note(message) }
 }
 
 /// A command, as data: its name and help, its options and arguments, its subcommands and what it
 /// runs. The whole command tree is one value built at startup.
-public struct CommandSpec: Sendable {
-  public typealias Run = @Sendable (ParsedArguments, CommandContext) throws -> ExitCode
+package struct CommandSpec: Sendable {
+  package typealias Run = @Sendable (ParsedArguments, CommandContext) throws -> ExitCode
 
-  public var name: String
+  package var name: String
   /// One line, shown after OVERVIEW and in the parent's SUBCOMMANDS.
-  public var abstract: String
+  package var abstract: String
   /// Paragraphs shown after the overview, wrapped to 80 columns. Lines that start with a space
   /// are kept as they are (examples).
-  public var discussion: String
+  package var discussion: String
   /// Replaces the generated usage (the text after "USAGE: ").
-  public var usage: String?
-  public var options: [CommandOption]
-  public var arguments: [CommandArgument]
-  public var subcommands: [CommandSpec]
+  package var usage: String?
+  package var options: [CommandOption]
+  package var arguments: [CommandArgument]
+  package var subcommands: [CommandSpec]
   /// The subcommand run when none is named; options its parent does not know go to it.
-  public var defaultSubcommand: String?
+  package var defaultSubcommand: String?
   /// Printed by `--version`; set it on the root.
-  public var version: String?
+  package var version: String?
   /// Left out of the parent's SUBCOMMANDS.
-  public var isHidden: Bool
+  package var isHidden: Bool
   /// What the command does; nil for a pure group of subcommands.
-  public var run: Run?
+  package var run: Run?
 
-  public init(
+  package init(
     name: String, abstract: String, discussion: String = "", usage: String? = nil,
     options: [CommandOption] = [], arguments: [CommandArgument] = [],
     subcommands: [CommandSpec] = [], defaultSubcommand: String? = nil, version: String? = nil,
@@ -176,14 +176,14 @@ public struct CommandSpec: Sendable {
     self.run = run
   }
 
-  public func subcommand(named name: String) -> CommandSpec? {
+  package func subcommand(named name: String) -> CommandSpec? {
     subcommands.first { $0.name == name }
   }
 
   /// Mistakes in the definition of this command tree (duplicate names, a default subcommand that
   /// does not exist, ...), one message each; empty when the tree is well formed. A test of the
   /// real tree should expect this to be empty.
-  public func definitionProblems() -> [String] {
+  package func definitionProblems() -> [String] {
     var problems: [String] = []
     collectProblems(path: [name], inherited: [:], into: &problems)
     return problems

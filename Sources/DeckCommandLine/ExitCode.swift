@@ -2,64 +2,64 @@
 ///
 /// `ExitCode` is itself an `Error`: a `run` closure that has already printed its own diagnostics
 /// can `throw ExitCode.failure` to stop with that status and no further message.
-public struct ExitCode: RawRepresentable, Hashable, Sendable, Error, CustomStringConvertible {
-  public let rawValue: Int32
+package struct ExitCode: RawRepresentable, Hashable, Sendable, Error, CustomStringConvertible {
+  package let rawValue: Int32
 
-  public init(rawValue: Int32) {
+  package init(rawValue: Int32) {
     self.rawValue = rawValue
   }
 
-  public init(_ rawValue: Int32) {
+  package init(_ rawValue: Int32) {
     self.rawValue = rawValue
   }
 
   /// 0: the command did what was asked.
-  public static let success = ExitCode(0)
+  package static let success = ExitCode(0)
   /// 1: the run finished but failed its own check (for example a comparison that did not pass).
-  public static let failure = ExitCode(1)
+  package static let failure = ExitCode(1)
   /// 64: the command line is wrong (unknown option, missing value, bad option value).
-  public static let usage = ExitCode(64)
+  package static let usage = ExitCode(64)
   /// 65: an input file has bad data (malformed line, duplicate id, unknown key).
-  public static let dataError = ExitCode(65)
+  package static let dataError = ExitCode(65)
   /// 66: an input file does not exist.
-  public static let noInput = ExitCode(66)
+  package static let noInput = ExitCode(66)
   /// 70: an internal error, that is a bug in menudeck.
-  public static let software = ExitCode(70)
+  package static let software = ExitCode(70)
   /// A service menudeck depends on is unavailable: an external plugin exited early, crashed or
   /// did not answer in time (sysexits EX_UNAVAILABLE).
-  public static let unavailable = ExitCode(69)
+  package static let unavailable = ExitCode(69)
   /// An external plugin broke the protocol: malformed JSON, wrong counts, unknown ids, NaN
   /// (sysexits EX_PROTOCOL).
-  public static let protocolError = ExitCode(76)
+  package static let protocolError = ExitCode(76)
   /// 74: reading or writing a file or a stream failed.
-  public static let ioError = ExitCode(74)
+  package static let ioError = ExitCode(74)
   /// 75: another run holds the lock of an output file; nothing was written, try again later
   /// (sysexits EX_TEMPFAIL).
-  public static let busy = ExitCode(75)
+  package static let busy = ExitCode(75)
   /// 141: the reader of standard output went away (`menudeck deck | head`): the run stops
   /// quietly, as a program killed by SIGPIPE would, and commits no output file.
-  public static let brokenPipe = ExitCode(141)
+  package static let brokenPipe = ExitCode(141)
 
-  public var isSuccess: Bool { rawValue == 0 }
+  package var isSuccess: Bool { rawValue == 0 }
 
-  public var description: String { String(rawValue) }
+  package var description: String { String(rawValue) }
 }
 
 /// An error that knows the exit code it ends the process with. Conform the error types of the
 /// lower modules (in MenuDeckCLI) so that `ExitCode.for(_:)` maps them; the error's
 /// `description` is the message printed after "<program>: error: ".
-public protocol ExitCodeProviding: Error {
+package protocol ExitCodeProviding: Error {
   var exitCode: ExitCode { get }
 }
 
 extension ExitCode: ExitCodeProviding {
-  public var exitCode: ExitCode { self }
+  package var exitCode: ExitCode { self }
 }
 
 extension ExitCode {
   /// The exit code for an error thrown by a command: the error's own code when it provides one,
   /// otherwise 70 (an error nobody expected is a bug).
-  public static func `for`(_ error: any Error) -> ExitCode {
+  package static func `for`(_ error: any Error) -> ExitCode {
     if let provider = error as? any ExitCodeProviding { return provider.exitCode }
     return .software
   }
@@ -67,7 +67,7 @@ extension ExitCode {
   /// The message printed after "<program>: error: " for `error`, or nil when the error carries no
   /// message (a thrown `ExitCode`). Errors that do not provide an exit code are internal errors and
   /// ask for a bug report.
-  public static func message(for error: any Error, program: String) -> String? {
+  package static func message(for error: any Error, program: String) -> String? {
     if error is ExitCode { return nil }
     if error is any ExitCodeProviding { return String(describing: error) }
     return "internal error: \(String(describing: error)); this is a bug in \(program), "
@@ -77,28 +77,28 @@ extension ExitCode {
 
 /// A failure with a message and an exit code, for `run` closures:
 /// `throw CommandFailure(.noInput, "'data/x.json': no such file; check --catalog")`.
-public struct CommandFailure: ExitCodeProviding, Sendable, Equatable, CustomStringConvertible {
-  public var exitCode: ExitCode
-  public var message: String
+package struct CommandFailure: ExitCodeProviding, Sendable, Equatable, CustomStringConvertible {
+  package var exitCode: ExitCode
+  package var message: String
 
-  public init(_ exitCode: ExitCode, _ message: String) {
+  package init(_ exitCode: ExitCode, _ message: String) {
     self.exitCode = exitCode
     self.message = message
   }
 
-  public var description: String { message }
+  package var description: String { message }
 }
 
 /// A wrong command line (exit 64). Printed as "<program>: error: <message>", the command's usage
 /// line and a pointer to its help. Thrown by the parser and by the typed accessors of
 /// `ParsedArguments`; `run` closures throw it for option values they reject.
-public struct UsageError: ExitCodeProviding, Sendable, Equatable, CustomStringConvertible {
-  public var message: String
+package struct UsageError: ExitCodeProviding, Sendable, Equatable, CustomStringConvertible {
+  package var message: String
 
-  public init(_ message: String) {
+  package init(_ message: String) {
     self.message = message
   }
 
-  public var exitCode: ExitCode { .usage }
-  public var description: String { message }
+  package var exitCode: ExitCode { .usage }
+  package var description: String { message }
 }

@@ -2,14 +2,14 @@
 ///
 /// Asking for a name the command does not declare is a programming error and stops the program
 /// (a test catches it at once); bad values given by the user are `UsageError`s (exit 64).
-public struct ParsedArguments: Sendable {
+package struct ParsedArguments: Sendable {
   /// Every option the command accepts (its own and its parents'), by long name.
   let declared: [String: CommandOption]
   let argumentSpecs: [CommandArgument]
   /// Values given on the command line, in order; a flag holds one empty string per use.
   var given: [String: [String]]
   /// Positional values in order, after `--` included; "-" is a positional value (stdin).
-  public internal(set) var positionals: [String]
+  package internal(set) var positionals: [String]
 
   init(declared: [String: CommandOption], arguments: [CommandArgument]) {
     self.declared = declared
@@ -27,35 +27,35 @@ public struct ParsedArguments: Sendable {
   }
 
   /// Whether this command declares the option (for code shared by several commands).
-  public func declares(_ name: String) -> Bool { declared[name] != nil }
+  package func declares(_ name: String) -> Bool { declared[name] != nil }
 
   /// Whether the flag was given.
-  public func flag(_ name: String) -> Bool {
+  package func flag(_ name: String) -> Bool {
     _ = option(name, [.flag])
     return given[name] != nil
   }
 
   /// Whether the option was given on the command line (a default does not count).
-  public func isGiven(_ name: String) -> Bool {
+  package func isGiven(_ name: String) -> Bool {
     _ = option(name, [.flag, .value, .repeatable])
     return given[name] != nil
   }
 
   /// The value given, or the declared default, or nil.
-  public func value(_ name: String) -> String? {
+  package func value(_ name: String) -> String? {
     let option = option(name, [.value])
     return given[name]?.last ?? option.defaultValue
   }
 
   /// Every value given for a repeatable option, in order.
-  public func values(_ name: String) -> [String] {
+  package func values(_ name: String) -> [String] {
     _ = option(name, [.repeatable])
     return given[name] ?? []
   }
 
   /// The value (or default) converted by `parse`; a value `parse` rejects is a usage error
   /// "invalid value 'x' for '--name'; expected <expected>".
-  public func value<T>(_ name: String, expected: String, _ parse: (String) -> T?) throws -> T? {
+  package func value<T>(_ name: String, expected: String, _ parse: (String) -> T?) throws -> T? {
     guard let text = value(name) else { return nil }
     guard let parsed = parse(text) else {
       throw UsageError("invalid value '\(text)' for '--\(name)'; expected \(expected)")
@@ -65,7 +65,7 @@ public struct ParsedArguments: Sendable {
 
   /// Every value of a repeatable option converted by `parse`, or a usage error for the first
   /// one it rejects.
-  public func values<T>(_ name: String, expected: String, _ parse: (String) -> T?) throws -> [T] {
+  package func values<T>(_ name: String, expected: String, _ parse: (String) -> T?) throws -> [T] {
     try values(name).map { text in
       guard let parsed = parse(text) else {
         throw UsageError("invalid value '\(text)' for '--\(name)'; expected \(expected)")
@@ -75,17 +75,17 @@ public struct ParsedArguments: Sendable {
   }
 
   /// The value as a whole number (decimal digits, optional sign).
-  public func int(_ name: String) throws -> Int? {
+  package func int(_ name: String) throws -> Int? {
     try value(name, expected: "a whole number like 10") { Int($0) }
   }
 
   /// The value as an unsigned 64-bit number (for seeds).
-  public func uint64(_ name: String) throws -> UInt64? {
+  package func uint64(_ name: String) throws -> UInt64? {
     try value(name, expected: "a whole number from 0 to \(UInt64.max)") { UInt64($0) }
   }
 
   /// The value as a finite decimal number.
-  public func double(_ name: String) throws -> Double? {
+  package func double(_ name: String) throws -> Double? {
     try value(name, expected: "a number like 0.5") { text in
       guard let v = Double(text), v.isFinite else { return nil }
       return v
@@ -94,7 +94,7 @@ public struct ParsedArguments: Sendable {
 
   /// Each value of a repeatable `key=value` option, split at the first "=" (the key must not be
   /// empty; the value may be).
-  public func keyValuePairs(_ name: String) throws -> [(key: String, value: String)] {
+  package func keyValuePairs(_ name: String) throws -> [(key: String, value: String)] {
     try values(name, expected: "key=value") { text -> (key: String, value: String)? in
       guard let eq = text.firstIndex(of: "="), eq != text.startIndex else { return nil }
       return (String(text[..<eq]), String(text[text.index(after: eq)...]))
@@ -102,14 +102,14 @@ public struct ParsedArguments: Sendable {
   }
 
   /// The value of a single positional argument, nil when an optional one was left out.
-  public func argument(_ name: String) -> String? {
+  package func argument(_ name: String) -> String? {
     let range = positionRange(of: name)
     precondition(!argumentSpecs[range.spec].isRepeating, "argument '<\(name)>' repeats")
     return range.values.first.map { positionals[$0] }
   }
 
   /// Every value of a repeating positional argument.
-  public func arguments(_ name: String) -> [String] {
+  package func arguments(_ name: String) -> [String] {
     Array(positionals[positionRange(of: name).values])
   }
 

@@ -7,7 +7,7 @@
 /// - a wrong command line: "<program>: error: <message>", the usage line and a pointer to the help
 ///   on standard error, exit 64.
 /// Standard output is flushed at the end; a failed write there turns a success into exit 74.
-public func runCommand(_ root: CommandSpec, arguments: [String], io: CLIStreams) -> ExitCode {
+package func runCommand(_ root: CommandSpec, arguments: [String], io: CLIStreams) -> ExitCode {
   var code: ExitCode
   let diagnostics = DiagnosticPrinter(program: root.name, sink: io.stderr)
   let commandLine = [root.name] + arguments

@@ -14,7 +14,7 @@ import Foundation
 /// Writes never throw: a sink that fails keeps the first error and drops later output, and
 /// `flush()` reports it, so a command can write freely and `runCommand` turns a failed write into
 /// exit 74 at the end.
-public protocol TextSink: AnyObject, Sendable {
+package protocol TextSink: AnyObject, Sendable {
   /// Appends the UTF-8 bytes of `text`.
   func write(_ text: String)
   /// Appends raw bytes.
@@ -27,28 +27,28 @@ public protocol TextSink: AnyObject, Sendable {
 }
 
 extension TextSink {
-  public var isBrokenPipe: Bool { false }
+  package var isBrokenPipe: Bool { false }
 
   /// Appends raw bytes.
-  public func write(bytes: [UInt8]) {
+  package func write(bytes: [UInt8]) {
     bytes.withUnsafeBytes { write(bytes: $0) }
   }
 
   /// Appends `text` and a newline.
-  public func writeLine(_ text: String = "") {
+  package func writeLine(_ text: String = "") {
     write(text + "\n")
   }
 }
 
 /// Where a command reads standard input from.
-public protocol ByteSource: AnyObject, Sendable {
+package protocol ByteSource: AnyObject, Sendable {
   /// Reads up to `buffer.count` bytes into `buffer`; returns how many, 0 at the end of input.
   func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 }
 
 extension ByteSource {
   /// Reads everything that is left.
-  public func readAll() throws -> [UInt8] {
+  package func readAll() throws -> [UInt8] {
     var result: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
@@ -61,17 +61,17 @@ extension ByteSource {
 
 /// The streams and process facts a command runs with. Commands touch the process only through
 /// this value, so tests run them in process, in parallel, with captured streams.
-public struct CLIStreams: Sendable {
-  public var stdout: any TextSink
-  public var stderr: any TextSink
-  public var stdin: any ByteSource
+package struct CLIStreams: Sendable {
+  package var stdout: any TextSink
+  package var stderr: any TextSink
+  package var stdin: any ByteSource
   /// Whether standard error is a terminal.
-  public var stderrIsTerminal: Bool
-  public var environment: [String: String]
+  package var stderrIsTerminal: Bool
+  package var environment: [String: String]
   /// The directory relative paths are resolved against (see `resolvePath(_:)`).
-  public var currentDirectory: String
+  package var currentDirectory: String
 
-  public init(
+  package init(
     stdout: any TextSink, stderr: any TextSink, stdin: any ByteSource,
     stderrIsTerminal: Bool = false, environment: [String: String] = [:],
     currentDirectory: String = "/"
@@ -86,7 +86,7 @@ public struct CLIStreams: Sendable {
 
   /// The process's own streams: buffered standard output, unbuffered standard error, standard
   /// input, the real environment and working directory.
-  public static func standard() -> CLIStreams {
+  package static func standard() -> CLIStreams {
     CLIStreams(
       stdout: FileDescriptorSink(fileDescriptor: 1, name: "standard output"),
       stderr: FileDescriptorSink(fileDescriptor: 2, name: "standard error", bufferCapacity: 0),
@@ -97,7 +97,7 @@ public struct CLIStreams: Sendable {
   }
 
   /// Streams for tests: standard input from `stdin`, output captured in the returned sinks.
-  public static func capturing(
+  package static func capturing(
     stdin: [UInt8] = [], stderrIsTerminal: Bool = false, environment: [String: String] = [:],
     currentDirectory: String = "/"
   ) -> (io: CLIStreams, stdout: CapturingSink, stderr: CapturingSink) {
@@ -110,7 +110,7 @@ public struct CLIStreams: Sendable {
   }
 
   /// `path` made absolute against `currentDirectory` ("-" and absolute paths are kept).
-  public func resolvePath(_ path: String) -> String {
+  package func resolvePath(_ path: String) -> String {
     if path == "-" || path.hasPrefix("/") { return path }
     if currentDirectory.hasSuffix("/") { return currentDirectory + path }
     return currentDirectory + "/" + path
@@ -141,29 +141,29 @@ private func systemRead(_ fd: Int32, _ pointer: UnsafeMutableRawPointer, _ count
 /// buffer holds `bufferCapacity` bytes, then written with one system call (large writes go
 /// straight through). `bufferCapacity` 0 writes every call at once (for standard error). The
 /// descriptor is not closed by the sink. Thread-safe.
-public final class FileDescriptorSink: TextSink, @unchecked Sendable {
-  public let fileDescriptor: Int32
+package final class FileDescriptorSink: TextSink, @unchecked Sendable {
+  package let fileDescriptor: Int32
   /// What the descriptor is, for error messages: "standard output", a file path.
-  public let name: String
+  package let name: String
   private let capacity: Int
   private let lock = NSLock()
   private var buffer: [UInt8] = []
   private var failure: CommandFailure?
   private var brokenPipe = false
 
-  public init(fileDescriptor: Int32, name: String, bufferCapacity: Int = 256 * 1024) {
+  package init(fileDescriptor: Int32, name: String, bufferCapacity: Int = 256 * 1024) {
     self.fileDescriptor = fileDescriptor
     self.name = name
     self.capacity = max(0, bufferCapacity)
     buffer.reserveCapacity(self.capacity)
   }
 
-  public func write(_ text: String) {
+  package func write(_ text: String) {
     var text = text
     text.withUTF8 { write(bytes: UnsafeRawBufferPointer($0)) }
   }
 
-  public func write(bytes: UnsafeRawBufferPointer) {
+  package func write(bytes: UnsafeRawBufferPointer) {
     lock.lock()
     defer { lock.unlock() }
     if failure != nil || bytes.isEmpty { return }
@@ -179,14 +179,14 @@ public final class FileDescriptorSink: TextSink, @unchecked Sendable {
     }
   }
 
-  public func flush() throws {
+  package func flush() throws {
     lock.lock()
     defer { lock.unlock() }
     drainBuffer()
     if let failure { throw failure }
   }
 
-  public var isBrokenPipe: Bool {
+  package var isBrokenPipe: Bool {
     lock.lock()
     defer { lock.unlock() }
     return brokenPipe
@@ -218,16 +218,16 @@ public final class FileDescriptorSink: TextSink, @unchecked Sendable {
 
 /// Reads a file descriptor (standard input). The descriptor is not closed; the source keeps no
 /// state of its own, so each `read` is one system call (retried when interrupted).
-public final class FileDescriptorSource: ByteSource, @unchecked Sendable {
-  public let fileDescriptor: Int32
-  public let name: String
+package final class FileDescriptorSource: ByteSource, @unchecked Sendable {
+  package let fileDescriptor: Int32
+  package let name: String
 
-  public init(fileDescriptor: Int32, name: String) {
+  package init(fileDescriptor: Int32, name: String) {
     self.fileDescriptor = fileDescriptor
     self.name = name
   }
 
-  public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+  package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
     while true {
       let count = systemRead(fileDescriptor, base, buffer.count)
@@ -239,43 +239,43 @@ public final class FileDescriptorSource: ByteSource, @unchecked Sendable {
 }
 
 /// A sink that keeps everything written to it, for tests. Thread-safe.
-public final class CapturingSink: TextSink, @unchecked Sendable {
+package final class CapturingSink: TextSink, @unchecked Sendable {
   private let lock = NSLock()
   private var storage: [UInt8] = []
   private var flushes = 0
 
-  public init() {}
+  package init() {}
 
-  public func write(_ text: String) {
+  package func write(_ text: String) {
     lock.lock()
     defer { lock.unlock() }
     storage.append(contentsOf: text.utf8)
   }
 
-  public func write(bytes: UnsafeRawBufferPointer) {
+  package func write(bytes: UnsafeRawBufferPointer) {
     lock.lock()
     defer { lock.unlock() }
     storage.append(contentsOf: bytes)
   }
 
-  public func flush() throws {
+  package func flush() throws {
     lock.lock()
     defer { lock.unlock() }
     flushes += 1
   }
 
   /// Everything written so far.
-  public var bytes: [UInt8] {
+  package var bytes: [UInt8] {
     lock.lock()
     defer { lock.unlock() }
     return storage
   }
 
   /// Everything written so far, decoded as UTF-8 (invalid bytes become U+FFFD).
-  public var text: String { String(decoding: bytes, as: UTF8.self) }
+  package var text: String { String(decoding: bytes, as: UTF8.self) }
 
   /// How many times `flush()` was called.
-  public var flushCount: Int {
+  package var flushCount: Int {
     lock.lock()
     defer { lock.unlock() }
     return flushes
@@ -283,20 +283,20 @@ public final class CapturingSink: TextSink, @unchecked Sendable {
 }
 
 /// Standard input from bytes in memory, for tests. Thread-safe.
-public final class BytesSource: ByteSource, @unchecked Sendable {
+package final class BytesSource: ByteSource, @unchecked Sendable {
   private let lock = NSLock()
   private let data: [UInt8]
   private var position = 0
 
-  public init(_ bytes: [UInt8]) {
+  package init(_ bytes: [UInt8]) {
     self.data = bytes
   }
 
-  public convenience init(_ text: String) {
+  package convenience init(_ text: String) {
     self.init(Array(text.utf8))
   }
 
-  public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+  package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     lock.lock()
     defer { lock.unlock() }
     let count = min(buffer.count, data.count - position)

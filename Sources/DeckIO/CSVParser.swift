@@ -1,41 +1,41 @@
 import DeckBase
 
 /// Where a CSV field starts: 1-based line and column (column in Unicode scalars).
-public struct CSVPosition: Sendable, Equatable {
-  public var line: Int
-  public var column: Int
+package struct CSVPosition: Sendable, Equatable {
+  package var line: Int
+  package var column: Int
 
-  public init(line: Int, column: Int) {
+  package init(line: Int, column: Int) {
     self.line = line
     self.column = column
   }
 }
 
 /// One data row of a CSV file.
-public struct CSVRecord: Sendable, Equatable {
+package struct CSVRecord: Sendable, Equatable {
   /// The line the record starts on. A quoted field with line breaks makes a record span several
   /// lines, so this is not the record's index plus a constant.
-  public let line: Int
-  public let fields: [String]
+  package let line: Int
+  package let fields: [String]
   /// Where each field starts (for a quoted field, its opening quote).
-  public let positions: [CSVPosition]
+  package let positions: [CSVPosition]
 
-  public init(line: Int, fields: [String], positions: [CSVPosition]) {
+  package init(line: Int, fields: [String], positions: [CSVPosition]) {
     self.line = line
     self.fields = fields
     self.positions = positions
   }
 
-  public subscript(index: Int) -> String { fields[index] }
+  package subscript(index: Int) -> String { fields[index] }
 }
 
 /// A parsed CSV file: the header row and the records below it.
-public struct CSVTable: Sendable {
-  public let file: String
+package struct CSVTable: Sendable {
+  package let file: String
   /// Column names as written, without surrounding spaces.
-  public let header: [String]
-  public let headerLine: Int
-  public let records: [CSVRecord]
+  package let header: [String]
+  package let headerLine: Int
+  package let records: [CSVRecord]
   private let indexByName: [String: Int]
 
   init(file: String, header: [String], headerLine: Int, records: [CSVRecord]) {
@@ -49,11 +49,11 @@ public struct CSVTable: Sendable {
   }
 
   /// The index of the column named `name` (exact, case-sensitive), if present.
-  public func column(_ name: String) -> Int? { indexByName[name] }
+  package func column(_ name: String) -> Int? { indexByName[name] }
 
   /// The index of a column that must be present: "missing column 'price'; the header (line 1)
   /// has: id, name, category".
-  public func requireColumn(_ name: String) throws(DeckIOError) -> Int {
+  package func requireColumn(_ name: String) throws(DeckIOError) -> Int {
     if let n = indexByName[name] { return n }
     let listed = header.map { "'\($0)'" }.joined(separator: ", ")
     throw .malformed(
@@ -67,7 +67,7 @@ public struct CSVTable: Sendable {
   }
 
   /// The location of field `index` of `record`.
-  public func location(_ record: CSVRecord, _ index: Int) -> SourceLocation {
+  package func location(_ record: CSVRecord, _ index: Int) -> SourceLocation {
     let p = record.positions[index]
     return SourceLocation(file: file, line: p.line, column: p.column)
   }
@@ -89,13 +89,13 @@ public struct CSVTable: Sendable {
 ///   an unquoted field, text after a closing quote, an unterminated quote, a carriage return not
 ///   followed by a line feed, a row with the wrong number of fields (both counts named), a blank
 ///   line between rows, duplicate column names.
-public enum CSVParser {
-  public static func parse(_ bytes: [UInt8], file: String) throws(DeckIOError) -> CSVTable {
+package enum CSVParser {
+  package static func parse(_ bytes: [UInt8], file: String) throws(DeckIOError) -> CSVTable {
     var s = Scanner(b: bytes, file: file)
     return try s.table()
   }
 
-  public static func parse(_ text: String, file: String) throws(DeckIOError) -> CSVTable {
+  package static func parse(_ text: String, file: String) throws(DeckIOError) -> CSVTable {
     try parse(Array(text.utf8), file: file)
   }
 }

@@ -54,23 +54,23 @@ import DeckCore
 
 /// Reads a catalog from JSON or CSV into a validated `Catalog` (format described at the top of
 /// CatalogReader.swift).
-public enum CatalogReader {
+package enum CatalogReader {
   /// The fields of a JSON item.
-  public static let itemFields = [
+  package static let itemFields = [
     "id", "name", "category", "tags", "price", "image", "allergens", "diets", "available",
   ]
   /// The fields of a JSON item's "available" object.
-  public static let availabilityFields = ["weekdays", "from", "until"]
+  package static let availabilityFields = ["weekdays", "from", "until"]
   /// The CSV columns that must be present.
-  public static let requiredColumns = ["id", "name", "category"]
+  package static let requiredColumns = ["id", "name", "category"]
   /// The CSV columns the reader understands (others are ignored).
-  public static let knownColumns = [
+  package static let knownColumns = [
     "id", "name", "category", "tags", "price", "image", "allergens", "diets", "weekdays",
     "available_from", "available_until",
   ]
 
   /// Reads the catalog at `path`; the format comes from the extension unless given.
-  public static func read(path: String, format: DocumentFormat? = nil) throws(DeckIOError)
+  package static func read(path: String, format: DocumentFormat? = nil) throws(DeckIOError)
     -> Catalog
   {
     let bytes = try TextInput.readBytes(path: path, what: "catalog")
@@ -79,7 +79,7 @@ public enum CatalogReader {
   }
 
   /// Parses catalog bytes; `file` is used in error locations.
-  public static func parse(_ bytes: [UInt8], file: String, format: DocumentFormat)
+  package static func parse(_ bytes: [UInt8], file: String, format: DocumentFormat)
     throws(DeckIOError) -> Catalog
   {
     let drafts: [Draft]
@@ -93,7 +93,7 @@ public enum CatalogReader {
   /// Parses catalog bytes like `parse`, but goes on after a bad item and returns every problem
   /// it finds (syntax errors of the file itself still stop it). The catalog is nil when there
   /// was any error.
-  public static func check(_ bytes: [UInt8], file: String, format: DocumentFormat)
+  package static func check(_ bytes: [UInt8], file: String, format: DocumentFormat)
     -> (catalog: Catalog?, errors: [DeckIOError])
   {
     let collector = ErrorCollector()
@@ -112,7 +112,7 @@ public enum CatalogReader {
   }
 
   /// Parses catalog text (convenient for tests and tools).
-  public static func parse(_ text: String, file: String, format: DocumentFormat)
+  package static func parse(_ text: String, file: String, format: DocumentFormat)
     throws(DeckIOError) -> Catalog
   {
     try parse(Array(text.utf8), file: file, format: format)

@@ -16,9 +16,9 @@ import DeckCore
 ///   without any time column is read as untimed: every event at 1970-01-01T00:00, and
 ///   `EventFileStats.untimed` set so that commands can refuse what needs real times.
 /// - The mapping applies to CSV logs; a JSON Lines log read with a mapping is refused.
-public struct ColumnMapping: Sendable, Equatable {
+package struct ColumnMapping: Sendable, Equatable {
   /// The fields a mapping can name: menudeck's event fields and `rating`.
-  public enum Field: String, Sendable, CaseIterable {
+  package enum Field: String, Sendable, CaseIterable {
     case user, item, swipe, at, position, deck, propensity, dx, width, rating
 
     /// The event field it is, or nil for `rating`.
@@ -40,32 +40,32 @@ public struct ColumnMapping: Sendable, Equatable {
 
   /// How the options that built a mapping are called, for messages ("--columns", or a config
   /// key).
-  public struct Labels: Sendable, Equatable {
-    public var columns: String
-    public var right: String
-    public var left: String
+  package struct Labels: Sendable, Equatable {
+    package var columns: String
+    package var right: String
+    package var left: String
 
-    public init(columns: String, right: String, left: String) {
+    package init(columns: String, right: String, left: String) {
       self.columns = columns
       self.right = right
       self.left = left
     }
 
-    public static let commandLine = Labels(columns: "--columns", right: "--right", left: "--left")
+    package static let commandLine = Labels(columns: "--columns", right: "--right", left: "--left")
   }
 
   /// Column name per field (exact, case-sensitive header names).
-  public private(set) var columns: [Field: String]
+  package private(set) var columns: [Field: String]
   /// Ratings that are right swipes.
-  public private(set) var right: RatingRule?
+  package private(set) var right: RatingRule?
   /// Ratings that are left swipes.
-  public private(set) var left: RatingRule?
-  public private(set) var labels: Labels
+  package private(set) var left: RatingRule?
+  package private(set) var labels: Labels
 
   /// A checked mapping. Throws when the same column is named for two fields, when `swipe` or
   /// `dx` is mapped together with `rating`, when `rating` is mapped without rules or only one
   /// rule is given, and when the two rules overlap (a rating would be both right and left).
-  public init(
+  package init(
     columns: [Field: String], right: RatingRule? = nil, left: RatingRule? = nil,
     labels: Labels = .commandLine
   ) throws(ColumnMappingError) {
@@ -122,7 +122,7 @@ public struct ColumnMapping: Sendable, Equatable {
 
   /// Parses `field=column,field=column,...` (spaces around names are trimmed; a column name may
   /// not contain a comma). `label` names the option in messages.
-  public static func parseColumns(_ spec: String, label: String = "--columns")
+  package static func parseColumns(_ spec: String, label: String = "--columns")
     throws(ColumnMappingError) -> [Field: String]
   {
     var columns: [Field: String] = [:]
@@ -158,13 +158,13 @@ public struct ColumnMapping: Sendable, Equatable {
   }
 
   /// The mapping as `--columns` text, fields in a fixed order.
-  public var columnsSpec: String {
+  package var columnsSpec: String {
     Field.allCases.compactMap { f in columns[f].map { "\(f.rawValue)=\($0)" } }.joined(
       separator: ",")
   }
 
   /// Whether the swipe comes from rating rules.
-  public var hasRules: Bool { right != nil }
+  package var hasRules: Bool { right != nil }
 
   /// The message for a JSON Lines log read with a mapping.
   static func jsonLinesRefusal(_ labels: Labels) -> String {
@@ -174,20 +174,20 @@ public struct ColumnMapping: Sendable, Equatable {
 }
 
 /// A bad column mapping or rating rule; the message names the option and what is valid.
-public struct ColumnMappingError: Error, Sendable, Equatable, CustomStringConvertible {
-  public var message: String
+package struct ColumnMappingError: Error, Sendable, Equatable, CustomStringConvertible {
+  package var message: String
 
-  public init(_ message: String) {
+  package init(_ message: String) {
     self.message = message
   }
 
-  public var description: String { message }
+  package var description: String { message }
 }
 
 /// `rating>=4`: which ratings make a swipe. The left-hand side is `rating` (it may be left out:
 /// `>=4`); operators `>=`, `>`, `<=`, `<`, `=`; the threshold is a decimal number.
-public struct RatingRule: Sendable, Equatable, CustomStringConvertible {
-  public enum Comparison: String, Sendable, CaseIterable {
+package struct RatingRule: Sendable, Equatable, CustomStringConvertible {
+  package enum Comparison: String, Sendable, CaseIterable {
     case atLeast = ">="
     case above = ">"
     case atMost = "<="
@@ -195,16 +195,16 @@ public struct RatingRule: Sendable, Equatable, CustomStringConvertible {
     case equal = "="
   }
 
-  public var comparison: Comparison
-  public var threshold: Double
+  package var comparison: Comparison
+  package var threshold: Double
 
-  public init(_ comparison: Comparison, _ threshold: Double) {
+  package init(_ comparison: Comparison, _ threshold: Double) {
     self.comparison = comparison
     self.threshold = threshold
   }
 
   /// Parses a rule; `label` names the option in messages.
-  public static func parse(_ text: String, label: String) throws(ColumnMappingError) -> RatingRule {
+  package static func parse(_ text: String, label: String) throws(ColumnMappingError) -> RatingRule {
     var rest = Substring(text).trimmingSpaces
     if rest.hasPrefix("rating") {
       rest = rest.dropFirst("rating".count).trimmingSpaces
@@ -236,7 +236,7 @@ public struct RatingRule: Sendable, Equatable, CustomStringConvertible {
   }
 
   @inline(__always)
-  public func matches(_ rating: Double) -> Bool {
+  package func matches(_ rating: Double) -> Bool {
     switch comparison {
     case .atLeast: return rating >= threshold
     case .above: return rating > threshold
@@ -247,7 +247,7 @@ public struct RatingRule: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// A rating both rules match, or nil when they are disjoint.
-  public func overlap(with other: RatingRule) -> Double? {
+  package func overlap(with other: RatingRule) -> Double? {
     let a = interval
     let b = other.interval
     // The intersection: the larger lower end, the smaller upper end.
@@ -285,7 +285,7 @@ public struct RatingRule: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// `rating>=4`.
-  public var description: String { "rating" + comparison.rawValue + RatingRule.format(threshold) }
+  package var description: String { "rating" + comparison.rawValue + RatingRule.format(threshold) }
 
   /// A number as an integer when whole (`4`), otherwise the shortest round-trip form (`2.5`).
   static func format(_ value: Double) -> String { Text.number(value) }

@@ -1,7 +1,7 @@
 import DeckBase
 
 /// Errors of the input/output layer. Every message says what is wrong, where, and what to do.
-public enum DeckIOError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum DeckIOError: Error, Sendable, Equatable, CustomStringConvertible {
   /// An input file that does not exist (exit 66).
   case missingFile(path: String, what: String)
   /// A file that exists but cannot be read, or cannot be written (exit 74).
@@ -11,7 +11,7 @@ public enum DeckIOError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Bad input data that has no single location, e.g. an empty catalog (exit 65).
   case invalid(path: String, message: String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .missingFile(let path, let what):
       return "\(path): no such file (the \(what)); check the path or the config"

@@ -2,7 +2,7 @@ import DeckBase
 import DeckCore
 
 /// Output formats of decks.
-public enum DeckFormat: String, Sendable, CaseIterable {
+package enum DeckFormat: String, Sendable, CaseIterable {
   /// One JSON document: a run header and an array of decks, one deck per line.
   case json
   /// JSON Lines: one deck object per line, no header.
@@ -14,19 +14,19 @@ public enum DeckFormat: String, Sendable, CaseIterable {
 }
 
 /// What a run was made from, written at the top of JSON output so that a cron run can be audited.
-public struct RunHeader: Sendable, Equatable {
-  public var version: String
-  public var date: DeckDate
-  public var strategy: String
+package struct RunHeader: Sendable, Equatable {
+  package var version: String
+  package var date: DeckDate
+  package var strategy: String
   /// The strategy's options (defaults included), each value already written as JSON text by
   /// the caller, which knows the option types.
-  public var options: [(name: String, json: String)]
-  public var seed: UInt64
-  public var size: Int
+  package var options: [(name: String, json: String)]
+  package var seed: UInt64
+  package var size: Int
   /// Content hashes ("sha256:<hex>") of the inputs, by role: config, catalog, users, history.
-  public var inputs: [(role: String, path: String, hash: String)]
+  package var inputs: [(role: String, path: String, hash: String)]
 
-  public init(
+  package init(
     version: String, date: DeckDate, strategy: String, options: [(name: String, json: String)],
     seed: UInt64,
     size: Int, inputs: [(role: String, path: String, hash: String)]
@@ -40,7 +40,7 @@ public struct RunHeader: Sendable, Equatable {
     self.inputs = inputs
   }
 
-  public static func == (a: RunHeader, b: RunHeader) -> Bool {
+  package static func == (a: RunHeader, b: RunHeader) -> Bool {
     a.version == b.version && a.date == b.date && a.strategy == b.strategy
       && a.options.elementsEqual(b.options, by: { $0.0 == $1.0 && $0.1 == $1.1 })
       && a.seed == b.seed && a.size == b.size
@@ -49,8 +49,8 @@ public struct RunHeader: Sendable, Equatable {
 }
 
 /// Streams decks in one format to an output, one deck at a time (constant memory).
-public final class DeckWriter {
-  public let format: DeckFormat
+package final class DeckWriter {
+  package let format: DeckFormat
   private let output: ByteOutput
   private let catalog: Catalog
   private let header: RunHeader
@@ -61,7 +61,7 @@ public final class DeckWriter {
   private var itemFragments: [[UInt8]] = []
   private var seedText: [UInt8] = []
 
-  public init(format: DeckFormat, output: ByteOutput, catalog: Catalog, header: RunHeader) {
+  package init(format: DeckFormat, output: ByteOutput, catalog: Catalog, header: RunHeader) {
     self.format = format
     self.output = output
     self.catalog = catalog
@@ -97,7 +97,7 @@ public final class DeckWriter {
     }
   }
 
-  public func begin() throws(DeckIOError) {
+  package func begin() throws(DeckIOError) {
     switch format {
     case .json:
       buffer.append(contentsOf: "{\"run\":".utf8)
@@ -113,7 +113,7 @@ public final class DeckWriter {
     try flushIfNeeded(force: false)
   }
 
-  public func write(_ deck: Deck, warnings: [String]) throws(DeckIOError) {
+  package func write(_ deck: Deck, warnings: [String]) throws(DeckIOError) {
     switch format {
     case .json:
       if decks > 0 { buffer.append(contentsOf: ",\n".utf8) }
@@ -130,7 +130,7 @@ public final class DeckWriter {
     try flushIfNeeded(force: false)
   }
 
-  public func end() throws(DeckIOError) {
+  package func end() throws(DeckIOError) {
     switch format {
     case .json:
       buffer.append(contentsOf: (decks > 0 ? "\n]}\n" : "]}\n").utf8)

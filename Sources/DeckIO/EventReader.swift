@@ -9,7 +9,7 @@ import Foundation
 #endif
 
 /// The two swipe-log formats.
-public enum EventFormat: String, Sendable, CaseIterable {
+package enum EventFormat: String, Sendable, CaseIterable {
   /// One JSON object per line (`.jsonl`, `.ndjson`, `.json`).
   case jsonLines = "jsonl"
   /// A header row naming the columns, then one event per row (RFC 4180, `.csv`).
@@ -19,7 +19,7 @@ public enum EventFormat: String, Sendable, CaseIterable {
   /// its first character after a byte order mark and white space is `{`, CSV otherwise (a header
   /// row). Nothing but white space is `blank` (no events either way; CSV for a reader with a
   /// column mapping, which JSON Lines would refuse).
-  public static func sniff(_ head: UnsafeBufferPointer<UInt8>, blank: EventFormat = .jsonLines)
+  package static func sniff(_ head: UnsafeBufferPointer<UInt8>, blank: EventFormat = .jsonLines)
     -> EventFormat
   {
     var i = 0
@@ -35,7 +35,7 @@ public enum EventFormat: String, Sendable, CaseIterable {
   }
 
   /// The format named by a file's extension (case-insensitive), or nil.
-  public static func forPath(_ path: String) -> EventFormat? {
+  package static func forPath(_ path: String) -> EventFormat? {
     guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
     switch path[path.index(after: dot)...].lowercased() {
     case "jsonl", "ndjson", "json": return .jsonLines
@@ -46,36 +46,36 @@ public enum EventFormat: String, Sendable, CaseIterable {
 }
 
 /// One swipe log to read: a path (`-` is standard input) and, optionally, its format.
-public struct EventSource: Sendable, Equatable {
-  public var path: String
+package struct EventSource: Sendable, Equatable {
+  package var path: String
   /// nil: from the extension; for standard input, from its first bytes (`EventFormat.sniff`).
-  public var format: EventFormat?
+  package var format: EventFormat?
 
-  public init(path: String, format: EventFormat? = nil) {
+  package init(path: String, format: EventFormat? = nil) {
     self.path = path
     self.format = format
   }
 }
 
 /// Settings of the event reader.
-public struct EventReaderOptions {
+package struct EventReaderOptions {
   /// Decides raw drags (`dx`, `width`).
-  public var swipeRule: SwipeRule
+  package var swipeRule: SwipeRule
   /// The configured zone: timestamps with `Z` or an offset are converted to its wall clock.
-  public var zone: any UTCOffsetProvider
+  package var zone: any UTCOffsetProvider
   /// Go on after a bad line (count it and hand it to `onReject`) instead of stopping.
-  public var skipBadLines: Bool
+  package var skipBadLines: Bool
   /// Bytes per read(2). Lines longer than this grow the buffer to fit the line.
-  public var chunkSize: Int
+  package var chunkSize: Int
   /// Called for each skipped line under `skipBadLines`; an error it throws stops the run.
-  public var onReject: ((EventReject) throws(DeckIOError) -> Void)?
+  package var onReject: ((EventReject) throws(DeckIOError) -> Void)?
   /// Foreign CSV logs: their columns and rating rules (nil: menudeck's own columns).
-  public var columns: ColumnMapping?
+  package var columns: ColumnMapping?
   /// Whether the parser takes its fast paths (`RecordParser.fastPaths`): tests and the fuzz
   /// targets turn them off to compare whole runs with the general path.
   var fastPaths = true
 
-  public init(
+  package init(
     swipeRule: SwipeRule = .foodMenu, zone: any UTCOffsetProvider = FixedUTCOffset.utc,
     skipBadLines: Bool = false, chunkSize: Int = 1 << 18,
     onReject: ((EventReject) throws(DeckIOError) -> Void)? = nil, columns: ColumnMapping? = nil
@@ -108,14 +108,14 @@ public struct EventReaderOptions {
 /// - blank lines (only spaces and tabs in JSON Lines, nothing in CSV) are counted in `lines` and
 ///   otherwise ignored.
 /// - a UTF-8 byte order mark at the start of a file is skipped.
-public struct EventReader {
-  public var options: EventReaderOptions
+package struct EventReader {
+  package var options: EventReaderOptions
 
   /// The largest card position a line may give: the most cards a deck has
   /// (`DeckRules.maxSize`). A larger one is a malformed line (tables by position stay small).
-  public static let maxPosition = Int32(DeckRules.maxSize)
+  package static let maxPosition = Int32(DeckRules.maxSize)
 
-  public init(options: EventReaderOptions = EventReaderOptions()) {
+  package init(options: EventReaderOptions = EventReaderOptions()) {
     self.options = options
   }
 
@@ -184,7 +184,7 @@ public struct EventReader {
 
   /// The longest record (line, or CSV record with quoted line breaks) the reader holds: memory
   /// stays bounded whatever a file or pipe holds (`/dev/zero` given as a log).
-  public static let maxRecordBytes = 1 << 24
+  package static let maxRecordBytes = 1 << 24
 
   /// Reads one log that can be read only once (standard input `-`, a FIFO, a pipe such as
   /// `<(zcat log.gz)`), in constant memory, hashing its bytes as they are read: `sha256` ends as
@@ -235,7 +235,7 @@ public struct EventReader {
   // MARK: - The same for a `SwipeEventSink`
 
   /// `read(_:into:)` for a sink of `SwipeEvent` values.
-  public func read<S: SwipeEventSink>(_ sources: [EventSource], into sink: inout S)
+  package func read<S: SwipeEventSink>(_ sources: [EventSource], into sink: inout S)
     throws(DeckIOError) -> EventReadStats
   {
     var adapter = SwipeEventAdapter(sink)
@@ -244,7 +244,7 @@ public struct EventReader {
   }
 
   /// `readOnce(_:into:sha256:)` for a sink of `SwipeEvent` values.
-  public func readOnce<S: SwipeEventSink>(
+  package func readOnce<S: SwipeEventSink>(
     _ source: EventSource, into sink: inout S, sha256: inout SHA256
   ) throws(DeckIOError) -> EventReadStats {
     var adapter = SwipeEventAdapter(sink)
@@ -253,7 +253,7 @@ public struct EventReader {
   }
 
   /// `read(bytes:name:format:into:)` for a sink of `SwipeEvent` values.
-  public func read<S: SwipeEventSink>(
+  package func read<S: SwipeEventSink>(
     bytes: [UInt8], name: String, format: EventFormat, into sink: inout S
   ) throws(DeckIOError) -> EventReadStats {
     var adapter = SwipeEventAdapter(sink)
@@ -262,7 +262,7 @@ public struct EventReader {
   }
 
   /// `read(text:name:format:into:)` for a sink of `SwipeEvent` values.
-  public func read<S: SwipeEventSink>(
+  package func read<S: SwipeEventSink>(
     text: String, name: String, format: EventFormat, into sink: inout S
   ) throws(DeckIOError) -> EventReadStats {
     try read(bytes: Array(text.utf8), name: name, format: format, into: &sink)

@@ -21,9 +21,9 @@ import Foundation
 ///
 /// The queue lives in manually managed buffers (no per-append checks of an array); the ingest is
 /// still a value: a copy of it gets its own queue before either one changes a shared one.
-public struct HistoryIngest: EventSink {
+package struct HistoryIngest: EventSink {
   /// The builder with every accepted event in it.
-  public var builder: HistoryBuilder {
+  package var builder: HistoryBuilder {
     if queue.state.pointee.count == 0 { return aggregated }
     var copy = self
     copy.flush()
@@ -43,12 +43,12 @@ public struct HistoryIngest: EventSink {
   private var touched: UInt32 = 0
 
   /// A fresh builder over `catalog`; events on or after `cutoff` are not aggregated.
-  public init(catalog: Catalog, cutoff: DeckDate? = nil) {
+  package init(catalog: Catalog, cutoff: DeckDate? = nil) {
     self.init(catalog: catalog, builder: HistoryBuilder(itemCount: catalog.count, cutoff: cutoff))
   }
 
   /// Continues an existing builder (its item indices must be those of `catalog`).
-  public init(catalog: Catalog, builder: HistoryBuilder) {
+  package init(catalog: Catalog, builder: HistoryBuilder) {
     precondition(builder.itemCount == catalog.count, "the builder is for another catalog")
     aggregated = builder
     sameSlots = builder.userCount == 0
@@ -71,7 +71,7 @@ public struct HistoryIngest: EventSink {
   }
 
   /// Adds the queued events to the builder (the reader calls it at the end of a run).
-  public mutating func finish() { flush() }
+  package mutating func finish() { flush() }
 
   private mutating func flush() {
     if queue.state.pointee.count == 0 { return }
@@ -125,7 +125,7 @@ public struct HistoryIngest: EventSink {
   /// The aggregated history.
   ///
   /// - Throws: `DeckCoreError.outOfMemory` when the system refused memory for it.
-  public func build() throws(DeckCoreError) -> History { try builder.build() }
+  package func build() throws(DeckCoreError) -> History { try builder.build() }
 }
 
 /// The queue of a `HistoryIngest`: up to a batch of swipes, whose `user` is the index of their
@@ -229,16 +229,16 @@ private final class IngestQueue {
 }
 
 /// Collects events as `SwipeEvent` values (tests and small tools; allocates per event).
-public struct SwipeEventCollector: SwipeEventSink {
-  public var events: [SwipeEvent] = []
+package struct SwipeEventCollector: SwipeEventSink {
+  package var events: [SwipeEvent] = []
   /// When set, events for other items are refused as unknown and not collected.
-  public let knownItems: Set<String>?
+  package let knownItems: Set<String>?
 
-  public init(knownItems: Set<String>? = nil) {
+  package init(knownItems: Set<String>? = nil) {
     self.knownItems = knownItems
   }
 
-  public mutating func event(_ event: SwipeEvent) -> EventDisposition {
+  package mutating func event(_ event: SwipeEvent) -> EventDisposition {
     if let knownItems, !knownItems.contains(event.item) { return .unknownItem }
     events.append(event)
     return .accepted
@@ -256,18 +256,18 @@ public struct SwipeEventCollector: SwipeEventSink {
 ///
 /// The rejects go to a `ByteOutput` (a run's pending file, replaced with its other outputs, or
 /// standard output); `finish()` writes what is still buffered.
-public final class RejectsWriter {
+package final class RejectsWriter {
   private let output: any ByteOutput
   private var buffer: [UInt8] = []
-  public private(set) var count = 0
+  package private(set) var count = 0
 
-  public init(output: any ByteOutput) {
+  package init(output: any ByteOutput) {
     self.output = output
     buffer.reserveCapacity(1 << 16)
   }
 
   /// Appends one rejected line.
-  public func write(_ reject: EventReject) throws(DeckIOError) {
+  package func write(_ reject: EventReject) throws(DeckIOError) {
     let loc = reject.location
     buffer.append(contentsOf: Array("{\"file\":".utf8))
     appendJSONString(Array(loc.file.utf8))
@@ -295,7 +295,7 @@ public final class RejectsWriter {
   }
 
   /// Writes what is still buffered.
-  public func finish() throws(DeckIOError) {
+  package func finish() throws(DeckIOError) {
     try flush()
   }
 

@@ -52,7 +52,7 @@ package struct RawEvent {
 }
 
 /// What a sink did with an event.
-public enum EventDisposition: Sendable, Equatable {
+package enum EventDisposition: Sendable, Equatable {
   case accepted
   /// The item is not in the catalog: counted in `EventFileStats.unknownItemEvents`.
   case unknownItem
@@ -76,14 +76,14 @@ extension EventSink {
 
 /// Receives the events of a run as `SwipeEvent` values (ids as strings), one at a time, in file
 /// order: for sinks that keep or compare ids as text, at the cost of two strings per event.
-public protocol SwipeEventSink {
+package protocol SwipeEventSink {
   mutating func event(_ e: SwipeEvent) -> EventDisposition
   /// Called as `EventSink.finish()` is: at the end of every read that succeeds, once per call.
   mutating func finish()
 }
 
 extension SwipeEventSink {
-  public mutating func finish() {}
+  package mutating func finish() {}
 }
 
 /// A `SwipeEventSink` seen as an `EventSink`: each event copied out as a `SwipeEvent`.

@@ -3,11 +3,11 @@ import DeckCore
 
 /// A raw drag as the apps log it: the horizontal distance in points and, for the relative rule,
 /// the card width in points.
-public struct LoggedDrag: Sendable, Hashable {
-  public var dx: Double
-  public var width: Double?
+package struct LoggedDrag: Sendable, Hashable {
+  package var dx: Double
+  package var width: Double?
 
-  public init(dx: Double, width: Double?) {
+  package init(dx: Double, width: Double?) {
     self.dx = dx
     self.width = width
   }
@@ -16,23 +16,23 @@ public struct LoggedDrag: Sendable, Hashable {
 /// One line of a swipe log as written: a committed swipe, or a raw drag that the reader decides
 /// with its swipe rule (a drag that does not commit is a hesitation, which the reader counts and
 /// otherwise skips).
-public struct LogEvent: Sendable, Hashable {
-  public var user: String
-  public var item: String
+package struct LogEvent: Sendable, Hashable {
+  package var user: String
+  package var item: String
   /// The swipe; nil when the line logs `drag` instead.
-  public var swipe: SwipeDirection?
+  package var swipe: SwipeDirection?
   /// The raw drag, when the line logs it instead of `swipe`.
-  public var drag: LoggedDrag?
+  package var drag: LoggedDrag?
   /// Wall-clock seconds since 1970-01-01T00:00 in the log's zone (as `SwipeEvent.at`).
-  public var at: Int64
+  package var at: Int64
   /// 1-based card position, if logged.
-  public var position: Int?
+  package var position: Int?
   /// The date of the deck, if logged.
-  public var deck: DeckDate?
+  package var deck: DeckDate?
   /// The ranking's probability of this item at this position, if logged; in (0, 1].
-  public var propensity: Double?
+  package var propensity: Double?
 
-  public init(
+  package init(
     user: String, item: String, swipe: SwipeDirection?, drag: LoggedDrag? = nil, at: Int64,
     position: Int? = nil, deck: DeckDate? = nil, propensity: Double? = nil
   ) {
@@ -47,7 +47,7 @@ public struct LogEvent: Sendable, Hashable {
   }
 
   /// A committed swipe as a log line.
-  public init(_ event: SwipeEvent) {
+  package init(_ event: SwipeEvent) {
     self.init(
       user: event.user, item: event.item, swipe: event.swipe, at: event.at,
       position: event.position, deck: event.deck, propensity: event.propensity)
@@ -70,23 +70,23 @@ public struct LogEvent: Sendable, Hashable {
 /// the reader gets back exactly the values written and the bytes never depend on the locale.
 ///
 /// Output is buffered and flushed in blocks of 64 KiB; call `finish()` at the end.
-public final class EventWriter {
-  public let format: EventFormat
+package final class EventWriter {
+  package let format: EventFormat
   /// Whether CSV output has the `dx` and `width` columns (JSON Lines always may carry them).
-  public let drags: Bool
+  package let drags: Bool
   private let output: ByteOutput
   private var buffer: [UInt8] = []
   private var started = false
-  public private(set) var count = 0
+  package private(set) var count = 0
 
   /// The CSV header for the given columns, without its line break.
-  public static func csvHeader(drags: Bool) -> String {
+  package static func csvHeader(drags: Bool) -> String {
     drags
       ? "user,item,swipe,at,position,deck,propensity,dx,width"
       : "user,item,swipe,at,position,deck,propensity"
   }
 
-  public init(format: EventFormat, output: ByteOutput, drags: Bool = false) {
+  package init(format: EventFormat, output: ByteOutput, drags: Bool = false) {
     self.format = format
     self.output = output
     self.drags = drags
@@ -95,7 +95,7 @@ public final class EventWriter {
 
   /// Writes one event. Exactly one of `swipe` and `drag` must be set; a drag needs a CSV writer
   /// made with `drags: true`; `position` must be 1 or more and `propensity` in (0, 1].
-  public func write(_ e: LogEvent) throws(DeckIOError) {
+  package func write(_ e: LogEvent) throws(DeckIOError) {
     precondition((e.swipe == nil) != (e.drag == nil), "an event logs a swipe or a drag")
     precondition(e.position.map { $0 >= 1 } ?? true, "positions start at 1")
     precondition(e.propensity.map { $0 > 0 && $0 <= 1 } ?? true, "propensity must be in (0, 1]")
@@ -118,7 +118,7 @@ public final class EventWriter {
   }
 
   /// Writes the CSV header when nothing was written yet, and flushes the buffer.
-  public func finish() throws(DeckIOError) {
+  package func finish() throws(DeckIOError) {
     if format == .csv && !started {
       buffer.append(contentsOf: EventWriter.csvHeader(drags: drags).utf8)
       buffer.append(0x0A)

@@ -4,7 +4,7 @@ import DeckBase
 
 extension JSONValue {
   /// An error at this value's location.
-  public func error(_ message: String) -> DeckIOError {
+  package func error(_ message: String) -> DeckIOError {
     .malformed(location, message: message)
   }
 
@@ -13,23 +13,23 @@ extension JSONValue {
   }
 
   /// This value as an object; `what` names it in the error ("the catalog", "item 3").
-  public func requireObject(_ what: String) throws(DeckIOError) -> JSONObject {
+  package func requireObject(_ what: String) throws(DeckIOError) -> JSONObject {
     guard let o = objectValue else { throw typeError(expected: "an object", for: what) }
     return o
   }
-  public func requireArray(_ what: String) throws(DeckIOError) -> [JSONValue] {
+  package func requireArray(_ what: String) throws(DeckIOError) -> [JSONValue] {
     guard let a = arrayValue else { throw typeError(expected: "an array", for: what) }
     return a
   }
-  public func requireString(_ what: String) throws(DeckIOError) -> String {
+  package func requireString(_ what: String) throws(DeckIOError) -> String {
     guard let s = stringValue else { throw typeError(expected: "a string", for: what) }
     return s
   }
-  public func requireNumber(_ what: String) throws(DeckIOError) -> Double {
+  package func requireNumber(_ what: String) throws(DeckIOError) -> Double {
     guard let d = doubleValue else { throw typeError(expected: "a number", for: what) }
     return d
   }
-  public func requireBool(_ what: String) throws(DeckIOError) -> Bool {
+  package func requireBool(_ what: String) throws(DeckIOError) -> Bool {
     guard let b = boolValue else {
       throw typeError(expected: "true or false", for: what)
     }
@@ -42,49 +42,49 @@ extension JSONValue {
   }
 
   /// The member `key`, which must be present (it may be null).
-  public func value(at key: String) throws(DeckIOError) -> JSONValue {
+  package func value(at key: String) throws(DeckIOError) -> JSONValue {
     guard let v = try fields()[key] else { throw error("missing required field '\(key)'") }
     return v
   }
 
   /// The member `key`, or nil when it is absent or null.
-  public func optionalValue(at key: String) throws(DeckIOError) -> JSONValue? {
+  package func optionalValue(at key: String) throws(DeckIOError) -> JSONValue? {
     guard let v = try fields()[key], !v.isNull else { return nil }
     return v
   }
 
   /// A required string field: "expected a string for field 'name', got an array".
-  public func string(at key: String) throws(DeckIOError) -> String {
+  package func string(at key: String) throws(DeckIOError) -> String {
     try value(at: key).requireString("field '\(key)'")
   }
   /// A string field that may be absent or null.
-  public func optionalString(at key: String) throws(DeckIOError) -> String? {
+  package func optionalString(at key: String) throws(DeckIOError) -> String? {
     try optionalValue(at: key)?.requireString("field '\(key)'")
   }
-  public func number(at key: String) throws(DeckIOError) -> Double {
+  package func number(at key: String) throws(DeckIOError) -> Double {
     try value(at: key).requireNumber("field '\(key)'")
   }
-  public func optionalNumber(at key: String) throws(DeckIOError) -> Double? {
+  package func optionalNumber(at key: String) throws(DeckIOError) -> Double? {
     try optionalValue(at: key)?.requireNumber("field '\(key)'")
   }
-  public func bool(at key: String) throws(DeckIOError) -> Bool {
+  package func bool(at key: String) throws(DeckIOError) -> Bool {
     try value(at: key).requireBool("field '\(key)'")
   }
-  public func optionalBool(at key: String) throws(DeckIOError) -> Bool? {
+  package func optionalBool(at key: String) throws(DeckIOError) -> Bool? {
     try optionalValue(at: key)?.requireBool("field '\(key)'")
   }
-  public func array(at key: String) throws(DeckIOError) -> [JSONValue] {
+  package func array(at key: String) throws(DeckIOError) -> [JSONValue] {
     try value(at: key).requireArray("field '\(key)'")
   }
-  public func optionalArray(at key: String) throws(DeckIOError) -> [JSONValue]? {
+  package func optionalArray(at key: String) throws(DeckIOError) -> [JSONValue]? {
     try optionalValue(at: key)?.requireArray("field '\(key)'")
   }
-  public func object(at key: String) throws(DeckIOError) -> JSONValue {
+  package func object(at key: String) throws(DeckIOError) -> JSONValue {
     let v = try value(at: key)
     _ = try v.requireObject("field '\(key)'")
     return v
   }
-  public func optionalObject(at key: String) throws(DeckIOError) -> JSONValue? {
+  package func optionalObject(at key: String) throws(DeckIOError) -> JSONValue? {
     guard let v = try optionalValue(at: key) else { return nil }
     _ = try v.requireObject("field '\(key)'")
     return v
@@ -92,7 +92,7 @@ extension JSONValue {
 
   /// An array of strings; absent or null gives []. Each element must be a string:
   /// "expected a string for an entry of 'tags', got a number" at the element.
-  public func stringArray(at key: String) throws(DeckIOError) -> [String] {
+  package func stringArray(at key: String) throws(DeckIOError) -> [String] {
     guard let items = try optionalArray(at: key) else { return [] }
     var out: [String] = []
     out.reserveCapacity(items.count)
@@ -102,7 +102,7 @@ extension JSONValue {
 
   /// The elements of a document that is either an array or an object whose only key is `key`
   /// holding that array (`[...]` or `{"items": [...]}`), as catalogs and users files may be.
-  public func listOrWrapped(
+  package func listOrWrapped(
     key: String, of what: String, article: String = "a", in objectName: String
   ) throws(DeckIOError) -> [JSONValue] {
     switch kind {
@@ -120,7 +120,7 @@ extension JSONValue {
 
   /// Fails on the first key not in `allowed`, at that key, with a did-you-mean suggestion:
   /// "unknown field 'categroy' in an item (did you mean 'category'?); known fields: id, name, ...".
-  public func rejectUnknownKeys(allowed: [String], in what: String) throws(DeckIOError) {
+  package func rejectUnknownKeys(allowed: [String], in what: String) throws(DeckIOError) {
     for m in try fields().members where !allowed.contains(m.key) {
       throw .malformed(
         m.keyLocation,

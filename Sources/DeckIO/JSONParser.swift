@@ -2,12 +2,12 @@ import DeckBase
 
 /// The JSON documents of DeckIO's readers (config, catalogs, users): DeckBase's `JSONReader` in
 /// its document dialect, with its errors as this layer's `.malformed` at their line and column.
-public enum JSONParser {
+package enum JSONParser {
   /// The deepest nesting of arrays and objects accepted (the one limit of every JSON reader).
-  public static let maxDepth = JSONReader.maxDepth
+  package static let maxDepth = JSONReader.maxDepth
 
   /// Parses one JSON document. `file` is used in error locations.
-  public static func parse(_ bytes: [UInt8], file: String) throws(DeckIOError) -> JSONValue {
+  package static func parse(_ bytes: [UInt8], file: String) throws(DeckIOError) -> JSONValue {
     do {
       return try JSONReader.parse(bytes, file: file, dialect: .document)
     } catch {
@@ -16,7 +16,7 @@ public enum JSONParser {
   }
 
   /// Parses one JSON document from text.
-  public static func parse(_ text: String, file: String) throws(DeckIOError) -> JSONValue {
+  package static func parse(_ text: String, file: String) throws(DeckIOError) -> JSONValue {
     try parse(Array(text.utf8), file: file)
   }
 }

@@ -33,21 +33,21 @@ import DeckCore
 // snapshot or throws, never a part. Writers write a temporary file and rename it over the
 // target, so a killed writer leaves the previous snapshot as it was.
 
-public enum SnapshotFile {
-  public static let magic: [UInt8] = Array("MDSNAP\r\n".utf8) + [0x1A]
-  public static let version: UInt32 = 1
+package enum SnapshotFile {
+  package static let magic: [UInt8] = Array("MDSNAP\r\n".utf8) + [0x1A]
+  package static let version: UInt32 = 1
   static let headerSize = 9 + 4 + 8
   static let checksumSize = 32
 
   /// Whether `bytes` start like a snapshot (used to tell snapshots from logs).
-  public static func looksLikeSnapshot(_ prefix: [UInt8]) -> Bool {
+  package static func looksLikeSnapshot(_ prefix: [UInt8]) -> Bool {
     prefix.count >= magic.count && Array(prefix.prefix(magic.count)) == magic
   }
 
   /// Whether the file at `path` starts with the snapshot magic.
   /// Only regular files are looked at: a pipe or FIFO can be read once, and that read belongs
   /// to the reader of the log (a snapshot is always a regular file).
-  public static func isSnapshot(path: String) -> Bool {
+  package static func isSnapshot(path: String) -> Bool {
     guard FileSystem.kind(of: path) == .regular else { return false }
     guard let prefix = try? TextInput.readPrefix(path: path, count: magic.count) else {
       return false
@@ -55,7 +55,7 @@ public enum SnapshotFile {
     return looksLikeSnapshot(prefix)
   }
 
-  public static func encode(_ snapshot: HistorySnapshot) -> [UInt8] {
+  package static func encode(_ snapshot: HistorySnapshot) -> [UInt8] {
     var p = Encoder()
     p.u(UInt64(snapshot.sources.count))
     for s in snapshot.sources {
@@ -120,7 +120,7 @@ public enum SnapshotFile {
   }
 
   /// Decodes a whole snapshot file's bytes; `file` names it in errors.
-  public static func decode(_ bytes: [UInt8], file: String) throws(DeckIOError) -> HistorySnapshot {
+  package static func decode(_ bytes: [UInt8], file: String) throws(DeckIOError) -> HistorySnapshot {
     func refuse(_ message: String) -> DeckIOError { .invalid(path: file, message: message) }
     guard looksLikeSnapshot(bytes) else {
       throw refuse(
@@ -173,7 +173,7 @@ public enum SnapshotFile {
   }
 
   /// Reads and decodes the snapshot at `path`.
-  public static func read(path: String, displayName: String? = nil) throws(DeckIOError)
+  package static func read(path: String, displayName: String? = nil) throws(DeckIOError)
     -> HistorySnapshot
   {
     let bytes = try TextInput.readBytes(path: path, what: "history snapshot")
@@ -181,7 +181,7 @@ public enum SnapshotFile {
   }
 
   /// Writes `snapshot` to `path` atomically (under its lock; temporary file, fsync, rename).
-  public static func write(_ snapshot: HistorySnapshot, to path: String) throws(DeckIOError) {
+  package static func write(_ snapshot: HistorySnapshot, to path: String) throws(DeckIOError) {
     try replaceFile(at: path, with: encode(snapshot))
   }
 }

@@ -1,18 +1,18 @@
 import DeckCore
 
 /// Reads swipe logs into a `SnapshotBuilder` (ids kept as they are, whatever the catalog).
-public struct SnapshotIngest: EventSink {
-  public private(set) var builder = SnapshotBuilder()
+package struct SnapshotIngest: EventSink {
+  package private(set) var builder = SnapshotBuilder()
   private var items = ByteTable(capacity: 1024)
   private var itemSlots: [Int32] = []
   private var users = ByteTable(capacity: 1024)
   private var userSlots: [Int32] = []
   private var lastUser: Int32 = -1
   /// Swipes on or after this day are not aggregated (counted in `skippedFuture`).
-  public let cutoff: DeckDate?
-  public private(set) var skippedFuture = 0
+  package let cutoff: DeckDate?
+  package private(set) var skippedFuture = 0
 
-  public init(cutoff: DeckDate? = nil) {
+  package init(cutoff: DeckDate? = nil) {
     self.cutoff = cutoff
   }
 

@@ -2,7 +2,7 @@ import DeckBase
 import DeckCore
 
 /// Output formats of stats.
-public enum StatsFormat: String, Sendable, CaseIterable {
+package enum StatsFormat: String, Sendable, CaseIterable {
   /// Aligned text for people: one row per strategy and day, one column per metric.
   case table
   /// One JSON document: the run's parameters and the rows, one row object per line.
@@ -12,7 +12,7 @@ public enum StatsFormat: String, Sendable, CaseIterable {
 }
 
 /// One value of a stats table.
-public enum StatsCell: Sendable, Equatable {
+package enum StatsCell: Sendable, Equatable {
   /// A whole number (counts).
   case count(Int)
   /// A rate or a mean, written with fixed decimals.
@@ -24,11 +24,11 @@ public enum StatsCell: Sendable, Equatable {
 }
 
 /// A parameter of a stats run, written in the JSON header (`"deck_size":10`).
-public struct StatsParameter: Sendable, Equatable {
-  public var name: String
-  public var value: StatsCell
+package struct StatsParameter: Sendable, Equatable {
+  package var name: String
+  package var value: StatsCell
 
-  public init(name: String, value: StatsCell) {
+  package init(name: String, value: StatsCell) {
     self.name = name
     self.value = value
   }
@@ -36,12 +36,12 @@ public struct StatsParameter: Sendable, Equatable {
 
 /// One row of a stats table: a strategy, a day label (`YYYY-MM-DD`, or `all` for the row over
 /// every day) and one cell per column.
-public struct StatsTableRow: Sendable, Equatable {
-  public var strategy: String
-  public var day: String
-  public var cells: [StatsCell]
+package struct StatsTableRow: Sendable, Equatable {
+  package var strategy: String
+  package var day: String
+  package var cells: [StatsCell]
 
-  public init(strategy: String, day: String, cells: [StatsCell]) {
+  package init(strategy: String, day: String, cells: [StatsCell]) {
     self.strategy = strategy
     self.day = day
     self.cells = cells
@@ -50,12 +50,12 @@ public struct StatsTableRow: Sendable, Equatable {
 
 /// What a stats writer writes: parameters, metric columns (stable snake_case names) and rows, in
 /// the order they are to be written. The writer adds the `strategy` and `day` columns.
-public struct StatsTable: Sendable, Equatable {
-  public var parameters: [StatsParameter]
-  public var columns: [String]
-  public var rows: [StatsTableRow]
+package struct StatsTable: Sendable, Equatable {
+  package var parameters: [StatsParameter]
+  package var columns: [String]
+  package var rows: [StatsTableRow]
 
-  public init(parameters: [StatsParameter], columns: [String], rows: [StatsTableRow]) {
+  package init(parameters: [StatsParameter], columns: [String], rows: [StatsTableRow]) {
     precondition(rows.allSatisfy { $0.cells.count == columns.count }, "a row has too few cells")
     self.parameters = parameters
     self.columns = columns
@@ -77,16 +77,16 @@ public struct StatsTable: Sendable, Equatable {
 ///   fit in `tableWidth` display columns, they are split into panels (separated by a blank line),
 ///   each repeating the strategy and day columns and holding as many metrics as fit (at least
 ///   one).
-public enum StatsWriter {
+package enum StatsWriter {
   /// Digits after the point in JSON and CSV.
-  public static let decimals = 6
+  package static let decimals = 6
   /// Digits after the point in the table.
-  public static let tableDecimals = 4
+  package static let tableDecimals = 4
   /// The widest table line, in display columns, before the metrics are split into panels.
-  public static let tableWidth = 100
+  package static let tableWidth = 100
 
   /// The whole output of `table` in `format`.
-  public static func render(_ table: StatsTable, format: StatsFormat) -> [UInt8] {
+  package static func render(_ table: StatsTable, format: StatsFormat) -> [UInt8] {
     var out: [UInt8] = []
     switch format {
     case .json: appendJSON(table, to: &out)
@@ -97,7 +97,7 @@ public enum StatsWriter {
   }
 
   /// Writes the whole output of `table` in `format` to `output`.
-  public static func write(_ table: StatsTable, format: StatsFormat, to output: ByteOutput)
+  package static func write(_ table: StatsTable, format: StatsFormat, to output: ByteOutput)
     throws(DeckIOError)
   {
     try output.write(render(table, format: format))

@@ -9,14 +9,14 @@ import DeckBase
 #endif
 
 /// The two formats of table-like inputs (catalogs, users).
-public enum DocumentFormat: String, Sendable, CaseIterable, CustomStringConvertible {
+package enum DocumentFormat: String, Sendable, CaseIterable, CustomStringConvertible {
   case json
   case csv
 
-  public var description: String { rawValue }
+  package var description: String { rawValue }
 
   /// The format named by a path's extension (`.json` or `.csv`, any case), or nil.
-  public init?(pathExtensionOf path: String) {
+  package init?(pathExtensionOf path: String) {
     let name = path.split(separator: "/").last.map(String.init) ?? path
     guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
     self.init(rawValue: name[name.index(after: dot)...].lowercased())
@@ -24,7 +24,7 @@ public enum DocumentFormat: String, Sendable, CaseIterable, CustomStringConverti
 
   /// `explicit` when given, else the format of the path's extension; an error naming the path when
   /// neither says.
-  public static func resolve(
+  package static func resolve(
     _ explicit: DocumentFormat?, path: String, what: String
   ) throws(DeckIOError) -> DocumentFormat {
     if let explicit { return explicit }
@@ -37,12 +37,12 @@ public enum DocumentFormat: String, Sendable, CaseIterable, CustomStringConverti
 }
 
 /// Whole-file reading with errors that say what the file was for.
-public enum TextInput {
+package enum TextInput {
   /// The bytes of the file at `path`. `what` names its role for messages ("catalog").
   ///
   /// - Throws: `.missingFile` when nothing is at `path`; `.io` when it is a directory or cannot
   ///   be read.
-  public static func readBytes(path: String, what: String) throws(DeckIOError) -> [UInt8] {
+  package static func readBytes(path: String, what: String) throws(DeckIOError) -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     if fd < 0 { throw openFailure(path: path, what: what, errno: errno) }
     defer { close(fd) }
@@ -70,7 +70,7 @@ public enum TextInput {
   }
 
   /// Up to `count` first bytes of the file at `path` (to tell file kinds apart).
-  public static func readPrefix(path: String, count: Int) throws(DeckIOError) -> [UInt8] {
+  package static func readPrefix(path: String, count: Int) throws(DeckIOError) -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     if fd < 0 { throw openFailure(path: path, what: "input", errno: errno) }
     defer { close(fd) }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The event reader calls it once per event whose timestamp carries `Z` or an offset, to turn the
 /// instant into wall-clock time in the configured zone.
-public protocol UTCOffsetProvider {
+package protocol UTCOffsetProvider {
   /// Seconds east of UTC in effect at `seconds` since 1970-01-01T00:00:00Z.
   func offset(atUTC seconds: Int64) -> Int
 
@@ -15,43 +15,43 @@ public protocol UTCOffsetProvider {
 }
 
 extension UTCOffsetProvider {
-  public func offsetSpan(atUTC seconds: Int64) -> UTCOffsetSpan {
+  package func offsetSpan(atUTC seconds: Int64) -> UTCOffsetSpan {
     UTCOffsetSpan(offset: offset(atUTC: seconds), start: seconds, end: seconds + 1)
   }
 }
 
 /// An offset from UTC (seconds east) in effect for the UTC seconds `start..<end`.
-public struct UTCOffsetSpan: Sendable, Equatable {
-  public var offset: Int
-  public var start: Int64
-  public var end: Int64
+package struct UTCOffsetSpan: Sendable, Equatable {
+  package var offset: Int
+  package var start: Int64
+  package var end: Int64
 
-  public init(offset: Int, start: Int64, end: Int64) {
+  package init(offset: Int, start: Int64, end: Int64) {
     self.offset = offset
     self.start = start
     self.end = end
   }
 
   @inline(__always)
-  public func contains(_ seconds: Int64) -> Bool { seconds >= start && seconds < end }
+  package func contains(_ seconds: Int64) -> Bool { seconds >= start && seconds < end }
 }
 
 /// A zone that is always the same distance from UTC (no daylight saving time).
-public struct FixedUTCOffset: UTCOffsetProvider, Sendable, Equatable {
+package struct FixedUTCOffset: UTCOffsetProvider, Sendable, Equatable {
   /// Seconds east of UTC.
-  public let seconds: Int
+  package let seconds: Int
 
-  public static let utc = FixedUTCOffset(seconds: 0)
+  package static let utc = FixedUTCOffset(seconds: 0)
 
-  public init(seconds: Int) {
+  package init(seconds: Int) {
     self.seconds = seconds
   }
 
   @inline(__always)
-  public func offset(atUTC seconds: Int64) -> Int { self.seconds }
+  package func offset(atUTC seconds: Int64) -> Int { self.seconds }
 
   /// All of time.
-  public func offsetSpan(atUTC seconds: Int64) -> UTCOffsetSpan {
+  package func offsetSpan(atUTC seconds: Int64) -> UTCOffsetSpan {
     UTCOffsetSpan(offset: self.seconds, start: .min, end: .max)
   }
 }
@@ -62,15 +62,15 @@ public struct FixedUTCOffset: UTCOffsetProvider, Sendable, Equatable {
 /// An hour is cached only when the offset is the same at its first and its last second; an hour
 /// with a transition inside it (zones with half-hour offsets switch off the UTC hour) asks the
 /// `TimeZone` every time, so the answer is always the one `TimeZone` gives.
-public final class TimeZoneOffsets: UTCOffsetProvider {
-  public let timeZone: TimeZone
+package final class TimeZoneOffsets: UTCOffsetProvider {
+  package let timeZone: TimeZone
   private static let cacheSize = 4096
   /// Direct-mapped cache: the UTC hour held by each slot (or `.min`) and its offset. Raw memory
   /// owned by this object, so the hot path has no exclusivity checks or copy-on-write.
   private let hours: UnsafeMutablePointer<Int64>
   private let offsets: UnsafeMutablePointer<Int32>
 
-  public init(_ timeZone: TimeZone) {
+  package init(_ timeZone: TimeZone) {
     self.timeZone = timeZone
     hours = .allocate(capacity: TimeZoneOffsets.cacheSize)
     hours.initialize(repeating: .min, count: TimeZoneOffsets.cacheSize)
@@ -84,7 +84,7 @@ public final class TimeZoneOffsets: UTCOffsetProvider {
   }
 
   @inline(__always)
-  public func offset(atUTC seconds: Int64) -> Int {
+  package func offset(atUTC seconds: Int64) -> Int {
     let hour = seconds >= 0 ? seconds / 3600 : (seconds - 3599) / 3600
     let slot = Int(truncatingIfNeeded: hour) & (TimeZoneOffsets.cacheSize - 1)
     if hours[slot] == hour { return Int(offsets[slot]) }
@@ -110,7 +110,7 @@ public final class TimeZoneOffsets: UTCOffsetProvider {
 
   /// The whole UTC day when all its hours have the same offset (by the rule of the hour
   /// cache), else the hour when that has one offset, else the one second.
-  public func offsetSpan(atUTC seconds: Int64) -> UTCOffsetSpan {
+  package func offsetSpan(atUTC seconds: Int64) -> UTCOffsetSpan {
     let hour = seconds >= 0 ? seconds / 3600 : (seconds - 3599) / 3600
     guard let offset = uniformOffset(hour: hour) else {
       return UTCOffsetSpan(offset: zoneOffset(seconds), start: seconds, end: seconds + 1)
@@ -134,9 +134,9 @@ public final class TimeZoneOffsets: UTCOffsetProvider {
 /// `YYYY-MM-DDTHH:MM:SS` with an optional fraction `.f...` (any number of digits, truncated to
 /// the second) and an optional zone `Z`, `±HH:MM` or `±HHMM`. A space may stand for the `T`.
 /// Hours are 00-23, minutes and seconds 00-59, offsets at most ±23:59; dates must exist.
-public enum Timestamp {
+package enum Timestamp {
   /// The outcome of parsing one timestamp.
-  public enum Parsed: Sendable, Equatable {
+  package enum Parsed: Sendable, Equatable {
     /// Wall-clock seconds since 1970-01-01T00:00 in the local zone (no zone designator given).
     case local(Int64)
     /// Seconds since 1970-01-01T00:00:00Z (the text had `Z` or an offset).
@@ -146,16 +146,16 @@ public enum Timestamp {
   }
 
   /// The accepted forms, for error messages.
-  public static let expectedForms = "YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.fff][Z|±HH:MM]"
+  package static let expectedForms = "YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.fff][Z|±HH:MM]"
 
   /// Parses a timestamp from UTF-8 text.
-  public static func parse(_ text: String) -> Parsed {
+  package static func parse(_ text: String) -> Parsed {
     var bytes = Array(text.utf8)
     return bytes.withUnsafeMutableBufferPointer { parse(UnsafeBufferPointer($0)) }
   }
 
   /// Wall-clock seconds in the zone of `offsets`, or nil when `text` is not a timestamp.
-  public static func localSeconds(_ text: String, in offsets: some UTCOffsetProvider) -> Int64? {
+  package static func localSeconds(_ text: String, in offsets: some UTCOffsetProvider) -> Int64? {
     switch parse(text) {
     case .local(let s): return s
     case .utc(let s): return s + Int64(offsets.offset(atUTC: s))
@@ -165,7 +165,7 @@ public enum Timestamp {
 
   /// Parses a timestamp from UTF-8 bytes (the whole buffer must be the timestamp).
   @inline(__always)
-  public static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Parsed {
+  package static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Parsed {
     let n = b.count
     guard n >= 10 else { return .invalid(offset: 0, reason: "too short") }
     guard let year = digits(b, 0, 4), b[4] == dash, let month = digits(b, 5, 2), b[7] == dash,
@@ -294,7 +294,7 @@ public enum Timestamp {
   static let noOffsetWord: UInt64 = 1
 
   /// What `epochSeconds` found.
-  public enum Epoch: Sendable, Equatable {
+  package enum Epoch: Sendable, Equatable {
     /// Seconds since 1970-01-01T00:00:00Z (an instant, like `Parsed.utc`).
     case seconds(Int64)
     /// Digits for a time after 9999-12-31T23:59:59Z (milliseconds, most likely).
@@ -304,11 +304,11 @@ public enum Timestamp {
   }
 
   /// The last second of year 9999 in Unix seconds (the latest ISO 8601 time accepted too).
-  public static let maxEpochSeconds: Int64 = 253_402_300_799
+  package static let maxEpochSeconds: Int64 = 253_402_300_799
 
   /// Unix epoch seconds: one or more ASCII digits, optionally `.` and one or more digits (the
   /// fraction is truncated to the second, as in ISO 8601 times). No sign, no exponent.
-  public static func epochSeconds(_ b: UnsafeBufferPointer<UInt8>) -> Epoch {
+  package static func epochSeconds(_ b: UnsafeBufferPointer<UInt8>) -> Epoch {
     let n = b.count
     var i = 0
     var value: Int64 = 0

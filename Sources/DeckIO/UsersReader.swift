@@ -26,12 +26,12 @@ import DeckBase
 import DeckCore
 
 /// Reads diner profiles from JSON or CSV (format described at the top of UsersReader.swift).
-public enum UsersReader {
+package enum UsersReader {
   /// The fields of a JSON user.
-  public static let userFields = ["id", "diets", "allergens", "disliked_categories"]
+  package static let userFields = ["id", "diets", "allergens", "disliked_categories"]
 
   /// Reads the users at `path`; the format comes from the extension unless given.
-  public static func read(path: String, format: DocumentFormat? = nil) throws(DeckIOError)
+  package static func read(path: String, format: DocumentFormat? = nil) throws(DeckIOError)
     -> [UserProfile]
   {
     let bytes = try TextInput.readBytes(path: path, what: "users file")
@@ -40,7 +40,7 @@ public enum UsersReader {
   }
 
   /// Parses users in file order; `file` is used in error locations.
-  public static func parse(_ bytes: [UInt8], file: String, format: DocumentFormat)
+  package static func parse(_ bytes: [UInt8], file: String, format: DocumentFormat)
     throws(DeckIOError) -> [UserProfile]
   {
     try parse(bytes, file: file, format: format, collector: nil)
@@ -48,7 +48,7 @@ public enum UsersReader {
 
   /// Parses users like `parse`, but goes on after a bad user and returns every problem it finds
   /// (syntax errors of the file itself still stop it); the users are nil when there was any.
-  public static func check(_ bytes: [UInt8], file: String, format: DocumentFormat)
+  package static func check(_ bytes: [UInt8], file: String, format: DocumentFormat)
     -> (users: [UserProfile]?, errors: [DeckIOError])
   {
     let collector = ErrorCollector()
@@ -86,7 +86,7 @@ public enum UsersReader {
     return users.map(\.0)
   }
 
-  public static func parse(_ text: String, file: String, format: DocumentFormat)
+  package static func parse(_ text: String, file: String, format: DocumentFormat)
     throws(DeckIOError) -> [UserProfile]
   {
     try parse(Array(text.utf8), file: file, format: format)

@@ -3,7 +3,7 @@ import DeckStrategies
 
 /// The plugin protocol's version. A plugin states the version it speaks in its `describe`
 /// reply; menudeck refuses any other. Config/plugins/PROTOCOL.md specifies every message.
-public let pluginProtocolVersion = 1
+package let pluginProtocolVersion = 1
 
 /// Messages menudeck writes to a plugin's stdin, one JSON object per line.
 enum HostMessage {

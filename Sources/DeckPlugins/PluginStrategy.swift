@@ -15,25 +15,25 @@ import Foundation
 /// whole group (SIGTERM, then SIGKILL after a short grace) and is thrown as
 /// `StrategyError.plugin`; the typed fault stays in `fault`, and every later call throws the same
 /// error. `finish` and `deinit` end the group as well, so nothing a plugin started outlives it.
-public final class PluginStrategy: RankingStrategy {
+package final class PluginStrategy: RankingStrategy {
   /// How to start and talk to a plugin.
-  public struct Configuration: Sendable {
+  package struct Configuration: Sendable {
     /// The name the plugin is configured under (e.g. "veg-first"): used in `--strategy`, in log
     /// prefixes and in messages.
-    public var name: String
+    package var name: String
     /// Path of the executable (a script needs a `#!` line and the executable bit).
-    public var executable: String
-    public var arguments: [String]
+    package var executable: String
+    package var arguments: [String]
     /// Options as raw strings, checked against the options the plugin declares.
-    public var options: [String: String]
+    package var options: [String: String]
     /// Seconds to wait for each reply (handshake, each learn, each rank batch, end).
-    public var timeout: Double
+    package var timeout: Double
     /// Variables added to the plugin's environment.
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// Diners' records per `learn_users` line.
-    public var usersPerLearnLine: Int
+    package var usersPerLearnLine: Int
 
-    public init(
+    package init(
       name: String, executable: String, arguments: [String] = [], options: [String: String] = [:],
       timeout: Double = PluginStrategy.defaultTimeout, environment: [String: String] = [:],
       usersPerLearnLine: Int = 1000
@@ -48,22 +48,22 @@ public final class PluginStrategy: RankingStrategy {
     }
   }
 
-  public static let defaultTimeout = 10.0
+  package static let defaultTimeout = 10.0
   /// Seconds between SIGTERM and SIGKILL when a plugin is stopped.
   static let killGrace = 1.0
 
-  public let configuration: Configuration
+  package let configuration: Configuration
   /// The strategy's description: the configured name, and the plugin's summary and options.
-  public let description: StrategyDescription
+  package let description: StrategyDescription
   /// The identifier the plugin gives itself in its `describe` reply.
-  public let pluginIdentifier: String
+  package let pluginIdentifier: String
   /// The validated options sent to the plugin.
-  public let options: StrategyOptions
+  package let options: StrategyOptions
   /// The fault that stopped the plugin, if any.
-  public private(set) var fault: PluginFault?
+  package private(set) var fault: PluginFault?
 
   /// The process id of the plugin (it has been reaped once `fault` is set or after `finish`).
-  public let processID: Int32
+  package let processID: Int32
   private let learnUsers: Bool
   private var process: PluginProcess?
   private var catalog: Catalog?
@@ -77,7 +77,7 @@ public final class PluginStrategy: RankingStrategy {
   /// Starts the plugin and checks its description and the options. Throws a `StrategyError`:
   /// `.plugin` for a plugin fault, `.unknownOption`/`.invalidOption` for options the plugin does
   /// not declare or that do not fit their declared type.
-  public init(_ configuration: Configuration, log: @escaping (String) -> Void)
+  package init(_ configuration: Configuration, log: @escaping (String) -> Void)
     throws(StrategyError)
   {
     self.configuration = configuration
@@ -105,7 +105,7 @@ public final class PluginStrategy: RankingStrategy {
   }
 
   /// Starts the plugin only to read its description (for `menudeck strategies`), then ends it.
-  public static func describe(_ configuration: Configuration, log: @escaping (String) -> Void)
+  package static func describe(_ configuration: Configuration, log: @escaping (String) -> Void)
     throws(StrategyError) -> StrategyDescription
   {
     let process = try launch(configuration, log: log)
@@ -129,7 +129,7 @@ public final class PluginStrategy: RankingStrategy {
 
   // MARK: - RankingStrategy
 
-  public func learn(catalog: Catalog, history: History) throws(StrategyError) {
+  package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     let process = try running()
     guard history.itemCount == catalog.count else {
       throw .failed(
@@ -188,7 +188,7 @@ public final class PluginStrategy: RankingStrategy {
     try checkID(reply, learnCount, request: request)
   }
 
-  public func score(_ batch: inout [ScoringContext]) throws(StrategyError) -> [Scores] {
+  package func score(_ batch: inout [ScoringContext]) throws(StrategyError) -> [Scores] {
     let process = try running()
     guard catalog != nil else {
       throw .failed(strategy: configuration.name, message: "score was called before learn")
@@ -222,7 +222,7 @@ public final class PluginStrategy: RankingStrategy {
     return out
   }
 
-  public func finish() throws(StrategyError) {
+  package func finish() throws(StrategyError) {
     guard let process = process else {
       if let fault { throw fault.strategyError }
       return

@@ -20,8 +20,8 @@ import DeckCore
 /// Cost per diner: one pass over their records to count swipes per category and tag into one dense
 /// array, one division per category and tag (`a = r / (n + m) + p * m / (n + m)`), then a few
 /// multiply-adds per candidate over per-item data packed at `learn`. No dictionaries, no strings.
-public final class AffinityStrategy: BuiltinStrategy {
-  public static let description = StrategyDescription(
+package final class AffinityStrategy: BuiltinStrategy {
+  package static let description = StrategyDescription(
     identifier: "affinity",
     summary:
       "the diner's pick rate per category and tag, shrunk toward and blended with global popularity",
@@ -110,7 +110,7 @@ public final class AffinityStrategy: BuiltinStrategy {
   private var tagSlots: [Int32] = []
   private var slotCount = 0
 
-  public init(options: StrategyOptions) throws(StrategyError) {
+  package init(options: StrategyOptions) throws(StrategyError) {
     weightPopularity = options.double("weight_popularity")
     priorStrength = options.double("prior_strength")
     weightTags = options.double("weight_tags")
@@ -120,7 +120,7 @@ public final class AffinityStrategy: BuiltinStrategy {
       likes: priorLikes, passes: priorPasses, strategy: options.strategy)
   }
 
-  public func learn(catalog: Catalog, history: History) throws(StrategyError) {
+  package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try PopularityStrategy.checkCoverage(
       catalog: catalog, history: history, strategy: Self.description.identifier)
     let popularity = PopularityStrategy.pickRates(
@@ -144,7 +144,7 @@ public final class AffinityStrategy: BuiltinStrategy {
     slotCount = categoryCount + catalog.tags.count
   }
 
-  public func score(_ context: inout ScoringContext) -> Scores {
+  package func score(_ context: inout ScoringContext) -> Scores {
     let candidates = context.candidates
     let count = UInt32(items.count)
     precondition(

@@ -16,8 +16,8 @@ import DeckCore
 /// A stochastic component draws from its own stream, derived from (seed, date, user) and
 /// "blend:<name>", so that two components never share draws; the result is still the same for
 /// the same (seed, date, diner).
-public final class BlendStrategy: BuiltinStrategy {
-  public static let description = StrategyDescription(
+package final class BlendStrategy: BuiltinStrategy {
+  package static let description = StrategyDescription(
     identifier: "blend",
     summary: "weighted sum of other built-ins' rank-normalised scores (best 1, worst 0)",
     options: [
@@ -51,7 +51,7 @@ public final class BlendStrategy: BuiltinStrategy {
   private let components: [(name: String, weight: Double, strategy: any BuiltinStrategy)]
   private let totalWeight: Double
 
-  public init(options: StrategyOptions) throws(StrategyError) {
+  package init(options: StrategyOptions) throws(StrategyError) {
     let text = options.string("components")
     let parsed = try Self.parse(text, strategy: options.strategy)
     var components: [(name: String, weight: Double, strategy: any BuiltinStrategy)] = []
@@ -96,14 +96,14 @@ public final class BlendStrategy: BuiltinStrategy {
     return out
   }
 
-  public func learn(catalog: Catalog, history: History) throws(StrategyError) {
+  package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     for c in components {
       try learnComponent(
         c.strategy, catalog: catalog, history: history, for: Self.description.identifier)
     }
   }
 
-  public func score(_ context: inout ScoringContext) -> Scores {
+  package func score(_ context: inout ScoringContext) -> Scores {
     var total = [Double](repeating: 0, count: context.candidates.count)
     for c in components where c.weight > 0 {
       var own = context

@@ -5,17 +5,17 @@ import DeckCore
 ///
 /// Every diner's deck depends only on (inputs, seed, date, diner), never on which other diners
 /// are in the run or in which order they come.
-public struct DeckPipeline {
-  public let builder: DeckBuilder
-  public let strategy: any RankingStrategy
-  public let history: History
-  public let seed: UInt64
-  public let date: DeckDate
+package struct DeckPipeline {
+  package let builder: DeckBuilder
+  package let strategy: any RankingStrategy
+  package let history: History
+  package let seed: UInt64
+  package let date: DeckDate
   /// Diners per strategy call; an out-of-process strategy answers a batch per round trip.
-  public var batchSize: Int = 512
+  package var batchSize: Int = 512
   private let dayMask: [Bool]
 
-  public init(
+  package init(
     builder: DeckBuilder, strategy: any RankingStrategy, history: History, seed: UInt64,
     date: DeckDate
   ) {
@@ -29,7 +29,7 @@ public struct DeckPipeline {
 
   /// Builds the decks of `users` in the given order, handing each to `emit` as soon as its batch
   /// is ranked (memory stays bounded by the batch size).
-  public func build(
+  package func build(
     users: [UserProfile], emit: (Deck) throws -> Void
   ) throws {
     var start = 0

@@ -22,8 +22,8 @@ import DeckCore
 /// Only the `depth` most relevant candidates (ties by catalog order) are re-ranked; the rest
 /// follow them in base order. Decks are short, so the cards a diner sees come from the
 /// re-ranked head, and the cost per diner stays O(depth^2 + n log n) for n candidates.
-public final class DiversifyStrategy: BuiltinStrategy {
-  public static let description = StrategyDescription(
+package final class DiversifyStrategy: BuiltinStrategy {
+  package static let description = StrategyDescription(
     identifier: "diversify",
     summary:
       "maximal-marginal-relevance re-ranking of a base strategy by category and tag similarity",
@@ -74,20 +74,20 @@ public final class DiversifyStrategy: BuiltinStrategy {
   /// Sorted tag indices per catalog item.
   private var itemTags: [[Int32]] = []
 
-  public init(options: StrategyOptions) throws(StrategyError) {
+  package init(options: StrategyOptions) throws(StrategyError) {
     let name = options.string("base")
     base = try makeComponent(name, for: options.strategy, option: "base", value: name)
     lambda = options.double("lambda")
     depth = options.int("depth")
   }
 
-  public func learn(catalog: Catalog, history: History) throws(StrategyError) {
+  package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try learnComponent(base, catalog: catalog, history: history, for: Self.description.identifier)
     itemCategory = catalog.itemCategory
     itemTags = catalog.itemTags.map { Array(Set($0)).sorted() }
   }
 
-  public func score(_ context: inout ScoringContext) -> Scores {
+  package func score(_ context: inout ScoringContext) -> Scores {
     let candidates = context.candidates
     precondition(
       candidates.allSatisfy { Int($0) < itemCategory.count },

@@ -13,8 +13,8 @@ import DeckCore
 ///
 /// `epsilon` 0 is exactly the popularity order; `epsilon` 1 is a uniform shuffle. The chance
 /// that the first card is the most popular dish is `(1 - epsilon) + epsilon / n`.
-public final class EpsilonGreedyStrategy: BuiltinStrategy {
-  public static let description = StrategyDescription(
+package final class EpsilonGreedyStrategy: BuiltinStrategy {
+  package static let description = StrategyDescription(
     identifier: "epsilon-greedy",
     summary:
       "per card, the most popular dish left, or with probability epsilon a uniformly random one",
@@ -63,7 +63,7 @@ public final class EpsilonGreedyStrategy: BuiltinStrategy {
   /// Popularity per catalog item, from the last `learn`.
   private var rates: [Double] = []
 
-  public init(options: StrategyOptions) throws(StrategyError) {
+  package init(options: StrategyOptions) throws(StrategyError) {
     epsilon = options.double("epsilon")
     priorLikes = options.double("prior_likes")
     priorPasses = options.double("prior_passes")
@@ -71,14 +71,14 @@ public final class EpsilonGreedyStrategy: BuiltinStrategy {
       likes: priorLikes, passes: priorPasses, strategy: options.strategy)
   }
 
-  public func learn(catalog: Catalog, history: History) throws(StrategyError) {
+  package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try PopularityStrategy.checkCoverage(
       catalog: catalog, history: history, strategy: Self.description.identifier)
     rates = PopularityStrategy.pickRates(
       history, priorLikes: priorLikes, priorPasses: priorPasses)
   }
 
-  public func score(_ context: inout ScoringContext) -> Scores {
+  package func score(_ context: inout ScoringContext) -> Scores {
     let candidates = context.candidates
     precondition(
       candidates.allSatisfy { Int($0) < rates.count },

@@ -7,29 +7,29 @@ import DeckCore
 ///
 /// A malformed example (a bad item or event string, an unknown item, a bad date, an expected list
 /// that is not the items) is an error, never a silently different example.
-public enum ExampleRunner {
+package enum ExampleRunner {
   /// What an example describes, ready for a strategy.
-  public struct Fixture: Sendable {
-    public let catalog: Catalog
+  package struct Fixture: Sendable {
+    package let catalog: Catalog
     /// The events before the example date, aggregated (the deck date itself is not learned).
-    public let history: History
-    public let user: UserProfile
-    public let date: DeckDate
-    public let seed: UInt64
+    package let history: History
+    package let user: UserProfile
+    package let date: DeckDate
+    package let seed: UInt64
   }
 
   /// The result of one example run.
-  public struct Outcome: Sendable, Equatable {
+  package struct Outcome: Sendable, Equatable {
     /// Item ids, best first.
-    public let order: [String]
+    package let order: [String]
     /// The strategy's score of each entry of `order`.
-    public let scores: [Double]
-    public let expected: [String]
+    package let scores: [Double]
+    package let expected: [String]
 
-    public var passed: Bool { order == expected }
+    package var passed: Bool { order == expected }
 
     /// "expected a, b, c; got b, a, c", or nil when the example passed.
-    public var mismatch: String? {
+    package var mismatch: String? {
       passed
         ? nil
         : "expected " + expected.joined(separator: ", ") + "; got " + order.joined(separator: ", ")
@@ -37,7 +37,7 @@ public enum ExampleRunner {
   }
 
   /// Runs `example` with the strategy registered as `identifier` and the example's options.
-  public static func run(_ example: StrategyExample, strategy identifier: String)
+  package static func run(_ example: StrategyExample, strategy identifier: String)
     throws(StrategyError) -> Outcome
   {
     let fixture = try fixture(example, strategy: identifier)
@@ -46,7 +46,7 @@ public enum ExampleRunner {
   }
 
   /// Runs an already created strategy on a fixture.
-  public static func run(
+  package static func run(
     _ strategy: any BuiltinStrategy, on fixture: Fixture, expected: [String], example: String
   ) throws(StrategyError) -> Outcome {
     let identifier = strategy.description.identifier
@@ -76,7 +76,7 @@ public enum ExampleRunner {
 
   /// Parses an example into its catalog, history (cut off at the example date), diner and date.
   /// `strategy` only names the strategy in error messages.
-  public static func fixture(_ example: StrategyExample, strategy: String) throws(StrategyError)
+  package static func fixture(_ example: StrategyExample, strategy: String) throws(StrategyError)
     -> Fixture
   {
     func fail(_ message: String) -> StrategyError {

@@ -10,31 +10,31 @@ import DeckCore
 ///
 /// It wraps any strategy, built-in or plugin, so it lives here rather than with the plugin host;
 /// its file is not named `*Strategy.swift`, the name of the registered built-ins' files.
-public final class FallbackStrategy: RankingStrategy {
-  public let fallback: any RankingStrategy
+package final class FallbackStrategy: RankingStrategy {
+  package let fallback: any RankingStrategy
   /// The primary, nil when it could not even start.
-  public private(set) var primary: (any RankingStrategy)?
+  package private(set) var primary: (any RankingStrategy)?
   /// The primary's configured name.
-  public let primaryName: String
+  package let primaryName: String
   /// The error that retired the primary, if any.
-  public private(set) var failure: StrategyError?
+  package private(set) var failure: StrategyError?
   /// Decks (diner, date) scored by the fallback.
-  public private(set) var fallbackDecks = 0
+  package private(set) var fallbackDecks = 0
 
-  public var description: StrategyDescription {
+  package var description: StrategyDescription {
     primary?.description
       ?? StrategyDescription(
         identifier: primaryName, summary: "failed at start-up; " + fallback.description.summary)
   }
 
-  public init(primary: any RankingStrategy, fallback: any RankingStrategy) {
+  package init(primary: any RankingStrategy, fallback: any RankingStrategy) {
     self.primary = primary
     self.primaryName = primary.description.identifier
     self.fallback = fallback
   }
 
   /// Starts the primary with `start`; if that throws, every diner gets the fallback.
-  public init(
+  package init(
     name: String, starting start: () throws(StrategyError) -> any RankingStrategy,
     fallback: any RankingStrategy
   ) {
@@ -48,7 +48,7 @@ public final class FallbackStrategy: RankingStrategy {
     }
   }
 
-  public func learn(catalog: Catalog, history: History) throws(StrategyError) {
+  package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try fallback.learn(catalog: catalog, history: history)
     guard let primary else { return }
     do {
@@ -58,7 +58,7 @@ public final class FallbackStrategy: RankingStrategy {
     }
   }
 
-  public func score(_ batch: inout [ScoringContext]) throws(StrategyError) -> [Scores] {
+  package func score(_ batch: inout [ScoringContext]) throws(StrategyError) -> [Scores] {
     if let primary {
       let saved = batch
       do {
@@ -72,7 +72,7 @@ public final class FallbackStrategy: RankingStrategy {
     return try fallback.score(&batch)
   }
 
-  public func finish() throws(StrategyError) {
+  package func finish() throws(StrategyError) {
     if let primary {
       do {
         try primary.finish()
@@ -85,7 +85,7 @@ public final class FallbackStrategy: RankingStrategy {
 
   /// "strategy 'veg-first': rank request 3 (...): ...; 1024 decks came from the fallback
   /// 'popularity'", or nil when the primary never failed.
-  public var warning: String? {
+  package var warning: String? {
     guard let failure else { return nil }
     let decks = fallbackDecks == 1 ? "1 deck" : "\(fallbackDecks) decks"
     return "\(failure); \(decks) came from the fallback '\(fallback.description.identifier)'"

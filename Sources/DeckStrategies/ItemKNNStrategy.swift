@@ -22,8 +22,8 @@ import DeckCore
 /// with `popularity` the `popularity` strategy's default Beta(1, 1) posterior mean pick rate.
 /// The small popularity term breaks ties between dishes the query does not reach, and it is the
 /// whole score for a diner without recent likes, who gets the popularity order.
-public final class ItemKNNStrategy: BuiltinStrategy {
-  public static let description = StrategyDescription(
+package final class ItemKNNStrategy: BuiltinStrategy {
+  package static let description = StrategyDescription(
     identifier: "itemknn",
     summary:
       "sum of cosine similarities (co-liked by the same diners) to the diner's recent likes",
@@ -91,14 +91,14 @@ public final class ItemKNNStrategy: BuiltinStrategy {
   private var neighbourSimilarity: [Double] = []
   private var popularity: [Double] = []
 
-  public init(options: StrategyOptions) throws(StrategyError) {
+  package init(options: StrategyOptions) throws(StrategyError) {
     neighbourCount = options.int("neighbours")
     recentDays = options.int("recent_days")
     recentLikes = options.int("recent_likes")
     weightPopularity = options.double("weight_popularity")
   }
 
-  public func learn(catalog: Catalog, history: History) throws(StrategyError) {
+  package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try PopularityStrategy.checkCoverage(
       catalog: catalog, history: history, strategy: Self.description.identifier)
     let n = history.itemCount
@@ -160,7 +160,7 @@ public final class ItemKNNStrategy: BuiltinStrategy {
     neighbourSimilarity = similarity
   }
 
-  public func score(_ context: inout ScoringContext) -> Scores {
+  package func score(_ context: inout ScoringContext) -> Scores {
     let candidates = context.candidates
     precondition(
       candidates.allSatisfy { Int($0) < popularity.count },

@@ -44,8 +44,8 @@ import DeckCore
 /// further rankings, and the deck's own, whose decks have it there (a plain Monte Carlo
 /// estimate, unbiased but for the same 1 / (samples + 1) towards the realised deck, with the
 /// binomial error of `samples` draws). Cost per diner: (samples + 1) sorts and decks.
-public final class PlackettLuceStrategy: BuiltinStrategy {
-  public static let description = StrategyDescription(
+package final class PlackettLuceStrategy: BuiltinStrategy {
+  package static let description = StrategyDescription(
     identifier: "plackett-luce",
     summary:
       "a ranking drawn from softmax(base scores / temperature), with per-card propensities",
@@ -92,18 +92,18 @@ public final class PlackettLuceStrategy: BuiltinStrategy {
   private let temperature: Double
   private let samples: Int
 
-  public init(options: StrategyOptions) throws(StrategyError) {
+  package init(options: StrategyOptions) throws(StrategyError) {
     let name = options.string("base")
     base = try makeComponent(name, for: options.strategy, option: "base", value: name)
     temperature = options.double("temperature")
     samples = options.int("samples")
   }
 
-  public func learn(catalog: Catalog, history: History) throws(StrategyError) {
+  package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try learnComponent(base, catalog: catalog, history: history, for: Self.description.identifier)
   }
 
-  public func score(_ context: inout ScoringContext) -> Scores {
+  package func score(_ context: inout ScoringContext) -> Scores {
     var own = context
     own.deck = nil  // the base's scores only
     let values = base.score(&own).values

@@ -5,8 +5,8 @@
 /// `PluginStrategy` (module DeckPlugins) throws it wrapped as `StrategyError.plugin` and keeps the
 /// typed fault in `PluginStrategy.fault` as well. It lives here, beside `StrategyError`, because
 /// that error names it; the plugin host sits above this module.
-public struct PluginFault: Error, Equatable, Sendable, CustomStringConvertible {
-  public enum Kind: String, Equatable, Sendable {
+package struct PluginFault: Error, Equatable, Sendable, CustomStringConvertible {
+  package enum Kind: String, Equatable, Sendable {
     /// The executable does not exist, is not a file, or is not executable; or it could not start.
     case notStartable = "not-startable"
     /// The process exited (any status) before answering, or closed its stdout.
@@ -27,15 +27,15 @@ public struct PluginFault: Error, Equatable, Sendable, CustomStringConvertible {
     case reported
   }
 
-  public let kind: Kind
+  package let kind: Kind
   /// The configured name of the plugin (e.g. "veg-first").
-  public let plugin: String
+  package let plugin: String
   /// The request being answered, e.g. "rank request 3 (512 diners, 'u1' to 'u512')".
-  public let request: String
+  package let request: String
   /// What happened and what to do, lowercase, without the plugin's name.
-  public let message: String
+  package let message: String
 
-  public init(_ kind: Kind, plugin: String, request: String, message: String) {
+  package init(_ kind: Kind, plugin: String, request: String, message: String) {
     self.kind = kind
     self.plugin = plugin
     self.request = request
@@ -43,8 +43,8 @@ public struct PluginFault: Error, Equatable, Sendable, CustomStringConvertible {
   }
 
   /// "plugin 'veg-first', rank request 3 (...): message".
-  public var description: String { "plugin '\(plugin)', \(request): \(message)" }
+  package var description: String { "plugin '\(plugin)', \(request): \(message)" }
 
   /// The fault as the strategy layer's error.
-  public var strategyError: StrategyError { .plugin(self) }
+  package var strategyError: StrategyError { .plugin(self) }
 }

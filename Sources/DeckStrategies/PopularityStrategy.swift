@@ -13,8 +13,8 @@ import DeckCore
 /// wants picks should sort by; to be more cautious about dishes with few showings, raise
 /// `prior_passes` (a pessimistic prior) rather than switching to a lower bound. The score is
 /// the same for every diner; with no history every dish ties and the deck keeps catalog order.
-public final class PopularityStrategy: BuiltinStrategy {
-  public static let description = StrategyDescription(
+package final class PopularityStrategy: BuiltinStrategy {
+  package static let description = StrategyDescription(
     identifier: "popularity",
     summary:
       "dishes by pick rate over all diners: (right + prior_likes) / (shown + prior_likes + prior_passes)",
@@ -66,19 +66,19 @@ public final class PopularityStrategy: BuiltinStrategy {
   /// Score per catalog item, from the last `learn`.
   private var rates: [Double] = []
 
-  public init(options: StrategyOptions) throws(StrategyError) {
+  package init(options: StrategyOptions) throws(StrategyError) {
     priorLikes = options.double("prior_likes")
     priorPasses = options.double("prior_passes")
     try Self.checkPrior(likes: priorLikes, passes: priorPasses, strategy: options.strategy)
   }
 
-  public func learn(catalog: Catalog, history: History) throws(StrategyError) {
+  package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try Self.checkCoverage(
       catalog: catalog, history: history, strategy: Self.description.identifier)
     rates = Self.pickRates(history, priorLikes: priorLikes, priorPasses: priorPasses)
   }
 
-  public func score(_ context: inout ScoringContext) -> Scores {
+  package func score(_ context: inout ScoringContext) -> Scores {
     precondition(
       context.candidates.allSatisfy { Int($0) < rates.count },
       "popularity: score called before learn, or with a candidate outside the learned catalog")

@@ -14,8 +14,8 @@ import DeckCore
 /// category caps, spacing), that figure would be wrong for the slot a card ends up in, so there
 /// is none: `plackett-luce` at a high temperature is a near-uniform ranking that knows the
 /// propensities of the deck's slots.
-public final class RandomStrategy: BuiltinStrategy {
-  public static let description = StrategyDescription(
+package final class RandomStrategy: BuiltinStrategy {
+  package static let description = StrategyDescription(
     identifier: "random",
     summary: "a seeded shuffle, the same for the same (seed, date, user) and independent otherwise",
     options: [],
@@ -53,11 +53,11 @@ public final class RandomStrategy: BuiltinStrategy {
         expected: ["saba-miso", "zaru-soba", "hiyayakko", "oyakodon", "miso-soup", "tonkatsu"]),
     ])
 
-  public init(options: StrategyOptions) throws(StrategyError) {}
+  package init(options: StrategyOptions) throws(StrategyError) {}
 
-  public func learn(catalog: Catalog, history: History) throws(StrategyError) {}
+  package func learn(catalog: Catalog, history: History) throws(StrategyError) {}
 
-  public func score(_ context: inout ScoringContext) -> Scores {
+  package func score(_ context: inout ScoringContext) -> Scores {
     let candidates = context.candidates
     guard let last = candidates.max() else { return Scores([], propensities: []) }
     // One draw per catalog index up to the last candidate, so a dish's score does not depend on

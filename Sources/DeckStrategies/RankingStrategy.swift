@@ -1,24 +1,24 @@
 import DeckCore
 
 /// Everything a strategy may look at when it scores one diner's candidates.
-public struct ScoringContext: Sendable {
-  public let user: UserProfile
+package struct ScoringContext: Sendable {
+  package let user: UserProfile
   /// The diner's own history, nil for a diner with none.
-  public let userHistory: UserHistory?
-  public let date: DeckDate
+  package let userHistory: UserHistory?
+  package let date: DeckDate
   /// Catalog indices to score, in catalog order.
-  public let candidates: [Int32]
+  package let candidates: [Int32]
   /// The run's seed; `random` is already derived from (seed, date, user).
-  public let seed: UInt64
+  package let seed: UInt64
   /// This diner's own random stream for this date. Use it for every random choice.
-  public var random: RandomStream
+  package var random: RandomStream
   /// The deck rules of this diner's deck, which say where they put the candidates for any
   /// scores (`DeckSlots.order`). nil when the deck is simply the best-scored candidates in score
   /// order (or there is no deck builder, as for a strategy tried alone). A stochastic strategy
   /// uses it to give each card its probability at the slot where the deck puts it.
-  public var deck: DeckSlots?
+  package var deck: DeckSlots?
 
-  public init(
+  package init(
     user: UserProfile, userHistory: UserHistory?, date: DeckDate, candidates: [Int32],
     seed: UInt64
   ) {
@@ -32,15 +32,15 @@ public struct ScoringContext: Sendable {
 }
 
 /// A strategy's scores for one context: higher is better.
-public struct Scores: Sendable, Equatable {
+package struct Scores: Sendable, Equatable {
   /// One finite score per candidate, aligned with `ScoringContext.candidates`.
-  public var values: [Double]
+  package var values: [Double]
   /// Optional propensity per candidate: the probability the strategy had of putting it at the
   /// position the deck builder gives it (only stochastic rankers know this; see
   /// `ScoringContext.deck`).
-  public var propensities: [Double]?
+  package var propensities: [Double]?
 
-  public init(_ values: [Double], propensities: [Double]? = nil) {
+  package init(_ values: [Double], propensities: [Double]? = nil) {
     self.values = values
     self.propensities = propensities
   }
@@ -53,7 +53,7 @@ public struct Scores: Sendable, Equatable {
 /// Life cycle for one run: created from options -> `learn` (the history up to the deck date) ->
 /// `score` for each diner (in batches, so that an out-of-process strategy can answer many diners
 /// per round trip) -> `finish`.
-public protocol RankingStrategy: AnyObject {
+package protocol RankingStrategy: AnyObject {
   var description: StrategyDescription { get }
   /// Learns from the aggregated history. Called before any scoring, possibly again later (e.g.
   /// day by day in a simulation) with a newer history.
@@ -65,12 +65,12 @@ public protocol RankingStrategy: AnyObject {
 }
 
 extension RankingStrategy {
-  public func finish() throws(StrategyError) {}
+  package func finish() throws(StrategyError) {}
 }
 
 /// A strategy compiled into menudeck: a type with a static description whose examples are its
 /// tests, created from typed options.
-public protocol BuiltinStrategy: RankingStrategy {
+package protocol BuiltinStrategy: RankingStrategy {
   static var description: StrategyDescription { get }
   init(options: StrategyOptions) throws(StrategyError)
   /// Scores one diner. `catalog` and `history` are those given to `learn`.
@@ -78,9 +78,9 @@ public protocol BuiltinStrategy: RankingStrategy {
 }
 
 extension BuiltinStrategy {
-  public var description: StrategyDescription { Self.description }
+  package var description: StrategyDescription { Self.description }
 
-  public func score(_ batch: inout [ScoringContext]) throws(StrategyError) -> [Scores] {
+  package func score(_ batch: inout [ScoringContext]) throws(StrategyError) -> [Scores] {
     var out: [Scores] = []
     out.reserveCapacity(batch.count)
     for k in batch.indices { out.append(score(&batch[k])) }

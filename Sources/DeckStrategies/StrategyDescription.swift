@@ -2,13 +2,13 @@ import DeckBase
 import DeckCore
 
 /// What a strategy says about itself: shown by `menudeck strategies` and used to check options.
-public struct StrategyDescription: Sendable, Equatable {
-  public let identifier: String
-  public let summary: String
-  public let options: [OptionSpec]
-  public let examples: [StrategyExample]
+package struct StrategyDescription: Sendable, Equatable {
+  package let identifier: String
+  package let summary: String
+  package let options: [OptionSpec]
+  package let examples: [StrategyExample]
 
-  public init(
+  package init(
     identifier: String, summary: String, options: [OptionSpec] = [],
     examples: [StrategyExample] = []
   ) {
@@ -20,7 +20,7 @@ public struct StrategyDescription: Sendable, Equatable {
 }
 
 /// Errors of the strategy layer.
-public enum StrategyError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum StrategyError: Error, Equatable, Sendable, CustomStringConvertible {
   case unknownStrategy(String, known: [String])
   case unknownOption(strategy: String, key: String, known: [String])
   case invalidOption(strategy: String, key: String, value: String, expected: String)
@@ -28,7 +28,7 @@ public enum StrategyError: Error, Equatable, Sendable, CustomStringConvertible {
   /// An external plugin failed (see `PluginFault` for the kinds).
   case plugin(PluginFault)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .unknownStrategy(let name, let known):
       return "unknown strategy '\(name)'\(didYouMean(name, known)); valid strategies: "

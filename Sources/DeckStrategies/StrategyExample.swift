@@ -1,19 +1,19 @@
 /// One worked example: a tiny catalog and log, a diner, and the order the strategy must give.
 /// Every registered strategy's examples run as tests.
-public struct StrategyExample: Sendable, Equatable {
-  public let summary: String
+package struct StrategyExample: Sendable, Equatable {
+  package let summary: String
   /// Items as "id:category" or "id:category:tag1|tag2".
-  public let items: [String]
+  package let items: [String]
   /// Events as "user item right|left YYYY-MM-DD".
-  public let events: [String]
-  public let user: String
-  public let date: String
-  public let options: [String: String]
-  public let seed: UInt64
+  package let events: [String]
+  package let user: String
+  package let date: String
+  package let options: [String: String]
+  package let seed: UInt64
   /// Expected item ids, best first (all candidates, ordered by score then catalog order).
-  public let expected: [String]
+  package let expected: [String]
 
-  public init(
+  package init(
     _ summary: String, items: [String], events: [String] = [], user: String = "u1",
     date: String = "2026-01-10", options: [String: String] = [:], seed: UInt64 = 42,
     expected: [String]

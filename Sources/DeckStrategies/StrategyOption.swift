@@ -1,16 +1,16 @@
 /// The type of a strategy option.
-public enum OptionType: String, Sendable, Equatable {
+package enum OptionType: String, Sendable, Equatable {
   case double, int, bool, string
 }
 
 /// A typed option value.
-public enum OptionValue: Sendable, Equatable, CustomStringConvertible {
+package enum OptionValue: Sendable, Equatable, CustomStringConvertible {
   case double(Double)
   case int(Int)
   case bool(Bool)
   case string(String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .double(let v): return String(v)
     case .int(let v): return String(v)
@@ -21,15 +21,15 @@ public enum OptionValue: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// One option a strategy accepts.
-public struct OptionSpec: Sendable, Equatable {
-  public let name: String
-  public let type: OptionType
-  public let defaultValue: OptionValue
-  public let meaning: String
+package struct OptionSpec: Sendable, Equatable {
+  package let name: String
+  package let type: OptionType
+  package let defaultValue: OptionValue
+  package let meaning: String
   /// Inclusive bounds for numeric options.
-  public let range: ClosedRange<Double>?
+  package let range: ClosedRange<Double>?
 
-  public init(
+  package init(
     _ name: String, _ type: OptionType, default defaultValue: OptionValue,
     range: ClosedRange<Double>? = nil, _ meaning: String
   ) {

@@ -1,11 +1,11 @@
 /// Options for one strategy, checked against its description: unknown keys and ill-typed or
 /// out-of-range values are errors naming the key; missing keys take their defaults.
-public struct StrategyOptions: Sendable, Equatable {
-  public let strategy: String
+package struct StrategyOptions: Sendable, Equatable {
+  package let strategy: String
   private var values: [String: OptionValue]
 
   /// Validates raw `key=value` strings (from config or `--option`).
-  public init(raw: [String: String], for description: StrategyDescription) throws(StrategyError) {
+  package init(raw: [String: String], for description: StrategyDescription) throws(StrategyError) {
     strategy = description.identifier
     var values: [String: OptionValue] = [:]
     for spec in description.options { values[spec.name] = spec.defaultValue }
@@ -52,7 +52,7 @@ public struct StrategyOptions: Sendable, Equatable {
     }
   }
 
-  public func double(_ key: String) -> Double {
+  package func double(_ key: String) -> Double {
     switch values[key] {
     case .double(let v): return v
     case .int(let v): return Double(v)
@@ -60,21 +60,21 @@ public struct StrategyOptions: Sendable, Equatable {
     }
   }
 
-  public func int(_ key: String) -> Int {
+  package func int(_ key: String) -> Int {
     guard case .int(let v) = values[key] else {
       preconditionFailure("option '\(key)' is not a declared integer option")
     }
     return v
   }
 
-  public func bool(_ key: String) -> Bool {
+  package func bool(_ key: String) -> Bool {
     guard case .bool(let v) = values[key] else {
       preconditionFailure("option '\(key)' is not a declared boolean option")
     }
     return v
   }
 
-  public func string(_ key: String) -> String {
+  package func string(_ key: String) -> String {
     guard case .string(let v) = values[key] else {
       preconditionFailure("option '\(key)' is not a declared string option")
     }
@@ -82,7 +82,7 @@ public struct StrategyOptions: Sendable, Equatable {
   }
 
   /// All values, sorted by key (for run headers).
-  public var all: [(String, OptionValue)] {
+  package var all: [(String, OptionValue)] {
     values.keys.sorted().map { ($0, values[$0]!) }
   }
 }

@@ -1,7 +1,7 @@
 /// The built-in strategies, fixed at compile time. Adding a strategy = one file + one line here
 /// (a test fails when a strategy file is not registered).
-public enum StrategyRegistry {
-  public static var builtins: [any BuiltinStrategy.Type] {
+package enum StrategyRegistry {
+  package static var builtins: [any BuiltinStrategy.Type] {
     [
       RandomStrategy.self, PopularityStrategy.self, AffinityStrategy.self, ThompsonStrategy.self,
       UCBStrategy.self, EpsilonGreedyStrategy.self, ItemKNNStrategy.self, BlendStrategy.self,
@@ -9,15 +9,15 @@ public enum StrategyRegistry {
     ]
   }
 
-  public static var identifiers: [String] { builtins.map { $0.description.identifier } }
+  package static var identifiers: [String] { builtins.map { $0.description.identifier } }
 
-  public static func description(of identifier: String) -> StrategyDescription? {
+  package static func description(of identifier: String) -> StrategyDescription? {
     builtins.first { $0.description.identifier == identifier }?.description
   }
 
   /// Creates a built-in from raw options; unknown names and options are errors listing the valid
   /// ones.
-  public static func make(_ identifier: String, options raw: [String: String] = [:])
+  package static func make(_ identifier: String, options raw: [String: String] = [:])
     throws(StrategyError) -> any BuiltinStrategy
   {
     guard let type = builtins.first(where: { $0.description.identifier == identifier }) else {

@@ -14,8 +14,8 @@ import DeckCore
 /// candidates, so holding a dish back leaves the others' scores unchanged. Beta draws are
 /// X / (X + Y) with X, Y Gamma draws by Marsaglia and Tsang's method, computed in log space.
 /// A "ts-warm" configuration with prior (2, 8) starts every dish at a 20% expected pick rate.
-public final class ThompsonStrategy: BuiltinStrategy {
-  public static let description = StrategyDescription(
+package final class ThompsonStrategy: BuiltinStrategy {
+  package static let description = StrategyDescription(
     identifier: "thompson",
     summary:
       "one draw per dish from its Beta(right + prior_likes, left + prior_passes) posterior",
@@ -59,21 +59,21 @@ public final class ThompsonStrategy: BuiltinStrategy {
   private var alpha: [Double] = []
   private var beta: [Double] = []
 
-  public init(options: StrategyOptions) throws(StrategyError) {
+  package init(options: StrategyOptions) throws(StrategyError) {
     priorLikes = options.double("prior_likes")
     priorPasses = options.double("prior_passes")
     try PopularityStrategy.checkPrior(
       likes: priorLikes, passes: priorPasses, strategy: options.strategy)
   }
 
-  public func learn(catalog: Catalog, history: History) throws(StrategyError) {
+  package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try PopularityStrategy.checkCoverage(
       catalog: catalog, history: history, strategy: Self.description.identifier)
     alpha = history.itemRight.map { Double($0) + priorLikes }
     beta = history.itemLeft.map { Double($0) + priorPasses }
   }
 
-  public func score(_ context: inout ScoringContext) -> Scores {
+  package func score(_ context: inout ScoringContext) -> Scores {
     let candidates = context.candidates
     precondition(
       candidates.allSatisfy { Int($0) < alpha.count },

@@ -21,8 +21,8 @@ import DeckCore
 /// pipeline refuses non-finite scores) yet above any shown dish, whose score is at most
 /// `1 + exploration * sqrt(ln(N))`. Never-shown dishes tie, so the deck keeps them in catalog
 /// order. Deterministic and the same for every diner.
-public final class UCBStrategy: BuiltinStrategy {
-  public static let description = StrategyDescription(
+package final class UCBStrategy: BuiltinStrategy {
+  package static let description = StrategyDescription(
     identifier: "ucb",
     summary:
       "UCB1: pick rate + exploration * sqrt(ln(all showings) / showings); unshown dishes first",
@@ -62,11 +62,11 @@ public final class UCBStrategy: BuiltinStrategy {
   /// Score per catalog item, from the last `learn`.
   private var bounds: [Double] = []
 
-  public init(options: StrategyOptions) throws(StrategyError) {
+  package init(options: StrategyOptions) throws(StrategyError) {
     exploration = options.double("exploration")
   }
 
-  public func learn(catalog: Catalog, history: History) throws(StrategyError) {
+  package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try PopularityStrategy.checkCoverage(
       catalog: catalog, history: history, strategy: Self.description.identifier)
     var total = 0.0
@@ -80,7 +80,7 @@ public final class UCBStrategy: BuiltinStrategy {
     }
   }
 
-  public func score(_ context: inout ScoringContext) -> Scores {
+  package func score(_ context: inout ScoringContext) -> Scores {
     precondition(
       context.candidates.allSatisfy { Int($0) < bounds.count },
       "ucb: score called before learn, or with a candidate outside the learned catalog")

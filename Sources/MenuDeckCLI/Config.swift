@@ -6,18 +6,18 @@ import DeckStrategies
 
 /// A named strategy instance from the config: a built-in (`use`) or an external plugin
 /// (`plugin`), with options.
-public struct NamedStrategy: Sendable, Equatable {
-  public var name: String
+package struct NamedStrategy: Sendable, Equatable {
+  package var name: String
   /// The built-in it uses; for a plugin, the configured name.
-  public var use: String
+  package var use: String
   /// Raw option values as written (numbers keep their text).
-  public var options: [String: String]
+  package var options: [String: String]
   /// The plugin executable (relative to the config's directory), for plugins.
-  public var plugin: String?
+  package var plugin: String?
   /// Seconds to wait for each plugin reply.
-  public var timeout: Double?
+  package var timeout: Double?
 
-  public init(
+  package init(
     name: String, use: String, options: [String: String], plugin: String? = nil,
     timeout: Double? = nil
   ) {
@@ -33,40 +33,40 @@ public struct NamedStrategy: Sendable, Equatable {
 /// relative to the config file's own directory, so a cron job may run from anywhere.
 ///
 /// Every key is documented in the README; an unknown key is an error naming the key and the file.
-public struct MenuDeckConfig: Sendable {
-  public var path: String
-  public var catalog: String?
-  public var users: String?
-  public var history: [String] = []
-  public var strategy: String = "affinity"
-  public var strategies: [String: NamedStrategy] = [:]
-  public var seed: UInt64 = 0
-  public var timeZone: String = "UTC"
-  public var format: DeckFormat = .json
-  public var dragRule: SwipeRule = .foodMenu
-  public var rules = DeckRules()
+package struct MenuDeckConfig: Sendable {
+  package var path: String
+  package var catalog: String?
+  package var users: String?
+  package var history: [String] = []
+  package var strategy: String = "affinity"
+  package var strategies: [String: NamedStrategy] = [:]
+  package var seed: UInt64 = 0
+  package var timeZone: String = "UTC"
+  package var format: DeckFormat = .json
+  package var dragRule: SwipeRule = .foodMenu
+  package var rules = DeckRules()
   /// The simulated population (`menudeck simulate`); defaults when absent.
-  public var simulation = SimulationConfig()
+  package var simulation = SimulationConfig()
   /// How to read foreign CSV logs (`columns`: `map`, `right`, `left`); nil for menudeck's own.
-  public var columns: ColumnMapping?
+  package var columns: ColumnMapping?
   /// The config file's bytes (for the run header's content hash); empty without a file.
-  public var bytes: [UInt8] = []
+  package var bytes: [UInt8] = []
 
-  public static let topLevelKeys = [
+  package static let topLevelKeys = [
     "catalog", "users", "history", "strategy", "strategies", "seed", "time_zone", "format",
     "drag_rule", "deck", "simulation", "columns",
   ]
-  public static let columnsKeys = ["map", "right", "left"]
+  package static let columnsKeys = ["map", "right", "left"]
   /// How messages name the parts of the `columns` key.
-  public static let columnsLabels = ColumnMapping.Labels(
+  package static let columnsLabels = ColumnMapping.Labels(
     columns: "'columns.map'", right: "'columns.right'", left: "'columns.left'")
-  public static let deckKeys = [
+  package static let deckKeys = [
     "size", "max_per_category", "avoid_adjacent_category", "pinned", "excluded",
     "repeat_pick_days", "cooldown_days", "reshow_days",
   ]
 
   /// Built-in defaults with no file.
-  public init(path: String = "") {
+  package init(path: String = "") {
     self.path = path
   }
 
@@ -74,7 +74,7 @@ public struct MenuDeckConfig: Sendable {
   /// (each section's reader sits in the file named after it: ConfigFiles.swift,
   /// ConfigStrategies.swift, ConfigSettings.swift, ConfigColumns.swift, ConfigDeck.swift;
   /// "simulation" is DeckLab's `SimulationConfig.parse`).
-  public static func parse(_ bytes: [UInt8], path: String) throws(DeckIOError) -> MenuDeckConfig {
+  package static func parse(_ bytes: [UInt8], path: String) throws(DeckIOError) -> MenuDeckConfig {
     var config = MenuDeckConfig(path: path)
     config.bytes = bytes
     let root = try JSONParser.parse(bytes, file: path)
@@ -104,7 +104,7 @@ public struct MenuDeckConfig: Sendable {
 
   /// The built-in identifier and raw options for a strategy name: a named configuration from
   /// this config, or a built-in with its options from this config's entry of the same name.
-  public func resolveStrategy(_ name: String) -> NamedStrategy? {
+  package func resolveStrategy(_ name: String) -> NamedStrategy? {
     if let named = strategies[name] { return named }
     if StrategyRegistry.description(of: name) != nil {
       return NamedStrategy(name: name, use: name, options: [:])
@@ -113,13 +113,13 @@ public struct MenuDeckConfig: Sendable {
   }
 
   /// The drag rule as the config names it: "relative" or "absolute".
-  public var dragRuleName: String {
+  package var dragRuleName: String {
     if case .absolute = dragRule { return "absolute" }
     return "relative"
   }
 
   /// Every name `--strategy` accepts: built-ins and named configurations.
-  public var strategyNames: [String] {
+  package var strategyNames: [String] {
     var names = StrategyRegistry.identifiers
     for key in strategies.keys.sorted() where !names.contains(key) { names.append(key) }
     return names

@@ -5,18 +5,18 @@ import DeckIO
 import DeckStrategies
 
 /// menudeck's version, printed by `--version` and written into run headers.
-public let menudeckVersion = "0.1.0"
+package let menudeckVersion = "0.1.0"
 
 /// Runs menudeck with `arguments` (without the program name) on `io`; the whole program is this
 /// function, so tests call it in process.
-public func run(_ arguments: [String], _ io: CLIStreams) -> ExitCode {
+package func run(_ arguments: [String], _ io: CLIStreams) -> ExitCode {
   runCommand(menudeckCommand, arguments: arguments, io: io)
 }
 
 /// The binary's whole `main`: signal handling (SIGINT, SIGTERM and SIGHUP remove this run's
 /// temporary files and end its plugins; SIGPIPE becomes EPIPE), then `run` on the process's own
 /// streams. Returns the exit status.
-public func runProcess(_ arguments: [String]) -> Int32 {
+package func runProcess(_ arguments: [String]) -> Int32 {
   SignalHandling.install(program: menudeckCommand.name)
   return run(arguments, .standard()).rawValue
 }
@@ -30,7 +30,7 @@ extension CLIStreams {
 }
 
 /// The command tree.
-public let menudeckCommand = CommandSpec(
+package let menudeckCommand = CommandSpec(
   name: programName,
   abstract: "Batch recommender for swipe-card menu decks.",
   discussion: """
@@ -53,7 +53,7 @@ public let menudeckCommand = CommandSpec(
 // MARK: - Error to exit code, in one place
 
 extension DeckIOError: ExitCodeProviding {
-  public var exitCode: ExitCode {
+  package var exitCode: ExitCode {
     switch self {
     case .missingFile: return .noInput
     case .io: return .ioError
@@ -63,7 +63,7 @@ extension DeckIOError: ExitCodeProviding {
 }
 
 extension DeckCoreError: ExitCodeProviding {
-  public var exitCode: ExitCode {
+  package var exitCode: ExitCode {
     switch self {
     // Memory the system refused is not the data's fault (sysexits has no code of its own).
     case .outOfMemory: return .software
@@ -73,7 +73,7 @@ extension DeckCoreError: ExitCodeProviding {
 }
 
 extension StrategyError: ExitCodeProviding {
-  public var exitCode: ExitCode {
+  package var exitCode: ExitCode {
     switch self {
     case .unknownStrategy, .unknownOption, .invalidOption: return .dataError
     // A built-in strategy that breaks its contract (wrong number of scores, NaN) is a bug.

@@ -2,7 +2,7 @@ import DeckCore
 import DeckIO
 
 /// Output formats of `menudeck compare` (the HTML report is `HTMLReport`).
-public enum ComparisonFormat: String, Sendable, CaseIterable {
+package enum ComparisonFormat: String, Sendable, CaseIterable {
   /// Aligned text for people: header lines, an estimates table, a differences table, notes.
   case table
   /// GitHub-flavoured Markdown: the same content as `table`, as Markdown tables.

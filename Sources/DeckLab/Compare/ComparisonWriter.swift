@@ -59,18 +59,18 @@ import DeckIO
 /// backslash, `` ` ``, `*`, `[`, `]`, `~`, `|` (`\|`) and an underscore that is not between two
 /// letters or digits with a backslash, writes `&`, `<`, `>` as character references, line
 /// breaks as `<br>`, and escapes a leading `#`, `+`, `-`, `=` or list number of a note.
-public enum ComparisonWriter {
+package enum ComparisonWriter {
   /// Digits after the point in JSON and CSV.
-  public static let decimals = StatsWriter.decimals
+  package static let decimals = StatsWriter.decimals
   /// Digits after the point in the table, Markdown and HTML.
-  public static let textDecimals = StatsWriter.tableDecimals
+  package static let textDecimals = StatsWriter.tableDecimals
   /// The widest table line, in display columns, before the arms are split into panels: wider
   /// than `StatsWriter.tableWidth`, so that three arms of `value [lower, upper]` cells fit
   /// beside the longest metric name (101 columns).
-  public static let tableWidth = 120
+  package static let tableWidth = 120
 
   /// The whole output of `report` in `format`.
-  public static func render(_ report: ComparisonReport, format: ComparisonFormat) -> [UInt8] {
+  package static func render(_ report: ComparisonReport, format: ComparisonFormat) -> [UInt8] {
     switch format {
     case .json: return Array(json(report).utf8)
     case .csv: return Array(csv(report).utf8)
@@ -80,7 +80,7 @@ public enum ComparisonWriter {
   }
 
   /// Writes the whole output of `report` in `format` to `output`.
-  public static func write(
+  package static func write(
     _ report: ComparisonReport, format: ComparisonFormat, to output: ByteOutput
   ) throws(DeckIOError) {
     try output.write(render(report, format: format))

@@ -20,9 +20,9 @@ import DeckCore
 /// nothing and says "undefined". The output holds no date or random number: the same report is
 /// always the same bytes. Arm colours are the Okabe–Ito palette (safe for colour-blind readers)
 /// in arm order; the per-day lines also differ by marker shape, so they read in grey print.
-public enum HTMLReport {
+package enum HTMLReport {
   /// The whole HTML file.
-  public static func render(_ report: ComparisonReport) -> [UInt8] {
+  package static func render(_ report: ComparisonReport) -> [UInt8] {
     let h = ReportText.html
     var s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
     s += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"

@@ -2,16 +2,16 @@ import DeckCore
 import Dispatch
 
 /// Settings of the bootstrap and the randomization test.
-public struct ResamplingOptions: Sendable, Equatable {
+package struct ResamplingOptions: Sendable, Equatable {
   /// Bootstrap resamples, and permutations of the randomization test.
-  public var resamples: Int
+  package var resamples: Int
   /// The seed of every random draw: replicate r draws from a stream derived from (seed, purpose,
   /// r) alone, so results do not depend on the number of threads.
-  public var seed: UInt64
+  package var seed: UInt64
   /// The confidence level of the intervals, in (0, 1).
-  public var level: Double
+  package var level: Double
 
-  public init(resamples: Int = 1000, seed: UInt64 = 0, level: Double = 0.95) {
+  package init(resamples: Int = 1000, seed: UInt64 = 0, level: Double = 0.95) {
     precondition(resamples >= 1, "at least one resample")
     precondition(level > 0 && level < 1, "the confidence level must be in (0, 1)")
     self.resamples = resamples
@@ -40,11 +40,11 @@ public struct ResamplingOptions: Sendable, Equatable {
 ///
 /// Cost per replicate: units × arms × metrics multiply-adds (coverage: the items of the drawn
 /// units). Replicates run on all cores.
-public enum Resampling {
+package enum Resampling {
   /// Every metric of every arm with its bootstrap interval and, with a baseline, every other arm
   /// minus the baseline: the paired bootstrap interval of the difference and the
   /// randomization-test p-value, per metric. One set of bootstrap replicates serves both.
-  public static func analyze(
+  package static func analyze(
     _ table: UnitTable, baseline: Int?, options: ResamplingOptions
   ) -> (arms: [ArmSummary], differences: [ArmDifference]) {
     precondition(
@@ -101,7 +101,7 @@ public enum Resampling {
   /// interval sits below the value, often with the value as its upper end. Its randomization
   /// p-value stays valid: swapping two strategies' dishes within a diner is exchangeable under
   /// the null hypothesis whatever the statistic.
-  public static func hasInterval(_ metric: MetricSpec) -> Bool {
+  package static func hasInterval(_ metric: MetricSpec) -> Bool {
     if case .coverage = metric.form { return false }
     return true
   }
@@ -112,11 +112,11 @@ public enum Resampling {
   /// undefined in a resample that drew no diner with a denominator (a rate over few diners'
   /// cards, replay with few matches); the resamples where it is defined are then a biased few,
   /// and their interval would look more certain than the data allow.
-  public static let minimumDefinedShare = 0.95
+  package static let minimumDefinedShare = 0.95
 
   /// The interval of `values` out of `resamples` replicates: nil when fewer than
   /// `minimumDefinedShare` of them defined the metric.
-  public static func interval(_ values: [Double], level: Double, of resamples: Int) -> (
+  package static func interval(_ values: [Double], level: Double, of resamples: Int) -> (
     Double?, Double?
   ) {
     guard Double(values.count) >= minimumDefinedShare * Double(resamples) else { return (nil, nil) }
@@ -124,7 +124,7 @@ public enum Resampling {
   }
 
   /// The percentile interval of `values` at `level` (type-7 quantiles); nil when empty.
-  public static func interval(_ values: [Double], level: Double) -> (Double?, Double?) {
+  package static func interval(_ values: [Double], level: Double) -> (Double?, Double?) {
     guard !values.isEmpty else { return (nil, nil) }
     let sorted = values.sorted()
     let alpha = (1 - level) / 2
@@ -132,7 +132,7 @@ public enum Resampling {
   }
 
   /// The q-quantile of sorted values: linear interpolation at position (n − 1)·q.
-  public static func quantile(_ sorted: [Double], _ q: Double) -> Double {
+  package static func quantile(_ sorted: [Double], _ q: Double) -> Double {
     precondition(!sorted.isEmpty, "no values")
     let h = Double(sorted.count - 1) * q
     let lo = Int(h.rounded(.down))
@@ -142,7 +142,7 @@ public enum Resampling {
 
   /// Up to this many units the randomization test enumerates all 2^n swaps (1,024 at most)
   /// instead of drawing them: its p-value is then exact.
-  public static let exactUnits = 10
+  package static let exactUnits = 10
 
   static func isExact(_ table: UnitTable) -> Bool { table.units.count <= exactUnits }
 
@@ -150,7 +150,7 @@ public enum Resampling {
   /// out): (1 + #{|d*| ≥ |d|}) / (1 + count) for drawn permutations; #{|d*| ≥ |d|} / count when
   /// they are all 2^n of them (`exact`: the identity is among them, so it is never 0). Never
   /// below 1 / (count + 1); 1 when `observed` is not a finite number (callers give none then).
-  public static func pValue(observed: Double, permuted: [Double?], exact: Bool = false) -> Double {
+  package static func pValue(observed: Double, permuted: [Double?], exact: Bool = false) -> Double {
     guard observed.isFinite else { return 1 }
     let threshold = abs(observed) * (1 - 1e-12)
     var extreme = 0

@@ -4,7 +4,7 @@ import DeckCore
 /// the bootstrap and swapped by the randomization test: a diner. A diner's sessions are not
 /// independent of each other (the same tastes, the same learning history), so resampling
 /// sessions would give intervals that are too narrow; resampling diners keeps that correlation.
-public enum MetricForm: Sendable, Equatable {
+package enum MetricForm: Sendable, Equatable {
   /// Σ numerator / Σ denominator over the units; undefined when Σ denominator is 0. Means over
   /// sessions (denominator: the unit's sessions), rates over cards, and estimators such as IPS
   /// all take this form.
@@ -17,35 +17,35 @@ public enum MetricForm: Sendable, Equatable {
 }
 
 /// One metric of a comparison: its stable snake_case name, a one-line definition and its form.
-public struct MetricSpec: Sendable, Equatable {
-  public var name: String
-  public var definition: String
-  public var form: MetricForm
+package struct MetricSpec: Sendable, Equatable {
+  package var name: String
+  package var definition: String
+  package var form: MetricForm
 
-  public init(name: String, definition: String, form: MetricForm) {
+  package init(name: String, definition: String, form: MetricForm) {
     self.name = name
     self.definition = definition
     self.form = form
   }
 
   /// Whether the value is a whole-number count.
-  public var isCount: Bool { form == .total }
+  package var isCount: Bool { form == .total }
 }
 
 /// The per-unit sums of one arm (a strategy) for every metric of a `UnitTable`.
 ///
 /// For unit `u` and metric `m` of `metricCount` metrics, the sums are at `u * metricCount + m`.
-public struct ArmUnits: Sendable, Equatable {
-  public var arm: String
-  public let metricCount: Int
-  public var numerators: [Double]
-  public var denominators: [Double]
+package struct ArmUnits: Sendable, Equatable {
+  package var arm: String
+  package let metricCount: Int
+  package var numerators: [Double]
+  package var denominators: [Double]
   /// Per unit, the distinct catalog indices it was shown (sorted ascending): the input of
   /// `.coverage` metrics. Empty arrays when the table has no coverage metric.
-  public var items: [[Int32]]
+  package var items: [[Int32]]
 
   /// An arm with every sum 0 and no items.
-  public init(arm: String, units: Int, metrics: Int) {
+  package init(arm: String, units: Int, metrics: Int) {
     self.arm = arm
     metricCount = metrics
     numerators = Array(repeating: 0, count: units * metrics)
@@ -53,20 +53,20 @@ public struct ArmUnits: Sendable, Equatable {
     items = Array(repeating: [], count: units)
   }
 
-  public var unitCount: Int { items.count }
+  package var unitCount: Int { items.count }
 
   /// Adds to unit `unit`'s sums of metric `metric`.
   @inline(__always)
-  public mutating func add(unit: Int, metric: Int, numerator: Double, denominator: Double = 0) {
+  package mutating func add(unit: Int, metric: Int, numerator: Double, denominator: Double = 0) {
     numerators[unit * metricCount + metric] += numerator
     denominators[unit * metricCount + metric] += denominator
   }
 
-  public func numerator(unit: Int, metric: Int) -> Double {
+  package func numerator(unit: Int, metric: Int) -> Double {
     numerators[unit * metricCount + metric]
   }
 
-  public func denominator(unit: Int, metric: Int) -> Double {
+  package func denominator(unit: Int, metric: Int) -> Double {
     denominators[unit * metricCount + metric]
   }
 }
@@ -77,13 +77,13 @@ public struct ArmUnits: Sendable, Equatable {
 /// Every arm has a row for every unit, also for units it has no data for (all zeros): in a
 /// simulation every strategy serves the same diners; on logs every strategy is evaluated on the
 /// same diners of the evaluation period.
-public struct UnitTable: Sendable, Equatable {
-  public var metrics: [MetricSpec]
+package struct UnitTable: Sendable, Equatable {
+  package var metrics: [MetricSpec]
   /// Unit ids (diner ids), in a stable order (ascending by UTF-8 bytes).
-  public var units: [String]
-  public var arms: [ArmUnits]
+  package var units: [String]
+  package var arms: [ArmUnits]
 
-  public init(metrics: [MetricSpec], units: [String], arms: [ArmUnits]) {
+  package init(metrics: [MetricSpec], units: [String], arms: [ArmUnits]) {
     precondition(
       arms.allSatisfy { $0.unitCount == units.count && $0.metricCount == metrics.count },
       "every arm needs a row of every metric for every unit")
@@ -95,7 +95,7 @@ public struct UnitTable: Sendable, Equatable {
   /// The metric's value for arm `arm` over all units (each weight 1): the point estimate.
   /// Sums run in unit order, so the value is the same on every run. nil when undefined, and when
   /// the sums are not finite numbers.
-  public func value(arm: Int, metric: Int) -> Double? {
+  package func value(arm: Int, metric: Int) -> Double? {
     let a = arms[arm]
     switch metrics[metric].form {
     case .total:

@@ -7,23 +7,23 @@ import DeckIO
 ///
 /// Events before the split are ignored here (they are the training history, read by another
 /// sink); so are events whose dish is not in the catalog (`.unknownItem`), as everywhere else.
-public struct HeldOutSwipes: SwipeEventSink {
-  public let catalog: Catalog
+package struct HeldOutSwipes: SwipeEventSink {
+  package let catalog: Catalog
   /// The first evaluated day.
-  public let split: DeckDate
+  package let split: DeckDate
   private var users: [String: Int] = [:]
   private var names: [String] = []
   private var right: [Set<Int32>] = []
   /// Evaluated events (right and left).
-  public private(set) var events = 0
-  public private(set) var rightSwipes = 0
+  package private(set) var events = 0
+  package private(set) var rightSwipes = 0
 
-  public init(catalog: Catalog, split: DeckDate) {
+  package init(catalog: Catalog, split: DeckDate) {
     self.catalog = catalog
     self.split = split
   }
 
-  public mutating func event(_ e: SwipeEvent) -> EventDisposition {
+  package mutating func event(_ e: SwipeEvent) -> EventDisposition {
     let day = (e.deck ?? e.day).daysSinceEpoch
     guard day >= split.daysSinceEpoch else { return .accepted }
     guard let item = catalog.index(of: e.item) else { return .unknownItem }
@@ -32,7 +32,7 @@ public struct HeldOutSwipes: SwipeEventSink {
   }
 
   /// Adds one evaluated swipe.
-  public mutating func add(user: String, item: Int32, right isRight: Bool) {
+  package mutating func add(user: String, item: Int32, right isRight: Bool) {
     events += 1
     let u: Int
     if let known = users[user] {
@@ -50,12 +50,12 @@ public struct HeldOutSwipes: SwipeEventSink {
   }
 
   /// Diners with at least one evaluated swipe.
-  public var dinerCount: Int { names.count }
+  package var dinerCount: Int { names.count }
 
   /// The diners who swiped at least one dish right in the evaluation period, ascending by UTF-8
   /// bytes, each with the distinct dishes they swiped right (ascending): the units and relevance
   /// judgements of the ranking metrics.
-  public var judged: [(user: String, relevant: [Int32])] {
+  package var judged: [(user: String, relevant: [Int32])] {
     names.indices.filter { !right[$0].isEmpty }
       .map { (names[$0], right[$0].sorted()) }
       .sorted { $0.user.utf8.lexicographicallyPrecedes($1.user.utf8) }

@@ -6,14 +6,14 @@ import DeckStrategies
 /// The evaluation steps of `compare` on logs that are not I/O: the decks each strategy ranks for
 /// the evaluated diners, the off-policy targets and their effective sample sizes, and the notes
 /// and parameters these put in the report. The caller reads the logs, checks limits and writes.
-public enum LogEvaluation {
+package enum LogEvaluation {
   /// A strategy under comparison: its name (a strategy or a named configuration) and itself.
-  public typealias Arm = (name: String, strategy: any RankingStrategy)
+  package typealias Arm = (name: String, strategy: any RankingStrategy)
 
   /// The seed the compared strategies rank with, derived from the run's seed and never the seed
   /// itself: a log written by `simulate` with that seed would otherwise be replayed card for card
   /// by the seeded strategy that wrote it, and every estimate would be flattered.
-  public static func targetSeed(runSeed: UInt64) -> UInt64 {
+  package static func targetSeed(runSeed: UInt64) -> UInt64 {
     var derived = StableHash()
     derived.combine(runSeed)
     derived.combine("compare-target")
@@ -23,7 +23,7 @@ public enum LogEvaluation {
   /// Each strategy's deck for every diner on one date, as catalog indices in position order
   /// (`rankings[arm][diner]`), and how many decks each dish was ranked in (`shown[arm][item]`).
   /// Each strategy learns the history first.
-  public static func rankDecks(
+  package static func rankDecks(
     _ arms: [Arm], diners: [UserProfile], catalog: Catalog, history: History,
     builder: DeckBuilder, seed: UInt64, date: DeckDate
   ) throws -> (rankings: [[[Int32]]], shown: [[Int]]) {
@@ -50,7 +50,7 @@ public enum LogEvaluation {
   /// Each strategy's deck for every logged session, built as on the session's day (sessions are
   /// grouped by day). `builder` deals as many cards as the positions evaluated; the strategies
   /// have learned already (see `rankDecks`).
-  public static func offPolicyTargets(
+  package static func offPolicyTargets(
     _ arms: [Arm], log: OffPolicyLog, profiles: [String: UserProfile], history: History,
     builder: DeckBuilder, seed: UInt64
   ) throws -> [OffPolicyTarget] {
@@ -81,7 +81,7 @@ public enum LogEvaluation {
   /// The effective sample size of a target's importance weights w = match / μ over the logged
   /// cards: (Σw)² / Σw², 0 when no logged card matches. Few effective cards make IPS, SNIPS and
   /// DR noisy beyond what a bootstrap over diners can show.
-  public static func effectiveSampleSize(_ target: OffPolicyTarget, log: OffPolicyLog) -> Double {
+  package static func effectiveSampleSize(_ target: OffPolicyTarget, log: OffPolicyLog) -> Double {
     var sum = 0.0
     var squares = 0.0
     for (s, session) in log.sessions.enumerated() {
@@ -99,7 +99,7 @@ public enum LogEvaluation {
 
   /// The positions the off-policy estimates cover (the largest logged one, capped at
   /// `OffPolicy.maxPositions`) and how many logged cards lie beyond them.
-  public static func positions(of log: OffPolicyLog) -> (positions: Int, beyond: Int) {
+  package static func positions(of log: OffPolicyLog) -> (positions: Int, beyond: Int) {
     let positions = min(log.maxPosition, OffPolicy.maxPositions)
     let beyond = log.sessions.reduce(0) { n, s in
       n + s.cards.filter { Int($0.position) > positions }.count
@@ -108,15 +108,15 @@ public enum LogEvaluation {
   }
 
   /// The off-policy part of a logs report.
-  public struct OffPolicyPart {
-    public var table: UnitTable
-    public var notes: [String]
-    public var parameters: [ReportParameter]
+  package struct OffPolicyPart {
+    package var table: UnitTable
+    package var notes: [String]
+    package var parameters: [ReportParameter]
   }
 
   /// The off-policy estimates of `targets` over `log` with their notes (positions left out,
   /// effective samples too small to trust, the estimators' assumptions) and parameters.
-  public static func offPolicy(
+  package static func offPolicy(
     _ targets: [OffPolicyTarget], log: OffPolicyLog, from date: DeckDate
   ) -> OffPolicyPart {
     let (positions, beyond) = Self.positions(of: log)
@@ -160,7 +160,7 @@ public enum LogEvaluation {
   }
 
   /// The `limit` dishes each strategy showed most (ties by catalog order).
-  public static func topDishes(
+  package static func topDishes(
     names: [String], counts: [[Int]], catalog: Catalog, limit: Int = 10
   ) -> [TopDishes] {
     zip(names, counts).map { name, c in

@@ -2,7 +2,7 @@ import DeckCore
 import DeckIO
 
 /// How swipe logs are cut into training and evaluation (`compare` on logs).
-public enum LogSplit: Sendable, Equatable {
+package enum LogSplit: Sendable, Equatable {
   /// Events before the date train, events on or after it are evaluated.
   case date(DeckDate)
   /// Each (diner, dish) pair is evaluated with this probability, decided by a stable hash of
@@ -10,7 +10,7 @@ public enum LogSplit: Sendable, Equatable {
   case holdout(Double)
 
   /// "split at 2026-11-25", or the hold-out and the date its decks are built for.
-  public func describe(_ deckDate: DeckDate) -> String {
+  package func describe(_ deckDate: DeckDate) -> String {
     switch self {
     case .date(let d): return "split at \(d)"
     case .holdout(let f):
@@ -20,22 +20,22 @@ public enum LogSplit: Sendable, Equatable {
 }
 
 /// Routes each event of a log to the training history or to the evaluation.
-public struct LogSplitSink: EventSink {
-  public var training: HistoryIngest
-  public var heldOut: HeldOutSwipes
+package struct LogSplitSink: EventSink {
+  package var training: HistoryIngest
+  package var heldOut: HeldOutSwipes
   /// With off-policy estimates: the logged sessions of the evaluation period.
-  public var sessions: LoggedSessions?
-  public let split: LogSplit
-  public let seed: UInt64
+  package var sessions: LoggedSessions?
+  package let split: LogSplit
+  package let seed: UInt64
   private let threshold: UInt64
   /// The last local day of a training event (hold-out decks are built the day after).
-  public private(set) var lastTrainingDay: Int32 = 0
+  package private(set) var lastTrainingDay: Int32 = 0
   /// Events learned from.
-  public private(set) var trainingEvents = 0
+  package private(set) var trainingEvents = 0
   /// The latest deck day of any event (date splits).
-  public private(set) var lastDay: Int32?
+  package private(set) var lastDay: Int32?
 
-  public init(catalog: Catalog, split: LogSplit, seed: UInt64) {
+  package init(catalog: Catalog, split: LogSplit, seed: UInt64) {
     self.split = split
     self.seed = seed
     switch split {
@@ -55,7 +55,7 @@ public struct LogSplitSink: EventSink {
 
   /// The date the evaluated decks are built for: the split date, or the day after the last
   /// training event of a hold-out.
-  public var deckDate: DeckDate {
+  package var deckDate: DeckDate {
     switch split {
     case .date(let date): return date
     case .holdout: return DeckDate(daysSinceEpoch: lastTrainingDay + 1)
@@ -92,7 +92,7 @@ public struct LogSplitSink: EventSink {
     }
   }
 
-  public mutating func finish() {
+  package mutating func finish() {
     training.finish()
     heldOut.finish()
   }

@@ -4,18 +4,18 @@ import DeckIO
 
 /// One logged card of an off-policy evaluation log: what the logging policy showed where, how
 /// the diner swiped it, and the probability the logging policy had of showing it there.
-public struct LoggedCard: Sendable, Equatable {
+package struct LoggedCard: Sendable, Equatable {
   /// Catalog index.
-  public var item: Int32
+  package var item: Int32
   /// 1-based position in the logged deck.
-  public var position: Int32
+  package var position: Int32
   /// Swiped right.
-  public var liked: Bool
+  package var liked: Bool
   /// The logging policy's probability of putting `item` at `position` in this session: the
   /// marginal P(item at position), in (0, 1].
-  public var propensity: Double
+  package var propensity: Double
 
-  public init(item: Int32, position: Int32, liked: Bool, propensity: Double) {
+  package init(item: Int32, position: Int32, liked: Bool, propensity: Double) {
     precondition(item >= 0, "a catalog index is 0 or more")
     precondition(position >= 1, "positions are 1-based")
     precondition(propensity > 0 && propensity <= 1, "a propensity is in (0, 1]")
@@ -27,18 +27,18 @@ public struct LoggedCard: Sendable, Equatable {
 
   /// 1 for a right swipe, 0 for a left one.
   @inline(__always)
-  public var reward: Double { liked ? 1 : 0 }
+  package var reward: Double { liked ? 1 : 0 }
 }
 
 /// The logged cards of one diner on one deck day, by position (cards at the same position keep
 /// their order in the log).
-public struct LoggedSession: Sendable, Equatable {
+package struct LoggedSession: Sendable, Equatable {
   /// Index into `OffPolicyLog.diners`.
-  public var diner: Int
-  public var day: DeckDate
-  public var cards: [LoggedCard]
+  package var diner: Int
+  package var day: DeckDate
+  package var cards: [LoggedCard]
 
-  public init(diner: Int, day: DeckDate, cards: [LoggedCard]) {
+  package init(diner: Int, day: DeckDate, cards: [LoggedCard]) {
     self.diner = diner
     self.day = day
     self.cards = cards
@@ -49,13 +49,13 @@ public struct LoggedSession: Sendable, Equatable {
 ///
 /// `diners` are sorted ascending by UTF-8 bytes (the unit order of `UnitTable`); `sessions` are
 /// sorted by diner, then day. A target strategy's rankings are indexed like `sessions`.
-public struct OffPolicyLog: Sendable, Equatable {
-  public var diners: [String]
-  public var sessions: [LoggedSession]
+package struct OffPolicyLog: Sendable, Equatable {
+  package var diners: [String]
+  package var sessions: [LoggedSession]
   /// Items in the catalog the card indices refer to.
-  public var itemCount: Int
+  package var itemCount: Int
 
-  public init(diners: [String], sessions: [LoggedSession], itemCount: Int) {
+  package init(diners: [String], sessions: [LoggedSession], itemCount: Int) {
     precondition(
       sessions.allSatisfy { s in
         s.diner >= 0 && s.diner < diners.count && s.cards.allSatisfy { $0.item < itemCount }
@@ -66,24 +66,24 @@ public struct OffPolicyLog: Sendable, Equatable {
   }
 
   /// The largest logged position (0 for an empty log).
-  public var maxPosition: Int {
+  package var maxPosition: Int {
     sessions.reduce(0) { m, s in s.cards.reduce(m) { max($0, Int($1.position)) } }
   }
 
   /// Logged cards over all sessions.
-  public var cardCount: Int { sessions.reduce(0) { $0 + $1.cards.count } }
+  package var cardCount: Int { sessions.reduce(0) { $0 + $1.cards.count } }
 }
 
 /// How many events lacked a field, and where the first few of them are.
-public struct EventLocations: Sendable, Equatable {
-  public private(set) var count = 0
+package struct EventLocations: Sendable, Equatable {
+  package private(set) var count = 0
   /// The first `EventLocations.limit` of them, in the order read.
-  public private(set) var first: [SourceLocation] = []
+  package private(set) var first: [SourceLocation] = []
 
   /// Locations kept (an error message names them).
-  public static let limit = 3
+  package static let limit = 3
 
-  public init() {}
+  package init() {}
 
   mutating func note(file: String, line: Int) {
     count += 1
@@ -120,23 +120,23 @@ public struct EventLocations: Sendable, Equatable {
 /// file per `EventReader.read` call and sets `file` before each (the name used in locations).
 ///
 /// Memory: about 24 bytes per evaluated card, plus the distinct users and sessions.
-public struct LoggedSessions: EventSink, Sendable {
-  public let catalog: Catalog
+package struct LoggedSessions: EventSink, Sendable {
+  package let catalog: Catalog
   /// The first day of the evaluation period.
-  public let start: DeckDate
+  package let start: DeckDate
   /// The file being read, for the locations of events with missing fields.
-  public var file: String
+  package var file: String
 
   /// Events in the window without a propensity.
-  public private(set) var missingPropensity = EventLocations()
+  package private(set) var missingPropensity = EventLocations()
   /// Events in the window without a position.
-  public private(set) var missingPosition = EventLocations()
+  package private(set) var missingPosition = EventLocations()
   /// Events in the window whose propensity is below `OffPolicy.minimumPropensity`, and the
   /// propensity of the first of them.
-  public private(set) var lowPropensity = EventLocations()
-  public private(set) var firstLowPropensity: Double?
+  package private(set) var lowPropensity = EventLocations()
+  package private(set) var firstLowPropensity: Double?
   /// Events before `start` (left out).
-  public private(set) var eventsBefore = 0
+  package private(set) var eventsBefore = 0
 
   private var items: ByteTable
   private var users = ByteTable(capacity: 1024)
@@ -152,7 +152,7 @@ public struct LoggedSessions: EventSink, Sendable {
     var card: LoggedCard
   }
 
-  public init(catalog: Catalog, start: DeckDate, file: String = "") {
+  package init(catalog: Catalog, start: DeckDate, file: String = "") {
     self.catalog = catalog
     self.start = start
     self.file = file
@@ -161,7 +161,7 @@ public struct LoggedSessions: EventSink, Sendable {
   }
 
   /// Evaluated cards so far.
-  public var cardCount: Int { cards.count }
+  package var cardCount: Int { cards.count }
 
   package mutating func event(_ e: RawEvent) -> EventDisposition {
     guard let item = items.find(e.item) else { return .unknownItem }
@@ -215,7 +215,7 @@ public struct LoggedSessions: EventSink, Sendable {
   /// propensity below `OffPolicy.minimumPropensity`, or no position: a `.malformed` error at
   /// the first such event that lists a few more and counts the rest, e.g. `events.jsonl:12:
   /// propensity: missing on 43 events from 2026-03-01 on: here, :15, :20 and 40 more; ...`.
-  public func check() throws(DeckIOError) {
+  package func check() throws(DeckIOError) {
     if let head = missingPropensity.first.first {
       throw .malformed(
         SourceLocation(file: head.file, line: head.line, field: "propensity"),
@@ -253,7 +253,7 @@ public struct LoggedSessions: EventSink, Sendable {
   /// The evaluation log: diners sorted by UTF-8 bytes, sessions by diner and day, cards by
   /// position (stable). User ids that are the same text in Swift (`String` equality, e.g. a
   /// precomposed and a decomposed accent) are one diner, as in `HistoryIngest`.
-  public func log() -> OffPolicyLog {
+  package func log() -> OffPolicyLog {
     // Distinct user texts, the first spelling of each.
     var dinerOfText: [String: Int] = [:]
     var names: [String] = []

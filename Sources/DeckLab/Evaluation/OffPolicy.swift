@@ -2,28 +2,28 @@ import DeckCore
 
 /// A target strategy of an off-policy evaluation: a deterministic ranking for every session of
 /// the evaluation log.
-public struct OffPolicyTarget: Sendable, Equatable {
+package struct OffPolicyTarget: Sendable, Equatable {
   /// The arm's name (a strategy name or a named configuration).
-  public var name: String
+  package var name: String
   /// `rankings[s]`: the deck the target would have shown in `OffPolicyLog.sessions[s]`, as
   /// catalog indices in position order (first card first).
-  public var rankings: [[Int32]]
+  package var rankings: [[Int32]]
 
-  public init(name: String, rankings: [[Int32]]) {
+  package init(name: String, rankings: [[Int32]]) {
     self.name = name
     self.rankings = rankings
   }
 }
 
 /// Settings of an off-policy evaluation.
-public struct OffPolicyOptions: Sendable, Equatable {
+package struct OffPolicyOptions: Sendable, Equatable {
   /// The last position evaluated (P); nil: the largest logged position, at most
   /// `OffPolicy.maxPositions`. Cards logged at higher positions are left out of every estimator.
-  public var positions: Int?
+  package var positions: Int?
   /// m, the pseudo-cards of the reward model's prior (see `OffPolicyRewardModel`).
-  public var priorStrength: Double
+  package var priorStrength: Double
 
-  public init(positions: Int? = nil, priorStrength: Double = 10) {
+  package init(positions: Int? = nil, priorStrength: Double = 10) {
     precondition((positions ?? 1) >= 1, "the last position evaluated must be 1 or more")
     precondition(priorStrength >= 0 && priorStrength.isFinite, "the prior strength is 0 or more")
     self.positions = positions
@@ -41,15 +41,15 @@ public struct OffPolicyOptions: Sendable, Equatable {
 /// moves to its own rate. An item never shown at p (or any item when m is 0 and it has no shows)
 /// gets ρ_p; a position with no logged cards has ρ_p = 0 (it is never used: no card there is
 /// evaluated).
-public struct OffPolicyRewardModel: Sendable {
-  public let positions: Int
-  public let priorStrength: Double
+package struct OffPolicyRewardModel: Sendable {
+  package let positions: Int
+  package let priorStrength: Double
   /// ρ_p at index p − 1.
-  public let positionRates: [Double]
+  package let positionRates: [Double]
   /// (likes, shows) per position and item, keyed by `key(_:_:)`; only pairs that were shown.
   private let counts: [UInt64: (likes: Int, shows: Int)]
 
-  public init(log: OffPolicyLog, positions: Int, priorStrength: Double) {
+  package init(log: OffPolicyLog, positions: Int, priorStrength: Double) {
     self.positions = positions
     self.priorStrength = priorStrength
     var counts: [UInt64: (likes: Int, shows: Int)] = [:]
@@ -78,7 +78,7 @@ public struct OffPolicyRewardModel: Sendable {
   }
 
   /// r̂(item, position) for a position in 1...positions.
-  public func predict(item: Int32, position: Int) -> Double {
+  package func predict(item: Int32, position: Int) -> Double {
     let rate = positionRates[position - 1]
     guard let c = counts[OffPolicyRewardModel.key(item, position)] else { return rate }
     let shows = Double(c.shows) + priorStrength
@@ -139,10 +139,10 @@ public struct OffPolicyRewardModel: Sendable {
 /// Σ 1[match]; IPS Σ 1[match] r / μ / cards; SNIPS Σ 1[match] r / μ / Σ 1[match] / μ; DR
 /// Σ [r̂ + 1[match] (r − r̂) / μ] / cards. The ratio of the totals over diners is the estimate;
 /// resampling diners gives intervals that respect the correlation of a diner's sessions.
-public enum OffPolicy {
+package enum OffPolicy {
   /// The most positions evaluated by default: each adds five metrics per strategy (and a deck of
   /// that many cards per logged session), and a swipe deck is read well before its 100th card.
-  public static let maxPositions = 100
+  package static let maxPositions = 100
 
   /// The smallest propensity the estimators use. A card's weight is 1 / propensity: below one
   /// in a million, one matched card outweighs a million evaluated ones, and weights (and the
@@ -150,7 +150,7 @@ public enum OffPolicy {
   /// only requires propensities above 0 and clips weights only when asked (`lambda_`); clipping
   /// would change the estimates it agrees with, so a log below the floor is refused instead
   /// (`LoggedSessions.check()`).
-  public static let minimumPropensity = 1e-6
+  package static let minimumPropensity = 1e-6
 
   /// The estimator kinds of a position block, in metric order.
   private static let perPosition = ["replay", "ips", "snips", "dr", "replay_matches"]
@@ -160,7 +160,7 @@ public enum OffPolicy {
   /// The metrics of an evaluation up to position `positions`, in table order: `replay`, `ips`,
   /// `snips`, `dr`, `replay_matches`, `evaluated_cards`, then for p = 1...positions `replay_pP`,
   /// `ips_pP`, `snips_pP`, `dr_pP`, `replay_matches_pP`.
-  public static func metrics(positions: Int) -> [MetricSpec] {
+  package static func metrics(positions: Int) -> [MetricSpec] {
     var specs = [
       MetricSpec(
         name: "replay",
@@ -218,7 +218,7 @@ public enum OffPolicy {
   /// without logged cards get rows of zeros), or else the log's diners, in their order.
   ///
   /// Every target needs one ranking per session of the log, of valid catalog indices.
-  public static func evaluate(
+  package static func evaluate(
     _ log: OffPolicyLog, targets: [OffPolicyTarget], units: [String]? = nil,
     options: OffPolicyOptions = OffPolicyOptions()
   ) -> UnitTable {

@@ -38,7 +38,7 @@ import Foundation
 /// - `novelty` and `popularity_bias` average over recommended cards (every top-k card of every
 ///   evaluated diner weighs the same, like `novelty` in `stats`); the accuracy metrics and
 ///   `intra_list_diversity` average over diners (each diner weighs the same).
-public enum OfflineMetric: Int, Sendable, CaseIterable {
+package enum OfflineMetric: Int, Sendable, CaseIterable {
   case precisionAtK
   case recallAtK
   case ndcgAtK
@@ -51,7 +51,7 @@ public enum OfflineMetric: Int, Sendable, CaseIterable {
   case popularityBias
 
   /// The stable snake_case name (k is not part of it: it is a report parameter).
-  public var name: String {
+  package var name: String {
     switch self {
     case .precisionAtK: "precision_at_k"
     case .recallAtK: "recall_at_k"
@@ -67,7 +67,7 @@ public enum OfflineMetric: Int, Sendable, CaseIterable {
   }
 
   /// One line saying exactly how the metric is computed, with the cutoff `k` written in.
-  public func definition(k: Int) -> String {
+  package func definition(k: Int) -> String {
     let cut = "k = \(k)"
     switch self {
     case .precisionAtK:
@@ -105,11 +105,11 @@ public enum OfflineMetric: Int, Sendable, CaseIterable {
 
 /// One strategy's rankings for an offline evaluation: per diner, catalog indices with rank 1
 /// first and no item twice, in the order of the diners given to `OfflineEvaluation.evaluate`.
-public struct OfflineArm: Sendable, Equatable {
-  public var name: String
-  public var rankings: [[Int32]]
+package struct OfflineArm: Sendable, Equatable {
+  package var name: String
+  package var rankings: [[Int32]]
 
-  public init(name: String, rankings: [[Int32]]) {
+  package init(name: String, rankings: [[Int32]]) {
     self.name = name
     self.rankings = rankings
   }
@@ -125,27 +125,27 @@ public struct OfflineArm: Sendable, Equatable {
 /// - `novelty`, `popularity_bias`: (sum over the diner's top-k cards, number of those cards);
 /// - `intra_list_diversity`: (the diner's share, 1), or (0, 0) for fewer than two cards;
 /// - `catalog_coverage`: `ArmUnits.items` holds the diner's top-k items, sorted.
-public struct OfflineEvaluation: Sendable {
+package struct OfflineEvaluation: Sendable {
   /// The cutoff of every @k metric and of the top k the other metrics look at.
-  public let k: Int
+  package let k: Int
   /// Per catalog index, its category index (`Catalog.itemCategory`).
-  public let itemCategory: [Int32]
+  package let itemCategory: [Int32]
   /// Per catalog index, its right swipes before the split date (`History.itemRight` of the
   /// training history).
-  public let trainingPopularity: [Int32]
+  package let trainingPopularity: [Int32]
   /// Per catalog index, -log2 of its smoothed training popularity (see `OfflineMetric.novelty`).
-  public let noveltyBits: [Double]
+  package let noveltyBits: [Double]
   /// Per catalog index, its mid-rank popularity percentile (see `OfflineMetric.popularityBias`).
-  public let popularityPercentile: [Double]
+  package let popularityPercentile: [Double]
 
   /// The diner-level sums, and the diners that were left out.
-  public struct Result: Sendable, Equatable {
+  package struct Result: Sendable, Equatable {
     /// One unit per evaluated diner, in the order given; the metrics in `OfflineMetric` order.
-    public var table: UnitTable
+    package var table: UnitTable
     /// Diners left out because they have no relevant item, in the order given.
-    public var usersWithoutRelevant: [String]
+    package var usersWithoutRelevant: [String]
 
-    public init(table: UnitTable, usersWithoutRelevant: [String]) {
+    package init(table: UnitTable, usersWithoutRelevant: [String]) {
       self.table = table
       self.usersWithoutRelevant = usersWithoutRelevant
     }
@@ -153,7 +153,7 @@ public struct OfflineEvaluation: Sendable {
 
   /// An evaluation at cutoff `k` (≥ 1) over a catalog of `itemCategory.count` items;
   /// `trainingPopularity` has one non-negative count per catalog item.
-  public init(k: Int, itemCategory: [Int32], trainingPopularity: [Int32]) {
+  package init(k: Int, itemCategory: [Int32], trainingPopularity: [Int32]) {
     precondition(k >= 1, "the cutoff k must be at least 1, got \(k)")
     precondition(
       trainingPopularity.count == itemCategory.count,
@@ -168,10 +168,10 @@ public struct OfflineEvaluation: Sendable {
   }
 
   /// Catalog items.
-  public var catalogSize: Int { itemCategory.count }
+  package var catalogSize: Int { itemCategory.count }
 
   /// The metric list of the table, in `OfflineMetric` order, with k written into the definitions.
-  public var metrics: [MetricSpec] {
+  package var metrics: [MetricSpec] {
     OfflineMetric.allCases.map { metric in
       let form: MetricForm =
         metric == .catalogCoverage ? .coverage(catalogItems: catalogSize) : .ratio
@@ -187,7 +187,7 @@ public struct OfflineEvaluation: Sendable {
   ///     evaluation period (any order; repeats count once).
   ///   - arms: per strategy, one ranking per diner (same order). Rankings of diners without a
   ///     relevant item are not looked at.
-  public func evaluate(users: [String], relevant: [[Int32]], arms: [OfflineArm]) -> Result {
+  package func evaluate(users: [String], relevant: [[Int32]], arms: [OfflineArm]) -> Result {
     precondition(relevant.count == users.count, "one relevant list per user")
     precondition(
       zip(users, users.dropFirst()).allSatisfy { $0.utf8.lexicographicallyPrecedes($1.utf8) },

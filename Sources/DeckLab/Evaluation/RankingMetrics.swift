@@ -29,15 +29,15 @@ import Foundation
 /// Every value lies in [0, 1]. A diner with no relevant item (R empty) has no recall, NDCG or AP
 /// (0 / 0): such diners are not scored at all (the failable initialiser returns nil), as trec_eval
 /// leaves out queries without relevant judgements.
-public struct RankingMetrics: Sendable, Equatable {
-  public var precision: Double
-  public var recall: Double
-  public var ndcg: Double
-  public var averagePrecision: Double
-  public var reciprocalRank: Double
-  public var hit: Double
+package struct RankingMetrics: Sendable, Equatable {
+  package var precision: Double
+  package var recall: Double
+  package var ndcg: Double
+  package var averagePrecision: Double
+  package var reciprocalRank: Double
+  package var hit: Double
 
-  public init(
+  package init(
     precision: Double, recall: Double, ndcg: Double, averagePrecision: Double,
     reciprocalRank: Double, hit: Double
   ) {
@@ -51,7 +51,7 @@ public struct RankingMetrics: Sendable, Equatable {
 
   /// Scores `ranking` (catalog indices, rank 1 first, no item twice) against `relevant` at
   /// cutoff `k` (≥ 1). nil when `relevant` is empty: the diner cannot be scored.
-  public init?(ranking: [Int32], relevant: Set<Int32>, k: Int) {
+  package init?(ranking: [Int32], relevant: Set<Int32>, k: Int) {
     precondition(k >= 1, "the cutoff k must be at least 1, got \(k)")
     precondition(
       Set(ranking).count == ranking.count, "a ranking must not hold an item twice: \(ranking)")
@@ -80,13 +80,13 @@ public struct RankingMetrics: Sendable, Equatable {
 
   /// The DCG discount of 1-based rank `rank`: 1 / log2(rank + 1), so 1 at rank 1, 0.6309 at 2.
   @inline(__always)
-  public static func discount(rank: Int) -> Double {
+  package static func discount(rank: Int) -> Double {
     1 / log2(Double(rank + 1))
   }
 
   /// The DCG at cutoff `k` of a list that starts with all `relevantCount` relevant items:
   /// Σ for r = 1 ... min(k, relevantCount) of 1 / log2(r + 1). 0 when either is 0.
-  public static func idealDCG(relevantCount: Int, k: Int) -> Double {
+  package static func idealDCG(relevantCount: Int, k: Int) -> Double {
     var sum = 0.0
     var rank = 1
     while rank <= min(k, relevantCount) {

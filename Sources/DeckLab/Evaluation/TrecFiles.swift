@@ -2,17 +2,17 @@ import DeckBase
 import DeckIO
 
 /// An id that cannot go into a TREC file: empty, or holding whitespace.
-public struct TrecIDError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct TrecIDError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What the id names: "user", "item" or "run tag".
-  public var kind: String
-  public var id: String
+  package var kind: String
+  package var id: String
 
-  public init(kind: String, id: String) {
+  package init(kind: String, id: String) {
     self.kind = kind
     self.id = id
   }
 
-  public var description: String {
+  package var description: String {
     let shown = id.debugDescription
     if id.isEmpty {
       return "\(kind) id \(shown) is empty; TREC files need a non-empty id in every field"
@@ -30,14 +30,14 @@ public struct TrecIDError: Error, Sendable, Equatable, CustomStringConvertible {
 /// escaped id would not match the ids an analyst sees everywhere else, so an id that is empty or
 /// holds whitespace (any Unicode whitespace, line breaks included) is refused with `TrecIDError`
 /// rather than escaped.
-public enum TrecFiles {
+package enum TrecFiles {
   /// The run file of one strategy: per user with a non-empty ranking, in the order given, one
   /// line per ranked item, `user Q0 item rank score tag`, rank 1 first. The score is
   /// `n + 1 - rank` for a list of n items: a whole number, strictly decreasing with the rank, so
   /// trec_eval (which orders by score and ignores the rank column) keeps the list's order and
   /// never needs its own tie rule. Users with an empty ranking have no line (a run cannot say
   /// "nothing"): run trec_eval with `-c` to count them, with 0, as the offline metrics do.
-  public static func run(users: [String], rankings: [[String]], tag: String)
+  package static func run(users: [String], rankings: [[String]], tag: String)
     throws(TrecIDError) -> String
   {
     precondition(rankings.count == users.count, "one ranking per user")
@@ -54,7 +54,7 @@ public enum TrecFiles {
   }
 
   /// The run file of rankings of catalog indices, with `itemIDs[index]` written for an index.
-  public static func run(users: [String], rankings: [[Int32]], itemIDs: [String], tag: String)
+  package static func run(users: [String], rankings: [[Int32]], itemIDs: [String], tag: String)
     throws(TrecIDError) -> String
   {
     try run(users: users, rankings: rankings.map { $0.map { itemIDs[Int($0)] } }, tag: tag)
@@ -63,7 +63,7 @@ public enum TrecFiles {
   /// The qrels file: per user, in the order given, one line `user 0 item 1` per relevant item,
   /// in the order given. Users without a relevant item have no line, so trec_eval does not
   /// evaluate them (nor do the offline metrics).
-  public static func qrels(users: [String], relevant: [[String]]) throws(TrecIDError) -> String {
+  package static func qrels(users: [String], relevant: [[String]]) throws(TrecIDError) -> String {
     precondition(relevant.count == users.count, "one relevant list per user")
     var text = ""
     for (user, items) in zip(users, relevant) where !items.isEmpty {
@@ -77,7 +77,7 @@ public enum TrecFiles {
   }
 
   /// The qrels file of relevant catalog indices, with `itemIDs[index]` written for an index.
-  public static func qrels(users: [String], relevant: [[Int32]], itemIDs: [String])
+  package static func qrels(users: [String], relevant: [[Int32]], itemIDs: [String])
     throws(TrecIDError) -> String
   {
     try qrels(users: users, relevant: relevant.map { $0.map { itemIDs[Int($0)] } })
@@ -87,7 +87,7 @@ public enum TrecFiles {
   /// order: by score, highest first; equal scores by doc id, descending byte order (as trec_eval
   /// sorts them). The rank column must be a whole number but is not used, as in trec_eval.
   /// Blank lines are skipped; a doc twice for one query is an error.
-  public static func readRun(_ text: String, name: String) throws(DeckIOError) -> [String: [String]]
+  package static func readRun(_ text: String, name: String) throws(DeckIOError) -> [String: [String]]
   {
     var scored: [String: [(doc: String, score: Double)]] = [:]
     for (number, line) in lines(text) {
@@ -127,7 +127,7 @@ public enum TrecFiles {
   /// Reads a qrels file (`query iteration doc relevance`) into, per query, the docs with
   /// relevance ≥ 1 (trec_eval's default threshold). A query whose lines all have relevance ≤ 0
   /// maps to an empty set. Blank lines are skipped.
-  public static func readQrels(_ text: String, name: String) throws(DeckIOError) -> [String:
+  package static func readQrels(_ text: String, name: String) throws(DeckIOError) -> [String:
     Set<String>]
   {
     var relevant: [String: Set<String>] = [:]

@@ -9,12 +9,12 @@ import Foundation
 ///
 /// MovieLens lists a movie's genres in alphabetical order (for all but about 1% of movies), so
 /// "the first genre" is the alphabetically first: Action and Adventure win over Drama.
-public enum MovieLensImport {
-  public static let moviesFile = "movies.csv"
+package enum MovieLensImport {
+  package static let moviesFile = "movies.csv"
   /// MovieLens' mark for a movie without genres.
-  public static let noGenres = "(no genres listed)"
+  package static let noGenres = "(no genres listed)"
 
-  public static func catalog(directory: String) throws(DeckIOError) -> ImportedCatalog {
+  package static func catalog(directory: String) throws(DeckIOError) -> ImportedCatalog {
     try catalog(RealData.Source(directory: directory, shown: directory))
   }
 
@@ -25,7 +25,7 @@ public enum MovieLensImport {
   }
 
   /// The catalog of a parsed movies.csv.
-  public static func catalog(_ table: CSVTable, notes: [String] = []) throws(DeckIOError)
+  package static func catalog(_ table: CSVTable, notes: [String] = []) throws(DeckIOError)
     -> ImportedCatalog
   {
     let idColumn = try table.requireColumn("movieId")

@@ -4,7 +4,7 @@ import DeckIO
 import Foundation
 
 /// The public data sets `menudeck import` turns into a menudeck catalog.
-public enum RealDataSet: String, Sendable, CaseIterable {
+package enum RealDataSet: String, Sendable, CaseIterable {
   /// MovieLens ml-latest-small (GroupLens): movies.csv is the catalog, ratings.csv the log.
   case movielens
   /// UCI "Restaurant & consumer data": geoplaces2.csv + chefmozcuisine.csv are the catalog,
@@ -12,7 +12,7 @@ public enum RealDataSet: String, Sendable, CaseIterable {
   case uci
 
   /// The ratings log in the data set's directory, read in place with `mapping`.
-  public var ratingsFile: String {
+  package var ratingsFile: String {
     switch self {
     case .movielens: return "ratings.csv"
     case .uci: return "rating_final.csv"
@@ -20,7 +20,7 @@ public enum RealDataSet: String, Sendable, CaseIterable {
   }
 
   /// Every file of the data set's directory that the import reads.
-  public var inputFiles: [String] {
+  package var inputFiles: [String] {
     switch self {
     case .movielens: return [MovieLensImport.moviesFile, ratingsFile]
     case .uci:
@@ -29,7 +29,7 @@ public enum RealDataSet: String, Sendable, CaseIterable {
   }
 
   /// How the ratings log is read: its columns and which ratings are right and left swipes.
-  public var mapping: ColumnMapping {
+  package var mapping: ColumnMapping {
     // Both are checked by the tests; a failure here is a programming error.
     switch self {
     case .movielens:
@@ -44,20 +44,20 @@ public enum RealDataSet: String, Sendable, CaseIterable {
   }
 
   /// `--columns ... --right '...' --left '...'`, as typed in a shell.
-  public var mappingArguments: String {
+  package var mappingArguments: String {
     let m = mapping
     return "--columns \(m.columnsSpec) --right '\(m.right!)' --left '\(m.left!)'"
   }
 }
 
 /// Rows an importer left out, by reason.
-public struct SkippedRows: Sendable, Equatable {
-  public var reason: String
-  public var count: Int
+package struct SkippedRows: Sendable, Equatable {
+  package var reason: String
+  package var count: Int
   /// The first few locations (file:line), for the note.
-  public var examples: [String]
+  package var examples: [String]
 
-  public init(reason: String, count: Int, examples: [String]) {
+  package init(reason: String, count: Int, examples: [String]) {
     self.reason = reason
     self.count = count
     self.examples = examples
@@ -65,16 +65,16 @@ public struct SkippedRows: Sendable, Equatable {
 }
 
 /// A data set's catalog, ready to write as menudeck's catalog CSV.
-public struct ImportedCatalog: Sendable {
-  public var dataSet: RealDataSet
+package struct ImportedCatalog: Sendable {
+  package var dataSet: RealDataSet
   /// Items in the source's file order; categories and tags lowercased as the catalog reader
   /// would.
-  public var items: [MenuItem]
-  public var skipped: [SkippedRows]
+  package var items: [MenuItem]
+  package var skipped: [SkippedRows]
   /// Other facts worth a line on stderr (an encoding fallback, a rule applied).
-  public var notes: [String]
+  package var notes: [String]
 
-  public init(
+  package init(
     dataSet: RealDataSet, items: [MenuItem], skipped: [SkippedRows] = [], notes: [String] = []
   ) {
     self.dataSet = dataSet
@@ -84,7 +84,7 @@ public struct ImportedCatalog: Sendable {
   }
 
   /// Items per category, most first (ties by name).
-  public var categoryCounts: [(category: String, items: Int)] {
+  package var categoryCounts: [(category: String, items: Int)] {
     var counts: [String: Int] = [:]
     for item in items { counts[item.category, default: 0] += 1 }
     return counts.map { ($0.key, $0.value) }.sorted {
@@ -93,31 +93,31 @@ public struct ImportedCatalog: Sendable {
   }
 
   /// menudeck's catalog CSV (the columns `CatalogReader` reads).
-  public var catalogCSV: String { SampleData.catalogCSV(items) }
+  package var catalogCSV: String { SampleData.catalogCSV(items) }
 }
 
 /// Counts of a ratings log read with its data set's mapping.
-public struct RatingCounts: Sendable, Equatable {
-  public var lines = 0
-  public var right = 0
-  public var left = 0
-  public var neutral = 0
-  public var users = 0
+package struct RatingCounts: Sendable, Equatable {
+  package var lines = 0
+  package var right = 0
+  package var left = 0
+  package var neutral = 0
+  package var users = 0
   /// Swipes on items that are not in the imported catalog.
-  public var unknownItemEvents = 0
-  public var untimed = false
+  package var unknownItemEvents = 0
+  package var untimed = false
 
-  public init() {}
+  package init() {}
 }
 
 /// Shared steps of the importers.
-public enum RealData {
+package enum RealData {
   /// The catalog category of items the source gives no genre or cuisine.
-  public static let unknownCategory = "unknown"
+  package static let unknownCategory = "unknown"
 
   /// Reads the catalog of `dataSet` from `directory`; messages show the directory as
   /// `shownAs` (the path as the user wrote it) when given.
-  public static func importCatalog(
+  package static func importCatalog(
     _ dataSet: RealDataSet, directory: String, shownAs: String? = nil
   ) throws(DeckIOError) -> ImportedCatalog {
     let source = Source(directory: directory, shown: shownAs ?? directory)
@@ -134,7 +134,7 @@ public enum RealData {
   }
 
   /// Reads the ratings log of `dataSet` (`path`) with its mapping, against `catalog`.
-  public static func countRatings(
+  package static func countRatings(
     _ dataSet: RealDataSet, path: String, catalog: Catalog
   ) throws(DeckIOError) -> RatingCounts {
     var sink = CountingSink(catalog: catalog)
@@ -198,7 +198,7 @@ public enum RealData {
   }
 
   /// "1 movie", "2 movies".
-  public static func plural(_ n: Int, _ noun: String, _ plural: String? = nil) -> String {
+  package static func plural(_ n: Int, _ noun: String, _ plural: String? = nil) -> String {
     n == 1 ? "1 \(noun)" : "\(n) \(plural ?? noun + "s")"
   }
 

@@ -10,11 +10,11 @@ import Foundation
 /// and repeated rows, are skipped and counted.
 ///
 /// Files that are not valid UTF-8 are read as Latin-1 (the original UCI files were).
-public enum UCIRestaurantsImport {
-  public static let placesFile = "geoplaces2.csv"
-  public static let cuisineFile = "chefmozcuisine.csv"
+package enum UCIRestaurantsImport {
+  package static let placesFile = "geoplaces2.csv"
+  package static let cuisineFile = "chefmozcuisine.csv"
 
-  public static func catalog(directory: String) throws(DeckIOError) -> ImportedCatalog {
+  package static func catalog(directory: String) throws(DeckIOError) -> ImportedCatalog {
     try catalog(RealData.Source(directory: directory, shown: directory))
   }
 
@@ -26,7 +26,7 @@ public enum UCIRestaurantsImport {
   }
 
   /// The catalog of parsed geoplaces2.csv and chefmozcuisine.csv tables.
-  public static func catalog(places: CSVTable, cuisines: CSVTable, notes: [String] = [])
+  package static func catalog(places: CSVTable, cuisines: CSVTable, notes: [String] = [])
     throws(DeckIOError) -> ImportedCatalog
   {
     let idColumn = try places.requireColumn("placeID")

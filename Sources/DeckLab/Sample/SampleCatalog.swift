@@ -8,7 +8,7 @@ import DeckCore
 
 extension SampleData {
   /// The sample menu, in catalog order.
-  public static let items: [MenuItem] =
+  package static let items: [MenuItem] =
     donburi + noodles + teishoku + curry + nabe + yoshoku
     + sides + soup + salad + dessert + world
 

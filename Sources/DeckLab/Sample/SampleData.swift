@@ -5,28 +5,28 @@ import DeckCore
 ///
 /// Everything comes from tables in the source and from `RandomStream`s derived from the seed, so
 /// the same seed gives the same bytes on every machine and every run.
-public enum SampleData {
+package enum SampleData {
   /// The seed of the checked-in data set.
-  public static let defaultSeed: UInt64 = 20_261_130
+  package static let defaultSeed: UInt64 = 20_261_130
   /// The date the sample is made for: the log covers the days before it.
-  public static let deckDate = DeckDate(year: 2026, month: 11, day: 30)!
+  package static let deckDate = DeckDate(year: 2026, month: 11, day: 30)!
   /// Days of swipe log before `deckDate`.
-  public static let historyDays = 14
+  package static let historyDays = 14
   /// The diners' local time zone, as written in event times (Japan Standard Time).
-  public static let utcOffset = "+09:00"
+  package static let utcOffset = "+09:00"
   /// Cards in each logged deck.
-  public static let loggedDeckSize = 10
+  package static let loggedDeckSize = 10
   /// The food-menu app's rule, used to write and check raw drags.
-  public static let swipeRule = SwipeRule.foodMenu
+  package static let swipeRule = SwipeRule.foodMenu
 
   /// The first day of the log.
-  public static var firstLogDay: DeckDate { deckDate.adding(days: -historyDays) }
+  package static var firstLogDay: DeckDate { deckDate.adding(days: -historyDays) }
   /// The last day of the log (the day before `deckDate`).
-  public static var lastLogDay: DeckDate { deckDate.adding(days: -1) }
+  package static var lastLogDay: DeckDate { deckDate.adding(days: -1) }
 
   /// Whether `user` may be shown `item` on `date`: the dish is served that day, satisfies every
   /// diet of the diner, contains none of the diner's allergens and is not in a disliked category.
-  public static func allows(_ user: UserProfile, _ item: MenuItem, on date: DeckDate) -> Bool {
+  package static func allows(_ user: UserProfile, _ item: MenuItem, on date: DeckDate) -> Bool {
     item.availability.allows(date)
       && user.diets.allSatisfy { item.diets.contains($0) }
       && !user.allergens.contains { item.allergens.contains($0) }
@@ -36,19 +36,19 @@ public enum SampleData {
 
 /// A horizontal drag as the food-menu app logs it: `dx` in tenths of a point (so it prints with
 /// exactly one decimal) and the card width in points.
-public struct SampleDrag: Sendable, Hashable {
-  public var dxTenths: Int
-  public var width: Int
+package struct SampleDrag: Sendable, Hashable {
+  package var dxTenths: Int
+  package var width: Int
 
-  public init(dxTenths: Int, width: Int) {
+  package init(dxTenths: Int, width: Int) {
     self.dxTenths = dxTenths
     self.width = width
   }
 
-  public var dx: Double { Double(dxTenths) / 10 }
+  package var dx: Double { Double(dxTenths) / 10 }
 
   /// What the food-menu app made of the drag.
-  public var outcome: DragOutcome {
+  package var outcome: DragOutcome {
     // A finite dx and a positive width never throw.
     (try? SampleData.swipeRule.decide(dx: dx, width: Double(width))) ?? .none
   }
@@ -56,21 +56,21 @@ public struct SampleDrag: Sendable, Hashable {
 
 /// One line of the sample swipe log: either a committed swipe or a raw drag (which may commit or
 /// spring back: a hesitation).
-public struct SampleEvent: Sendable, Hashable {
-  public var user: String
-  public var item: String
+package struct SampleEvent: Sendable, Hashable {
+  package var user: String
+  package var item: String
   /// The swipe, when the line logs a decided swipe; nil when it logs a raw drag.
-  public var swipe: SwipeDirection?
+  package var swipe: SwipeDirection?
   /// The raw drag, when the line logs one instead of `swipe`.
-  public var drag: SampleDrag?
+  package var drag: SampleDrag?
   /// Local wall-clock seconds since 1970-01-01T00:00 (in `SampleData.utcOffset`).
-  public var at: Int64
+  package var at: Int64
   /// 1-based card position in the deck.
-  public var position: Int
+  package var position: Int
   /// The date of the deck.
-  public var deck: DeckDate
+  package var deck: DeckDate
 
-  public init(
+  package init(
     user: String, item: String, swipe: SwipeDirection?, drag: SampleDrag?, at: Int64,
     position: Int, deck: DeckDate
   ) {
@@ -84,13 +84,13 @@ public struct SampleEvent: Sendable, Hashable {
   }
 
   /// The committed direction: the swipe, or what the drag decides; nil for a hesitation.
-  public var committed: SwipeDirection? {
+  package var committed: SwipeDirection? {
     if let swipe { return swipe }
     return drag?.outcome.swipe
   }
 
   /// The local calendar day of the event.
-  public var day: DeckDate {
+  package var day: DeckDate {
     let d = localDay(seconds: at)
     return DeckDate(daysSinceEpoch: Int32(d))
   }
@@ -108,7 +108,7 @@ extension SampleData {
   /// two days go last). Most sessions end at the first right swipe (pick-one mode), some browse
   /// the whole deck, a few are left early. About one line in twenty logs the raw drag instead of
   /// the swipe, and a few drags spring back (hesitations) before the card is swiped.
-  public static func events(seed: UInt64 = defaultSeed) -> [SampleEvent] {
+  package static func events(seed: UInt64 = defaultSeed) -> [SampleEvent] {
     let categories = distinct(items.map(\.category))
     let tags = distinct(items.flatMap(\.tags))
     let categoryIndex = Dictionary(uniqueKeysWithValues: categories.enumerated().map { ($1, $0) })

@@ -4,11 +4,11 @@ import DeckIO
 import Foundation
 
 /// One file of the sample data set.
-public struct SampleFile: Sendable, Equatable {
-  public var name: String
-  public var contents: String
+package struct SampleFile: Sendable, Equatable {
+  package var name: String
+  package var contents: String
 
-  public init(name: String, contents: String) {
+  package init(name: String, contents: String) {
     self.name = name
     self.contents = contents
   }
@@ -17,7 +17,7 @@ public struct SampleFile: Sendable, Equatable {
 extension SampleData {
   /// The files of the data set, in a fixed order: catalog (JSON, CSV), users (JSON, CSV), swipe
   /// log (JSON Lines, CSV) and a README describing them.
-  public static func files(seed: UInt64 = defaultSeed) -> [SampleFile] {
+  package static func files(seed: UInt64 = defaultSeed) -> [SampleFile] {
     let events = events(seed: seed)
     return [
       SampleFile(name: "catalog.json", contents: catalogJSON(items)),
@@ -33,7 +33,7 @@ extension SampleData {
   /// Writes `files(seed:)` into `directory` (created when missing; "" is the current
   /// directory), each file atomically (temporary file and rename), and returns the paths written.
   @discardableResult
-  public static func write(to directory: String, seed: UInt64 = defaultSeed) throws(DeckIOError)
+  package static func write(to directory: String, seed: UInt64 = defaultSeed) throws(DeckIOError)
     -> [String]
   {
     let dir = directory.isEmpty ? "." : directory

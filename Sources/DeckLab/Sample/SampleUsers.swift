@@ -3,7 +3,7 @@ import DeckCore
 extension SampleData {
   /// The sample diners `u01`...`u48`: a third follow a diet or avoid an allergen, a few do not
   /// want to see some categories.
-  public static let users: [UserProfile] = [
+  package static let users: [UserProfile] = [
     UserProfile(id: "u01"),
     UserProfile(id: "u02", diets: ["vegetarian"]),
     UserProfile(id: "u03", allergens: ["egg"]),

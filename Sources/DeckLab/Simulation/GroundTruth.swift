@@ -11,8 +11,8 @@ import DeckStrategies
 ///     utility(dish, d) = baseUtility(dish) - satiation_strength * fullness[category of dish](d)
 ///
 /// where `baseUtility` is `Population.baseUtility(diner:item:)`.
-public final class GroundTruth {
-  public let population: Population
+package final class GroundTruth {
+  package let population: Population
   private let categories: Int
   /// Fullness per (diner, category) as of the diner's last meal day.
   private var fullness: [Double]
@@ -21,7 +21,7 @@ public final class GroundTruth {
   /// 2^(-days / halfLife) for days 0..<count, filled as needed.
   private var decay: [Double] = [1]
 
-  public init(population: Population) {
+  package init(population: Population) {
     self.population = population
     categories = population.catalog.categories.count
     fullness = Array(repeating: 0, count: population.count * categories)
@@ -29,13 +29,13 @@ public final class GroundTruth {
   }
 
   /// Forgets every meal (a new run starts hungry).
-  public func reset() {
+  package func reset() {
     for k in fullness.indices { fullness[k] = 0 }
     for k in lastMeal.indices { lastMeal[k] = History.never }
   }
 
   /// The diner's fullness for a category on `day` (days since 1970-01-01), from picks before it.
-  public func fullness(diner d: Int, category c: Int, day: Int32) -> Double {
+  package func fullness(diner d: Int, category c: Int, day: Int32) -> Double {
     let last = lastMeal[d]
     guard last != History.never else { return 0 }
     let f = fullness[d * categories + c]
@@ -44,7 +44,7 @@ public final class GroundTruth {
 
   /// The true utility of `item` for diner `d` on `day`.
   @inline(__always)
-  public func utility(diner d: Int, item: Int32, day: Int32) -> Double {
+  package func utility(diner d: Int, item: Int32, day: Int32) -> Double {
     let base = population.baseUtility(diner: d, item: item)
     let strength = population.config.satiationStrength
     guard strength > 0 else { return base }
@@ -78,21 +78,21 @@ public final class GroundTruth {
 /// Scores each candidate by the diner's hidden true utility on the deck date: the best any
 /// strategy could do, and the upper bound the stats compare against. Not a built-in (it needs the
 /// simulation's hidden state): make it with `Simulator.makeOracle()`.
-public final class OracleStrategy: RankingStrategy {
-  public static let description = StrategyDescription(
+package final class OracleStrategy: RankingStrategy {
+  package static let description = StrategyDescription(
     identifier: "oracle",
     summary: "the simulated diners' hidden true utility (simulation only; the upper bound)")
 
-  public var description: StrategyDescription { OracleStrategy.description }
-  public let truth: GroundTruth
+  package var description: StrategyDescription { OracleStrategy.description }
+  package let truth: GroundTruth
 
-  public init(truth: GroundTruth) {
+  package init(truth: GroundTruth) {
     self.truth = truth
   }
 
-  public func learn(catalog: Catalog, history: History) throws(StrategyError) {}
+  package func learn(catalog: Catalog, history: History) throws(StrategyError) {}
 
-  public func score(_ batch: inout [ScoringContext]) throws(StrategyError) -> [Scores] {
+  package func score(_ batch: inout [ScoringContext]) throws(StrategyError) -> [Scores] {
     var out: [Scores] = []
     out.reserveCapacity(batch.count)
     for context in batch {

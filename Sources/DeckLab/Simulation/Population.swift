@@ -2,18 +2,18 @@ import DeckCore
 
 /// One synthetic diner: a profile (diet, allergens, disliked categories) that the deck rules
 /// see, and hidden tastes that only the simulation (and the oracle) see.
-public struct Diner: Sendable, Equatable {
-  public let profile: UserProfile
+package struct Diner: Sendable, Equatable {
+  package let profile: UserProfile
   /// Subtracted from every utility: pickier diners swipe right less.
-  public let pickiness: Double
+  package let pickiness: Double
   /// Taste per catalog category (indexed like `Catalog.categories`).
-  public let categoryTaste: [Double]
+  package let categoryTaste: [Double]
   /// Taste per catalog tag (indexed like `Catalog.tags`).
-  public let tagTaste: [Double]
+  package let tagTaste: [Double]
   /// How much a price above the reference price lowers the utility (>= 0).
-  public let priceSensitivity: Double
+  package let priceSensitivity: Double
 
-  public var id: String { profile.id }
+  package var id: String { profile.id }
 }
 
 /// A seeded population of synthetic diners over a catalog.
@@ -29,22 +29,22 @@ public struct Diner: Sendable, Equatable {
 ///
 /// and, for every diner, the dish's shared appeal `appeal[i] = dish_appeal_spread * z` (one stream
 /// for the catalog, derived from (seed, "sim-dishes")).
-public struct Population: Sendable {
-  public let catalog: Catalog
-  public let config: SimulationConfig
-  public let seed: UInt64
-  public let diners: [Diner]
+package struct Population: Sendable {
+  package let catalog: Catalog
+  package let config: SimulationConfig
+  package let seed: UInt64
+  package let diners: [Diner]
   /// Appeal of each catalog item, the same for every diner.
-  public let dishAppeal: [Double]
+  package let dishAppeal: [Double]
   /// The mean price of the dishes that have one; nil when none has a price (no price term).
-  public let referencePrice: Double?
+  package let referencePrice: Double?
   private let indexByID: [String: Int]
 
   /// `count` generated diners `s00001`, `s00002`, ... (zero-padded to 5 digits, or more when
   /// `count` needs more). Restrictions: with probability `vegetarian_share` a diner has the diet
   /// "vegetarian" (only when some dish has that diet); with probability `allergy_share` one
   /// allergen, drawn uniformly from the allergens the catalog's dishes name (in byte order).
-  public init(catalog: Catalog, count: Int, config: SimulationConfig, seed: UInt64) {
+  package init(catalog: Catalog, count: Int, config: SimulationConfig, seed: UInt64) {
     precondition(count >= 0, "a population cannot have a negative size")
     let hasVegetarian = catalog.items.contains { $0.diets.contains("vegetarian") }
     let allergens = Array(Set(catalog.items.flatMap(\.allergens))).sorted {
@@ -70,7 +70,7 @@ public struct Population: Sendable {
 
   /// Diners for the given profiles (their diets, allergens and disliked categories are kept),
   /// each with hidden tastes drawn as for generated diners.
-  public init(catalog: Catalog, users: [UserProfile], config: SimulationConfig, seed: UInt64) {
+  package init(catalog: Catalog, users: [UserProfile], config: SimulationConfig, seed: UInt64) {
     self.catalog = catalog
     self.config = config
     self.seed = seed
@@ -103,25 +103,25 @@ public struct Population: Sendable {
     self.indexByID = index
   }
 
-  public var count: Int { diners.count }
+  package var count: Int { diners.count }
 
   /// The id of the n-th (1-based) of `count` generated diners: "s" and n zero-padded to 5 digits,
   /// or to the digits of `count` when it has more.
-  public static func dinerID(_ n: Int, of count: Int) -> String {
+  package static func dinerID(_ n: Int, of count: Int) -> String {
     let digits = String(n)
     let width = max(5, String(count).count)
     return "s" + String(repeating: "0", count: max(0, width - digits.count)) + digits
   }
 
   /// The index of a diner id (the first, when ids repeat).
-  public func index(of id: String) -> Int? { indexByID[id] }
+  package func index(of id: String) -> Int? { indexByID[id] }
 
   /// The diner's utility for a catalog item before satiation:
   /// `appeal[item] - pickiness + categoryTaste[category] + mean(tagTaste[tag] over the item's tags)
   ///  - priceSensitivity * (price / referencePrice - 1)` (no tag term without tags, no price term
   /// without a price or a reference price).
   @inline(__always)
-  public func baseUtility(diner d: Int, item: Int32) -> Double {
+  package func baseUtility(diner d: Int, item: Int32) -> Double {
     let diner = diners[d]
     let i = Int(item)
     var u = dishAppeal[i] - diner.pickiness + diner.categoryTaste[Int(catalog.itemCategory[i])]

@@ -4,7 +4,7 @@ import DeckIO
 import DeckStrategies
 
 /// How a simulated session ends when nothing makes the diner give up.
-public enum SessionMode: String, Sendable, CaseIterable {
+package enum SessionMode: String, Sendable, CaseIterable {
   /// Food-menu app: the first right swipe is today's pick and ends the session.
   case pick
   /// Swipeable-cards app: the diner swipes through the whole deck.
@@ -21,88 +21,88 @@ public enum SessionMode: String, Sendable, CaseIterable {
 ///    - priceSensitivity * (price / referencePrice - 1) - satiationStrength * fullness[category]`;
 /// - a card at 1-based position p is swiped right with probability
 ///   `logistic(utility / temperature) / (1 + attentionDecay * (p - 1))`, else left.
-public struct SimulationConfig: Sendable, Equatable {
+package struct SimulationConfig: Sendable, Equatable {
   // Who opens the app.
   /// `open_probability`: chance that a diner opens the app on a given day (0...1). Default 0.7.
-  public var openProbability: Double = 0.7
+  package var openProbability: Double = 0.7
   /// `mode`: `pick` or `all`. Default `pick`.
-  public var mode: SessionMode = .pick
+  package var mode: SessionMode = .pick
 
   // Generated diners.
   /// `vegetarian_share`: share of generated diners who are vegetarian (0...1); applies only when
   /// some dish of the catalog has the diet "vegetarian". Default 0.1.
-  public var vegetarianShare: Double = 0.1
+  package var vegetarianShare: Double = 0.1
   /// `allergy_share`: share of generated diners with one allergy (0...1), drawn uniformly from the
   /// allergens that the catalog's dishes name. Default 0.15.
-  public var allergyShare: Double = 0.15
+  package var allergyShare: Double = 0.15
 
   // Tastes.
   /// `pickiness_mean`: mean of the amount subtracted from every utility (higher: fewer right
   /// swipes). Default 1.5.
-  public var pickinessMean: Double = 1.5
+  package var pickinessMean: Double = 1.5
   /// `pickiness_spread`: standard deviation of pickiness between diners (>= 0). Default 0.5.
-  public var pickinessSpread: Double = 0.5
+  package var pickinessSpread: Double = 0.5
   /// `dish_appeal_spread`: standard deviation of the appeal each dish has for every diner alike
   /// (what popularity can learn; >= 0). Default 0.5.
-  public var dishAppealSpread: Double = 0.5
+  package var dishAppealSpread: Double = 0.5
   /// `category_taste_spread`: standard deviation of a diner's taste per category (>= 0).
   /// Default 1.0.
-  public var categoryTasteSpread: Double = 1.0
+  package var categoryTasteSpread: Double = 1.0
   /// `tag_taste_spread`: standard deviation of a diner's taste per tag (>= 0). Default 0.7.
-  public var tagTasteSpread: Double = 0.7
+  package var tagTasteSpread: Double = 0.7
   /// `price_sensitivity_mean`: mean price sensitivity (>= 0). Default 1.0.
-  public var priceSensitivityMean: Double = 1.0
+  package var priceSensitivityMean: Double = 1.0
   /// `price_sensitivity_spread`: spread of price sensitivity between diners, the standard
   /// deviation of its logarithm (log-normal with the given mean; >= 0). Default 0.5.
-  public var priceSensitivitySpread: Double = 0.5
+  package var priceSensitivitySpread: Double = 0.5
 
   // Satiation.
   /// `satiation_strength`: utility lost per unit of fullness of a category (>= 0; 0 = off).
   /// Default 1.5.
-  public var satiationStrength: Double = 1.5
+  package var satiationStrength: Double = 1.5
   /// `satiation_half_life_days`: days for fullness of a category to halve (>= 0; 0 = gone the
   /// next day). Default 2.
-  public var satiationHalfLifeDays: Double = 2
+  package var satiationHalfLifeDays: Double = 2
 
   // Attention, patience, choice.
   /// `attention_decay`: how fast attention falls with position (>= 0; 0 = no position effect).
   /// Default 0.1.
-  public var attentionDecay: Double = 0.1
+  package var attentionDecay: Double = 0.1
   /// `patience`: the diner gives up after this many left swipes in a row (whole number >= 1;
   /// `null` = no limit). Default 6.
-  public var patience: Int? = 6
+  package var patience: Int? = 6
   /// `give_up_probability`: after each left swipe, chance that the diner gives up (0...1).
   /// Default 0.05.
-  public var giveUpProbability: Double = 0.05
+  package var giveUpProbability: Double = 0.05
   /// `temperature`: divides the utility before the logistic (> 0; higher = more random).
   /// Default 1.
-  public var temperature: Double = 1
+  package var temperature: Double = 1
 
   // Clock.
   /// `session_start_minute`: earliest session start, minutes after local midnight (0...1380).
   /// Default 690 (11:30).
-  public var sessionStartMinute: Int = 690
+  package var sessionStartMinute: Int = 690
   /// `session_window_minutes`: sessions start uniformly within this many minutes after
   /// `session_start_minute`; the two add up to at most 1380 (23:00), so that a session ends on
   /// the day of its deck. Default 120.
-  public var sessionWindowMinutes: Int = 120
+  package var sessionWindowMinutes: Int = 120
 
   // Raw drags.
   /// `drags`: log each swipe as the raw drag (dx, width) instead of `swipe`. Default false.
-  public var drags: Bool = false
+  package var drags: Bool = false
   /// `card_width`: card width in points for drags (> 0). Default 390.
-  public var cardWidth: Double = 390
+  package var cardWidth: Double = 390
   /// `hesitation_probability`: with drags, chance that a card gets a drag that springs back
   /// before it is swiped (0...1). Default 0.02.
-  public var hesitationProbability: Double = 0.02
+  package var hesitationProbability: Double = 0.02
   /// The rule drags must obey; not a key of `"simulation"`: set it from the config's top-level
   /// `drag_rule`, the rule the event reader uses. Default `SwipeRule.foodMenu`.
-  public var dragRule: SwipeRule = .foodMenu
+  package var dragRule: SwipeRule = .foodMenu
 
-  public init() {}
+  package init() {}
 
   /// The keys of the `"simulation"` object, in documentation order.
-  public static let keys: [String] = [
+  package static let keys: [String] = [
     "open_probability", "mode", "vegetarian_share", "allergy_share", "pickiness_mean",
     "pickiness_spread", "dish_appeal_spread", "category_taste_spread", "tag_taste_spread",
     "price_sensitivity_mean", "price_sensitivity_spread", "satiation_strength",
@@ -112,13 +112,13 @@ public struct SimulationConfig: Sendable, Equatable {
   ]
 
   /// The latest minute a session may start (23:00).
-  public static let latestStartMinute = 1380
+  package static let latestStartMinute = 1380
 
   /// Reads the `"simulation"` object of a config. Absent keys keep their defaults. An unknown key
   /// is an error at the key with a did-you-mean suggestion; an impossible value (a probability
   /// outside 0...1, a negative spread or half-life, a temperature of 0) is an error naming the key,
   /// at the value's file:line:column. `file` names the config for values that carry no file.
-  public static func parse(_ value: JSONValue, file: String) throws(DeckIOError) -> SimulationConfig
+  package static func parse(_ value: JSONValue, file: String) throws(DeckIOError) -> SimulationConfig
   {
     var value = value
     if value.location.file.isEmpty { value.location.file = file }

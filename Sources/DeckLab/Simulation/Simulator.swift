@@ -3,19 +3,19 @@ import DeckIO
 import DeckStrategies
 
 /// One card of a simulated session, with its ground truth.
-public struct SimulatedCard: Sendable, Equatable {
+package struct SimulatedCard: Sendable, Equatable {
   /// Catalog index.
-  public var item: Int32
+  package var item: Int32
   /// 1-based position in the deck.
-  public var position: Int
+  package var position: Int
   /// The diner's true utility for the dish on the deck date.
-  public var trueUtility: Double
+  package var trueUtility: Double
   /// How the diner swiped it; nil when the session ended before this card.
-  public var swipe: SwipeDirection?
+  package var swipe: SwipeDirection?
   /// The strategy's propensity for the card, when it gives one.
-  public var propensity: Double?
+  package var propensity: Double?
 
-  public init(
+  package init(
     item: Int32, position: Int, trueUtility: Double, swipe: SwipeDirection?,
     propensity: Double?
   ) {
@@ -29,28 +29,28 @@ public struct SimulatedCard: Sendable, Equatable {
 
 /// One deck shown to one diner on one day, what the diner did with it and the ground truth that
 /// the stats need (mean true utility of picks, regret against the oracle deck, NDCG@k).
-public struct SimulatedSession: Sendable, Equatable {
-  public var user: String
+package struct SimulatedSession: Sendable, Equatable {
+  package var user: String
   /// 0-based day of the run.
-  public var day: Int
+  package var day: Int
   /// The deck date.
-  public var date: DeckDate
+  package var date: DeckDate
   /// The identifier of the strategy that ranked the deck.
-  public var strategy: String
+  package var strategy: String
   /// Every card of the deck in deck order, swiped or not.
-  public var cards: [SimulatedCard]
+  package var cards: [SimulatedCard]
   /// Index in `cards` of the first right swipe (the pick), if any.
-  public var picked: Int?
+  package var picked: Int?
   /// The diner gave up with cards left unswiped.
-  public var abandoned: Bool
+  package var abandoned: Bool
   /// True utilities of the oracle deck's cards, in its order: the deck that
   /// `DeckBuilder.assemble` makes under the same rules from the same candidates when the scores
   /// are the true utilities.
-  public var oracleUtilities: [Double]
+  package var oracleUtilities: [Double]
   /// How many candidates the deck rules left for this diner and date.
-  public var candidateCount: Int
+  package var candidateCount: Int
 
-  public init(
+  package init(
     user: String, day: Int, date: DeckDate, strategy: String, cards: [SimulatedCard],
     picked: Int?, abandoned: Bool, oracleUtilities: [Double], candidateCount: Int
   ) {
@@ -66,23 +66,23 @@ public struct SimulatedSession: Sendable, Equatable {
   }
 
   /// Cards swiped (right or left).
-  public var swipes: Int { cards.reduce(0) { $0 + ($1.swipe == nil ? 0 : 1) } }
+  package var swipes: Int { cards.reduce(0) { $0 + ($1.swipe == nil ? 0 : 1) } }
   /// The true utility of the pick, if any.
-  public var pickedUtility: Double? { picked.map { cards[$0].trueUtility } }
+  package var pickedUtility: Double? { picked.map { cards[$0].trueUtility } }
   /// Every card was swiped and none right.
-  public var finishedWithoutPick: Bool { picked == nil && !abandoned }
+  package var finishedWithoutPick: Bool { picked == nil && !abandoned }
 }
 
 /// What a run produced besides the events and sessions it streamed.
-public struct SimulationResult: Sendable {
+package struct SimulationResult: Sendable {
   /// The history after the last day (the initial one plus every simulated swipe).
-  public var history: HistoryBuilder
+  package var history: HistoryBuilder
   /// Decks shown (one session each).
-  public var sessions: Int
+  package var sessions: Int
   /// Committed swipes logged.
-  public var swipes: Int
+  package var swipes: Int
   /// Drags that sprang back (logged only with `drags`).
-  public var hesitations: Int
+  package var hesitations: Int
 }
 
 /// The day-by-day simulation loop.
@@ -99,18 +99,18 @@ public struct SimulationResult: Sendable {
 ///
 /// Everything random comes from streams derived from (seed, purpose, diner, date), so a run is
 /// reproducible from its seed and a diner's sessions do not depend on the order of diners.
-public final class Simulator {
-  public let population: Population
-  public let builder: DeckBuilder
-  public let seed: UInt64
-  public let start: DeckDate
-  public let days: Int
+package final class Simulator {
+  package let population: Population
+  package let builder: DeckBuilder
+  package let seed: UInt64
+  package let start: DeckDate
+  package let days: Int
   /// The hidden state shared with `makeOracle()`'s strategy.
-  public let truth: GroundTruth
+  package let truth: GroundTruth
   /// Diners per strategy call (see `DeckPipeline.batchSize`).
-  public var batchSize = 512
+  package var batchSize = 512
 
-  public init(
+  package init(
     population: Population, builder: DeckBuilder, seed: UInt64, start: DeckDate, days: Int
   ) {
     precondition(days >= 1, "a simulation runs for at least one day")
@@ -126,7 +126,7 @@ public final class Simulator {
   }
 
   /// A strategy that ranks by this simulation's hidden true utilities.
-  public func makeOracle() -> OracleStrategy { OracleStrategy(truth: truth) }
+  package func makeOracle() -> OracleStrategy { OracleStrategy(truth: truth) }
 
   /// Runs every day. `history` is where the run starts from (default: empty; its cutoff, if any,
   /// must be after the last day); satiation always starts empty. Events are streamed to `events`
@@ -134,7 +134,7 @@ public final class Simulator {
   /// population order, cards in deck order (so times are ordered within a session, not across
   /// diners). Each deck's record goes to `sessions`, also for a diner whose deck came out empty
   /// (no cards, no pick, not abandoned). Errors from the strategy or the sinks stop the run.
-  public func run(
+  package func run(
     strategy: any RankingStrategy, history initial: HistoryBuilder? = nil,
     events: (LogEvent) throws -> Void = { _ in },
     sessions: (SimulatedSession) throws -> Void = { _ in }

@@ -6,22 +6,22 @@ import Foundation
 ///
 /// The simulator emits one per simulated session; `StatsAccumulator.add(_:)` turns them into the
 /// ground-truth metrics (`mean_pick_utility`, `mean_regret`, `ndcg_at_k`).
-public struct GroundTruthSession: Sendable, Equatable {
+package struct GroundTruthSession: Sendable, Equatable {
   /// The strategy label (nil: the unlabelled group `(all)`), as for the session's events.
-  public var strategy: String?
-  public var user: String
+  package var strategy: String?
+  package var user: String
   /// The deck date (the row the session counts in).
-  public var day: DeckDate
+  package var day: DeckDate
   /// True utility of each card of the deck as built, in deck order, cards the diner never
   /// reached included.
-  public var deck: [Double]
+  package var deck: [Double]
   /// 1-based position in `deck` of the pick (the first right swipe); nil when nothing was picked.
-  public var pickedPosition: Int?
+  package var pickedPosition: Int?
   /// True utilities of the oracle: the deck a strategy knowing the hidden tastes would build
   /// under the same rules, or all of the diner's candidates; any order (it is sorted).
-  public var oracle: [Double]
+  package var oracle: [Double]
 
-  public init(
+  package init(
     strategy: String? = nil, user: String, day: DeckDate, deck: [Double], pickedPosition: Int?,
     oracle: [Double]
   ) {
@@ -39,10 +39,10 @@ public struct GroundTruthSession: Sendable, Equatable {
   }
 
   /// The true utility of the picked card, or nil when nothing was picked.
-  public var pickUtility: Double? { pickedPosition.map { deck[$0 - 1] } }
+  package var pickUtility: Double? { pickedPosition.map { deck[$0 - 1] } }
 
   /// The oracle's best utility minus the deck's best, or nil when either is empty.
-  public var regret: Double? {
+  package var regret: Double? {
     guard let best = oracle.max(), let shown = deck.max() else { return nil }
     return best - shown
   }
@@ -53,7 +53,7 @@ public struct GroundTruthSession: Sendable, Equatable {
   /// 1 / (1 + exp(-u)) (the logistic of the true utility: positive, increasing, so the ideal order
   /// by gain is the order by utility). The ideal DCG takes the oracle's utilities sorted
   /// descending. When the oracle holds all candidates the result is in (0, 1].
-  public func ndcg(k: Int) -> Double? {
+  package func ndcg(k: Int) -> Double? {
     precondition(k >= 1, "k must be 1 or more")
     guard !deck.isEmpty, !oracle.isEmpty else { return nil }
     let ideal = GroundTruthSession.dcg(oracle.sorted(by: >), k: k)
@@ -61,10 +61,10 @@ public struct GroundTruthSession: Sendable, Equatable {
   }
 
   /// The gain of a card of true utility `u`: 1 / (1 + exp(-u)).
-  public static func gain(_ u: Double) -> Double { 1 / (1 + exp(-u)) }
+  package static func gain(_ u: Double) -> Double { 1 / (1 + exp(-u)) }
 
   /// DCG of the first `k` utilities in the order given.
-  public static func dcg(_ utilities: [Double], k: Int) -> Double {
+  package static func dcg(_ utilities: [Double], k: Int) -> Double {
     var sum = 0.0
     for (n, u) in utilities.prefix(k).enumerated() { sum += gain(u) / log2(Double(n + 2)) }
     return sum

@@ -7,10 +7,10 @@ import Foundation
 /// definitions (and the same arithmetic, in catalog order) used on logs, in one `(all)`/`all`
 /// row. Session metrics (decks, pick rate, swipes to pick, abandonment, diversity, repeat picks)
 /// are written as missing. Items missing from the catalog are left out, as on logs.
-public enum SnapshotStats {
+package enum SnapshotStats {
   /// - Throws: `DeckCoreError.invalidSnapshot` when the snapshot's swipes do not add up in 64
   ///   bits (a decoded or merged snapshot always does).
-  public static func report(
+  package static func report(
     _ snapshot: HistorySnapshot, catalog: Catalog, options: StatsOptions
   ) throws(DeckCoreError) -> StatsReport {
     // Every sum below is a part of this one, which fits.

@@ -21,16 +21,16 @@ import Foundation
 ///
 /// Events whose item is not in the catalog are refused (`.unknownItem`) and left out, as the
 /// deck job does.
-public struct StatsAccumulator: EventSink, Sendable {
+package struct StatsAccumulator: EventSink, Sendable {
   /// The label of events and records that carry no strategy (real logs).
-  public static let unlabelled = "(all)"
+  package static let unlabelled = "(all)"
 
-  public let catalog: Catalog
-  public let options: StatsOptions
+  package let catalog: Catalog
+  package let options: StatsOptions
 
   /// The strategy label of the events fed through `event(_:)` (the `EventSink` entry point);
   /// nil: `(all)`. Set it before reading a simulation's log of one strategy.
-  public var strategy: String? {
+  package var strategy: String? {
     didSet { currentStrategy = strategySlot(strategy) }
   }
 
@@ -69,13 +69,13 @@ public struct StatsAccumulator: EventSink, Sendable {
   /// Whether the ground-truth metrics are reported: the input is a simulation, or has ground
   /// truth. Their columns then stand whatever the number of sessions (undefined without any), so
   /// that a reader of the output finds the same columns in every run.
-  public var hasGroundTruth: Bool { truthExpected || !truth.isEmpty }
+  package var hasGroundTruth: Bool { truthExpected || !truth.isEmpty }
 
   /// Declares the input a simulation: its ground-truth metrics are reported even if no session
   /// comes.
-  public mutating func expectGroundTruth() { truthExpected = true }
+  package mutating func expectGroundTruth() { truthExpected = true }
 
-  public init(catalog: Catalog, options: StatsOptions) {
+  package init(catalog: Catalog, options: StatsOptions) {
     self.catalog = catalog
     self.options = options
     items = ByteTable(capacity: catalog.count)
@@ -105,7 +105,7 @@ public struct StatsAccumulator: EventSink, Sendable {
 
   /// Adds one swipe under `strategy` (nil: `(all)`).
   @discardableResult
-  public mutating func add(_ e: SwipeEvent, strategy: String? = nil) -> EventDisposition {
+  package mutating func add(_ e: SwipeEvent, strategy: String? = nil) -> EventDisposition {
     guard let item = catalog.index(of: e.item) else { return .unknownItem }
     let user = users.insert(e.user).index
     add(
@@ -115,7 +115,7 @@ public struct StatsAccumulator: EventSink, Sendable {
   }
 
   /// Adds the ground truth of one simulated session.
-  public mutating func add(_ session: GroundTruthSession) {
+  package mutating func add(_ session: GroundTruthSession) {
     truth.append(
       TruthRecord(
         session, strategy: strategySlot(session.strategy), user: users.insert(session.user).index,

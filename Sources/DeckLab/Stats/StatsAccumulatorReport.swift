@@ -9,7 +9,7 @@ extension StatsAccumulator {
   /// Rows: strategies in byte order of their labels (with none at all, `(all)`); for each, every
   /// day that has a session or a ground-truth record under any strategy, plus `options.days`,
   /// ascending, then the row over all days.
-  public func report() -> StatsReport {
+  package func report() -> StatsReport {
     var labels = Set(strategyNames)
     labels.formUnion(options.strategies)
     // `(all)` exists from init; drop it when nothing carries it and other labels exist.

@@ -24,7 +24,7 @@
 ///   the utilities, so the oracle ordering is also the ideal one.
 /// - in pick mode a session with a pick ends there: it counts in `pick_rate`, never as abandoned.
 ///   `pick_rate + abandon_rate + finished_without_pick_rate = 1` whenever there are sessions.
-public enum StatsMetric: String, Sendable, CaseIterable {
+package enum StatsMetric: String, Sendable, CaseIterable {
   case decks
   case cardsShown
   case rightSwipes
@@ -43,7 +43,7 @@ public enum StatsMetric: String, Sendable, CaseIterable {
   case ndcgAtK
 
   /// The stable snake_case name used in JSON keys, CSV headers and the table.
-  public var name: String {
+  package var name: String {
     switch self {
     case .decks: "decks"
     case .cardsShown: "cards_shown"
@@ -65,7 +65,7 @@ public enum StatsMetric: String, Sendable, CaseIterable {
   }
 
   /// One line saying exactly how the metric is computed.
-  public var definition: String {
+  package var definition: String {
     switch self {
     case .decks:
       "sessions: distinct (user, deck date) with at least one swipe"
@@ -111,7 +111,7 @@ public enum StatsMetric: String, Sendable, CaseIterable {
   }
 
   /// Whether the metric is a whole-number count (else a rate or a mean).
-  public var isCount: Bool {
+  package var isCount: Bool {
     switch self {
     case .decks, .cardsShown, .rightSwipes, .leftSwipes: true
     default: false
@@ -119,7 +119,7 @@ public enum StatsMetric: String, Sendable, CaseIterable {
   }
 
   /// Whether the metric needs ground truth (simulations only).
-  public var needsGroundTruth: Bool {
+  package var needsGroundTruth: Bool {
     switch self {
     case .meanPickUtility, .meanRegret, .ndcgAtK: true
     default: false

@@ -1,23 +1,23 @@
 import DeckCore
 
 /// Settings of a stats run.
-public struct StatsOptions: Sendable, Equatable {
+package struct StatsOptions: Sendable, Equatable {
   /// Cards per deck (config `deck.size`): a session with no right swipe that has fewer swipes is
   /// counted as abandoned, one with this many or more as finished without a pick. Logs do not say
   /// how long each deck was, so a short deck swiped to its end counts as abandoned.
-  public var deckSize: Int
+  package var deckSize: Int
   /// The k of `ndcg_at_k`.
-  public var ndcgK: Int
+  package var ndcgK: Int
   /// A right swipe repeats an earlier pick when the same user swiped the same item right (under
   /// the same strategy) 1 to this many days before; nil: on any earlier day in the input.
-  public var repeatWindowDays: Int?
+  package var repeatWindowDays: Int?
   /// Days listed for every strategy even when they have no sessions (a simulation's days).
-  public var days: ClosedRange<DeckDate>?
+  package var days: ClosedRange<DeckDate>?
   /// Strategy labels listed even when they have no sessions (a simulation's strategies).
-  public var strategies: [String]
+  package var strategies: [String]
 
   /// `ndcgK` defaults to `deckSize`.
-  public init(
+  package init(
     deckSize: Int, ndcgK: Int? = nil, repeatWindowDays: Int? = nil,
     days: ClosedRange<DeckDate>? = nil, strategies: [String] = []
   ) {

@@ -2,36 +2,36 @@ import DeckCore
 import DeckIO
 
 /// The metrics of one strategy on one day, or over all days.
-public struct StatsRow: Sendable, Equatable {
-  public var strategy: String
+package struct StatsRow: Sendable, Equatable {
+  package var strategy: String
   /// The deck date; nil for the row over all days.
-  public var day: DeckDate?
+  package var day: DeckDate?
   private var values: [StatsMetric: Double]
 
-  public init(strategy: String, day: DeckDate?, values: [StatsMetric: Double]) {
+  package init(strategy: String, day: DeckDate?, values: [StatsMetric: Double]) {
     self.strategy = strategy
     self.day = day
     self.values = values
   }
 
   /// The metric's value; nil when it is undefined (its denominator is 0, or no ground truth).
-  public subscript(metric: StatsMetric) -> Double? { values[metric] }
+  package subscript(metric: StatsMetric) -> Double? { values[metric] }
 
   /// `YYYY-MM-DD`, or `all` for the row over all days.
-  public var dayLabel: String { day?.description ?? "all" }
+  package var dayLabel: String { day?.description ?? "all" }
 }
 
 /// The result of a stats run: rows in output order (strategies by name, days ascending, the row
 /// over all days last) and what is needed to write them.
-public struct StatsReport: Sendable, Equatable {
-  public var options: StatsOptions
-  public var catalogItems: Int
+package struct StatsReport: Sendable, Equatable {
+  package var options: StatsOptions
+  package var catalogItems: Int
   /// Whether the input is a simulation or has ground-truth records: only then are the
   /// ground-truth metrics written (see `StatsAccumulator.hasGroundTruth`).
-  public var hasGroundTruth: Bool
-  public var rows: [StatsRow]
+  package var hasGroundTruth: Bool
+  package var rows: [StatsRow]
 
-  public init(options: StatsOptions, catalogItems: Int, hasGroundTruth: Bool, rows: [StatsRow]) {
+  package init(options: StatsOptions, catalogItems: Int, hasGroundTruth: Bool, rows: [StatsRow]) {
     self.options = options
     self.catalogItems = catalogItems
     self.hasGroundTruth = hasGroundTruth
@@ -39,13 +39,13 @@ public struct StatsReport: Sendable, Equatable {
   }
 
   /// The metrics written, in column order.
-  public var metrics: [StatsMetric] {
+  package var metrics: [StatsMetric] {
     StatsMetric.allCases.filter { hasGroundTruth || !$0.needsGroundTruth }
   }
 
   /// The rows as a table for `StatsWriter`, with the run's parameters: `deck_size`, `ndcg_k`,
   /// `repeat_window_days` (null: any earlier day) and `catalog_items`.
-  public var table: StatsTable {
+  package var table: StatsTable {
     let metrics = self.metrics
     return StatsTable(
       parameters: [
@@ -68,7 +68,7 @@ public struct StatsReport: Sendable, Equatable {
   }
 
   /// The report written in `format`.
-  public func render(_ format: StatsFormat) -> [UInt8] {
+  package func render(_ format: StatsFormat) -> [UInt8] {
     StatsWriter.render(table, format: format)
   }
 }

@@ -6,7 +6,7 @@ import DeckCore
 extension StatsMetric {
   /// How the metric is made from per-diner sums: counts are `.total`, `catalog_coverage` is
   /// `.coverage`, every rate and mean is `.ratio` (see `StatsAccumulator.unitTable`).
-  public func unitForm(catalogItems: Int) -> MetricForm {
+  package func unitForm(catalogItems: Int) -> MetricForm {
     switch self {
     case .decks, .cardsShown, .rightSwipes, .leftSwipes: .total
     case .catalogCoverage: .coverage(catalogItems: catalogItems)
@@ -15,7 +15,7 @@ extension StatsMetric {
   }
 
   /// The metric as a column of a `UnitTable`: its name, definition and `unitForm`.
-  public func metricSpec(catalogItems: Int) -> MetricSpec {
+  package func metricSpec(catalogItems: Int) -> MetricSpec {
     MetricSpec(name: name, definition: definition, form: unitForm(catalogItems: catalogItems))
   }
 }
@@ -27,7 +27,7 @@ extension StatsReport {
   /// The days are those of the report (every day with a session or a ground-truth record, plus
   /// `options.days`), ascending, so that in a simulation a day without sessions is a nil point.
   /// A strategy without rows (one the input never named) has a nil point every day.
-  public func dailySeries(
+  package func dailySeries(
     strategies: [String],
     metrics: [StatsMetric] = [.likeRate, .pickRate, .meanSwipesToPick]
   ) -> [DailySeries] {
@@ -57,7 +57,7 @@ extension StatsReport {
 extension StatsAccumulator {
   /// The per-day curves of `metrics` for `strategies` (`StatsReport.dailySeries`). It computes
   /// the report; call that one when the report is at hand.
-  public func dailySeries(
+  package func dailySeries(
     strategies: [String],
     metrics: [StatsMetric] = [.likeRate, .pickRate, .meanSwipesToPick]
   ) -> [DailySeries] {
