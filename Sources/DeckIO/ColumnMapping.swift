@@ -204,7 +204,8 @@ package struct RatingRule: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// Parses a rule; `label` names the option in messages.
-  package static func parse(_ text: String, label: String) throws(ColumnMappingError) -> RatingRule {
+  package static func parse(_ text: String, label: String) throws(ColumnMappingError) -> RatingRule
+  {
     var rest = Substring(text).trimmingSpaces
     if rest.hasPrefix("rating") {
       rest = rest.dropFirst("rating".count).trimmingSpaces

@@ -120,7 +120,8 @@ package enum SnapshotFile {
   }
 
   /// Decodes a whole snapshot file's bytes; `file` names it in errors.
-  package static func decode(_ bytes: [UInt8], file: String) throws(DeckIOError) -> HistorySnapshot {
+  package static func decode(_ bytes: [UInt8], file: String) throws(DeckIOError) -> HistorySnapshot
+  {
     func refuse(_ message: String) -> DeckIOError { .invalid(path: file, message: message) }
     guard looksLikeSnapshot(bytes) else {
       throw refuse(

@@ -87,7 +87,8 @@ package enum TrecFiles {
   /// order: by score, highest first; equal scores by doc id, descending byte order (as trec_eval
   /// sorts them). The rank column must be a whole number but is not used, as in trec_eval.
   /// Blank lines are skipped; a doc twice for one query is an error.
-  package static func readRun(_ text: String, name: String) throws(DeckIOError) -> [String: [String]]
+  package static func readRun(_ text: String, name: String) throws(DeckIOError) -> [String:
+    [String]]
   {
     var scored: [String: [(doc: String, score: Double)]] = [:]
     for (number, line) in lines(text) {

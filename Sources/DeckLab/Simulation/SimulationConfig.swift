@@ -118,7 +118,8 @@ package struct SimulationConfig: Sendable, Equatable {
   /// is an error at the key with a did-you-mean suggestion; an impossible value (a probability
   /// outside 0...1, a negative spread or half-life, a temperature of 0) is an error naming the key,
   /// at the value's file:line:column. `file` names the config for values that carry no file.
-  package static func parse(_ value: JSONValue, file: String) throws(DeckIOError) -> SimulationConfig
+  package static func parse(_ value: JSONValue, file: String) throws(DeckIOError)
+    -> SimulationConfig
   {
     var value = value
     if value.location.file.isEmpty { value.location.file = file }
