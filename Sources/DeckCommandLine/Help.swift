@@ -9,36 +9,8 @@ enum HelpFormatter {
     let command = path[path.count - 1]
     let base = "USAGE: " + path.map(\.name).joined(separator: " ")
     if let usage = command.usage { return ["USAGE: " + usage] }
-    var items: [String] = []
-    for option in command.options where !option.isHidden {
-      switch option.kind {
-      case .flag: items.append("[--\(option.name)]")
-      case .value: items.append("[--\(option.name) <\(option.valueName)>]")
-      case .repeatable: items.append("[--\(option.name) <\(option.valueName)> ...]")
-      }
-    }
-    if !command.subcommands.isEmpty {
-      let optional = command.defaultSubcommand != nil || command.run != nil
-      items.append(optional ? "[<subcommand>]" : "<subcommand>")
-    }
-    for argument in command.arguments {
-      let core = "<\(argument.name)>" + (argument.isRepeating ? " ..." : "")
-      items.append(argument.isOptional ? "[\(core)]" : core)
-    }
-    let indentWidth = base.count + 1 <= 40 ? base.count + 1 : 9
-    let indent = String(repeating: " ", count: indentWidth)
-    var lines: [String] = []
-    var current = base
-    for item in items {
-      if current == base || current.count + 1 + item.count <= width {
-        current += " " + item
-      } else {
-        lines.append(current)
-        current = indent + item
-      }
-    }
-    lines.append(current)
-    return lines
+    let indent = base.count + 1 <= 40 ? base.count + 1 : 9
+    return wrapUsage(base: base, items: command.usageItems, indent: indent)
   }
 
   /// The full help of the last command of `path`.
@@ -175,4 +147,50 @@ enum HelpFormatter {
     if !current.isEmpty { lines.append(current) }
     return lines
   }
+}
+
+extension CommandSpec {
+  /// The items of a generated usage line: every visible option, the subcommand, the arguments.
+  package var usageItems: [String] {
+    var items: [String] = []
+    for option in options where !option.isHidden {
+      switch option.kind {
+      case .flag: items.append("[--\(option.name)]")
+      case .value: items.append("[--\(option.name) <\(option.valueName)>]")
+      case .repeatable: items.append("[--\(option.name) <\(option.valueName)> ...]")
+      }
+    }
+    if !subcommands.isEmpty {
+      let optional = defaultSubcommand != nil || run != nil
+      items.append(optional ? "[<subcommand>]" : "<subcommand>")
+    }
+    items += arguments.map(\.usageLabel)
+    return items
+  }
+}
+
+extension CommandArgument {
+  /// `<name>`, `<name> ...` when it repeats, in brackets when it may be left out.
+  package var usageLabel: String {
+    let core = "<\(name)>" + (isRepeating ? " ..." : "")
+    return isOptional ? "[\(core)]" : core
+  }
+}
+
+/// `base` and the usage items, wrapped at `width` columns; continuation lines start with
+/// `indent` spaces.
+package func wrapUsage(base: String, items: [String], indent: Int, width: Int = 80) -> [String] {
+  let indentText = String(repeating: " ", count: indent)
+  var lines: [String] = []
+  var current = base
+  for item in items {
+    if current == base || current.count + 1 + item.count <= width {
+      current += " " + item
+    } else {
+      lines.append(current)
+      current = indentText + item
+    }
+  }
+  lines.append(current)
+  return lines
 }

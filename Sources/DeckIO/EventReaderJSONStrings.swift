@@ -8,27 +8,6 @@ import DeckCore
 
 private let quote = UInt8(ascii: "\"")
 private let backslash = UInt8(ascii: "\\")
-private let cr = UInt8(ascii: "\r")
-private let maxDepth = 64
-
-/// `"user":"` as a little-endian word.
-private let keyUser: UInt64 = 0x223a_2272_6573_7522
-/// `"item":"` as a little-endian word.
-private let keyItem: UInt64 = 0x223a_226d_6574_6922
-/// `"deck":"` as a little-endian word.
-private let keyDeck: UInt64 = 0x223a_226b_6365_6422
-/// `"swipe":` as a little-endian word.
-private let keySwipe: UInt64 = 0x3a22_6570_6977_7322
-/// `"positio` as a little-endian word.
-private let keyPositio: UInt64 = 0x6f69_7469_736f_7022
-/// `"at":` as a little-endian word.
-private let keyAt: UInt64 = 0x003a_2274_6122
-/// `"dx":` as a little-endian word.
-private let keyDx: UInt64 = 0x003a_2278_6422
-/// `n"` as a little-endian word.
-private let keyN: UInt16 = 0x226e
-
-/// JSON Lines: one object per line. Offsets in failures are from the start of the line.
 
 // JSON strings: scanning (escapes, control characters, UTF-8, eight bytes at a time) and
 // unescaping.

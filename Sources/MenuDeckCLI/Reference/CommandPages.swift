@@ -70,10 +70,7 @@ enum CommandPage {
     return labels
   }
 
-  static func argumentLabel(_ argument: CommandArgument) -> String {
-    let core = "<\(argument.name)>" + (argument.isRepeating ? " ..." : "")
-    return argument.isOptional ? "[\(core)]" : core
-  }
+  static func argumentLabel(_ argument: CommandArgument) -> String { argument.usageLabel }
 
   static func kind(_ option: CommandOption) -> String {
     switch option.kind {
@@ -96,31 +93,7 @@ enum CommandPage {
     let command = path[path.count - 1]
     if let usage = command.usage { return [usage] }
     let base = path.map(\.name).joined(separator: " ")
-    var items: [String] = []
-    for option in command.options where !option.isHidden {
-      switch option.kind {
-      case .flag: items.append("[--\(option.name)]")
-      case .value: items.append("[--\(option.name) <\(option.valueName)>]")
-      case .repeatable: items.append("[--\(option.name) <\(option.valueName)> ...]")
-      }
-    }
-    if !command.subcommands.isEmpty {
-      let optional = command.defaultSubcommand != nil || command.run != nil
-      items.append(optional ? "[<subcommand>]" : "<subcommand>")
-    }
-    items += command.arguments.map(argumentLabel)
-    var lines: [String] = []
-    var current = base
-    let indent = String(repeating: " ", count: min(base.count + 1, 9))
-    for item in items {
-      if current == base || current.count + 1 + item.count <= 80 {
-        current += " " + item
-      } else {
-        lines.append(current)
-        current = indent + item
-      }
-    }
-    lines.append(current)
-    return lines
+    return wrapUsage(base: base, items: command.usageItems, indent: min(base.count + 1, 9))
   }
+
 }
