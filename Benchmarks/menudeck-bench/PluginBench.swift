@@ -6,7 +6,7 @@ import DeckStrategies
 /// plugin's work, decoding and checking its reply, building the decks), in wall-clock seconds
 /// because half of the work happens in the plugin's process.
 ///
-/// The default plugin is Config/plugins/misbehave.py without a fault: every candidate scores 0,
+/// The default plugin is Tests/Fixtures/plugins/misbehave.py without a fault: every candidate scores 0,
 /// so the figure is menudeck's and the protocol's cost plus Python's JSON, not a model's.
 enum PluginBench {
   struct Result {
@@ -20,7 +20,7 @@ enum PluginBench {
 
   static func run(
     users userCount: Int, items itemCount: Int, eventsPerUser: Int,
-    plugin: String = "Config/plugins/misbehave.py", batchSize: Int = 512
+    plugin: String = "Tests/Fixtures/plugins/misbehave.py", batchSize: Int = 512
   ) throws -> Result {
     let catalog = SyntheticData.catalog(count: itemCount)
     let users = SyntheticData.users(count: userCount)

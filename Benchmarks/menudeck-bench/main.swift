@@ -194,7 +194,7 @@ if wants("plugin") {
   for items in [50, 500] {
     let p = try runChild("plugin", extra: ["--plugin-items", String(items)])
     print(
-      "Plugin: \(Int(p["users"]!)) diners x \(items) dishes through a trivial Python plugin (Config/plugins/misbehave.py, no fault)"
+      "Plugin: \(Int(p["users"]!)) diners x \(items) dishes through a trivial Python plugin (Tests/Fixtures/plugins/misbehave.py, no fault)"
     )
     print(
       "  start \(fmt(p["start"]!, 2)) s, learn \(fmt(p["learn"]!, 2)) s, rank and build \(fmt(p["build"]!, 2)) s (wall clock: the plugin runs in its own process)"
