@@ -11,7 +11,7 @@
 /// process groups (`RunCleanup`), prints one line on standard error, and ends the process by the
 /// same signal with its default action, so the shell sees 130, 143 or 129 and a calling script
 /// stops as it should. SIGPIPE is ignored: a write to a closed pipe fails with EPIPE, which the
-/// output code turns into a quiet stop (see the README's exit codes).
+/// output code turns into a quiet stop (see docs/exit-codes.md).
 ///
 /// Installed once by `main` before any other thread starts (threads inherit the blocked mask);
 /// commands run in process by tests never install it.

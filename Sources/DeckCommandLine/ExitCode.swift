@@ -1,4 +1,5 @@
-/// The status a command ends with, as documented in the README (the BSD `sysexits.h` values).
+/// The status a command ends with, as documented in docs/exit-codes.md (the BSD `sysexits.h`
+/// values).
 ///
 /// `ExitCode` is itself an `Error`: a `run` closure that has already printed its own diagnostics
 /// can `throw ExitCode.failure` to stop with that status and no further message.

@@ -32,7 +32,8 @@ package struct NamedStrategy: Sendable, Equatable {
 /// The run profile read from a config file (default Config/menudeck.json). Paths inside it are
 /// relative to the config file's own directory, so a cron job may run from anywhere.
 ///
-/// Every key is documented in the README; an unknown key is an error naming the key and the file.
+/// Every key is documented in docs/config.md; an unknown key is an error naming the key and the
+/// file.
 package struct MenuDeckConfig: Sendable {
   package var path: String
   package var catalog: String?
@@ -70,10 +71,9 @@ package struct MenuDeckConfig: Sendable {
     self.path = path
   }
 
-  /// Reads and checks a config file's bytes, one section at a time in the order of the README
-  /// (each section's reader sits in the file named after it: ConfigFiles.swift,
-  /// ConfigStrategies.swift, ConfigSettings.swift, ConfigColumns.swift, ConfigDeck.swift;
-  /// "simulation" is DeckLab's `SimulationConfig.parse`).
+  /// Reads and checks a config file's bytes, one section at a time (each section's reader sits
+  /// in the file named after it: ConfigFiles.swift, ConfigStrategies.swift, ConfigSettings.swift,
+  /// ConfigColumns.swift, ConfigDeck.swift; "simulation" is DeckLab's `SimulationConfig.parse`).
   package static func parse(_ bytes: [UInt8], path: String) throws(DeckIOError) -> MenuDeckConfig {
     var config = MenuDeckConfig(path: path)
     config.bytes = bytes

@@ -32,10 +32,12 @@ let importCommand = CommandSpec(
         listed is the category, all genres are tags; movies with '(no genres listed)' go to \
         category 'unknown'. DIR/ratings.csv (userId,movieId,rating,timestamp) is the log: \
         rating >= 4 is a right swipe, rating <= 2.5 a left swipe, ratings in between are \
-        neutral (counted, not swipes); timestamps are Unix seconds.
+        neutral (counted, not swipes); timestamps are Unix seconds. menudeck does not ship the \
+        data: DIR is ml-latest-small.zip from GroupLens (grouplens.org/datasets/movielens), \
+        unpacked.
 
         Example:
-          menudeck import movielens ../shared/data/movielens-small --out Real/movielens
+          menudeck import movielens ~/data/ml-latest-small --out Real/movielens
         """),
     importSubcommand(
       .uci, abstract: "UCI restaurant and consumer data: restaurants are the catalog.",
@@ -44,10 +46,12 @@ let importCommand = CommandSpec(
         (placeID,Rcuisine): one item per place, its first cuisine in file order is the \
         category, all its cuisines are tags; places without a cuisine go to category \
         'unknown'. DIR/rating_final.csv (userID,placeID,rating,...) is the log: rating 2 is a \
-        right swipe, 0 a left swipe, 1 neutral (counted, not a swipe). The data has no times.
+        right swipe, 0 a left swipe, 1 neutral (counted, not a swipe). The data has no times. \
+        menudeck does not ship the data: DIR holds the CSV files of the UCI Machine Learning \
+        Repository's "Restaurant & consumer data" set (archive.ics.uci.edu).
 
         Example:
-          menudeck import uci ../shared/data/uci-restaurants --out Real/uci
+          menudeck import uci ~/data/uci-restaurants --out Real/uci
         """),
   ])
 

@@ -4,7 +4,7 @@ import DeckLab
 
 /// The range of every count a command line or a config gives, checked where the value enters:
 /// an option out of range is a usage error (64) naming the option, a config value a data error
-/// (65) naming the key and the file. The README's "Limits" lists them.
+/// (65) naming the key and the file. docs/exit-codes.md ("Limits") lists them.
 enum Limits {
   /// Cards per deck (`--size`, `--k`, `deck.size`, `deck.max_per_category`).
   static let deckSize = 1...DeckRules.maxSize

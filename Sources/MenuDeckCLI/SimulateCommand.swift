@@ -308,7 +308,7 @@ let statsCommand = CommandSpec(
     Reads swipe logs (JSON Lines or CSV) and prints, per day and overall: decks, cards shown, \
     right and left swipes, like rate, pick rate, mean swipes to pick, abandon rate, \
     finished-without-pick rate, catalog coverage, intra-deck diversity, novelty and repeat-pick \
-    rate. A session is one diner's deck of one date. Every metric is defined in the README.
+    rate. A session is one diner's deck of one date. Every metric is defined in docs/metrics.md.
 
     Given history snapshots instead of logs, it prints the card-level metrics only (cards \
     shown, swipes, like rate, coverage, novelty): snapshots keep no sessions or days.

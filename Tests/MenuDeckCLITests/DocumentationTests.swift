@@ -158,6 +158,58 @@ import Testing
     }
   }
 
+  /// Every `Sources/...` and `Tests/...` path quoted in code spans of the README, CONTRIBUTING and
+  /// docs/ names a file or folder that exists, so that a moved file cannot leave the manual
+  /// pointing at nothing. A `*` in the last component must match something; paths with a
+  /// placeholder (`NAME`, `<Module>`) are patterns, not paths, and are skipped.
+  @Test func everyQuotedSourcePathExists() {
+    let root = CLITest.repoRoot
+    var pages = ["README.md", "CONTRIBUTING.md"]
+    if let walker = FileManager.default.enumerator(atPath: root + "/docs") {
+      for case let path as String in walker where path.hasSuffix(".md") {
+        pages.append("docs/" + path)
+      }
+    }
+    let span = /`([^`\n]+)`/
+    let path = /(?:Sources|Tests)\/[A-Za-z0-9_.\/*-]*/
+    var checked = 0
+    for page in pages {
+      for code in Self.text(page).matches(of: span) {
+        for match in code.output.1.matches(of: path) {
+          var quoted = String(match.output)
+          while quoted.hasSuffix(".") { quoted.removeLast() }
+          if quoted.contains("NAME") { continue }
+          checked += 1
+          #expect(Self.exists(quoted, in: root), "\(page) quotes '\(quoted)', which does not exist")
+        }
+      }
+    }
+    #expect(checked > 20, "only \(checked) quoted paths found: is the pattern still right?")
+  }
+
+  /// Whether `path` (relative to `root`, `*` allowed in its last component) names something.
+  static func exists(_ path: String, in root: String) -> Bool {
+    guard path.contains("*") else {
+      return FileManager.default.fileExists(atPath: root + "/" + path)
+    }
+    let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+    let directory = root + "/" + parts.dropLast().joined(separator: "/")
+    let pattern = parts.last.map(String.init) ?? ""
+    let pieces = pattern.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    return names.contains { name in
+      guard let first = pieces.first, let last = pieces.last, name.hasPrefix(first),
+        name.hasSuffix(last), name.count >= first.count + last.count
+      else { return false }
+      var rest = Substring(name.dropFirst(first.count).dropLast(last.count))
+      for piece in pieces.dropFirst().dropLast() {
+        guard let range = rest.range(of: piece) else { return false }
+        rest = rest[range.upperBound...]
+      }
+      return true
+    }
+  }
+
   /// .ci/run runs the test command the README gives and the formatter's lint, nothing else.
   @Test func ciRunsTheReadmeTestCommandAndTheLint() throws {
     let url = URL(fileURLWithPath: CLITest.repoRoot).appendingPathComponent(".ci/run")

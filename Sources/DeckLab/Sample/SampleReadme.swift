@@ -33,9 +33,10 @@ extension SampleData {
       restaurant, its diners, and their swipes over the two weeks before \(deckDate) (a \
       \(deckDate.weekday.name.capitalized)), the deck date the sample is made for.
 
-      All files are written by a deterministic generator (`SampleData` in `Sources/DeckLab`), from \
-      tables in the source and seeded random streams (seed \(seed)). Do not edit them by hand: a \
-      test compares them byte for byte with what the generator writes.
+      All files are written by a deterministic generator (`SampleData` in \
+      `Sources/DeckLab/Sample/`), from tables in the source and seeded random streams (seed \
+      \(seed)). Do not edit them by hand: a test compares them byte for byte with what the \
+      generator writes.
 
       | file | contents |
       |---|---|

@@ -1,5 +1,5 @@
 /// Every metric of `menudeck stats`, in output column order, with its stable machine name and a
-/// one-line definition (the README lists them; a test checks that every one is documented).
+/// one-line definition (docs/metrics.md lists them; a test checks that every one is documented).
 ///
 /// Terms used in the definitions:
 /// - a *session* (a deck) is one (strategy, user, deck date); the deck date is the event's `deck`

@@ -136,15 +136,15 @@ enum ReferenceRun {
       }
     }
     if args.flag("check") {
-      for path in stale { context.note("menudeck: note: \(path) is stale") }
+      for path in stale { context.note("\(path) is stale") }
       if !stale.isEmpty {
-        context.note("menudeck: note: run '\(Reference.regenerateCommand)'")
+        context.note("run '\(Reference.regenerateCommand)'")
         return .failure
       }
       return .success
     }
     context.note(
-      "menudeck: note: \(pages.count) reference pages, \(stale.count) rewritten, in \(directory)")
+      "\(pages.count) reference pages, \(stale.count) rewritten, in \(directory)")
     return .success
   }
 }
