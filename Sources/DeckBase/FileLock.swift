@@ -107,7 +107,7 @@ package final class FileLock {
         }
         let waited = monotonicSeconds() - start
         if waited >= wait {
-          let text = FileLock.holderText(fd)
+          let text = FileLock.awaitHolderText(fd)
           close(fd)
           throw .busy(
             target: target, lockFile: path, holder: text, waited: wait > 0 ? waited : 0)
@@ -167,6 +167,18 @@ package final class FileLock {
   }
 
   deinit { release() }
+
+  /// The holder line of a lock file that another run holds. A holder writes its line right
+  /// after it takes the lock, so a lock file still empty was taken a moment ago: its line is
+  /// given up to `patience` seconds to appear (a loaded machine may pause the holder in between).
+  static func awaitHolderText(_ fd: Int32, patience: Double = 1) -> String? {
+    let start = monotonicSeconds()
+    while true {
+      if let text = holderText(fd) { return text }
+      if monotonicSeconds() - start >= patience { return nil }
+      sleepSeconds(0.005)
+    }
+  }
 
   /// What the holder wrote into the lock file (its first line, at most 300 bytes).
   private static func holderText(_ fd: Int32) -> String? {

@@ -70,6 +70,42 @@ final class ScratchDirectory: Sendable {
     again.release()
   }
 
+  /// A run that finds the lock taken between its holder's flock and the holder's line (the
+  /// file is still empty) waits for the line instead of naming no holder.
+  @Test func aLockTakenAMomentAgoNamesItsHolderOnceItsLineIsWritten() throws {
+    let dir = try ScratchDirectory()
+    let target = dir.file("h.snap")
+    let lockPath = dir.file(".h.snap.lock")
+    let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    try #require(flock(fd, LOCK_EX | LOCK_NB) == 0)
+    // A thread of its own: the test's concurrency pool may be busy with other tests.
+    let written = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      sleepSeconds(0.1)
+      let line = Array("pid 42: menudeck ingest a.csv --into h.snap\n".utf8)
+      _ = line.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+      written.signal()
+    }
+    do {
+      _ = try FileLock(target: target, wait: 0, holder: "pid 1: b")
+      Issue.record("the lock was taken twice")
+    } catch {
+      guard case .busy(_, _, let holder, _) = error else {
+        Issue.record("expected busy, got \(error)")
+        return
+      }
+      #expect(holder == "pid 42: menudeck ingest a.csv --into h.snap")
+    }
+    written.wait()
+    // A holder that never writes its line is reported without one, after the patience.
+    #expect(
+      FileLock.awaitHolderText(fd, patience: 0) == "pid 42: menudeck ingest a.csv --into h.snap")
+    _ = ftruncate(fd, 0)
+    #expect(FileLock.awaitHolderText(fd, patience: 0.02) == nil)
+  }
+
   @Test func waitingGivesUpAfterTheWaitAndSaysHowLong() throws {
     let dir = try ScratchDirectory()
     let target = dir.file("h.snap")
