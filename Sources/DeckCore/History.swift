@@ -4,8 +4,8 @@ public struct UserItemRecord: Sendable, Hashable {
   public var item: Int32
   public var right: Int32
   public var left: Int32
-  /// The last right-swipe day, `History.never` for none: the packed form of the table engine,
-  /// the snapshot format and the plugin codec; everything else reads `lastRightDay`.
+  /// The last right-swipe day, `History.never` for none: the packed form of the table engine;
+  /// everything outside DeckCore reads `lastRightDay`.
   package var lastRight: Int32
   /// The last left-swipe day, `History.never` for none (see `lastRight`).
   package var lastLeft: Int32
@@ -70,8 +70,8 @@ public struct UserHistory: Sendable, Hashable {
 /// Aggregated swipe history: everything strategies and deck rules need, independent of the order
 /// in which events arrived (all aggregates are integer counts and maxima).
 public struct History: Sendable {
-  /// "No day" in the packed day fields (`UserItemRecord.lastRight`, the builder's tables, the
-  /// snapshot format); the public API says nil instead (`UserItemRecord.lastRightDay`).
+  /// "No day" in the packed day fields (`UserItemRecord.lastRight`, the builder's tables); the
+  /// API outside DeckCore says nil instead (`UserItemRecord.lastRightDay`).
   @usableFromInline package static let never: Int32 = .min
   /// Per-position counts are kept for positions 1...maxTrackedPosition; swipes at later
   /// positions count everywhere else.

@@ -251,88 +251,121 @@ package enum CatalogReader {
     throws(DeckIOError) -> [Draft]
   {
     let table = try CSVParser.parse(bytes, file: file)
-    let idCol = try table.requireColumn("id")
-    let nameCol = try table.requireColumn("name")
-    let categoryCol = try table.requireColumn("category")
-    let tagsCol = table.column("tags")
-    let priceCol = table.column("price")
-    let imageCol = table.column("image")
-    let allergensCol = table.column("allergens")
-    let dietsCol = table.column("diets")
-    let weekdaysCol = table.column("weekdays")
-    let fromCol = table.column("available_from")
-    let untilCol = table.column("available_until")
-
+    let columns = try CSVItemColumns(table)
     var drafts: [Draft] = []
     drafts.reserveCapacity(table.records.count)
     for r in table.records {
       do throws(DeckIOError) {
-        drafts.append(try csvItem(r))
+        drafts.append(try CSVItemRow(record: r, table: table, columns: columns).draft(file: file))
       } catch {
         guard let collector else { throw error }
         collector.errors.append(error)
       }
     }
     return drafts
+  }
+}
 
-    func csvItem(_ r: CSVRecord) throws(DeckIOError) -> Draft {
-      func cell(_ col: Int?) -> String { col.map { trimWhitespace(r[$0]) } ?? "" }
-      func list(_ col: Int?) -> [String] { normalisedList(splitList(cell(col))) }
-      func at(_ col: Int) -> SourceLocation { table.location(r, col) }
+/// The columns of a CSV catalog: id, name and category required, the rest optional.
+private struct CSVItemColumns {
+  let id: Int
+  let name: Int
+  let category: Int
+  let tags: Int?
+  let price: Int?
+  let image: Int?
+  let allergens: Int?
+  let diets: Int?
+  let weekdays: Int?
+  let from: Int?
+  let until: Int?
 
-      let id = cell(idCol)
-      if id.isEmpty {
-        throw .malformed(at(idCol), message: "empty id; every item needs an id")
-      }
-      let name = cell(nameCol)
-      if name.isEmpty {
-        throw .malformed(
-          at(nameCol), message: "empty name for item '\(id)'; every item needs a name")
-      }
-      let category = cell(categoryCol).lowercased()
-      if category.isEmpty {
-        throw .malformed(
-          at(categoryCol),
-          message: "empty category for item '\(id)'; every item needs a category")
-      }
-      var price: Double?
-      if let priceCol, !cell(priceCol).isEmpty {
-        let text = cell(priceCol)
-        guard let d = parseDecimal(text), d >= 0 else {
-          throw .malformed(at(priceCol), message: priceMessage(text))
-        }
-        price = d
-      }
-      let image = cell(imageCol)
-      var availability = Availability.always
-      if let weekdaysCol {
-        let names = splitList(cell(weekdaysCol)).map(trimWhitespace).filter { !$0.isEmpty }
-        if !names.isEmpty {
-          var set = Set<Weekday>()
-          for name in names {
-            guard let day = Weekday(name: name) else {
-              throw .malformed(at(weekdaysCol), message: unknownWeekdayMessage(name))
-            }
-            set.insert(day)
-          }
-          availability.weekdays = set
-        }
-      }
-      for (col, key) in [(fromCol, "available_from"), (untilCol, "available_until")] {
-        guard let col, !cell(col).isEmpty else { continue }
-        guard let date = DeckDate.parse(cell(col)) else {
-          throw .malformed(at(col), message: dateMessage(key, cell(col)))
-        }
-        if key == "available_from" { availability.from = date } else { availability.until = date }
-      }
-      return Draft(
-        item: MenuItem(
-          id: id, name: name, category: category, tags: list(tagsCol), price: price,
-          image: image.isEmpty ? nil : image, allergens: list(allergensCol),
-          diets: list(dietsCol), availability: availability),
-        location: SourceLocation(file: file, line: r.line, column: 1),
-        idLocation: at(idCol))
+  init(_ table: CSVTable) throws(DeckIOError) {
+    id = try table.requireColumn("id")
+    name = try table.requireColumn("name")
+    category = try table.requireColumn("category")
+    tags = table.column("tags")
+    price = table.column("price")
+    image = table.column("image")
+    allergens = table.column("allergens")
+    diets = table.column("diets")
+    weekdays = table.column("weekdays")
+    from = table.column("available_from")
+    until = table.column("available_until")
+  }
+}
+
+/// One record of a CSV catalog read as an item, field by field; the first bad field is thrown.
+private struct CSVItemRow {
+  let record: CSVRecord
+  let table: CSVTable
+  let columns: CSVItemColumns
+
+  func cell(_ col: Int?) -> String { col.map { trimWhitespace(record[$0]) } ?? "" }
+  func list(_ col: Int?) -> [String] { normalisedList(splitList(cell(col))) }
+  func at(_ col: Int) -> SourceLocation { table.location(record, col) }
+
+  func draft(file: String) throws(DeckIOError) -> CatalogReader.Draft {
+    let id = cell(columns.id)
+    if id.isEmpty {
+      throw .malformed(at(columns.id), message: "empty id; every item needs an id")
     }
+    let name = try required(columns.name, "name", of: id)
+    let category = try required(columns.category, "category", of: id, lowercased: true)
+    let image = cell(columns.image)
+    return CatalogReader.Draft(
+      item: MenuItem(
+        id: id, name: name, category: category, tags: list(columns.tags), price: try price(),
+        image: image.isEmpty ? nil : image, allergens: list(columns.allergens),
+        diets: list(columns.diets), availability: try availability()),
+      location: SourceLocation(file: file, line: record.line, column: 1),
+      idLocation: at(columns.id))
+  }
+
+  /// A field every item needs (after the id): its trimmed text, never empty.
+  func required(_ col: Int, _ key: String, of id: String, lowercased: Bool = false)
+    throws(DeckIOError) -> String
+  {
+    let text = lowercased ? cell(col).lowercased() : cell(col)
+    if text.isEmpty {
+      throw .malformed(at(col), message: "empty \(key) for item '\(id)'; every item needs a \(key)")
+    }
+    return text
+  }
+
+  func price() throws(DeckIOError) -> Double? {
+    guard let col = columns.price, !cell(col).isEmpty else { return nil }
+    let text = cell(col)
+    guard let d = parseDecimal(text), d >= 0 else {
+      throw .malformed(at(col), message: priceMessage(text))
+    }
+    return d
+  }
+
+  /// The weekdays, then the first and last days; all optional.
+  func availability() throws(DeckIOError) -> Availability {
+    var availability = Availability.always
+    if let col = columns.weekdays {
+      let names = splitList(cell(col)).map(trimWhitespace).filter { !$0.isEmpty }
+      if !names.isEmpty {
+        var set = Set<Weekday>()
+        for name in names {
+          guard let day = Weekday(name: name) else {
+            throw .malformed(at(col), message: unknownWeekdayMessage(name))
+          }
+          set.insert(day)
+        }
+        availability.weekdays = set
+      }
+    }
+    for (col, key) in [(columns.from, "available_from"), (columns.until, "available_until")] {
+      guard let col, !cell(col).isEmpty else { continue }
+      guard let date = DeckDate.parse(cell(col)) else {
+        throw .malformed(at(col), message: dateMessage(key, cell(col)))
+      }
+      if key == "available_from" { availability.from = date } else { availability.until = date }
+    }
+    return availability
   }
 }
 

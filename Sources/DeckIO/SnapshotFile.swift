@@ -38,6 +38,9 @@ package enum SnapshotFile {
   package static let version: UInt32 = 1
   static let headerSize = 9 + 4 + 8
   static let checksumSize = 32
+  /// The format's "no day" in a record's lastRight/lastLeft (a day field of the format, not a
+  /// value of DeckCore: the format was fixed with it).
+  static let noDay = Int32.min
 
   /// Whether `bytes` start like a snapshot (used to tell snapshots from logs).
   package static func looksLikeSnapshot(_ prefix: [UInt8]) -> Bool {
@@ -99,8 +102,8 @@ package enum SnapshotFile {
         previous = r.item
         p.u(UInt64(UInt32(bitPattern: r.right)))
         p.u(UInt64(UInt32(bitPattern: r.left)))
-        p.z(Int64(r.lastRight))
-        p.z(Int64(r.lastLeft))
+        p.z(Int64(r.lastRightDay ?? noDay))
+        p.z(Int64(r.lastLeftDay ?? noDay))
       }
     }
     var out = magic

@@ -43,7 +43,7 @@ extension SnapshotFile {
     if flags & 1 != 0 {
       let first = try d.day()
       let last = try d.day()
-      guard first != History.never, last != History.never, first <= last else {
+      guard first != SnapshotFile.noDay, last != SnapshotFile.noDay, first <= last else {
         throw DecodeFailure(message: "its first day \(first) is after its last day \(last)")
       }
       snapshot.firstDay = first
@@ -144,9 +144,9 @@ extension SnapshotFile {
         }
         let record = HistorySnapshot.Record(
           item: Int32(item), right: try d.i32(), left: try d.i32(),
-          lastRight: try recordDay(&d, snapshot), lastLeft: try recordDay(&d, snapshot))
-        guard (record.right > 0) == (record.lastRight != History.never),
-          (record.left > 0) == (record.lastLeft != History.never)
+          lastRightDay: try recordDay(&d, snapshot), lastLeftDay: try recordDay(&d, snapshot))
+        guard (record.right > 0) == (record.lastRightDay != nil),
+          (record.left > 0) == (record.lastLeftDay != nil)
         else {
           throw DecodeFailure(message: "a record of user '\(id)' has days without swipes")
         }
@@ -172,12 +172,12 @@ extension SnapshotFile {
     }
   }
 
-  /// A record's day: one of the snapshot's days, or `History.never`.
+  /// A record's day: one of the snapshot's days, or nil for the format's `noDay`.
   private static func recordDay(_ d: inout Decoder, _ snapshot: HistorySnapshot)
-    throws(DecodeFailure) -> Int32
+    throws(DecodeFailure) -> Int32?
   {
     let day = try d.day()
-    if day == History.never { return day }
+    if day == SnapshotFile.noDay { return nil }
     guard let first = snapshot.firstDay, let last = snapshot.lastDay, first <= day, day <= last
     else {
       let days = snapshot.firstDay.map { "\($0)...\(snapshot.lastDay ?? $0)" } ?? "none"
@@ -262,11 +262,11 @@ private struct Decoder {
     return Int32(v)
   }
 
-  /// A day of `DeckDate.supportedDays`, or `History.never`.
+  /// A day of `DeckDate.supportedDays`, or the format's `SnapshotFile.noDay`.
   mutating func day() throws(DecodeFailure) -> Int32 {
     let v = try z()
     guard
-      v == Int64(History.never)
+      v == Int64(SnapshotFile.noDay)
         || (v >= Int64(DeckDate.supportedDays.lowerBound)
           && v <= Int64(DeckDate.supportedDays.upperBound))
     else {

@@ -62,11 +62,12 @@ struct PluginJSONWriter {
     bytes.append(UInt8(ascii: "]"))
   }
 
-  mutating func optionalDate(_ day: Int32) {
-    if day == History.never {
-      raw("null")
-    } else {
+  /// A day as "YYYY-MM-DD", or `null` for none.
+  mutating func optionalDate(_ day: Int32?) {
+    if let day {
       string(DeckDate(daysSinceEpoch: day).description)
+    } else {
+      raw("null")
     }
   }
 

@@ -91,113 +91,22 @@ final class PluginProcess {
     log: @escaping (String) -> Void
   ) throws(SpawnError) {
     self.log = log
-    // Unix socket pairs rather than pipes: they are created close-on-exec atomically
-    // (SOCK_CLOEXEC), and a write to a dead reader fails with EPIPE under MSG_NOSIGNAL.
-    var socketPair: [Int32] = [-1, -1]
-    var outPipe: [Int32] = [-1, -1]
-    var errPipe: [Int32] = [-1, -1]
-    #if canImport(Glibc)
-      let streamType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-    #else
-      let streamType = SOCK_STREAM
-    #endif
-    guard socketpair(AF_UNIX, streamType, 0, &socketPair) == 0,
-      socketpair(AF_UNIX, streamType, 0, &outPipe) == 0,
-      socketpair(AF_UNIX, streamType, 0, &errPipe) == 0
-    else {
-      let e = errno
-      for fd in socketPair + outPipe + errPipe where fd >= 0 { close(fd) }
-      throw SpawnError(code: e)
+    let channels = try Channels()
+    let spawned = Self.spawn(
+      executable, arguments: arguments, environment: environment, channels: channels)
+    // The plugin's ends are the plugin's now; menudeck keeps only its own.
+    for fd in channels.pluginEnds { close(fd) }
+    guard spawned.rc == 0 else {
+      for fd in channels.hostEnds { close(fd) }
+      throw SpawnError(code: spawned.rc)
     }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, socketPair[1], 0)
-    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-    #if os(Linux)
-      if let closeFrom = spawnCloseFrom { _ = closeFrom(&actions, 3) }
-    #endif
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    // The plugin starts with default signal handlers and nothing blocked, whatever menudeck has.
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    var all = sigset_t()
-    sigfillset(&all)
-    sigdelset(&all, SIGKILL)
-    sigdelset(&all, SIGSTOP)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    // A process group of its own (id = the plugin's pid), so that the plugin and everything it
-    // starts can be ended together.
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(
-      &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-
-    var env = ProcessInfo.processInfo.environment
-    for (k, v) in environment { env[k] = v }
-    let argv = ([executable] + arguments).map { strdup($0) }
-    let envp = env.keys.sorted().map { strdup("\($0)=\(env[$0]!)") }
-    defer {
-      for p in argv { free(p) }
-      for p in envp { free(p) }
-    }
-    var pid: pid_t = 0
-    var watch: Int32 = -1
-    // Spawning and registering the group are one step for a signal: the signal's cleanup either
-    // runs before the plugin exists or finds its group registered. A script that another
-    // process still has open for writing (one being installed) fails with ETXTBSY for a moment:
-    // retried with a short backoff, a second at most.
-    let rc = Self.retryingBusy {
-      RunCleanup.shared.holding {
-        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv + [nil], envp + [nil])
-        if rc == 0 {
-          RunCleanup.shared.addProcessGroup(pid)
-          #if os(Linux)
-            watch = pidfdOpen(pid)
-          #endif
-        }
-        return rc
-      }
-    }
-    close(socketPair[1])
-    close(outPipe[1])
-    close(errPipe[1])
-    guard rc == 0 else {
-      close(socketPair[0])
-      close(outPipe[0])
-      close(errPipe[0])
-      throw SpawnError(code: rc)
-    }
-    self.pid = pid
-    exitWatch = watch
-    input = socketPair[0]
-    output = outPipe[0]
-    errors = errPipe[0]
+    self.pid = spawned.pid
+    exitWatch = spawned.exitWatch
+    input = channels.input[0]
+    output = channels.output[0]
+    errors = channels.errors[0]
     for fd in [input, output, errors] {
       _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-    }
-  }
-
-  /// Total seconds of backoff before a spawn that keeps failing with ETXTBSY is given up.
-  static let busyRetryLimit = 1.0
-
-  /// Runs `attempt` (a spawn, giving 0 or an errno) until it gives something other than
-  /// ETXTBSY, sleeping 10, 20, 40, ... ms in between, and gives up when the next sleep would take
-  /// the total past `busyRetryLimit`. Returns the last result.
-  static func retryingBusy(
-    _ attempt: () -> Int32, sleep: (Double) -> Void = sleepSeconds
-  ) -> Int32 {
-    var slept = 0.0
-    var delay = 0.01
-    while true {
-      let rc = attempt()
-      guard rc == ETXTBSY, slept + delay <= busyRetryLimit else { return rc }
-      sleep(delay)
-      slept += delay
-      delay *= 2
     }
   }
 
@@ -461,39 +370,3 @@ final class PluginProcess {
     exitWatch = -1
   }
 }
-
-/// A failed `posix_spawn` (or socket creation): the errno.
-struct SpawnError: Error {
-  let code: Int32
-
-  var text: String { errnoText(code) }
-}
-
-#if os(Linux)
-  /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34 and later; not in Swift's Glibc
-  /// module), looked up once; nil on an older C library.
-  private let spawnCloseFrom:
-    (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-      guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-      return unsafeBitCast(
-        symbol,
-        to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)
-          .self)
-    }()
-
-  /// `syscall(2)`, looked up once: Swift cannot call the variadic C function, and on Linux its
-  /// integer arguments travel in the same registers as a plain call's.
-  private let linuxSyscall: (@convention(c) (Int, Int, Int) -> Int)? = {
-    guard let symbol = dlsym(nil, "syscall") else { return nil }
-    return unsafeBitCast(symbol, to: (@convention(c) (Int, Int, Int) -> Int).self)
-  }()
-
-  /// `pidfd_open(pid, 0)` (Linux 5.3; the same system call number, 434, on every architecture):
-  /// a close-on-exec descriptor that polls readable once the process exits, or -1 (an older
-  /// kernel, or a sandbox that refuses it: the waits then check every few milliseconds).
-  private func pidfdOpen(_ pid: pid_t) -> Int32 {
-    guard let call = linuxSyscall else { return -1 }
-    let fd = call(434, Int(pid), 0)
-    return fd >= 0 ? Int32(truncatingIfNeeded: fd) : -1
-  }
-#endif

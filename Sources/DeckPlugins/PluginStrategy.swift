@@ -66,10 +66,10 @@ package final class PluginStrategy: RankingStrategy {
   package let processID: Int32
   private let learnUsers: Bool
   private var process: PluginProcess?
-  private var catalog: Catalog?
+  private(set) var catalog: Catalog?
   /// Item ids as JSON strings, by catalog index.
   private var ids: [[UInt8]] = []
-  private var indexOfID: [String: Int] = [:]
+  private(set) var indexOfID: [String: Int] = [:]
   private var learned: [String: UserHistory]?
   private var learnCount = 0
   private var rankCount = 0
@@ -259,118 +259,6 @@ package final class PluginStrategy: RankingStrategy {
     }
   }
 
-  // MARK: - Replies
-
-  /// One diner's scores from its result; order replies become scores n, n-1, ..., 1.
-  private func scores(_ result: JSONValue, for context: ScoringContext, request: String)
-    throws(StrategyError) -> Scores
-  {
-    let user = context.user.id
-    let n = context.candidates.count
-    let propensities = result["propensities"]
-    if let list = result["scores"] {
-      guard let values = list.arrayValue else {
-        throw fail(
-          .malformed, request, "'scores' of user '\(user)' is \(list.typeDescription), not an array"
-        )
-      }
-      guard values.count == n else {
-        throw fail(
-          .wrongCount, request,
-          "returned \(values.count) scores for \(n) candidates of user '\(user)'; send one score per candidate, in candidate order"
-        )
-      }
-      var out = [Double](repeating: 0, count: n)
-      for (k, v) in values.enumerated() {
-        guard let x = v.doubleValue else {
-          throw fail(
-            .malformed, request,
-            "score \(k + 1) of user '\(user)' is \(v.typeDescription), not a number")
-        }
-        guard x.isFinite else {
-          throw fail(
-            .nonFinite, request,
-            "returned a non-finite score (\(x)) for item '\(catalog![context.candidates[k]].id)' of user '\(user)'"
-          )
-        }
-        out[k] = x
-      }
-      let p = try self.propensities(propensities, count: n, user: user, request: request)
-      return Scores(out, propensities: p)
-    }
-    if let list = result["order"] {
-      guard let entries = list.arrayValue else {
-        throw fail(
-          .malformed, request, "'order' of user '\(user)' is \(list.typeDescription), not an array")
-      }
-      // Candidate index of each catalog index in this request.
-      var slot: [Int: Int] = [:]
-      for (k, item) in context.candidates.enumerated() { slot[Int(item)] = k }
-      var out = [Double](repeating: 0, count: n)
-      var seen = [Bool](repeating: false, count: n)
-      var position = [Int](repeating: 0, count: n)
-      for (rank, entry) in entries.enumerated() {
-        guard let id = entry.stringValue else {
-          throw fail(
-            .malformed, request,
-            "order entry \(rank + 1) of user '\(user)' is \(entry.typeDescription), not an item id")
-        }
-        guard let index = indexOfID[id], let k = slot[index] else {
-          let what = indexOfID[id] == nil ? "not in the catalog" : "not a candidate"
-          throw fail(
-            .badItem, request,
-            "order of user '\(user)' names '\(id)', which is \(what); order only the request's candidates"
-          )
-        }
-        guard !seen[k] else {
-          throw fail(.badItem, request, "order of user '\(user)' lists '\(id)' twice")
-        }
-        seen[k] = true
-        position[k] = rank
-        out[k] = Double(n - rank)
-      }
-      guard entries.count == n else {
-        let missing = seen.firstIndex(of: false).map { catalog![context.candidates[$0]].id } ?? ""
-        throw fail(
-          .wrongCount, request,
-          "order of user '\(user)' lists \(entries.count) of \(n) candidates (missing '\(missing)'); order every candidate"
-        )
-      }
-      var p = try self.propensities(propensities, count: n, user: user, request: request)
-      if let byRank = p { p = position.map { byRank[$0] } }
-      return Scores(out, propensities: p)
-    }
-    throw fail(.malformed, request, "the result of user '\(user)' has neither 'scores' nor 'order'")
-  }
-
-  private func propensities(_ value: JSONValue?, count n: Int, user: String, request: String)
-    throws(StrategyError) -> [Double]?
-  {
-    guard let value, !value.isNull else { return nil }
-    guard let list = value.arrayValue else {
-      throw fail(
-        .malformed, request,
-        "'propensities' of user '\(user)' is \(value.typeDescription), not an array")
-    }
-    guard list.count == n else {
-      throw fail(
-        .wrongCount, request,
-        "returned \(list.count) propensities for \(n) candidates of user '\(user)'")
-    }
-    var out: [Double] = []
-    out.reserveCapacity(n)
-    for (k, v) in list.enumerated() {
-      guard let x = v.doubleValue, x.isFinite, x >= 0, x <= 1 else {
-        throw fail(
-          .nonFinite, request,
-          "propensity \(k + 1) of user '\(user)' is \(v.doubleValue.map { String($0) } ?? v.typeDescription); a propensity is a probability in 0...1"
-        )
-      }
-      out.append(x)
-    }
-    return out
-  }
-
   // MARK: - Machinery
 
   private func running() throws(StrategyError) -> PluginProcess {
@@ -389,8 +277,8 @@ package final class PluginStrategy: RankingStrategy {
     return fault.strategyError
   }
 
-  private func fail(_ kind: PluginFault.Kind, _ request: String, _ message: String) -> StrategyError
-  {
+  /// `record` for a fault of this plugin found in the reply to `request`.
+  func fail(_ kind: PluginFault.Kind, _ request: String, _ message: String) -> StrategyError {
     record(PluginFault(kind, plugin: configuration.name, request: request, message: message))
   }
 
@@ -419,171 +307,4 @@ package final class PluginStrategy: RankingStrategy {
         .malformed, request, "the reply's id is \(got), not \(id); answer requests in order")
     }
   }
-
-  private static func launch(_ c: Configuration, log: @escaping (String) -> Void)
-    throws(StrategyError) -> PluginProcess
-  {
-    func fault(_ message: String) -> StrategyError {
-      PluginFault(.notStartable, plugin: c.name, request: "start-up", message: message)
-        .strategyError
-    }
-    let path = c.executable
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw fault("'\(path)' does not exist; check the plugin path in the config")
-    }
-    guard !isDirectory.boolValue else {
-      throw fault("'\(path)' is a directory; give the path of the plugin's executable")
-    }
-    guard access(path, X_OK) == 0 else {
-      throw fault("'\(path)' is not executable; run: chmod +x '\(path)'")
-    }
-    let prefix = "[\(c.name)] "
-    do {
-      return try PluginProcess(
-        executable: path, arguments: c.arguments, environment: c.environment,
-        log: { log(prefix + $0) })
-    } catch {
-      let hint =
-        error.code == ENOENT || error.code == ENOEXEC
-        ? "; check its first line (#!/usr/bin/env python3) names an installed interpreter"
-        : error.code == ETXTBSY
-          ? "; another process still has it open for writing: let it finish, then run again" : ""
-      throw fault("could not start '\(path)': \(error.text)\(hint)")
-    }
-  }
-
-  /// hello -> describe.
-  private static func handshake(_ process: PluginProcess, _ c: Configuration)
-    throws(PluginFault) -> PluginDescription
-  {
-    let request = "handshake"
-    let reply = try exchange(
-      process, HostMessage.hello(name: c.name).encode(ids: []), request: request,
-      expect: "describe", c)
-    func bad(_ message: String) -> PluginFault {
-      process.stop(grace: killGrace)
-      return PluginFault(.malformed, plugin: c.name, request: request, message: message)
-    }
-    guard let version = reply["protocol"]?.doubleValue else {
-      throw bad("the describe reply has no 'protocol' number")
-    }
-    guard Int(exactly: version) == pluginProtocolVersion else {
-      throw bad(
-        "speaks protocol \(version.formatted()); this menudeck speaks protocol \(pluginProtocolVersion)"
-      )
-    }
-    guard let identifier = reply["identifier"]?.stringValue, !identifier.isEmpty else {
-      throw bad("the describe reply has no 'identifier' string")
-    }
-    guard let summary = reply["summary"]?.stringValue else {
-      throw bad("the describe reply has no 'summary' string")
-    }
-    var options: [OptionSpec] = []
-    for (k, entry) in (reply["options"]?.arrayValue ?? []).enumerated() {
-      guard let name = entry["name"]?.stringValue, !name.isEmpty else {
-        throw bad("option \(k + 1) of the describe reply has no 'name'")
-      }
-      guard let typeName = entry["type"]?.stringValue, let type = OptionType(rawValue: typeName)
-      else {
-        throw bad(
-          "option '\(name)' has type \(entry["type"]?.text ?? "missing"); use double, int, bool or string"
-        )
-      }
-      let meaning = entry["meaning"]?.stringValue ?? ""
-      let value: OptionValue
-      switch (type, entry["default"]?.kind) {
-      case (.double, .number(let v, _)?) where v.isFinite: value = .double(v)
-      case (.int, .number(let v, _)?) where Int(exactly: v) != nil: value = .int(Int(v))
-      case (.bool, .bool(let v)?): value = .bool(v)
-      case (.string, .string(let v)?): value = .string(v)
-      default: throw bad("option '\(name)' has no 'default' of type \(typeName)")
-      }
-      var range: ClosedRange<Double>?
-      if let lo = entry["min"]?.doubleValue, let hi = entry["max"]?.doubleValue, lo <= hi {
-        range = lo...hi
-      }
-      options.append(OptionSpec(name, type, default: value, range: range, meaning))
-    }
-    var learnUsers = false
-    if case .bool(let b)? = reply["learn_users"]?.kind { learnUsers = b }
-    return PluginDescription(
-      protocolVersion: Int(version), identifier: identifier, summary: summary, options: options,
-      learnUsers: learnUsers)
-  }
-
-  /// Sends `bytes`, reads one reply line and checks its type. On any fault the process is
-  /// stopped before the fault is thrown.
-  private static func exchange(
-    _ process: PluginProcess, _ bytes: [UInt8], request: String, expect: String,
-    _ c: Configuration
-  ) throws(PluginFault) -> JSONValue {
-    func fault(_ kind: PluginFault.Kind, _ message: String) -> PluginFault {
-      process.stop(grace: killGrace)
-      return PluginFault(kind, plugin: c.name, request: request, message: message)
-    }
-    switch process.exchange(bytes, deadline: monotonicSeconds() + c.timeout) {
-    case .timedOut:
-      throw fault(
-        .timedOut,
-        "no reply within \(seconds(c.timeout)) (the per-request timeout); the plugin was stopped. "
-          + "Make it answer faster, send smaller batches, or raise the timeout")
-    case .ended:
-      let pending = process.pendingOutput
-      let termination =
-        process.waitForExit(deadline: monotonicSeconds() + killGrace)
-        ?? process.stop(grace: killGrace)
-      let partial = pending.isEmpty ? "" : " after writing \(quote(pending)) without a newline"
-      let kind: PluginFault.Kind = termination.isSignal ? .crashed : .exitedEarly
-      throw fault(kind, "\(termination) before replying\(partial); see its log above")
-    case .line(let line):
-      let reply: JSONValue
-      do {
-        reply = try PluginJSON.parse(line)
-      } catch {
-        throw fault(
-          .malformed,
-          "wrote malformed JSON (\(error.message) at byte \(error.offset + 1)): \(quote(line)); "
-            + "stdout is for protocol lines only, log to stderr")
-      }
-      guard let type = reply["type"]?.stringValue else {
-        throw fault(.malformed, "wrote a line without a 'type': \(quote(line))")
-      }
-      if type == "error" {
-        let text = reply["message"]?.stringValue ?? "(no message)"
-        throw fault(.reported, "reported an error: \(text)")
-      }
-      guard type == expect else {
-        throw fault(.malformed, "replied '\(type)' where '\(expect)' was expected: \(quote(line))")
-      }
-      return reply
-    }
-  }
-}
-
-extension PluginProcess.Termination {
-  var isSignal: Bool {
-    if case .signaled = self { return true }
-    return false
-  }
-}
-
-/// The first bytes of a line, quoted, for messages.
-func quote(_ bytes: [UInt8], limit: Int = 60) -> String {
-  let head = String(decoding: bytes.prefix(limit), as: UTF8.self)
-  var escaped = ""
-  for scalar in head.unicodeScalars {
-    switch scalar {
-    case "\n": escaped += "\\n"
-    case "\t": escaped += "\\t"
-    case "'": escaped += "\\'"
-    default:
-      escaped += scalar.value < 0x20 ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
-    }
-  }
-  return "'" + escaped + (bytes.count > limit ? "...'" : "'")
-}
-
-func seconds(_ s: Double) -> String {
-  s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
 }

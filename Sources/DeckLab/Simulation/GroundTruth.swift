@@ -16,8 +16,11 @@ package final class GroundTruth {
   private let categories: Int
   /// Fullness per (diner, category) as of the diner's last meal day.
   private var fullness: [Double]
-  /// Per diner, the day of the last pick (`History.never` before the first).
+  /// Per diner, the day of the last pick (`noMeal` before the first): a flat array of days, as
+  /// `utility` reads it once per candidate.
   private var lastMeal: [Int32]
+  /// "No pick yet" in `lastMeal`: below every supported day.
+  private static let noMeal = Int32.min
   /// 2^(-days / halfLife) for days 0..<count, filled as needed.
   private var decay: [Double] = [1]
 
@@ -25,19 +28,19 @@ package final class GroundTruth {
     self.population = population
     categories = population.catalog.categories.count
     fullness = Array(repeating: 0, count: population.count * categories)
-    lastMeal = Array(repeating: History.never, count: population.count)
+    lastMeal = Array(repeating: Self.noMeal, count: population.count)
   }
 
   /// Forgets every meal (a new run starts hungry).
   package func reset() {
     for k in fullness.indices { fullness[k] = 0 }
-    for k in lastMeal.indices { lastMeal[k] = History.never }
+    for k in lastMeal.indices { lastMeal[k] = Self.noMeal }
   }
 
   /// The diner's fullness for a category on `day` (days since 1970-01-01), from picks before it.
   package func fullness(diner d: Int, category c: Int, day: Int32) -> Double {
     let last = lastMeal[d]
-    guard last != History.never else { return 0 }
+    guard last != Self.noMeal else { return 0 }
     let f = fullness[d * categories + c]
     return f == 0 ? 0 : f * decayFactor(Int(day) - Int(last))
   }
@@ -55,7 +58,7 @@ package final class GroundTruth {
   /// Records that diner `d` ate a dish of category `c` on `day`.
   func eat(diner d: Int, category c: Int, day: Int32) {
     let last = lastMeal[d]
-    if last != History.never && last != day {
+    if last != Self.noMeal && last != day {
       let factor = decayFactor(Int(day) - Int(last))
       for k in (d * categories)..<((d + 1) * categories) { fullness[k] *= factor }
     }

@@ -1,0 +1,120 @@
+/// Objects and arrays: members and elements, their separators, duplicate keys and depth.
+extension JSONTreeReader {
+  mutating func object() throws(JSONSyntaxError) -> JSONValue {
+    let open = i
+    let loc = location(open)
+    try enter(open)
+    i += 1
+    var members: [JSONObject.Member] = []
+    var indexByKey: [String: Int] = [:]
+    try skipWhitespace()
+    if i < b.count, b[i] == UInt8(ascii: "}") {
+      i += 1
+      depth -= 1
+      return JSONValue(.object(JSONObject(members: [])), at: loc)
+    }
+    while true {
+      try skipWhitespace()
+      guard i < b.count, b[i] == Self.quote else {
+        if i < b.count, b[i] == UInt8(ascii: "}"), !members.isEmpty {
+          throw fail(
+            at: i, "trailing comma before '}'; remove the last comma", short: "expected a key")
+        }
+        if i >= b.count { throw unclosed("object", "'}'", loc, short: "expected a key") }
+        throw unexpected("a field name in double quotes", short: "expected a key")
+      }
+      let keyLoc = location(i)
+      let key = try string()
+      var duplicate: Int?
+      if let n = indexByKey[key] {
+        guard !dialect.refusesDuplicateKeys else {
+          let first = members[n].keyLocation
+          throw fail(
+            at: keyLoc, offset: i,
+            "duplicate field '\(key)' (first at line \(first.line), column "
+              + "\(first.column ?? 1)); keep one of them")
+        }
+        duplicate = n
+      }
+      try skipWhitespace()
+      guard i < b.count, b[i] == UInt8(ascii: ":") else {
+        if i >= b.count { throw unclosed("object", "'}'", loc, short: "expected ':'") }
+        throw unexpected("':' after field name '\(key)'", short: "expected ':'")
+      }
+      i += 1
+      try skipWhitespace()
+      if i >= b.count, dialect.explains { throw unclosed("object", "'}'", loc, short: "") }
+      let v = try value()
+      let member = JSONObject.Member(key: key, keyLocation: keyLoc, value: v)
+      if let n = duplicate {
+        members[n] = member  // the protocol dialect: the last value wins
+      } else {
+        indexByKey[key] = members.count
+        members.append(member)
+      }
+      try skipWhitespace()
+      guard i < b.count else {
+        throw unclosed("object", "'}'", loc, short: "unexpected end of line in an object")
+      }
+      if b[i] == UInt8(ascii: ",") {
+        i += 1
+        continue
+      }
+      if b[i] == UInt8(ascii: "}") {
+        i += 1
+        break
+      }
+      throw unexpected("',' or '}' after the value of '\(key)'", short: "expected ',' or '}'")
+    }
+    depth -= 1
+    return JSONValue(.object(JSONObject(members: members, indexByKey: indexByKey)), at: loc)
+  }
+
+  mutating func array() throws(JSONSyntaxError) -> JSONValue {
+    let open = i
+    let loc = location(open)
+    try enter(open)
+    i += 1
+    var elements: [JSONValue] = []
+    try skipWhitespace()
+    if i < b.count, b[i] == UInt8(ascii: "]") {
+      i += 1
+      depth -= 1
+      return JSONValue(.array([]), at: loc)
+    }
+    while true {
+      try skipWhitespace()
+      if dialect.explains {
+        guard i < b.count else { throw unclosed("array", "']'", loc, short: "") }
+        if b[i] == UInt8(ascii: "]"), !elements.isEmpty {
+          throw fail(at: i, "trailing comma before ']'; remove the last comma", short: "")
+        }
+      }
+      elements.append(try value())
+      try skipWhitespace()
+      guard i < b.count else {
+        throw unclosed("array", "']'", loc, short: "unexpected end of line in an array")
+      }
+      if b[i] == UInt8(ascii: ",") {
+        i += 1
+        continue
+      }
+      if b[i] == UInt8(ascii: "]") {
+        i += 1
+        break
+      }
+      throw unexpected("',' or ']' after an array element", short: "expected ',' or ']'")
+    }
+    depth -= 1
+    return JSONValue(.array(elements), at: loc)
+  }
+
+  mutating func unclosed(
+    _ what: String, _ closer: String, _ opened: SourceLocation, short: String
+  ) -> JSONSyntaxError {
+    fail(
+      at: i,
+      "unexpected end of the file; expected \(closer) to close the \(what) opened at line "
+        + "\(opened.line), column \(opened.column ?? 1)", short: short)
+  }
+}

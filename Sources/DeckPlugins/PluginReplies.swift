@@ -1,0 +1,118 @@
+import DeckBase
+import DeckCore
+import DeckStrategies
+import Foundation
+
+/// Reading a `ranked` reply: each diner's result becomes its `Scores`, and anything that does
+/// not fit the request is a fault of the plugin.
+extension PluginStrategy {
+  /// One diner's scores from its result; order replies become scores n, n-1, ..., 1.
+  func scores(_ result: JSONValue, for context: ScoringContext, request: String)
+    throws(StrategyError) -> Scores
+  {
+    let user = context.user.id
+    let n = context.candidates.count
+    let propensities = result["propensities"]
+    if let list = result["scores"] {
+      guard let values = list.arrayValue else {
+        throw fail(
+          .malformed, request, "'scores' of user '\(user)' is \(list.typeDescription), not an array"
+        )
+      }
+      guard values.count == n else {
+        throw fail(
+          .wrongCount, request,
+          "returned \(values.count) scores for \(n) candidates of user '\(user)'; send one score per candidate, in candidate order"
+        )
+      }
+      var out = [Double](repeating: 0, count: n)
+      for (k, v) in values.enumerated() {
+        guard let x = v.doubleValue else {
+          throw fail(
+            .malformed, request,
+            "score \(k + 1) of user '\(user)' is \(v.typeDescription), not a number")
+        }
+        guard x.isFinite else {
+          throw fail(
+            .nonFinite, request,
+            "returned a non-finite score (\(x)) for item '\(catalog![context.candidates[k]].id)' of user '\(user)'"
+          )
+        }
+        out[k] = x
+      }
+      let p = try self.propensities(propensities, count: n, user: user, request: request)
+      return Scores(out, propensities: p)
+    }
+    if let list = result["order"] {
+      guard let entries = list.arrayValue else {
+        throw fail(
+          .malformed, request, "'order' of user '\(user)' is \(list.typeDescription), not an array")
+      }
+      // Candidate index of each catalog index in this request.
+      var slot: [Int: Int] = [:]
+      for (k, item) in context.candidates.enumerated() { slot[Int(item)] = k }
+      var out = [Double](repeating: 0, count: n)
+      var seen = [Bool](repeating: false, count: n)
+      var position = [Int](repeating: 0, count: n)
+      for (rank, entry) in entries.enumerated() {
+        guard let id = entry.stringValue else {
+          throw fail(
+            .malformed, request,
+            "order entry \(rank + 1) of user '\(user)' is \(entry.typeDescription), not an item id")
+        }
+        guard let index = indexOfID[id], let k = slot[index] else {
+          let what = indexOfID[id] == nil ? "not in the catalog" : "not a candidate"
+          throw fail(
+            .badItem, request,
+            "order of user '\(user)' names '\(id)', which is \(what); order only the request's candidates"
+          )
+        }
+        guard !seen[k] else {
+          throw fail(.badItem, request, "order of user '\(user)' lists '\(id)' twice")
+        }
+        seen[k] = true
+        position[k] = rank
+        out[k] = Double(n - rank)
+      }
+      guard entries.count == n else {
+        let missing = seen.firstIndex(of: false).map { catalog![context.candidates[$0]].id } ?? ""
+        throw fail(
+          .wrongCount, request,
+          "order of user '\(user)' lists \(entries.count) of \(n) candidates (missing '\(missing)'); order every candidate"
+        )
+      }
+      var p = try self.propensities(propensities, count: n, user: user, request: request)
+      if let byRank = p { p = position.map { byRank[$0] } }
+      return Scores(out, propensities: p)
+    }
+    throw fail(.malformed, request, "the result of user '\(user)' has neither 'scores' nor 'order'")
+  }
+
+  private func propensities(_ value: JSONValue?, count n: Int, user: String, request: String)
+    throws(StrategyError) -> [Double]?
+  {
+    guard let value, !value.isNull else { return nil }
+    guard let list = value.arrayValue else {
+      throw fail(
+        .malformed, request,
+        "'propensities' of user '\(user)' is \(value.typeDescription), not an array")
+    }
+    guard list.count == n else {
+      throw fail(
+        .wrongCount, request,
+        "returned \(list.count) propensities for \(n) candidates of user '\(user)'")
+    }
+    var out: [Double] = []
+    out.reserveCapacity(n)
+    for (k, v) in list.enumerated() {
+      guard let x = v.doubleValue, x.isFinite, x >= 0, x <= 1 else {
+        throw fail(
+          .nonFinite, request,
+          "propensity \(k + 1) of user '\(user)' is \(v.doubleValue.map { String($0) } ?? v.typeDescription); a propensity is a probability in 0...1"
+        )
+      }
+      out.append(x)
+    }
+    return out
+  }
+}
