@@ -2,7 +2,7 @@ import DeckCore
 import DeckStrategies
 
 /// The plugin protocol's version. A plugin states the version it speaks in its `describe`
-/// reply; menudeck refuses any other. Config/plugins/PROTOCOL.md specifies every message.
+/// reply; menudeck refuses any other. docs/plugins.md specifies every message.
 package let pluginProtocolVersion = 1
 
 /// Messages menudeck writes to a plugin's stdin, one JSON object per line.

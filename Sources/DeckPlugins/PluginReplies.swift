@@ -104,14 +104,19 @@ extension PluginStrategy {
     }
     var out: [Double] = []
     out.reserveCapacity(n)
-    for (k, v) in list.enumerated() {
-      guard let x = v.doubleValue, x.isFinite, x >= 0, x <= 1 else {
-        throw fail(
-          .nonFinite, request,
-          "propensity \(k + 1) of user '\(user)' is \(v.doubleValue.map { String($0) } ?? v.typeDescription); a propensity is a probability in 0...1"
-        )
+    for k in list.indices {
+      // A value that is a number is tested once, outside the error path: the fuzzer build's
+      // optimizer (-O with -sanitize=fuzzer,address) crashed in its ownership verifier on a
+      // second look at the value inside a guard's else.
+      let x = list[k].doubleValue
+      if let x, x.isFinite, x >= 0, x <= 1 {
+        out.append(x)
+        continue
       }
-      out.append(x)
+      let shown = x.map { String($0) } ?? list[k].typeDescription
+      throw fail(
+        .nonFinite, request,
+        "propensity \(k + 1) of user '\(user)' is \(shown); a propensity is a probability in 0...1")
     }
     return out
   }

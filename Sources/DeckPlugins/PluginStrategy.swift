@@ -4,7 +4,7 @@ import DeckStrategies
 import Foundation
 
 /// A strategy run by an external program that speaks the menudeck plugin protocol
-/// (Config/plugins/PROTOCOL.md) over its stdin and stdout.
+/// (docs/plugins.md) over its stdin and stdout.
 ///
 /// The program is started once, in `init`, which also reads its description and checks the
 /// configured options against it. `learn` sends the history (the first one also the catalog),
