@@ -3,9 +3,9 @@ import PackageDescription
 
 // Layers point one way; every arrow below is "depends on", with its reason.
 //
-// DeckBase: the floor of shared plumbing (system calls, files, locks, signals, errno text, the
-//   JSON parser and writer, number and text layout, source locations, did-you-mean
-//   suggestions). Depends on nothing.
+// DeckBase: the floor of shared plumbing (the C library imported once for every module above,
+//   system calls, files, locks, signals, errno text, the JSON parser and writer, number and
+//   text layout, source locations, did-you-mean suggestions). Depends on nothing.
 // DeckCore: the pure model and deck rules. Depends on nothing: no file or process I/O.
 // DeckStrategies -> DeckCore: strategies score the model's catalog, history and diners.
 // DeckStrategies -> DeckBase: did-you-mean suggestions in its option and strategy errors.

@@ -69,18 +69,35 @@ package func signalName(_ signal: Int32) -> String {
   }
 }
 
+/// `write(2)`, by its module's name: inside types that have a `write` method of their own the
+/// bare name would be the method. The one platform conditional for it.
+package func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    return Glibc.write(fd, pointer, count)
+  #elseif canImport(Musl)
+    return Musl.write(fd, pointer, count)
+  #else
+    return Darwin.write(fd, pointer, count)
+  #endif
+}
+
+/// `read(2)`, by its module's name (as `systemWrite`).
+package func systemRead(_ fd: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    return Glibc.read(fd, pointer, count)
+  #elseif canImport(Musl)
+    return Musl.read(fd, pointer, count)
+  #else
+    return Darwin.read(fd, pointer, count)
+  #endif
+}
+
 /// Writes all of `bytes` to `fd`, resuming after signals; the `errno` of a failed write.
 package func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
   guard var pointer = bytes.baseAddress else { return nil }
   var left = bytes.count
   while left > 0 {
-    #if canImport(Glibc)
-      let n = Glibc.write(fd, pointer, left)
-    #elseif canImport(Musl)
-      let n = Musl.write(fd, pointer, left)
-    #else
-      let n = Darwin.write(fd, pointer, left)
-    #endif
+    let n = systemWrite(fd, pointer, left)
     if n < 0 {
       if errno == EINTR { continue }
       return errno

@@ -1,14 +1,6 @@
 import DeckBase
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Where a command writes text or bytes: standard output, standard error, a capture in tests.
 ///
 /// Writes never throw: a sink that fails keeps the first error and drops later output, and
@@ -115,26 +107,6 @@ package struct CLIStreams: Sendable {
     if currentDirectory.hasSuffix("/") { return currentDirectory + path }
     return currentDirectory + "/" + path
   }
-}
-
-private func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-  #if canImport(Glibc)
-    return Glibc.write(fd, pointer, count)
-  #elseif canImport(Musl)
-    return Musl.write(fd, pointer, count)
-  #else
-    return Darwin.write(fd, pointer, count)
-  #endif
-}
-
-private func systemRead(_ fd: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-  #if canImport(Glibc)
-    return Glibc.read(fd, pointer, count)
-  #elseif canImport(Musl)
-    return Musl.read(fd, pointer, count)
-  #else
-    return Darwin.read(fd, pointer, count)
-  #endif
 }
 
 /// A sink writing to a file descriptor through its own buffer: output is collected until the

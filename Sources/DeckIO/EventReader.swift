@@ -2,12 +2,6 @@ import DeckBase
 import DeckCore
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The two swipe-log formats.
 package enum EventFormat: String, Sendable, CaseIterable {
   /// One JSON object per line (`.jsonl`, `.ndjson`, `.json`).

@@ -2,12 +2,6 @@ import DeckBase
 import DeckCore
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 // What the event reader reads from: a file descriptor, standard input read ahead for its
 // format, an input hashed as it is read, bytes in memory.
 
@@ -24,11 +18,7 @@ struct FileInput: ByteInput {
     -> Int
   {
     while true {
-      #if canImport(Glibc)
-        let n = Glibc.read(fd, p, count)
-      #else
-        let n = Darwin.read(fd, p, count)
-      #endif
+      let n = systemRead(fd, p, count)
       if n >= 0 { return n }
       let code = errno
       if code == EINTR { continue }

@@ -1,12 +1,6 @@
 import DeckBase
 import DeckCore
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 private let quote = UInt8(ascii: "\"")
 private let backslash = UInt8(ascii: "\\")
 private let cr = UInt8(ascii: "\r")

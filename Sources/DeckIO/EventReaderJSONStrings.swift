@@ -1,10 +1,5 @@
+import DeckBase
 import DeckCore
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 private let quote = UInt8(ascii: "\"")
 private let backslash = UInt8(ascii: "\\")

@@ -2,12 +2,6 @@ import DeckBase
 import DeckCore
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Feeds events into a `HistoryBuilder`: item ids are looked up in the catalog and user ids
 /// interned, both through byte-keyed tables, so a `String` is made once per distinct user and
 /// never per event. Events whose item is not in the catalog are refused (`.unknownItem`) and left

@@ -1,12 +1,6 @@
 import DeckBase
 import DeckCore
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Where bytes go: stdout, a file being written atomically, or memory (tests).
 package protocol ByteOutput: AnyObject {
   func write(_ bytes: [UInt8]) throws(DeckIOError)

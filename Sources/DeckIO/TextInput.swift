@@ -1,13 +1,5 @@
 import DeckBase
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The two formats of table-like inputs (catalogs, users).
 package enum DocumentFormat: String, Sendable, CaseIterable, CustomStringConvertible {
   case json

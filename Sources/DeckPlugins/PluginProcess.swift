@@ -1,12 +1,6 @@
 import DeckBase
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// One running plugin process and its three channels, driven from the calling thread.
 ///
 /// Nothing here blocks without a deadline: every exchange runs one `poll()` loop that writes the

@@ -1,12 +1,6 @@
 import DeckBase
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Starting a plugin: its channels, the spawn's file actions and attributes, and the spawn
 /// itself (`PluginProcess.init` runs these steps in order).
 extension PluginProcess {

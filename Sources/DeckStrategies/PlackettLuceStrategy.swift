@@ -1,12 +1,5 @@
+import DeckBase
 import DeckCore
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// A stochastic ranking: a Plackett-Luce draw from the softmax of another strategy's scores, with
 /// a propensity on every card for off-policy evaluation of logged decks.

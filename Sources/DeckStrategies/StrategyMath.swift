@@ -1,14 +1,6 @@
 import DeckBase
 import DeckCore
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 // Numerical helpers shared by several built-in strategies. Every random draw comes from a
 // `RandomStream`, so results depend only on the stream's seed.
 

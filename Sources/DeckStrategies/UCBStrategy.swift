@@ -1,12 +1,5 @@
+import DeckBase
 import DeckCore
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// UCB1 (Auer, Cesa-Bianchi and Fischer, 2002) on each dish's pick rate over all diners: the
 /// observed rate plus a bonus that shrinks as the dish is shown more.
