@@ -101,6 +101,12 @@ enum Reference {
   }
 }
 
+enum ReferenceOptions {
+  static let out = Option<String>(
+    "out", valueName: "dir", default: "docs", help: "The docs directory.")
+  static let check = Flag("check", help: "Only compare; name each stale page and exit 1.")
+}
+
 let referenceCommand = CommandSpec(
   name: "reference",
   abstract: "Regenerate the command and strategy reference and the man page (for developers).",
@@ -109,42 +115,38 @@ let referenceCommand = CommandSpec(
     DIR/man/menudeck.1 from the command specs and the strategy descriptions. Text outside the \
     generated blocks is kept. With --check, writes nothing and exits 1 when a page differs.
     """,
-  options: [
-    .option("out", valueName: "dir", default: "docs", help: "The docs directory."),
-    .flag("check", help: "Only compare; name each stale page and exit 1."),
-  ],
+  options: [ReferenceOptions.out.spec, ReferenceOptions.check.spec, OutputOptions.wait.spec],
   isHidden: true,
   run: { args, context in try ReferenceRun.run(args, context) })
 
 enum ReferenceRun {
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let directory = context.io.resolvePath(args.value("out") ?? "docs")
+    let given = args.value(ReferenceOptions.out) ?? "docs"
+    let directory = context.io.resolvePath(given)
+    let check = args.flag(ReferenceOptions.check)
     let pages = try Reference.pages(in: directory)
-    var stale: [String] = []
-    for page in pages {
-      let file = directory + "/" + page.path
-      if (try? String(contentsOfFile: file, encoding: .utf8)) == page.content { continue }
-      stale.append(page.path)
-      if args.flag("check") { continue }
-      do {
-        try FileManager.default.createDirectory(
-          atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        // A developer's tool on the source tree: an atomic write is enough, no locks.
-        try Data(page.content.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
-      } catch {
-        throw DeckIOError.io(path: file, message: "cannot write: \(error.localizedDescription)")
-      }
+    let stale = pages.filter { page in
+      (try? String(contentsOfFile: directory + "/" + page.path, encoding: .utf8)) != page.content
     }
-    if args.flag("check") {
-      for path in stale { context.note("\(path) is stale") }
+    if check {
+      for page in stale { context.note("\(page.path) is stale") }
       if !stale.isEmpty {
         context.note("run '\(Reference.regenerateCommand)'")
         return .failure
       }
       return .success
     }
-    context.note(
-      "\(pages.count) reference pages, \(stale.count) rewritten, in \(directory)")
+    // The stale pages are replaced together, under their locks, like every command's outputs.
+    let paths = stale.map { RealDataImportRun.join(given, $0.path) }
+    let outputs = try RunOutputs(
+      paths.map { ("--out", $0) }, inputs: [], wait: OutputOptions.wait(args),
+      createDirectories: true, context: context)
+    defer { outputs.abort() }
+    for (page, path) in zip(stale, paths) {
+      try outputs.write(Array(page.content.utf8), to: "--out", path: path)
+    }
+    try outputs.commit()
+    context.note("\(pages.count) reference pages, \(stale.count) rewritten, in \(given)")
     return .success
   }
 }
