@@ -2,7 +2,7 @@
 extension JSONTreeReader {
   mutating func object() throws(JSONSyntaxError) -> JSONValue {
     let open = i
-    let loc = location(open)
+    let loc = position(open)
     try enter(open)
     i += 1
     var members: [JSONObject.Member] = []
@@ -23,14 +23,14 @@ extension JSONTreeReader {
         if i >= b.count { throw unclosed("object", "'}'", loc, short: "expected a key") }
         throw unexpected("a field name in double quotes", short: "expected a key")
       }
-      let keyLoc = location(i)
+      let keyLoc = position(i)
       let key = try string()
       var duplicate: Int?
       if let n = indexByKey[key] {
         guard !dialect.refusesDuplicateKeys else {
           let first = members[n].keyLocation
           throw fail(
-            at: keyLoc, offset: i,
+            at: keyLoc.location, offset: i,
             "duplicate field '\(key)' (first at line \(first.line), column "
               + "\(first.column ?? 1)); keep one of them")
         }
@@ -45,7 +45,7 @@ extension JSONTreeReader {
       try skipWhitespace()
       if i >= b.count, dialect.explains { throw unclosed("object", "'}'", loc, short: "") }
       let v = try value()
-      let member = JSONObject.Member(key: key, keyLocation: keyLoc, value: v)
+      let member = JSONObject.Member(key: key, keyPosition: keyLoc, value: v)
       if let n = duplicate {
         members[n] = member  // the protocol dialect: the last value wins
       } else {
@@ -72,7 +72,7 @@ extension JSONTreeReader {
 
   mutating func array() throws(JSONSyntaxError) -> JSONValue {
     let open = i
-    let loc = location(open)
+    let loc = position(open)
     try enter(open)
     i += 1
     var elements: [JSONValue] = []
@@ -110,9 +110,10 @@ extension JSONTreeReader {
   }
 
   mutating func unclosed(
-    _ what: String, _ closer: String, _ opened: SourceLocation, short: String
+    _ what: String, _ closer: String, _ position: JSONPosition, short: String
   ) -> JSONSyntaxError {
-    fail(
+    let opened = position.location
+    return fail(
       at: i,
       "unexpected end of the file; expected \(closer) to close the \(what) opened at line "
         + "\(opened.line), column \(opened.column ?? 1)", short: short)

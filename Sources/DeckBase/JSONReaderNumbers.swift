@@ -14,11 +14,12 @@ extension JSONTreeReader {
     k < b.count && b[k] >= UInt8(ascii: "0") && b[k] <= UInt8(ascii: "9")
   }
 
-  /// The value of the number just scanned (`start..<i`), read by `strtod` from a terminated copy
-  /// of its bytes: no String per number, for replies that carry millions of them. Overflow
-  /// gives an infinity, as the protocol dialect allows.
-  func protocolNumber(from start: Int) -> Double {
-    let count = i - start
+  /// The value of the number `bytes[start..<end]`, read by `strtod` from a terminated copy of its
+  /// bytes: no String per number, for replies that carry millions of them. Overflow gives an
+  /// infinity, as the protocol dialect allows. Static: a method would copy the reader for each
+  /// number, which cost more than the number.
+  static func protocolNumber(_ b: [UInt8], from start: Int, to end: Int) -> Double {
+    let count = end - start
     return b.withUnsafeBufferPointer { bytes in
       withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { copy in
         for k in 0..<count { copy[k] = CChar(bitPattern: bytes[start + k]) }
@@ -31,7 +32,7 @@ extension JSONTreeReader {
   /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
   mutating func number() throws(JSONSyntaxError) -> JSONValue {
     let start = i
-    let loc = location(start)
+    let loc = position(start)
     func text(_ end: Int) -> String { String(decoding: b[start..<end], as: UTF8.self) }
     if b[i] == UInt8(ascii: "-") { i += 1 }
     guard isDigit(i) else {
@@ -45,7 +46,7 @@ extension JSONTreeReader {
         var end = i
         while isDigit(end) { end += 1 }
         throw fail(
-          at: loc, offset: start, "number '\(text(end))' has a leading zero; remove it")
+          at: loc.location, offset: start, "number '\(text(end))' has a leading zero; remove it")
       }
     } else {
       while isDigit(i) { i += 1 }
@@ -70,13 +71,13 @@ extension JSONTreeReader {
       while isDigit(i) { i += 1 }
     }
     if !dialect.keepsNumberText {
-      return JSONValue(.number(protocolNumber(from: start), text: ""), at: loc)
+      return JSONValue(.number(Self.protocolNumber(b, from: start, to: i), text: ""), at: loc)
     }
     let t = text(i)
     // Out of range is infinity (a protocol line may say so; a document may not).
     let d = Double(t) ?? (b[start] == UInt8(ascii: "-") ? -.infinity : .infinity)
     guard d.isFinite || dialect.allowsNonFinite else {
-      throw fail(at: loc, offset: start, "number '\(t)' is too large")
+      throw fail(at: loc.location, offset: start, "number '\(t)' is too large")
     }
     return JSONValue(.number(d, text: t), at: loc)
   }

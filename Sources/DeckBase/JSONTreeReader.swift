@@ -12,7 +12,7 @@ struct JSONTreeReader {
   var i: Int
   var lines: LineTracker
   var depth = 0
-  let lineLocation: SourceLocation
+  let fileNumber: UInt32
 
   init(bytes: [UInt8], file: String, dialect: JSONReader.Dialect) {
     self.b = bytes
@@ -21,13 +21,22 @@ struct JSONTreeReader {
     let start = dialect.checksText && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     self.i = start
     self.lines = LineTracker(start: start)
-    self.lineLocation = SourceLocation(file: file, line: 1)
+    self.fileNumber = JSONSourceNames.number(file)
   }
 
-  /// Where `offset` is. A protocol line is one line, and its faults are told by byte offset:
-  /// its values all carry the line's location, which spares a column count per value.
+  /// Where `offset` is, for a value. A protocol line is one line, and its faults are told by
+  /// byte offset: its values all carry the line's position, which spares a column count per
+  /// value.
+  @inline(__always)
+  mutating func position(_ offset: Int) -> JSONPosition {
+    guard dialect.explains else { return JSONPosition(file: fileNumber, line: 1, column: nil) }
+    return JSONPosition(
+      file: fileNumber, line: lines.line, column: lines.column(of: offset, in: b))
+  }
+
+  /// Where `offset` is, for a message.
   mutating func location(_ offset: Int) -> SourceLocation {
-    guard dialect.explains else { return lineLocation }
+    guard dialect.explains else { return SourceLocation(file: file, line: 1) }
     return SourceLocation(file: file, line: lines.line, column: lines.column(of: offset, in: b))
   }
 
@@ -99,7 +108,7 @@ struct JSONTreeReader {
     case UInt8(ascii: "{"): return try object()
     case UInt8(ascii: "["): return try array()
     case Self.quote:
-      let loc = location(start)
+      let loc = position(start)
       return JSONValue(.string(try string()), at: loc)
     case UInt8(ascii: "-"):
       if dialect.allowsNonFinite, isWord("-Infinity") {
@@ -147,7 +156,7 @@ struct JSONTreeReader {
   }
 
   mutating func literal(_ kind: JSONValue.Kind, _ length: Int) -> JSONValue {
-    let v = JSONValue(kind, at: location(i))
+    let v = JSONValue(kind, at: position(i))
     i += length
     return v
   }
@@ -155,7 +164,7 @@ struct JSONTreeReader {
   /// `NaN`, `Infinity` or `-Infinity` (the protocol dialect), spelled `text`.
   mutating func number(_ d: Double, text: String, _ start: Int) -> JSONValue {
     let kept = dialect.keepsNumberText ? text : ""
-    let v = JSONValue(.number(d, text: kept), at: location(start))
+    let v = JSONValue(.number(d, text: kept), at: position(start))
     i += text.utf8.count
     return v
   }

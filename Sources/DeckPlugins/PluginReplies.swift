@@ -25,20 +25,19 @@ extension PluginStrategy {
           "returned \(values.count) scores for \(n) candidates of user '\(user)'; send one score per candidate, in candidate order"
         )
       }
-      var out = [Double](repeating: 0, count: n)
-      for (k, v) in values.enumerated() {
-        guard let x = v.doubleValue else {
-          throw fail(
-            .malformed, request,
-            "score \(k + 1) of user '\(user)' is \(v.typeDescription), not a number")
-        }
-        guard x.isFinite else {
-          throw fail(
-            .nonFinite, request,
-            "returned a non-finite score (\(x)) for item '\(catalog![context.candidates[k]].id)' of user '\(user)'"
-          )
-        }
-        out[k] = x
+      let (out, firstNonNumber) = list.numberElements()!
+      // The first fault in candidate order: `out` ends before the first element that is not a
+      // number.
+      if let k = out.firstIndex(where: { !$0.isFinite }) {
+        throw fail(
+          .nonFinite, request,
+          "returned a non-finite score (\(out[k])) for item '\(catalog![context.candidates[k]].id)' of user '\(user)'"
+        )
+      }
+      if let k = firstNonNumber {
+        throw fail(
+          .malformed, request,
+          "score \(k + 1) of user '\(user)' is \(values[k].typeDescription), not a number")
       }
       let p = try self.propensities(propensities, count: n, user: user, request: request)
       return Scores(out, propensities: p)
@@ -102,18 +101,10 @@ extension PluginStrategy {
         .wrongCount, request,
         "returned \(list.count) propensities for \(n) candidates of user '\(user)'")
     }
-    var out: [Double] = []
-    out.reserveCapacity(n)
-    for k in list.indices {
-      // A value that is a number is tested once, outside the error path: the fuzzer build's
-      // optimizer (-O with -sanitize=fuzzer,address) crashed in its ownership verifier on a
-      // second look at the value inside a guard's else.
-      let x = list[k].doubleValue
-      if let x, x.isFinite, x >= 0, x <= 1 {
-        out.append(x)
-        continue
-      }
-      let shown = x.map { String($0) } ?? list[k].typeDescription
+    let (out, firstNonNumber) = value.numberElements()!
+    let bad = firstNonNumber ?? out.firstIndex(where: { !($0.isFinite && $0 >= 0 && $0 <= 1) })
+    if let k = bad {
+      let shown = k < out.count ? String(out[k]) : list[k].typeDescription
       throw fail(
         .nonFinite, request,
         "propensity \(k + 1) of user '\(user)' is \(shown); a propensity is a probability in 0...1")

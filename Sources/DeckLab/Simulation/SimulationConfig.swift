@@ -121,14 +121,12 @@ package struct SimulationConfig: Sendable, Equatable {
   package static func parse(_ value: JSONValue, file: String) throws(DeckIOError)
     -> SimulationConfig
   {
-    var value = value
-    if value.location.file.isEmpty { value.location.file = file }
+    let value = value.naming(file)
     let object = try value.requireObject("'simulation'")
     try value.rejectUnknownKeys(allowed: keys, in: "'simulation'")
     var c = SimulationConfig()
     for member in object.members {
-      var v = member.value
-      if v.location.file.isEmpty { v.location.file = file }
+      let v = member.value.naming(file)
       let key = member.key
       switch key {
       case "open_probability": c.openProbability = try probability(v, key)
