@@ -173,4 +173,89 @@ struct DeckStateTests {
     #expect(deck.swipe(.right) == .picked(3))
     #expect(deck.status.description == "Picked 3")
   }
+
+  @Test("abandon ends a session in progress early and is ignored once it is over")
+  func abandon() {
+    var deck = State(cards: ["a", "b", "c"])
+    deck.swipe(.left)
+    let deckAbandoned = deck.abandon()
+    #expect(deckAbandoned)
+    #expect(deck.status == .abandoned)
+    #expect(deck.status.isOver)
+    #expect(deck.status.description == "Abandoned")
+    #expect(deck.top == nil)
+    #expect(deck.swipe(.right) == .ignored(.abandoned))
+    #expect(Array(deck.unswiped) == ["b", "c"])
+    let deckAbandonedAgain = deck.abandon()
+    #expect(!deckAbandonedAgain)
+    deck.reset()
+    #expect(deck.status == .inProgress)
+    #expect(deck.top == "a")
+
+    var finished = State(cards: ["a"])
+    finished.swipe(.left)
+    let finishedAbandonedAgain = finished.abandon()
+    #expect(!finishedAbandonedAgain)
+    #expect(finished.status == .finishedSwiping)
+    var empty = State(cards: [])
+    let emptyAbandonedAgain = empty.abandon()
+    #expect(!emptyAbandonedAgain)
+    #expect(empty.status == .noCards)
+    var picked = State(cards: ["a", "b"], mode: .pickOne)
+    picked.swipe(.right)
+    let pickedAbandonedAgain = picked.abandon()
+    #expect(!pickedAbandonedAgain)
+    #expect(picked.status == .picked("a"))
+  }
+
+  @Test("firstRight is the first right swipe in either mode, and reset clears it")
+  func firstRight() {
+    var all = State(cards: ["a", "b", "c", "d"])
+    #expect(all.firstRight == nil)
+    all.swipe(.left)
+    all.swipe(.right)
+    all.swipe(.right)
+    #expect(all.firstRight == 1)
+    all.reset()
+    #expect(all.firstRight == nil)
+    var pick = State(cards: ["a", "b", "c"], mode: .pickOne)
+    pick.swipe(.left)
+    pick.swipe(.right)
+    #expect(pick.firstRight == 1)
+    #expect(pick.picked == "b")
+  }
+
+  @Test("the session's end, as stats counts it")
+  func sessionEnd() {
+    var deck = State(cards: ["a", "b", "c"])
+    #expect(deck.end == nil)  // in progress
+    deck.swipe(.left)
+    deck.swipe(.right)
+    deck.abandon()
+    #expect(deck.end == .picked(place: 2))  // a pick comes first, even when the diner then stops
+    deck.reset()
+    deck.swipe(.left)
+    deck.abandon()
+    #expect(deck.end == .abandoned)
+    deck.reset()
+    for _ in 0..<3 { deck.swipe(.left) }
+    #expect(deck.end == .finishedWithoutPick)
+    var pick = State(cards: ["a", "b", "c"], mode: .pickOne)
+    pick.swipe(.left)
+    pick.swipe(.left)
+    pick.swipe(.right)
+    #expect(pick.end == .picked(place: 3))
+    #expect(State(cards: []).end == nil)  // no cards: no session
+  }
+
+  @Test(
+    "SessionEnd from counts",
+    arguments: [
+      (3, 10, 3 as Int?, SessionEnd.picked(place: 3)), (10, 10, 10, .picked(place: 10)),
+      (4, 10, nil, .abandoned), (0, 10, nil, .abandoned), (10, 10, nil, .finishedWithoutPick),
+      (12, 10, nil, .finishedWithoutPick),
+    ])
+  func sessionEndFromCounts(swiped: Int, deckSize: Int, place: Int?, expected: SessionEnd) {
+    #expect(SessionEnd(swiped: swiped, deckSize: deckSize, firstRightPlace: place) == expected)
+  }
 }

@@ -208,6 +208,10 @@ package final class Simulator {
   ///   in `pick` mode the session ends;
   /// - after a left swipe with cards left: the run of left swipes grows; the diner gives up when
   ///   it reaches `patience`, or else with probability `give_up_probability` (abandon).
+  ///
+  /// The session itself is a ``DeckState`` (pick mode: `.pickOne`, ending at the first right
+  /// swipe; all mode: `.all`, ending at "Finished Swiping"; giving up is `abandon()`), so the
+  /// simulator, `play` and `stats` (``SessionEnd``) share one definition of a session.
   private func session(
     deck: Deck, diner d: Int, day: Int, strategy: String, result: inout SimulationResult,
     history: inout HistoryBuilder, slot: inout Int32, events: (LogEvent) throws -> Void
@@ -239,10 +243,11 @@ package final class Simulator {
           trueUtility: truth.utility(diner: d, item: card.item, day: today), swipe: nil,
           propensity: card.propensity))
     }
-    var picked: Int?
-    var abandoned = false
+    // The session is DeckCore's DeckState, the one model of a session (`play` drives it too).
+    var state = DeckState(
+      cards: Array(cards.indices), mode: config.mode == .pick ? .pickOne : .all)
     var run = 0
-    for k in cards.indices {
+    while let k = state.top {
       let position = k + 1
       let item = cards[k].item
       let itemID = catalog[item].id
@@ -275,25 +280,25 @@ package final class Simulator {
       history.add(user: slot, item: item, swipe: direction, day: today, position: Int32(position))
       result.swipes += 1
       cards[k].swipe = direction
+      let isFirstRight = direction == .right && state.firstRight == nil
+      // Pick mode: the first right swipe ends the session (the deck's top becomes nil).
+      state.swipe(direction)
       if direction == .right {
         run = 0
-        if picked == nil {
-          picked = k
+        if isFirstRight {
           truth.eat(diner: d, category: Int(catalog.itemCategory[Int(item)]), day: today)
         }
-        if config.mode == .pick { break }
-      } else if k + 1 < cards.count {
+      } else if state.top != nil {
         run += 1
         if let patience = config.patience, run >= patience {
-          abandoned = true
-          break
-        }
-        if config.giveUpProbability > 0 && stream.nextDouble() < config.giveUpProbability {
-          abandoned = true
-          break
+          state.abandon()
+        } else if config.giveUpProbability > 0 && stream.nextDouble() < config.giveUpProbability {
+          state.abandon()
         }
       }
     }
+    let picked = state.firstRight
+    let abandoned = state.status == .abandoned
     return SimulatedSession(
       user: id, day: day, date: date, strategy: strategy, cards: cards, picked: picked,
       abandoned: abandoned, oracleUtilities: [], candidateCount: 0)

@@ -90,19 +90,11 @@ struct Session {
     return 1 + times.reduce(0) { $0 + ($1 < firstRightAt ? 1 : 0) }
   }
 
-  /// How the session ended, for decks of `deckSize` cards.
+  /// How the session ended, for decks of `deckSize` cards: DeckCore's ``SessionEnd``, the one
+  /// definition shared with the simulator's and `play`'s ``DeckState``.
   func end(deckSize: Int) -> SessionEnd {
-    if let place = swipesToPick { return .pick(place: place) }
-    return Int(right + left) < deckSize ? .abandoned : .finishedWithoutPick
+    SessionEnd(swiped: Int(right + left), deckSize: deckSize, firstRightPlace: swipesToPick)
   }
-}
-
-/// How a session ended: with a pick at a 1-based place, or without one before the deck's last card
-/// (abandoned) or at it.
-enum SessionEnd {
-  case pick(place: Int)
-  case abandoned
-  case finishedWithoutPick
 }
 
 /// Counts of one (strategy, day), or of one strategy over all days.
@@ -124,7 +116,7 @@ struct Tally {
     left += Int(s.left)
     categories += s.categoryCount
     switch s.end(deckSize: deckSize) {
-    case .pick(let place):
+    case .picked(let place):
       pickSessions += 1
       swipesToPick += place
     case .abandoned: abandoned += 1

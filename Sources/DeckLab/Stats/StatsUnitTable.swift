@@ -112,7 +112,7 @@ extension StatsAccumulator {
       var abandoned = 0.0
       var finished = 0.0
       switch session.end(deckSize: options.deckSize) {
-      case .pick(let place):
+      case .picked(let place):
         picked = 1
         arms[a].add(unit: u, metric: swipesToPick, numerator: Double(place), denominator: 1)
       case .abandoned: abandoned = 1
