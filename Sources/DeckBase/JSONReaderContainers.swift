@@ -90,7 +90,13 @@ extension JSONTreeReader {
           throw fail(at: i, "trailing comma before ']'; remove the last comma", short: "")
         }
       }
-      elements.append(try value())
+      // A number straight from here: the most common element (a rank reply's scores), and one
+      // call and one copy of the value fewer than through `value()`.
+      if i < b.count, b[i] >= UInt8(ascii: "0") && b[i] <= UInt8(ascii: "9") {
+        elements.append(try number())
+      } else {
+        elements.append(try value())
+      }
       try skipWhitespace()
       guard i < b.count else {
         throw unclosed("array", "']'", loc, short: "unexpected end of line in an array")
