@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 
 /// The one way decks are built, shared by `menudeck deck` and the simulator: candidates under the
@@ -32,58 +33,113 @@ package struct DeckPipeline {
   package func build(
     users: [UserProfile], emit: (Deck) throws -> Void
   ) throws {
+    try build(users: users, jobs: 1, emit: emit)
+  }
+
+  /// Builds the decks of `users` on up to `jobs` threads, handing them to `emit` in the given
+  /// order on the calling thread. The decks and the order are the same for every `jobs`: a
+  /// diner's deck depends only on (inputs, seed, date, diner), and a failure is thrown after
+  /// the decks before it were emitted, as with one thread. A strategy that cannot score
+  /// concurrently (`scoresConcurrently`, e.g. a plugin) runs on one thread. Memory: `jobs`
+  /// batches of decks at a time.
+  package func build(
+    users: [UserProfile], jobs: Int, emit: (Deck) throws -> Void
+  ) throws {
+    let batch = max(1, batchSize)
+    let workers = strategy.scoresConcurrently ? max(1, jobs) : 1
+    let shared = Shared(pipeline: self, users: users)
     var start = 0
     while start < users.count {
-      let end = min(users.count, start + max(1, batchSize))
-      var candidates: [CandidateSet] = []
-      var contexts: [ScoringContext] = []
-      candidates.reserveCapacity(end - start)
-      contexts.reserveCapacity(end - start)
-      for user in users[start..<end] {
-        let userHistory = history.users[user.id]
-        let set = builder.candidates(
-          for: user, history: userHistory, date: date, dayMask: dayMask)
-        candidates.append(set)
-        var context = ScoringContext(
-          user: user, userHistory: userHistory, date: date, candidates: set.items, seed: seed)
-        context.deck = builder.slots(set)
-        contexts.append(context)
+      // One round: up to `workers` batches side by side, then their decks in order.
+      let batches = min(workers, (users.count - start + batch - 1) / batch)
+      let first = start
+      let results = Parallel.map(count: batches, jobs: workers) { k in
+        let lo = first + k * batch
+        return shared.pipeline.decks(of: shared.users[lo..<min(shared.users.count, lo + batch)])
       }
-      let scores = try strategy.score(&contexts)
-      let name = strategy.description.identifier
-      guard scores.count == contexts.count else {
-        throw StrategyError.failed(
-          strategy: name,
-          message: "returned \(scores.count) score lists for \(contexts.count) diners")
+      for result in results {
+        for deck in result.decks { try emit(deck) }
+        if let error = result.error { throw error }
       }
-      for k in 0..<contexts.count {
-        let s = scores[k]
-        let user = contexts[k].user.id
-        guard s.values.count == candidates[k].items.count else {
-          throw StrategyError.failed(
-            strategy: name,
-            message:
-              "returned \(s.values.count) scores for \(candidates[k].items.count) candidates of user '\(user)'"
-          )
-        }
-        if let bad = s.values.firstIndex(where: { !$0.isFinite }) {
-          throw StrategyError.failed(
-            strategy: name,
-            message:
-              "returned a non-finite score (\(s.values[bad])) for item '\(builder.catalog[candidates[k].items[bad]].id)' of user '\(user)'"
-          )
-        }
-        if let p = s.propensities, p.count != s.values.count {
-          throw StrategyError.failed(
-            strategy: name,
-            message: "returned \(p.count) propensities for \(s.values.count) candidates")
-        }
-        try emit(
-          builder.assemble(
-            user: user, date: date, candidates: candidates[k], scores: s.values,
-            propensities: s.propensities))
-      }
-      start = end
+      start = min(users.count, start + batches * batch)
     }
+  }
+
+  /// The pipeline and the diners, shared by the workers of one `build`. Unchecked: the strategy
+  /// is only shared when it says it scores concurrently, and everything else is read-only.
+  private struct Shared: @unchecked Sendable {
+    let pipeline: DeckPipeline
+    let users: [UserProfile]
+  }
+
+  /// The decks of one batch, in order, up to the first diner whose scores are unusable, and the
+  /// error that stopped it.
+  private struct BatchDecks: Sendable {
+    var decks: [Deck] = []
+    var error: (any Error)?
+  }
+
+  private func decks(of users: ArraySlice<UserProfile>) -> BatchDecks {
+    var out = BatchDecks()
+    var candidates: [CandidateSet] = []
+    var contexts: [ScoringContext] = []
+    candidates.reserveCapacity(users.count)
+    contexts.reserveCapacity(users.count)
+    for user in users {
+      let userHistory = history.users[user.id]
+      let set = builder.candidates(
+        for: user, history: userHistory, date: date, dayMask: dayMask)
+      candidates.append(set)
+      var context = ScoringContext(
+        user: user, userHistory: userHistory, date: date, candidates: set.items, seed: seed)
+      context.deck = builder.slots(set)
+      contexts.append(context)
+    }
+    let scores: [Scores]
+    do {
+      scores = try strategy.score(&contexts)
+    } catch {
+      out.error = error
+      return out
+    }
+    let name = strategy.description.identifier
+    guard scores.count == contexts.count else {
+      out.error = StrategyError.failed(
+        strategy: name,
+        message: "returned \(scores.count) score lists for \(contexts.count) diners")
+      return out
+    }
+    out.decks.reserveCapacity(contexts.count)
+    for k in 0..<contexts.count {
+      let s = scores[k]
+      let user = contexts[k].user.id
+      guard s.values.count == candidates[k].items.count else {
+        out.error = StrategyError.failed(
+          strategy: name,
+          message:
+            "returned \(s.values.count) scores for \(candidates[k].items.count) candidates of user '\(user)'"
+        )
+        return out
+      }
+      if let bad = s.values.firstIndex(where: { !$0.isFinite }) {
+        out.error = StrategyError.failed(
+          strategy: name,
+          message:
+            "returned a non-finite score (\(s.values[bad])) for item '\(builder.catalog[candidates[k].items[bad]].id)' of user '\(user)'"
+        )
+        return out
+      }
+      if let p = s.propensities, p.count != s.values.count {
+        out.error = StrategyError.failed(
+          strategy: name,
+          message: "returned \(p.count) propensities for \(s.values.count) candidates")
+        return out
+      }
+      out.decks.append(
+        builder.assemble(
+          user: user, date: date, candidates: candidates[k], scores: s.values,
+          propensities: s.propensities))
+    }
+    return out
   }
 }

@@ -62,10 +62,16 @@ package protocol RankingStrategy: AnyObject {
   func score(_ batch: inout [ScoringContext]) throws(StrategyError) -> [Scores]
   /// Ends the run (an external process is asked to exit).
   func finish() throws(StrategyError)
+  /// Whether `score` may be called from several threads at once after `learn` (it only reads
+  /// what `learn` built, and each diner's randomness is its own stream). Built-ins: yes. An
+  /// external plugin, one process answering in order, and the fallback wrapper, which counts
+  /// as it goes: no.
+  var scoresConcurrently: Bool { get }
 }
 
 extension RankingStrategy {
   package func finish() throws(StrategyError) {}
+  package var scoresConcurrently: Bool { false }
 }
 
 /// A strategy compiled into menudeck: a type with a static description whose examples are its
@@ -79,6 +85,9 @@ package protocol BuiltinStrategy: RankingStrategy {
 
 extension BuiltinStrategy {
   package var description: StrategyDescription { Self.description }
+  /// A built-in scores from what `learn` built and the context alone (a built-in that wraps
+  /// others wraps built-ins).
+  package var scoresConcurrently: Bool { true }
 
   package func score(_ batch: inout [ScoringContext]) throws(StrategyError) -> [Scores] {
     var out: [Scores] = []
