@@ -112,3 +112,21 @@ struct SessionModelTests {
     #expect(abandoned > 0 || config.giveUpProbability == 0)
   }
 }
+
+@Suite("Simulation on several threads")
+struct ParallelSimulationTests {
+  @Test(
+    "the same events and sessions for 1, 2, 3 and 7 threads",
+    arguments: ["popularity", "thompson", "plackett-luce"])
+  func sameRun(strategy: String) throws {
+    var config = SimulationConfig()
+    config.drags = true
+    let one = try simulate(strategy, config: config, users: 90, days: 4, batchSize: 8)
+    for jobs in [2, 3, 7] {
+      let run = try simulate(
+        strategy, config: config, users: 90, days: 4, jobs: jobs, batchSize: 8)
+      #expect(try run.log() == one.log(), "jobs \(jobs)")
+      #expect(run.sessions == one.sessions, "jobs \(jobs)")
+    }
+  }
+}

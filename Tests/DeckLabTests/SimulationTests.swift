@@ -30,12 +30,15 @@ struct SimulationRun {
 /// Runs `strategy` ("oracle" or a built-in) over a small population.
 func simulate(
   _ strategy: String = "random", config: SimulationConfig = SimulationConfig(), users: Int = 120,
-  days: Int = 8, seed: UInt64 = 7, rules: DeckRules = DeckRules()
+  days: Int = 8, seed: UInt64 = 7, rules: DeckRules = DeckRules(), jobs: Int = 1,
+  batchSize: Int = 512
 ) throws -> SimulationRun {
   let population = Population(catalog: simulationCatalog, count: users, config: config, seed: seed)
   let builder = try DeckBuilder(catalog: simulationCatalog, rules: rules)
-  let simulator = Simulator(
+  var simulator = Simulator(
     population: population, builder: builder, seed: seed, start: simulationStart, days: days)
+  simulator.jobs = jobs
+  simulator.batchSize = batchSize
   let ranking: any RankingStrategy =
     strategy == "oracle" ? simulator.makeOracle() : try StrategyRegistry.make(strategy)
   var events: [LogEvent] = []

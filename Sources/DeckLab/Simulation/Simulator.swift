@@ -109,6 +109,9 @@ package final class Simulator {
   package let truth: GroundTruth
   /// Diners per strategy call (see `DeckPipeline.batchSize`).
   package var batchSize = 512
+  /// Threads that build a day's decks (`DeckPipeline.build(users:jobs:)`); the sessions are
+  /// swiped in diner order on the calling thread, so the run is the same for every number.
+  package var jobs = 1
 
   package init(
     population: Population, builder: DeckBuilder, seed: UInt64, start: DeckDate, days: Int
@@ -170,7 +173,7 @@ package final class Simulator {
       pipeline.batchSize = batchSize
       let dayMask = builder.dayMask(for: date)
       var k = 0
-      try pipeline.build(users: profiles) { deck in
+      try pipeline.build(users: profiles, jobs: jobs) { deck in
         let d = openers[k]
         k += 1
         let diner = population.diners[d]
