@@ -91,6 +91,11 @@ let compareCommand = CommandSpec(
     CompareOptions.resamples.spec,
     CompareOptions.level.spec,
     InputOptions.seed.with(help: "Random seed of the simulation and the bootstrap.").spec,
+    InputOptions.jobs.with(
+      help:
+        "Simulation: threads that build each day's decks (default: the cores available); the "
+        + "output is the same for every number."
+    ).spec,
     InputOptions.size.spec,
     CompareOptions.format.spec,
     CompareOptions.out.spec,

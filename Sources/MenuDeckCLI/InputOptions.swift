@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCommandLine
 import DeckIO
 
@@ -33,6 +34,18 @@ enum InputOptions {
   static let size = Option<Int>(
     "size", short: "n", valueName: "n", help: "Cards per deck (config: deck.size).")
   static let seed = Option<UInt64>("seed", valueName: "n", help: "Random seed (config: seed).")
+  static let jobs = Option<Int>(
+    "jobs", short: "j", valueName: "n",
+    help:
+      "Threads to use (default: the cores available to the process, after its CPU affinity and "
+      + "cgroup quota); the output is the same for every number.")
+
+  /// `--jobs`, range-checked, or the cores available.
+  static func jobs(_ args: ParsedArguments) throws -> Int {
+    guard let n = try args.value(jobs) else { return Parallel.availableCores() }
+    try Limits.check(n, option: "jobs", in: Limits.jobs, "threads")
+    return n
+  }
   static let format = Option<String>(
     "format", short: "f", valueName: "format", choices: DeckFormat.allCases.map(\.rawValue),
     help: "Output format (config: format; default json).")

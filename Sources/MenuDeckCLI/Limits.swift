@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCommandLine
 import DeckCore
 import DeckLab
@@ -15,6 +16,8 @@ enum Limits {
   /// Generated diners of a simulation (`--users N`): each takes about 1.5 KB and one deck a
   /// simulated day, so a million is about 1.5 GB before the first deck.
   static let simulatedDiners = 1...1_000_000
+  /// Threads (`--jobs`): each holds a batch of decks at a time.
+  static let jobs = 1...Parallel.maxJobs
   /// Bootstrap resamples and randomization-test permutations (`--resamples`).
   static let resamples = 1...1_000_000
   /// Replicate values the bootstrap keeps in memory at once (resamples x strategies x metrics,

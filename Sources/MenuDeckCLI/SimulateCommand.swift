@@ -34,6 +34,7 @@ let simulateCommand = CommandSpec(
     InputOptions.option.with(help: "Strategy option.").spec,
     InputOptions.size.spec,
     InputOptions.seed.spec,
+    InputOptions.jobs.spec,
     SimulationOptions.mode.spec,
     SimulationOptions.drags.spec,
     SimulationOptions.events.spec,
@@ -84,6 +85,8 @@ struct SimulationSetup {
   var seed: UInt64
   var start: DeckDate
   var days: Int
+  /// Threads that build each day's decks (`--jobs`).
+  var jobs: Int
 
   var last: DeckDate { start.adding(days: days - 1) }
 }
@@ -198,7 +201,8 @@ enum Simulate {
     }
     return SimulationSetup(
       catalog: catalog, population: population, builder: builder, rules: rules,
-      simulation: simulation, seed: seed, start: start, days: days)
+      simulation: simulation, seed: seed, start: start, days: days,
+      jobs: try InputOptions.jobs(args))
   }
 
   /// The strategies named by `--strategy` (default: the config's), each a named configuration
@@ -254,9 +258,10 @@ enum Simulate {
     stats.expectGroundTruth()
     let rule = setup.simulation.dragRule
     for (index, (name, strategy)) in strategies.enumerated() {
-      let simulator = Simulator(
+      var simulator = Simulator(
         population: setup.population, builder: setup.builder, seed: setup.seed,
         start: setup.start, days: setup.days)
+      simulator.jobs = setup.jobs
       stats.strategy = name
       let result = try simulator.run(
         strategy: strategy,

@@ -56,6 +56,39 @@ import Testing
     #expect(deck.code == .success, "\(deck.stderr)")
   }
 
+  @Test func everyNumberOfJobsGivesTheSameBytes() throws {
+    let dir = try TempDir()
+    let one = simulate(
+      ["--seed", "5", "--jobs", "1", "--events", dir.file("1.jsonl"), "--format", "csv"], in: dir)
+    #expect(one.code == .success, "\(one.stderr)")
+    for jobs in ["2", "3", "7"] {
+      let run = simulate(
+        ["--seed", "5", "--jobs", jobs, "--events", dir.file("\(jobs).jsonl"), "--format", "csv"],
+        in: dir)
+      #expect(run.code == .success, "\(run.stderr)")
+      #expect(run.stdout == one.stdout, "--jobs \(jobs)")
+      #expect(try dir.read("\(jobs).jsonl") == dir.read("1.jsonl"), "--jobs \(jobs)")
+    }
+    let compare = { (jobs: String) in
+      dir.run([
+        "compare", "--config", Self.config, "-s", "random", "-s", "popularity", "--baseline",
+        "random", "--users", "40", "--days", "3", "--start", "2026-12-01", "--resamples", "50",
+        "--seed", "2", "--jobs", jobs, "--format", "json",
+      ])
+    }
+    let a = compare("1")
+    #expect(a.code == .success, "\(a.stderr)")
+    #expect(compare("3").stdout == a.stdout)
+  }
+
+  @Test("--jobs out of range is a usage error naming it", arguments: ["0", "-2", "1025"])
+  func jobsOutOfRange(jobs: String) throws {
+    let dir = try TempDir()
+    let run = simulate(["--jobs", jobs], in: dir)
+    #expect(run.code == .usage)
+    #expect(run.stderr.contains("'--jobs' must be"), "\(run.stderr)")
+  }
+
   @Test func zeroOrNegativeDaysAndUsersAreUsageErrors() throws {
     let dir = try TempDir()
     for args in [["--days", "0"], ["--days", "-3"], ["--users", "0"], ["--users", "-5"]] {
