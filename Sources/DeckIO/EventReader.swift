@@ -264,9 +264,25 @@ package struct EventReader {
 
   // MARK: - The streaming loop
 
-  private func readStream<S: EventSink, I: ByteInput>(
+  /// Reads `input` to its end. A part of a file read on its own (`EventReader+Parallel`) starts
+  /// at line `firstLine`, not at the file's start (no byte order mark there), and may begin with
+  /// `prelude` bytes of the file's start (a CSV header) that are parsed but not counted.
+  func readStream<S: EventSink, I: ByteInput>(
     _ input: inout I, name: String, format: EventFormat, into sink: inout S,
-    stats: inout EventReadStats
+    stats: inout EventReadStats, firstLine: Int = 1, atFileStart fileStart: Bool = true,
+    prelude: (bytes: Int, lines: Int) = (0, 0)
+  ) throws(DeckIOError) -> EventFileStats {
+    var file = try readRecords(
+      &input, name: name, format: format, into: &sink, stats: &stats,
+      nextLine: firstLine - prelude.lines, atFileStart: fileStart || prelude.bytes > 0)
+    file.bytes -= prelude.bytes
+    file.lines -= prelude.lines
+    return file
+  }
+
+  private func readRecords<S: EventSink, I: ByteInput>(
+    _ input: inout I, name: String, format: EventFormat, into sink: inout S,
+    stats: inout EventReadStats, nextLine firstLine: Int, atFileStart fileStart: Bool
   ) throws(DeckIOError) -> EventFileStats {
     var file = EventFileStats(file: name, format: format)
     if format == .jsonLines, let columns = options.columns {
@@ -281,8 +297,8 @@ package struct EventReader {
     var filled = 0
     var start = 0
     var eof = false
-    var atFileStart = true
-    var nextLine = 1
+    var atFileStart = fileStart
+    var nextLine = firstLine
 
     while true {
       // Refill: keep the unfinished tail, grow only when one record fills the whole buffer.

@@ -12,6 +12,10 @@ package protocol UTCOffsetProvider {
   /// The offset at `seconds` and a stretch of UTC seconds around it where it is the same, so
   /// that a reader can skip asking again for times inside it. The default is that one second.
   func offsetSpan(atUTC seconds: Int64) -> UTCOffsetSpan
+
+  /// A provider with the same answers for another thread: one that caches answers (a class)
+  /// returns a new one with its own cache; a value returns itself.
+  func forAnotherThread() -> any UTCOffsetProvider
 }
 
 extension UTCOffsetProvider {
@@ -38,6 +42,8 @@ package struct UTCOffsetSpan: Sendable, Equatable {
 
 /// A zone that is always the same distance from UTC (no daylight saving time).
 package struct FixedUTCOffset: UTCOffsetProvider, Sendable, Equatable {
+  package func forAnotherThread() -> any UTCOffsetProvider { self }
+
   /// Seconds east of UTC.
   package let seconds: Int
 
@@ -82,6 +88,9 @@ package final class TimeZoneOffsets: UTCOffsetProvider {
     hours.deallocate()
     offsets.deallocate()
   }
+
+  /// The same zone with a cache of its own (this one's is not shared across threads).
+  package func forAnotherThread() -> any UTCOffsetProvider { TimeZoneOffsets(timeZone) }
 
   @inline(__always)
   package func offset(atUTC seconds: Int64) -> Int {

@@ -453,6 +453,7 @@ import Testing
   /// A zone whose offset changes every second and that says nothing about spans.
   private struct Ticking: UTCOffsetProvider {
     func offset(atUTC seconds: Int64) -> Int { Int(seconds % 7) * 60 }
+    func forAnotherThread() -> any UTCOffsetProvider { self }
   }
 
   @Test func aZoneWithoutSpansIsAskedForEachSecond() throws {

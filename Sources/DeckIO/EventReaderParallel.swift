@@ -1,0 +1,358 @@
+import DeckBase
+import DeckCore
+
+/// One swipe log read on several threads: the file cut into parts at record boundaries, each
+/// part read by a reader of its own into a snapshot, the snapshots merged by the one snapshot
+/// merge (`HistorySnapshot.merge`). The result is the serial reader's: the same aggregation,
+/// counts, unknown dishes, rejected lines in order and first error.
+///
+/// Where the cuts are:
+/// - JSON Lines: after a line feed. A JSON string cannot hold a raw line feed, so every line
+///   feed ends a record, and the reader starts again after one when a line is bad.
+/// - CSV: after a line feed outside quotes. A quoted field doubles its quotes, so outside quotes
+///   is where the number of `"` bytes before the line feed is even; the reader refuses a quote
+///   anywhere else (inside an unquoted field, or text after a closing quote). That rule is exact
+///   for a file whose records are all valid. A part that has a bad record (refused, or skipped
+///   under `skipBadLines`) may have moved the real boundaries, so the parts after it are read
+///   again by one reader from that part's start, which is a real boundary (everything before
+///   it was valid): exact either way, and slower only for such a file.
+/// - Every part after the first is read after the file's CSV header (the bytes up to the end of
+///   the first record, parsed but not counted), with its line numbers continuing the file's.
+///
+/// Memory: one aggregation per part (as many parts as workers) before the merge, so it grows
+/// with the number of workers times the distinct (diner, dish) pairs of a part.
+extension EventReader {
+  /// Parts are at least this long; a smaller file is read on one thread.
+  package static let minimumPartBytes = 1 << 22
+
+  /// What reading a log into a snapshot gave.
+  package struct SnapshotRead: Sendable {
+    package var snapshot: HistorySnapshot
+    package var stats: EventReadStats
+    /// Swipes on or after the cutoff, not aggregated.
+    package var skippedFuture: Int
+    /// How many parts the file was read in (1: serially).
+    package var parts: Int
+  }
+
+  /// Reads the regular file `path` (format `format`) into a snapshot on up to `jobs` threads.
+  /// `options.onReject` is called on this thread, in file order.
+  package func readSnapshot(
+    path: String, name: String? = nil, format: EventFormat, cutoff: DeckDate?, jobs: Int,
+    minimumPartBytes: Int = EventReader.minimumPartBytes
+  ) throws(DeckIOError) -> SnapshotRead {
+    let name = name ?? path
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 { throw TextInput.openFailure(path: path, what: "swipe log", errno: errno) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      throw .io(path: name, message: "cannot read: \(errnoText(lowercased: false))")
+    }
+    let size = Int(info.st_size)
+    let file = PartFile(fd: fd, name: name)
+    var cuts = [0]
+    if (info.st_mode & S_IFMT) == S_IFREG && jobs > 1 && size >= 2 * max(1, minimumPartBytes) {
+      cuts = try Self.cuts(
+        file, size: size, parts: min(jobs, size / max(1, minimumPartBytes)), format: format)
+    }
+    if format == .csv && cuts.count > 1 {
+      // No header record before the first cut: one part.
+      guard let header = try Self.csvHeaderEnd(file, before: cuts[1]) else {
+        cuts = [0]
+        return try readParts(file, cuts, size: size, format: format, cutoff: cutoff, header: 0)
+      }
+      return try readParts(file, cuts, size: size, format: format, cutoff: cutoff, header: header)
+    }
+    return try readParts(file, cuts, size: size, format: format, cutoff: cutoff, header: 0)
+  }
+
+  /// One part's outcome, made by one worker and read after they all finished.
+  private struct Part: @unchecked Sendable {
+    var ingest: SnapshotIngest
+    var file: EventFileStats
+    var unknownIDs: [String]
+    var rejects: [EventReject]
+    var error: DeckIOError?
+  }
+
+  private func readParts(
+    _ file: PartFile, _ cuts: [Int], size: Int, format: EventFormat, cutoff: DeckDate?,
+    header: Int
+  ) throws(DeckIOError) -> SnapshotRead {
+    // Line numbers where the parts start.
+    let newlines = Parallel.map(count: cuts.count, jobs: cuts.count) { k in
+      Result { () throws(DeckIOError) -> Int in
+        try file.count(
+          UInt8(ascii: "\n"), from: cuts[k], to: k + 1 < cuts.count ? cuts[k + 1] : size)
+      }
+    }
+    var firstLines: [Int] = []
+    var line = 1
+    for result in newlines {
+      firstLines.append(line)
+      line += try result.get()
+    }
+    let prelude: [UInt8] = header > 0 ? try file.bytes(from: 0, to: header) : []
+    let preludeLines = prelude.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+    let shared = SharedReader(reader: self)
+    let starts = firstLines
+    let parts = Parallel.map(count: cuts.count, jobs: cuts.count) { k in
+      shared.reader.readPart(
+        file, from: cuts[k], to: k + 1 < cuts.count ? cuts[k + 1] : size, format: format,
+        cutoff: cutoff, firstLine: starts[k],
+        prelude: k == 0 ? [] : prelude, preludeLines: preludeLines)
+    }
+    var stats = EventReadStats()
+    var total = EventFileStats(file: file.name, format: format)
+    var snapshot = HistorySnapshot.empty
+    var skippedFuture = 0
+    var used = 0
+    for (k, part) in parts.enumerated() {
+      // CSV: a part with a bad record may have moved the boundaries after it (see above).
+      // (A refused record needs no second reading: everything before it in the part was read
+      // as the serial reader reads it, so it is the serial reader's first error.)
+      let redo = format == .csv && k + 1 < parts.count && !part.rejects.isEmpty
+      let result =
+        redo
+        ? readPart(
+          file, from: cuts[k], to: size, format: format, cutoff: cutoff, firstLine: firstLines[k],
+          prelude: k == 0 ? [] : prelude, preludeLines: preludeLines)
+        : part
+      for reject in result.rejects { try options.onReject?(reject) }
+      add(result, to: &total, &stats)
+      used += 1
+      if let error = result.error { throw error }
+      skippedFuture += result.ingest.skippedFuture
+      do {
+        snapshot = try HistorySnapshot.merge(snapshot, result.ingest.builder.build())
+      } catch {
+        throw .invalid(path: file.name, message: "\(error)")
+      }
+      if redo { break }
+    }
+    stats.files.append(total)
+    return SnapshotRead(
+      snapshot: snapshot, stats: stats, skippedFuture: skippedFuture, parts: used)
+  }
+
+  private func add(_ part: Part, to total: inout EventFileStats, _ stats: inout EventReadStats) {
+    let f = part.file
+    total.bytes += f.bytes
+    total.lines += f.lines
+    total.events += f.events
+    total.right += f.right
+    total.left += f.left
+    total.hesitations += f.hesitations
+    total.unknownItemEvents += f.unknownItemEvents
+    total.skippedLines += f.skippedLines
+    total.neutral += f.neutral
+    total.untimed = total.untimed || f.untimed
+    for id in part.unknownIDs
+    where stats.unknownItemIDs.count < EventReadStats.unknownIDLimit
+      && !stats.unknownItemIDs.contains(id)
+    {
+      stats.unknownItemIDs.append(id)
+    }
+  }
+
+  /// Reads bytes `start..<end` of `file` (after `prelude`) with a reader and a zone of its own.
+  private func readPart(
+    _ file: PartFile, from start: Int, to end: Int, format: EventFormat, cutoff: DeckDate?,
+    firstLine: Int, prelude: [UInt8], preludeLines: Int
+  ) -> Part {
+    let rejects = RejectList()
+    var options = self.options
+    options.zone = options.zone.forAnotherThread()
+    if options.skipBadLines {
+      options.onReject = { reject throws(DeckIOError) in rejects.items.append(reject) }
+    }
+    let reader = EventReader(options: options)
+    var ingest = SnapshotIngest(cutoff: cutoff)
+    var stats = EventReadStats()
+    var input = PartInput(file: file, offset: start, end: end, prelude: prelude)
+    var part = Part(
+      ingest: ingest, file: EventFileStats(file: file.name, format: format), unknownIDs: [],
+      rejects: [], error: nil)
+    do {
+      part.file = try reader.readStream(
+        &input, name: file.name, format: format, into: &ingest, stats: &stats,
+        firstLine: firstLine, atFileStart: start == 0,
+        prelude: (prelude.count, prelude.isEmpty ? 0 : preludeLines))
+      ingest.finish()
+    } catch {
+      part.error = error
+    }
+    part.ingest = ingest
+    part.unknownIDs = stats.unknownItemIDs
+    part.rejects = rejects.items
+    return part
+  }
+
+  /// Where the parts start: 0, then after the first record boundary at or after each of
+  /// `parts - 1` evenly spaced offsets (fewer when two would coincide).
+  private static func cuts(_ file: PartFile, size: Int, parts: Int, format: EventFormat)
+    throws(DeckIOError) -> [Int]
+  {
+    guard parts > 1 else { return [0] }
+    let targets = (1..<parts).map { size / parts * $0 }
+    var parity = [Int](repeating: 0, count: targets.count)
+    if format == .csv {
+      // Quotes before each target, counted in parallel segments.
+      let counts = Parallel.map(count: targets.count, jobs: targets.count) { k in
+        Result { () throws(DeckIOError) -> Int in
+          try file.count(UInt8(ascii: "\""), from: k == 0 ? 0 : targets[k - 1], to: targets[k])
+        }
+      }
+      var sum = 0
+      for (k, c) in counts.enumerated() {
+        sum += try c.get()
+        parity[k] = sum & 1
+      }
+    }
+    var cuts = [0]
+    for (k, target) in targets.enumerated() {
+      guard let cut = try file.boundary(after: target, quoted: parity[k] == 1, csv: format == .csv)
+      else { break }
+      if cut > cuts.last! && cut < size { cuts.append(cut) }
+    }
+    return cuts
+  }
+
+  /// The end of the CSV header record (after its line feed), when it ends before `limit`: past a
+  /// byte order mark and blank lines, the first line feed outside quotes.
+  private static func csvHeaderEnd(_ file: PartFile, before limit: Int) throws(DeckIOError)
+    -> Int?
+  {
+    let head = try file.bytes(from: 0, to: limit)
+    var i = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while i < head.count,
+      head[i] == UInt8(ascii: "\n")
+        || (head[i] == UInt8(ascii: "\r")
+          && i + 1 < head.count && head[i + 1] == UInt8(ascii: "\n"))
+    {
+      i += head[i] == UInt8(ascii: "\n") ? 1 : 2
+    }
+    var quoted = false
+    while i < head.count {
+      if head[i] == UInt8(ascii: "\"") { quoted.toggle() }
+      if head[i] == UInt8(ascii: "\n") && !quoted { return i + 1 }
+      i += 1
+    }
+    return nil
+  }
+}
+
+/// The reader, shared read-only by the workers (each part makes its own reader from its
+/// options; a part never calls the caller's `onReject`).
+private struct SharedReader: @unchecked Sendable {
+  let reader: EventReader
+}
+
+/// A part's rejected lines, kept for the caller to see in order.
+private final class RejectList: @unchecked Sendable {
+  var items: [EventReject] = []
+}
+
+/// A file read with pread(2) at offsets: one descriptor shared by the workers.
+private struct PartFile: Sendable {
+  let fd: Int32
+  let name: String
+
+  /// Reads up to `count` bytes at `offset`; 0 at the end of the file.
+  func read(into p: UnsafeMutablePointer<UInt8>, count: Int, at offset: Int) throws(DeckIOError)
+    -> Int
+  {
+    while true {
+      let n = pread(fd, p, count, off_t(offset))
+      if n >= 0 { return n }
+      if errno == EINTR { continue }
+      throw .io(path: name, message: "cannot read: \(errnoText(lowercased: false))")
+    }
+  }
+
+  func bytes(from start: Int, to end: Int) throws(DeckIOError) -> [UInt8] {
+    var out = [UInt8](repeating: 0, count: max(0, end - start))
+    var done = 0
+    while done < out.count {
+      let n = try out.withUnsafeMutableBufferPointer { b throws(DeckIOError) in
+        try read(into: b.baseAddress! + done, count: b.count - done, at: start + done)
+      }
+      if n == 0 { break }
+      done += n
+    }
+    return Array(out[0..<done])
+  }
+
+  /// How many `byte`s are in `start..<end`.
+  func count(_ byte: UInt8, from start: Int, to end: Int) throws(DeckIOError) -> Int {
+    let size = 1 << 20
+    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+    defer { buffer.deallocate() }
+    var total = 0
+    var at = start
+    while at < end {
+      let n = try read(into: buffer, count: min(size, end - at), at: at)
+      if n == 0 { break }
+      var p = UnsafeRawPointer(buffer)
+      let stop = UnsafeRawPointer(buffer + n)
+      while p < stop, let hit = memchr(p, Int32(byte), stop - p) {
+        total += 1
+        p = UnsafeRawPointer(hit) + 1
+      }
+      at += n
+    }
+    return total
+  }
+
+  /// The offset after the first line feed at or after `start` that ends a record: any line
+  /// feed, or for CSV one outside quotes (`quoted`: inside quotes at `start`). nil at the end.
+  func boundary(after start: Int, quoted: Bool, csv: Bool) throws(DeckIOError) -> Int? {
+    let size = 1 << 16
+    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+    defer { buffer.deallocate() }
+    var inQuotes = quoted
+    var at = start
+    while true {
+      let n = try read(into: buffer, count: size, at: at)
+      if n == 0 { return nil }
+      for k in 0..<n {
+        let c = buffer[k]
+        if csv && c == UInt8(ascii: "\"") { inQuotes.toggle() }
+        if c == UInt8(ascii: "\n") && !inQuotes { return at + k + 1 }
+      }
+      at += n
+    }
+  }
+}
+
+/// Bytes `offset..<end` of a file, after `prelude`.
+private struct PartInput: ByteInput {
+  let file: PartFile
+  var offset: Int
+  let end: Int
+  let prelude: [UInt8]
+  var served = 0
+
+  init(file: PartFile, offset: Int, end: Int, prelude: [UInt8]) {
+    self.file = file
+    self.offset = offset
+    self.end = end
+    self.prelude = prelude
+  }
+
+  mutating func read(into p: UnsafeMutablePointer<UInt8>, count: Int, name: String)
+    throws(DeckIOError) -> Int
+  {
+    if served < prelude.count {
+      let n = min(count, prelude.count - served)
+      prelude.withUnsafeBufferPointer { p.update(from: $0.baseAddress! + served, count: n) }
+      served += n
+      return n
+    }
+    guard offset < end else { return 0 }
+    let n = try file.read(into: p, count: min(count, end - offset), at: offset)
+    offset += n
+    return n
+  }
+}
