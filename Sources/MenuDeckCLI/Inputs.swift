@@ -399,6 +399,46 @@ enum Inputs {
     return stats
   }
 
+  /// Reads the regular file `path` into a snapshot on `jobs` threads
+  /// (`EventReader.readSnapshot`), with the reader `readLogs` would use; nil when it cannot be
+  /// read in parts (standard input, a pipe, a name without a log extension): read it with
+  /// `readLogs` then.
+  static func readLogInParts(
+    _ path: String, _ settings: RunSettings, _ io: CLIStreams, cutoff: DeckDate?, jobs: Int,
+    onReject handler: ((EventReject) throws(DeckIOError) -> Void)?
+  ) throws -> EventReader.SnapshotRead? {
+    let opened = Paths.open(path, io)
+    guard path != "-", FileSystem.kind(of: opened) == .regular,
+      let format = EventFormat.forPath(opened)
+    else { return nil }
+    var options = EventReaderOptions(
+      swipeRule: settings.config.dragRule, zone: TimeZoneOffsets(settings.zone),
+      skipBadLines: settings.skipBadLines, columns: settings.effectiveColumns)
+    if let handler {
+      options.onReject = { reject throws(DeckIOError) in
+        var named = reject
+        named.error = reject.error.naming(opened, as: path)
+        try handler(named)
+      }
+    }
+    var read: EventReader.SnapshotRead
+    do {
+      read = try EventReader(options: options).readSnapshot(
+        path: opened, format: format, cutoff: cutoff, jobs: jobs)
+    } catch {
+      throw error.naming(opened, as: path)
+    }
+    var stats = EventReadStats()
+    stats.merge(read.stats, displayName: path)
+    read.stats = stats
+    if let mapping = options.columns, !settings.quiet {
+      for file in read.stats.files {
+        for note in mappedLogNotes(file, mapping, name: path) { io.diagnostics.note(note) }
+      }
+    }
+    return read
+  }
+
   /// What a run should say about a log read with a column mapping: the neutral ratings (never
   /// dropped silently) and the lack of times.
   static func mappedLogNotes(_ file: EventFileStats, _ mapping: ColumnMapping, name: String)

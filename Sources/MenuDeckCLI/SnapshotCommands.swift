@@ -28,6 +28,11 @@ let ingestCommand = CommandSpec(
   options: [
     InputOptions.config.spec, Ingest.into.spec, Ingest.before.spec,
     InputOptions.skipBadLines.spec, InputOptions.rejects.spec, OutputOptions.wait.spec,
+    InputOptions.jobs.with(
+      help:
+        "Threads that read each log file, in parts (default: the cores available); the snapshot "
+        + "is the same for every number."
+    ).spec,
   ] + InputOptions.mapping,
   arguments: [
     CommandArgument(
@@ -67,6 +72,8 @@ enum Ingest {
     var rejectsPath: String?
     /// How the logs are read; the column mapping is added once the outputs are locked.
     var settings: RunSettings
+    /// Threads that read a log file (`--jobs`).
+    var jobs: Int
   }
 
   /// What `ingest` has added so far.
@@ -169,7 +176,7 @@ enum Ingest {
       config, zone: zone, skipBadLines: skip, rejectsPath: rejectsPath)
     return Request(
       into: into, logs: logs, config: config, before: before, rejectsPath: rejectsPath,
-      settings: settings)
+      settings: settings, jobs: try InputOptions.jobs(args))
   }
 
   /// Reads one log into the snapshot, unless the snapshot (or this run) has its content already.
@@ -197,7 +204,19 @@ enum Ingest {
     var held: [EventReject] = []
     let stats: EventReadStats
     var contentHash = hash
-    if once {
+    var inParts: EventReader.SnapshotRead?
+    if !once, request.jobs > 1 {
+      var handler: ((EventReject) throws(DeckIOError) -> Void)?
+      if let w = rejects {
+        handler = { reject throws(DeckIOError) in try w.write(reject) }
+      }
+      inParts = try Inputs.readLogInParts(
+        log, request.settings, io, cutoff: request.before, jobs: request.jobs,
+        onReject: handler)
+    }
+    if let inParts {
+      stats = inParts.stats
+    } else if once {
       let handler: ((EventReject) throws(DeckIOError) -> Void)? =
         rejects == nil ? nil : { reject throws(DeckIOError) in held.append(reject) }
       var digest = SHA256()
@@ -222,10 +241,14 @@ enum Ingest {
     let source = HistorySnapshot.Source(
       sha256: contentHash!, path: log, bytes: Int64(once ? stats.bytes : size),
       lines: Int64(stats.lines), events: Int64(stats.events))
-    progress.snapshot = try merge(sink, stats, source, into: progress.snapshot, request)
-    if sink.skippedFuture > 0 {
+    var read = inParts?.snapshot ?? sink.builder.build()
+    read.hesitations = Int64(stats.hesitations)
+    read.sources = [source]
+    progress.snapshot = try merge(read, into: progress.snapshot, request)
+    let skippedFuture = inParts?.skippedFuture ?? sink.skippedFuture
+    if skippedFuture > 0 {
       context.warn(
-        "\(log): \(plural(sink.skippedFuture, "swipe")) dated on or after \(request.before) "
+        "\(log): \(plural(skippedFuture, "swipe")) dated on or after \(request.before) "
           + "were not ingested (give --before to move the limit)")
     }
     progress.seen.insert(contentHash!)
@@ -236,15 +259,12 @@ enum Ingest {
     }
   }
 
-  /// `snapshot` with the log read into `sink` added as one source, in the config's time zone
-  /// and drag rule.
+  /// `snapshot` with the snapshot of one log (its source and hesitations set) added, in the
+  /// config's time zone and drag rule.
   static func merge(
-    _ sink: SnapshotIngest, _ stats: EventReadStats, _ source: HistorySnapshot.Source,
-    into snapshot: HistorySnapshot, _ request: Request
+    _ read: HistorySnapshot, into snapshot: HistorySnapshot, _ request: Request
   ) throws -> HistorySnapshot {
-    var builder = sink.builder
-    builder.hesitations = Int64(stats.hesitations)
-    var part = builder.build(sources: [source])
+    var part = read
     part.timeZone = request.config.timeZone
     part.dragRule = request.config.dragRuleName
     do {

@@ -27,6 +27,72 @@ import Testing
     return dir.run(args)
   }
 
+  /// The bundled log repeated (with its diners renamed per copy) past the size at which a log is
+  /// read in parts, with a bad line every so often.
+  static func bigLog(csv: Bool, in dir: TempDir) throws -> String {
+    let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+    var out = csv ? "user,item,swipe,at,position,deck,note\n" : ""
+    var copy = 0
+    while out.utf8.count < 2 * EventReader.minimumPartBytes + 100_000 {
+      for (k, line) in lines.enumerated() {
+        let renamed = line.replacingOccurrences(of: "\"user\":\"u", with: "\"user\":\"c\(copy)u")
+        if k == 700 && copy % 3 == 1 {
+          out += csv ? "c\(copy),oops,sideways,2026-11-01,1,,\n" : "{\"user\":\"broken\n"
+          continue
+        }
+        guard csv else {
+          out += renamed + "\n"
+          continue
+        }
+        // The same event as CSV, with a quoted note that has a comma and a line break.
+        let object = try JSONSerialization.jsonObject(with: Data(renamed.utf8)) as! [String: Any]
+        let fields = ["user", "item", "swipe", "at", "position", "deck"].map { key in
+          object[key].map { "\($0)" } ?? ""
+        }
+        out += fields.joined(separator: ",") + (k % 5 == 0 ? ",\"a, b\nc\"\n" : ",\n")
+      }
+      copy += 1
+    }
+    return try dir.write(csv ? "big.csv" : "big.jsonl", out)
+  }
+
+  @Test(
+    "ingest reads a big log in parts into the snapshot it reads on one thread",
+    arguments: [false, true])
+  func ingestInParts(csv: Bool) throws {
+    let dir = try TempDir()
+    let big = try Self.bigLog(csv: csv, in: dir)
+    var snapshots: [[UInt8]] = []
+    var rejects: [String] = []
+    var notes: [String] = []
+    for jobs in ["1", "3"] {
+      let run = dir.run([
+        "ingest", "--config", CLITest.repoRoot + "/Config/menudeck.json", big, "--into",
+        dir.file("h\(jobs).snap"), "--jobs", jobs, "--skip-bad-lines", "--rejects",
+        dir.file("r\(jobs).txt"),
+      ])
+      #expect(run.code == .success, "\(run.stderr)")
+      snapshots.append(Array(try Data(contentsOf: URL(fileURLWithPath: dir.file("h\(jobs).snap")))))
+      rejects.append(try dir.read("r\(jobs).txt"))
+      notes.append(run.stderr.replacingOccurrences(of: "h\(jobs).snap", with: "h.snap"))
+    }
+    #expect(snapshots[1] == snapshots[0])
+
+    #expect(rejects[1] == rejects[0])
+    #expect(!rejects[0].isEmpty)
+    #expect(notes[1] == notes[0])
+    // Without --skip-bad-lines: the same first error for every number of threads.
+    let errors = ["1", "3"].map { jobs in
+      dir.run([
+        "ingest", "--config", CLITest.repoRoot + "/Config/menudeck.json", big, "--into",
+        dir.file("e\(jobs).snap"), "--jobs", jobs,
+      ])
+    }
+    #expect(errors[0].code == .dataError)
+    #expect(errors[1].code == errors[0].code)
+    #expect(errors[1].stderr == errors[0].stderr)
+  }
+
   @Test func decksFromASnapshotEqualDecksFromTheLogs() throws {
     let dir = try TempDir()
     let fromLog = deck([Self.log], in: dir)
