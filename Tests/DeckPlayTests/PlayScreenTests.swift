@@ -1,0 +1,4 @@
+import DeckCore
+import Testing
+
+@testable import DeckPlay
