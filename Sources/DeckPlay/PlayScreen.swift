@@ -10,16 +10,14 @@ package enum PlayScreen {
   package static let minColumns = 40
   package static let minRows = 12
   /// The widest card, in columns.
-  package static let maxCardColumns = 44
+  package static let maxCardColumns = 36
   /// Lines the card box takes (its two borders and five lines of text).
   static let boxLines = 7
 
   package static func render(_ state: PlayState, size: (columns: Int, rows: Int)) -> [String] {
     let (columns, rows) = size
     guard columns >= minColumns, rows >= minRows else {
-      let line =
-        "terminal too small (\(max(columns, 0))x\(max(rows, 0))); menudeck play needs "
-        + "\(minColumns)x\(minRows)"
+      let line = "terminal too small: \(max(columns, 0))x\(max(rows, 0)), needs \(minColumns)x\(minRows)"
       return [Text.truncate(line, max(columns, 1))]
     }
     var lines = state.options.carousel ? carousel(state, columns) : deck(state, columns)
@@ -144,12 +142,13 @@ package enum PlayScreen {
     return lines
   }
 
-  /// The box drawn `steps` columns off centre and slanted: each row from the bottom up leans
-  /// one more column per four steps, as a card turns when it is dragged. Rows stay on screen.
+  /// The box drawn `steps` columns off centre and slanted: the top row leans one more column
+  /// per three steps than the bottom one, as a card turns when it is dragged. Rows stay on
+  /// screen.
   private static func shifted(
     _ box: [String], left: Int, width: Int, columns: Int, steps: Int
   ) -> [String] {
-    let tilt = steps / 4
+    let tilt = steps / 3
     let last = box.count - 1
     return box.enumerated().map { row, line in
       let lean = last == 0 ? 0 : (tilt * (last - row) + (tilt < 0 ? -last / 2 : last / 2)) / last

@@ -206,9 +206,7 @@ package struct PlayState: Sendable, Equatable {
     var next = PlayState(cards: cards, options: options)
     next.fetches = fetches + 1
     if cards.isEmpty {
-      next.message =
-        "fetched again: still no cards (a deck never sees its own day: today's swipes count "
-        + "from the next day's deck)"
+      next.message = "fetched again: still no cards"
     }
     return next
   }
