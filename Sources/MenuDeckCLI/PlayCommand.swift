@@ -73,7 +73,6 @@ enum PlayRun {
 
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let io = context.io
-    let (input, output) = try terminal(io)
     let logPath = args.value(log)
     var logFormat: EventFormat?
     if let path = logPath {
@@ -95,6 +94,7 @@ enum PlayRun {
     }
     var inputs = try DeckInputs.load(args, config, settings, io)
     let diner = try self.diner(args, inputs, context)
+    let (input, output) = try terminal(io)
     let deck = try inputs.deck(for: diner)
     try inputs.strategy.finish()
 

@@ -6,8 +6,8 @@ import Testing
 @testable import DeckPlay
 
 /// Screens of `menudeck play` driven in process by key sequences, compared with the golden
-/// files in Golden/ (colourless: NO_COLOR mode). `MENUDECK_UPDATE_GOLDEN=1 swift test` writes
-/// them again.
+/// files in Golden/ (colourless: NO_COLOR mode). `MENUDECK_RECORD_GOLDEN=1 swift test` writes
+/// them again, and fails on purpose so that a recording run is never silent.
 enum Screens {
   static let dishes: [PlayCard] = [
     PlayCard(
@@ -77,8 +77,9 @@ enum Screens {
     _ name: String, _ actual: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
   ) {
     let url = goldenDirectory.appendingPathComponent(name + ".txt")
-    if ProcessInfo.processInfo.environment["MENUDECK_UPDATE_GOLDEN"] == "1" {
+    if ProcessInfo.processInfo.environment["MENUDECK_RECORD_GOLDEN"] == "1" {
       try? actual.write(to: url, atomically: true, encoding: .utf8)
+      Issue.record("recorded \(name); rerun without MENUDECK_RECORD_GOLDEN", sourceLocation: sourceLocation)
       return
     }
     let expected = (try? String(contentsOf: url, encoding: .utf8)) ?? "(missing golden \(name))"
