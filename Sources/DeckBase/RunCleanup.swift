@@ -29,8 +29,9 @@ package final class RunCleanup: @unchecked Sendable {
   private var replaced = 0
   private var nextToken: UInt64 = 0
   private var groups: [pid_t: Int] = [:]
-  private var terminals: [UInt64: (input: Int32, output: Int32, settings: termios, leave: [UInt8])] =
-    [:]
+  private var terminals:
+    [UInt64: (input: Int32, output: Int32, settings: termios, leave: [UInt8])] =
+      [:]
 
   init() {
     mutex = .allocate(capacity: 1)

@@ -103,6 +103,11 @@ package enum Terminal {
     action.sa_flags = SA_RESTART
     sigemptyset(&action.sa_mask)
     sigaction(SIGWINCH, &action, nil)
+    // A parent may have started this process with SIGWINCH blocked; the notices need it.
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGWINCH)
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
     return fds[0]
   }
 

@@ -44,7 +44,8 @@ package final class EventAppender {
       // The first line must be this writer's header.
       let reader = open(path, O_RDONLY | O_CLOEXEC)
       var first = [UInt8](repeating: 0, count: header.count)
-      let got = reader < 0 ? -1 : first.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
+      let got =
+        reader < 0 ? -1 : first.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
       if reader >= 0 { close(reader) }
       guard got == header.count, first == header else {
         close(fd)

@@ -17,7 +17,8 @@ package enum PlayScreen {
   package static func render(_ state: PlayState, size: (columns: Int, rows: Int)) -> [String] {
     let (columns, rows) = size
     guard columns >= minColumns, rows >= minRows else {
-      let line = "terminal too small: \(max(columns, 0))x\(max(rows, 0)), needs \(minColumns)x\(minRows)"
+      let line =
+        "terminal too small: \(max(columns, 0))x\(max(rows, 0)), needs \(minColumns)x\(minRows)"
       return [Text.truncate(line, max(columns, 1))]
     }
     var lines = state.options.carousel ? carousel(state, columns) : deck(state, columns)
@@ -189,7 +190,8 @@ package enum PlayScreen {
         spaces(left) + $0
       }
       lines += ["", ""]
-      lines.append(helpLine([["f fetch the cards again", "q quit"], ["f fetch", "q quit"]], columns))
+      lines.append(
+        helpLine([["f fetch the cards again", "q quit"], ["f fetch", "q quit"]], columns))
       return lines
     }
     lines.append(header(state.options.title, "\(index + 1) / \(c.count)", columns))

@@ -222,7 +222,8 @@ enum PlayRun {
   /// A log line for `entry`, stamped with the wall clock in the config's time zone.
   static func logEvent(_ entry: PlayLogEntry, user: String, settings: RunSettings) -> LogEvent {
     let now = Date()
-    let at = Int64(now.timeIntervalSince1970.rounded(.down))
+    let at =
+      Int64(now.timeIntervalSince1970.rounded(.down))
       + Int64(settings.zone.secondsFromGMT(for: now))
     let propensity = entry.propensity.flatMap { $0 > 0 && $0 <= 1 ? $0 : nil }
     return LogEvent(
@@ -248,7 +249,8 @@ enum PlayRun {
       let session = state.deck
       switch session.status {
       case .picked(let index):
-        text = "picked '\(state.cards[index].name)' at \(session.swiped.count) of \(session.original.count)"
+        text =
+          "picked '\(state.cards[index].name)' at \(session.swiped.count) of \(session.original.count)"
       case .finishedSwiping: text = "finished swiping \(plural(session.original.count, "card"))"
       case .noCards: text = "no cards"
       case .abandoned, .inProgress:

@@ -79,11 +79,13 @@ enum Screens {
     let url = goldenDirectory.appendingPathComponent(name + ".txt")
     if ProcessInfo.processInfo.environment["MENUDECK_RECORD_GOLDEN"] == "1" {
       try? actual.write(to: url, atomically: true, encoding: .utf8)
-      Issue.record("recorded \(name); rerun without MENUDECK_RECORD_GOLDEN", sourceLocation: sourceLocation)
+      Issue.record(
+        "recorded \(name); rerun without MENUDECK_RECORD_GOLDEN", sourceLocation: sourceLocation)
       return
     }
     let expected = (try? String(contentsOf: url, encoding: .utf8)) ?? "(missing golden \(name))"
-    #expect(actual == expected, "screen \(name) differs:\n\(actual)", sourceLocation: sourceLocation)
+    #expect(
+      actual == expected, "screen \(name) differs:\n\(actual)", sourceLocation: sourceLocation)
   }
 
   static func repeated(_ key: PlayKey, _ n: Int) -> [PlayKey] { Array(repeating: key, count: n) }
@@ -310,10 +312,11 @@ enum Screens {
 @Suite struct PlayKeyDecoderTests {
   @Test func arrowsKeysAndSplitSequences() {
     var decoder = PlayKeyDecoder()
-    #expect(decoder.keys(Array("\u{1B}[C\u{1B}[D\u{1B}OC \rlhadrfq".utf8)) == [
-      .right, .left, .right, .release, .release, .swipeRight, .swipeLeft, .swipeLeft,
-      .swipeRight, .reset, .fetch, .quit,
-    ])
+    #expect(
+      decoder.keys(Array("\u{1B}[C\u{1B}[D\u{1B}OC \rlhadrfq".utf8)) == [
+        .right, .left, .right, .release, .release, .swipeRight, .swipeLeft, .swipeLeft,
+        .swipeRight, .reset, .fetch, .quit,
+      ])
     // Ctrl-C in raw mode is byte 3: quit.
     #expect(decoder.keys([0x03]) == [.quit])
     // A sequence cut between two reads.

@@ -37,6 +37,10 @@ final class PseudoTerminal {
     else { throw Unavailable(description: "no pseudo-terminal: \(errnoText())") }
     slave = open(String(cString: name), O_RDWR | O_NOCTTY)
     guard slave >= 0 else { throw Unavailable(description: "cannot open the pty's slave") }
+    resize(columns: columns, rows: rows)
+  }
+
+  func resize(columns: UInt16, rows: UInt16) {
     var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
     _ = ioctl(master, UInt(TIOCSWINSZ), &size)
   }
@@ -236,8 +240,8 @@ final class PseudoTerminal {
     #expect(again.code == .success, "\(again.stderr)")
   }
 
-  /// SIGTERM from outside while the deck is on screen: the terminal is restored before the
-  /// process ends by the signal.
+  /// A resize (SIGWINCH) redraws at the new size; SIGTERM from outside while the deck is on
+  /// screen restores the terminal before the process ends by the signal.
   @Test(
     .enabled(if: MenudeckBinary.path != nil, "menudeck binary not found; run swift build first"))
   func signalRestoresTheTerminal() throws {
@@ -246,6 +250,10 @@ final class PseudoTerminal {
     let flags = pty.localFlags
     let process = try pty.start(play + ["--mode", "all", "--carousel"], stderr: dir.url("stderr"))
     #expect(pty.wait(for: "1 / 10"), "no first screen: \(pty.text.suffix(300))")
+    // The child is not in the pty's session, so the kernel's SIGWINCH is sent by hand.
+    pty.resize(columns: 30, rows: 10)
+    kill(process.processIdentifier, SIGWINCH)
+    #expect(pty.wait(for: "terminal too small: 30x10"))
     process.terminate()
     #expect(pty.drain(until: process))
     process.waitUntilExit()
