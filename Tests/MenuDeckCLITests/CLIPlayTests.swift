@@ -1,4 +1,6 @@
 import DeckBase
+import DeckCommandLine
+import DeckCore
 import Foundation
 import Testing
 
@@ -262,5 +264,55 @@ final class PseudoTerminal {
     #expect(pty.text.hasSuffix("\u{1B}[?1049l"), "not restored: \(pty.text.suffix(80))")
     #expect(pty.localFlags == flags)
     #expect(try dir.read("stderr") == "menudeck: stopped by SIGTERM\n")
+  }
+}
+
+/// `f` (fetch the cards again) rebuilds through `DeckInputs.load` with the session's swipes
+/// added to the history: a left swipe the day before the deck date holds the dish back under
+/// the cooldown rule; one on the deck date itself changes nothing (a deck never sees its own
+/// day).
+@Suite struct PlayFetchTests {
+  final class Decks: @unchecked Sendable {
+    var ids: [[String]] = []
+  }
+
+  @Test func fetchingAgainAddsTheSessionsSwipesToTheHistory() {
+    let decks = Decks()
+    let probe = CommandSpec(
+      name: "menudeck", abstract: "",
+      subcommands: [
+        CommandSpec(
+          name: "play", abstract: "", options: playCommand.options,
+          run: { args, context in
+            let (config, settings) = try DeckRun.loadSettings(args, context.io)
+            let first = try DeckInputs.load(args, config, settings, context.io)
+            let diner = try PlayRun.diner(args, first, context)
+            func ids(_ inputs: DeckInputs) throws -> [String] {
+              try inputs.deck(for: diner).cards.map { inputs.catalog.items[Int($0.item)].id }
+            }
+            let before = try ids(first)
+            let day = Int64(settings.date.daysSinceEpoch)
+            func left(onDay day: Int64) -> SwipeEvent {
+              SwipeEvent(
+                user: diner.id, item: before[0], swipe: .left, at: day * 86_400 + 12 * 3_600,
+                position: 1, deck: settings.date)
+            }
+            let yesterday = try DeckInputs.load(
+              args, config, settings, context.io, extra: [left(onDay: day - 1)])
+            let today = try DeckInputs.load(
+              args, config, settings, context.io, extra: [left(onDay: day)])
+            decks.ids = [before, try ids(yesterday), try ids(today)]
+            return .success
+          })
+      ])
+    let (io, _, err) = CLIStreams.capturing(stdin: [], currentDirectory: CLITest.repoRoot)
+    let code = runCommand(
+      probe, arguments: ["play", "--user", "u01", "--date", "2026-11-30"], io: io)
+    #expect(code == .success, "\(err.text)")
+    #expect(decks.ids.count == 3)
+    guard decks.ids.count == 3 else { return }
+    #expect(decks.ids[0].count == 10)
+    #expect(!decks.ids[1].contains(decks.ids[0][0]))
+    #expect(decks.ids[2] == decks.ids[0])
   }
 }
