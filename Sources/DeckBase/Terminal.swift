@@ -62,6 +62,14 @@ package enum Terminal {
       Terminal.write(output, Terminal.enterSequence)
     }
 
+    /// Writes `bytes` (a frame) to the screen unless it was restored. Under the cleanup
+    /// registry's lock: once a signal has restored the terminal, no frame follows.
+    package func draw(_ bytes: [UInt8]) {
+      RunCleanup.shared.holding {
+        if token != nil { Terminal.write(output, bytes) }
+      }
+    }
+
     /// Leaves the alternate screen, shows the cursor and puts the terminal's settings back.
     package func restore() {
       guard let token else { return }

@@ -119,7 +119,7 @@ enum PlayRun {
     var size = Terminal.size(output) ?? (80, 24)
     var done = false
     while !done {
-      Terminal.write(output, PlayScreen.frame(PlayScreen.render(state, size: size)))
+      screen.draw(PlayScreen.frame(PlayScreen.render(state, size: size)))
       let ready = try terminalCall { () throws(SystemError) in
         try Terminal.wait(input: input, notices: notices)
       }
@@ -201,9 +201,10 @@ enum PlayRun {
       return UserProfile(id: id)
     }
     guard inputs.users.count == 1 else {
-      throw UsageError(
-        "play swipes one diner's deck: give --user ID (the users file has "
-          + "\(plural(inputs.users.count, "diner")))")
+      let found =
+        inputs.settings.usersPath == nil
+        ? "there is no users file" : "the users file has \(plural(inputs.users.count, "diner"))"
+      throw UsageError("play swipes one diner's deck: give --user ID (\(found))")
     }
     return inputs.users[0]
   }

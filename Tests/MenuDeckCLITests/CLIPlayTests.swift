@@ -242,6 +242,40 @@ final class PseudoTerminal {
     #expect(again.code == .success, "\(again.stderr)")
   }
 
+  /// An error while the deck is on screen (here the log's disk is full) gives the terminal
+  /// back before the message and the exit code (74).
+  @Test(
+    .enabled(
+      if: MenudeckBinary.path != nil && FileManager.default.fileExists(atPath: "/dev/full"),
+      "needs the menudeck binary and /dev/full"))
+  func anErrorOnScreenRestoresTheTerminal() throws {
+    let dir = try TempDir("menudeck-play")
+    let log = dir.file("full.jsonl")
+    try FileManager.default.createSymbolicLink(atPath: log, withDestinationPath: "/dev/full")
+    let pty = try PseudoTerminal()
+    let flags = pty.localFlags
+    let process = try pty.start(play + ["--log", log], stderr: dir.url("stderr"))
+    #expect(pty.wait(for: "1 / 10"), "no first screen: \(pty.text.suffix(300))")
+    pty.send("h")
+    #expect(pty.drain(until: process))
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 74)
+    #expect(pty.text.hasSuffix("\u{1B}[?1049l"), "not restored: \(pty.text.suffix(80))")
+    #expect(pty.localFlags == flags)
+    #expect(
+      try dir.read("stderr")
+        == "menudeck: error: \(log): cannot append to the log: no space left on device\n")
+  }
+
+  /// The users file's only diner needs no --user (this run then stops at the terminal check).
+  @Test func theOnlyDinerNeedsNoUser() throws {
+    let dir = try TempDir()
+    let users = try dir.write("users.json", #"{"users": [{"id": "solo"}]}"#)
+    let run = CLIRun(["play", "--date", "2026-11-30", "--users", users])
+    #expect(run.code == .usage)
+    #expect(run.stderr.contains("play needs a terminal"), "\(run.stderr)")
+  }
+
   /// A resize (SIGWINCH) redraws at the new size; SIGTERM from outside while the deck is on
   /// screen restores the terminal before the process ends by the signal.
   @Test(
