@@ -267,6 +267,25 @@ final class PseudoTerminal {
         == "menudeck: error: \(log): cannot append to the log: no space left on device\n")
   }
 
+  /// Ctrl-C in raw mode is byte 3, a key: it quits like `q`, the session abandoned, exit 0.
+  @Test(
+    .enabled(if: MenudeckBinary.path != nil, "menudeck binary not found; run swift build first"))
+  func controlCQuits() throws {
+    let dir = try TempDir("menudeck-play")
+    let pty = try PseudoTerminal()
+    let process = try pty.start(play + ["--mode", "all"], stderr: dir.url("stderr"))
+    #expect(pty.wait(for: "1 / 10"), "no first screen: \(pty.text.suffix(300))")
+    let mark = pty.output.count
+    pty.send("l")
+    #expect(pty.wait(for: "2 / 10", after: mark))
+    pty.send("\u{03}")
+    #expect(pty.drain(until: process))
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(pty.text.hasSuffix("\u{1B}[?1049l"))
+    #expect(try dir.read("stderr") == "menudeck: note: stopped after 1 swipe of 10\n")
+  }
+
   /// The users file's only diner needs no --user (this run then stops at the terminal check).
   @Test func theOnlyDinerNeedsNoUser() throws {
     let dir = try TempDir()
