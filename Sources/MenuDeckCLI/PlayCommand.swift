@@ -12,8 +12,9 @@ let playCommand = CommandSpec(
   discussion: """
     Builds the diner's deck for the date exactly as 'menudeck deck' does (same config, rules \
     and strategy) and shows it full screen: the top card with the next two stacked behind it, \
-    and a counter. Left and right arrows drag the card a step (5% of the \(Int(PlayOptions.defaultCardWidth)) pt card \
-    under the relative drag rule, 20 pt under the absolute one); the hint label shows at \
+    and a counter. Left and right arrows drag the card a step (under the relative drag rule 5% \
+    of the card width, the config's simulation.card_width, \(Int(PlayOptions.defaultCardWidth)) pt by default; \
+    20 pt under the absolute rule); the hint label shows at \
     |dx|/width >= 0.12 (relative rule). Enter or space releases: the card is swiped when the \
     config's drag rule commits (relative: |dx|/width > 0.45; absolute: |dx| > 100 pt) and \
     springs back otherwise. h or a swipes left at once, l or d right; q or Ctrl-C quits (a \
@@ -104,6 +105,7 @@ enum PlayRun {
     }
     let options = PlayOptions(
       mode: args.value(mode) == "all" ? .all : .pickOne, rule: config.dragRule,
+      cardWidth: config.simulation.cardWidth,
       labels: PlayLabels(rawValue: args.value(labels) ?? "en") ?? .en,
       color: (io.environment["NO_COLOR"] ?? "").isEmpty, carousel: args.flag(carousel),
       title: "\(diner.id) · \(settings.date)")

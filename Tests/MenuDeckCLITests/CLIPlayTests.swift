@@ -1,6 +1,7 @@
 import DeckBase
 import DeckCommandLine
 import DeckCore
+import DeckPlay
 import Foundation
 import Testing
 
@@ -125,6 +126,37 @@ final class PseudoTerminal {
 
 @Suite struct CLIPlayTests {
   let play = ["play", "--user", "u01", "--date", "2026-11-30"]
+
+  /// Raw mode and the alternate screen on a pseudo-terminal, and both undone by `restore()`
+  /// (once: a second call writes nothing), the cleanup registry emptied.
+  @Test func rawScreenIsRestored() throws {
+    let pty = try PseudoTerminal()
+    let flags = pty.localFlags
+    #expect(flags & tcflag_t(ICANON) != 0)
+    #expect(Terminal.isTerminal(pty.slave))
+    #expect(!Terminal.isTerminal(FileHandle.nullDevice.fileDescriptor))
+    #expect(Terminal.size(pty.slave)! == (80, 24))
+    let screen = try Terminal.RawScreen(input: pty.slave, output: pty.slave)
+    #expect(pty.localFlags & tcflag_t(ICANON | ECHO | ISIG) == 0)
+    #expect(pty.wait(for: "\u{1B}[?1049h\u{1B}[?25l"))
+    screen.draw(Array("frame".utf8))
+    #expect(pty.wait(for: "frame"))
+    screen.restore()
+    #expect(pty.localFlags == flags)
+    #expect(!RunCleanup.shared.hasTerminals)
+    #expect(pty.wait(for: "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"))
+    let mark = pty.output.count
+    screen.restore()
+    screen.draw(Array("late".utf8))
+    pty.pump(timeout: 50)
+    #expect(pty.output.count == mark)
+  }
+
+  /// The card width of the relative rule is the config's simulation.card_width, whose default
+  /// is the screen's own.
+  @Test func cardWidthDefaultsAgree() {
+    #expect(MenuDeckConfig().simulation.cardWidth == PlayOptions.defaultCardWidth)
+  }
 
   @Test func notATerminalIsAUsageError() {
     let run = CLIRun(play)
