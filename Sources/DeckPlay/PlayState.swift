@@ -115,7 +115,8 @@ package enum PlayKey: Sendable, Equatable {
   case swipeRight
   /// `r`: reset the deck (all mode, when finished).
   case reset
-  /// `f`: fetch the cards again (rebuild the deck).
+  /// `f`: fetch the cards again (rebuild the deck): at "No Cards", and at the end of a
+  /// pick-mode deck swiped without a pick.
   case fetch
   /// `q` or Ctrl-C (byte 3 in raw mode): quit.
   case quit
@@ -267,8 +268,10 @@ package struct PlayState: Sendable, Equatable {
       deck.reset()
       return []
     case .fetch:
+      // "No Cards", or a pick-mode deck swiped to its end without a pick (all mode resets).
       switch deck.status {
-      case .noCards, .finishedSwiping: return [.rebuild]
+      case .noCards: return [.rebuild]
+      case .finishedSwiping where options.mode == .pickOne: return [.rebuild]
       default: return []
       }
     case .quit, .other:

@@ -234,6 +234,10 @@ enum Screens {
     // does not.
     let (finished, _) = Screens.press(Screens.repeated(.swipeLeft, 5), Screens.state())
     #expect(finished.reduce(.fetch).1 == [.rebuild])
+    // All mode's end resets instead.
+    let (all, _) = Screens.press(Screens.repeated(.swipeLeft, 5), Screens.state(mode: .all))
+    #expect(all.deck.status == .finishedSwiping)
+    #expect(all.reduce(.fetch).1.isEmpty)
     #expect(Screens.state().reduce(.fetch).1.isEmpty)
   }
 
