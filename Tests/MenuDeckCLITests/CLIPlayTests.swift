@@ -1,6 +1,7 @@
 import DeckBase
 import DeckCommandLine
 import DeckCore
+import DeckIO
 import DeckPlay
 import Foundation
 import Testing
@@ -297,6 +298,26 @@ final class PseudoTerminal {
     #expect(
       try dir.read("stderr")
         == "menudeck: error: \(log): cannot append to the log: no space left on device\n")
+  }
+
+  /// A CSV log as play appends it (a swipe, then a hesitation) is read back by the readers.
+  @Test func csvLogIsReadBack() throws {
+    let dir = try TempDir()
+    let path = dir.file("today.csv")
+    for event in [
+      LogEvent(
+        user: "u01", item: "gyudon", swipe: .right, at: 1_764_500_000, position: 1,
+        deck: DeckDate.parse("2026-11-30")),
+      LogEvent(
+        user: "u01", item: "oyakodon", swipe: nil, drag: LoggedDrag(dx: -58.5, width: 390),
+        at: 1_764_500_001, position: 2, deck: DeckDate.parse("2026-11-30")),
+    ] {
+      try EventAppender(path: path, name: "today.csv", format: .csv).append(event)
+    }
+    let validate = CLIRun(["validate", "--history", path])
+    #expect(validate.stdout.contains("3 lines, 1 swipe (1 right, 0 left), 1 hesitation"))
+    let stats = CLIRun(["stats", path])
+    #expect(stats.code == .success, "\(stats.stderr)")
   }
 
   /// Ctrl-C in raw mode is byte 3, a key: it quits like `q`, the session abandoned, exit 0.
