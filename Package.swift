@@ -22,6 +22,12 @@ import PackageDescription
 // DeckLab -> DeckCore: the model it evaluates.
 // DeckLab -> DeckBase: suggestions in simulation config errors; JSON text and text layout in
 //   reports and sample data.
+// DeckPlay -> DeckCore: `menudeck play`'s screen state is a DeckState (the one session model),
+//   a Carousel and the swipe rules; it adds keys, effects and a renderer, all pure.
+// DeckPlay -> DeckBase: display widths of East Asian wide characters in the screen's text.
+//   (Not in DeckLab: the terminal deck needs no strategies, logs or reports, and its tests build
+//   without them. The terminal's system calls are DeckBase's; the command is MenuDeckCLI's.)
+// MenuDeckCLI -> DeckPlay: `play` drives the pure screen from the terminal.
 // MenuDeckCLI -> DeckLab, DeckIO, DeckStrategies, DeckCore: the commands wire them together.
 // MenuDeckCLI -> DeckPlugins: `--strategy` may name a configured external plugin.
 // MenuDeckCLI -> DeckBase: output files, locks, signals, errno text, suggestions, JSON text.
@@ -46,11 +52,12 @@ let package = Package(
     .target(name: "DeckIO", dependencies: ["DeckBase", "DeckCore"]),
     .target(name: "DeckLab", dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO"]),
     .target(name: "DeckCommandLine", dependencies: ["DeckBase"]),
+    .target(name: "DeckPlay", dependencies: ["DeckBase", "DeckCore"]),
     .target(
       name: "MenuDeckCLI",
       dependencies: [
         "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckLab",
-        "DeckCommandLine",
+        "DeckCommandLine", "DeckPlay",
       ]),
     .executableTarget(name: "menudeck", dependencies: ["MenuDeckCLI"]),
     .executableTarget(
@@ -74,10 +81,12 @@ let package = Package(
       dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckLab"]),
     .testTarget(name: "DeckCommandLineTests", dependencies: ["DeckBase", "DeckCommandLine"]),
     .testTarget(
+      name: "DeckPlayTests", dependencies: ["DeckBase", "DeckCore", "DeckPlay"], exclude: ["Golden"]),
+    .testTarget(
       name: "MenuDeckCLITests",
       dependencies: [
         "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckLab",
-        "DeckCommandLine", "MenuDeckCLI",
+        "DeckCommandLine", "DeckPlay", "MenuDeckCLI",
       ],
       exclude: ["Golden"]),
   ]

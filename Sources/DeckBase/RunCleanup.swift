@@ -29,6 +29,9 @@ package final class RunCleanup: @unchecked Sendable {
   private var replaced = 0
   private var nextToken: UInt64 = 0
   private var groups: [pid_t: Int] = [:]
+  private var terminals:
+    [UInt64: (input: Int32, output: Int32, settings: termios, leave: [UInt8])] =
+      [:]
 
   init() {
     mutex = .allocate(capacity: 1)
@@ -88,6 +91,26 @@ package final class RunCleanup: @unchecked Sendable {
     holding { _ = lockFiles.removeValue(forKey: token.value) }
   }
 
+  /// Registers a terminal this run changed (`Terminal.RawScreen`): a signal writes `leave` to
+  /// `output` and puts `settings` back on `input` before anything else, so the shell gets its
+  /// terminal back even when the process ends by the signal.
+  package func addTerminal(input: Int32, output: Int32, settings: termios, leave: [UInt8]) -> Token
+  {
+    holding {
+      nextToken += 1
+      terminals[nextToken] = (input, output, settings, leave)
+      return Token(value: nextToken)
+    }
+  }
+
+  /// Forgets a terminal (restored).
+  package func removeTerminal(_ token: Token) {
+    holding { _ = terminals.removeValue(forKey: token.value) }
+  }
+
+  /// Whether a terminal is registered now (for tests).
+  package var hasTerminals: Bool { holding { !terminals.isEmpty } }
+
   /// Registers the process group of a started plugin: a signal ends the whole group.
   package func addProcessGroup(_ group: pid_t) {
     holding { groups[group, default: 0] += 1 }
@@ -114,11 +137,16 @@ package final class RunCleanup: @unchecked Sendable {
     package var replacedOutputs: Int = 0
   }
 
-  /// Removes every registered temporary file and ends every registered process group (SIGTERM,
-  /// then SIGKILL after `grace` seconds). Leaves the registry held: the process is about to end,
+  /// Restores every registered terminal, removes every registered temporary file and ends every
+  /// registered process group (SIGTERM, then SIGKILL after `grace` seconds). Leaves the registry held: the process is about to end,
   /// and nothing may start a rename or a plugin after this.
   func cleanUpForSignal(grace: Double = 0.2) -> Cleaned {
     pthread_mutex_lock(mutex)
+    for var terminal in terminals.values {
+      _ = terminal.leave.withUnsafeBytes { writeAll(terminal.output, $0) }
+      _ = tcsetattr(terminal.input, TCSAFLUSH, &terminal.settings)
+    }
+    terminals.removeAll()
     var removed = 0
     for path in temporaries.values where unlink(path) == 0 { removed += 1 }
     temporaries.removeAll()

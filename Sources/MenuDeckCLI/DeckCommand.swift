@@ -43,48 +43,25 @@ enum DeckRun {
     "out", valueName: "file", help: "Write to this file atomically instead of stdout.")
 
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let io = context.io
     let quiet = args.flag(InputOptions.quiet)
-    let config = try Inputs.loadConfig(args, io)
-    let settings = try Inputs.settings(args, io, config: config)
+    let (config, settings) = try loadSettings(args, context.io)
     let outputs = try RunOutputs(
       [("--out", args.value(DeckRun.out)), ("--rejects", settings.rejectsPath)],
       inputs: Inputs.files(args, settings), wait: OutputOptions.wait(args), standardOutput: "--out",
       context: context)
     defer { outputs.abort() }
 
-    let (catalog, catalogHash) = try Inputs.loadCatalog(settings.catalogPath, io)
-    var users: [UserProfile] = []
-    var usersHash: String?
-    if let path = settings.usersPath {
-      (users, usersHash) = try Inputs.loadUsers(path, io)
-    }
-    let builder = try Inputs.deckBuilder(catalog, settings.rules, config)
-
     var rejects: RejectsWriter?
     if outputs.isGiven("--rejects") {
       rejects = RejectsWriter(output: try outputs.output("--rejects"))
     }
-    let (history, stats, future) = try Inputs.loadHistory(
-      settings, catalog: catalog, cutoff: settings.date, io: io, rejects: rejects)
+    let inputs = try DeckInputs.load(args, config, settings, context.io, rejects: rejects)
     try rejects?.finish()
-
-    let fallback = try Strategies.fallback(args, config)
-    let strategy = try Strategies.make(settings.strategy, fallback: fallback, io)
-    try strategy.learn(catalog: catalog, history: history)
-
-    let diners = try self.diners(args, users: users, history: history, quiet: quiet, context)
-    let header = RunHeader(
-      version: menudeckVersion, date: settings.date,
-      strategy: settings.strategyName,
-      options: Strategies.headerOptions(strategy, settings.strategy), seed: settings.seed,
-      size: settings.rules.size,
-      inputs: headerInputs(config, settings, catalogHash: catalogHash, usersHash: usersHash))
-    let pipeline = DeckPipeline(
-      builder: builder, strategy: strategy, history: history, seed: settings.seed,
-      date: settings.date)
+    let diners = try self.diners(
+      args, users: inputs.users, history: inputs.history, quiet: quiet, context)
+    let (strategy, pipeline, header) = (inputs.strategy, inputs.pipeline, inputs.header)
     let written = try write(
-      diners, pipeline, format: settings.format, catalog: catalog, header: header,
+      diners, pipeline, format: settings.format, catalog: inputs.catalog, header: header,
       outputs: outputs)
     // The fallback's warning is the one line a cron operator must see, even with --quiet.
     if let warning = Strategies.fallbackWarning(strategy) { context.warn(warning) }
@@ -96,13 +73,21 @@ enum DeckRun {
         context.warn(
           "\(written.warningLines.count - limit) more warnings (each deck carries its own)")
       }
-      Summary.history(stats, future: future, date: settings.date, context: context)
+      Summary.history(inputs.stats, future: inputs.future, date: settings.date, context: context)
       context.note(
         "\(diners.count) deck\(diners.count == 1 ? "" : "s") for \(settings.date) with '\(settings.strategyName)'"
           + (written.shortDecks > 0 ? ", \(written.shortDecks) short" : "")
           + (args.value(DeckRun.out).flatMap { $0 == "-" ? nil : " written to \($0)" } ?? ""))
     }
     return .success
+  }
+
+  /// The config and the settings of a run that builds decks (`deck`, `play`).
+  static func loadSettings(_ args: ParsedArguments, _ io: CLIStreams) throws -> (
+    MenuDeckConfig, RunSettings
+  ) {
+    let config = try Inputs.loadConfig(args, io)
+    return (config, try Inputs.settings(args, io, config: config))
   }
 
   /// The diners to build decks for: the `--user` list, else the users file and everyone in the
@@ -207,4 +192,64 @@ enum Summary {
 /// "1 error", "2 errors".
 func plural(_ n: Int, _ noun: String, _ plural: String? = nil) -> String {
   n == 1 ? "1 \(noun)" : "\(n) \(plural ?? noun + "s")"
+}
+
+/// Everything a run reads to build decks, loaded the one way `deck` and `play` share: the
+/// catalog, the users, the history before the deck date (with `extra` swipes added, which
+/// `play` uses to fetch the cards again after a session), the strategy learnt from it, and the
+/// pipeline that builds a diner's deck.
+struct DeckInputs {
+  var config: MenuDeckConfig
+  var settings: RunSettings
+  var catalog: Catalog
+  var users: [UserProfile]
+  var history: History
+  var stats: EventReadStats
+  /// Events on or after the deck date, not learnt from.
+  var future: Int
+  var strategy: any RankingStrategy
+  var header: RunHeader
+  var pipeline: DeckPipeline
+
+  static func load(
+    _ args: ParsedArguments, _ config: MenuDeckConfig, _ settings: RunSettings, _ io: CLIStreams,
+    rejects: RejectsWriter? = nil, extra: [SwipeEvent] = []
+  ) throws -> DeckInputs {
+    let (catalog, catalogHash) = try Inputs.loadCatalog(settings.catalogPath, io)
+    var users: [UserProfile] = []
+    var usersHash: String?
+    if let path = settings.usersPath {
+      (users, usersHash) = try Inputs.loadUsers(path, io)
+    }
+    let builder = try Inputs.deckBuilder(catalog, settings.rules, config)
+    let (history, stats, future) = try Inputs.loadHistory(
+      settings, catalog: catalog, cutoff: settings.date, io: io, rejects: rejects, extra: extra)
+
+    let fallback = try Strategies.fallback(args, config)
+    let strategy = try Strategies.make(settings.strategy, fallback: fallback, io)
+    try strategy.learn(catalog: catalog, history: history)
+    let header = RunHeader(
+      version: menudeckVersion, date: settings.date,
+      strategy: settings.strategyName,
+      options: Strategies.headerOptions(strategy, settings.strategy), seed: settings.seed,
+      size: settings.rules.size,
+      inputs: DeckRun.headerInputs(
+        config, settings, catalogHash: catalogHash, usersHash: usersHash))
+    let pipeline = DeckPipeline(
+      builder: builder, strategy: strategy, history: history, seed: settings.seed,
+      date: settings.date)
+    return DeckInputs(
+      config: config, settings: settings, catalog: catalog, users: users, history: history,
+      stats: stats, future: future, strategy: strategy, header: header, pipeline: pipeline)
+  }
+
+  /// One diner's deck, built by the pipeline as `deck` builds every diner's.
+  func deck(for diner: UserProfile) throws -> Deck {
+    var built: Deck?
+    try pipeline.build(users: [diner]) { built = $0 }
+    guard let built else {
+      throw CommandFailure(.software, "the pipeline built no deck for '\(diner.id)'")
+    }
+    return built
+  }
 }

@@ -242,7 +242,8 @@ enum Inputs {
   /// Streams the swipe logs into a history that stops the day before `date`.
   static func loadHistory(
     _ settings: RunSettings, catalog: Catalog, cutoff: DeckDate?, io: CLIStreams,
-    rejects: RejectsWriter?, onReject: ((EventReject) throws(DeckIOError) -> Void)? = nil
+    rejects: RejectsWriter?, onReject: ((EventReject) throws(DeckIOError) -> Void)? = nil,
+    extra: [SwipeEvent] = []
   ) throws -> (History, EventReadStats, Int) {
     let handler: ((EventReject) throws(DeckIOError) -> Void)?
     if let rejects {
@@ -257,12 +258,14 @@ enum Inputs {
       var ingest = HistoryIngest(catalog: catalog, cutoff: cutoff)
       let stats = try readLogs(
         settings.historyPaths, settings, io, into: &ingest, onReject: handler)
+      feed(extra, into: &ingest)
       return (try ingest.build(), stats, ingest.builder.skippedFuture)
     }
     // Snapshots (and any raw logs beside them) meet as snapshots, then become one history.
     var ingest = SnapshotIngest(cutoff: cutoff)
     let logs = settings.historyPaths.filter { !snapshots.contains($0) }
     var stats = try readLogs(logs, settings, io, into: &ingest, onReject: handler)
+    feed(extra, into: &ingest)
     let merged = try Snapshots.merge(snapshots, into: ingest.builder.build(), io) {
       path, snapshot in
       var file = EventFileStats(file: path, format: .jsonLines)
@@ -306,6 +309,24 @@ enum Inputs {
       if case .outOfMemory = error { throw error }
       throw CommandFailure(.dataError, "\(snapshots.joined(separator: ", ")): \(error)")
     }
+  }
+
+  /// Adds swipes that are in no file (a `play` session's) to `sink`, as the reader would.
+  static func feed<S: EventSink>(_ events: [SwipeEvent], into sink: inout S) {
+    guard !events.isEmpty else { return }
+    for e in events {
+      var user = e.user
+      var item = e.item
+      user.withUTF8 { u in
+        item.withUTF8 { i in
+          _ = sink.event(
+            RawEvent(
+              user: u, item: i, swipe: e.swipe, at: e.at, position: Int32(e.position ?? 0),
+              deck: e.deck, propensity: e.propensity))
+        }
+      }
+    }
+    sink.finish()
   }
 
   /// Whether `path` names something that can be read only once (a FIFO, a pipe such as

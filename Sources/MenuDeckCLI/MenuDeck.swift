@@ -44,7 +44,8 @@ package let menudeckCommand = CommandSpec(
     stopped by SIGHUP, SIGINT, SIGTERM.
     """,
   subcommands: [
-    deckCommand, validateCommand, strategiesCommand, ingestCommand, mergeCommand, simulateCommand,
+    deckCommand, playCommand, validateCommand, strategiesCommand, ingestCommand, mergeCommand,
+    simulateCommand,
     statsCommand, compareCommand, importCommand, sampleCommand, referenceCommand,
   ],
   defaultSubcommand: "deck",

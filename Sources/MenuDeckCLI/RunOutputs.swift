@@ -103,7 +103,7 @@ final class RunOutputs {
   }
 
   /// What the inputs are: their files, and standard input's when one of them is "-".
-  private static func identities(of inputs: [File], _ io: CLIStreams)
+  fileprivate static func identities(of inputs: [File], _ io: CLIStreams)
     -> [(file: File, identity: FileIdentity)]
   {
     var identities: [(file: File, identity: FileIdentity)] = []
@@ -158,13 +158,7 @@ final class RunOutputs {
     }
 
     func refuseInput(_ file: File, _ identity: FileIdentity?, what: String = "") throws {
-      guard let identity, let input = inputs.first(where: { $0.identity == identity })
-      else { return }
-      throw CommandFailure(
-        .usage,
-        "'\(file.option) \(file.path)'\(what) is an input of this run (\(input.file.option) "
-          + "'\(input.file.path)'); an output never replaces an input: choose another "
-          + file.option)
+      try RunOutputs.refuse(file, identity, inputs: inputs, what: what)
     }
 
     /// Standard output or error, a stream, or a file replaced at commit.
@@ -428,5 +422,29 @@ enum OutputOptions {
         "'--wait' must be between 0 and \(Int(maxWait)) seconds (a week), got \(seconds)")
     }
     return seconds
+  }
+}
+
+extension RunOutputs {
+  /// Refuses `file`, an output, when it is one of `inputs` (the check every output passes), for
+  /// a file a run appends to instead of replacing (`play --log`).
+  static func refuseInput(_ file: File, inputs: [File], io: CLIStreams) throws {
+    try refuse(
+      file, FileIdentity(path: Paths.open(file.path, io)), inputs: identities(of: inputs, io),
+      what: "")
+  }
+
+  fileprivate static func refuse(
+    _ file: File, _ identity: FileIdentity?, inputs: [(file: File, identity: FileIdentity)],
+    what: String
+  ) throws {
+    guard let identity, let input = inputs.first(where: { $0.identity == identity }) else {
+      return
+    }
+    throw CommandFailure(
+      .usage,
+      "'\(file.option) \(file.path)'\(what) is an input of this run (\(input.file.option) "
+        + "'\(input.file.path)'); an output never replaces an input: choose another "
+        + file.option)
   }
 }

@@ -60,6 +60,7 @@ import Testing
   @Test(arguments: [
     ([], "help-root.txt"),
     (["deck"], "help-deck.txt"),
+    (["play"], "help-play.txt"),
     (["validate"], "help-validate.txt"),
     (["strategies"], "help-strategies.txt"),
     (["sample"], "help-sample.txt"),
