@@ -12,18 +12,28 @@ let deckCommand = CommandSpec(
     history before the deck date; builds one deck per diner under the deck rules and writes \
     them in the chosen format to standard output, or atomically to --out.
 
-    Diners are those of the users file plus everyone in the history, unless --user names them. \
-    Output is byte-identical for the same inputs, seed and date, whatever the order of users \
-    and events in the inputs.
+    Diners are those of the users file plus everyone in the history, unless --user or \
+    --diners names them, in the byte order of their ids. Output is byte-identical for the same \
+    inputs, seed and date, whatever the order of users and events in the inputs and whatever \
+    --jobs.
+
+    Many machines: --shard K/N keeps the diners whose shard is K (the first 8 bytes of the \
+    SHA-256 of the id, big-endian, modulo N, plus 1). The JSON Lines outputs of shards 1 to N, \
+    concatenated and sorted stably by diner id (bytes), are the one-machine output; so are the \
+    CSV outputs with every header but the first dropped. --diners FILE builds exactly the \
+    diners listed, one id per line, for a scheduler that splits by another rule.
 
     Examples:
       menudeck deck --date 2026-11-30 --format table
       menudeck deck --strategy popularity --option prior_passes=4 --out decks.json
       zcat today.jsonl.gz | menudeck deck --history Data/swipes.jsonl --history -
+      menudeck deck --shard 3/8 --format jsonl --out decks-3.jsonl
     """,
   options: InputOptions.all + [
     InputOptions.date.spec,
     DeckRun.user.spec,
+    DeckRun.diners.spec,
+    DeckRun.shard.spec,
     InputOptions.strategy.spec,
     InputOptions.option.spec,
     InputOptions.size.spec,
@@ -32,6 +42,11 @@ let deckCommand = CommandSpec(
     DeckRun.out.spec,
     OutputOptions.wait.spec,
     InputOptions.fallback.spec,
+    InputOptions.jobs.with(
+      help:
+        "Threads that build the decks (default: the cores available); the output is the same "
+        + "for every number. A plugin strategy scores on one thread."
+    ).spec,
     InputOptions.quiet.spec,
   ],
   run: { args, context in try DeckRun.run(args, context) })
@@ -41,9 +56,24 @@ enum DeckRun {
     "user", short: "u", valueName: "id", help: "Build only this diner's deck.")
   static let out = Option<String>(
     "out", valueName: "file", help: "Write to this file atomically instead of stdout.")
+  static let diners = Option<String>(
+    "diners", valueName: "file",
+    help: "Build exactly the diners listed in this file, one id per line.")
+  static let shard = Option<String>(
+    "shard", valueName: "K/N",
+    help: "Build only the diners of shard K of N (by a stable hash of the id; see above).")
+  /// The most ids a `--diners` file may list, and the longest id.
+  static let maxListedDiners = 50_000_000
+  static let maxDinerIDBytes = 4096
 
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let quiet = args.flag(InputOptions.quiet)
+    // Usage errors before any input is read.
+    let jobs = try InputOptions.jobs(args)
+    _ = try shard(args)
+    if args.value(DeckRun.diners) != nil && !args.values(user).isEmpty {
+      throw UsageError("give either '--user' or '--diners', not both")
+    }
     let (config, settings) = try loadSettings(args, context.io)
     let outputs = try RunOutputs(
       [("--out", args.value(DeckRun.out)), ("--rejects", settings.rejectsPath)],
@@ -62,7 +92,7 @@ enum DeckRun {
     let (strategy, pipeline, header) = (inputs.strategy, inputs.pipeline, inputs.header)
     let written = try write(
       diners, pipeline, format: settings.format, catalog: inputs.catalog, header: header,
-      outputs: outputs)
+      outputs: outputs, jobs: jobs)
     // The fallback's warning is the one line a cron operator must see, even with --quiet.
     if let warning = Strategies.fallbackWarning(strategy) { context.warn(warning) }
 
@@ -100,7 +130,9 @@ enum DeckRun {
     for u in users { profiles[u.id] = u }
     var ids: [String]
     let requested = args.values(user)
-    if !requested.isEmpty {
+    if let file = args.value(DeckRun.diners) {
+      ids = try listedDiners(file, context.io)
+    } else if !requested.isEmpty {
       ids = []
       for id in requested where !ids.contains(id) {
         guard !id.isEmpty else {
@@ -118,8 +150,58 @@ enum DeckRun {
       for id in history.users.keys { set.insert(id) }
       ids = Array(set)
     }
+    if let shard = try shard(args) {
+      ids = ids.filter { shard.contains($0) }
+    }
     ids.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     return ids.map { profiles[$0] ?? UserProfile(id: $0) }
+  }
+
+  /// `--shard K/N`, checked.
+  static func shard(_ args: ParsedArguments) throws -> DinerShard? {
+    guard let text = args.value(DeckRun.shard) else { return nil }
+    guard let shard = DinerShard(text) else {
+      throw UsageError(
+        "'--shard' must be K/N with 1 <= K <= N <= \(DinerShard.maxCount), got '\(text)'")
+    }
+    return shard
+  }
+
+  /// The ids of a `--diners` file: one per line (LF or CRLF), none empty or repeated, each at
+  /// most `maxDinerIDBytes` bytes of UTF-8; a final line break is optional.
+  static func listedDiners(_ file: String, _ io: CLIStreams) throws -> [String] {
+    let bytes = try TextInput.readBytes(path: Paths.open(file, io), what: "diners file")
+    var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    if lines.last?.isEmpty == true { lines.removeLast() }
+    guard lines.count <= maxListedDiners else {
+      throw CommandFailure(
+        .dataError, "\(file): more than \(maxListedDiners) diners; split the list")
+    }
+    var ids: [String] = []
+    ids.reserveCapacity(lines.count)
+    var seen: [String: Int] = [:]
+    for (k, raw) in lines.enumerated() {
+      var line = raw
+      if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+      let at = "\(file):\(k + 1)"
+      guard !line.isEmpty else {
+        throw CommandFailure(.dataError, "\(at): empty line; give one diner id per line")
+      }
+      guard line.count <= maxDinerIDBytes else {
+        throw CommandFailure(
+          .dataError, "\(at): a diner id of more than \(maxDinerIDBytes) bytes")
+      }
+      guard let id = String(validating: line, as: UTF8.self) else {
+        throw CommandFailure(.dataError, "\(at): not UTF-8; diner ids are UTF-8 text")
+      }
+      if let first = seen[id] {
+        throw CommandFailure(
+          .dataError, "\(at): diner '\(id)' is listed twice (first at line \(first)); list it once")
+      }
+      seen[id] = k + 1
+      ids.append(id)
+    }
+    return ids
   }
 
   /// The input files the run header names, with their content hashes.
@@ -140,14 +222,14 @@ enum DeckRun {
   /// deck or left-out pin, and how many decks were short.
   static func write(
     _ diners: [UserProfile], _ pipeline: DeckPipeline, format: DeckFormat, catalog: Catalog,
-    header: RunHeader, outputs: RunOutputs
+    header: RunHeader, outputs: RunOutputs, jobs: Int
   ) throws -> (shortDecks: Int, warningLines: [String]) {
     let output = try outputs.output("--out")
     var shortDecks = 0
     var warningLines: [String] = []
     let writer = DeckWriter(format: format, output: output, catalog: catalog, header: header)
     try writer.begin()
-    try pipeline.build(users: diners) { deck in
+    try pipeline.build(users: diners, jobs: jobs) { deck in
       var warnings: [String] = []
       if let s = deck.shortfall {
         warnings.append(s.description)

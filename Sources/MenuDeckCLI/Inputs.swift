@@ -56,6 +56,9 @@ enum Inputs {
     if given(InputOptions.history) {
       for log in settings.historyPaths { files.append(.init("--history", log)) }
     }
+    if given(DeckRun.diners), let list = args.value(DeckRun.diners) {
+      files.append(.init("--diners", list))
+    }
     return files + configFiles(settings.config)
   }
 
