@@ -36,10 +36,12 @@ extension EventReader {
   }
 
   /// Reads the regular file `path` (format `format`) into a snapshot on up to `jobs` threads.
-  /// `options.onReject` is called on this thread, in file order.
+  /// `options.onReject` is called on this thread, in file order. With a `catalog`, only its
+  /// dishes are taken and the others counted as unknown, as `HistoryIngest` does
+  /// (`CatalogSnapshotIngest`).
   package func readSnapshot(
     path: String, name: String? = nil, format: EventFormat, cutoff: DeckDate?, jobs: Int,
-    minimumPartBytes: Int = EventReader.minimumPartBytes
+    catalog: Catalog? = nil, minimumPartBytes: Int = EventReader.minimumPartBytes
   ) throws(DeckIOError) -> SnapshotRead {
     let name = name ?? path
     let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -56,20 +58,24 @@ extension EventReader {
       cuts = try Self.cuts(
         file, size: size, parts: min(jobs, size / max(1, minimumPartBytes)), format: format)
     }
+    var header = 0
     if format == .csv && cuts.count > 1 {
       // No header record before the first cut: one part.
-      guard let header = try Self.csvHeaderEnd(file, before: cuts[1]) else {
+      if let end = try Self.csvHeaderEnd(file, before: cuts[1]) {
+        header = end
+      } else {
         cuts = [0]
-        return try readParts(file, cuts, size: size, format: format, cutoff: cutoff, header: 0)
       }
-      return try readParts(file, cuts, size: size, format: format, cutoff: cutoff, header: header)
     }
-    return try readParts(file, cuts, size: size, format: format, cutoff: cutoff, header: 0)
+    let shared = SharedCatalog(catalog: catalog)
+    return try readParts(
+      file, cuts, size: size, format: format, header: header,
+      sink: { CatalogSnapshotIngest(catalog: shared.catalog, cutoff: cutoff) })
   }
 
   /// One part's outcome, made by one worker and read after they all finished.
   private struct Part: @unchecked Sendable {
-    var ingest: SnapshotIngest
+    var ingest: CatalogSnapshotIngest
     var file: EventFileStats
     var unknownIDs: [String]
     var rejects: [EventReject]
@@ -77,8 +83,8 @@ extension EventReader {
   }
 
   private func readParts(
-    _ file: PartFile, _ cuts: [Int], size: Int, format: EventFormat, cutoff: DeckDate?,
-    header: Int
+    _ file: PartFile, _ cuts: [Int], size: Int, format: EventFormat, header: Int,
+    sink: @escaping @Sendable () -> CatalogSnapshotIngest
   ) throws(DeckIOError) -> SnapshotRead {
     // Line numbers where the parts start.
     let newlines = Parallel.map(count: cuts.count, jobs: cuts.count) { k in
@@ -100,7 +106,7 @@ extension EventReader {
     let parts = Parallel.map(count: cuts.count, jobs: cuts.count) { k in
       shared.reader.readPart(
         file, from: cuts[k], to: k + 1 < cuts.count ? cuts[k + 1] : size, format: format,
-        cutoff: cutoff, firstLine: starts[k],
+        sink: sink(), firstLine: starts[k],
         prelude: k == 0 ? [] : prelude, preludeLines: preludeLines)
     }
     var stats = EventReadStats()
@@ -116,16 +122,16 @@ extension EventReader {
       let result =
         redo
         ? readPart(
-          file, from: cuts[k], to: size, format: format, cutoff: cutoff, firstLine: firstLines[k],
+          file, from: cuts[k], to: size, format: format, sink: sink(), firstLine: firstLines[k],
           prelude: k == 0 ? [] : prelude, preludeLines: preludeLines)
         : part
       for reject in result.rejects { try options.onReject?(reject) }
       add(result, to: &total, &stats)
       used += 1
       if let error = result.error { throw error }
-      skippedFuture += result.ingest.skippedFuture
+      skippedFuture += result.ingest.ingest.skippedFuture
       do {
-        snapshot = try HistorySnapshot.merge(snapshot, result.ingest.builder.build())
+        snapshot = try HistorySnapshot.merge(snapshot, result.ingest.ingest.builder.build())
       } catch {
         throw .invalid(path: file.name, message: "\(error)")
       }
@@ -158,8 +164,8 @@ extension EventReader {
 
   /// Reads bytes `start..<end` of `file` (after `prelude`) with a reader and a zone of its own.
   private func readPart(
-    _ file: PartFile, from start: Int, to end: Int, format: EventFormat, cutoff: DeckDate?,
-    firstLine: Int, prelude: [UInt8], preludeLines: Int
+    _ file: PartFile, from start: Int, to end: Int, format: EventFormat,
+    sink: CatalogSnapshotIngest, firstLine: Int, prelude: [UInt8], preludeLines: Int
   ) -> Part {
     let rejects = RejectList()
     var options = self.options
@@ -168,7 +174,7 @@ extension EventReader {
       options.onReject = { reject throws(DeckIOError) in rejects.items.append(reject) }
     }
     let reader = EventReader(options: options)
-    var ingest = SnapshotIngest(cutoff: cutoff)
+    var ingest = sink
     var stats = EventReadStats()
     var input = PartInput(file: file, offset: start, end: end, prelude: prelude)
     var part = Part(
@@ -247,6 +253,11 @@ extension EventReader {
 /// options; a part never calls the caller's `onReject`).
 private struct SharedReader: @unchecked Sendable {
   let reader: EventReader
+}
+
+/// The catalog, shared read-only by the workers.
+private struct SharedCatalog: @unchecked Sendable {
+  let catalog: Catalog?
 }
 
 /// A part's rejected lines, kept for the caller to see in order.
