@@ -36,12 +36,10 @@ extension EventReader {
   }
 
   /// Reads the regular file `path` (format `format`) into a snapshot on up to `jobs` threads.
-  /// `options.onReject` is called on this thread, in file order. With a `catalog`, only its
-  /// dishes are taken and the others counted as unknown, as `HistoryIngest` does
-  /// (`CatalogSnapshotIngest`).
+  /// `options.onReject` is called on this thread, in file order.
   package func readSnapshot(
     path: String, name: String? = nil, format: EventFormat, cutoff: DeckDate?, jobs: Int,
-    catalog: Catalog? = nil, minimumPartBytes: Int = EventReader.minimumPartBytes
+    minimumPartBytes: Int = EventReader.minimumPartBytes
   ) throws(DeckIOError) -> SnapshotRead {
     let name = name ?? path
     let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -58,24 +56,20 @@ extension EventReader {
       cuts = try Self.cuts(
         file, size: size, parts: min(jobs, size / max(1, minimumPartBytes)), format: format)
     }
-    var header = 0
     if format == .csv && cuts.count > 1 {
       // No header record before the first cut: one part.
-      if let end = try Self.csvHeaderEnd(file, before: cuts[1]) {
-        header = end
-      } else {
+      guard let header = try Self.csvHeaderEnd(file, before: cuts[1]) else {
         cuts = [0]
+        return try readParts(file, cuts, size: size, format: format, cutoff: cutoff, header: 0)
       }
+      return try readParts(file, cuts, size: size, format: format, cutoff: cutoff, header: header)
     }
-    let shared = SharedCatalog(catalog: catalog)
-    return try readParts(
-      file, cuts, size: size, format: format, header: header,
-      sink: { CatalogSnapshotIngest(catalog: shared.catalog, cutoff: cutoff) })
+    return try readParts(file, cuts, size: size, format: format, cutoff: cutoff, header: 0)
   }
 
   /// One part's outcome, made by one worker and read after they all finished.
   private struct Part: @unchecked Sendable {
-    var ingest: CatalogSnapshotIngest
+    var ingest: SnapshotIngest
     var file: EventFileStats
     var unknownIDs: [String]
     var rejects: [EventReject]
@@ -83,8 +77,8 @@ extension EventReader {
   }
 
   private func readParts(
-    _ file: PartFile, _ cuts: [Int], size: Int, format: EventFormat, header: Int,
-    sink: @escaping @Sendable () -> CatalogSnapshotIngest
+    _ file: PartFile, _ cuts: [Int], size: Int, format: EventFormat, cutoff: DeckDate?,
+    header: Int
   ) throws(DeckIOError) -> SnapshotRead {
     // Line numbers where the parts start.
     let newlines = Parallel.map(count: cuts.count, jobs: cuts.count) { k in
@@ -106,7 +100,7 @@ extension EventReader {
     let parts = Parallel.map(count: cuts.count, jobs: cuts.count) { k in
       shared.reader.readPart(
         file, from: cuts[k], to: k + 1 < cuts.count ? cuts[k + 1] : size, format: format,
-        sink: sink(), firstLine: starts[k],
+        cutoff: cutoff, firstLine: starts[k],
         prelude: k == 0 ? [] : prelude, preludeLines: preludeLines)
     }
     var stats = EventReadStats()
@@ -122,16 +116,16 @@ extension EventReader {
       let result =
         redo
         ? readPart(
-          file, from: cuts[k], to: size, format: format, sink: sink(), firstLine: firstLines[k],
+          file, from: cuts[k], to: size, format: format, cutoff: cutoff, firstLine: firstLines[k],
           prelude: k == 0 ? [] : prelude, preludeLines: preludeLines)
         : part
       for reject in result.rejects { try options.onReject?(reject) }
       add(result, to: &total, &stats)
       used += 1
       if let error = result.error { throw error }
-      skippedFuture += result.ingest.ingest.skippedFuture
+      skippedFuture += result.ingest.skippedFuture
       do {
-        snapshot = try HistorySnapshot.merge(snapshot, result.ingest.ingest.builder.build())
+        snapshot = try HistorySnapshot.merge(snapshot, result.ingest.builder.build())
       } catch {
         throw .invalid(path: file.name, message: "\(error)")
       }
@@ -164,8 +158,8 @@ extension EventReader {
 
   /// Reads bytes `start..<end` of `file` (after `prelude`) with a reader and a zone of its own.
   private func readPart(
-    _ file: PartFile, from start: Int, to end: Int, format: EventFormat,
-    sink: CatalogSnapshotIngest, firstLine: Int, prelude: [UInt8], preludeLines: Int
+    _ file: PartFile, from start: Int, to end: Int, format: EventFormat, cutoff: DeckDate?,
+    firstLine: Int, prelude: [UInt8], preludeLines: Int
   ) -> Part {
     let rejects = RejectList()
     var options = self.options
@@ -174,7 +168,7 @@ extension EventReader {
       options.onReject = { reject throws(DeckIOError) in rejects.items.append(reject) }
     }
     let reader = EventReader(options: options)
-    var ingest = sink
+    var ingest = SnapshotIngest(cutoff: cutoff)
     var stats = EventReadStats()
     var input = PartInput(file: file, offset: start, end: end, prelude: prelude)
     var part = Part(
@@ -253,11 +247,6 @@ extension EventReader {
 /// options; a part never calls the caller's `onReject`).
 private struct SharedReader: @unchecked Sendable {
   let reader: EventReader
-}
-
-/// The catalog, shared read-only by the workers.
-private struct SharedCatalog: @unchecked Sendable {
-  let catalog: Catalog?
 }
 
 /// A part's rejected lines, kept for the caller to see in order.

@@ -38,26 +38,3 @@ package struct SnapshotIngest: EventSink {
     return .accepted
   }
 }
-
-/// A `SnapshotIngest` that takes only the dishes of a catalog, as `HistoryIngest` does: an event
-/// for another dish is reported to the reader as unknown (counted, its id noted in order) and
-/// left out, before the cutoff is looked at. Reading logs this way gives the counts and the
-/// unknown ids of `HistoryIngest` while aggregating into a snapshot, which parts read on
-/// several threads can merge.
-package struct CatalogSnapshotIngest: EventSink {
-  package private(set) var ingest: SnapshotIngest
-  private let items: ItemIndex?
-
-  /// `catalog` nil: every dish is taken.
-  package init(catalog: Catalog?, cutoff: DeckDate?) {
-    ingest = SnapshotIngest(cutoff: cutoff)
-    items = catalog.map { ItemIndex(ids: $0.items.map(\.id)) }
-  }
-
-  package mutating func event(_ e: RawEvent) -> EventDisposition {
-    if let items, items.find(e.item) == nil { return .unknownItem }
-    return ingest.event(e)
-  }
-
-  package mutating func finish() { ingest.finish() }
-}

@@ -85,8 +85,7 @@ enum DeckRun {
     if outputs.isGiven("--rejects") {
       rejects = RejectsWriter(output: try outputs.output("--rejects"))
     }
-    let inputs = try DeckInputs.load(
-      args, config, settings, context.io, rejects: rejects, jobs: jobs)
+    let inputs = try DeckInputs.load(args, config, settings, context.io, rejects: rejects)
     try rejects?.finish()
     let diners = try self.diners(
       args, users: inputs.users, history: inputs.history, quiet: quiet, context)
@@ -296,7 +295,7 @@ struct DeckInputs {
 
   static func load(
     _ args: ParsedArguments, _ config: MenuDeckConfig, _ settings: RunSettings, _ io: CLIStreams,
-    rejects: RejectsWriter? = nil, extra: [SwipeEvent] = [], jobs: Int = 1
+    rejects: RejectsWriter? = nil, extra: [SwipeEvent] = []
   ) throws -> DeckInputs {
     let (catalog, catalogHash) = try Inputs.loadCatalog(settings.catalogPath, io)
     var users: [UserProfile] = []
@@ -306,8 +305,7 @@ struct DeckInputs {
     }
     let builder = try Inputs.deckBuilder(catalog, settings.rules, config)
     let (history, stats, future) = try Inputs.loadHistory(
-      settings, catalog: catalog, cutoff: settings.date, io: io, rejects: rejects, extra: extra,
-      jobs: jobs)
+      settings, catalog: catalog, cutoff: settings.date, io: io, rejects: rejects, extra: extra)
 
     let fallback = try Strategies.fallback(args, config)
     let strategy = try Strategies.make(settings.strategy, fallback: fallback, io)

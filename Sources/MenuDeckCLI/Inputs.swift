@@ -246,7 +246,7 @@ enum Inputs {
   static func loadHistory(
     _ settings: RunSettings, catalog: Catalog, cutoff: DeckDate?, io: CLIStreams,
     rejects: RejectsWriter?, onReject: ((EventReject) throws(DeckIOError) -> Void)? = nil,
-    extra: [SwipeEvent] = [], jobs: Int = 1
+    extra: [SwipeEvent] = []
   ) throws -> (History, EventReadStats, Int) {
     let handler: ((EventReject) throws(DeckIOError) -> Void)?
     if let rejects {
@@ -256,13 +256,6 @@ enum Inputs {
     }
     let snapshots = settings.historyPaths.filter {
       $0 != "-" && SnapshotFile.isSnapshot(path: Paths.open($0, io))
-    }
-    if snapshots.isEmpty && jobs > 1
-      && settings.historyPaths.contains(where: { canReadInParts($0, io) })
-    {
-      return try loadHistoryInParts(
-        settings, catalog: catalog, cutoff: cutoff, io: io, onReject: handler, extra: extra,
-        jobs: jobs)
     }
     if snapshots.isEmpty {
       var ingest = HistoryIngest(catalog: catalog, cutoff: cutoff)
@@ -319,53 +312,6 @@ enum Inputs {
       if case .outOfMemory = error { throw error }
       throw CommandFailure(.dataError, "\(snapshots.joined(separator: ", ")): \(error)")
     }
-  }
-
-  /// Whether `path` is a log that `readLogInParts` would read in more than one part.
-  static func canReadInParts(_ path: String, _ io: CLIStreams) -> Bool {
-    let opened = Paths.open(path, io)
-    guard path != "-", FileSystem.kind(of: opened) == .regular,
-      EventFormat.forPath(opened) != nil
-    else { return false }
-    var info = stat()
-    return stat(opened, &info) == 0 && Int(info.st_size) >= 2 * EventReader.minimumPartBytes
-  }
-
-  /// The history of logs of which some are read in parts on `jobs` threads: each log into a
-  /// snapshot that takes only the catalog's dishes (`CatalogSnapshotIngest`, so that unknown
-  /// dishes are counted and named in file order as `HistoryIngest` does), merged in order, then
-  /// one history. The same history, counts and messages as `loadHistory` on one thread.
-  static func loadHistoryInParts(
-    _ settings: RunSettings, catalog: Catalog, cutoff: DeckDate?, io: CLIStreams,
-    onReject handler: ((EventReject) throws(DeckIOError) -> Void)?, extra: [SwipeEvent],
-    jobs: Int
-  ) throws -> (History, EventReadStats, Int) {
-    var stats = EventReadStats()
-    var merged = HistorySnapshot.empty
-    var future = 0
-    for path in settings.historyPaths {
-      if let read = try readLogInParts(
-        path, settings, io, cutoff: cutoff, jobs: jobs, catalog: catalog, onReject: handler)
-      {
-        stats.merge(read.stats, displayName: path)
-        merged = try HistorySnapshot.merge(merged, read.snapshot)
-        future += read.skippedFuture
-      } else {
-        var sink = CatalogSnapshotIngest(catalog: catalog, cutoff: cutoff)
-        let one = try readLogs([path], settings, io, into: &sink, onReject: handler)
-        stats.merge(one, displayName: path == "-" ? "<stdin>" : path)
-        merged = try HistorySnapshot.merge(merged, sink.ingest.builder.build())
-        future += sink.ingest.skippedFuture
-      }
-    }
-    if !extra.isEmpty {
-      var sink = CatalogSnapshotIngest(catalog: catalog, cutoff: cutoff)
-      feed(extra, into: &sink)
-      merged = try HistorySnapshot.merge(merged, sink.ingest.builder.build())
-      future += sink.ingest.skippedFuture
-    }
-    let (history, _, _) = try merged.history(for: catalog, before: cutoff)
-    return (history, stats, future)
   }
 
   /// Adds swipes that are in no file (a `play` session's) to `sink`, as the reader would.
@@ -483,7 +429,7 @@ enum Inputs {
   /// `readLogs` then.
   static func readLogInParts(
     _ path: String, _ settings: RunSettings, _ io: CLIStreams, cutoff: DeckDate?, jobs: Int,
-    catalog: Catalog? = nil, onReject handler: ((EventReject) throws(DeckIOError) -> Void)?
+    onReject handler: ((EventReject) throws(DeckIOError) -> Void)?
   ) throws -> EventReader.SnapshotRead? {
     let opened = Paths.open(path, io)
     guard path != "-", FileSystem.kind(of: opened) == .regular,
@@ -502,7 +448,7 @@ enum Inputs {
     var read: EventReader.SnapshotRead
     do {
       read = try EventReader(options: options).readSnapshot(
-        path: opened, format: format, cutoff: cutoff, jobs: jobs, catalog: catalog)
+        path: opened, format: format, cutoff: cutoff, jobs: jobs)
     } catch {
       throw error.naming(opened, as: path)
     }

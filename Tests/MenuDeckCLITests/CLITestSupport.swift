@@ -62,10 +62,9 @@ enum CLITest {
                          [--history <file> ...] [--skip-bad-lines]
                          [--rejects <file>] [--columns <map>] [--right <rule>]
                          [--left <rule>] [--date <date>] [--user <id> ...]
-                         [--diners <file>] [--shard <K/N>] [--strategy <name>]
-                         [--option <key=value> ...] [--size <n>] [--seed <n>]
-                         [--format <format>] [--out <file>] [--wait <seconds>]
-                         [--fallback <name>] [--jobs <n>] [--quiet]
+                         [--strategy <name>] [--option <key=value> ...] [--size <n>]
+                         [--seed <n>] [--format <format>] [--out <file>]
+                         [--wait <seconds>] [--fallback <name>] [--quiet]
     See 'menudeck deck --help' for more information.
 
     """
