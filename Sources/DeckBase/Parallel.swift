@@ -122,3 +122,32 @@ package enum Parallel {
     func values() -> [T] { (0..<count).map { base[$0]! } }
   }
 }
+
+extension Parallel {
+  /// Work started on a thread of its own, whose result `wait()` returns (blocking until it is
+  /// there). Wait for it on every path: the work keeps running otherwise.
+  package final class Pending<T: Sendable>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: T?
+
+    init(_ work: @escaping @Sendable () -> T) {
+      DispatchQueue.global().async {
+        self.result = work()
+        self.done.signal()
+      }
+    }
+
+    /// The result, once the work has finished (at once when it has).
+    package func wait() -> T {
+      if let result { return result }
+      done.wait()
+      done.signal()  // later calls return at once
+      return result!
+    }
+  }
+
+  /// Starts `work` on a thread of its own.
+  package static func background<T: Sendable>(_ work: @escaping @Sendable () -> T) -> Pending<T> {
+    Pending(work)
+  }
+}

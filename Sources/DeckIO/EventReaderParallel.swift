@@ -74,6 +74,8 @@ extension EventReader {
     var unknownIDs: [String]
     var rejects: [EventReject]
     var error: DeckIOError?
+    /// The part's aggregation as a snapshot, built by its worker.
+    var snapshot: HistorySnapshot = .empty
   }
 
   private func readParts(
@@ -125,7 +127,8 @@ extension EventReader {
       if let error = result.error { throw error }
       skippedFuture += result.ingest.skippedFuture
       do {
-        snapshot = try HistorySnapshot.merge(snapshot, result.ingest.builder.build())
+        snapshot =
+          used == 1 ? result.snapshot : try HistorySnapshot.merge(snapshot, result.snapshot)
       } catch {
         throw .invalid(path: file.name, message: "\(error)")
       }
@@ -184,6 +187,7 @@ extension EventReader {
       part.error = error
     }
     part.ingest = ingest
+    if part.error == nil { part.snapshot = ingest.builder.build() }
     part.unknownIDs = stats.unknownItemIDs
     part.rejects = rejects.items
     return part

@@ -463,6 +463,17 @@ enum Inputs {
     return read
   }
 
+  /// Whether `path` is a log that `readLogInParts` reads in more than one part: a regular
+  /// file with a log's extension, at least two parts long.
+  static func canReadInParts(_ path: String, _ io: CLIStreams) -> Bool {
+    let opened = Paths.open(path, io)
+    guard path != "-", FileSystem.kind(of: opened) == .regular,
+      EventFormat.forPath(opened) != nil
+    else { return false }
+    var info = stat()
+    return stat(opened, &info) == 0 && Int(info.st_size) >= 2 * EventReader.minimumPartBytes
+  }
+
   /// What a run should say about a log read with a column mapping: the neutral ratings (never
   /// dropped silently) and the lack of times.
   static func mappedLogNotes(_ file: EventFileStats, _ mapping: ColumnMapping, name: String)

@@ -258,7 +258,7 @@ enum Simulate {
     stats.expectGroundTruth()
     let rule = setup.simulation.dragRule
     for (index, (name, strategy)) in strategies.enumerated() {
-      var simulator = Simulator(
+      let simulator = Simulator(
         population: setup.population, builder: setup.builder, seed: setup.seed,
         start: setup.start, days: setup.days)
       simulator.jobs = setup.jobs

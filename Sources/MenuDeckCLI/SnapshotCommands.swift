@@ -188,6 +188,9 @@ enum Ingest {
     // Standard input, a pipe or a FIFO can be read once only: it is hashed as it is read, and
     // dropped at the end when the snapshot has it already.
     let once = log == "-" || Inputs.isReadOnce(log, io)
+    if !once, request.jobs > 1, Inputs.canReadInParts(log, io) {
+      return try addInParts(log, request, to: &progress, rejects: rejects, context)
+    }
     let (hash, size) =
       once
       ? (nil, 0)
@@ -204,19 +207,7 @@ enum Ingest {
     var held: [EventReject] = []
     let stats: EventReadStats
     var contentHash = hash
-    var inParts: EventReader.SnapshotRead?
-    if !once, request.jobs > 1 {
-      var handler: ((EventReject) throws(DeckIOError) -> Void)?
-      if let w = rejects {
-        handler = { reject throws(DeckIOError) in try w.write(reject) }
-      }
-      inParts = try Inputs.readLogInParts(
-        log, request.settings, io, cutoff: request.before, jobs: request.jobs,
-        onReject: handler)
-    }
-    if let inParts {
-      stats = inParts.stats
-    } else if once {
+    if once {
       let handler: ((EventReject) throws(DeckIOError) -> Void)? =
         rejects == nil ? nil : { reject throws(DeckIOError) in held.append(reject) }
       var digest = SHA256()
@@ -241,17 +232,82 @@ enum Ingest {
     let source = HistorySnapshot.Source(
       sha256: contentHash!, path: log, bytes: Int64(once ? stats.bytes : size),
       lines: Int64(stats.lines), events: Int64(stats.events))
-    var read = inParts?.snapshot ?? sink.builder.build()
+    try record(
+      sink.builder.build(), stats, source, skippedFuture: sink.skippedFuture, log, request,
+      to: &progress, context)
+  }
+
+  /// Reads a big regular log in parts on `request.jobs` threads while its content hash is
+  /// computed on another: a log that the snapshot has already is dropped afterwards (its
+  /// rejects, held until then, with it), as if it had been skipped before reading.
+  static func addInParts(
+    _ log: String, _ request: Request, to progress: inout Progress, rejects: RejectsWriter?,
+    _ context: CommandContext
+  ) throws {
+    let io = context.io
+    let opened = Paths.open(log, io)
+    let hashing = Parallel.background { () -> Result<(String, Int), DeckIOError> in
+      do throws(DeckIOError) {
+        return .success(try fileSHA256(opened))
+      } catch {
+        return .failure(error.naming(opened, as: log))
+      }
+    }
+    let held = HeldRejects()
+    let read: EventReader.SnapshotRead?
+    var failure: (any Error)?
+    do {
+      read = try Inputs.readLogInParts(
+        log, request.settings, io, cutoff: request.before, jobs: request.jobs,
+        onReject: rejects == nil ? nil : { reject throws(DeckIOError) in held.items.append(reject) }
+      )
+    } catch {
+      read = nil
+      failure = error
+    }
+    let (hash, size) = try hashing.wait().get()
+    if progress.has(hash) {
+      context.note("\(log) is already in \(request.into) (same content); skipped")
+      progress.skipped += 1
+      return
+    }
+    if let failure { throw failure }
+    guard let read else {
+      throw CommandFailure(.software, "\(log): the log could not be read in parts")
+    }
+    for reject in held.items { try rejects?.write(reject) }
+    let stats = read.stats
+    let source = HistorySnapshot.Source(
+      sha256: hash, path: log, bytes: Int64(size), lines: Int64(stats.lines),
+      events: Int64(stats.events))
+    try record(
+      read.snapshot, stats, source, skippedFuture: read.skippedFuture, log, request,
+      to: &progress, context)
+  }
+
+  /// Rejects held until their log is known to be new.
+  final class HeldRejects: @unchecked Sendable {
+    var items: [EventReject] = []
+  }
+
+  /// Adds the snapshot of one log (`read`, without its source) to the progress, with the
+  /// warnings of its read.
+  static func record(
+    _ read: HistorySnapshot, _ stats: EventReadStats, _ source: HistorySnapshot.Source,
+    skippedFuture: Int, _ log: String, _ request: Request, to progress: inout Progress,
+    _ context: CommandContext
+  ) throws {
+    let contentHash = source.sha256
+    var read = read
     read.hesitations = Int64(stats.hesitations)
     read.sources = [source]
     progress.snapshot = try merge(read, into: progress.snapshot, request)
-    let skippedFuture = inParts?.skippedFuture ?? sink.skippedFuture
     if skippedFuture > 0 {
       context.warn(
         "\(log): \(plural(skippedFuture, "swipe")) dated on or after \(request.before) "
           + "were not ingested (give --before to move the limit)")
     }
-    progress.seen.insert(contentHash!)
+    progress.seen.insert(contentHash)
     progress.added += 1
     progress.events += stats.events
     if stats.skippedLines > 0 {

@@ -35,7 +35,7 @@ func simulate(
 ) throws -> SimulationRun {
   let population = Population(catalog: simulationCatalog, count: users, config: config, seed: seed)
   let builder = try DeckBuilder(catalog: simulationCatalog, rules: rules)
-  var simulator = Simulator(
+  let simulator = Simulator(
     population: population, builder: builder, seed: seed, start: simulationStart, days: days)
   simulator.jobs = jobs
   simulator.batchSize = batchSize

@@ -81,6 +81,22 @@ import Testing
     #expect(rejects[1] == rejects[0])
     #expect(!rejects[0].isEmpty)
     #expect(notes[1] == notes[0])
+    // Again: the log is in the snapshot already, found by its hash computed beside the parts;
+    // its bad lines are neither an error nor rejects now.
+    let again = dir.run([
+      "ingest", "--config", CLITest.repoRoot + "/Config/menudeck.json", big, "--into",
+      dir.file("h1.snap"), "--jobs", "3", "--rejects", dir.file("again.txt"), "--skip-bad-lines",
+    ])
+    #expect(again.code == .success, "\(again.stderr)")
+    #expect(again.stderr.contains("is already in"), "\(again.stderr)")
+    #expect(try dir.read("again.txt") == "")
+    let strict = dir.run([
+      "ingest", "--config", CLITest.repoRoot + "/Config/menudeck.json", big, "--into",
+      dir.file("h1.snap"), "--jobs", "3",
+    ])
+    #expect(strict.code == .success, "\(strict.stderr)")
+    #expect(
+      Array(try Data(contentsOf: URL(fileURLWithPath: dir.file("h1.snap")))) == snapshots[0])
     // Without --skip-bad-lines: the same first error for every number of threads.
     let errors = ["1", "3"].map { jobs in
       dir.run([
