@@ -62,9 +62,10 @@ enum CLITest {
                          [--history <file> ...] [--skip-bad-lines]
                          [--rejects <file>] [--columns <map>] [--right <rule>]
                          [--left <rule>] [--date <date>] [--user <id> ...]
-                         [--strategy <name>] [--option <key=value> ...] [--size <n>]
-                         [--seed <n>] [--format <format>] [--out <file>]
-                         [--wait <seconds>] [--fallback <name>] [--quiet]
+                         [--diners <file>] [--shard <K/N>] [--strategy <name>]
+                         [--option <key=value> ...] [--size <n>] [--seed <n>]
+                         [--format <format>] [--out <file>] [--wait <seconds>]
+                         [--fallback <name>] [--jobs <n>] [--quiet]
     See 'menudeck deck --help' for more information.
 
     """
