@@ -137,11 +137,11 @@ extension Parallel {
       }
     }
 
-    /// The result, once the work has finished (at once when it has).
+    /// The result, once the work has finished. The semaphore orders the worker's write of the
+    /// result before this read (reading it without waiting would be a data race).
     package func wait() -> T {
-      if let result { return result }
       done.wait()
-      done.signal()  // later calls return at once
+      done.signal()  // a later call returns at once
       return result!
     }
   }

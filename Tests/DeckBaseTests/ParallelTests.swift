@@ -37,4 +37,11 @@ struct ParallelTests {
     let n = Parallel.availableCores()
     #expect(n >= 1 && n <= Parallel.maxJobs)
   }
+
+  @Test("background work's result, waited for once or several times")
+  func background() {
+    let pending = Parallel.background { (0..<10_000).reduce(0, +) }
+    #expect(pending.wait() == 49_995_000)
+    #expect(pending.wait() == 49_995_000)
+  }
 }
