@@ -19,6 +19,9 @@ import DeckCore
 /// - Every part after the first is read after the file's CSV header (the bytes up to the end of
 ///   the first record, parsed but not counted), with its line numbers continuing the file's.
 ///
+/// Cost beside the parsing: one `memchr` pass over the file for the line feeds before each part
+/// (their line numbers), and for CSV one for the quotes before each cut, both in parallel.
+///
 /// Memory: one aggregation per part (as many parts as workers) before the merge, so it grows
 /// with the number of workers times the distinct (diner, dish) pairs of a part.
 extension EventReader {
@@ -167,9 +170,10 @@ extension EventReader {
     let rejects = RejectList()
     var options = self.options
     options.zone = options.zone.forAnotherThread()
-    if options.skipBadLines {
-      options.onReject = { reject throws(DeckIOError) in rejects.items.append(reject) }
-    }
+    // Never the caller's handler on a worker: the part's rejects are handed on in order.
+    options.onReject =
+      options.skipBadLines
+      ? { reject throws(DeckIOError) in rejects.items.append(reject) } : nil
     let reader = EventReader(options: options)
     var ingest = SnapshotIngest(cutoff: cutoff)
     var stats = EventReadStats()
@@ -224,11 +228,22 @@ extension EventReader {
   }
 
   /// The end of the CSV header record (after its line feed), when it ends before `limit`: past a
-  /// byte order mark and blank lines, the first line feed outside quotes.
+  /// byte order mark and blank lines, the first line feed outside quotes. Reads the file's
+  /// start in growing windows (64 KiB first: a header is one line), not the whole first part.
   private static func csvHeaderEnd(_ file: PartFile, before limit: Int) throws(DeckIOError)
     -> Int?
   {
-    let head = try file.bytes(from: 0, to: limit)
+    var window = min(limit, 1 << 16)
+    while true {
+      let head = try file.bytes(from: 0, to: window)
+      if let end = headerEnd(in: head) { return end }
+      guard window < limit, head.count == window else { return nil }
+      window = min(limit, window * 4)
+    }
+  }
+
+  /// `csvHeaderEnd` within `head`, nil when the header does not end in it.
+  private static func headerEnd(in head: [UInt8]) -> Int? {
     var i = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     while i < head.count,
       head[i] == UInt8(ascii: "\n")

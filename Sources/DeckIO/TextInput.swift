@@ -34,7 +34,11 @@ package enum TextInput {
   ///
   /// - Throws: `.missingFile` when nothing is at `path`; `.io` when it is a directory or cannot
   ///   be read.
-  package static func readBytes(path: String, what: String) throws(DeckIOError) -> [UInt8] {
+  /// With `maxBytes`, a file (or pipe) longer than that stops the read with `.invalid` before
+  /// more is held.
+  package static func readBytes(path: String, what: String, maxBytes: Int? = nil)
+    throws(DeckIOError) -> [UInt8]
+  {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     if fd < 0 { throw openFailure(path: path, what: what, errno: errno) }
     defer { close(fd) }
@@ -47,7 +51,7 @@ package enum TextInput {
     }
     var bytes: [UInt8] = []
     // Regular files report their size; pipes and special files report 0 and are read to the end.
-    bytes.reserveCapacity(max(Int(info.st_size), 0))
+    bytes.reserveCapacity(min(max(Int(info.st_size), 0), maxBytes ?? Int.max))
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -56,6 +60,10 @@ package enum TextInput {
         throw .io(path: path, message: "cannot read the \(what): \(describe(errno: errno))")
       }
       if n == 0 { break }
+      if let maxBytes, bytes.count + n > maxBytes {
+        throw .invalid(
+          path: path, message: "the \(what) is larger than \(maxBytes) bytes; split it")
+      }
       bytes.append(contentsOf: chunk[0..<n])
     }
     return bytes

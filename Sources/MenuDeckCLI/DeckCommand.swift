@@ -62,9 +62,10 @@ enum DeckRun {
   static let shard = Option<String>(
     "shard", valueName: "K/N",
     help: "Build only the diners of shard K of N (by a stable hash of the id; see above).")
-  /// The most ids a `--diners` file may list, and the longest id.
+  /// The most ids a `--diners` file may list, the longest id, and the largest file (1 GiB).
   static let maxListedDiners = 50_000_000
   static let maxDinerIDBytes = 4096
+  static let maxDinersFileBytes = 1 << 30
 
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let quiet = args.flag(InputOptions.quiet)
@@ -170,7 +171,9 @@ enum DeckRun {
   /// The ids of a `--diners` file: one per line (LF or CRLF), none empty or repeated, each at
   /// most `maxDinerIDBytes` bytes of UTF-8; a final line break is optional.
   static func listedDiners(_ file: String, _ io: CLIStreams) throws -> [String] {
-    let bytes = try TextInput.readBytes(path: Paths.open(file, io), what: "diners file")
+    let bytes = try Paths.using(file, io) { opened throws(DeckIOError) in
+      try TextInput.readBytes(path: opened, what: "diners file", maxBytes: maxDinersFileBytes)
+    }
     var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
     if lines.last?.isEmpty == true { lines.removeLast() }
     guard lines.count <= maxListedDiners else {
@@ -189,7 +192,8 @@ enum DeckRun {
       }
       guard line.count <= maxDinerIDBytes else {
         throw CommandFailure(
-          .dataError, "\(at): a diner id of more than \(maxDinerIDBytes) bytes")
+          .dataError,
+          "\(at): a diner id of more than \(maxDinerIDBytes) bytes; is this a list of diner ids?")
       }
       guard let id = String(validating: line, as: UTF8.self) else {
         throw CommandFailure(.dataError, "\(at): not UTF-8; diner ids are UTF-8 text")

@@ -423,18 +423,16 @@ enum Inputs {
     return stats
   }
 
-  /// Reads the regular file `path` into a snapshot on `jobs` threads
-  /// (`EventReader.readSnapshot`), with the reader `readLogs` would use; nil when it cannot be
-  /// read in parts (standard input, a pipe, a name without a log extension): read it with
-  /// `readLogs` then.
+  /// Reads the log `path`, one that `canReadInParts`, into a snapshot on `jobs` threads
+  /// (`EventReader.readSnapshot`), with the reader `readLogs` would use.
   static func readLogInParts(
     _ path: String, _ settings: RunSettings, _ io: CLIStreams, cutoff: DeckDate?, jobs: Int,
     onReject handler: ((EventReject) throws(DeckIOError) -> Void)?
-  ) throws -> EventReader.SnapshotRead? {
+  ) throws -> EventReader.SnapshotRead {
     let opened = Paths.open(path, io)
-    guard path != "-", FileSystem.kind(of: opened) == .regular,
-      let format = EventFormat.forPath(opened)
-    else { return nil }
+    guard let format = EventFormat.forPath(opened) else {
+      throw CommandFailure(.software, "\(path): read in parts without a log's extension")
+    }
     var options = EventReaderOptions(
       swipeRule: settings.config.dragRule, zone: TimeZoneOffsets(settings.zone),
       skipBadLines: settings.skipBadLines, columns: settings.effectiveColumns)

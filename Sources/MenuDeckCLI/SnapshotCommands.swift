@@ -254,34 +254,27 @@ enum Ingest {
       }
     }
     let held = HeldRejects()
-    let read: EventReader.SnapshotRead?
-    var failure: (any Error)?
-    do {
-      read = try Inputs.readLogInParts(
+    let read = Result { () throws -> EventReader.SnapshotRead in
+      try Inputs.readLogInParts(
         log, request.settings, io, cutoff: request.before, jobs: request.jobs,
         onReject: rejects == nil ? nil : { reject throws(DeckIOError) in held.items.append(reject) }
       )
-    } catch {
-      read = nil
-      failure = error
     }
+    // A log the snapshot has already is skipped whatever its read gave, as before reading.
     let (hash, size) = try hashing.wait().get()
     if progress.has(hash) {
       context.note("\(log) is already in \(request.into) (same content); skipped")
       progress.skipped += 1
       return
     }
-    if let failure { throw failure }
-    guard let read else {
-      throw CommandFailure(.software, "\(log): the log could not be read in parts")
-    }
+    let parts = try read.get()
     for reject in held.items { try rejects?.write(reject) }
-    let stats = read.stats
+    let stats = parts.stats
     let source = HistorySnapshot.Source(
       sha256: hash, path: log, bytes: Int64(size), lines: Int64(stats.lines),
       events: Int64(stats.events))
     try record(
-      read.snapshot, stats, source, skippedFuture: read.skippedFuture, log, request,
+      parts.snapshot, stats, source, skippedFuture: parts.skippedFuture, log, request,
       to: &progress, context)
   }
 
