@@ -41,11 +41,17 @@ package protocol ByteSource: AnyObject, Sendable {
 extension ByteSource {
   /// Reads everything that is left.
   package func readAll() throws -> [UInt8] {
+    try readAll(maxBytes: Int.max)!
+  }
+
+  /// Reads everything that is left, or nil as soon as it is more than `maxBytes`.
+  package func readAll(maxBytes: Int) throws -> [UInt8]? {
     var result: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
       let count = try chunk.withUnsafeMutableBytes { try read(into: $0) }
       if count == 0 { return result }
+      guard count <= maxBytes - result.count else { return nil }
       result.append(contentsOf: chunk[0..<count])
     }
   }

@@ -1,6 +1,7 @@
 // The sum of two snapshots: merged logs, items, diners and records.
 extension HistorySnapshot {
-  /// The sum of two snapshots. Associative and commutative; refuses to count a log twice.
+  /// The sum of two snapshots. Associative and commutative; refuses to count a log twice (a
+  /// log without swipes, which counts nothing, may be in both).
   public static func merge(_ a: HistorySnapshot, _ b: HistorySnapshot) throws(DeckCoreError)
     -> HistorySnapshot
   {
@@ -29,13 +30,19 @@ extension HistorySnapshot {
     return merged
   }
 
-  /// The logs of both sides (none in both), in hash order.
+  /// The logs of both sides (none in both, but for logs without swipes), in hash order.
   private static func mergedSources(_ a: HistorySnapshot, _ b: HistorySnapshot)
     throws(DeckCoreError) -> [Source]
   {
     var sources = a.sources
     for s in b.sources {
-      if a.sources.contains(where: { $0.sha256 == s.sha256 }) {
+      if let k = a.sources.firstIndex(where: { $0.sha256 == s.sha256 }) {
+        // A log without swipes adds nothing, so it may be in both (the empty partitions of a
+        // split log): kept once, the same one whatever the order (the least path).
+        if s.events == 0 && a.sources[k].events == 0 {
+          if s.path.utf8.lexicographicallyPrecedes(a.sources[k].path.utf8) { sources[k] = s }
+          continue
+        }
         throw .invalidSnapshot(
           "both snapshots contain the log '\(s.path)' (sha256 \(s.sha256.prefix(12))…); merging "
             + "them would count its swipes twice")

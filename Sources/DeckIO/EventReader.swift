@@ -68,6 +68,15 @@ package struct EventReaderOptions {
   /// Whether the parser takes its fast paths (`RecordParser.fastPaths`): tests and the fuzz
   /// targets turn them off to compare whole runs with the general path.
   var fastPaths = true
+  /// The header record of CSV logs that have none (`--csv-header`: the partitions of a split
+  /// log): read before each CSV log's first byte and counted in no line or byte, so the log's
+  /// first line is data and line 1. It also makes a log without a telling name CSV.
+  package var csvHeader: [UInt8]? = nil
+
+  /// The format of a log without a telling name, from its first bytes (`head`).
+  package func format(sniffing head: UnsafeBufferPointer<UInt8>) -> EventFormat {
+    csvHeader != nil ? .csv : EventFormat.sniff(head, blank: columns == nil ? .jsonLines : .csv)
+  }
 
   package init(
     swipeRule: SwipeRule = .foodMenu, zone: any UTCOffsetProvider = FixedUTCOffset.utc,
@@ -125,8 +134,7 @@ package struct EventReader {
       if source.path == "-" && source.format == nil {
         // The format from the first bytes, which are then read again.
         var input = SniffedInput(FileInput(fd: 0))
-        let format = try input.sniff(
-          name: "<stdin>", blank: options.columns == nil ? .jsonLines : .csv)
+        let format = try sniffedFormat(&input, name: "<stdin>")
         let file = try readStream(
           &input, name: "<stdin>", format: format, into: &sink, stats: &stats)
         stats.files.append(file)
@@ -144,8 +152,7 @@ package struct EventReader {
         }
         defer { close(fd) }
         var input = SniffedInput(FileInput(fd: fd))
-        let format = try input.sniff(
-          name: source.path, blank: options.columns == nil ? .jsonLines : .csv)
+        let format = try sniffedFormat(&input, name: source.path)
         let file = try readStream(
           &input, name: source.path, format: format, into: &sink, stats: &stats)
         stats.files.append(file)
@@ -165,6 +172,15 @@ package struct EventReader {
     }
     sink.finish()
     return stats
+  }
+
+  /// The format of a log read from `input` (its first bytes, read ahead), or CSV when the
+  /// options give a CSV header.
+  private func sniffedFormat<B: ByteInput>(_ input: inout SniffedInput<B>, name: String)
+    throws(DeckIOError) -> EventFormat
+  {
+    if options.csvHeader != nil { return .csv }
+    return try input.sniff(name: name, blank: options.columns == nil ? .jsonLines : .csv)
   }
 
   /// The descriptor of a swipe log: 0 for `-` (standard input, not to be closed), else the file
@@ -198,7 +214,7 @@ package struct EventReader {
       sha256 = input.hash
     } else {
       var input = SniffedInput(HashingInput(FileInput(fd: fd)))
-      let format = try input.sniff(name: name, blank: options.columns == nil ? .jsonLines : .csv)
+      let format = try sniffedFormat(&input, name: name)
       file = try readStream(&input, name: name, format: format, into: &sink, stats: &stats)
       sha256 = input.base.hash
     }
@@ -272,6 +288,17 @@ package struct EventReader {
     stats: inout EventReadStats, firstLine: Int = 1, atFileStart fileStart: Bool = true,
     prelude: (bytes: Int, lines: Int) = (0, 0)
   ) throws(DeckIOError) -> EventFileStats {
+    if format == .csv, let header = options.csvHeader {
+      // The given header goes before the log's bytes, counted in none of its lines or bytes.
+      var headed = HeaderedInput(header: header + [0x0A], base: input)
+      defer { input = headed.base }
+      var file = try readRecords(
+        &headed, name: name, format: format, into: &sink, stats: &stats,
+        nextLine: firstLine - 1, atFileStart: true)
+      file.bytes -= header.count + 1
+      file.lines -= 1
+      return file
+    }
     var file = try readRecords(
       &input, name: name, format: format, into: &sink, stats: &stats,
       nextLine: firstLine - prelude.lines, atFileStart: fileStart || prelude.bytes > 0)

@@ -101,3 +101,27 @@ struct MemoryInput: ByteInput {
     return n
   }
 }
+
+/// A given CSV header record, then the bytes of `base` (`EventReaderOptions.csvHeader`).
+struct HeaderedInput<Base: ByteInput>: ByteInput {
+  let header: [UInt8]
+  var base: Base
+  private var served = 0
+
+  init(header: [UInt8], base: Base) {
+    self.header = header
+    self.base = base
+  }
+
+  mutating func read(into p: UnsafeMutablePointer<UInt8>, count: Int, name: String)
+    throws(DeckIOError) -> Int
+  {
+    if served < header.count {
+      let n = min(count, header.count - served)
+      header.withUnsafeBufferPointer { p.update(from: $0.baseAddress! + served, count: n) }
+      served += n
+      return n
+    }
+    return try base.read(into: p, count: count, name: name)
+  }
+}

@@ -59,7 +59,7 @@ extension EventReader {
       cuts = try Self.cuts(
         file, size: size, parts: min(jobs, size / max(1, minimumPartBytes)), format: format)
     }
-    if format == .csv && cuts.count > 1 {
+    if format == .csv && cuts.count > 1 && options.csvHeader == nil {
       // No header record before the first cut: one part.
       guard let header = try Self.csvHeaderEnd(file, before: cuts[1]) else {
         cuts = [0]

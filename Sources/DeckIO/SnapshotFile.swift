@@ -1,5 +1,6 @@
 import DeckBase
 import DeckCore
+import Foundation
 
 // History snapshot files
 // ======================
@@ -32,6 +33,11 @@ import DeckCore
 // decodes anything, and decodes every byte with bounds checks: it either returns the whole
 // snapshot or throws, never a part. Writers write a temporary file and rename it over the
 // target, so a killed writer leaves the previous snapshot as it was.
+//
+// The text form, for pipes that carry lines (Spark's `rdd.pipe`), is one line: "MDSNAP64:",
+// the whole binary form above in base64 (RFC 4648, with padding), and a line feed. Every reader
+// takes either form. Snapshots concatenated on a stream (binary frames and text lines, mixed)
+// are read one after the other by `decodeAll`: each binary frame carries its own length.
 
 package enum SnapshotFile {
   package static let magic: [UInt8] = Array("MDSNAP\r\n".utf8) + [0x1A]
@@ -42,9 +48,16 @@ package enum SnapshotFile {
   /// value of DeckCore: the format was fixed with it).
   static let noDay = Int32.min
 
-  /// Whether `bytes` start like a snapshot (used to tell snapshots from logs).
+  /// The start of a snapshot's text form.
+  package static let textMagic: [UInt8] = Array("MDSNAP64:".utf8)
+
+  /// Whether `bytes` start like a snapshot, in either form (used to tell snapshots from logs).
   package static func looksLikeSnapshot(_ prefix: [UInt8]) -> Bool {
-    prefix.count >= magic.count && Array(prefix.prefix(magic.count)) == magic
+    startsBinary(prefix[...]) || (prefix.count >= textMagic.count && prefix.starts(with: textMagic))
+  }
+
+  private static func startsBinary(_ bytes: ArraySlice<UInt8>) -> Bool {
+    bytes.count >= magic.count && bytes.starts(with: magic)
   }
 
   /// Whether the file at `path` starts with the snapshot magic.
@@ -122,11 +135,105 @@ package enum SnapshotFile {
     return out
   }
 
-  /// Decodes a whole snapshot file's bytes; `file` names it in errors.
+  /// The text form of `snapshot`: one line, "MDSNAP64:" and the binary form in base64.
+  package static func encodeText(_ snapshot: HistorySnapshot) -> [UInt8] {
+    textMagic + Array(Data(encode(snapshot)).base64EncodedString().utf8) + [0x0A]
+  }
+
+  /// Decodes a whole snapshot file's bytes, in either form; `file` names it in errors.
   package static func decode(_ bytes: [UInt8], file: String) throws(DeckIOError) -> HistorySnapshot
   {
+    let all = try decodeAll(bytes, file: file)
+    guard all.count == 1 else {
+      throw .invalid(
+        path: file,
+        message: all.isEmpty
+          ? "the snapshot file is empty; ingest the logs again"
+          : "holds \(all.count) snapshots one after the other; give it to 'menudeck merge' to "
+            + "add them up into one")
+    }
+    return all[0]
+  }
+
+  /// Decodes the snapshots that follow one another in `bytes` (a stream: binary frames and
+  /// text lines, in any mix, with blank lines between them allowed). A part that is neither is
+  /// refused with its byte offset. `file` names the stream in errors.
+  package static func decodeAll(_ bytes: [UInt8], file: String) throws(DeckIOError)
+    -> [HistorySnapshot]
+  {
+    var snapshots: [HistorySnapshot] = []
+    var at = 0
+    while at < bytes.count {
+      let b = bytes[at]
+      if b == 0x0A || b == 0x0D || b == 0x20 || b == 0x09 {
+        at += 1
+        continue
+      }
+      // Named by its place when the stream holds more than one.
+      let name = at == 0 ? file : "\(file) (snapshot \(snapshots.count + 1), at byte \(at))"
+      let rest = bytes[at...]
+      if startsBinary(rest) {
+        let end = try frameEnd(rest, file: name)
+        snapshots.append(try decodeBinary(Array(bytes[at..<end]), file: name))
+        at = end
+      } else if rest.starts(with: textMagic) {
+        let start = at + textMagic.count
+        let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+        var text = bytes[start..<end]
+        if text.last == 0x0D { text = text.dropLast() }
+        guard let data = Data(base64Encoded: Data(text)) else {
+          throw .invalid(
+            path: name,
+            message: "the text snapshot is not valid base64 (broken or cut short in a pipe?); "
+              + "write it again with 'ingest --base64' or 'merge --base64'")
+        }
+        snapshots.append(try decodeBinary([UInt8](data), file: name))
+        at = end
+      } else {
+        throw .invalid(
+          path: name,
+          message: "not a menudeck history snapshot (it does not start with the snapshot "
+            + "header); give a file written by 'menudeck ingest' or 'menudeck merge'")
+      }
+    }
+    return snapshots
+  }
+
+  /// Where the binary frame that starts `bytes` ends (its header's length, range-checked
+  /// against the bytes there are).
+  private static func frameEnd(_ bytes: ArraySlice<UInt8>, file: String) throws(DeckIOError)
+    -> Int
+  {
+    let start = bytes.startIndex
+    let frame = headerSize + checksumSize
+    guard bytes.count >= frame else {
+      throw .invalid(
+        path: file,
+        message: "the snapshot is truncated (\(bytes.count) bytes); ingest the logs again")
+    }
+    var length: UInt64 = 0
+    for k in 0..<8 { length |= UInt64(bytes[start + 13 + k]) << (8 * UInt64(k)) }
+    guard length <= UInt64(bytes.count - frame) else {
+      guard length <= UInt64(Int.max) - UInt64(frame) else {
+        throw .invalid(
+          path: file,
+          message: "the snapshot's header gives a payload of \(length) bytes, more than a file "
+            + "holds: the file is corrupt; ingest the logs again or restore a copy")
+      }
+      throw .invalid(
+        path: file,
+        message: "the snapshot is truncated (\(bytes.count) of \(length + UInt64(frame)) bytes); "
+          + "it was not written completely: ingest the logs again or restore a copy")
+    }
+    return start + frame + Int(length)
+  }
+
+  /// Decodes one binary snapshot, all of `bytes`.
+  private static func decodeBinary(_ bytes: [UInt8], file: String) throws(DeckIOError)
+    -> HistorySnapshot
+  {
     func refuse(_ message: String) -> DeckIOError { .invalid(path: file, message: message) }
-    guard looksLikeSnapshot(bytes) else {
+    guard startsBinary(bytes[...]) else {
       throw refuse(
         "not a menudeck history snapshot (it does not start with the snapshot header); give a "
           + "file written by 'menudeck ingest' or 'menudeck merge'")
@@ -183,6 +290,10 @@ package enum SnapshotFile {
     let bytes = try TextInput.readBytes(path: path, what: "history snapshot")
     return try decode(bytes, file: displayName ?? path)
   }
+
+  /// The most bytes of snapshots read from a stream (standard input): a bound, not a limit
+  /// a real history reaches (a snapshot of 100,000 diners and 2 M swipes is about 20 MB).
+  package static let maxStreamBytes = 1 << 34
 
   /// Writes `snapshot` to `path` atomically (under its lock; temporary file, fsync, rename).
   package static func write(_ snapshot: HistorySnapshot, to path: String) throws(DeckIOError) {

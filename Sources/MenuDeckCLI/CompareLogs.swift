@@ -134,7 +134,7 @@ enum CompareLogs {
     var settings = RunSettings.readingLogs(
       config, zone: zone, catalogPath: catalogPath, logs: logs, seed: seed, rules: rules,
       skipBadLines: args.flag(InputOptions.skipBadLines))
-    settings.columns = try InputOptions.columnMapping(args, config: config)
+    try settings.readLogs(as: args)
     try checkDistinct(logs, io)
     let ope = args.flag(CompareOptions.ope)
     if ope, case .holdout = split {

@@ -67,12 +67,46 @@ enum InputOptions {
   static let left = Option<String>(
     "left", valueName: "rule",
     help: "Ratings that are left swipes, e.g. 'rating<=2.5'; ratings matching neither are neutral.")
-  /// `--columns`, `--right`, `--left`: for every command that reads swipe logs.
-  static let mapping = [columns.spec, right.spec, left.spec]
+  static let csvHeader = Option<String>(
+    "csv-header", valueName: "columns",
+    help:
+      "The header of CSV logs that have none (the parts of a split log), e.g. "
+      + "user,item,swipe,at: each log's first line is then data, and '-' is read as CSV.")
+  /// `--columns`, `--right`, `--left`, `--csv-header`: for every command that reads swipe logs.
+  static let mapping = [columns.spec, right.spec, left.spec, csvHeader.spec]
 
   static let all =
     [config.spec, catalog.spec, users.spec, history.spec, skipBadLines.spec, rejects.spec]
     + mapping
+
+  /// The header of `--csv-header`, checked as the reader checks a log's header (with the
+  /// mapping of `settings`): a header the logs could not be read with is a usage error.
+  static func csvHeader(_ args: ParsedArguments, _ settings: RunSettings) throws -> [UInt8]? {
+    guard args.declares(csvHeader), let text = args.value(csvHeader) else { return nil }
+    let header = Array(text.utf8)
+    guard !header.contains(0x0A), !header.contains(0x0D), !header.isEmpty else {
+      throw UsageError(
+        "'--csv-header' takes one line of column names, e.g. user,item,swipe,at")
+    }
+    var options = settings.readerOptions
+    options.csvHeader = nil
+    var sink = NoEvents()
+    do {
+      _ = try EventReader(options: options).read(
+        bytes: header + [0x0A], name: "--csv-header", format: .csv, into: &sink)
+    } catch {
+      var message = "\(error)"
+      if case .malformed(_, let m) = error { message = m }
+      throw UsageError("'--csv-header \(text)': \(message)")
+    }
+    return header
+  }
+
+  /// A sink for checking a header: there are no events.
+  private struct NoEvents: EventSink {
+    mutating func event(_ e: RawEvent) -> EventDisposition { .accepted }
+    mutating func finish() {}
+  }
 
   /// The column mapping of `--columns`/`--right`/`--left`, each over the config's `columns`
   /// part of the same name; nil when neither gives one. Bad specs are usage errors (exit 64)

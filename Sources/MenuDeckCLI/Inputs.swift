@@ -26,8 +26,27 @@ struct RunSettings {
   /// No notes on stderr about mapped logs (`--quiet`).
   var quiet = false
 
+  /// The header of CSV logs that have none (`--csv-header`).
+  var csvHeader: [UInt8]? = nil
+
   /// The mapping the logs are read with.
   var effectiveColumns: ColumnMapping? { columns ?? config.columns }
+
+  /// How the swipe logs are read.
+  var readerOptions: EventReaderOptions {
+    var options = EventReaderOptions(
+      swipeRule: config.dragRule, zone: TimeZoneOffsets(zone), skipBadLines: skipBadLines,
+      columns: effectiveColumns)
+    options.csvHeader = csvHeader
+    return options
+  }
+
+  /// Takes the options that say how logs are read (`--columns`, `--right`, `--left`,
+  /// `--csv-header`) from the command line, over the config.
+  mutating func readLogs(as args: ParsedArguments) throws {
+    columns = try InputOptions.columnMapping(args, config: config)
+    csvHeader = try InputOptions.csvHeader(args, self)
+  }
 
   /// Settings for a command that only reads swipe logs (`stats`, `ingest`, `compare` on logs):
   /// no strategy, users or deck date.
@@ -169,12 +188,13 @@ enum Inputs {
     if rejects != nil && !skip {
       throw UsageError("'--rejects' needs '--skip-bad-lines' (without it a bad line stops the run)")
     }
-    return RunSettings(
+    var settings = RunSettings(
       config: config, catalogPath: catalog, usersPath: users, historyPaths: history,
       strategyName: strategyName, strategy: strategy, seed: seed, date: date, zone: zone,
       format: format, rules: rules, skipBadLines: skip, rejectsPath: rejects,
-      columns: try InputOptions.columnMapping(args, config: config),
       quiet: args.declares(InputOptions.quiet) && args.flag(InputOptions.quiet))
+    try settings.readLogs(as: args)
+    return settings
   }
 
   /// The strategy of a run: `--strategy` (or the config's), resolved in the config, with the
@@ -347,9 +367,7 @@ enum Inputs {
     _ path: String, _ settings: RunSettings, _ io: CLIStreams, into sink: inout S,
     sha256: inout SHA256, onReject handler: ((EventReject) throws(DeckIOError) -> Void)?
   ) throws -> EventReadStats {
-    var options = EventReaderOptions(
-      swipeRule: settings.config.dragRule, zone: TimeZoneOffsets(settings.zone),
-      skipBadLines: settings.skipBadLines, columns: settings.effectiveColumns)
+    var options = settings.readerOptions
     options.onReject = handler
     let reader = EventReader(options: options)
     if path == "-" && !(io.stdin is FileDescriptorSource) {
@@ -360,7 +378,7 @@ enum Inputs {
       }
       sha256.update(bytes: bytes)
       let format = bytes.withUnsafeBufferPointer {
-        EventFormat.sniff($0, blank: options.columns == nil ? .jsonLines : .csv)
+        options.format(sniffing: $0)
       }
       return try reader.read(bytes: bytes, name: "<stdin>", format: format, into: &sink)
     }
@@ -377,9 +395,7 @@ enum Inputs {
     _ paths: [String], _ settings: RunSettings, _ io: CLIStreams, into sink: inout S,
     onReject handler: ((EventReject) throws(DeckIOError) -> Void)?
   ) throws -> EventReadStats {
-    let options = EventReaderOptions(
-      swipeRule: settings.config.dragRule, zone: TimeZoneOffsets(settings.zone),
-      skipBadLines: settings.skipBadLines, columns: settings.effectiveColumns)
+    let options = settings.readerOptions
     var stats = EventReadStats()
     for path in paths {
       let opened = Paths.open(path, io)
@@ -402,7 +418,7 @@ enum Inputs {
         one = try reader.read(
           bytes: bytes, name: "<stdin>",
           format: bytes.withUnsafeBufferPointer {
-            EventFormat.sniff($0, blank: options.columns == nil ? .jsonLines : .csv)
+            options.format(sniffing: $0)
           }, into: &sink)
       } else {
         do {
@@ -433,9 +449,7 @@ enum Inputs {
     guard let format = EventFormat.forPath(opened) else {
       throw CommandFailure(.software, "\(path): read in parts without a log's extension")
     }
-    var options = EventReaderOptions(
-      swipeRule: settings.config.dragRule, zone: TimeZoneOffsets(settings.zone),
-      skipBadLines: settings.skipBadLines, columns: settings.effectiveColumns)
+    var options = settings.readerOptions
     if let handler {
       options.onReject = { reject throws(DeckIOError) in
         var named = reject

@@ -325,6 +325,7 @@ let statsCommand = CommandSpec(
     InputOptions.columns.spec,
     InputOptions.right.spec,
     InputOptions.left.spec,
+    InputOptions.csvHeader.spec,
     StatsCommandOptions.size.spec,
     StatsCommandOptions.repeatWindow.spec,
     StatsCommandOptions.format.spec,
@@ -360,7 +361,7 @@ let statsCommand = CommandSpec(
     var settings = RunSettings.readingLogs(
       config, zone: zone, catalogPath: catalogPath, logs: logs,
       skipBadLines: args.flag(InputOptions.skipBadLines))
-    settings.columns = try InputOptions.columnMapping(args, config: config)
+    try settings.readLogs(as: args)
     let options = StatsOptions(deckSize: size, repeatWindowDays: window)
     let format = StatsFormat(rawValue: args.value(StatsCommandOptions.format)!)!
     if !snapshots.isEmpty {

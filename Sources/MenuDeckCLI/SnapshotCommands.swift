@@ -11,7 +11,9 @@ let ingestCommand = CommandSpec(
     Reads swipe logs (JSON Lines or CSV, the same reader as 'deck') and writes their aggregates \
     to a snapshot file, which 'deck --history' reads instead of the logs, with identical decks. \
     With --into, the logs are added to an existing snapshot (created when missing): a nightly \
-    job ingests yesterday's log.
+    job ingests yesterday's log. With --out, they make a new snapshot of their own, written to \
+    a file or to standard output ('-'), for example one per partition of a log, added up \
+    afterwards by 'merge'; --base64 writes it as one line of text, for pipes that carry lines.
 
     Each log is identified by the SHA-256 of its content, recorded in the snapshot: a log that \
     is already in it is skipped with a note, so ingesting the same file twice never counts it \
@@ -24,9 +26,11 @@ let ingestCommand = CommandSpec(
     Examples:
       menudeck ingest Data/swipes.jsonl --into history.snap
       menudeck ingest logs/2026-11-29.jsonl --into history.snap
+      tail -n +2 part.csv | menudeck ingest --csv-header user,item,swipe,at --out - - > p.snap
     """,
   options: [
-    InputOptions.config.spec, Ingest.into.spec, Ingest.before.spec,
+    InputOptions.config.spec, Ingest.into.spec, Ingest.out.spec, SnapshotOptions.base64.spec,
+    Ingest.before.spec,
     InputOptions.skipBadLines.spec, InputOptions.rejects.spec, OutputOptions.wait.spec,
     InputOptions.jobs.with(
       help:
@@ -48,24 +52,56 @@ let mergeCommand = CommandSpec(
     Merging is associative and commutative: any grouping and order gives the same bytes. A log \
     found in two of the snapshots is refused, since it would be counted twice.
 
-    Example:
+    '-' reads snapshots from standard input, any number one after the other, binary or text \
+    (as 'ingest --out -' and 'merge --out -' write them).
+
+    Examples:
       menudeck merge shard-*.snap --out history.snap
+      cat part-*.snap | menudeck merge - --out history.snap
     """,
-  options: [Merge.out.spec, OutputOptions.wait.spec],
-  arguments: [CommandArgument("snapshot", help: "Snapshots to merge.", isRepeating: true)],
+  options: [Merge.out.spec, SnapshotOptions.base64.spec, OutputOptions.wait.spec],
+  arguments: [
+    CommandArgument(
+      "snapshot", help: "Snapshots to merge ('-' reads them from standard input).",
+      isRepeating: true)
+  ],
   run: { args, context in try Merge.run(args, context) })
+
+/// Options of the commands that write snapshots.
+enum SnapshotOptions {
+  static let base64 = Flag(
+    "base64",
+    help:
+      "Write the snapshot as one line of text (base64), for pipes that carry lines such as "
+      + "Spark's rdd.pipe; every reader takes both forms.")
+
+  /// The bytes of `snapshot` in the form the command line asks for.
+  static func encode(_ snapshot: HistorySnapshot, _ args: ParsedArguments) -> [UInt8] {
+    args.flag(base64) ? SnapshotFile.encodeText(snapshot) : SnapshotFile.encode(snapshot)
+  }
+}
 
 enum Ingest {
   static let into = Option<String>(
     "into", valueName: "snapshot",
     help: "The snapshot to add the logs to; created when it does not exist.")
+  static let out = Option<String>(
+    "out", valueName: "snapshot",
+    help:
+      "Write a new snapshot of these logs alone instead (atomically; '-' writes standard "
+      + "output).")
   static let before = Option<String>(
     "before", valueName: "date",
     help: "Ingest only swipes dated before this day (default: tomorrow in the config's zone).")
 
   /// What the command line and the config ask `ingest` for.
   struct Request {
+    /// The snapshot written: `--into`'s, or `--out`'s.
     var into: String
+    /// Whether the logs are added to what `into` holds (`--into`), or make a new snapshot.
+    var adding: Bool
+    /// `into` as messages name it.
+    var shown: String { into == "-" ? "standard output" : into }
     var logs: [String]
     var config: MenuDeckConfig
     var before: DeckDate
@@ -96,13 +132,14 @@ enum Ingest {
       request.logs.map { RunOutputs.File("the swipe log", $0) }
       + Inputs.configFiles(request.config)
     // The snapshot is read and replaced under its lock: the lock is taken before it is read.
+    let key = request.adding ? "--into" : "--out"
     let outputs = try RunOutputs(
-      [("--into", into), ("--rejects", request.rejectsPath)], inputs: inputs,
+      [(key, into), ("--rejects", request.rejectsPath)], inputs: inputs,
       wait: OutputOptions.wait(args), context: context)
     defer { outputs.abort() }
 
     let intoOpened = Paths.open(into, io)
-    let stateRead = FileState(path: intoOpened)
+    let stateRead = request.adding ? FileState(path: intoOpened) : nil
     var progress = Progress(
       snapshot: stateRead == nil
         ? .empty : try SnapshotFile.read(path: intoOpened, displayName: into))
@@ -110,17 +147,17 @@ enum Ingest {
     if request.rejectsPath != nil {
       rejects = RejectsWriter(output: try outputs.output("--rejects"))
     }
-    request.settings.columns = try InputOptions.columnMapping(args, config: request.config)
+    try request.settings.readLogs(as: args)
     for log in request.logs {
       try add(log, request, to: &progress, rejects: rejects, context)
     }
     try rejects?.finish()
     if progress.added > 0 || stateRead == nil {
-      try outputs.write(SnapshotFile.encode(progress.snapshot), to: "--into")
+      try outputs.write(SnapshotOptions.encode(progress.snapshot, args), to: key)
     }
     try outputs.commit {
       // Under the lock no menudeck run can have written the snapshot; something else did.
-      guard FileState(path: intoOpened) == stateRead else {
+      guard !request.adding || FileState(path: intoOpened) == stateRead else {
         throw CommandFailure(
           .busy,
           "\(into): changed on disk while this run read it (written by something that does not "
@@ -131,7 +168,8 @@ enum Ingest {
     context.note(
       "ingested \(plural(progress.added, "log")) (\(plural(progress.events, "swipe")))"
         + (progress.skipped > 0 ? ", skipped \(progress.skipped) already ingested" : "")
-        + "; \(into) holds \(plural(snapshot.sources.count, "log")), "
+        + "; \(into == "-" ? "standard output" : into) holds "
+        + "\(plural(snapshot.sources.count, "log")), "
         + "\(plural(Int(snapshot.events), "swipe")), \(plural(snapshot.users.count, "diner"))")
     return .success
   }
@@ -139,9 +177,17 @@ enum Ingest {
   /// The options and the config, checked before any output is locked.
   static func request(_ args: ParsedArguments, _ context: CommandContext) throws -> Request {
     let io = context.io
-    guard let into = args.value(Ingest.into) else {
-      throw UsageError("missing '--into <snapshot>': the snapshot to write")
+    let given = (args.value(Ingest.into), args.value(Ingest.out))
+    guard given.0 == nil || given.1 == nil else {
+      throw UsageError(
+        "give '--into' (add to a snapshot) or '--out' (write a new one), not both")
     }
+    guard let into = given.0 ?? given.1 else {
+      throw UsageError(
+        "missing '--into <snapshot>' (the snapshot to add the logs to) or '--out <snapshot>' "
+          + "(a new snapshot of these logs, '-' for standard output)")
+    }
+    let adding = given.0 != nil
     let logs = args.arguments("log")
     guard !logs.isEmpty else { throw UsageError("give at least one swipe log to ingest") }
     let config = try Inputs.loadConfig(args, io, catalogOptional: true)
@@ -158,15 +204,17 @@ enum Ingest {
       }
       before = d
     }
-    guard into != "-" else {
-      throw UsageError("'--into' needs a snapshot file: ingest adds to it in place")
+    guard !adding || into != "-" else {
+      throw UsageError(
+        "'--into' needs a snapshot file: ingest adds to it in place ('--out -' writes a new "
+          + "snapshot to standard output)")
     }
     let skip = args.flag(InputOptions.skipBadLines)
     let rejectsPath = args.value(InputOptions.rejects)
     if rejectsPath != nil && !skip {
       throw UsageError("'--rejects' needs '--skip-bad-lines' (without it a bad line stops the run)")
     }
-    guard [nil, .regular].contains(FileSystem.kind(of: Paths.open(into, io))) else {
+    guard !adding || [nil, .regular].contains(FileSystem.kind(of: Paths.open(into, io))) else {
       throw CommandFailure(
         .usage,
         "'--into \(into)' is not a regular file: ingest reads the snapshot there and replaces "
@@ -175,7 +223,8 @@ enum Ingest {
     let settings = RunSettings.readingLogs(
       config, zone: zone, skipBadLines: skip, rejectsPath: rejectsPath)
     return Request(
-      into: into, logs: logs, config: config, before: before, rejectsPath: rejectsPath,
+      into: into, adding: adding, logs: logs, config: config, before: before,
+      rejectsPath: rejectsPath,
       settings: settings, jobs: try InputOptions.jobs(args))
   }
 
@@ -198,7 +247,7 @@ enum Ingest {
         try fileSHA256(opened)
       }
     if let hash, progress.has(hash) {
-      context.note("\(log) is already in \(request.into) (same content); skipped")
+      context.note("\(log) is already in \(request.shown) (same content); skipped")
       progress.skipped += 1
       return
     }
@@ -216,7 +265,7 @@ enum Ingest {
       contentHash = digest.hexDigest()
       if progress.has(contentHash!) {
         context.note(
-          "\(log == "-" ? "standard input" : log) is already in \(request.into) (same "
+          "\(log == "-" ? "standard input" : log) is already in \(request.shown) (same "
             + "content); skipped")
         progress.skipped += 1
         return
@@ -263,7 +312,7 @@ enum Ingest {
     // A log the snapshot has already is skipped whatever its read gave, as before reading.
     let (hash, size) = try hashing.wait().get()
     if progress.has(hash) {
-      context.note("\(log) is already in \(request.into) (same content); skipped")
+      context.note("\(log) is already in \(request.shown) (same content); skipped")
       progress.skipped += 1
       return
     }
@@ -361,15 +410,19 @@ enum Merge {
     }
     let inputs = args.arguments("snapshot")
     guard !inputs.isEmpty else { throw UsageError("give the snapshots to merge") }
+    guard inputs.filter({ $0 == "-" }).count <= 1 else {
+      throw UsageError("'-' (standard input) can be given once: it is read once")
+    }
     let outputs = try RunOutputs(
       [("--out", out)], inputs: inputs.map { RunOutputs.File("the snapshot", $0) },
       wait: OutputOptions.wait(args), context: context)
     defer { outputs.abort() }
-    let merged = try Snapshots.merge(inputs, io)
-    try outputs.write(SnapshotFile.encode(merged), to: "--out")
+    var count = 0
+    let merged = try Snapshots.merge(inputs, io) { _, _ in count += 1 }
+    try outputs.write(SnapshotOptions.encode(merged, args), to: "--out")
     try outputs.commit()
     context.note(
-      "merged \(plural(inputs.count, "snapshot")) into \(out == "-" ? "standard output" : out): "
+      "merged \(plural(count, "snapshot")) into \(out == "-" ? "standard output" : out): "
         + "\(plural(merged.sources.count, "log")), \(plural(Int(merged.events), "swipe")), "
         + "\(plural(merged.users.count, "diner"))")
     return .success

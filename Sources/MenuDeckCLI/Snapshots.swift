@@ -14,16 +14,41 @@ enum Snapshots {
   ) throws -> HistorySnapshot {
     var merged = base
     for path in paths {
-      let snapshot = try Paths.using(path, io) { opened throws(DeckIOError) in
-        try SnapshotFile.read(path: opened, displayName: path)
+      let snapshots =
+        path == "-"
+        ? try standardInput(io)
+        : [
+          try Paths.using(path, io) { opened throws(DeckIOError) in
+            try SnapshotFile.read(path: opened, displayName: path)
+          }
+        ]
+      for snapshot in snapshots {
+        do {
+          merged = try HistorySnapshot.merge(merged, snapshot)
+        } catch {
+          throw CommandFailure(.dataError, "\(path == "-" ? "<stdin>" : path): \(error)")
+        }
+        each(path, snapshot)
       }
-      do {
-        merged = try HistorySnapshot.merge(merged, snapshot)
-      } catch {
-        throw CommandFailure(.dataError, "\(path): \(error)")
-      }
-      each(path, snapshot)
     }
     return merged
+  }
+
+  /// The snapshots on standard input, one after the other (binary or text, as `ingest --out -`
+  /// and `merge --out -` write them); none when it is empty.
+  static func standardInput(_ io: CLIStreams) throws -> [HistorySnapshot] {
+    let bytes: [UInt8]?
+    do {
+      bytes = try io.stdin.readAll(maxBytes: SnapshotFile.maxStreamBytes)
+    } catch {
+      throw DeckIOError.io(path: "<stdin>", message: "cannot read standard input: \(error)")
+    }
+    guard let bytes else {
+      throw DeckIOError.invalid(
+        path: "<stdin>",
+        message: "more than \(SnapshotFile.maxStreamBytes) bytes of snapshots on standard "
+          + "input; merge them in groups")
+    }
+    return try SnapshotFile.decodeAll(bytes, file: "<stdin>")
   }
 }

@@ -73,6 +73,26 @@ private func sameHistory(_ a: History, _ b: History) -> Bool {
     #expect(throws: DeckCoreError.self) { try HistorySnapshot.merge(a, a) }
   }
 
+  /// The empty partitions of a split log are one log (the same content) without swipes: they
+  /// merge, kept once, the same whatever the order and grouping.
+  @Test func aLogWithoutSwipesMayBeInBothSides() throws {
+    func empty(_ path: String) -> HistorySnapshot {
+      var s = HistorySnapshot.empty
+      s.sources = [.init(sha256: "e3b0c442", path: path, bytes: 0, lines: 0, events: 0)]
+      return s
+    }
+    let a = snapshot(randomSwipes(seed: 7, count: 30), source: "a")
+    let x = empty("part-2")
+    let y = empty("part-1")
+    let xy = try HistorySnapshot.merge(x, y)
+    #expect(try xy == HistorySnapshot.merge(y, x))
+    #expect(xy.sources.map(\.path) == ["part-1"])
+    #expect(
+      try HistorySnapshot.merge(HistorySnapshot.merge(a, x), y)
+        == HistorySnapshot.merge(a, HistorySnapshot.merge(y, x)))
+    #expect(try HistorySnapshot.merge(a, xy).sources.count == 2)
+  }
+
   @Test func historyEqualsTheOneBuiltFromTheSameSwipes() throws {
     let swipes = randomSwipes(seed: 6, count: 500)
     let date = DeckDate(daysSinceEpoch: 20_020)

@@ -20,14 +20,15 @@ struct EventReaderParallelTests {
 
   static func serial(
     _ path: String, _ format: EventFormat, skip: Bool, cutoff: DeckDate?,
-    zone: any UTCOffsetProvider = FixedUTCOffset.utc
+    zone: any UTCOffsetProvider = FixedUTCOffset.utc, header: [UInt8]? = nil
   ) -> Outcome {
     var out = Outcome()
     let rejects = Box()
-    let reader = EventReader(
-      options: EventReaderOptions(
-        zone: zone, skipBadLines: skip, chunkSize: 97,
-        onReject: { r throws(DeckIOError) in rejects.items.append(r) }))
+    var options = EventReaderOptions(
+      zone: zone, skipBadLines: skip, chunkSize: 97,
+      onReject: { r throws(DeckIOError) in rejects.items.append(r) })
+    options.csvHeader = header
+    let reader = EventReader(options: options)
     var ingest = SnapshotIngest(cutoff: cutoff)
     do {
       out.stats = try reader.read([EventSource(path: path, format: format)], into: &ingest)
@@ -42,14 +43,15 @@ struct EventReaderParallelTests {
 
   static func parallel(
     _ path: String, _ format: EventFormat, skip: Bool, cutoff: DeckDate?, jobs: Int,
-    zone: any UTCOffsetProvider = FixedUTCOffset.utc
+    zone: any UTCOffsetProvider = FixedUTCOffset.utc, header: [UInt8]? = nil
   ) -> (Outcome, parts: Int) {
     var out = Outcome()
     let rejects = Box()
-    let reader = EventReader(
-      options: EventReaderOptions(
-        zone: zone, skipBadLines: skip, chunkSize: 97,
-        onReject: { r throws(DeckIOError) in rejects.items.append(r) }))
+    var options = EventReaderOptions(
+      zone: zone, skipBadLines: skip, chunkSize: 97,
+      onReject: { r throws(DeckIOError) in rejects.items.append(r) })
+    options.csvHeader = header
+    let reader = EventReader(options: options)
     var parts = 0
     do {
       let r = try reader.readSnapshot(
@@ -203,5 +205,41 @@ struct EventReaderParallelTests {
     try Self.check(
       Self.log(format, n: 200 + seed * 37, seed: UInt64(100 + seed), crlf: seed % 4 == 1, bad: bad),
       format, skip: seed % 3 == 0, jobs: [2, 5, 11], expectParts: bad.isEmpty)
+  }
+
+  @Test(
+    "a CSV log without its header, given it: the headed log's snapshot, its own line numbers",
+    arguments: [false, true])
+  func givenHeader(skip: Bool) throws {
+    let headed = Self.log(.csv, n: 600, seed: 9, bad: skip ? Self.csvBad : [:])
+    let cut = headed.firstIndex(of: "\n")!
+    let header = Array(headed[..<cut].utf8)
+    let body = String(headed[headed.index(after: cut)...])
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let headedPath = dir.appendingPathComponent("headed.csv").path
+    let bodyPath = dir.appendingPathComponent("body.csv").path
+    try Data(headed.utf8).write(to: URL(fileURLWithPath: headedPath))
+    try Data(body.utf8).write(to: URL(fileURLWithPath: bodyPath))
+    let want = Self.serial(headedPath, .csv, skip: skip, cutoff: nil)
+    let got = Self.serial(bodyPath, .csv, skip: skip, cutoff: nil, header: header)
+    #expect(got.snapshot == want.snapshot)
+    #expect(got.stats?.events == want.stats?.events)
+    #expect(got.stats?.files.first?.lines == want.stats!.files[0].lines - 1)
+    #expect(got.stats?.files.first?.bytes == want.stats!.files[0].bytes - header.count - 1)
+    func lines(_ o: Outcome) -> [Int] {
+      o.rejects.compactMap { r in
+        if case .malformed(let location, _) = r.error { return location.line }
+        return nil
+      }
+    }
+    #expect(lines(got).map { $0 + 1 } == lines(want))
+    #expect(got.rejects.count == (skip ? 3 : 0))
+    for j in [2, 3, 7] {
+      let (parts, n) = Self.parallel(
+        bodyPath, .csv, skip: skip, cutoff: nil, jobs: j, header: header)
+      #expect(parts == got, "jobs \(j)")
+      if !skip { #expect(n > 1) }
+    }
   }
 }

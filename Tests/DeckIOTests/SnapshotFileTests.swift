@@ -31,6 +31,48 @@ private func sample() -> HistorySnapshot {
     #expect(SnapshotFile.looksLikeSnapshot(bytes))
   }
 
+  @Test func theTextFormIsOneLineAndReadsBackInEveryReader() throws {
+    let s = sample()
+    let text = SnapshotFile.encodeText(s)
+    #expect(text.starts(with: Array("MDSNAP64:".utf8)) && text.last == 0x0A)
+    #expect(text.filter { $0 == 0x0A }.count == 1)
+    #expect(SnapshotFile.looksLikeSnapshot(text))
+    #expect(try SnapshotFile.decode(text, file: "s.txt") == s)
+    // CRLF, as a pipe on another system may give it.
+    #expect(try SnapshotFile.decode(text.dropLast() + [0x0D, 0x0A], file: "s.txt") == s)
+  }
+
+  @Test func aStreamHoldsSnapshotsOneAfterTheOtherInEitherForm() throws {
+    let s = sample()
+    let e = HistorySnapshot.empty
+    let stream =
+      SnapshotFile.encode(s) + SnapshotFile.encodeText(e) + [0x0A]
+      + SnapshotFile.encode(e) + SnapshotFile.encodeText(s)
+    #expect(try SnapshotFile.decodeAll(stream, file: "<stdin>") == [s, e, e, s])
+    #expect(try SnapshotFile.decodeAll([], file: "<stdin>") == [])
+    #expect(
+      throws: DeckIOError.invalid(
+        path: "s.snap",
+        message:
+          "holds 2 snapshots one after the other; give it to 'menudeck merge' to add them up into one"
+      )
+    ) { try SnapshotFile.decode(SnapshotFile.encode(s) + SnapshotFile.encode(e), file: "s.snap") }
+    // A frame cut short in the middle of a stream is named by its place.
+    let first = SnapshotFile.encode(e)
+    let cut = first + Array(SnapshotFile.encode(s).dropLast(5))
+    #expect(throws: DeckIOError.self) { try SnapshotFile.decodeAll(cut, file: "<stdin>") }
+    do {
+      _ = try SnapshotFile.decodeAll(cut, file: "<stdin>")
+    } catch {
+      #expect(
+        "\(error)".hasPrefix(
+          "<stdin> (snapshot 2, at byte \(first.count)): the snapshot is truncated"))
+    }
+    var badText = SnapshotFile.encodeText(s)
+    badText[20] = UInt8(ascii: "*")
+    #expect(throws: DeckIOError.self) { try SnapshotFile.decodeAll(badText, file: "<stdin>") }
+  }
+
   @Test func truncatedAtEveryLengthIsRefused() {
     let bytes = SnapshotFile.encode(sample())
     for n in 0..<bytes.count {

@@ -61,11 +61,12 @@ enum CLITest {
     USAGE: menudeck deck [--config <file>] [--catalog <file>] [--users <file>]
                          [--history <file> ...] [--skip-bad-lines]
                          [--rejects <file>] [--columns <map>] [--right <rule>]
-                         [--left <rule>] [--date <date>] [--user <id> ...]
-                         [--diners <file>] [--shard <K/N>] [--strategy <name>]
-                         [--option <key=value> ...] [--size <n>] [--seed <n>]
-                         [--format <format>] [--out <file>] [--wait <seconds>]
-                         [--fallback <name>] [--jobs <n>] [--quiet]
+                         [--left <rule>] [--csv-header <columns>] [--date <date>]
+                         [--user <id> ...] [--diners <file>] [--shard <K/N>]
+                         [--strategy <name>] [--option <key=value> ...] [--size <n>]
+                         [--seed <n>] [--format <format>] [--out <file>]
+                         [--wait <seconds>] [--fallback <name>] [--jobs <n>]
+                         [--quiet]
     See 'menudeck deck --help' for more information.
 
     """
