@@ -38,12 +38,49 @@ extension EventReader {
     package var parts: Int
   }
 
+  /// What reading a log in parts gave: each part's result, in file order (the parts after a
+  /// CSV part with a bad record are one part, read again; see above), and the file's counts.
+  package struct PartsRead<Result> {
+    package var results: [Result]
+    package var stats: EventReadStats
+    /// How many parts the file was read in (1: serially).
+    package var parts: Int
+  }
+
   /// Reads the regular file `path` (format `format`) into a snapshot on up to `jobs` threads.
   /// `options.onReject` is called on this thread, in file order.
   package func readSnapshot(
     path: String, name: String? = nil, format: EventFormat, cutoff: DeckDate?, jobs: Int,
     minimumPartBytes: Int = EventReader.minimumPartBytes
   ) throws(DeckIOError) -> SnapshotRead {
+    let read = try readInParts(
+      path: path, name: name, format: format, jobs: jobs, minimumPartBytes: minimumPartBytes,
+      sink: { SnapshotIngest(cutoff: cutoff) },
+      // Each part's snapshot is built by its worker.
+      finish: { ingest in (ingest.builder.build(), ingest.skippedFuture) })
+    var snapshot = HistorySnapshot.empty
+    var skippedFuture = 0
+    for (k, (part, future)) in read.results.enumerated() {
+      skippedFuture += future
+      do {
+        snapshot = k == 0 ? part : try HistorySnapshot.merge(snapshot, part)
+      } catch {
+        throw .invalid(path: name ?? path, message: "\(error)")
+      }
+    }
+    return SnapshotRead(
+      snapshot: snapshot, stats: read.stats, skippedFuture: skippedFuture, parts: read.parts)
+  }
+
+  /// Reads the regular file `path` (format `format`) on up to `jobs` threads: each part into a
+  /// sink of its own (`sink()`), which its worker turns into the part's result (`finish`); the
+  /// caller adds the results up in order. `options.onReject` is called on this thread, in file
+  /// order. `sink` and `finish` run on the workers, each call on its own values.
+  package func readInParts<S: EventSink, R>(
+    path: String, name: String? = nil, format: EventFormat, jobs: Int,
+    minimumPartBytes: Int = EventReader.minimumPartBytes, sink: @escaping () -> S,
+    finish: @escaping (inout S) -> R
+  ) throws(DeckIOError) -> PartsRead<R> {
     let name = name ?? path
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     if fd < 0 { throw TextInput.openFailure(path: path, what: "swipe log", errno: errno) }
@@ -59,32 +96,40 @@ extension EventReader {
       cuts = try Self.cuts(
         file, size: size, parts: min(jobs, size / max(1, minimumPartBytes)), format: format)
     }
+    var header = 0
     if format == .csv && cuts.count > 1 && options.csvHeader == nil {
       // No header record before the first cut: one part.
-      guard let header = try Self.csvHeaderEnd(file, before: cuts[1]) else {
+      if let end = try Self.csvHeaderEnd(file, before: cuts[1]) {
+        header = end
+      } else {
         cuts = [0]
-        return try readParts(file, cuts, size: size, format: format, cutoff: cutoff, header: 0)
       }
-      return try readParts(file, cuts, size: size, format: format, cutoff: cutoff, header: header)
     }
-    return try readParts(file, cuts, size: size, format: format, cutoff: cutoff, header: 0)
+    let work = PartWork(make: sink, finish: finish)
+    return try readParts(file, cuts, size: size, format: format, header: header, work)
   }
 
   /// One part's outcome, made by one worker and read after they all finished.
-  private struct Part: @unchecked Sendable {
-    var ingest: SnapshotIngest
+  private struct Part<R>: @unchecked Sendable {
     var file: EventFileStats
     var unknownIDs: [String]
     var rejects: [EventReject]
     var error: DeckIOError?
-    /// The part's aggregation as a snapshot, built by its worker.
-    var snapshot: HistorySnapshot = .empty
+    /// The part's result, made by its worker (nil after an error).
+    var result: R?
   }
 
-  private func readParts(
-    _ file: PartFile, _ cuts: [Int], size: Int, format: EventFormat, cutoff: DeckDate?,
-    header: Int
-  ) throws(DeckIOError) -> SnapshotRead {
+  /// How a part's events are taken and what a part gives (shared by the workers: each call
+  /// works on values of its own).
+  private struct PartWork<S: EventSink, R>: @unchecked Sendable {
+    let make: () -> S
+    let finish: (inout S) -> R
+  }
+
+  private func readParts<S: EventSink, R>(
+    _ file: PartFile, _ cuts: [Int], size: Int, format: EventFormat, header: Int,
+    _ work: PartWork<S, R>
+  ) throws(DeckIOError) -> PartsRead<R> {
     // Line numbers where the parts start.
     let newlines = Parallel.map(count: cuts.count, jobs: cuts.count) { k in
       Result { () throws(DeckIOError) -> Int in
@@ -105,14 +150,11 @@ extension EventReader {
     let parts = Parallel.map(count: cuts.count, jobs: cuts.count) { k in
       shared.reader.readPart(
         file, from: cuts[k], to: k + 1 < cuts.count ? cuts[k + 1] : size, format: format,
-        cutoff: cutoff, firstLine: starts[k],
-        prelude: k == 0 ? [] : prelude, preludeLines: preludeLines)
+        firstLine: starts[k], prelude: k == 0 ? [] : prelude, preludeLines: preludeLines, work)
     }
     var stats = EventReadStats()
     var total = EventFileStats(file: file.name, format: format)
-    var snapshot = HistorySnapshot.empty
-    var skippedFuture = 0
-    var used = 0
+    var results: [R] = []
     for (k, part) in parts.enumerated() {
       // CSV: a part with a bad record may have moved the boundaries after it (see above).
       // (A refused record needs no second reading: everything before it in the part was read
@@ -121,28 +163,22 @@ extension EventReader {
       let result =
         redo
         ? readPart(
-          file, from: cuts[k], to: size, format: format, cutoff: cutoff, firstLine: firstLines[k],
-          prelude: k == 0 ? [] : prelude, preludeLines: preludeLines)
+          file, from: cuts[k], to: size, format: format, firstLine: firstLines[k],
+          prelude: k == 0 ? [] : prelude, preludeLines: preludeLines, work)
         : part
       for reject in result.rejects { try options.onReject?(reject) }
       add(result, to: &total, &stats)
-      used += 1
       if let error = result.error { throw error }
-      skippedFuture += result.ingest.skippedFuture
-      do {
-        snapshot =
-          used == 1 ? result.snapshot : try HistorySnapshot.merge(snapshot, result.snapshot)
-      } catch {
-        throw .invalid(path: file.name, message: "\(error)")
-      }
+      results.append(result.result!)
       if redo { break }
     }
     stats.files.append(total)
-    return SnapshotRead(
-      snapshot: snapshot, stats: stats, skippedFuture: skippedFuture, parts: used)
+    return PartsRead(results: results, stats: stats, parts: results.count)
   }
 
-  private func add(_ part: Part, to total: inout EventFileStats, _ stats: inout EventReadStats) {
+  private func add<R>(
+    _ part: Part<R>, to total: inout EventFileStats, _ stats: inout EventReadStats
+  ) {
     let f = part.file
     total.bytes += f.bytes
     total.lines += f.lines
@@ -163,10 +199,10 @@ extension EventReader {
   }
 
   /// Reads bytes `start..<end` of `file` (after `prelude`) with a reader and a zone of its own.
-  private func readPart(
-    _ file: PartFile, from start: Int, to end: Int, format: EventFormat, cutoff: DeckDate?,
-    firstLine: Int, prelude: [UInt8], preludeLines: Int
-  ) -> Part {
+  private func readPart<S: EventSink, R>(
+    _ file: PartFile, from start: Int, to end: Int, format: EventFormat, firstLine: Int,
+    prelude: [UInt8], preludeLines: Int, _ work: PartWork<S, R>
+  ) -> Part<R> {
     let rejects = RejectList()
     var options = self.options
     options.zone = options.zone.forAnotherThread()
@@ -175,23 +211,22 @@ extension EventReader {
       options.skipBadLines
       ? { reject throws(DeckIOError) in rejects.items.append(reject) } : nil
     let reader = EventReader(options: options)
-    var ingest = SnapshotIngest(cutoff: cutoff)
+    var sink = work.make()
     var stats = EventReadStats()
     var input = PartInput(file: file, offset: start, end: end, prelude: prelude)
-    var part = Part(
-      ingest: ingest, file: EventFileStats(file: file.name, format: format), unknownIDs: [],
-      rejects: [], error: nil)
+    var part = Part<R>(
+      file: EventFileStats(file: file.name, format: format), unknownIDs: [], rejects: [],
+      error: nil, result: nil)
     do {
       part.file = try reader.readStream(
-        &input, name: file.name, format: format, into: &ingest, stats: &stats,
+        &input, name: file.name, format: format, into: &sink, stats: &stats,
         firstLine: firstLine, atFileStart: start == 0,
         prelude: (prelude.count, prelude.isEmpty ? 0 : preludeLines))
-      ingest.finish()
+      sink.finish()
+      part.result = work.finish(&sink)
     } catch {
       part.error = error
     }
-    part.ingest = ingest
-    if part.error == nil { part.snapshot = ingest.builder.build() }
     part.unknownIDs = stats.unknownItemIDs
     part.rejects = rejects.items
     return part

@@ -445,6 +445,42 @@ enum Inputs {
     _ path: String, _ settings: RunSettings, _ io: CLIStreams, cutoff: DeckDate?, jobs: Int,
     onReject handler: ((EventReject) throws(DeckIOError) -> Void)?
   ) throws -> EventReader.SnapshotRead {
+    try readingInParts(path, settings, io, onReject: handler) {
+      reader, opened, format throws(DeckIOError) in
+      let read = try reader.readSnapshot(
+        path: opened, format: format, cutoff: cutoff, jobs: jobs)
+      return (read, read.stats)
+    } named: { read, stats in
+      read.stats = stats
+    }
+  }
+
+  /// Reads a big regular log in parts on `jobs` threads, each into a sink of its own
+  /// (`sink()`, turned into the part's result by `finish` on its worker); the results in file
+  /// order, and the counts named as the user named the log.
+  static func readLogInParts<S: EventSink, R>(
+    _ path: String, _ settings: RunSettings, _ io: CLIStreams, jobs: Int,
+    onReject handler: ((EventReject) throws(DeckIOError) -> Void)?,
+    sink: @escaping () -> S, finish: @escaping (inout S) -> R
+  ) throws -> EventReader.PartsRead<R> {
+    try readingInParts(path, settings, io, onReject: handler) {
+      reader, opened, format throws(DeckIOError) in
+      let read = try reader.readInParts(
+        path: opened, format: format, jobs: jobs, sink: sink, finish: finish)
+      return (read, read.stats)
+    } named: { read, stats in
+      read.stats = stats
+    }
+  }
+
+  /// `read` with a reader of the run's options (rejects named as the user named the log), its
+  /// errors and counts named so too, and the notes of a mapped log.
+  private static func readingInParts<T>(
+    _ path: String, _ settings: RunSettings, _ io: CLIStreams,
+    onReject handler: ((EventReject) throws(DeckIOError) -> Void)?,
+    _ read: (EventReader, String, EventFormat) throws(DeckIOError) -> (T, EventReadStats),
+    named: (inout T, EventReadStats) -> Void
+  ) throws -> T {
     let opened = Paths.open(path, io)
     guard let format = EventFormat.forPath(opened) else {
       throw CommandFailure(.software, "\(path): read in parts without a log's extension")
@@ -457,22 +493,22 @@ enum Inputs {
         try handler(named)
       }
     }
-    var read: EventReader.SnapshotRead
+    var result: T
+    let raw: EventReadStats
     do {
-      read = try EventReader(options: options).readSnapshot(
-        path: opened, format: format, cutoff: cutoff, jobs: jobs)
+      (result, raw) = try read(EventReader(options: options), opened, format)
     } catch {
       throw error.naming(opened, as: path)
     }
     var stats = EventReadStats()
-    stats.merge(read.stats, displayName: path)
-    read.stats = stats
+    stats.merge(raw, displayName: path)
+    named(&result, stats)
     if let mapping = options.columns, !settings.quiet {
-      for file in read.stats.files {
+      for file in stats.files {
         for note in mappedLogNotes(file, mapping, name: path) { io.diagnostics.note(note) }
       }
     }
-    return read
+    return result
   }
 
   /// Whether `path` is a log that `readLogInParts` reads in more than one part: a regular

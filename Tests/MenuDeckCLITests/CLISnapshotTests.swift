@@ -109,6 +109,30 @@ import Testing
     #expect(errors[1].stderr == errors[0].stderr)
   }
 
+  @Test(
+    "stats reads a big log in parts: the same bytes and notes for every number of threads",
+    arguments: [false, true])
+  func statsInParts(csv: Bool) throws {
+    let dir = try TempDir()
+    let big = try Self.bigLog(csv: csv, in: dir)
+    var outputs: [CLIRun] = []
+    for jobs in ["1", "2", "3", "7"] {
+      outputs.append(
+        dir.run([
+          "stats", "--config", CLITest.repoRoot + "/Config/menudeck.json", big, "--jobs", jobs,
+          "--skip-bad-lines", "--format", "csv",
+        ]))
+    }
+    #expect(outputs[0].code == .success, "\(outputs[0].stderr)")
+    #expect(outputs[0].stdoutLines.count > 10)
+    #expect(outputs[0].stderr.contains("skipped"), "\(outputs[0].stderr)")
+    for run in outputs.dropFirst() {
+      #expect(run.code == .success)
+      #expect(run.stdoutBytes == outputs[0].stdoutBytes)
+      #expect(run.stderr == outputs[0].stderr)
+    }
+  }
+
   @Test func decksFromASnapshotEqualDecksFromTheLogs() throws {
     let dir = try TempDir()
     let fromLog = deck([Self.log], in: dir)

@@ -182,6 +182,62 @@ package struct StatsAccumulator: EventSink, Sendable {
     return g
   }
 
+  // MARK: - Merging
+
+  /// Adds everything `other` took (the accumulator of another part of the input, over the same
+  /// catalog and options): the report is the one of a single accumulator fed both inputs, in any
+  /// order, since everything kept is a count, a minimum or a set (ground-truth records are
+  /// appended after this one's, as if they came later).
+  package mutating func merge(_ other: StatsAccumulator) {
+    precondition(other.catalog.count == catalog.count, "merging stats of another catalog")
+    let strategyMap = other.strategyNames.map { strategySlot($0) }
+    var userMap = [Int32](repeating: 0, count: other.users.count)
+    for u in 0..<other.users.count {
+      let key = other.users.key(at: Int32(u))
+      userMap[u] = key.withUnsafeBufferPointer { users.insert($0).index }
+    }
+    func unit(_ packed: UInt64) -> Int32 {
+      let key = UnitKey(packed: packed)
+      return unitSlot(strategy: strategyMap[Int(key.strategy)], user: userMap[Int(key.user)])
+    }
+    for o in other.sessions {
+      let key = SessionKey(
+        strategy: strategyMap[Int(o.key.strategy)], user: userMap[Int(o.key.user)], day: o.key.day)
+      if let s = sessionIndex[key] {
+        sessions[Int(s)].merge(o)
+      } else {
+        sessionIndex[key] = Int32(sessions.count)
+        var moved = o
+        moved.key = key
+        moved.unit = unit(other.unitKeys[Int(o.unit)])
+        sessions.append(moved)
+      }
+    }
+    for entry in other.unitShows.sortedEntries() {
+      unitShows.add(
+        unit: unit(other.unitKeys[Int(entry.unit)]), item: entry.item, shows: entry.shows)
+    }
+    let n = catalog.count
+    for (key, g) in other.groupIndex {
+      let mine = groupSlot(GroupKey(strategy: strategyMap[Int(key.strategy)], day: key.day))
+      for i in 0..<n { groupShows[Int(mine) * n + i] += other.groupShows[Int(g) * n + i] }
+    }
+    for i in 0..<n { itemShows[i] += other.itemShows[i] }
+    for (key, days) in other.pickDays {
+      let mine = PickKey(
+        strategy: strategyMap[Int(key.strategy)], user: userMap[Int(key.user)], item: key.item)
+      pickDays[mine, default: []].append(contentsOf: days)
+    }
+    for var record in other.truth {
+      record.strategy = strategyMap[Int(record.strategy)]
+      record.user = userMap[Int(record.user)]
+      truth.append(record)
+    }
+    truthExpected = truthExpected || other.truthExpected
+    // The caches of the last user, session and group stay valid: each is checked by its key.
+    currentStrategy = strategySlot(strategy)
+  }
+
   /// The item shows of a group, or nil when it has no session.
   func shows(of key: GroupKey) -> ArraySlice<Int32>? {
     guard let g = groupIndex[key] else { return nil }

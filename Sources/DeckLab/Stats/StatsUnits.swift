@@ -88,18 +88,24 @@ struct UnitShowCounts: Sendable {
   /// Adds one show of `item` to `unit`.
   @inline(__always)
   mutating func increment(unit: Int32, item: Int32) {
+    add(unit: unit, item: item, shows: 1)
+  }
+
+  /// Adds `shows` (at least 1) shows of `item` to `unit`.
+  @inline(__always)
+  mutating func add(unit: Int32, item: Int32, shows: Int32) {
     let key = UInt64(UInt32(bitPattern: unit)) << 32 | UInt64(UInt32(bitPattern: item))
     let mask = counts.count - 1
     var i = UnitShowCounts.slot(key, shift)
     while counts[i] != 0 {
       if keys[i] == key {
-        counts[i] += 1
+        counts[i] += shows
         return
       }
       i = (i + 1) & mask
     }
     keys[i] = key
-    counts[i] = 1
+    counts[i] = shows
     count += 1
     if count * 10 > counts.count * 7 { grow() }
   }
