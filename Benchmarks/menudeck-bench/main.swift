@@ -21,6 +21,8 @@ let events = Int(option("--events") ?? "") ?? (quick ? 400_000 : 2_000_000)
 let deckUsers = Int(option("--users") ?? "") ?? (quick ? 20_000 : 100_000)
 let deckItems = Int(option("--items") ?? "") ?? 500
 let snapshotEvents = Int(option("--snapshot-events") ?? "") ?? (quick ? 1_000_000 : 10_000_000)
+let realDiners = Int(option("--real-diners") ?? "") ?? (quick ? 20_000 : 100_000)
+let rounds = Int(option("--rounds") ?? "") ?? 3
 
 func mb(_ bytes: Int) -> Double { Double(bytes) / 1_000_000 }
 func fmt(_ x: Double, _ decimals: Int = 1) -> String {
@@ -34,6 +36,12 @@ if let phase = option("--phase") {
   // Child: run one measurement and print one RESULT line.
   let dir = option("--dir")!
   switch phase {
+  case "ingest-real-jsonl", "ingest-real-csv":
+    let files = try RealisticBench.generate(events: events, diners: realDiners, in: dir)
+    let r = try RealisticBench.ingest(path: phase == "ingest-real-csv" ? files.csv : files.jsonl)
+    print(
+      "RESULT bytes=\(r.bytes) events=\(r.events) seconds=\(r.seconds) pairs=\(r.pairs) peak=\(Clock.peakMemoryMiB())"
+    )
   case "ingest-jsonl", "ingest-csv", "scan-jsonl", "scan-csv", "decoder":
     let files = try IngestBench.generate(events: events, in: dir)
     let r: IngestBench.Result
@@ -83,8 +91,8 @@ if let phase = option("--phase") {
   exit(0)
 }
 
-/// `--only ingest,compare` runs those sections (ingest, snapshots, decks, simulate, compare,
-/// plugin); all of them by default.
+/// `--only ingest,compare` runs those sections (ingest, realistic, e2e, snapshots, decks,
+/// simulate, compare, plugin); all of them by default.
 let only = option("--only").map { Set($0.split(separator: ",").map(String.init)) }
 func wants(_ section: String) -> Bool { only?.contains(section) ?? true }
 
@@ -146,6 +154,44 @@ if wants("ingest") {
       + fmt(r["peak"]!, 0).leftPad(11)
       + (phase == "decoder" ? "" : "   x" + fmt(rate / decoderRate, 1) + " JSONDecoder")
     print(line)
+  }
+}
+
+print("")
+if wants("realistic") || wants("e2e") {
+  let files = try RealisticBench.generate(events: events, diners: realDiners, in: dir)
+  func size(_ path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+  }
+  print(
+    "The realistic log: \(events) swipes, \(realDiners) diners interleaved, UTC times, no deck field, \(RealisticBench.dishes) dishes (\(fmt(mb(size(files.csv)), 0)) MB CSV, \(fmt(mb(size(files.jsonl)), 0)) MB JSON Lines)"
+  )
+  if wants("realistic") {
+    print("  in process (best case: reader and history only, warm, best of \(IngestBench.repeats))")
+    for (name, phase) in [
+      ("ingest into history, JSON Lines", "ingest-real-jsonl"),
+      ("ingest into history, CSV", "ingest-real-csv"),
+    ] {
+      let r = try runChild(phase)
+      print(
+        "    " + name.padding(toLength: 34, withPad: " ", startingAt: 0)
+          + fmt(r["seconds"]!, 2).leftPad(7) + " s"
+          + fmt(mb(Int(r["bytes"]!)) / r["seconds"]!, 0)
+          .leftPad(7) + " MB/s" + fmt(r["events"]! / r["seconds"]!, 0).leftPad(11) + " events/s"
+          + fmt(r["peak"]!, 0).leftPad(7) + " MiB peak")
+    }
+  }
+  if wants("e2e") {
+    if let binary = RealisticBench.binary(option("--menudeck")) {
+      print(
+        "  end to end: the built menudeck command, \(rounds) alternating rounds, medians (\(binary))"
+      )
+      try RealisticBench.endToEnd(binary: binary, dir: dir, diners: realDiners, rounds: rounds)
+    } else {
+      print(
+        "  end to end: skipped, no menudeck binary beside this one (swift build -c release, or --menudeck PATH)"
+      )
+    }
   }
 }
 

@@ -41,7 +41,8 @@ package struct StatsAccumulator: EventSink, Sendable {
   private(set) var strategyIndex: [String: Int32] = [:]
   private(set) var currentStrategy: Int32 = 0
 
-  private(set) var sessionIndex: [SessionKey: Int32] = [:]
+  /// Sessions by (unit, day): `UInt64(unit) << 32 | day`.
+  private(set) var sessionIndex = PackedIndex()
   private(set) var sessions: [Session] = []
   /// The previous event's session (logs come in sessions: one diner's swipes in a row).
   private(set) var lastSession: Int32 = -1
@@ -55,7 +56,7 @@ package struct StatsAccumulator: EventSink, Sendable {
   /// Per (strategy, user, item): the day of every right swipe.
   private(set) var pickDays: [PickKey: [Int32]] = [:]
   /// Dense indices of the (strategy, user) pairs that have sessions: `UnitKey.packed` to index.
-  private(set) var unitIndex: [UInt64: Int32] = [:]
+  private(set) var unitIndex = PackedIndex()
   /// The (strategy, user) pair of each index, packed.
   private(set) var unitKeys: [UInt64] = []
   /// Shows per ((strategy, user) index, item).
@@ -139,12 +140,11 @@ package struct StatsAccumulator: EventSink, Sendable {
     let s: Int
     if lastSession >= 0 && sessions[Int(lastSession)].key == key {
       s = Int(lastSession)
-    } else if let existing = sessionIndex[key] {
-      s = Int(existing)
     } else {
-      s = sessions.count
-      sessionIndex[key] = Int32(s)
-      sessions.append(Session(key: key, unit: unitSlot(strategy: strategy, user: user)))
+      let unit = unitSlot(strategy: strategy, user: user)
+      let (index, inserted) = sessionIndex.insert(Self.sessionSlotKey(unit: unit, day: day))
+      s = Int(index)
+      if inserted { sessions.append(Session(key: key, unit: unit)) }
     }
     lastSession = Int32(s)
     sessions[s].add(
@@ -161,11 +161,15 @@ package struct StatsAccumulator: EventSink, Sendable {
 
   private mutating func unitSlot(strategy: Int32, user: Int32) -> Int32 {
     let key = UnitKey(strategy: strategy, user: user).packed
-    if let existing = unitIndex[key] { return existing }
-    let u = Int32(unitKeys.count)
-    unitIndex[key] = u
-    unitKeys.append(key)
+    let (u, inserted) = unitIndex.insert(key)
+    if inserted { unitKeys.append(key) }
     return u
+  }
+
+  /// The key of a session in `sessionIndex`: its (strategy, user) pair's index and its day.
+  @inline(__always)
+  private static func sessionSlotKey(unit: Int32, day: Int32) -> UInt64 {
+    UInt64(UInt32(bitPattern: unit)) << 32 | UInt64(UInt32(bitPattern: day))
   }
 
   private mutating func groupSlot(_ key: GroupKey) -> Int32 {
@@ -200,22 +204,25 @@ package struct StatsAccumulator: EventSink, Sendable {
       let key = UnitKey(packed: packed)
       return unitSlot(strategy: strategyMap[Int(key.strategy)], user: userMap[Int(key.user)])
     }
+    // Where the other's (strategy, user) pairs are here.
+    let unitMap = other.unitKeys.map { unit($0) }
     for o in other.sessions {
-      let key = SessionKey(
-        strategy: strategyMap[Int(o.key.strategy)], user: userMap[Int(o.key.user)], day: o.key.day)
-      if let s = sessionIndex[key] {
-        sessions[Int(s)].merge(o)
-      } else {
-        sessionIndex[key] = Int32(sessions.count)
+      let u = unitMap[Int(o.unit)]
+      let (s, inserted) = sessionIndex.insert(Self.sessionSlotKey(unit: u, day: o.key.day))
+      if inserted {
         var moved = o
-        moved.key = key
-        moved.unit = unit(other.unitKeys[Int(o.unit)])
+        moved.key = SessionKey(
+          strategy: strategyMap[Int(o.key.strategy)], user: userMap[Int(o.key.user)],
+          day: o.key.day)
+        moved.unit = u
         sessions.append(moved)
+      } else {
+        sessions[Int(s)].merge(o)
       }
     }
+    // In key order, not the other table's slot order (see `UnitShowCounts.slot`).
     for entry in other.unitShows.sortedEntries() {
-      unitShows.add(
-        unit: unit(other.unitKeys[Int(entry.unit)]), item: entry.item, shows: entry.shows)
+      unitShows.add(unit: unitMap[Int(entry.unit)], item: entry.item, shows: entry.shows)
     }
     let n = catalog.count
     for (key, g) in other.groupIndex {
