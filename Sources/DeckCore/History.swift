@@ -127,3 +127,46 @@ public struct History: Sendable {
     users.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
   }
 }
+
+extension History {
+  /// The history of the swipes of all `parts` together, when no diner is in two of them (the
+  /// parts of a log split by diner): item and position counts added, diners side by side. nil
+  /// when a diner id is in two parts (two byte spellings that Swift's String equality treats as
+  /// one id, which one reading would merge) or a count passes `Int32.max`, so that the caller
+  /// reads the log the one way instead.
+  public static func combining(_ parts: [History]) -> History? {
+    guard let first = parts.first else { return nil }
+    guard parts.count > 1 else { return first }
+    var itemRight = first.itemRight
+    var itemLeft = first.itemLeft
+    var positionShown = first.positionShown
+    var positionRight = first.positionRight
+    var users = first.users
+    var right = first.right
+    var left = first.left
+    func add(_ a: inout [Int32], _ b: [Int32]) -> Bool {
+      if a.count < b.count { a += repeatElement(0, count: b.count - a.count) }
+      for (i, x) in b.enumerated() {
+        let (sum, overflow) = a[i].addingReportingOverflow(x)
+        if overflow { return false }
+        a[i] = sum
+      }
+      return true
+    }
+    users.reserveCapacity(parts.reduce(0) { $0 + $1.users.count })
+    for part in parts.dropFirst() {
+      guard part.itemCount == first.itemCount, add(&itemRight, part.itemRight),
+        add(&itemLeft, part.itemLeft), add(&positionShown, part.positionShown),
+        add(&positionRight, part.positionRight)
+      else { return nil }
+      for (id, user) in part.users {
+        guard users.updateValue(user, forKey: id) == nil else { return nil }
+      }
+      right += part.right
+      left += part.left
+    }
+    return History(
+      itemRight: itemRight, itemLeft: itemLeft, users: users, positionShown: positionShown,
+      positionRight: positionRight, right: right, left: left)
+  }
+}

@@ -52,16 +52,25 @@ package struct HistoryIngest: EventSink {
   @inline(__always)
   package mutating func event(_ e: RawEvent) -> EventDisposition {
     guard let item = items.find(e.item) else { return .unknownItem }
+    add(user: e.user, item: item, swipe: e.swipe, day: e.day, position: e.position)
+    return .accepted
+  }
+
+  /// Adds one swipe whose item is known (its catalog index), as `event` does.
+  @inline(__always)
+  mutating func add(
+    user: UnsafeBufferPointer<UInt8>, item: Int32, swipe: SwipeDirection, day: Int32,
+    position: Int32
+  ) {
     if !isKnownUniquelyReferenced(&queue) { queue = queue.copy() }
     let q = queue.state
-    if !q.pointee.continuesSession(e.user) { q.pointee.startSession(e.user) }
+    if !q.pointee.continuesSession(user) { q.pointee.startSession(user) }
     (q.pointee.swipes + q.pointee.count).initialize(
       to: HistoryBuilder.Swipe(
-        user: Int32(truncatingIfNeeded: q.pointee.sessionCount &- 1), item: item, swipe: e.swipe,
-        day: e.day, position: e.position))
+        user: Int32(truncatingIfNeeded: q.pointee.sessionCount &- 1), item: item, swipe: swipe,
+        day: day, position: position))
     q.pointee.count &+= 1
     if q.pointee.count == HistoryIngest.batchSize { flush() }
-    return .accepted
   }
 
   /// Adds the queued events to the builder (the reader calls it at the end of a run).

@@ -44,8 +44,8 @@ let deckCommand = CommandSpec(
     InputOptions.fallback.spec,
     InputOptions.jobs.with(
       help:
-        "Threads that build the decks (default: the cores available); the output is the same "
-        + "for every number. A plugin strategy scores on one thread."
+        "Threads that read big swipe logs and build the decks (default: the cores available); "
+        + "the output is the same for every number. A plugin strategy scores on one thread."
     ).spec,
     InputOptions.quiet.spec,
   ],
@@ -308,8 +308,10 @@ struct DeckInputs {
       (users, usersHash) = try Inputs.loadUsers(path, io)
     }
     let builder = try Inputs.deckBuilder(catalog, settings.rules, config)
+    let jobs = args.declares(InputOptions.jobs) ? try InputOptions.jobs(args) : 1
     let (history, stats, future) = try Inputs.loadHistory(
-      settings, catalog: catalog, cutoff: settings.date, io: io, rejects: rejects, extra: extra)
+      settings, catalog: catalog, cutoff: settings.date, io: io, rejects: rejects, extra: extra,
+      jobs: jobs)
 
     let fallback = try Strategies.fallback(args, config)
     let strategy = try Strategies.make(settings.strategy, fallback: fallback, io)

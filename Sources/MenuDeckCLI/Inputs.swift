@@ -262,11 +262,13 @@ enum Inputs {
     return (users, ContentHash.sha256(bytes))
   }
 
-  /// Streams the swipe logs into a history that stops the day before `date`.
+  /// Streams the swipe logs into a history that stops the day before `date`. With `jobs` above
+  /// 1 and a log big enough to be read in parts, the logs are read on `jobs` threads and
+  /// aggregated by diner (`EventReader.history(of:)`): the same history.
   static func loadHistory(
     _ settings: RunSettings, catalog: Catalog, cutoff: DeckDate?, io: CLIStreams,
     rejects: RejectsWriter?, onReject: ((EventReject) throws(DeckIOError) -> Void)? = nil,
-    extra: [SwipeEvent] = []
+    extra: [SwipeEvent] = [], jobs: Int = 1
   ) throws -> (History, EventReadStats, Int) {
     let handler: ((EventReject) throws(DeckIOError) -> Void)?
     if let rejects {
@@ -276,6 +278,13 @@ enum Inputs {
     }
     let snapshots = settings.historyPaths.filter {
       $0 != "-" && SnapshotFile.isSnapshot(path: Paths.open($0, io))
+    }
+    if snapshots.isEmpty && jobs > 1
+      && settings.historyPaths.contains(where: { canReadInParts($0, io) })
+    {
+      return try loadHistoryByDiner(
+        settings, catalog: catalog, cutoff: cutoff, io: io, onReject: handler, extra: extra,
+        jobs: jobs)
     }
     if snapshots.isEmpty {
       var ingest = HistoryIngest(catalog: catalog, cutoff: cutoff)
@@ -332,6 +341,46 @@ enum Inputs {
       if case .outOfMemory = error { throw error }
       throw CommandFailure(.dataError, "\(snapshots.joined(separator: ", ")): \(error)")
     }
+  }
+
+  /// `loadHistory` on `jobs` threads: each big log read in parts, the others whole, every part
+  /// into buckets by diner, each bucket aggregated on a thread of its own. When the buckets'
+  /// histories cannot be put together (one id spelt two ways, a count past Int32), one
+  /// aggregation takes the buckets instead: the history does not depend on the order of the
+  /// swipes, so it is still the one history of the logs, and nothing is read twice.
+  private static func loadHistoryByDiner(
+    _ settings: RunSettings, catalog: Catalog, cutoff: DeckDate?, io: CLIStreams,
+    onReject handler: ((EventReject) throws(DeckIOError) -> Void)?, extra: [SwipeEvent],
+    jobs: Int
+  ) throws -> (History, EventReadStats, Int) {
+    var parts: [DinerBuckets] = []
+    var stats = EventReadStats()
+    let items = DinerBuckets.Items(catalog: catalog)
+    for path in settings.historyPaths {
+      if canReadInParts(path, io) {
+        let read = try readLogInParts(
+          path, settings, io, jobs: jobs, onReject: handler,
+          sink: { DinerBuckets(items: items, buckets: jobs) }, finish: { $0 })
+        parts += read.results
+        stats.merge(read.stats, displayName: path)
+      } else {
+        var sink = DinerBuckets(items: items, buckets: jobs)
+        let one = try readLogs([path], settings, io, into: &sink, onReject: handler)
+        parts.append(sink)
+        stats.merge(one, displayName: path == "-" ? "<stdin>" : path)
+      }
+    }
+    if !extra.isEmpty {
+      var sink = DinerBuckets(items: items, buckets: jobs)
+      feed(extra, into: &sink)
+      parts.append(sink)
+    }
+    if let read = try EventReader.history(of: parts, catalog: catalog, cutoff: cutoff) {
+      return (read.history, stats, read.skippedFuture)
+    }
+    var ingest = HistoryIngest(catalog: catalog, cutoff: cutoff)
+    DinerBuckets.feed(parts, into: &ingest)
+    return (try ingest.build(), stats, ingest.builder.skippedFuture)
   }
 
   /// Adds swipes that are in no file (a `play` session's) to `sink`, as the reader would.

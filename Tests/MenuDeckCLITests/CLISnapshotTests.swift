@@ -133,6 +133,33 @@ import Testing
     }
   }
 
+  @Test(
+    "deck reads a big log on several threads, by diner: the same decks, rejects and notes",
+    arguments: [false, true])
+  func deckHistoryByDiner(csv: Bool) throws {
+    let dir = try TempDir()
+    let big = try Self.bigLog(csv: csv, in: dir)
+    var runs: [(CLIRun, String)] = []
+    for jobs in ["1", "2", "3", "7"] {
+      let run = dir.run([
+        "deck", "--config", CLITest.repoRoot + "/Config/menudeck.json", "--date", "2026-12-01",
+        "--format", "jsonl", "--history", big, "--history", Self.log, "--jobs", jobs,
+        "--skip-bad-lines", "--rejects", dir.file("r\(jobs).txt"),
+      ])
+      runs.append((run, try dir.read("r\(jobs).txt")))
+    }
+    let (first, rejects) = runs[0]
+    #expect(first.code == .success, "\(first.stderr)")
+    #expect(first.stdoutLines.count > 1_000)
+    #expect(!rejects.isEmpty)
+    for (run, r) in runs.dropFirst() {
+      #expect(run.code == .success)
+      #expect(run.stdoutBytes == first.stdoutBytes)
+      #expect(r == rejects)
+      #expect(run.stderr == first.stderr)
+    }
+  }
+
   @Test func decksFromASnapshotEqualDecksFromTheLogs() throws {
     let dir = try TempDir()
     let fromLog = deck([Self.log], in: dir)

@@ -1,0 +1,145 @@
+import DeckBase
+import DeckCore
+
+// A history read on every core, partitioned by diner
+// ===================================================
+//
+// Aggregating a log of many interleaved diners is bound by memory: every swipe reaches the
+// table of another diner. Read in parts and merged (as `readSnapshot` does), each part's
+// aggregation would be as big as the whole and the merge as slow as a part. So the work is split
+// by diner instead, as column engines split a GROUP BY:
+//
+// 1. Each part of the file (`readInParts`), or each log read whole, is parsed by a worker of its
+//    own into `jobs` buckets by a hash of the diner's id bytes: per swipe the diner's id bytes,
+//    the dish's catalog index, the direction, the day and the position. The reader counts lines,
+//    unknown dishes and rejects as it always does.
+// 2. Each bucket is aggregated by a worker of its own into a history (`HistoryIngest`), the
+//    parts in file order: a diner's swipes arrive in the order of the files.
+// 3. The buckets' histories share no diner, so they are put side by side
+//    (`History.combining`): item and position counts added, diners side by side.
+//
+// The result is the history one reader builds (tested). When two buckets hold one diner (two
+// byte spellings of an id that Swift's String equality treats as one, which one reader merges)
+// or a count passes Int32, `combining` says so and the caller reads the logs the one way.
+//
+// Memory: beside the history, every swipe is held once between the two steps (its diner's id
+// bytes and 20 bytes), so it grows with the log, not with the number of threads.
+
+/// One part's swipes, by bucket.
+package struct DinerBuckets: EventSink, @unchecked Sendable {
+  struct Swipe {
+    var userStart: Int32
+    var userLength: Int32
+    var item: Int32
+    var day: Int32
+    var position: Int32
+    var right: Bool
+  }
+
+  struct Bucket {
+    var ids: [UInt8] = []
+    var swipes: [Swipe] = []
+
+    /// Adds this bucket's swipes, in order, to `ingest`.
+    func feed(into ingest: inout HistoryIngest) {
+      ids.withUnsafeBufferPointer { ids in
+        for s in swipes {
+          ingest.add(
+            user: UnsafeBufferPointer(
+              rebasing: ids[Int(s.userStart)..<Int(s.userStart + s.userLength)]),
+            item: s.item, swipe: s.right ? .right : .left, day: s.day, position: s.position)
+        }
+      }
+    }
+  }
+
+  /// The catalog's dishes, made once and shared by the parts.
+  package struct Items: @unchecked Sendable {
+    let index: ItemIndex
+    package init(catalog: Catalog) { index = ItemIndex(ids: catalog.items.map(\.id)) }
+  }
+
+  private let items: ItemIndex
+  private(set) var buckets: [Bucket]
+
+  package init(items: Items, buckets: Int) {
+    self.items = items.index
+    self.buckets = Array(repeating: Bucket(), count: max(1, buckets))
+  }
+
+  /// Feeds every part's swipes, bucket by bucket, into one aggregation (the history does not
+  /// depend on the order of the swipes).
+  package static func feed(_ parts: [DinerBuckets], into ingest: inout HistoryIngest) {
+    guard let count = parts.first?.buckets.count else { return }
+    for b in 0..<count {
+      for part in parts { part.buckets[b].feed(into: &ingest) }
+    }
+    ingest.finish()
+  }
+
+  /// The bucket of a diner id: the same for the same bytes in every part and run.
+  @inline(__always)
+  static func bucket(_ user: UnsafeBufferPointer<UInt8>, of count: Int) -> Int {
+    Int(truncatingIfNeeded: ByteTable.hash(user) % UInt64(count))
+  }
+
+  @inline(__always)
+  package mutating func event(_ e: RawEvent) -> EventDisposition {
+    guard let item = items.find(e.item) else { return .unknownItem }
+    let b = Self.bucket(e.user, of: buckets.count)
+    let start = buckets[b].ids.count
+    buckets[b].ids.append(contentsOf: e.user)
+    buckets[b].swipes.append(
+      Swipe(
+        userStart: Int32(truncatingIfNeeded: start), userLength: Int32(e.user.count), item: item,
+        day: e.day, position: e.position, right: e.swipe == .right))
+    return .accepted
+  }
+
+  /// Whether a bucket's ids fit the 32-bit offsets (2 GiB of diner ids in one bucket of one
+  /// part: a part is read whole beyond that).
+  var fits: Bool { buckets.allSatisfy { $0.ids.count <= Int(Int32.max) } }
+}
+
+extension EventReader {
+  /// What reading logs into a history by diner gave.
+  package struct HistoryRead: Sendable {
+    package var history: History
+    /// Swipes on or after the cutoff, not aggregated.
+    package var skippedFuture: Int
+  }
+
+  /// The history of `parts` (each a part of a log, or a log, parsed into `DinerBuckets` of
+  /// `buckets` buckets), aggregated one bucket per thread; nil when the buckets' histories
+  /// cannot be put together (see above) and the logs must be read the one way.
+  package static func history(
+    of parts: [DinerBuckets], catalog: Catalog, cutoff: DeckDate?
+  ) throws(DeckCoreError) -> HistoryRead? {
+    guard let count = parts.first?.buckets.count, parts.allSatisfy({ $0.fits }) else {
+      return nil
+    }
+    let shared = SharedParts(parts: parts)
+    let built = Parallel.map(count: count, jobs: count) { b in
+      Result { () throws(DeckCoreError) -> (History, Int) in
+        var ingest = HistoryIngest(catalog: catalog, cutoff: cutoff)
+        for part in shared.parts { part.buckets[b].feed(into: &ingest) }
+        ingest.finish()
+        let builder = ingest.builder
+        return (try builder.build(), builder.skippedFuture)
+      }
+    }
+    var histories: [History] = []
+    var skippedFuture = 0
+    for result in built {
+      let (history, future) = try result.get()
+      histories.append(history)
+      skippedFuture += future
+    }
+    guard let history = History.combining(histories) else { return nil }
+    return HistoryRead(history: history, skippedFuture: skippedFuture)
+  }
+}
+
+private struct SharedParts: @unchecked Sendable {
+  let parts: [DinerBuckets]
+}
