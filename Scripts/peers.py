@@ -163,6 +163,8 @@ def main():
     ap.add_argument("--menudeck", default=os.path.join(REPO, ".build/release/menudeck"))
     ap.add_argument("--keep", help="generate the data here and keep it")
     args = ap.parse_args()
+    # The commands run in the data's directory: the binary's path must not be relative.
+    args.menudeck = os.path.abspath(args.menudeck)
     if not (1 <= args.events <= 100_000_000 and 1 <= args.diners <= 10_000_000
             and 10 <= args.dishes <= 100_000 and 1 <= args.rounds <= 100):
         sys.exit("out of range: 1..1e8 events, 1..1e7 diners, 10..1e5 dishes, 1..100 rounds")
@@ -172,7 +174,14 @@ def main():
     py = venv_python()
     dir = args.keep or tempfile.mkdtemp(prefix="menudeck-peers-")
     os.makedirs(dir, exist_ok=True)
-    n = generate(dir, args.events, args.diners, args.dishes, seed=14)
+    # A kept directory that has this size's data already is used as it is.
+    stamp = os.path.join(dir, f"generated-{args.events}-{args.diners}-{args.dishes}")
+    if args.keep and os.path.exists(stamp):
+        n = args.events
+    else:
+        n = generate(dir, args.events, args.diners, args.dishes, seed=14)
+        if args.keep:
+            open(stamp, "w").close()
     sizes = {f: os.path.getsize(os.path.join(dir, f)) / 1e6 for f in ("log.csv", "log.jsonl")}
     cores = os.cpu_count() or 1
     help_text = subprocess.run([args.menudeck, "deck", "--help"], capture_output=True,
