@@ -39,6 +39,9 @@ package struct DinerBuckets: EventSink, @unchecked Sendable {
   struct Bucket {
     var ids: [UInt8] = []
     var swipes: [Swipe] = []
+    /// With `keepsTimes`: each swipe's time and its day for stats (the deck's, else its own).
+    var times: [Int64] = []
+    var statsDays: [Int32] = []
 
     /// Adds this bucket's swipes, in order, to `ingest`.
     func feed(into ingest: inout HistoryIngest) {
@@ -61,10 +64,13 @@ package struct DinerBuckets: EventSink, @unchecked Sendable {
 
   private let items: ItemIndex
   private(set) var buckets: [Bucket]
+  /// Whether each swipe's time and deck day are kept too (for stats).
+  let keepsTimes: Bool
 
-  package init(items: Items, buckets: Int) {
+  package init(items: Items, buckets: Int, keepsTimes: Bool = false) {
     self.items = items.index
     self.buckets = Array(repeating: Bucket(), count: max(1, buckets))
+    self.keepsTimes = keepsTimes
   }
 
   /// Feeds every part's swipes, bucket by bucket, into one aggregation (the history does not
@@ -93,8 +99,32 @@ package struct DinerBuckets: EventSink, @unchecked Sendable {
       Swipe(
         userStart: Int32(truncatingIfNeeded: start), userLength: Int32(e.user.count), item: item,
         day: e.day, position: e.position, right: e.swipe == .right))
+    if keepsTimes {
+      buckets[b].times.append(e.at)
+      buckets[b].statsDays.append(e.deck?.daysSinceEpoch ?? e.day)
+    }
     return .accepted
   }
+
+  /// Calls `body` with each swipe of bucket `b` in order: the diner's id bytes, the dish's
+  /// catalog index, the direction, the time, the position and the stats day (`keepsTimes`).
+  package func forEachSwipe(
+    inBucket b: Int,
+    _ body: (UnsafeBufferPointer<UInt8>, Int32, SwipeDirection, Int64, Int32, Int32) -> Void
+  ) {
+    let bucket = buckets[b]
+    precondition(keepsTimes, "the swipes' times were not kept")
+    bucket.ids.withUnsafeBufferPointer { ids in
+      for (k, s) in bucket.swipes.enumerated() {
+        body(
+          UnsafeBufferPointer(rebasing: ids[Int(s.userStart)..<Int(s.userStart + s.userLength)]),
+          s.item, s.right ? .right : .left, bucket.times[k], s.position, bucket.statsDays[k])
+      }
+    }
+  }
+
+  /// How many buckets the swipes are in.
+  package var bucketCount: Int { buckets.count }
 
   /// Whether a bucket's ids fit the 32-bit offsets (2 GiB of diner ids in one bucket of one
   /// part: a part is read whole beyond that).

@@ -353,25 +353,10 @@ enum Inputs {
     onReject handler: ((EventReject) throws(DeckIOError) -> Void)?, extra: [SwipeEvent],
     jobs: Int
   ) throws -> (History, EventReadStats, Int) {
-    var parts: [DinerBuckets] = []
-    var stats = EventReadStats()
-    let items = DinerBuckets.Items(catalog: catalog)
-    for path in settings.historyPaths {
-      if canReadInParts(path, io) {
-        let read = try readLogInParts(
-          path, settings, io, jobs: jobs, onReject: handler,
-          sink: { DinerBuckets(items: items, buckets: jobs) }, finish: { $0 })
-        parts += read.results
-        stats.merge(read.stats, displayName: path)
-      } else {
-        var sink = DinerBuckets(items: items, buckets: jobs)
-        let one = try readLogs([path], settings, io, into: &sink, onReject: handler)
-        parts.append(sink)
-        stats.merge(one, displayName: path == "-" ? "<stdin>" : path)
-      }
-    }
+    var (parts, stats) = try readByDiner(
+      settings.historyPaths, settings, io, catalog: catalog, jobs: jobs, onReject: handler)
     if !extra.isEmpty {
-      var sink = DinerBuckets(items: items, buckets: jobs)
+      var sink = DinerBuckets(items: DinerBuckets.Items(catalog: catalog), buckets: jobs)
       feed(extra, into: &sink)
       parts.append(sink)
     }
@@ -381,6 +366,34 @@ enum Inputs {
     var ingest = HistoryIngest(catalog: catalog, cutoff: cutoff)
     DinerBuckets.feed(parts, into: &ingest)
     return (try ingest.build(), stats, ingest.builder.skippedFuture)
+  }
+
+  /// Reads the logs on `jobs` threads into buckets by diner (`DinerBuckets`, `jobs` buckets):
+  /// each big regular log in parts, the others whole; the parts in file order and the counts
+  /// named as the user named the logs.
+  static func readByDiner(
+    _ paths: [String], _ settings: RunSettings, _ io: CLIStreams, catalog: Catalog, jobs: Int,
+    keepsTimes: Bool = false, onReject handler: ((EventReject) throws(DeckIOError) -> Void)?
+  ) throws -> ([DinerBuckets], EventReadStats) {
+    var parts: [DinerBuckets] = []
+    var stats = EventReadStats()
+    let items = DinerBuckets.Items(catalog: catalog)
+    for path in paths {
+      if canReadInParts(path, io) {
+        let read = try readLogInParts(
+          path, settings, io, jobs: jobs, onReject: handler,
+          sink: { DinerBuckets(items: items, buckets: jobs, keepsTimes: keepsTimes) },
+          finish: { $0 })
+        parts += read.results
+        stats.merge(read.stats, displayName: path)
+      } else {
+        var sink = DinerBuckets(items: items, buckets: jobs, keepsTimes: keepsTimes)
+        let one = try readLogs([path], settings, io, into: &sink, onReject: handler)
+        parts.append(sink)
+        stats.merge(one, displayName: path == "-" ? "<stdin>" : path)
+      }
+    }
+    return (parts, stats)
   }
 
   /// Adds swipes that are in no file (a `play` session's) to `sink`, as the reader would.

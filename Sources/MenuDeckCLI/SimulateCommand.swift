@@ -331,8 +331,8 @@ let statsCommand = CommandSpec(
     StatsCommandOptions.format.spec,
     InputOptions.jobs.with(
       help:
-        "Threads that read each big log file, in parts (default: the cores available); the "
-        + "output is the same for every number."
+        "Threads that read big log files and sum them up, by diner (default: the cores "
+        + "available); the output is the same for every number."
     ).spec,
   ],
   arguments: [
@@ -384,22 +384,37 @@ let statsCommand = CommandSpec(
       return .success
     }
     let jobs = try InputOptions.jobs(args)
-    var stats = StatsAccumulator(catalog: catalog, options: options)
-    var read = EventReadStats()
-    for log in logs {
-      if jobs > 1 && Inputs.canReadInParts(log, io) {
-        // Each part into an accumulator of its own, added up in file order.
-        let parts = try Inputs.readLogInParts(
-          log, settings, io, jobs: jobs, onReject: nil,
-          sink: { StatsAccumulator(catalog: catalog, options: options) }, finish: { $0 })
-        for part in parts.results { stats.merge(part) }
-        read.merge(parts.stats, displayName: log)
-      } else {
-        let one = try Inputs.readLogs([log], settings, io, into: &stats, onReject: nil)
-        read.merge(one, displayName: log == "-" ? "<stdin>" : log)
+    let report: StatsReport
+    let read: EventReadStats
+    if jobs > 1 && logs.contains(where: { Inputs.canReadInParts($0, io) }) {
+      // On every core, by diner: the logs parsed into buckets by diner, each bucket summed up
+      // by an accumulator of its own; the buckets share no diner, so their reports add up.
+      let (parts, stats) = try Inputs.readByDiner(
+        logs, settings, io, catalog: catalog, jobs: jobs, keepsTimes: true, onReject: nil)
+      let shared = SharedBuckets(parts: parts)
+      let buckets = Parallel.map(count: jobs, jobs: jobs) { b in
+        var accumulator = StatsAccumulator(catalog: catalog, options: options)
+        for part in shared.parts {
+          part.forEachSwipe(inBucket: b) { user, item, swipe, at, position, day in
+            accumulator.add(
+              user: user, item: item, swipe: swipe, at: at, position: position, day: day)
+          }
+        }
+        return accumulator
       }
+      report = StatsAccumulator.report(of: buckets)
+      read = stats
+    } else {
+      var stats = StatsAccumulator(catalog: catalog, options: options)
+      read = try Inputs.readLogs(logs, settings, io, into: &stats, onReject: nil)
+      report = stats.report()
     }
-    io.stdout.write(bytes: stats.report().render(format))
+    io.stdout.write(bytes: report.render(format))
     Summary.history(read, future: 0, date: DeckDate(daysSinceEpoch: 0), context: context)
     return .success
   })
+
+/// Parts read by diner, shared by the threads that sum up their buckets (each reads only).
+private struct SharedBuckets: @unchecked Sendable {
+  let parts: [DinerBuckets]
+}

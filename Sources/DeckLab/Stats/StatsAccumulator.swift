@@ -91,17 +91,29 @@ package struct StatsAccumulator: EventSink, Sendable {
   @inline(__always)
   package mutating func event(_ e: RawEvent) -> EventDisposition {
     guard let item = items.find(e.item) else { return .unknownItem }
+    add(
+      user: e.user, item: item, swipe: e.swipe, at: e.at, position: e.position,
+      day: e.deck?.daysSinceEpoch ?? e.day)
+    return .accepted
+  }
+
+  /// Adds one swipe whose dish is known (its catalog index) under the current `strategy`, as
+  /// `event` does; `day` is the session's day (the deck's, else the swipe's own).
+  @inline(__always)
+  package mutating func add(
+    user id: UnsafeBufferPointer<UInt8>, item: Int32, swipe: SwipeDirection, at: Int64,
+    position: Int32, day: Int32
+  ) {
     let user: Int32
-    if lastUser >= 0 && users.keyEquals(lastUser, e.user) {
+    if lastUser >= 0 && users.keyEquals(lastUser, id) {
       user = lastUser
     } else {
-      user = users.insert(e.user).index
+      user = users.insert(id).index
       lastUser = user
     }
     add(
-      strategy: currentStrategy, user: user, item: item, swipe: e.swipe, at: e.at,
-      position: e.position, day: e.deck?.daysSinceEpoch ?? e.day)
-    return .accepted
+      strategy: currentStrategy, user: user, item: item, swipe: swipe, at: at,
+      position: position, day: day)
   }
 
   /// Adds one swipe under `strategy` (nil: `(all)`).
@@ -184,65 +196,6 @@ package struct StatsAccumulator: EventSink, Sendable {
     }
     lastGroup = (key, g)
     return g
-  }
-
-  // MARK: - Merging
-
-  /// Adds everything `other` took (the accumulator of another part of the input, over the same
-  /// catalog and options): the report is the one of a single accumulator fed both inputs, in any
-  /// order, since everything kept is a count, a minimum or a set (ground-truth records are
-  /// appended after this one's, as if they came later).
-  package mutating func merge(_ other: StatsAccumulator) {
-    precondition(other.catalog.count == catalog.count, "merging stats of another catalog")
-    let strategyMap = other.strategyNames.map { strategySlot($0) }
-    var userMap = [Int32](repeating: 0, count: other.users.count)
-    for u in 0..<other.users.count {
-      let key = other.users.key(at: Int32(u))
-      userMap[u] = key.withUnsafeBufferPointer { users.insert($0).index }
-    }
-    func unit(_ packed: UInt64) -> Int32 {
-      let key = UnitKey(packed: packed)
-      return unitSlot(strategy: strategyMap[Int(key.strategy)], user: userMap[Int(key.user)])
-    }
-    // Where the other's (strategy, user) pairs are here.
-    let unitMap = other.unitKeys.map { unit($0) }
-    for o in other.sessions {
-      let u = unitMap[Int(o.unit)]
-      let (s, inserted) = sessionIndex.insert(Self.sessionSlotKey(unit: u, day: o.key.day))
-      if inserted {
-        var moved = o
-        moved.key = SessionKey(
-          strategy: strategyMap[Int(o.key.strategy)], user: userMap[Int(o.key.user)],
-          day: o.key.day)
-        moved.unit = u
-        sessions.append(moved)
-      } else {
-        sessions[Int(s)].merge(o)
-      }
-    }
-    // In key order, not the other table's slot order (see `UnitShowCounts.slot`).
-    for entry in other.unitShows.sortedEntries() {
-      unitShows.add(unit: unitMap[Int(entry.unit)], item: entry.item, shows: entry.shows)
-    }
-    let n = catalog.count
-    for (key, g) in other.groupIndex {
-      let mine = groupSlot(GroupKey(strategy: strategyMap[Int(key.strategy)], day: key.day))
-      for i in 0..<n { groupShows[Int(mine) * n + i] += other.groupShows[Int(g) * n + i] }
-    }
-    for i in 0..<n { itemShows[i] += other.itemShows[i] }
-    for (key, days) in other.pickDays {
-      let mine = PickKey(
-        strategy: strategyMap[Int(key.strategy)], user: userMap[Int(key.user)], item: key.item)
-      pickDays[mine, default: []].append(contentsOf: days)
-    }
-    for var record in other.truth {
-      record.strategy = strategyMap[Int(record.strategy)]
-      record.user = userMap[Int(record.user)]
-      truth.append(record)
-    }
-    truthExpected = truthExpected || other.truthExpected
-    // The caches of the last user, session and group stay valid: each is checked by its key.
-    currentStrategy = strategySlot(strategy)
   }
 
   /// The item shows of a group, or nil when it has no session.

@@ -10,19 +10,93 @@ extension StatsAccumulator {
   /// day that has a session or a ground-truth record under any strategy, plus `options.days`,
   /// ascending, then the row over all days.
   package func report() -> StatsReport {
-    var labels = Set(strategyNames)
-    labels.formUnion(options.strategies)
-    // `(all)` exists from init; drop it when nothing carries it and other labels exist.
+    Self.report(of: [reportParts()], catalog: catalog, options: options)
+  }
+
+  /// The report of accumulators that share no diner (the buckets of a log split by diner):
+  /// the report one accumulator fed all their swipes gives, since every metric is made of
+  /// per-(strategy, day) counts and shows, which add up across diners.
+  package static func report(of parts: [StatsAccumulator]) -> StatsReport {
+    precondition(!parts.isEmpty, "a report of no accumulator")
+    return report(
+      of: parts.map { $0.reportParts() }, catalog: parts[0].catalog, options: parts[0].options)
+  }
+
+  /// What a report is made of before its rows, by strategy label and day.
+  struct ReportParts {
+    struct Key: Hashable {
+      var label: String
+      var day: Int32
+    }
+    var tallies: [Key: Tally] = [:]
+    var shows: [Key: [Int32]] = [:]
+    var itemShows: [Int64]
+    var days: Set<Int32> = []
+    var labels: Set<String> = []
+    var unlabelledUsed = false
+    var hasGroundTruth = false
+  }
+
+  func reportParts() -> ReportParts {
+    var parts = ReportParts(itemShows: itemShows)
+    parts.labels = Set(strategyNames)
     let unlabelled = strategyIndex[StatsAccumulator.unlabelled]!
-    let unlabelledUsed =
+    parts.unlabelledUsed =
       sessions.contains { $0.key.strategy == unlabelled }
       || truth.contains { $0.strategy == unlabelled }
-      || options.strategies.contains(StatsAccumulator.unlabelled)
+    parts.hasGroundTruth = hasGroundTruth
+    parts.days = Set(sessions.map(\.key.day))
+    parts.days.formUnion(truth.map(\.day))
+    func key(_ strategy: Int32, _ day: Int32) -> ReportParts.Key {
+      ReportParts.Key(label: strategyNames[Int(strategy)], day: day)
+    }
+    for session in sessions {
+      parts.tallies[key(session.key.strategy, session.key.day), default: Tally()]
+        .add(session, deckSize: options.deckSize)
+    }
+    for (k, days) in pickDays {
+      for (day, repeated) in repeats(days.sorted()) {
+        parts.tallies[key(k.strategy, day), default: Tally()].repeatPicks += repeated
+      }
+    }
+    for record in truth {
+      parts.tallies[key(record.strategy, record.day), default: Tally()].truth.add(record)
+    }
+    for (group, _) in groupIndex {
+      parts.shows[key(group.strategy, group.day)] = Array(shows(of: group)!)
+    }
+    return parts
+  }
+
+  private static func report(
+    of parts: [ReportParts], catalog: Catalog, options: StatsOptions
+  ) -> StatsReport {
+    // Add the parts up (one part: itself).
+    var all = parts[0]
+    for p in parts.dropFirst() {
+      for (k, t) in p.tallies { all.tallies[k, default: Tally()].merge(t) }
+      for (k, shows) in p.shows {
+        if var mine = all.shows[k] {
+          for i in mine.indices { mine[i] += shows[i] }
+          all.shows[k] = mine
+        } else {
+          all.shows[k] = shows
+        }
+      }
+      for i in all.itemShows.indices { all.itemShows[i] += p.itemShows[i] }
+      all.days.formUnion(p.days)
+      all.labels.formUnion(p.labels)
+      all.unlabelledUsed = all.unlabelledUsed || p.unlabelledUsed
+      all.hasGroundTruth = all.hasGroundTruth || p.hasGroundTruth
+    }
+    var labels = all.labels
+    labels.formUnion(options.strategies)
+    // `(all)` exists from init; drop it when nothing carries it and other labels exist.
+    let unlabelledUsed =
+      all.unlabelledUsed || options.strategies.contains(StatsAccumulator.unlabelled)
     if !unlabelledUsed && labels.count > 1 { labels.remove(StatsAccumulator.unlabelled) }
     let ordered = labels.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-
-    var daySet = Set(sessions.map(\.key.day))
-    daySet.formUnion(truth.map(\.day))
+    var daySet = all.days
     if let range = options.days {
       for d in range.lowerBound.daysSinceEpoch...range.upperBound.daysSinceEpoch {
         daySet.insert(d)
@@ -30,37 +104,19 @@ extension StatsAccumulator {
     }
     let days = daySet.sorted()
 
-    // Tallies per (strategy slot, day).
-    var tallies: [GroupKey: Tally] = [:]
-    for session in sessions {
-      tallies[GroupKey(strategy: session.key.strategy, day: session.key.day), default: Tally()]
-        .add(session, deckSize: options.deckSize)
-    }
-    for (key, days) in pickDays {
-      for (day, repeated) in repeats(days.sorted()) {
-        tallies[GroupKey(strategy: key.strategy, day: day), default: Tally()].repeatPicks +=
-          repeated
-      }
-    }
-    for record in truth {
-      tallies[GroupKey(strategy: record.strategy, day: record.day), default: Tally()].truth.add(
-        record)
-    }
-
-    let information = selfInformation()
+    let information = selfInformation(all.itemShows)
     var rows: [StatsRow] = []
     for label in ordered {
-      let slot = strategyIndex[label]
       var total = Tally()
       var totalShows = Array(repeating: Int32(0), count: catalog.count)
       for day in days {
-        let key = slot.map { GroupKey(strategy: $0, day: day) }
-        let tally = key.flatMap { tallies[$0] } ?? Tally()
-        let shows = key.flatMap { self.shows(of: $0) }
+        let k = ReportParts.Key(label: label, day: day)
+        let tally = all.tallies[k] ?? Tally()
+        let shows = all.shows[k]
         rows.append(
           row(
-            strategy: label, day: DeckDate(daysSinceEpoch: day), tally: tally, shows: shows,
-            information: information))
+            strategy: label, day: DeckDate(daysSinceEpoch: day), tally: tally, shows: shows?[...],
+            information: information, catalog: catalog))
         total.merge(tally)
         if let shows {
           for (i, n) in shows.enumerated() { totalShows[i] += n }
@@ -69,14 +125,17 @@ extension StatsAccumulator {
       rows.append(
         row(
           strategy: label, day: nil, tally: total, shows: totalShows[...],
-          information: information))
+          information: information, catalog: catalog))
     }
     return StatsReport(
-      options: options, catalogItems: catalog.count, hasGroundTruth: hasGroundTruth, rows: rows)
+      options: options, catalogItems: catalog.count, hasGroundTruth: all.hasGroundTruth,
+      rows: rows)
   }
 
   /// -log2(shows_i / all shows) per item, 0 for items never shown (never used: they add nothing).
-  func selfInformation() -> [Double] {
+  func selfInformation() -> [Double] { Self.selfInformation(itemShows) }
+
+  static func selfInformation(_ itemShows: [Int64]) -> [Double] {
     let all = itemShows.reduce(0, +)
     return itemShows.map { n in n > 0 ? -log2(Double(n) / Double(all)) : 0 }
   }
@@ -100,9 +159,9 @@ extension StatsAccumulator {
     return out
   }
 
-  private func row(
+  private static func row(
     strategy: String, day: DeckDate?, tally t: Tally, shows: ArraySlice<Int32>?,
-    information: [Double]
+    information: [Double], catalog: Catalog
   ) -> StatsRow {
     var values: [StatsMetric: Double] = [:]
     func ratio(_ a: Int, _ b: Int) -> Double? { b > 0 ? Double(a) / Double(b) : nil }
@@ -136,7 +195,7 @@ extension StatsAccumulator {
   }
 
   /// The mean of `values` summed in ascending order (so it does not depend on input order).
-  private func mean(_ values: [Double]) -> Double? {
+  private static func mean(_ values: [Double]) -> Double? {
     guard !values.isEmpty else { return nil }
     return values.sorted().reduce(0, +) / Double(values.count)
   }

@@ -80,18 +80,6 @@ struct Session {
     }
   }
 
-  /// Adds the swipes of the same session read elsewhere (another part of the input).
-  mutating func merge(_ o: Session) {
-    right += o.right
-    left += o.left
-    unpositioned = unpositioned || o.unpositioned
-    firstRightPosition = min(firstRightPosition, o.firstRightPosition)
-    firstRightAt = min(firstRightAt, o.firstRightAt)
-    times += o.times
-    categoryBits |= o.categoryBits
-    for c in o.moreCategories where !moreCategories.contains(c) { moreCategories.append(c) }
-  }
-
   /// The number of distinct categories shown.
   var categoryCount: Int { categoryBits.nonzeroBitCount + moreCategories.count }
 
