@@ -14,6 +14,11 @@ package struct DeckPipeline {
   package let date: DeckDate
   /// Diners per strategy call; an out-of-process strategy answers a batch per round trip.
   package var batchSize: Int = 512
+  /// More instances of a strategy that cannot score concurrently (a plugin: one process each),
+  /// learnt from the same history: worker k of a round scores with `replicas[k - 1]`, so that
+  /// `jobs` processes answer side by side. Each answers for its own batches only; the plugin
+  /// protocol asks that a diner's scores not depend on the other diners of a batch.
+  package var replicas: [any RankingStrategy] = []
   private let dayMask: [Bool]
 
   package init(
@@ -46,8 +51,10 @@ package struct DeckPipeline {
     users: [UserProfile], jobs: Int, emit: (Deck) throws -> Void
   ) throws {
     let batch = max(1, batchSize)
-    let workers = strategy.scoresConcurrently ? max(1, jobs) : 1
-    let shared = Shared(pipeline: self, users: users)
+    let workers =
+      strategy.scoresConcurrently ? max(1, jobs) : min(max(1, jobs), 1 + replicas.count)
+    let scorers = strategy.scoresConcurrently ? [] : [strategy] + replicas
+    let shared = Shared(pipeline: self, users: users, scorers: scorers)
     var start = 0
     while start < users.count {
       // One round: up to `workers` batches side by side, then their decks in order.
@@ -55,7 +62,9 @@ package struct DeckPipeline {
       let first = start
       let results = Parallel.map(count: batches, jobs: workers) { k in
         let lo = first + k * batch
-        return shared.pipeline.decks(of: shared.users[lo..<min(shared.users.count, lo + batch)])
+        return shared.pipeline.decks(
+          of: shared.users[lo..<min(shared.users.count, lo + batch)],
+          scoredBy: shared.scorers.isEmpty ? shared.pipeline.strategy : shared.scorers[k])
       }
       for result in results {
         for deck in result.decks { try emit(deck) }
@@ -66,10 +75,12 @@ package struct DeckPipeline {
   }
 
   /// The pipeline and the diners, shared by the workers of one `build`. Unchecked: the strategy
-  /// is only shared when it says it scores concurrently, and everything else is read-only.
+  /// is only shared when it says it scores concurrently (else each worker of a round has a
+  /// scorer of its own), and everything else is read-only.
   private struct Shared: @unchecked Sendable {
     let pipeline: DeckPipeline
     let users: [UserProfile]
+    let scorers: [any RankingStrategy]
   }
 
   /// The decks of one batch, in order, up to the first diner whose scores are unusable, and the
@@ -79,7 +90,9 @@ package struct DeckPipeline {
     var error: (any Error)?
   }
 
-  private func decks(of users: ArraySlice<UserProfile>) -> BatchDecks {
+  private func decks(
+    of users: ArraySlice<UserProfile>, scoredBy strategy: any RankingStrategy
+  ) -> BatchDecks {
     var out = BatchDecks()
     var candidates: [CandidateSet] = []
     var contexts: [ScoringContext] = []

@@ -45,7 +45,7 @@ let deckCommand = CommandSpec(
     InputOptions.jobs.with(
       help:
         "Threads that read big swipe logs and build the decks (default: the cores available); "
-        + "the output is the same for every number. A plugin strategy scores on one thread."
+        + "the output is the same for every number. A plugin runs one process per thread."
     ).spec,
     InputOptions.quiet.spec,
   ],
@@ -90,7 +90,11 @@ enum DeckRun {
     try rejects?.finish()
     let diners = try self.diners(
       args, users: inputs.users, history: inputs.history, quiet: quiet, context)
-    let (strategy, pipeline, header) = (inputs.strategy, inputs.pipeline, inputs.header)
+    let (strategy, header) = (inputs.strategy, inputs.header)
+    var pipeline = inputs.pipeline
+    pipeline.replicas = try Strategies.replicas(
+      of: settings.strategy, fallback: args.value(InputOptions.fallback) != nil,
+      for: diners.count, batch: pipeline.batchSize, jobs: jobs, inputs: inputs, context.io)
     let written = try write(
       diners, pipeline, format: settings.format, catalog: inputs.catalog, header: header,
       outputs: outputs, jobs: jobs)
@@ -249,6 +253,7 @@ enum DeckRun {
     }
     try writer.end()
     try pipeline.strategy.finish()
+    for replica in pipeline.replicas { try replica.finish() }
     try outputs.commit()
     return (shortDecks, warningLines)
   }

@@ -51,6 +51,35 @@ struct CLIPluginTests {
       deck(dir, ["--strategy", "veg-first", "--format", "jsonl"]).stdoutBytes == r.stdoutBytes)
   }
 
+  /// More diners than one batch: with `--jobs`, one plugin process per worker, each for its own
+  /// batches; the same decks as one process.
+  @Test func onePluginProcessPerWorkerGivesTheSameDecks() throws {
+    let dir = try Self.fixture()
+    let users = (0..<1_700).map {
+      "{\"id\": \"p\($0)\", \"diets\": [\($0 % 3 == 0 ? "\"vegetarian\"" : "")]}"
+    }
+    try dir.write("users.json", "[" + users.joined(separator: ",\n") + "]")
+    var runs: [CLIRun] = []
+    for jobs in ["1", "2", "3", "7"] {
+      runs.append(
+        deck(
+          dir,
+          [
+            "--strategy", "veg-first", "--format", "jsonl", "--users", dir.file("users.json"),
+            "--jobs", jobs,
+          ]))
+    }
+    #expect(runs[0].code == .success, "\(runs[0].stderr)")
+    #expect(runs[0].stdoutLines.filter { !$0.isEmpty }.count >= 1_700)
+    for (k, run) in runs.enumerated() {
+      #expect(run.code == .success, "\(run.stderr)")
+      #expect(run.stdoutBytes == runs[0].stdoutBytes)
+      // The plugin's one line at start, once per process: 1, 2, 3 and 4 (4 batches of 512).
+      let starts = run.stderr.split(separator: "\n").filter { $0.hasPrefix("[veg-first] ") }
+      #expect(starts.count == [1, 2, 3, 4][k], "\(run.stderr)")
+    }
+  }
+
   @Test(arguments: [
     ("crash", ExitCode.unavailable), ("exit", .unavailable), ("hang", .unavailable),
     ("garbage", .protocolError), ("too-few", .protocolError), ("unknown-id", .protocolError),
