@@ -93,8 +93,8 @@ let compareCommand = CommandSpec(
     InputOptions.seed.with(help: "Random seed of the simulation and the bootstrap.").spec,
     InputOptions.jobs.with(
       help:
-        "Simulation: threads that build each day's decks (default: the cores available); the "
-        + "output is the same for every number."
+        "Threads that build the strategies' decks (each simulated day's, or the logs' "
+        + "diners'; default: the cores available); the output is the same for every number."
     ).spec,
     InputOptions.size.spec,
     CompareOptions.format.spec,

@@ -23,6 +23,8 @@ enum CompareLogs {
     var seed: UInt64
     var settings: RunSettings
     var ope: Bool
+    /// Threads that build the strategies' decks (`--jobs`).
+    var jobs: Int
   }
 
   static func run(
@@ -48,7 +50,7 @@ enum CompareLogs {
     let (rankings, shown) = try LogEvaluation.rankDecks(
       setup.arms, diners: judged.map { setup.profiles[$0.user] ?? UserProfile(id: $0.user) },
       catalog: setup.catalog, history: history, builder: setup.builder, seed: targetSeed,
-      date: deckDate)
+      date: deckDate, jobs: setup.jobs)
     if let dir = args.value(CompareOptions.trec) {
       try writeTrec(
         dir: dir, users: judged.map(\.user), relevant: judged.map(\.relevant), names: names,
@@ -144,7 +146,8 @@ enum CompareLogs {
     return Setup(
       catalog: catalog, profiles: profiles, split: split, rules: rules, k: rules.size,
       builder: builder, arms: strategies.map { (name: $0.0, strategy: $0.1) },
-      baseline: baseline, seed: seed, settings: settings, ope: ope)
+      baseline: baseline, seed: seed, settings: settings, ope: ope,
+      jobs: try InputOptions.jobs(args))
   }
 
   /// `--split DATE` or `--holdout FRACTION`, exactly one of them.
@@ -268,7 +271,7 @@ enum CompareLogs {
     rules.size = LogEvaluation.positions(of: log).positions
     let targets = try LogEvaluation.offPolicyTargets(
       setup.arms, log: log, profiles: setup.profiles, history: history,
-      builder: try Inputs.deckBuilder(setup.catalog, rules, config), seed: seed)
+      builder: try Inputs.deckBuilder(setup.catalog, rules, config), seed: seed, jobs: setup.jobs)
     return LogEvaluation.offPolicy(targets, log: log, from: deckDate)
   }
 

@@ -186,6 +186,40 @@ import Testing
     #expect((cards["value"] as? Double ?? 0) > 0)
   }
 
+  /// More diners than a batch of decks: the strategies' decks built on several threads give the
+  /// same report, ranking metrics and off-policy estimates alike.
+  @Test func compareOnLogsIsTheSameForEveryNumberOfThreads() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "menudeck-ope-jobs-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let config = """
+      {"catalog": "\(CLITest.repoRoot)/Data/catalog.json", "time_zone": "UTC", "seed": 3,
+       "deck": {"size": 4}}
+      """
+    try config.write(to: dir.appendingPathComponent("c.json"), atomically: true, encoding: .utf8)
+    let sim = CLIRun(
+      [
+        "simulate", "--config", "c.json", "--users", "700", "--days", "4", "--start",
+        "2026-11-01", "-s", "plackett-luce", "--mode", "all", "--events", "pl.jsonl",
+      ], in: dir.path)
+    #expect(sim.code == .success, "\(sim.stderr)")
+    let runs = ["1", "3"].map { jobs in
+      CLIRun(
+        [
+          "compare", "--config", "c.json", "--ope", "--split", "2026-11-03", "-s", "popularity",
+          "-s", "thompson", "--baseline", "popularity", "--resamples", "20", "--format", "json",
+          "--jobs", jobs, "pl.jsonl",
+        ], in: dir.path)
+    }
+    #expect(runs[0].code == .success, "\(runs[0].stderr)")
+    #expect(runs[0].stdout.contains("\"ips\""))
+    for run in runs.dropFirst() {
+      #expect(run.code == .success)
+      #expect(run.stdoutBytes == runs[0].stdoutBytes)
+    }
+  }
+
   @Test func aLogWithoutPropensitiesNamesTheLines() {
     let r = CLIRun([
       "compare", "--ope", "--split", "2026-11-24", "-s", "popularity", "-s", "affinity",

@@ -22,10 +22,11 @@ package enum LogEvaluation {
 
   /// Each strategy's deck for every diner on one date, as catalog indices in position order
   /// (`rankings[arm][diner]`), and how many decks each dish was ranked in (`shown[arm][item]`).
-  /// Each strategy learns the history first.
+  /// Each strategy learns the history first. The decks are built on up to `jobs` threads
+  /// (`DeckPipeline.build(users:jobs:)`: the same decks for every number).
   package static func rankDecks(
     _ arms: [Arm], diners: [UserProfile], catalog: Catalog, history: History,
-    builder: DeckBuilder, seed: UInt64, date: DeckDate
+    builder: DeckBuilder, seed: UInt64, date: DeckDate, jobs: Int = 1
   ) throws -> (rankings: [[[Int32]]], shown: [[Int]]) {
     var rankings: [[[Int32]]] = []
     var shown: [[Int]] = []
@@ -36,7 +37,7 @@ package enum LogEvaluation {
       var lists: [[Int32]] = []
       lists.reserveCapacity(diners.count)
       var counts = [Int](repeating: 0, count: catalog.count)
-      try pipeline.build(users: diners) { deck in
+      try pipeline.build(users: diners, jobs: jobs) { deck in
         let items = deck.cards.map(\.item)
         for i in items { counts[Int(i)] += 1 }
         lists.append(items)
@@ -52,7 +53,7 @@ package enum LogEvaluation {
   /// have learned already (see `rankDecks`).
   package static func offPolicyTargets(
     _ arms: [Arm], log: OffPolicyLog, profiles: [String: UserProfile], history: History,
-    builder: DeckBuilder, seed: UInt64
+    builder: DeckBuilder, seed: UInt64, jobs: Int = 1
   ) throws -> [OffPolicyTarget] {
     var byDay: [DeckDate: [Int]] = [:]
     for (i, session) in log.sessions.enumerated() { byDay[session.day, default: []].append(i) }
@@ -68,7 +69,7 @@ package enum LogEvaluation {
           return profiles[id] ?? UserProfile(id: id)
         }
         var next = 0
-        try pipeline.build(users: diners) { deck in
+        try pipeline.build(users: diners, jobs: jobs) { deck in
           rankings[indices[next]] = deck.cards.map(\.item)
           next += 1
         }
