@@ -43,6 +43,11 @@ enum CompareOptions {
   static let trec = Option<String>(
     "trec", valueName: "dir",
     help: "Logs: also write the judgements and each strategy's decks as TREC qrels and runs.")
+  static let perDiner = Option<String>(
+    "per-diner", valueName: "file.csv",
+    help:
+      "Also write every metric of every strategy for every diner (as trec_eval -q), as CSV "
+      + "rows strategy,diner,metric,value, atomically.")
 
   /// Options that only a comparison on logs reads.
   static let logsOnly: [any OptionKey] = [
@@ -100,6 +105,7 @@ let compareCommand = CommandSpec(
     CompareOptions.format.spec,
     CompareOptions.out.spec,
     CompareOptions.report.spec,
+    CompareOptions.perDiner.spec,
     OutputOptions.wait.spec,
     CompareOptions.users.spec,
     SimulationOptions.days.with(help: "Simulation: days to simulate (default 30).").spec,
@@ -136,6 +142,7 @@ enum Compare {
     // the TREC files, replaced together at the end.
     var declared: [(option: String, path: String?)] = [
       ("--out", args.value(CompareOptions.out)), ("--report", args.value(CompareOptions.report)),
+      ("--per-diner", args.value(CompareOptions.perDiner)),
     ]
     if let dir = args.value(CompareOptions.trec), !logs.isEmpty {
       for file in CompareLogs.trecFiles(dir: dir, names: Simulate.strategyNames(args, config)) {
@@ -171,6 +178,9 @@ enum Compare {
     try outputs.write(ComparisonWriter.render(report, format: format), to: "--out")
     if outputs.isGiven("--report") {
       try outputs.write(HTMLReport.render(report), to: "--report")
+    }
+    if outputs.isGiven("--per-diner") {
+      try outputs.write(PerDinerWriter.csv(report.unitTables), to: "--per-diner")
     }
     try outputs.commit()
     if let dir = args.value(CompareOptions.trec), !logs.isEmpty {
@@ -311,6 +321,7 @@ enum Compare {
         Compare.coverageNote,
       ])
     report.topDishes = LogEvaluation.topDishes(names: names, counts: shown, catalog: catalog)
+    report.unitTables = [table]
     return report
   }
 }

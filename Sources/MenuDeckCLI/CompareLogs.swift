@@ -64,10 +64,12 @@ enum CompareLogs {
       arms: zip(names, rankings).map { OfflineArm(name: $0, rankings: $1) }
     ).table
     var analysis = try Analysis(ranking, baseline: setup.baseline, resampling)
+    var unitTables = [ranking]
     var opeParameters: [ReportParameter] = []
     if let sessions = sink.sessions {
       let part = try offPolicy(sessions, setup, config, history, targetSeed, deckDate)
       try analysis.add(part.table, baseline: setup.baseline, resampling)
+      unitTables.append(part.table)
       notes += part.notes
       opeParameters = part.parameters
     }
@@ -90,6 +92,7 @@ enum CompareLogs {
       notes: notes)
     report.topDishes = LogEvaluation.topDishes(
       names: names, counts: shown, catalog: setup.catalog)
+    report.unitTables = unitTables
     return report
   }
 

@@ -113,6 +113,45 @@ import Testing
     #expect(r.code == .dataError)
     #expect(r.stderr.contains("nothing to evaluate"))
   }
+  /// `--per-diner`: every metric per strategy and diner; a metric that is a mean over diners
+  /// (a ratio with one unit of weight per diner) is the mean of its per-diner values.
+  @Test func perDinerRowsAreTheEstimatesBeforePooling() throws {
+    let dir = try TempDir()
+    let r = dir.run([
+      "compare", "--config", CLITest.repoRoot + "/Config/menudeck.json", "-s", "random", "-s",
+      "popularity", "--split", "2026-11-20", "--resamples", "20", "--format", "json",
+      "--per-diner", dir.file("pd.csv"), CLITest.repoRoot + "/Data/swipes.jsonl",
+    ])
+    #expect(r.code == .success, "\(r.stderr)")
+    let lines = try dir.read("pd.csv").split(separator: "\n").map(String.init)
+    #expect(lines.first == "strategy,diner,metric,value")
+    var values: [String: [String: [Double]]] = [:]
+    var diners = Set<String>()
+    for line in lines.dropFirst() {
+      let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      #expect(f.count == 4, "\(line)")
+      diners.insert(f[1])
+      if let v = Double(f[3]) { values[f[0], default: [:]][f[2], default: []].append(v) }
+    }
+    let json = try #require(try r.json() as? [String: Any])
+    let metrics = try #require(json["metrics"] as? [[String: Any]]).compactMap {
+      $0["name"] as? String
+    }
+    #expect(lines.count == 1 + 2 * diners.count * metrics.count)
+    let arms = try #require(json["arms"] as? [[String: Any]])
+    for arm in arms {
+      let name = try #require(arm["arm"] as? String)
+      let estimates = try #require(arm["estimates"] as? [String: Any])
+      for metric in ["precision_at_k", "ndcg_at_k", "map_at_k"] {
+        let pooled = try #require((estimates[metric] as? [String: Any])?["value"] as? Double)
+        let perDiner = try #require(values[name]?[metric])
+        #expect(perDiner.count == diners.count)
+        let mean = perDiner.reduce(0, +) / Double(perDiner.count)
+        // The JSON report prints 6 decimals; the per-diner file full precision.
+        #expect(abs(mean - pooled) <= 5e-7 + 1e-12, "\(name) \(metric): \(mean) vs \(pooled)")
+      }
+    }
+  }
 }
 
 @Suite struct CLICompareReportEscapingTests {

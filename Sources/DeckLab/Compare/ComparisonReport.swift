@@ -121,6 +121,9 @@ package struct ComparisonReport: Sendable, Equatable {
   package var daily: [DailySeries]
   /// The confidence level of every interval, e.g. 0.95.
   package var level: Double
+  /// The per-diner sums the estimates were made from (one table per group of metrics: the
+  /// ranking metrics, the off-policy ones), for `--per-diner`.
+  package var unitTables: [UnitTable] = []
   /// Bootstrap resamples (also the randomization test's permutations).
   package var resamples: Int
   /// Units (diners) the estimates are over.

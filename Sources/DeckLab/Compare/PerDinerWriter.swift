@@ -1,0 +1,65 @@
+import DeckBase
+
+/// `compare --per-diner FILE`: every metric of every strategy for every diner, as `trec_eval -q`
+/// gives every measure per query. One tidy CSV row per (strategy, diner, metric):
+///
+///     strategy,diner,metric,value
+///     popularity,u01,ndcg_at_k,0.6309297535714574
+///
+/// A diner's value is the metric over that diner alone: its sum for a count, its numerator over
+/// its denominator for a ratio (empty when the diner has no denominator, e.g. no deck with a
+/// pick for `mean_swipes_to_pick`), its distinct dishes over the catalog for coverage. Counts
+/// are whole numbers; the rest is written in full precision (the shortest text that reads back
+/// as the same double). Rows
+/// come in the strategies' order, then the diners' (byte order of their ids), then the metrics'.
+/// The estimates of the report are these values pooled over diners as each metric says.
+package enum PerDinerWriter {
+  package static let header = "strategy,diner,metric,value\n"
+
+  /// The CSV of `tables` (the report's unit tables, which share their arms and units).
+  package static func csv(_ tables: [UnitTable]) -> [UInt8] {
+    var out = Array(header.utf8)
+    guard let first = tables.first else { return out }
+    for (a, arm) in first.arms.enumerated() {
+      let name = Array(TextLayout.csvField(arm.arm).utf8)
+      for (u, unit) in first.units.enumerated() {
+        let diner = Array(TextLayout.csvField(unit).utf8)
+        for table in tables {
+          for (m, metric) in table.metrics.enumerated() {
+            out += name
+            out.append(0x2C)
+            out += diner
+            out.append(0x2C)
+            out += Array(metric.name.utf8)
+            out.append(0x2C)
+            if let v = value(table, arm: a, unit: u, metric: m) {
+              // A count as a whole number; everything else in full precision.
+              let whole = metric.isCount && v == v.rounded() && abs(v) < 9e15
+              out += Array((whole ? "\(Int(v))" : "\(v)").utf8)
+            }
+            out.append(0x0A)
+          }
+        }
+      }
+    }
+    return out
+  }
+
+  /// The metric over one diner: nil when undefined or not a finite number.
+  package static func value(_ table: UnitTable, arm: Int, unit: Int, metric: Int) -> Double? {
+    let a = table.arms[arm]
+    let v: Double
+    switch table.metrics[metric].form {
+    case .total:
+      v = a.numerator(unit: unit, metric: metric)
+    case .ratio:
+      let den = a.denominator(unit: unit, metric: metric)
+      guard den != 0 else { return nil }
+      v = a.numerator(unit: unit, metric: metric) / den
+    case .coverage(let catalogItems):
+      guard catalogItems > 0 else { return nil }
+      v = Double(a.items[unit].count) / Double(catalogItems)
+    }
+    return v.isFinite ? v : nil
+  }
+}
