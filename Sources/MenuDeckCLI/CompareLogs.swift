@@ -53,7 +53,8 @@ enum CompareLogs {
       date: deckDate, jobs: setup.jobs)
     if let dir = args.value(CompareOptions.trec) {
       try writeTrec(
-        dir: dir, users: judged.map(\.user), relevant: judged.map(\.relevant), names: names,
+        dir: dir, users: judged.map(\.user), relevant: judged.map(\.relevant),
+        nonRelevant: judged.map { sink.heldOut.nonRelevant(for: $0.user) }, names: names,
         rankings: rankings, catalog: setup.catalog, outputs: outputs)
     }
     let ranking = OfflineEvaluation(
@@ -305,13 +306,14 @@ enum CompareLogs {
   /// so that `trec_eval -c -m P.10 ... DIR/qrels.txt DIR/NAME.run` recomputes the ranking
   /// metrics. The files are outputs of the run (see `trecFiles`), replaced with its others.
   static func writeTrec(
-    dir: String, users: [String], relevant: [[Int32]], names: [String], rankings: [[[Int32]]],
-    catalog: Catalog, outputs: RunOutputs
+    dir: String, users: [String], relevant: [[Int32]], nonRelevant: [[Int32]], names: [String],
+    rankings: [[[Int32]]], catalog: Catalog, outputs: RunOutputs
   ) throws {
     let ids = catalog.items.map(\.id)
     let files = trecFiles(dir: dir, names: names)
     do {
-      let qrels = try TrecFiles.qrels(users: users, relevant: relevant, itemIDs: ids)
+      let qrels = try TrecFiles.qrels(
+        users: users, relevant: relevant, nonRelevant: nonRelevant, itemIDs: ids)
       try outputs.write(Array(qrels.utf8), to: "--trec", path: files[0])
       for (index, (name, lists)) in zip(names, rankings).enumerated() {
         let run = try TrecFiles.run(users: users, rankings: lists, itemIDs: ids, tag: name)

@@ -367,6 +367,32 @@ struct TrecFilesTests {
     }
   }
 
+  /// Dishes swiped left only are 0-judgements after the relevant ones; a diner without a
+  /// relevant dish has no line, and one swiped both ways is relevant.
+  @Test func qrelsJudgeLeftSwipesNotRelevant() throws {
+    var held = HeldOutSwipes(catalog: Self.qrelsCatalog, split: DeckDate(daysSinceEpoch: 0))
+    held.add(user: "u1", item: 0, right: true)
+    held.add(user: "u1", item: 1, right: false)
+    held.add(user: "u1", item: 2, right: false)
+    held.add(user: "u1", item: 2, right: true)
+    held.add(user: "u2", item: 1, right: false)
+    #expect(held.nonRelevant(for: "u1") == [1])
+    #expect(held.nonRelevant(for: "u2") == [1])
+    #expect(held.nonRelevant(for: "nobody") == [])
+    let judged = held.judged
+    #expect(judged.map(\.user) == ["u1"])
+    let qrels = try TrecFiles.qrels(
+      users: judged.map(\.user), relevant: judged.map(\.relevant),
+      nonRelevant: judged.map { held.nonRelevant(for: $0.user) }, itemIDs: ["a", "b", "c"])
+    #expect(qrels == "u1 0 a 1\nu1 0 c 1\nu1 0 b 0\n")
+    #expect(try TrecFiles.readQrels(qrels, name: "q") == ["u1": ["a", "c"]])
+  }
+
+  static let qrelsCatalog = try! Catalog(items: [
+    MenuItem(id: "a", name: "A", category: "x"), MenuItem(id: "b", name: "B", category: "x"),
+    MenuItem(id: "c", name: "C", category: "y"),
+  ])
+
   /// trec_eval orders by score, then by doc id in descending byte order; the rank is not used.
   @Test func readingOrdersByScoreThenDocIDDescending() throws {
     let run = try TrecFiles.readRun(

@@ -384,5 +384,26 @@ import Testing
     let qrels = try String(contentsOf: dir.appendingPathComponent("qrels.txt"), encoding: .utf8)
     let judged = Set(qrels.split(separator: "\n").map { $0.split(separator: " ")[0] })
     #expect(judged.count == diners)
+    // Left swipes of the evaluation period are 0-judgements, never for a dish also swiped right.
+    var levels: [String: Set<Substring>] = [:]
+    for line in qrels.split(separator: "\n") {
+      let f = line.split(separator: " ")
+      #expect(f.count == 4 && f[1] == "0" && (f[3] == "0" || f[3] == "1"), "\(line)")
+      levels["\(f[0]) \(f[2])", default: []].insert(f[3])
+    }
+    #expect(levels.values.contains(["0"]))
+    #expect(levels.values.allSatisfy { $0.count == 1 }, "one judgement per diner and dish")
+    let log = try String(contentsOfFile: CLITest.repoRoot + "/Data/swipes.jsonl", encoding: .utf8)
+    var lefts = 0
+    for line in log.split(separator: "\n") {
+      let e = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      guard let deck = e["deck"] as? String, deck >= "2026-11-24", e["swipe"] as? String == "left",
+        let user = e["user"] as? String, judged.contains(Substring(user))
+      else { continue }
+      lefts += 1
+      #expect(levels["\(user) \(e["item"] as! String)"] != nil, "a left swipe has a judgement")
+    }
+    #expect(lefts > 0)
   }
 }

@@ -14,6 +14,7 @@ package struct HeldOutSwipes: SwipeEventSink {
   private var users: [String: Int] = [:]
   private var names: [String] = []
   private var right: [Set<Int32>] = []
+  private var left: [Set<Int32>] = []
   /// Evaluated events (right and left).
   package private(set) var events = 0
   package private(set) var rightSwipes = 0
@@ -42,11 +43,21 @@ package struct HeldOutSwipes: SwipeEventSink {
       users[user] = u
       names.append(user)
       right.append([])
+      left.append([])
     }
     if isRight {
       rightSwipes += 1
       right[u].insert(item)
+    } else {
+      left[u].insert(item)
     }
+  }
+
+  /// The dishes `user` swiped left and never right in the evaluation period (ascending): judged
+  /// not relevant (a dish swiped both ways counts as relevant).
+  package func nonRelevant(for user: String) -> [Int32] {
+    guard let u = users[user] else { return [] }
+    return left[u].subtracting(right[u]).sorted()
   }
 
   /// Diners with at least one evaluated swipe.

@@ -61,26 +61,38 @@ package enum TrecFiles {
   }
 
   /// The qrels file: per user, in the order given, one line `user 0 item 1` per relevant item,
-  /// in the order given. Users without a relevant item have no line, so trec_eval does not
-  /// evaluate them (nor do the offline metrics).
-  package static func qrels(users: [String], relevant: [[String]]) throws(TrecIDError) -> String {
+  /// then one line `user 0 item 0` per item judged not relevant (swiped left only), each in the
+  /// order given. Users without a relevant item have no line, so trec_eval does not evaluate
+  /// them (nor do the offline metrics). The 0-judgements change no measure that counts
+  /// relevant items only (P, recall, nDCG, MAP, reciprocal rank); they make `bpref` and
+  /// judged-at-k computable.
+  package static func qrels(
+    users: [String], relevant: [[String]], nonRelevant: [[String]]? = nil
+  ) throws(TrecIDError) -> String {
     precondition(relevant.count == users.count, "one relevant list per user")
+    precondition(nonRelevant.map { $0.count == users.count } ?? true, "one list per user")
     var text = ""
-    for (user, items) in zip(users, relevant) where !items.isEmpty {
+    for (u, (user, items)) in zip(users, relevant).enumerated() where !items.isEmpty {
       try check(user, kind: "user")
       for item in items {
         try check(item, kind: "item")
         text += "\(user) 0 \(item) 1\n"
       }
+      for item in nonRelevant?[u] ?? [] {
+        try check(item, kind: "item")
+        text += "\(user) 0 \(item) 0\n"
+      }
     }
     return text
   }
 
-  /// The qrels file of relevant catalog indices, with `itemIDs[index]` written for an index.
-  package static func qrels(users: [String], relevant: [[Int32]], itemIDs: [String])
-    throws(TrecIDError) -> String
-  {
-    try qrels(users: users, relevant: relevant.map { $0.map { itemIDs[Int($0)] } })
+  /// The qrels file of catalog indices, with `itemIDs[index]` written for an index.
+  package static func qrels(
+    users: [String], relevant: [[Int32]], nonRelevant: [[Int32]]? = nil, itemIDs: [String]
+  ) throws(TrecIDError) -> String {
+    try qrels(
+      users: users, relevant: relevant.map { $0.map { itemIDs[Int($0)] } },
+      nonRelevant: nonRelevant?.map { $0.map { itemIDs[Int($0)] } })
   }
 
   /// Reads a run file (`query Q0 doc rank score tag`) into, per query, its docs in trec_eval's
