@@ -103,6 +103,14 @@ package enum Text {
     out.append(0x22)
   }
 
+  /// A finite number in full precision for machine output (JSON and CSV): Swift's shortest
+  /// text that reads back as the same double, always with a point or an exponent so that
+  /// readers type it as a float (`0.5`, `1.0`, `1e-07`, `1.5e+20`). Not for NaN or infinities.
+  package static func roundTrip(_ value: Double) -> String {
+    precondition(value.isFinite, "only finite numbers have a machine form")
+    return value == 0 ? "0.0" : String(value)
+  }
+
   /// Appends `Text.fixed(value, decimals:)` without creating a String.
   package static func appendFixed(_ value: Double, decimals: Int = 6, to out: inout [UInt8]) {
     guard value.isFinite, abs(value) < 1e9 else {

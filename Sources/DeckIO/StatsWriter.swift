@@ -65,9 +65,10 @@ package struct StatsTable: Sendable, Equatable {
 
 /// Writes stats tables as aligned text, JSON or CSV.
 ///
-/// Numbers are formatted by menudeck itself, never by the locale: counts as integers, rates and
-/// means with `decimals` digits after the point (`tableDecimals` in the table), rounded half away
-/// from zero. Rows and columns are written in the order given, so the same table is always the
+/// Numbers are formatted by menudeck itself, never by the locale: counts as integers; rates and
+/// means in full precision in JSON and CSV (the shortest text that reads back as the same
+/// double, `Text.roundTrip`) and with `tableDecimals` digits after the point in the table,
+/// rounded half away from zero. Rows and columns are written in the order given, so the same table is always the
 /// same bytes.
 ///
 /// - json: `{"parameters":{...},\n"rows":[\n{"strategy":"...","day":"...","decks":3,...},\n...\n]}`
@@ -78,8 +79,6 @@ package struct StatsTable: Sendable, Equatable {
 ///   each repeating the strategy and day columns and holding as many metrics as fit (at least
 ///   one).
 package enum StatsWriter {
-  /// Digits after the point in JSON and CSV.
-  package static let decimals = 6
   /// Digits after the point in the table.
   package static let tableDecimals = 4
   /// The widest table line, in display columns, before the metrics are split into panels.
@@ -109,7 +108,7 @@ package enum StatsWriter {
       if n > 0 { out.append(UInt8(ascii: ",")) }
       Text.appendJSONString(p.name, to: &out)
       out.append(UInt8(ascii: ":"))
-      appendCell(p.value, missing: "null", decimals: decimals, to: &out)
+      appendCell(p.value, missing: "null", decimals: nil, to: &out)
     }
     out.append(contentsOf: "},\n\"rows\":[".utf8)
     for (n, row) in table.rows.enumerated() {
@@ -122,7 +121,7 @@ package enum StatsWriter {
         out.append(UInt8(ascii: ","))
         Text.appendJSONString(column, to: &out)
         out.append(UInt8(ascii: ":"))
-        appendCell(cell, missing: "null", decimals: decimals, to: &out)
+        appendCell(cell, missing: "null", decimals: nil, to: &out)
       }
       out.append(UInt8(ascii: "}"))
     }
@@ -142,7 +141,7 @@ package enum StatsWriter {
       Text.appendCSVField(row.day, to: &out)
       for cell in row.cells {
         out.append(UInt8(ascii: ","))
-        appendCell(cell, missing: "", decimals: decimals, to: &out)
+        appendCell(cell, missing: "", decimals: nil, to: &out)
       }
       out.append(0x0A)
     }
@@ -189,15 +188,21 @@ package enum StatsWriter {
     }
   }
 
+  /// A cell: counts whole; numbers with `decimals` digits, or in full precision (the shortest
+  /// round-trip form) when `decimals` is nil (JSON and CSV).
   private static func appendCell(
-    _ cell: StatsCell, missing: String, decimals: Int, to out: inout [UInt8]
+    _ cell: StatsCell, missing: String, decimals: Int?, to out: inout [UInt8]
   ) {
     switch cell {
     case .count(let n):
       if n < 0 { out.append(UInt8(ascii: "-")) }
       Text.appendInt(UInt64(n.magnitude), to: &out)
     case .number(let x) where x.isFinite:
-      Text.appendFixed(x, decimals: decimals, to: &out)
+      if let decimals {
+        Text.appendFixed(x, decimals: decimals, to: &out)
+      } else {
+        out.append(contentsOf: Text.roundTrip(x).utf8)
+      }
     case .number, .missing:
       out.append(contentsOf: missing.utf8)
     }

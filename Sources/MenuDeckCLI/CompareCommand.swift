@@ -40,6 +40,11 @@ enum CompareOptions {
   static let k = Option<Int>(
     "k", valueName: "n", help: "Logs: the k of the ranking metrics (default: deck size).")
   static let ope = Flag("ope", help: "Logs: off-policy estimates from the logged propensities.")
+  static let policy = Repeatable(
+    "policy", valueName: "name=file",
+    help:
+      "Logs, with --ope: also estimate a policy given by its action probabilities, a CSV of"
+      + " diner,day,item,position,probability (empty diner or day: every one).")
   static let trec = Option<String>(
     "trec", valueName: "dir",
     help: "Logs: also write the judgements and each strategy's decks as TREC qrels and runs.")
@@ -51,7 +56,7 @@ enum CompareOptions {
 
   /// Options that only a comparison on logs reads.
   static let logsOnly: [any OptionKey] = [
-    split, holdout, k, ope, trec, InputOptions.skipBadLines, InputOptions.columns,
+    split, holdout, k, ope, policy, trec, InputOptions.skipBadLines, InputOptions.columns,
     InputOptions.right, InputOptions.left,
   ]
   /// Options that only a simulated comparison reads.
@@ -117,6 +122,7 @@ let compareCommand = CommandSpec(
     CompareOptions.holdout.spec,
     CompareOptions.k.spec,
     CompareOptions.ope.spec,
+    CompareOptions.policy.spec,
     CompareOptions.trec.spec,
     InputOptions.skipBadLines.spec,
   ] + InputOptions.mapping + [
@@ -243,24 +249,29 @@ enum Compare {
   }
 
   /// The strategies of the comparison, and the index of the baseline among them.
+  /// `policies`: how many `--policy` arms join them (logs only): one strategy is then enough.
   static func strategies(
-    _ args: ParsedArguments, _ config: MenuDeckConfig, _ io: CLIStreams
+    _ args: ParsedArguments, _ config: MenuDeckConfig, _ io: CLIStreams, policies: Int = 0
   ) throws -> ([(String, any RankingStrategy)], Int?) {
     var given = Set<String>()
     for name in args.values(CompareOptions.strategies) where !given.insert(name).inserted {
       throw UsageError("the strategy '\(name)' is given twice; give each strategy once")
     }
     let strategies = try Simulate.strategies(args, config, io)
-    guard strategies.count >= 2 else {
+    guard strategies.count + policies >= 2, !strategies.isEmpty else {
       throw UsageError(
-        "give two or more different strategies to compare (--strategy NAME, repeated)")
+        "give two or more different strategies to compare (--strategy NAME, repeated)"
+          + (policies > 0 ? ", or one strategy and a --policy" : ""))
     }
     guard let name = args.value(CompareOptions.baseline) else { return (strategies, nil) }
     let names = strategies.map(\.0)
     guard let index = names.firstIndex(of: name) else {
       throw UsageError(
         "the baseline '\(name)' is not among the compared strategies\(didYouMean(name, names)); "
-          + "compared: " + names.joined(separator: ", "))
+          + "compared: " + names.joined(separator: ", ")
+          + (policies > 0
+            ? " (a --policy cannot be the baseline: the ranking metrics need the baseline's decks)"
+            : ""))
     }
     return (strategies, index)
   }

@@ -23,6 +23,9 @@ enum CompareLogs {
     var seed: UInt64
     var settings: RunSettings
     var ope: Bool
+    /// `--policy NAME=FILE`: policies given by their action probabilities, evaluated off-policy
+    /// after the strategies.
+    var policies: [(name: String, path: String)]
     /// Threads that build the strategies' decks (`--jobs`).
     var jobs: Int
   }
@@ -68,10 +71,12 @@ enum CompareLogs {
     var unitTables = [ranking]
     var opeParameters: [ReportParameter] = []
     if let sessions = sink.sessions {
-      let part = try offPolicy(sessions, setup, config, history, targetSeed, deckDate)
+      let part = try offPolicy(
+        sessions, setup, config, history, targetSeed, deckDate, context.io)
       try analysis.add(part.table, baseline: setup.baseline, resampling)
       unitTables.append(part.table)
       notes += part.notes
+      for warning in part.warnings { context.warn(warning) }
       opeParameters = part.parameters
     }
     for (_, strategy) in setup.arms { try strategy.finish() }
@@ -135,7 +140,8 @@ enum CompareLogs {
     let rules = try self.rules(args, config)
     let builder = try Inputs.deckBuilder(catalog, rules, config)
     let zone = try Inputs.timeZone(config)
-    let (strategies, baseline) = try Compare.strategies(args, config, io)
+    let (strategies, baseline) = try Compare.strategies(
+      args, config, io, policies: args.values(CompareOptions.policy).count)
     let seed = try args.value(InputOptions.seed) ?? config.seed
     var settings = RunSettings.readingLogs(
       config, zone: zone, catalogPath: catalogPath, logs: logs, seed: seed, rules: rules,
@@ -147,11 +153,41 @@ enum CompareLogs {
       throw UsageError(
         "'--ope' needs --split DATE: off-policy estimates replay whole logged sessions")
     }
+    let policies = try self.policies(args, strategies: strategies.map(\.0))
+    if !policies.isEmpty && !ope {
+      throw UsageError(
+        "'--policy' is evaluated off-policy: add --ope (and the logged propensities it needs)")
+    }
     return Setup(
       catalog: catalog, profiles: profiles, split: split, rules: rules, k: rules.size,
       builder: builder, arms: strategies.map { (name: $0.0, strategy: $0.1) },
-      baseline: baseline, seed: seed, settings: settings, ope: ope,
+      baseline: baseline, seed: seed, settings: settings, ope: ope, policies: policies,
       jobs: try InputOptions.jobs(args))
+  }
+
+  /// `--policy NAME=FILE` values: distinct names that are not strategies' names, and files.
+  static func policies(_ args: ParsedArguments, strategies: [String]) throws -> [(
+    name: String, path: String
+  )] {
+    var policies: [(name: String, path: String)] = []
+    for value in args.values(CompareOptions.policy) {
+      guard let eq = value.firstIndex(of: "="), eq != value.startIndex,
+        value.index(after: eq) != value.endIndex
+      else {
+        throw UsageError(
+          "'--policy' takes NAME=FILE (a name for the report and a CSV of probabilities),"
+            + " got '\(value)'")
+      }
+      let name = String(value[..<eq])
+      let path = String(value[value.index(after: eq)...])
+      if strategies.contains(name) || policies.contains(where: { $0.name == name }) {
+        throw UsageError(
+          "the name '\(name)' of '--policy \(value)' is taken; give each strategy and policy"
+            + " its own name")
+      }
+      policies.append((name, path))
+    }
+    return policies
   }
 
   /// `--split DATE` or `--holdout FRACTION`, exactly one of them.
@@ -262,7 +298,7 @@ enum CompareLogs {
   /// `--ope`: each strategy's decks for the logged sessions and the off-policy estimates.
   static func offPolicy(
     _ sessions: LoggedSessions, _ setup: Setup, _ config: MenuDeckConfig, _ history: History,
-    _ seed: UInt64, _ deckDate: DeckDate
+    _ seed: UInt64, _ deckDate: DeckDate, _ io: CLIStreams
   ) throws -> LogEvaluation.OffPolicyPart {
     try sessions.check()
     let log = sessions.log()
@@ -273,9 +309,19 @@ enum CompareLogs {
     }
     var rules = setup.rules
     rules.size = LogEvaluation.positions(of: log).positions
-    let targets = try LogEvaluation.offPolicyTargets(
+    var targets = try LogEvaluation.offPolicyTargets(
       setup.arms, log: log, profiles: setup.profiles, history: history,
       builder: try Inputs.deckBuilder(setup.catalog, rules, config), seed: seed, jobs: setup.jobs)
+    for (name, path) in setup.policies {
+      let file = try Paths.using(path, io) { opened throws(DeckIOError) in
+        let bytes = try TextInput.readBytes(
+          path: opened, what: "policy file", maxBytes: PolicyFile.maxBytes)
+        return try PolicyFile.parse(bytes, file: path, catalog: setup.catalog)
+      }
+      targets.append(
+        try LogEvaluation.policyTarget(
+          name: name, file: file, log: log, positions: rules.size))
+    }
     return LogEvaluation.offPolicy(targets, log: log, from: deckDate)
   }
 
@@ -292,12 +338,33 @@ enum CompareLogs {
     }
 
     mutating func add(_ table: UnitTable, baseline: Int?, _ resampling: ResamplingOptions) throws {
+      // `table` holds this analysis's arms first, then arms of its own (policy files: no
+      // decks, so their earlier metrics are undefined).
       let more = try Analysis(table, baseline: baseline, resampling)
+      let none = Estimate(value: nil, lower: nil, upper: nil)
+      let earlier = metrics.count
       metrics += more.metrics
-      for a in arms.indices { arms[a].estimates += more.arms[a].estimates }
-      for d in differences.indices {
-        differences[d].estimates += more.differences[d].estimates
-        differences[d].pValues += more.differences[d].pValues
+      for (a, arm) in more.arms.enumerated() {
+        if a < arms.count {
+          arms[a].estimates += arm.estimates
+        } else {
+          arms.append(
+            ArmSummary(
+              arm: arm.arm,
+              estimates: [Estimate](repeating: none, count: earlier) + arm.estimates))
+        }
+      }
+      for more in more.differences {
+        if let d = differences.firstIndex(where: { $0.arm == more.arm }) {
+          differences[d].estimates += more.estimates
+          differences[d].pValues += more.pValues
+        } else {
+          differences.append(
+            ArmDifference(
+              arm: more.arm, baseline: more.baseline,
+              estimates: [Estimate](repeating: none, count: earlier) + more.estimates,
+              pValues: [Double?](repeating: nil, count: earlier) + more.pValues))
+        }
       }
     }
   }

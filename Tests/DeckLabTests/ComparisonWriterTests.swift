@@ -150,22 +150,22 @@ struct ComparisonWriterTests {
       text(ComparisonWriter.render(smallComparison(), format: .json)) == """
         {"title":"simulation: 40 diners x 2 days from 2026-11-01",
         "parameters":{"seed":"7","strategies":"popularity, affinity"},
-        "units":40,"level":0.950000,"resamples":1000,"baseline":"popularity",
+        "units":40,"level":0.95,"resamples":1000,"baseline":"popularity",
         "metrics":[
         {"name":"decks","definition":"sessions","form":"total","count":true},
         {"name":"like_rate","definition":"right_swipes / cards_shown","form":"ratio","count":false},
         {"name":"catalog_coverage","definition":"distinct items shown / catalog items","form":"coverage","count":false,"catalog_items":10}
         ],
         "arms":[
-        {"arm":"popularity","estimates":{"decks":{"value":120,"lower":110,"upper":131},"like_rate":{"value":0.250000,"lower":0.200000,"upper":0.312500},"catalog_coverage":{"value":null,"lower":null,"upper":null}}},
-        {"arm":"affinity","estimates":{"decks":{"value":118,"lower":108.500000,"upper":129},"like_rate":{"value":0.312500,"lower":0.250000,"upper":0.375000},"catalog_coverage":{"value":0.400000,"lower":0.400000,"upper":0.400000}}}
+        {"arm":"popularity","estimates":{"decks":{"value":120,"lower":110,"upper":131},"like_rate":{"value":0.25,"lower":0.2,"upper":0.3125},"catalog_coverage":{"value":null,"lower":null,"upper":null}}},
+        {"arm":"affinity","estimates":{"decks":{"value":118,"lower":108.5,"upper":129},"like_rate":{"value":0.3125,"lower":0.25,"upper":0.375},"catalog_coverage":{"value":0.4,"lower":0.4,"upper":0.4}}}
         ],
         "differences":[
-        {"arm":"affinity","baseline":"popularity","estimates":{"decks":{"value":-2,"lower":-6,"upper":3,"p_value":0.520000},"like_rate":{"value":0.062500,"lower":0.010000,"upper":0.115000,"p_value":0.000010},"catalog_coverage":{"value":null,"lower":null,"upper":null,"p_value":null}}}
+        {"arm":"affinity","baseline":"popularity","estimates":{"decks":{"value":-2,"lower":-6,"upper":3,"p_value":0.52},"like_rate":{"value":0.0625,"lower":0.01,"upper":0.115,"p_value":1e-05},"catalog_coverage":{"value":null,"lower":null,"upper":null,"p_value":null}}}
         ],
         "daily":[
-        {"arm":"popularity","metric":"like_rate","points":[{"day":"2026-11-01","value":0.250000},{"day":"2026-11-02","value":null}]},
-        {"arm":"affinity","metric":"like_rate","points":[{"day":"2026-11-01","value":0.300000},{"day":"2026-11-02","value":0.325000}]}
+        {"arm":"popularity","metric":"like_rate","points":[{"day":"2026-11-01","value":0.25},{"day":"2026-11-02","value":null}]},
+        {"arm":"affinity","metric":"like_rate","points":[{"day":"2026-11-01","value":0.3},{"day":"2026-11-02","value":0.325}]}
         ],
         "top_dishes":[],
         "notes":["catalog_coverage: undefined for popularity"]}
@@ -204,18 +204,18 @@ struct ComparisonWriterTests {
       text(ComparisonWriter.render(smallComparison(), format: .csv)) == """
         kind,arm,baseline,metric,day,value,lower,upper,p_value
         estimate,popularity,,decks,,120,110,131,
-        estimate,popularity,,like_rate,,0.250000,0.200000,0.312500,
+        estimate,popularity,,like_rate,,0.25,0.2,0.3125,
         estimate,popularity,,catalog_coverage,,,,,
-        estimate,affinity,,decks,,118,108.500000,129,
-        estimate,affinity,,like_rate,,0.312500,0.250000,0.375000,
-        estimate,affinity,,catalog_coverage,,0.400000,0.400000,0.400000,
-        difference,affinity,popularity,decks,,-2,-6,3,0.520000
-        difference,affinity,popularity,like_rate,,0.062500,0.010000,0.115000,0.000010
+        estimate,affinity,,decks,,118,108.5,129,
+        estimate,affinity,,like_rate,,0.3125,0.25,0.375,
+        estimate,affinity,,catalog_coverage,,0.4,0.4,0.4,
+        difference,affinity,popularity,decks,,-2,-6,3,0.52
+        difference,affinity,popularity,like_rate,,0.0625,0.01,0.115,1e-05
         difference,affinity,popularity,catalog_coverage,,,,,
-        daily,popularity,,like_rate,2026-11-01,0.250000,,,
+        daily,popularity,,like_rate,2026-11-01,0.25,,,
         daily,popularity,,like_rate,2026-11-02,,,,
-        daily,affinity,,like_rate,2026-11-01,0.300000,,,
-        daily,affinity,,like_rate,2026-11-02,0.325000,,,
+        daily,affinity,,like_rate,2026-11-01,0.3,,,
+        daily,affinity,,like_rate,2026-11-02,0.325,,,
 
         """)
   }
@@ -271,13 +271,13 @@ struct ComparisonWriterTests {
   }
 
   @Test(arguments: [
-    // 1/(N+1) for N = 400,000: the nearest 6 digits (0.000002) would print below the floor.
-    (1.0 / 400_001, "0.000003"), (0.001, "0.001000"), (1.0, "1.000000"), (0.5, "0.500000"),
-    (1.0 / 1001, "0.001000"), (1.0 / 3, "0.333334"),
+    // Machine output carries the p-value in full precision: it reads back as itself.
+    (1.0 / 400_001, "2.499993750015625e-06"), (0.001, "0.001"), (1.0, "1.0"), (0.5, "0.5"),
+    (1.0 / 1001, "0.000999000999000999"), (1.0 / 3, "0.3333333333333333"),
   ])
   func aPrintedPValueIsNeverBelowItsValue(p: Double, expected: String) {
     #expect(ReportText.pValueNumber(p) == expected)
-    #expect(Double(expected)! >= p)
+    #expect(Double(expected)! == p)
     // The table's 4 digits: 1/8001 = 0.000125 would round to 0.0001.
     #expect(ReportText.pValueText(1.0 / 8001) == "0.0002")
   }
@@ -301,7 +301,7 @@ struct ComparisonWriterTests {
     #expect(ReportText.humanNumber(-0.000_04, count: false, signed: true) == "0.0000")
     #expect(ReportText.humanNumber(-0.5, count: true, signed: true) == "-1")
     #expect(ReportText.humanNumber(2.5, count: true) == "3")
-    #expect(ReportText.machineNumber(2.5, count: true) == "2.500000")
+    #expect(ReportText.machineNumber(2.5, count: true) == "2.5")
     #expect(ReportText.machineNumber(-3, count: true) == "-3")
     #expect(ReportText.machineNumber(1e15, count: true) == "1000000000000000")
   }
@@ -392,7 +392,7 @@ struct ComparisonWriterTests {
       text(ComparisonWriter.render(report, format: .json)) == """
         {"title":"",
         "parameters":{},
-        "units":0,"level":0.900000,"resamples":0,"baseline":null,
+        "units":0,"level":0.9,"resamples":0,"baseline":null,
         "metrics":[],
         "arms":[],
         "differences":[],

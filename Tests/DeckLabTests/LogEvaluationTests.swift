@@ -16,15 +16,40 @@ import Testing
         ])
     ], itemCount: 2)
 
+  static func diagnostics(_ target: OffPolicyTarget) -> OffPolicyDiagnostics {
+    OffPolicyDiagnostics(target, log: log, positions: 2)
+  }
+
   @Test func effectiveSampleSizeIsSquaredSumOverSumOfSquares() {
     // Both cards match: w = 2 and 4, (2 + 4)² / (4 + 16) = 1.8.
-    let same = OffPolicyTarget(name: "same", rankings: [[0, 1]])
-    #expect(abs(LogEvaluation.effectiveSampleSize(same, log: Self.log) - 1.8) < 1e-12)
+    let same = Self.diagnostics(OffPolicyTarget(name: "same", rankings: [[0, 1]]))
+    #expect(abs(same.effectiveCards - 1.8) < 1e-12)
+    #expect(same.largestWeight == 4)
+    #expect(same.unsupportedMass == 0)
     // One card matches: a single weight is one effective card.
-    let first = OffPolicyTarget(name: "first", rankings: [[0]])
-    #expect(LogEvaluation.effectiveSampleSize(first, log: Self.log) == 1)
-    let none = OffPolicyTarget(name: "none", rankings: [[1, 0]])
-    #expect(LogEvaluation.effectiveSampleSize(none, log: Self.log) == 0)
+    let first = Self.diagnostics(OffPolicyTarget(name: "first", rankings: [[0]]))
+    #expect(first.effectiveCards == 1)
+    #expect(first.largestWeight == 2)
+    let none = Self.diagnostics(OffPolicyTarget(name: "none", rankings: [[1, 0]]))
+    #expect(none.effectiveCards == 0)
+    #expect(none.largestWeight == 0)
+    // Dish 1 at position 1 and dish 0 at 2 were never logged: all of its mass is unsupported.
+    #expect(none.unsupportedMass == 1)
+  }
+
+  @Test func stochasticDiagnosticsWeighByTheTargetsProbabilities() {
+    // Position 1: dish 0 with 0.5, dish 1 with 0.25 (never logged at 1), nothing with 0.25.
+    // Position 2: dish 1 with 1.
+    let target = OffPolicyTarget(
+      name: "mix",
+      slots: [SlotDistribution([(0, 0.5), (1, 0.25)]), SlotDistribution([(1, 1)])],
+      sessionSlots: [[0, 1]])
+    let d = Self.diagnostics(target)
+    // w = 0.5 / 0.5 = 1 at position 1, 1 / 0.25 = 4 at position 2.
+    #expect(abs(d.effectiveCards - 25.0 / 17.0) < 1e-12)
+    #expect(d.largestWeight == 4)
+    // 0.25 of position 1's slot is on an unlogged pair, none of position 2's: 0.25 / 2 cards.
+    #expect(d.unsupportedMass == 0.125)
   }
 
   @Test func positionsAreTheLargestLoggedOne() {
@@ -44,9 +69,12 @@ import Testing
       })
     #expect(
       part.parameters.map(\.name) == [
-        "ope_sessions", "ope_diners", "ope_positions", "ope_effective_cards",
+        "ope_sessions", "ope_diners", "ope_positions", "ope_reward_model", "ope_effective_cards",
+        "ope_largest_weight", "ope_unsupported_mass",
       ])
-    #expect(part.parameters.last?.value == "same 1.8")
+    #expect(part.parameters.first { $0.name == "ope_effective_cards" }?.value == "same 1.8")
+    #expect(part.parameters.first { $0.name == "ope_largest_weight" }?.value == "same 4.0")
+    #expect(part.warnings.isEmpty)
   }
 
   @Test func theTargetSeedIsDerivedNotTheRunSeed() {

@@ -112,7 +112,7 @@ import Testing
       ], itemCount: 2)
     let table = OffPolicy.evaluate(
       log, targets: [OffPolicyTarget(name: "t", rankings: [[0, 1]])])
-    #expect(table.metrics.count == 6 + 5 * OffPolicy.maxPositions)
+    #expect(table.metrics.count == 7 + 6 * OffPolicy.maxPositions)
     #expect(table.metrics.last?.name == "replay_matches_p100")
     let cards = table.metrics.firstIndex { $0.name == "evaluated_cards" }!
     #expect(table.value(arm: 0, metric: cards) == 1)

@@ -65,8 +65,8 @@ private let handLog = OffPolicyLog(
       cards: [card(0, 1, false, 0.5), card(3, 2, true, 0.5), card(1, 3, true, 0.8)]),
   ], itemCount: 4)
 
-/// A matches s0 @1, s1 @1, s2 @1 and s2 @2; its ranking for s2 has two cards, so s2 @3 is not
-/// evaluated. B matches nothing.
+/// A matches s0 @1, s1 @1, s2 @1 and s2 @2; its ranking for s2 has two cards, so at s2 @3 it
+/// shows nothing (reward 0; the card is evaluated for every target). B matches nothing.
 private let targetA = OffPolicyTarget(name: "A", rankings: [[0, 2, 1], [2, 1, 3], [0, 3]])
 private let targetB = OffPolicyTarget(name: "B", rankings: [[3, 0], [3, 2], [2, 1, 3]])
 
@@ -100,16 +100,16 @@ struct OffPolicyHandTests {
     let specs = OffPolicy.metrics(positions: 2)
     #expect(
       specs.map(\.name) == [
-        "replay", "ips", "snips", "dr", "replay_matches", "evaluated_cards",
-        "replay_p1", "ips_p1", "snips_p1", "dr_p1", "replay_matches_p1",
-        "replay_p2", "ips_p2", "snips_p2", "dr_p2", "replay_matches_p2",
+        "replay", "ips", "snips", "dm", "dr", "replay_matches", "evaluated_cards",
+        "replay_p1", "ips_p1", "snips_p1", "dm_p1", "dr_p1", "replay_matches_p1",
+        "replay_p2", "ips_p2", "snips_p2", "dm_p2", "dr_p2", "replay_matches_p2",
       ])
     #expect(
       specs.filter(\.isCount).map(\.name) == [
         "replay_matches", "evaluated_cards", "replay_matches_p1", "replay_matches_p2",
       ])
     #expect(specs.allSatisfy { $0.isCount || $0.form == .ratio })
-    #expect(OffPolicy.metrics(positions: 0).count == 6)
+    #expect(OffPolicy.metrics(positions: 0).count == 7)
   }
 
   @Test func overallEstimates() {
@@ -118,20 +118,25 @@ struct OffPolicyHandTests {
     #expect(table.units == ["u1", "u2"])
     #expect(table.arms.map(\.arm) == ["A", "B"])
     #expect(table.metrics == OffPolicy.metrics(positions: 3))
-    // A: matched cards s0@1 (r 1, w 2), s1@1 (r 1, w 5), s2@1 (r 0, w 2), s2@2 (r 1, w 2).
+    // A: matched cards s0@1 (r 1, w 2), s1@1 (r 1, w 5), s2@1 (r 0, w 2), s2@2 (r 1, w 2);
+    // at s2@3 it shows nothing: weight 0, model term 0, and the card counts in n = 7.
     #expect(value(table, "replay") == 3.0 / 4)
-    #expect(value(table, "ips") == 9.0 / 6)
+    #expect(value(table, "ips") == 9.0 / 7)
     #expect(value(table, "snips") == 9.0 / 11)
-    // DR terms: 17/12, 2/3, 17/9, 4/9 (u1); -7/12, 11/9 (u2): 182/36 over 6 cards.
-    #expect(abs(value(table, "dr")! - 91.0 / 108) < 1e-15)
+    // DM terms, r̂ of A's card at each logged slot: 7/12, 2/3, 7/9, 4/9 (u1); 7/12, 7/9, 0
+    // (u2): 23/6 over 7 cards.
+    #expect(abs(value(table, "dm")! - 23.0 / 42) < 1e-15)
+    // DR terms: 17/12, 2/3, 17/9, 4/9 (u1); -7/12, 11/9, 0 (u2): 182/36 over 7 cards.
+    #expect(abs(value(table, "dr")! - 13.0 / 18) < 1e-15)
     #expect(value(table, "replay_matches") == 4)
-    #expect(value(table, "evaluated_cards") == 6)
+    #expect(value(table, "evaluated_cards") == 7)
     // B matches nothing: replay and SNIPS are undefined, IPS is 0, DR is the model's mean,
     // (2/3 + 7/9 + 2/3 + 2/3 + 7/9 + 4/9 + 1) / 7 = 5/7.
     #expect(value(table, arm: 1, "replay") == nil)
     #expect(value(table, arm: 1, "snips") == nil)
     #expect(value(table, arm: 1, "ips") == 0)
     #expect(abs(value(table, arm: 1, "dr")! - 5.0 / 7) < 1e-15)
+    #expect(abs(value(table, arm: 1, "dm")! - 5.0 / 7) < 1e-15)
     #expect(value(table, arm: 1, "replay_matches") == 0)
     #expect(value(table, arm: 1, "evaluated_cards") == 7)
   }
@@ -147,13 +152,13 @@ struct OffPolicyHandTests {
     #expect(sums("replay", 0) == (2, 2))
     #expect(sums("replay", 1) == (1, 2))
     #expect(sums("ips", 0) == (7, 4))
-    #expect(sums("ips", 1) == (2, 2))
+    #expect(sums("ips", 1) == (2, 3))
     #expect(sums("snips", 0) == (7, 7))
     #expect(sums("snips", 1) == (2, 4))
     #expect(abs(sums("dr", 0).0 - 53.0 / 12) < 1e-14 && sums("dr", 0).1 == 4)
-    #expect(abs(sums("dr", 1).0 - 23.0 / 36) < 1e-14 && sums("dr", 1).1 == 2)
+    #expect(abs(sums("dr", 1).0 - 23.0 / 36) < 1e-14 && sums("dr", 1).1 == 3)
     #expect(sums("replay_matches", 0).0 == 2 && sums("replay_matches", 1).0 == 2)
-    #expect(sums("evaluated_cards", 0).0 == 4 && sums("evaluated_cards", 1).0 == 2)
+    #expect(sums("evaluated_cards", 0).0 == 4 && sums("evaluated_cards", 1).0 == 3)
     #expect(a.items == [[], []])
   }
 
@@ -172,9 +177,13 @@ struct OffPolicyHandTests {
     #expect(value(table, "snips_p2") == 1)
     #expect(abs(value(table, "dr_p2")! - 7.0 / 9) < 1e-15)
     #expect(value(table, "replay_matches_p2") == 1)
-    // Position 3: A's ranking for s2 stops at 2, so nothing is evaluated there.
-    for name in ["replay_p3", "ips_p3", "snips_p3", "dr_p3"] {
+    // Position 3: A's ranking for s2 stops at 2: it shows nothing there, reward 0; replay and
+    // SNIPS have no matched card to stand on.
+    for name in ["replay_p3", "snips_p3"] {
       #expect(value(table, name) == nil, "\(name)")
+    }
+    for name in ["ips_p3", "dm_p3", "dr_p3"] {
+      #expect(value(table, name) == 0, "\(name)")
     }
     #expect(value(table, "replay_matches_p3") == 0)
     // B at position 3: one card, unmatched; DR is r̂(3, 3) = ρ_3 = 1.
@@ -185,7 +194,7 @@ struct OffPolicyHandTests {
   @Test func aPositionCapLeavesLaterCardsOut() {
     let table = OffPolicy.evaluate(
       handLog, targets: [targetA], options: OffPolicyOptions(positions: 1, priorStrength: 2))
-    #expect(table.metrics.count == 11)
+    #expect(table.metrics.count == 13)
     #expect(value(table, "evaluated_cards") == 3)
     #expect(abs(value(table, "ips")! - 7.0 / 3) < 1e-15)
     #expect(value(table, "ips") == value(table, "ips_p1"))
@@ -193,9 +202,9 @@ struct OffPolicyHandTests {
     // A cap above the log: empty position blocks.
     let wide = OffPolicy.evaluate(
       handLog, targets: [targetA], options: OffPolicyOptions(positions: 4, priorStrength: 2))
-    #expect(wide.metrics.count == 26)
+    #expect(wide.metrics.count == 31)
     #expect(value(wide, "ips_p4") == nil)
-    #expect(value(wide, "ips") == 9.0 / 6)
+    #expect(value(wide, "ips") == 9.0 / 7)
   }
 
   @Test func givenUnitsLineUpWithOtherTables() {
@@ -220,7 +229,7 @@ struct OffPolicyHandTests {
     let empty = OffPolicyLog(diners: [], sessions: [], itemCount: 4)
     let table = OffPolicy.evaluate(empty, targets: [OffPolicyTarget(name: "A", rankings: [])])
     #expect(table.units.isEmpty)
-    #expect(table.metrics.count == 6)
+    #expect(table.metrics.count == 7)
     #expect(value(table, "ips") == nil)
     #expect(value(table, "evaluated_cards") == 0)
   }

@@ -22,9 +22,9 @@ struct StatsWriterTests {
     #expect(
       text(smallReport().render(.csv)) == """
         strategy,day,decks,cards_shown,right_swipes,left_swipes,like_rate,pick_rate,mean_swipes_to_pick,abandon_rate,finished_without_pick_rate,catalog_coverage,intra_deck_diversity,novelty,repeat_pick_rate
-        x,2026-11-01,1,2,1,1,0.500000,1.000000,2.000000,0.000000,0.000000,0.400000,1.000000,1.000000,0.000000
-        x,2026-11-02,0,0,0,0,,,,,,0.000000,,,
-        x,all,1,2,1,1,0.500000,1.000000,2.000000,0.000000,0.000000,0.400000,1.000000,1.000000,0.000000
+        x,2026-11-01,1,2,1,1,0.5,1.0,2.0,0.0,0.0,0.4,1.0,1.0,0.0
+        x,2026-11-02,0,0,0,0,,,,,,0.0,,,
+        x,all,1,2,1,1,0.5,1.0,2.0,0.0,0.0,0.4,1.0,1.0,0.0
 
         """)
   }
@@ -54,9 +54,9 @@ struct StatsWriterTests {
       text(smallReport().render(.json)) == """
         {"parameters":{"deck_size":3,"ndcg_k":3,"repeat_window_days":null,"catalog_items":5},
         "rows":[
-        {"strategy":"x","day":"2026-11-01","decks":1,"cards_shown":2,"right_swipes":1,"left_swipes":1,"like_rate":0.500000,"pick_rate":1.000000,"mean_swipes_to_pick":2.000000,"abandon_rate":0.000000,"finished_without_pick_rate":0.000000,"catalog_coverage":0.400000,"intra_deck_diversity":1.000000,"novelty":1.000000,"repeat_pick_rate":0.000000},
-        {"strategy":"x","day":"2026-11-02","decks":0,"cards_shown":0,"right_swipes":0,"left_swipes":0,"like_rate":null,"pick_rate":null,"mean_swipes_to_pick":null,"abandon_rate":null,"finished_without_pick_rate":null,"catalog_coverage":0.000000,"intra_deck_diversity":null,"novelty":null,"repeat_pick_rate":null},
-        {"strategy":"x","day":"all","decks":1,"cards_shown":2,"right_swipes":1,"left_swipes":1,"like_rate":0.500000,"pick_rate":1.000000,"mean_swipes_to_pick":2.000000,"abandon_rate":0.000000,"finished_without_pick_rate":0.000000,"catalog_coverage":0.400000,"intra_deck_diversity":1.000000,"novelty":1.000000,"repeat_pick_rate":0.000000}
+        {"strategy":"x","day":"2026-11-01","decks":1,"cards_shown":2,"right_swipes":1,"left_swipes":1,"like_rate":0.5,"pick_rate":1.0,"mean_swipes_to_pick":2.0,"abandon_rate":0.0,"finished_without_pick_rate":0.0,"catalog_coverage":0.4,"intra_deck_diversity":1.0,"novelty":1.0,"repeat_pick_rate":0.0},
+        {"strategy":"x","day":"2026-11-02","decks":0,"cards_shown":0,"right_swipes":0,"left_swipes":0,"like_rate":null,"pick_rate":null,"mean_swipes_to_pick":null,"abandon_rate":null,"finished_without_pick_rate":null,"catalog_coverage":0.0,"intra_deck_diversity":null,"novelty":null,"repeat_pick_rate":null},
+        {"strategy":"x","day":"all","decks":1,"cards_shown":2,"right_swipes":1,"left_swipes":1,"like_rate":0.5,"pick_rate":1.0,"mean_swipes_to_pick":2.0,"abandon_rate":0.0,"finished_without_pick_rate":0.0,"catalog_coverage":0.4,"intra_deck_diversity":1.0,"novelty":1.0,"repeat_pick_rate":0.0}
         ]}
 
         """)
@@ -101,8 +101,8 @@ struct StatsWriterTests {
     #expect(
       text(stats.report().render(.csv)) == """
         strategy,day,decks,cards_shown,right_swipes,left_swipes,like_rate,pick_rate,mean_swipes_to_pick,abandon_rate,finished_without_pick_rate,catalog_coverage,intra_deck_diversity,novelty,repeat_pick_rate,mean_pick_utility,mean_regret,ndcg_at_k
-        x,2026-11-01,0,0,0,0,,,,,,0.000000,,,,1.000000,0.000000,0.918514
-        x,all,0,0,0,0,,,,,,0.000000,,,,1.000000,0.000000,0.918514
+        x,2026-11-01,0,0,0,0,,,,,,0.0,,,,1.0,0.0,0.9185141564547846
+        x,all,0,0,0,0,,,,,,0.0,,,,1.0,0.0,0.9185141564547846
 
         """)
   }
@@ -119,7 +119,7 @@ struct StatsWriterTests {
       text(StatsWriter.render(table, format: .csv)) == #"""
         strategy,day,n,rate
         "a,""b""",all,-3,
-        定食,2026-11-01,12,-0.000040
+        定食,2026-11-01,12,-4e-05
 
         """#)
     #expect(
@@ -131,10 +131,10 @@ struct StatsWriterTests {
         """)
     #expect(
       text(StatsWriter.render(table, format: .json)) == """
-        {"parameters":{"p":0.123457},
+        {"parameters":{"p":0.1234567},
         "rows":[
         {"strategy":"a,\\"b\\"","day":"all","n":-3,"rate":null},
-        {"strategy":"定食","day":"2026-11-01","n":12,"rate":-0.000040}
+        {"strategy":"定食","day":"2026-11-01","n":12,"rate":-4e-05}
         ]}
 
         """)

@@ -5,11 +5,11 @@ import DeckIO
 /// Writes a `ComparisonReport` as aligned text, Markdown, JSON or CSV.
 ///
 /// Numbers are formatted by menudeck itself, never by the locale, as `StatsWriter` does: counts
-/// (metrics whose form is `.total`) as whole numbers, everything else with a fixed number of
-/// digits after the point (`decimals` in JSON and CSV, `textDecimals` in the table, Markdown and
-/// HTML), rounded half away from zero, with no exponent below 9e9 (9e15 for whole counts). A
-/// count that is not whole (an interpolated interval bound) keeps `decimals` digits in JSON and
-/// CSV and is rounded to a whole number for people. An undefined value (nil, or not finite) is `null` in JSON, an empty field in
+/// (metrics whose form is `.total`) as whole numbers; everything else in full precision in JSON
+/// and CSV (the shortest text that reads back as the same double: `0.3125`, `1.0`, `2.5e-07`)
+/// and with `textDecimals` digits after the point in the table, Markdown and HTML, rounded half
+/// away from zero. A count that is not whole (an interpolated interval bound) is written in full
+/// precision in JSON and CSV and rounded to a whole number for people. An undefined value (nil, or not finite) is `null` in JSON, an empty field in
 /// CSV and `-` in the table and Markdown. For people, differences carry an explicit sign (`+0.0210`)
 /// and a p-value below 0.00005 is written `<0.0001`. The same report is always the same bytes.
 ///
@@ -17,7 +17,7 @@ import DeckIO
 ///
 ///     {"title":"...",
 ///     "parameters":{"seed":"42",...},            parameter values are strings, in report order
-///     "units":1000,"level":0.950000,"resamples":1000,"baseline":"popularity",   (or null)
+///     "units":1000,"level":0.95,"resamples":1000,"baseline":"popularity",   (or null)
 ///     "metrics":[
 ///     {"name":"decks","definition":"...","form":"total","count":true},
 ///     {"name":"catalog_coverage","definition":"...","form":"coverage","count":false,
@@ -25,14 +25,14 @@ import DeckIO
 ///     ...],
 ///     "arms":[
 ///     {"arm":"popularity","estimates":{"decks":{"value":14000,"lower":13870,"upper":14122},
-///      "like_rate":{"value":0.312000,"lower":0.301000,"upper":0.323000},...}},
+///      "like_rate":{"value":0.312,"lower":0.301,"upper":0.323},...}},
 ///     ...],
 ///     "differences":[                              arm minus baseline; [] without a baseline
-///     {"arm":"affinity","baseline":"popularity","estimates":{"like_rate":{"value":0.021000,
-///      "lower":0.010000,"upper":0.032000,"p_value":0.001000},...}},
+///     {"arm":"affinity","baseline":"popularity","estimates":{"like_rate":{"value":0.021,
+///      "lower":0.01,"upper":0.032,"p_value":0.000999000999000999},...}},
 ///     ...],
 ///     "daily":[                                    per-day curves; [] for logs
-///     {"arm":"popularity","metric":"like_rate","points":[{"day":"2026-11-01","value":0.300000},...]},
+///     {"arm":"popularity","metric":"like_rate","points":[{"day":"2026-11-01","value":0.3},...]},
 ///     ...],
 ///     "notes":["..."]}
 ///
@@ -60,8 +60,6 @@ import DeckIO
 /// letters or digits with a backslash, writes `&`, `<`, `>` as character references, line
 /// breaks as `<br>`, and escapes a leading `#`, `+`, `-`, `=` or list number of a note.
 package enum ComparisonWriter {
-  /// Digits after the point in JSON and CSV.
-  package static let decimals = StatsWriter.decimals
   /// Digits after the point in the table, Markdown and HTML.
   package static let textDecimals = StatsWriter.tableDecimals
   /// The widest table line, in display columns, before the arms are split into panels: wider

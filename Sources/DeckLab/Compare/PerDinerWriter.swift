@@ -16,26 +16,51 @@ import DeckBase
 package enum PerDinerWriter {
   package static let header = "strategy,diner,metric,value\n"
 
-  /// The CSV of `tables` (the report's unit tables, which share their arms and units).
+  /// The CSV of `tables` (the report's unit tables). Tables may differ in their arms (a
+  /// policy file has off-policy estimates only) and units (the ranking metrics judge the diners
+  /// with a right swipe, the off-policy estimates every diner with a logged card): an arm's rows
+  /// cover the union of the diners of the tables that hold it, in byte order of their ids, and
+  /// each diner has the metrics of the tables that hold both.
   package static func csv(_ tables: [UnitTable]) -> [UInt8] {
     var out = Array(header.utf8)
-    guard let first = tables.first else { return out }
-    for (a, arm) in first.arms.enumerated() {
-      let name = Array(TextLayout.csvField(arm.arm).utf8)
-      for (u, unit) in first.units.enumerated() {
-        let diner = Array(TextLayout.csvField(unit).utf8)
-        for table in tables {
+    var armNames: [String] = []
+    for table in tables {
+      for arm in table.arms where !armNames.contains(arm.arm) { armNames.append(arm.arm) }
+    }
+    // Per table, the index of each unit by the bytes of its id.
+    let unitIndex = tables.map { table in
+      Dictionary(
+        table.units.enumerated().map { (Array($1.utf8), $0) }, uniquingKeysWith: { a, _ in a })
+    }
+    for armName in armNames {
+      let name = Array(TextLayout.csvField(armName).utf8)
+      let holding = tables.indices.compactMap { t in
+        tables[t].arms.firstIndex { $0.arm == armName }.map { (table: t, arm: $0) }
+      }
+      var diners: [[UInt8]] = []
+      var seen = Set<[UInt8]>()
+      for (t, _) in holding {
+        for unit in tables[t].units where seen.insert(Array(unit.utf8)).inserted {
+          diners.append(Array(unit.utf8))
+        }
+      }
+      diners.sort { $0.lexicographicallyPrecedes($1) }
+      for diner in diners {
+        let field = Array(TextLayout.csvField(String(decoding: diner, as: UTF8.self)).utf8)
+        for (t, a) in holding {
+          guard let u = unitIndex[t][diner] else { continue }
+          let table = tables[t]
           for (m, metric) in table.metrics.enumerated() {
             out += name
             out.append(0x2C)
-            out += diner
+            out += field
             out.append(0x2C)
             out += Array(metric.name.utf8)
             out.append(0x2C)
             if let v = value(table, arm: a, unit: u, metric: m) {
               // A count as a whole number; everything else in full precision.
               let whole = metric.isCount && v == v.rounded() && abs(v) < 9e15
-              out += Array((whole ? "\(Int(v))" : "\(v)").utf8)
+              out += Array((whole ? "\(Int(v))" : Text.roundTrip(v)).utf8)
             }
             out.append(0x0A)
           }

@@ -11,11 +11,11 @@ enum ReportText {
   }
 
   /// A number for JSON and CSV, nil when undefined: a whole count as an integer, anything else
-  /// with `ComparisonWriter.decimals` digits.
+  /// in full precision (`Text.roundTrip`: the shortest text that reads back as the same double).
   static func machineNumber(_ x: Double?, count: Bool) -> String? {
     guard let x, x.isFinite else { return nil }
     if count && x == x.rounded() && abs(x) < 9.0e15 { return fixed(x, decimals: 0) }
-    return fixed(x, decimals: ComparisonWriter.decimals)
+    return Text.roundTrip(x)
   }
 
   /// A number for people, nil when undefined: counts whole, others with
@@ -47,13 +47,10 @@ enum ReportText {
     return fixed(notBelow(p, decimals: 4), decimals: 4)
   }
 
-  /// A p-value for machines: `decimals` digits, rounded up when rounding to the nearest would
-  /// print it below its value (a p-value is never below 1/(N+1); 1/400001 must not print as
-  /// 0.000002); nil when undefined.
+  /// A p-value for machines: in full precision (`Text.roundTrip`); nil when undefined.
   static func pValueNumber(_ p: Double?) -> String? {
     guard let p, p.isFinite else { return nil }
-    return fixed(
-      notBelow(p, decimals: ComparisonWriter.decimals), decimals: ComparisonWriter.decimals)
+    return Text.roundTrip(p)
   }
 
   /// `p` rounded to `decimals` digits, one unit up when the nearest would be below `p`.

@@ -79,23 +79,52 @@ package enum LogEvaluation {
     return targets
   }
 
-  /// The effective sample size of a target's importance weights w = match / μ over the logged
-  /// cards: (Σw)² / Σw², 0 when no logged card matches. Few effective cards make IPS, SNIPS and
-  /// DR noisy beyond what a bootstrap over diners can show.
-  package static func effectiveSampleSize(_ target: OffPolicyTarget, log: OffPolicyLog) -> Double {
-    var sum = 0.0
-    var squares = 0.0
-    for (s, session) in log.sessions.enumerated() {
-      let ranking = target.rankings[s]
-      for card in session.cards {
-        let p = Int(card.position) - 1
-        guard p >= 0 && p < ranking.count && ranking[p] == card.item else { continue }
-        let w = 1 / card.propensity
-        sum += w
-        squares += w * w
+  /// The target of a policy file (`--policy NAME=FILE`): every logged session takes the
+  /// distribution of its group (`PolicyFile.group(diner:day:)`) at positions 1...`positions`
+  /// (rows for positions beyond are not used). Sessions with the same group share its slots.
+  /// A session no group covers is an error that names it and counts the others: a policy that
+  /// says nothing about a session cannot be estimated over the same cards as the others.
+  package static func policyTarget(
+    name: String, file: PolicyFile, log: OffPolicyLog, positions: Int
+  ) throws(DeckIOError) -> OffPolicyTarget {
+    var slots: [SlotDistribution] = []
+    var rowOfGroup: [PolicyFile.Key: [Int32]] = [:]
+    var sessionSlots: [[Int32]] = []
+    sessionSlots.reserveCapacity(log.sessions.count)
+    var uncovered: [LoggedSession] = []
+    for session in log.sessions {
+      let diner = log.diners[session.diner]
+      guard let key = file.groupKey(diner: diner, day: session.day) else {
+        uncovered.append(session)
+        sessionSlots.append([])
+        continue
       }
+      if let row = rowOfGroup[key] {
+        sessionSlots.append(row)
+        continue
+      }
+      var byPosition = [[(item: Int32, probability: Double)]](repeating: [], count: positions)
+      for e in file.groups[key]! where Int(e.position) <= positions {
+        byPosition[Int(e.position) - 1].append((e.item, e.probability))
+      }
+      let row = byPosition.map { pairs -> Int32 in
+        guard !pairs.isEmpty else { return -1 }
+        slots.append(SlotDistribution(pairs))
+        return Int32(slots.count - 1)
+      }
+      rowOfGroup[key] = row
+      sessionSlots.append(row)
     }
-    return squares > 0 ? sum * sum / squares : 0
+    if let first = uncovered.first {
+      let more = uncovered.count > 1 ? " and \(uncovered.count - 1) more logged sessions" : ""
+      throw .invalid(
+        path: file.file,
+        message:
+          "no probabilities for diner \(log.diners[first.diner]) on \(first.day)\(more) (no row"
+          + " for that diner or day, nor for every diner and every day); give every logged"
+          + " session from the split on a distribution, e.g. rows with empty diner and day")
+    }
+    return OffPolicyTarget(name: name, slots: slots, sessionSlots: sessionSlots)
   }
 
   /// The positions the off-policy estimates cover (the largest logged one, capped at
@@ -112,53 +141,85 @@ package enum LogEvaluation {
   package struct OffPolicyPart {
     package var table: UnitTable
     package var notes: [String]
+    /// Notes a person running the command should also see on stderr (unsupported mass).
+    package var warnings: [String]
     package var parameters: [ReportParameter]
+    /// Each target's diagnostics, in target order.
+    package var diagnostics: [OffPolicyDiagnostics]
   }
 
-  /// The off-policy estimates of `targets` over `log` with their notes (positions left out,
-  /// effective samples too small to trust, the estimators' assumptions) and parameters.
+  /// The off-policy estimates of `targets` over `log` with their diagnostics, notes (positions
+  /// left out, effective samples too small to trust, the estimators' assumptions), warnings
+  /// (probability on cards the log never showed) and parameters.
   package static func offPolicy(
     _ targets: [OffPolicyTarget], log: OffPolicyLog, from date: DeckDate
   ) -> OffPolicyPart {
     let (positions, beyond) = Self.positions(of: log)
     var notes: [String] = []
+    var warnings: [String] = []
     if beyond > 0 {
       notes.append(
         "\(plural(beyond, "logged card")) at positions above \(positions) (the last at "
           + "\(log.maxPosition)) \(beyond == 1 ? "is" : "are") left out of the off-policy "
           + "estimates, which cover positions 1 to \(OffPolicy.maxPositions)")
     }
-    var effective: [String] = []
-    for target in targets {
-      let value = effectiveSampleSize(target, log: log)
-      let ess = TextLayout.fixed(value, decimals: 1)
-      effective.append("\(target.name) \(ess)")
-      if value < 100 {
+    let diagnostics = targets.map { OffPolicyDiagnostics($0, log: log, positions: positions) }
+    for (target, d) in zip(targets, diagnostics) {
+      let ess = TextLayout.fixed(d.effectiveCards, decimals: 1)
+      if d.effectiveCards < OffPolicyDiagnostics.effectiveCardsWarning {
         notes.append(
           "the off-policy estimates of \(target.name) rest on an effective sample of"
             + " \(ess) logged cards ((Σw)²/Σw² of its importance"
             + " weights): too few for IPS, SNIPS or DR to be trusted, whatever their intervals say"
         )
       }
+      if d.unsupportedMass > OffPolicyDiagnostics.unsupportedWarning {
+        let share = TextLayout.fixed(d.unsupportedMass * 100, decimals: 1)
+        let warning =
+          "\(target.name) puts \(share)% of its probability on dishes at positions the log never"
+          + " showed there: no logged swipe speaks for them (IPS and SNIPS count them as 0, DM"
+          + " and DR as the reward model's position rate)"
+        warnings.append(warning)
+        notes.append(warning)
+      }
     }
     let table = OffPolicy.evaluate(
       log, targets: targets, options: OffPolicyOptions(positions: positions))
     notes.append(
-      "off-policy estimates (replay, ips, snips, dr and per position) resample the"
+      "off-policy estimates (replay, ips, snips, dm, dr and per position) resample the"
         + " \(log.diners.count) diners of the \(plural(log.sessions.count, "logged session"))"
-        + " from \(date) on; they assume a card's right-swipe chance depends only on the diner,"
+        + " from \(date) on, over the same \(plural(log.cardCount - beyond, "logged card")) for"
+        + " every strategy (a position a strategy leaves empty counts as showing nothing, reward"
+        + " 0); they assume a card's right-swipe chance depends only on the diner,"
         + " the dish and the position and that reaching a position does not depend on the cards"
         + " above it (not exact in pick mode), and that each logged propensity is the logging"
         + " strategy's probability of that dish at that position (deck rules that move cards, such"
         + " as a category cap or the no-adjacent rule, break it)")
+    func each(_ value: (OffPolicyDiagnostics) -> String) -> String {
+      zip(targets, diagnostics).map { "\($0.name) \(value($1))" }.joined(separator: ", ")
+    }
     let parameters = [
       ReportParameter(name: "ope_sessions", value: "\(log.sessions.count)"),
       ReportParameter(name: "ope_diners", value: "\(log.diners.count)"),
       ReportParameter(name: "ope_positions", value: "\(positions)"),
-      ReportParameter(name: "ope_effective_cards", value: effective.joined(separator: ", ")),
+      ReportParameter(name: "ope_reward_model", value: rewardModelDescription),
+      ReportParameter(
+        name: "ope_effective_cards",
+        value: each { TextLayout.fixed($0.effectiveCards, decimals: 1) }
+      ),
+      ReportParameter(name: "ope_largest_weight", value: each { Text.roundTrip($0.largestWeight) }),
+      ReportParameter(
+        name: "ope_unsupported_mass", value: each { Text.roundTrip($0.unsupportedMass) }),
     ]
-    return OffPolicyPart(table: table, notes: notes, parameters: parameters)
+    return OffPolicyPart(
+      table: table, notes: notes, warnings: warnings, parameters: parameters,
+      diagnostics: diagnostics)
   }
+
+  /// The reward model of DM and DR, as the report names it.
+  package static let rewardModelDescription =
+    "in-sample: smoothed like rate per dish and position, (likes + 10 x position rate) /"
+    + " (shows + 10), fitted on the evaluation log"
 
   /// The `limit` dishes each strategy showed most (ties by catalog order).
   package static func topDishes(

@@ -1,0 +1,125 @@
+/// One position of a target policy in one session: the probability of each item it may put
+/// there, π(item, p). The probabilities sum to at most 1; the rest is the probability that the
+/// target leaves the position empty ("show nothing", reward 0).
+package struct SlotDistribution: Sendable, Equatable {
+  /// Catalog indices, ascending, each once.
+  package private(set) var items: [Int32]
+  /// `probabilities[i]`: π(items[i], p), in [0, 1].
+  package private(set) var probabilities: [Double]
+
+  /// The slot of a deterministic target that shows `item` (π = 1), or nothing (nil).
+  package init(showing item: Int32?) {
+    items = item.map { [$0] } ?? []
+    probabilities = item == nil ? [] : [1]
+  }
+
+  /// A slot from (item, probability) pairs with distinct items, probabilities in [0, 1].
+  package init(_ pairs: [(item: Int32, probability: Double)]) {
+    let sorted = pairs.sorted { $0.item < $1.item }
+    precondition(
+      zip(sorted, sorted.dropFirst()).allSatisfy { $0.item < $1.item },
+      "an item appears once in a slot")
+    precondition(
+      sorted.allSatisfy { $0.probability >= 0 && $0.probability <= 1 },
+      "a probability is in [0, 1]")
+    items = sorted.map(\.item)
+    probabilities = sorted.map(\.probability)
+  }
+
+  /// π(item, p): 0 for an item the slot does not list.
+  package func probability(of item: Int32) -> Double {
+    var low = 0
+    var high = items.count
+    while low < high {
+      let mid = (low + high) / 2
+      if items[mid] < item { low = mid + 1 } else { high = mid }
+    }
+    return low < items.count && items[low] == item ? probabilities[low] : 0
+  }
+
+  /// Σ over the slot's items of π(item) · f(item): the expectation of f under the slot, with
+  /// "show nothing" counting 0.
+  package func expectation(_ f: (Int32) -> Double) -> Double {
+    var sum = 0.0
+    for (item, p) in zip(items, probabilities) where p > 0 { sum += p * f(item) }
+    return sum
+  }
+}
+
+/// A target strategy of an off-policy evaluation: for every session of the evaluation log,
+/// what it would have put at each position. Deterministic (one ranking per session, as a
+/// built-in strategy's deck) or stochastic (a distribution per position, as an action
+/// distribution computed elsewhere; Open Bandit Pipeline's `action_dist`).
+package struct OffPolicyTarget: Sendable, Equatable {
+  /// The arm's name (a strategy name, a named configuration or a policy file's name).
+  package var name: String
+  package var policy: Policy
+
+  package enum Policy: Sendable, Equatable {
+    /// `rankings[s]`: the deck the target would have shown in `OffPolicyLog.sessions[s]`, as
+    /// catalog indices in position order (first card first); positions beyond it are empty.
+    case rankings([[Int32]])
+    /// `slots[sessionSlots[s][p - 1]]`: the target's distribution at position p of session s
+    /// (sessions with the same distributions share them); a position beyond
+    /// `sessionSlots[s].count`, or whose index is -1, is empty.
+    case distributions(slots: [SlotDistribution], sessionSlots: [[Int32]])
+  }
+
+  package init(name: String, rankings: [[Int32]]) {
+    self.name = name
+    policy = .rankings(rankings)
+  }
+
+  package init(name: String, slots: [SlotDistribution], sessionSlots: [[Int32]]) {
+    precondition(
+      sessionSlots.allSatisfy { $0.allSatisfy { $0 >= -1 && Int($0) < slots.count } },
+      "a session's slot index is -1 or a slot")
+    self.name = name
+    policy = .distributions(slots: slots, sessionSlots: sessionSlots)
+  }
+
+  /// The deterministic target's rankings ([] for a stochastic one).
+  package var rankings: [[Int32]] {
+    if case .rankings(let r) = policy { return r }
+    return []
+  }
+
+  /// Whether the target puts one item at each position with probability 1 (replay is defined
+  /// for it).
+  package var isDeterministic: Bool {
+    if case .rankings = policy { return true }
+    return false
+  }
+
+  /// Sessions the target covers.
+  package var sessionCount: Int {
+    switch policy {
+    case .rankings(let r): return r.count
+    case .distributions(_, let sessionSlots): return sessionSlots.count
+    }
+  }
+
+  /// The target's distribution at position `position` (1-based) of session `session`.
+  package func slot(session: Int, position: Int) -> SlotDistribution {
+    switch policy {
+    case .rankings(let rankings):
+      let ranking = rankings[session]
+      return SlotDistribution(showing: position <= ranking.count ? ranking[position - 1] : nil)
+    case .distributions(let slots, let sessionSlots):
+      let row = sessionSlots[session]
+      guard position <= row.count, row[position - 1] >= 0 else {
+        return SlotDistribution(showing: nil)
+      }
+      return slots[Int(row[position - 1])]
+    }
+  }
+
+  /// The largest catalog index the target may show in some session (to check it against the
+  /// catalog), nil when it shows nothing.
+  package var largestItem: Int32? {
+    switch policy {
+    case .rankings(let r): return r.lazy.compactMap { $0.max() }.max()
+    case .distributions(let slots, _): return slots.lazy.compactMap { $0.items.last }.max()
+    }
+  }
+}

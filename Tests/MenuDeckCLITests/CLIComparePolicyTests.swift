@@ -1,0 +1,145 @@
+import DeckCommandLine
+import Foundation
+import Testing
+
+@testable import MenuDeckCLI
+
+/// `compare --ope --policy NAME=FILE`: a policy given by its action probabilities, evaluated
+/// beside the strategies over the same logged cards.
+@Suite struct CLIComparePolicyTests {
+  /// Two diners trained before 2026-11-10 and four logged cards from it on.
+  static let log = """
+    user,item,swipe,at,position,propensity
+    u1,oyakodon,right,2026-11-05T12:00:00Z,1,0.5
+    u2,gyudon,right,2026-11-05T12:00:00Z,1,0.5
+    u1,oyakodon,right,2026-11-10T12:00:00Z,1,0.5
+    u1,gyudon,left,2026-11-10T12:00:01Z,2,0.25
+    u2,katsudon,left,2026-11-10T12:00:00Z,1,0.5
+    u2,gyudon,right,2026-11-10T12:00:01Z,2,0.5
+
+    """
+  /// Position 1: oyakodon or katsudon, half each; position 2: gyudon. Weights π/μ of the four
+  /// cards: 1, 4, 1, 2; rewards 1, 0, 0, 1.
+  static let policy = """
+    diner,day,item,position,probability
+    ,,oyakodon,1,0.5
+    ,,katsudon,1,0.5
+    ,,gyudon,2,1
+
+    """
+
+  static func setUp() throws -> TempDir {
+    let dir = try TempDir("menudeck-policy")
+    try dir.write(
+      "c.json",
+      """
+      {"catalog": "\(CLITest.repoRoot)/Data/catalog.json", "time_zone": "UTC", "seed": 3,
+       "deck": {"size": 2}}
+      """)
+    try dir.write("log.csv", log)
+    try dir.write("p.csv", policy)
+    return dir
+  }
+
+  static func compare(_ dir: TempDir, _ more: [String]) -> CLIRun {
+    CLIRun(
+      [
+        "compare", "--config", "c.json", "--split", "2026-11-10", "-s", "popularity",
+        "--resamples", "20",
+      ] + more + ["log.csv"], in: dir.path)
+  }
+
+  @Test func aPolicyFileIsEstimatedBesideTheStrategies() throws {
+    let dir = try Self.setUp()
+    let r = Self.compare(
+      dir,
+      [
+        "-s", "random", "--ope", "--policy", "mix=p.csv", "--baseline", "random", "--format",
+        "json", "--per-diner", "per-diner.csv",
+      ])
+    #expect(r.code == .success, "\(r.stderr)")
+    let json = try #require(try r.json() as? [String: Any])
+    let arms = try #require(json["arms"] as? [[String: Any]])
+    #expect(arms.compactMap { $0["arm"] as? String } == ["popularity", "random", "mix"])
+    let mix = try #require(arms[2]["estimates"] as? [String: [String: Any]])
+    func value(_ name: String) -> Any? { mix[name]?["value"] ?? nil }
+    #expect(value("ips") as? Double == 0.75)
+    #expect(value("snips") as? Double == 0.375)
+    #expect(value("evaluated_cards") as? Double == 4)
+    #expect(value("replay") is NSNull)
+    // No deck, so no ranking metrics; every strategy is estimated over the same four cards.
+    #expect(value("precision_at_k") is NSNull)
+    for arm in arms {
+      let estimates = try #require(arm["estimates"] as? [String: [String: Any]])
+      #expect(estimates["evaluated_cards"]?["value"] as? Double == 4)
+    }
+    let differences = try #require(json["differences"] as? [[String: Any]])
+    #expect(differences.compactMap { $0["arm"] as? String } == ["popularity", "mix"])
+    let parameters = try #require(json["parameters"] as? [String: String])
+    #expect(parameters["ope_largest_weight"]?.hasSuffix("mix 4.0") == true)
+    #expect(parameters["ope_reward_model"]?.hasPrefix("in-sample") == true)
+    // The per-diner file holds the policy's off-policy rows: u1 (1 + 0) / 2, u2 (0 + 2) / 2.
+    let rows = try dir.read("per-diner.csv").split(separator: "\n")
+    #expect(rows.contains("mix,u1,ips,0.5"))
+    #expect(rows.contains("mix,u2,ips,1.0"))
+    #expect(!rows.contains { $0.hasPrefix("mix,u1,precision_at_k") })
+    #expect(rows.contains { $0.hasPrefix("popularity,u1,precision_at_k,") })
+  }
+
+  /// The off-policy estimates cover every diner with a logged card, the ranking metrics only
+  /// those with a right swipe: each diner's rows come from the tables that hold it.
+  @Test func perDinerRowsOfADinerWithoutARightSwipe() throws {
+    let dir = try Self.setUp()
+    try dir.write("log.csv", Self.log + "u3,oyakodon,left,2026-11-10T12:00:00Z,1,0.5\n")
+    let r = Self.compare(
+      dir, ["-s", "random", "--ope", "--policy", "mix=p.csv", "--per-diner", "per-diner.csv"])
+    #expect(r.code == .success, "\(r.stderr)")
+    let rows = try dir.read("per-diner.csv").split(separator: "\n")
+    // u3: weight 0.5/0.5 = 1, reward 0.
+    #expect(rows.contains("mix,u3,ips,0.0"))
+    #expect(rows.contains("mix,u3,evaluated_cards,1"))
+    #expect(rows.contains("popularity,u3,evaluated_cards,1"))
+    #expect(!rows.contains { $0.hasPrefix("popularity,u3,precision_at_k") })
+    #expect(rows.contains("mix,u1,ips,0.5"))
+  }
+
+  @Test func mistakesAreUsageOrDataErrors() throws {
+    let dir = try Self.setUp()
+    let noOPE = Self.compare(dir, ["--policy", "mix=p.csv"])
+    #expect(noOPE.code == .usage)
+    #expect(noOPE.stderr.contains("'--policy' is evaluated off-policy: add --ope"))
+    let badValue = Self.compare(dir, ["--ope", "--policy", "p.csv"])
+    #expect(badValue.code == .usage)
+    #expect(badValue.stderr.contains("'--policy' takes NAME=FILE"))
+    let taken = Self.compare(dir, ["--ope", "--policy", "popularity=p.csv"])
+    #expect(taken.code == .usage)
+    #expect(taken.stderr.contains("the name 'popularity' of '--policy popularity=p.csv' is taken"))
+    let baseline = Self.compare(dir, ["--ope", "--policy", "mix=p.csv", "--baseline", "mix"])
+    #expect(baseline.code == .usage)
+    #expect(baseline.stderr.contains("a --policy cannot be the baseline"))
+    let missing = Self.compare(dir, ["--ope", "--policy", "mix=nowhere.csv"])
+    #expect(missing.code == .noInput)
+    #expect(missing.stderr.contains("nowhere.csv: no such file (the policy file)"))
+    try dir.write("u1.csv", "diner,item,position,probability\nu1,oyakodon,1,1\n")
+    let uncovered = Self.compare(dir, ["--ope", "--policy", "mix=u1.csv"])
+    #expect(uncovered.code == .dataError)
+    #expect(uncovered.stderr.contains("u1.csv: no probabilities for diner u2 on 2026-11-10"))
+    try dir.write("bad.csv", "item,position,probability\noyakodon,1,0.75\ngyudon,1,0.5\n")
+    let over = Self.compare(dir, ["--ope", "--policy", "mix=bad.csv"])
+    #expect(over.code == .dataError)
+    #expect(over.stderr.contains("bad.csv:3:10: probability: the probabilities at position 1"))
+  }
+
+  /// A policy that puts its weight on dishes the log never showed at that position is warned
+  /// about on stderr and in the notes.
+  @Test func unsupportedProbabilityIsWarned() throws {
+    let dir = try Self.setUp()
+    try dir.write("far.csv", "item,position,probability\ntendon,1,0.9\noyakodon,1,0.1\n")
+    let r = Self.compare(dir, ["--ope", "--policy", "far=far.csv", "--format", "json"])
+    #expect(r.code == .success, "\(r.stderr)")
+    #expect(r.stderr.contains("warning: far puts 45.0% of its probability on dishes at positions"))
+    let json = try #require(try r.json() as? [String: Any])
+    let notes = try #require(json["notes"] as? [String])
+    #expect(notes.contains { $0.hasPrefix("far puts 45.0% of its probability") })
+  }
+}
