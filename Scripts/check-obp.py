@@ -7,13 +7,15 @@ What it checks:
   OBP's Bernoulli Thompson Sampling policy (ZOZOTOWN's production prior, seed 12345, 100,000
   Monte Carlo draws, as in OBP's own OBD examples) is evaluated off-policy twice:
     - by OBP 0.5.7: InverseProbabilityWeighting, SelfNormalizedInverseProbabilityWeighting,
-      DirectMethod and DoublyRobust, the last two given menudeck's reward model
+      DirectMethod and DoublyRobust, and with lambda_=10 InverseProbabilityWeighting,
+      DoublyRobust and SwitchDoublyRobust (menudeck's ips_clip, dr_clip and switch_dr under
+      --clip 10), those with a reward model given menudeck's
       r(a, p) = (likes(a, p) + 10 rho_p) / (shows(a, p) + 10), rho_p = likes at p / cards at p
       over the whole log (a pair never shown gets rho_p), computed here in Python;
     - by menudeck: `menudeck compare --ope --policy bts=PROBS.csv` on the same rounds exported
       as a swipe log with propensities, and BTS's action distribution as a target-probabilities
       file.
-  The estimates `ips`, `snips`, `dm`, `dr` of menudeck's arm `bts` must equal OBP's to 1e-9
+  The estimates `ips`, `snips`, `dm`, `dr`, `ips_clip`, `dr_clip`, `switch_dr` of arm `bts` must equal OBP's to 1e-9
   (absolute): PASS, else FAIL and exit 1. Before that, OBP's four numbers are recomputed with a
   few lines of numpy straight from the formulas (and the reward model with plain Python counts):
   a disagreement there (beyond 1e-12) is a FAIL too, and so is one of the four recomputed in plain
@@ -105,10 +107,15 @@ N_SIM = 100_000
 PRIOR_CARDS = 10  # m of the reward model
 ARM = "bts"
 # menudeck's metric name -> OBP's estimator class name.
+CLIP = 10.0  # lambda_ of the clipped estimators and of switch-DR (menudeck --clip)
 ESTIMATORS = (("ips", "InverseProbabilityWeighting"),
               ("snips", "SelfNormalizedInverseProbabilityWeighting"),
               ("dm", "DirectMethod"),
-              ("dr", "DoublyRobust"))
+              ("dr", "DoublyRobust"),
+              ("ips_clip", "InverseProbabilityWeighting"),
+              ("dr_clip", "DoublyRobust"),
+              ("switch_dr", "SwitchDoublyRobust"))
+CLIPPED = ("ips_clip", "dr_clip", "switch_dr")  # constructed with lambda_=CLIP
 TOLERANCE = 1e-9      # OBP vs menudeck
 SELF_TOLERANCE = 1e-12  # OBP vs the numpy re-implementation
 RESAMPLES = 200
@@ -275,11 +282,16 @@ def numpy_estimates(np, reward, action, position, pscore, action_dist, model):
     q_at_p = model[:, position].T                 # (n, n_actions): r(a, p_i)
     dm_i = (pi_at_p * q_at_p).sum(axis=1)         # sum_a pi(a, p_i) r(a, p_i)
     r = reward.astype(float)
+    residual = r - model[action, position]
+    clipped = np.minimum(w, CLIP)
     return {
         "ips": float(np.mean(w * r)),
         "snips": float(np.sum(w * r) / np.sum(w)),
         "dm": float(np.mean(dm_i)),
-        "dr": float(np.mean(dm_i + w * (r - model[action, position]))),
+        "dr": float(np.mean(dm_i + w * residual)),
+        "ips_clip": float(np.mean(clipped * r)),
+        "dr_clip": float(np.mean(dm_i + clipped * residual)),
+        "switch_dr": float(np.mean(dm_i + (w <= CLIP) * w * residual)),
     }, w
 
 
@@ -309,10 +321,10 @@ def obp_side(obp, np, campaign):
     by_reg_model = np.ascontiguousarray(np.broadcast_to(model, (n_rounds, n_actions, len_list)))
     obp_estimates = {}
     for metric, cls in ESTIMATORS:
-        estimator = getattr(ope, cls)()
+        estimator = getattr(ope, cls)(lambda_=CLIP) if metric in CLIPPED else getattr(ope, cls)()
         kwargs = dict(reward=reward, action=action, position=position, pscore=pscore,
                       action_dist=action_dist)
-        if metric in ("dm", "dr"):
+        if metric in ("dm", "dr", "dr_clip", "switch_dr"):
             kwargs["estimated_rewards_by_reg_model"] = by_reg_model
         obp_estimates[metric] = float(estimator.estimate_policy_value(**kwargs))
     mine, w = numpy_estimates(np, reward, action, position, pscore, action_dist, model)
@@ -367,17 +379,22 @@ def estimates_from_files(paths):
         return rho if n == 0 else (likes[item, p] + PRIOR_CARDS * rho) / (n + PRIOR_CARDS)
 
     items = sorted(items, key=int)
-    sum_wr = sum_w = sum_dm = sum_dr = 0.0
+    sum_wr = sum_w = sum_dm = sum_dr = sum_cwr = sum_cdr = sum_switch = 0.0
     for user, item, p, r, mu in cards:
         target = per_diner.get(user, every)
         w = target.get((item, p), 0.0) / mu
         dm = sum(target.get((a, p), 0.0) * model(a, p) for a in items)
+        residual = r - model(item, p)
         sum_wr += w * r
         sum_w += w
         sum_dm += dm
-        sum_dr += dm + w * (r - model(item, p))
+        sum_dr += dm + w * residual
+        sum_cwr += min(w, CLIP) * r
+        sum_cdr += dm + min(w, CLIP) * residual
+        sum_switch += dm + (w * residual if w <= CLIP else 0.0)
     n = len(cards)
-    return {"ips": sum_wr / n, "snips": sum_wr / sum_w, "dm": sum_dm / n, "dr": sum_dr / n}
+    return {"ips": sum_wr / n, "snips": sum_wr / sum_w, "dm": sum_dm / n, "dr": sum_dr / n,
+            "ips_clip": sum_cwr / n, "dr_clip": sum_cdr / n, "switch_dr": sum_switch / n}
 
 
 def describe_pscore(np, pscore, n_actions):
@@ -469,7 +486,7 @@ def menudeck_command(menudeck, paths, split, with_policy=True):
     cmd = [menudeck, "compare", "--config", paths["config"], "--catalog", paths["catalog"],
            "--split", split, "--ope"]
     if with_policy:
-        cmd += ["--policy", f"{ARM}={paths['probabilities']}"]
+        cmd += ["--clip", repr(CLIP), "--policy", f"{ARM}={paths['probabilities']}"]
     cmd += ["-s", "random", "-s", "popularity", "--format", "json",
             "--resamples", str(RESAMPLES), paths["log"]]
     return cmd

@@ -40,6 +40,21 @@ enum CompareOptions {
   static let k = Option<Int>(
     "k", valueName: "n", help: "Logs: the k of the ranking metrics (default: deck size).")
   static let ope = Flag("ope", help: "Logs: off-policy estimates from the logged propensities.")
+  static let clip = Option<Double>(
+    "clip", valueName: "weight",
+    help:
+      "Logs, with --ope: also IPS and DR with importance weights clipped at this value, and"
+      + " switch-DR (DR up to it, the direct method above).")
+  static let crossFit = Option<Int>(
+    "cross-fit", valueName: "folds",
+    help:
+      "Logs, with --ope: also DM and DR with a reward model cross-fitted over this many folds"
+      + " of diners (2 to 20).")
+  static let opeSamples = Option<Int>(
+    "ope-samples", valueName: "n",
+    help:
+      "Logs, with --ope: estimate each strategy as a stochastic policy from n seeded decks per"
+      + " logged session (the share of decks with a dish at a position is its probability).")
   static let policy = Repeatable(
     "policy", valueName: "name=file",
     help:
@@ -56,7 +71,8 @@ enum CompareOptions {
 
   /// Options that only a comparison on logs reads.
   static let logsOnly: [any OptionKey] = [
-    split, holdout, k, ope, policy, trec, InputOptions.skipBadLines, InputOptions.columns,
+    split, holdout, k, ope, clip, crossFit, opeSamples, policy, trec, InputOptions.skipBadLines,
+    InputOptions.columns,
     InputOptions.right, InputOptions.left,
   ]
   /// Options that only a simulated comparison reads.
@@ -122,6 +138,9 @@ let compareCommand = CommandSpec(
     CompareOptions.holdout.spec,
     CompareOptions.k.spec,
     CompareOptions.ope.spec,
+    CompareOptions.clip.spec,
+    CompareOptions.crossFit.spec,
+    CompareOptions.opeSamples.spec,
     CompareOptions.policy.spec,
     CompareOptions.trec.spec,
     InputOptions.skipBadLines.spec,

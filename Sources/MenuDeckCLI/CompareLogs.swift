@@ -26,6 +26,10 @@ enum CompareLogs {
     /// `--policy NAME=FILE`: policies given by their action probabilities, evaluated off-policy
     /// after the strategies.
     var policies: [(name: String, path: String)]
+    /// `--clip` and `--cross-fit`: the estimators beyond replay, IPS, SNIPS, DM and DR.
+    var estimators: OffPolicyOptions
+    /// `--ope-samples N`: the strategies as stochastic policies from N decks per session.
+    var samples: Int?
     /// Threads that build the strategies' decks (`--jobs`).
     var jobs: Int
   }
@@ -154,15 +158,44 @@ enum CompareLogs {
         "'--ope' needs --split DATE: off-policy estimates replay whole logged sessions")
     }
     let policies = try self.policies(args, strategies: strategies.map(\.0))
-    if !policies.isEmpty && !ope {
+    for option in [
+      CompareOptions.policy.spec, CompareOptions.clip.spec, CompareOptions.crossFit.spec,
+      CompareOptions.opeSamples.spec,
+    ]
+    where args.isGiven(option.name) && !ope {
       throw UsageError(
-        "'--policy' is evaluated off-policy: add --ope (and the logged propensities it needs)")
+        "'--\(option.name)' is for off-policy estimates: add --ope (and the logged propensities"
+          + " it needs)")
+    }
+    let estimators = try self.estimators(args)
+    let samples = try args.value(CompareOptions.opeSamples)
+    if let samples, !(1...LogEvaluation.maxSamples).contains(samples) {
+      throw UsageError(
+        "'--ope-samples' must be between 1 and \(LogEvaluation.maxSamples) decks per session,"
+          + " got \(samples)")
     }
     return Setup(
       catalog: catalog, profiles: profiles, split: split, rules: rules, k: rules.size,
       builder: builder, arms: strategies.map { (name: $0.0, strategy: $0.1) },
       baseline: baseline, seed: seed, settings: settings, ope: ope, policies: policies,
-      jobs: try InputOptions.jobs(args))
+      estimators: estimators, samples: samples, jobs: try InputOptions.jobs(args))
+  }
+
+  /// `--clip WEIGHT` and `--cross-fit FOLDS`, range-checked.
+  static func estimators(_ args: ParsedArguments) throws -> OffPolicyOptions {
+    let clip = try args.value(CompareOptions.clip)
+    if let clip, !(clip > 0 && clip.isFinite) {
+      throw UsageError(
+        "'--clip' must be a positive weight (e.g. 100: no card counts for more than 100), got"
+          + " \(clip)")
+    }
+    let folds = try args.value(CompareOptions.crossFit)
+    if let folds, !OffPolicyOptions.folds.contains(folds) {
+      throw UsageError(
+        "'--cross-fit' must be between \(OffPolicyOptions.folds.lowerBound) and"
+          + " \(OffPolicyOptions.folds.upperBound) folds, got \(folds)")
+    }
+    return OffPolicyOptions(clip: clip, crossFitFolds: folds)
   }
 
   /// `--policy NAME=FILE` values: distinct names that are not strategies' names, and files.
@@ -309,9 +342,16 @@ enum CompareLogs {
     }
     var rules = setup.rules
     rules.size = LogEvaluation.positions(of: log).positions
-    var targets = try LogEvaluation.offPolicyTargets(
-      setup.arms, log: log, profiles: setup.profiles, history: history,
-      builder: try Inputs.deckBuilder(setup.catalog, rules, config), seed: seed, jobs: setup.jobs)
+    let builder = try Inputs.deckBuilder(setup.catalog, rules, config)
+    var targets =
+      try setup.samples.map { samples in
+        try LogEvaluation.sampledTargets(
+          setup.arms, log: log, profiles: setup.profiles, history: history, builder: builder,
+          seed: seed, samples: samples, jobs: setup.jobs)
+      }
+      ?? LogEvaluation.offPolicyTargets(
+        setup.arms, log: log, profiles: setup.profiles, history: history, builder: builder,
+        seed: seed, jobs: setup.jobs)
     for (name, path) in setup.policies {
       let file = try Paths.using(path, io) { opened throws(DeckIOError) in
         let bytes = try TextInput.readBytes(
@@ -322,7 +362,21 @@ enum CompareLogs {
         try LogEvaluation.policyTarget(
           name: name, file: file, log: log, positions: rules.size))
     }
-    return LogEvaluation.offPolicy(targets, log: log, from: deckDate)
+    var part = LogEvaluation.offPolicy(
+      targets, log: log, from: deckDate, options: setup.estimators)
+    if let samples = setup.samples {
+      let stochastic = zip(setup.arms, targets).filter { !$1.isDeterministic }.map(\.0.name)
+      part.parameters.append(ReportParameter(name: "ope_samples", value: "\(samples)"))
+      part.notes.append(
+        "--ope-samples \(samples): "
+          + (stochastic.isEmpty
+            ? "no strategy varied across its \(samples) seeded decks; all are evaluated as one deck"
+            : "\(stochastic.joined(separator: ", ")) evaluated as stochastic policies, each"
+              + " probability the share of \(samples) seeded decks (Monte Carlo error up to"
+              + " \(TextLayout.fixed(0.5 / Double(samples).squareRoot(), decimals: 4)) per"
+              + " probability); replay is undefined for them"))
+    }
+    return part
   }
 
   /// The resampled estimates of the report: the ranking metrics, then the off-policy ones.

@@ -65,6 +65,77 @@ struct OffPolicyStochasticTests {
     #expect(Self.value(table, "snips_p3") == nil)
   }
 
+  /// With λ = 2 the weight 2.5 of s1@1 is cut to 2 (clipped IPS and DR) or its card falls
+  /// back to the direct method (switch-DR); the other weights are at most 2.
+  @Test func clippedAndSwitchEstimatesByHand() {
+    let table = OffPolicy.evaluate(
+      Self.log, targets: [Self.mixed], options: OffPolicyOptions(priorStrength: 2, clip: 2))
+    #expect(abs(Self.value(table, "ips_clip")! - 5.0 / 7) < 1e-15)
+    // DR terms with s1@1's 89/72 replaced by 49/72 + 2 · 2/9 = 81/72 (clipped) or 49/72.
+    #expect(abs(Self.value(table, "dr_clip")! - 367.0 / 504) < 1e-15)
+    #expect(abs(Self.value(table, "switch_dr")! - 335.0 / 504) < 1e-15)
+    // A λ above every weight changes nothing.
+    let wide = OffPolicy.evaluate(
+      Self.log, targets: [Self.mixed], options: OffPolicyOptions(priorStrength: 2, clip: 100))
+    #expect(Self.value(wide, "ips_clip") == Self.value(wide, "ips"))
+    #expect(Self.value(wide, "dr_clip") == Self.value(wide, "dr"))
+    #expect(Self.value(wide, "switch_dr") == Self.value(wide, "dr"))
+  }
+
+  /// Cross-fitting over two folds that split the two diners: each diner's cards are scored by
+  /// the model fitted on the other diner's log alone.
+  @Test func crossFittingScoresADinerWithTheOtherFoldsModel() throws {
+    // Names whose folds differ (the fold is a stable hash of the id).
+    let names = (0..<50).map { "d\($0)" }
+    let first = names[0]
+    let second = try #require(
+      names.first { OffPolicy.fold(of: $0, folds: 2) != OffPolicy.fold(of: first, folds: 2) })
+    let diners = [first, second].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    let log = OffPolicyLog(diners: diners, sessions: Self.log.sessions, itemCount: 4)
+    let options = OffPolicyOptions(priorStrength: 2, crossFitFolds: 2)
+    let table = OffPolicy.evaluate(log, targets: [Self.mixed], options: options)
+    let dmCF = table.metrics.firstIndex { $0.name == "dm_cf" }!
+    let drCF = table.metrics.firstIndex { $0.name == "dr_cf" }!
+    var totalDirect = 0.0
+    for u in 0..<2 {
+      // The other diner's sessions alone, and the direct and DR terms of u's cards under it.
+      let others = OffPolicyLog(
+        diners: diners, sessions: log.sessions.filter { $0.diner != u }, itemCount: 4)
+      let model = OffPolicyRewardModel(log: others, positions: 3, priorStrength: 2)
+      var direct = 0.0
+      var dr = 0.0
+      for (s, session) in log.sessions.enumerated() where session.diner == u {
+        for card in session.cards {
+          let slot = Self.mixed.slot(session: s, position: Int(card.position))
+          let term = slot.expectation { model.predict(item: $0, position: Int(card.position)) }
+          let w = slot.probability(of: card.item) / card.propensity
+          direct += term
+          dr +=
+            term + w * (card.reward - model.predict(item: card.item, position: Int(card.position)))
+        }
+      }
+      totalDirect += direct
+      #expect(abs(table.arms[0].numerator(unit: u, metric: drCF) - dr) < 1e-12, "dr_cf of \(u)")
+      // dm_cf adds each card's share in the other fold's model error; the shares sum to 0.
+      let shares = table.arms[0].numerator(unit: u, metric: dmCF) - direct
+      #expect(abs(shares) < 1, "dm_cf of \(u): shares \(shares)")
+    }
+    let total = (0..<2).reduce(0.0) { $0 + table.arms[0].numerator(unit: $1, metric: dmCF) }
+    #expect(abs(total - totalDirect) < 1e-12)
+  }
+
+  /// The direct method's error shares move the per-diner sums, never the estimate.
+  @Test func errorSharesSumToZero() {
+    let with = OffPolicy.evaluate(
+      Self.log, targets: [Self.mixed], options: OffPolicyOptions(priorStrength: 2))
+    let dm = with.metrics.firstIndex { $0.name == "dm" }!
+    let direct = [49.0 / 72 + 7.0 / 9 + 49.0 / 72 + 7.0 / 9, 49.0 / 72 + 7.0 / 9]
+    var shares = 0.0
+    for u in 0..<2 { shares += with.arms[0].numerator(unit: u, metric: dm) - direct[u] }
+    #expect(abs(shares) < 1e-12)
+    #expect(with.arms[0].numerator(unit: 0, metric: dm) != direct[0])
+  }
+
   /// The fast path for rankings and the general path for distributions give the same sums for
   /// a deterministic target written both ways (replay aside, which only the first defines).
   @Test func aRankingAsADistributionGivesTheSameEstimates() {

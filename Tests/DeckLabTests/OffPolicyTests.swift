@@ -669,15 +669,36 @@ struct OffPolicyIntervalTests {
   /// A second target, for paired differences.
   private let other: [[Int32]] = [[1, 2, 3], [1, 0, 3]]
 
-  /// Over 60 seeded logs of 200 diners, the 95% diner-level bootstrap intervals of IPS, SNIPS
-  /// and DR, and of their paired differences against a second target, cover the population
-  /// value in about 95% of the logs, and their widths match the spread of the estimates
-  /// across logs.
+  /// The stochastic target of the coverage study: at every position, the parity's ranking
+  /// of `world.targets` or of `other`, half each (both rankings' cards at a position differ).
+  private func mixture(_ log: OffPolicyLog) -> OffPolicyTarget {
+    var slots: [SlotDistribution] = []
+    var rows: [[Int32]] = [[], []]
+    for parity in 0..<2 {
+      for p in 0..<world.positions {
+        slots.append(
+          SlotDistribution([(world.targets[parity][p], 0.5), (other[parity][p], 0.5)]))
+        rows[parity].append(Int32(slots.count - 1))
+      }
+    }
+    return OffPolicyTarget(
+      name: "mixture", slots: slots, sessionSlots: log.sessions.map { rows[$0.diner % 2] })
+  }
+
+  /// Over 100 seeded logs of 200 diners, the 95% diner-level bootstrap intervals of every
+  /// estimator cover the population value of a deterministic target and of a stochastic one
+  /// (whose value is known exactly: the mean of its two rankings' values) at about the nominal
+  /// rate, as do the paired differences against a second target; the intervals' widths match
+  /// the spread of the estimates across logs. The coverage counts are printed; docs/metrics.md
+  /// quotes them.
   @Test func intervalsCoverTheTrueValueAtAboutTheNominalRate() {
-    let names = ["ips", "snips", "dr"]
+    let names = ["ips", "snips", "dm", "dr", "ips_clip", "dr_clip", "switch_dr", "dm_cf", "dr_cf"]
     let truth = world.populationValue(world.targets)
-    let difference = truth - world.populationValue(other)
-    let logs = 60
+    let otherValue = world.populationValue(other)
+    let truths = [truth, otherValue, (truth + otherValue) / 2]
+    let difference = truth - otherValue
+    let logs = 100
+    let options = OffPolicyOptions(clip: 10, crossFitFolds: 5)
     var covered = [String: Int]()
     var coveredDifference = [String: Int]()
     var estimates = [String: [Double]]()
@@ -687,33 +708,53 @@ struct OffPolicyIntervalTests {
       let second = OffPolicyTarget(
         name: "other", rankings: draw.log.sessions.map { other[$0.diner % 2] })
       let table = project(
-        OffPolicy.evaluate(draw.log, targets: [draw.target, second]), names)
+        OffPolicy.evaluate(
+          draw.log, targets: [draw.target, second, mixture(draw.log)], options: options), names)
       let (arms, differences) = Resampling.analyze(
-        table, baseline: 1, options: ResamplingOptions(resamples: 400, seed: UInt64(seed)))
+        table, baseline: 1, options: ResamplingOptions(resamples: 200, seed: UInt64(seed)))
       for (m, name) in names.enumerated() {
-        let e = arms[0].estimates[m]
-        if e.lower! <= truth && truth <= e.upper! { covered[name, default: 0] += 1 }
+        for (a, label) in [(0, "target"), (2, "mixture")] {
+          let e = arms[a].estimates[m]
+          let key = "\(label) \(name)"
+          if e.lower! <= truths[a] && truths[a] <= e.upper! { covered[key, default: 0] += 1 }
+          estimates[key, default: []].append(e.value!)
+          halfWidths[key, default: []].append((e.upper! - e.lower!) / 2)
+        }
         let d = differences[0].estimates[m]
         if d.lower! <= difference && difference <= d.upper! {
           coveredDifference[name, default: 0] += 1
         }
-        estimates[name, default: []].append(e.value!)
-        halfWidths[name, default: []].append((e.upper! - e.lower!) / 2)
       }
     }
+    print(
+      "off-policy coverage over \(logs) logs:",
+      names.map { name in
+        "\(name) \(covered["target \(name)", default: 0])/\(covered["mixture \(name)", default: 0])"
+          + "/\(coveredDifference[name, default: 0])"
+      }.joined(separator: ", "), "(target/mixture/difference)")
     for name in names {
-      // 95% of 60 is 57 (binomial sd 1.7); 51 is 3.5 sd below.
-      #expect(covered[name, default: 0] >= 51, "\(name) covered \(covered[name, default: 0])")
+      // 95% of 100 is 95 (binomial sd 2.2); 88 is 3.2 sd below. Clipped IPS is biased towards
+      // 0 by design (the weights above λ = 10 are cut; the deterministic target's reach 23):
+      // its intervals cover less (84 of 100 here), and its estimates fall below the truth.
+      for label in ["target", "mixture"] {
+        let key = "\(label) \(name)"
+        if name == "ips_clip" && label == "target" {
+          let mean = estimates[key]!.reduce(0, +) / Double(logs)
+          #expect(mean < truths[0], "\(key) mean \(mean) vs \(truths[0])")
+        } else {
+          #expect(covered[key, default: 0] >= 88, "\(key) covered \(covered[key, default: 0])")
+        }
+        let x = estimates[key]!
+        let mean = x.reduce(0, +) / Double(logs)
+        let sd = (x.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(logs - 1)).squareRoot()
+        let bootstrapSE = halfWidths[key]!.reduce(0, +) / Double(logs) / 1.96
+        #expect(
+          bootstrapSE > 0.75 * sd && bootstrapSE < 1.33 * sd,
+          "\(key): bootstrap se \(bootstrapSE), spread across logs \(sd)")
+      }
       #expect(
-        coveredDifference[name, default: 0] >= 51,
+        coveredDifference[name, default: 0] >= 88,
         "\(name) difference covered \(coveredDifference[name, default: 0])")
-      let x = estimates[name]!
-      let mean = x.reduce(0, +) / Double(logs)
-      let sd = (x.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(logs - 1)).squareRoot()
-      let bootstrapSE = halfWidths[name]!.reduce(0, +) / Double(logs) / 1.96
-      #expect(
-        bootstrapSE > 0.75 * sd && bootstrapSE < 1.33 * sd,
-        "\(name): bootstrap se \(bootstrapSE), spread across logs \(sd)")
     }
   }
 

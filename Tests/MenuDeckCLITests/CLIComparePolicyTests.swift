@@ -77,13 +77,75 @@ import Testing
     #expect(differences.compactMap { $0["arm"] as? String } == ["popularity", "mix"])
     let parameters = try #require(json["parameters"] as? [String: String])
     #expect(parameters["ope_largest_weight"]?.hasSuffix("mix 4.0") == true)
-    #expect(parameters["ope_reward_model"]?.hasPrefix("in-sample") == true)
+    #expect(parameters["ope_reward_model"]?.hasPrefix("dm and dr: in-sample") == true)
     // The per-diner file holds the policy's off-policy rows: u1 (1 + 0) / 2, u2 (0 + 2) / 2.
     let rows = try dir.read("per-diner.csv").split(separator: "\n")
     #expect(rows.contains("mix,u1,ips,0.5"))
     #expect(rows.contains("mix,u2,ips,1.0"))
     #expect(!rows.contains { $0.hasPrefix("mix,u1,precision_at_k") })
     #expect(rows.contains { $0.hasPrefix("popularity,u1,precision_at_k,") })
+  }
+
+  /// `--clip` adds clipped IPS and DR and switch-DR, `--cross-fit` DM and DR with the
+  /// cross-fitted model, overall and per position, and the report says which model is which.
+  @Test func clippedSwitchAndCrossFittedEstimators() throws {
+    let dir = try Self.setUp()
+    let r = Self.compare(
+      dir,
+      [
+        "--ope", "--policy", "mix=p.csv", "--clip", "3", "--cross-fit", "2", "--format", "json",
+      ])
+    #expect(r.code == .success, "\(r.stderr)")
+    let json = try #require(try r.json() as? [String: Any])
+    let metrics = try #require(json["metrics"] as? [[String: Any]]).compactMap {
+      $0["name"] as? String
+    }
+    for name in ["ips_clip", "dr_clip", "switch_dr", "dm_cf", "dr_cf", "ips_clip_p2", "dr_cf_p1"] {
+      #expect(metrics.contains(name), "\(name) missing")
+    }
+    let arms = try #require(json["arms"] as? [[String: Any]])
+    let mix = try #require(arms.last?["estimates"] as? [String: [String: Any]])
+    // Weights 1, 4, 1, 2 with rewards 1, 0, 0, 1: clipped at 3, the 4 becomes 3 (reward 0).
+    #expect(mix["ips_clip"]?["value"] as? Double == 0.75)
+    let parameters = try #require(json["parameters"] as? [String: String])
+    #expect(parameters["ope_clip"] == "3.0")
+    #expect(parameters["ope_reward_model"]?.contains("cross-fitted over 2 folds of diners") == true)
+  }
+
+  /// `--ope-samples N`: a strategy that randomises is evaluated as the distribution of its N
+  /// seeded decks; one that does not stays one deck; the report is the same for any --jobs.
+  @Test func sampledStrategiesAreStochasticTargets() throws {
+    let dir = try Self.setUp()
+    func run(_ jobs: String) -> CLIRun {
+      Self.compare(
+        dir, ["-s", "random", "--ope", "--ope-samples", "300", "--jobs", jobs, "--format", "json"])
+    }
+    let r = run("1")
+    #expect(r.code == .success, "\(r.stderr)")
+    #expect(run("2").stdout == r.stdout)
+    let json = try #require(try r.json() as? [String: Any])
+    let arms = try #require(json["arms"] as? [[String: Any]])
+    func estimates(_ a: Int) throws -> [String: [String: Any]] {
+      try #require(arms[a]["estimates"] as? [String: [String: Any]])
+    }
+    // random: stochastic, so no replay; its expected matches are fractional.
+    #expect(try estimates(1)["replay_matches"]?["value"] as? Double != nil)
+    #expect(try estimates(1)["replay"]?["value"] is NSNull)
+    let notes = try #require(json["notes"] as? [String])
+    #expect(notes.contains { $0.hasPrefix("--ope-samples 300: random evaluated as stochastic") })
+    #expect((json["parameters"] as? [String: String])?["ope_samples"] == "300")
+    // popularity does not randomise: the same estimates as without sampling.
+    let plain = Self.compare(dir, ["-s", "random", "--ope", "--format", "json"])
+    let plainArms = try #require((try plain.json() as? [String: Any])?["arms"] as? [[String: Any]])
+    let plainPopularity = try #require(plainArms[0]["estimates"] as? [String: [String: Any]])
+    for name in ["replay", "ips", "snips", "dm", "dr"] {
+      #expect(
+        "\(try estimates(0)[name]?["value"] ?? "-")" == "\(plainPopularity[name]?["value"] ?? "-")",
+        "\(name)")
+    }
+    let bad = Self.compare(dir, ["-s", "random", "--ope", "--ope-samples", "0"])
+    #expect(bad.code == .usage)
+    #expect(bad.stderr.contains("'--ope-samples' must be between 1 and 10000"))
   }
 
   /// The off-policy estimates cover every diner with a logged card, the ranking metrics only
@@ -107,7 +169,16 @@ import Testing
     let dir = try Self.setUp()
     let noOPE = Self.compare(dir, ["--policy", "mix=p.csv"])
     #expect(noOPE.code == .usage)
-    #expect(noOPE.stderr.contains("'--policy' is evaluated off-policy: add --ope"))
+    #expect(noOPE.stderr.contains("'--policy' is for off-policy estimates: add --ope"))
+    let clipNoOPE = Self.compare(dir, ["--clip", "10", "-s", "random"])
+    #expect(clipNoOPE.code == .usage)
+    #expect(clipNoOPE.stderr.contains("'--clip' is for off-policy estimates: add --ope"))
+    let zeroClip = Self.compare(dir, ["--ope", "--clip", "0", "-s", "random"])
+    #expect(zeroClip.code == .usage)
+    #expect(zeroClip.stderr.contains("'--clip' must be a positive weight"))
+    let oneFold = Self.compare(dir, ["--ope", "--cross-fit", "1", "-s", "random"])
+    #expect(oneFold.code == .usage)
+    #expect(oneFold.stderr.contains("'--cross-fit' must be between 2 and 20 folds, got 1"))
     let badValue = Self.compare(dir, ["--ope", "--policy", "p.csv"])
     #expect(badValue.code == .usage)
     #expect(badValue.stderr.contains("'--policy' takes NAME=FILE"))

@@ -79,6 +79,67 @@ package enum LogEvaluation {
     return targets
   }
 
+  /// The largest `--ope-samples`: each sample is a deck per logged session and strategy.
+  package static let maxSamples = 10_000
+
+  /// The seed of sample `k` of `sampledTargets`: the run's target seed for sample 0 (so that
+  /// the first sample is the deck the deterministic evaluation uses), a derived one after.
+  package static func sampleSeed(_ seed: UInt64, _ k: Int) -> UInt64 {
+    guard k > 0 else { return seed }
+    var derived = StableHash()
+    derived.combine(seed)
+    derived.combine("ope-sample")
+    derived.combine(UInt64(k))
+    return derived.finalized
+  }
+
+  /// Each strategy as a stochastic policy (`--ope-samples N`): for every logged session, N
+  /// decks built as `offPolicyTargets` builds one, each with the seed of its sample
+  /// (`sampleSeed`), and π(dish, p) the share of the N decks that put the dish at p (a Monte
+  /// Carlo estimate of the strategy's distribution, with standard error at most 0.5/√N per
+  /// probability). A strategy whose N decks are the same in every session (it does not
+  /// randomise) stays a deterministic target, so replay is still defined for it.
+  package static func sampledTargets(
+    _ arms: [Arm], log: OffPolicyLog, profiles: [String: UserProfile], history: History,
+    builder: DeckBuilder, seed: UInt64, samples: Int, jobs: Int = 1
+  ) throws -> [OffPolicyTarget] {
+    precondition(samples >= 1 && samples <= maxSamples, "1 to \(maxSamples) samples")
+    // counts[arm][session][p - 1]: item -> decks with it at p.
+    var first: [OffPolicyTarget] = []
+    var counts = [[[[Int32: Int]]]](
+      repeating: log.sessions.map { _ in [] }, count: arms.count)
+    var varies = [Bool](repeating: false, count: arms.count)
+    for k in 0..<samples {
+      let targets = try offPolicyTargets(
+        arms, log: log, profiles: profiles, history: history, builder: builder,
+        seed: sampleSeed(seed, k), jobs: jobs)
+      if k == 0 { first = targets }
+      for (a, target) in targets.enumerated() {
+        let rankings = target.rankings
+        if k > 0 && rankings != first[a].rankings { varies[a] = true }
+        for (s, ranking) in rankings.enumerated() {
+          if counts[a][s].count < ranking.count {
+            counts[a][s] += [[Int32: Int]](
+              repeating: [:], count: ranking.count - counts[a][s].count)
+          }
+          for (p, item) in ranking.enumerated() { counts[a][s][p][item, default: 0] += 1 }
+        }
+      }
+    }
+    return arms.indices.map { a in
+      guard varies[a] else { return first[a] }
+      var slots: [SlotDistribution] = []
+      let sessionSlots = counts[a].map { positions in
+        positions.map { byItem -> Int32 in
+          slots.append(
+            SlotDistribution(byItem.map { ($0.key, Double($0.value) / Double(samples)) }))
+          return Int32(slots.count - 1)
+        }
+      }
+      return OffPolicyTarget(name: first[a].name, slots: slots, sessionSlots: sessionSlots)
+    }
+  }
+
   /// The target of a policy file (`--policy NAME=FILE`): every logged session takes the
   /// distribution of its group (`PolicyFile.group(diner:day:)`) at positions 1...`positions`
   /// (rows for positions beyond are not used). Sessions with the same group share its slots.
@@ -151,8 +212,12 @@ package enum LogEvaluation {
   /// The off-policy estimates of `targets` over `log` with their diagnostics, notes (positions
   /// left out, effective samples too small to trust, the estimators' assumptions), warnings
   /// (probability on cards the log never showed) and parameters.
+  ///
+  /// `options` says which estimators beyond replay, IPS, SNIPS, DM and DR to compute (`clip`,
+  /// `crossFitFolds`); its positions are those of `positions(of:)`.
   package static func offPolicy(
-    _ targets: [OffPolicyTarget], log: OffPolicyLog, from date: DeckDate
+    _ targets: [OffPolicyTarget], log: OffPolicyLog, from date: DeckDate,
+    options: OffPolicyOptions = OffPolicyOptions()
   ) -> OffPolicyPart {
     let (positions, beyond) = Self.positions(of: log)
     var notes: [String] = []
@@ -183,8 +248,9 @@ package enum LogEvaluation {
         notes.append(warning)
       }
     }
-    let table = OffPolicy.evaluate(
-      log, targets: targets, options: OffPolicyOptions(positions: positions))
+    var options = options
+    options.positions = positions
+    let table = OffPolicy.evaluate(log, targets: targets, options: options)
     notes.append(
       "off-policy estimates (replay, ips, snips, dm, dr and per position) resample the"
         + " \(log.diners.count) diners of the \(plural(log.sessions.count, "logged session"))"
@@ -198,11 +264,15 @@ package enum LogEvaluation {
     func each(_ value: (OffPolicyDiagnostics) -> String) -> String {
       zip(targets, diagnostics).map { "\($0.name) \(value($1))" }.joined(separator: ", ")
     }
-    let parameters = [
+    var models = rewardModelDescription
+    if let k = options.crossFitFolds {
+      models += "; dm_cf and dr_cf: the same model cross-fitted over \(k) folds of diners"
+    }
+    var parameters = [
       ReportParameter(name: "ope_sessions", value: "\(log.sessions.count)"),
       ReportParameter(name: "ope_diners", value: "\(log.diners.count)"),
       ReportParameter(name: "ope_positions", value: "\(positions)"),
-      ReportParameter(name: "ope_reward_model", value: rewardModelDescription),
+      ReportParameter(name: "ope_reward_model", value: models),
       ReportParameter(
         name: "ope_effective_cards",
         value: each { TextLayout.fixed($0.effectiveCards, decimals: 1) }
@@ -211,6 +281,9 @@ package enum LogEvaluation {
       ReportParameter(
         name: "ope_unsupported_mass", value: each { Text.roundTrip($0.unsupportedMass) }),
     ]
+    if let lambda = options.clip {
+      parameters.append(ReportParameter(name: "ope_clip", value: Text.roundTrip(lambda)))
+    }
     return OffPolicyPart(
       table: table, notes: notes, warnings: warnings, parameters: parameters,
       diagnostics: diagnostics)
@@ -218,8 +291,8 @@ package enum LogEvaluation {
 
   /// The reward model of DM and DR, as the report names it.
   package static let rewardModelDescription =
-    "in-sample: smoothed like rate per dish and position, (likes + 10 x position rate) /"
-    + " (shows + 10), fitted on the evaluation log"
+    "dm and dr: in-sample, the smoothed like rate per dish and position, (likes + 10 x position"
+    + " rate) / (shows + 10), fitted on the evaluation log"
 
   /// The `limit` dishes each strategy showed most (ties by catalog order).
   package static func topDishes(

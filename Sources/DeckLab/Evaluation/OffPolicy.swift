@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 
 /// Settings of an off-policy evaluation.
@@ -7,12 +8,31 @@ package struct OffPolicyOptions: Sendable, Equatable {
   package var positions: Int?
   /// m, the pseudo-cards of the reward model's prior (see `OffPolicyRewardModel`).
   package var priorStrength: Double
+  /// λ of the clipped estimators (`ips_clip`, `dr_clip`) and of switch-DR (`switch_dr`), which
+  /// are computed only when it is set: weights above λ are cut to λ, or (switch-DR) the card
+  /// falls back to the direct method.
+  package var clip: Double?
+  /// K of the cross-fitted estimators (`dm_cf`, `dr_cf`), computed only when it is set: the
+  /// diners are split into K folds and each fold's cards are scored by a reward model fitted on
+  /// the other folds.
+  package var crossFitFolds: Int?
 
-  package init(positions: Int? = nil, priorStrength: Double = 10) {
+  /// The range of K.
+  package static let folds = 2...20
+
+  package init(
+    positions: Int? = nil, priorStrength: Double = 10, clip: Double? = nil,
+    crossFitFolds: Int? = nil
+  ) {
     precondition((positions ?? 1) >= 1, "the last position evaluated must be 1 or more")
     precondition(priorStrength >= 0 && priorStrength.isFinite, "the prior strength is 0 or more")
+    precondition(clip.map { $0 > 0 && $0.isFinite } ?? true, "λ is a positive number")
+    precondition(
+      crossFitFolds.map { OffPolicyOptions.folds.contains($0) } ?? true, "K is 2 to 20")
     self.positions = positions
     self.priorStrength = priorStrength
+    self.clip = clip
+    self.crossFitFolds = crossFitFolds
   }
 }
 
@@ -34,13 +54,18 @@ package struct OffPolicyRewardModel: Sendable {
   /// (likes, shows) per position and item, keyed by `key(_:_:)`; only pairs that were shown.
   private let counts: [UInt64: (likes: Int, shows: Int)]
 
-  package init(log: OffPolicyLog, positions: Int, priorStrength: Double) {
+  /// The model fitted on the cards of `log` at positions 1...`positions`, of the sessions
+  /// `include` accepts (all by default; cross-fitting leaves a fold of diners out).
+  package init(
+    log: OffPolicyLog, positions: Int, priorStrength: Double,
+    include: (LoggedSession) -> Bool = { _ in true }
+  ) {
     self.positions = positions
     self.priorStrength = priorStrength
     var counts: [UInt64: (likes: Int, shows: Int)] = [:]
     var likes = [Int](repeating: 0, count: positions)
     var shows = [Int](repeating: 0, count: positions)
-    for session in log.sessions {
+    for session in log.sessions where include(session) {
       for card in session.cards where card.position <= positions {
         let p = Int(card.position)
         let l = card.liked ? 1 : 0
@@ -60,6 +85,23 @@ package struct OffPolicyRewardModel: Sendable {
   @inline(__always)
   private static func key(_ item: Int32, _ position: Int) -> UInt64 {
     UInt64(UInt32(bitPattern: item)) << 32 | UInt64(position)
+  }
+
+  /// The (likes, shows) the model counted for the item at the position, nil when never shown.
+  package func counts(item: Int32, position: Int) -> (likes: Int, shows: Int)? {
+    counts[OffPolicyRewardModel.key(item, position)]
+  }
+
+  /// A logged card's share in the direct method's sampling error, the diner-level bootstrap's
+  /// way of seeing that the model is fitted on the same diners it resamples: W/(S + m) · (r −
+  /// L/S) for a card of reward r at an (item, position) shown S times with L likes, on which
+  /// the target puts total probability W over the evaluated slots. It is the linearised change
+  /// of Σ W r̂ when the card's swipe changes (∂r̂/∂L = 1/(S + m)), centred on the pair's raw
+  /// like rate so that the shares of all cards sum to 0 and the estimate does not move. The
+  /// position rate ρ_p's own error (which alone moves r̂ of pairs never shown) is left out.
+  package func errorShare(item: Int32, position: Int, reward: Double, mass: Double) -> Double {
+    guard mass != 0, let c = counts(item: item, position: position), c.shows > 0 else { return 0 }
+    return mass / (Double(c.shows) + priorStrength) * (reward - Double(c.likes) / Double(c.shows))
   }
 
   /// r̂(item, position) for a position in 1...positions.
@@ -125,6 +167,14 @@ package struct OffPolicyRewardModel: Sendable {
 /// - DR = (1 / n_p) Σ [Σ_b π_s(b, p) r̂(b, p) + w (r − r̂(a, p))]: unbiased for any fixed r̂,
 ///   with lower variance the closer r̂ is to q. Here r̂ is fitted on the evaluation log itself,
 ///   which adds a bias of the order of 1 / (shows of the item at p + m).
+/// - with `clip` λ (Open Bandit Pipeline's `lambda_`): IPS and DR with clipped weights
+///   min(w, λ) (`ips_clip`, `dr_clip`: lower variance, biased towards 0 by the cut mass), and
+///   switch-DR (`switch_dr`) = (1 / n_p) Σ [Σ_b π_s(b, p) r̂(b, p) + 1[w ≤ λ] w (r − r̂(a, p))]:
+///   DR where the weight is at most λ, the direct method where it is larger.
+/// - with `crossFitFolds` K: DM and DR (`dm_cf`, `dr_cf`) with a cross-fitted reward model:
+///   the diners are split into K folds (by a stable hash of their ids), and a diner's cards are
+///   scored by the model fitted on the other folds' cards, so that no card's own swipe is in
+///   the model that corrects it (the in-sample model's bias of order 1 / shows goes).
 /// - replay_matches = Σ 1[match] for a deterministic target, Σ π_s(a, p) (the expected number
 ///   of matched cards) for a stochastic one.
 ///
@@ -145,81 +195,107 @@ package enum OffPolicy {
   /// (`LoggedSessions.check()`).
   package static let minimumPropensity = 1e-6
 
-  /// The estimator kinds of a position block, in metric order.
-  private static let perPosition = ["replay", "ips", "snips", "dm", "dr", "replay_matches"]
-  /// Metrics before the first position block.
-  private static let overallCount = 7
+  /// The estimators of a position block (and of the overall one), in metric order.
+  package enum Estimator: String, Sendable, CaseIterable {
+    case replay, ips, snips, dm, dr
+    case ipsClip = "ips_clip"
+    case drClip = "dr_clip"
+    case switchDR = "switch_dr"
+    case dmCrossFit = "dm_cf"
+    case drCrossFit = "dr_cf"
+    case replayMatches = "replay_matches"
 
-  /// The metrics of an evaluation up to position `positions`, in table order: `replay`, `ips`,
-  /// `snips`, `dm`, `dr`, `replay_matches`, `evaluated_cards`, then for p = 1...positions
-  /// `replay_pP`, `ips_pP`, `snips_pP`, `dm_pP`, `dr_pP`, `replay_matches_pP`.
-  package static func metrics(positions: Int) -> [MetricSpec] {
-    var specs = [
+    /// What the overall metric measures.
+    func definition(_ options: OffPolicyOptions) -> String {
+      let lambda = options.clip.map { Text.roundTrip($0) } ?? "λ"
+      let folds = options.crossFitFolds.map { "\($0)" } ?? "K"
+      switch self {
+      case .replay:
+        return "like rate of the logged cards that are the target's card at their position"
+          + " (replay; deterministic targets only)"
+      case .ips:
+        return "inverse propensity scoring: sum over logged cards of w x like, divided by the"
+          + " cards; w = target's probability of the logged card at its position / propensity"
+      case .snips: return "self-normalised IPS: sum of w x like over sum of w"
+      case .dm:
+        return "direct method: mean over logged cards of the model's like rate of the target's"
+          + " cards at that position (weighted by the target's probabilities); model = smoothed"
+          + " like rate per item and position, fitted on the evaluation log"
+      case .dr:
+        return "doubly robust: mean over logged cards of the direct method's term + w x (like -"
+          + " model(logged card))"
+      case .ipsClip: return "IPS with weights clipped at \(lambda): min(w, \(lambda))"
+      case .drClip: return "doubly robust with weights clipped at \(lambda)"
+      case .switchDR:
+        return "switch doubly robust: DR where w <= \(lambda), the direct method's term alone"
+          + " where w > \(lambda)"
+      case .dmCrossFit:
+        return "direct method with a cross-fitted model: each of \(folds) folds of diners"
+          + " scored by the model fitted on the other folds"
+      case .drCrossFit: return "doubly robust with the cross-fitted model of dm_cf"
+      case .replayMatches:
+        return "logged cards that are the target's card at their position (for a stochastic"
+          + " target, the expected number)"
+      }
+    }
+  }
+
+  /// The estimators computed under `options`, in metric order.
+  package static func estimators(_ options: OffPolicyOptions) -> [Estimator] {
+    var kinds: [Estimator] = [.replay, .ips, .snips, .dm, .dr]
+    if options.clip != nil { kinds += [.ipsClip, .drClip, .switchDR] }
+    if options.crossFitFolds != nil { kinds += [.dmCrossFit, .drCrossFit] }
+    return kinds + [.replayMatches]
+  }
+
+  /// The metrics of an evaluation up to position `positions`, in table order: the overall
+  /// estimators of `estimators(options)` (`replay`, `ips`, `snips`, `dm`, `dr`, with `--clip`
+  /// `ips_clip`, `dr_clip`, `switch_dr`, with cross-fitting `dm_cf`, `dr_cf`, then
+  /// `replay_matches`), `evaluated_cards`, then for p = 1...positions the same estimators named
+  /// `<name>_pP`.
+  package static func metrics(positions: Int, options: OffPolicyOptions = OffPolicyOptions())
+    -> [MetricSpec]
+  {
+    let kinds = estimators(options)
+    func spec(_ kind: Estimator, _ suffix: String, _ definition: String) -> MetricSpec {
       MetricSpec(
-        name: "replay",
-        definition:
-          "like rate of the logged cards that are the target's card at their position (replay;"
-          + " deterministic targets only)",
-        form: .ratio),
-      MetricSpec(
-        name: "ips",
-        definition:
-          "inverse propensity scoring: sum over logged cards of w x like, divided by the cards;"
-          + " w = target's probability of the logged card at its position / propensity",
-        form: .ratio),
-      MetricSpec(
-        name: "snips",
-        definition: "self-normalised IPS: sum of w x like over sum of w",
-        form: .ratio),
-      MetricSpec(
-        name: "dm",
-        definition:
-          "direct method: mean over logged cards of the model's like rate of the target's cards"
-          + " at that position (weighted by the target's probabilities); model = smoothed like"
-          + " rate per item and position",
-        form: .ratio),
-      MetricSpec(
-        name: "dr",
-        definition:
-          "doubly robust: mean over logged cards of the direct method's term + w x (like -"
-          + " model(logged card))",
-        form: .ratio),
-      MetricSpec(
-        name: "replay_matches",
-        definition:
-          "logged cards that are the target's card at their position (for a stochastic target,"
-          + " the expected number)",
-        form: .total),
+        name: kind.rawValue + suffix, definition: definition,
+        form: kind == .replayMatches ? .total : .ratio)
+    }
+    var specs = kinds.map { spec($0, "", $0.definition(options)) }
+    specs.append(
       MetricSpec(
         name: "evaluated_cards",
         definition:
           "logged cards evaluated (every logged card up to the last position; the same for"
           + " every target)",
-        form: .total),
-    ]
+        form: .total))
     for p in stride(from: 1, through: positions, by: 1) {
-      specs += [
-        MetricSpec(
-          name: "replay_p\(p)", definition: "replay at position \(p)", form: .ratio),
-        MetricSpec(name: "ips_p\(p)", definition: "IPS at position \(p)", form: .ratio),
-        MetricSpec(name: "snips_p\(p)", definition: "SNIPS at position \(p)", form: .ratio),
-        MetricSpec(name: "dm_p\(p)", definition: "direct method at position \(p)", form: .ratio),
-        MetricSpec(
-          name: "dr_p\(p)", definition: "doubly robust at position \(p)", form: .ratio),
-        MetricSpec(
-          name: "replay_matches_p\(p)",
-          definition: "logged cards at position \(p) that are the target's card there",
-          form: .total),
-      ]
+      specs += kinds.map { kind in
+        spec(
+          kind, "_p\(p)",
+          kind == .replayMatches
+            ? "logged cards at position \(p) that are the target's card there"
+            : "\(kind.rawValue) at position \(p)")
+      }
     }
     return specs
   }
 
+  /// The fold (0..<K) of a diner for cross-fitting: from a stable hash of the id's bytes, so
+  /// that a diner keeps its fold whatever else the log holds.
+  package static func fold(of diner: String, folds: Int) -> Int {
+    var h = StableHash()
+    h.combine("ope-fold")
+    h.combine(bytes: diner.utf8)
+    return Int(h.finalized % UInt64(folds))
+  }
+
   /// Evaluates each target on the log: a `UnitTable` with one arm per target (in order) and
-  /// the metrics of `metrics(positions:)` for P = `options.positions`, or else the largest
-  /// logged position. Its units are `units` when given (say, every diner of the evaluation
-  /// period, to line up with other tables; it must hold every diner of the log, and diners
-  /// without logged cards get rows of zeros), or else the log's diners, in their order.
+  /// the metrics of `metrics(positions:options:)` for P = `options.positions`, or else the
+  /// largest logged position. Its units are `units` when given (say, every diner of the
+  /// evaluation period, to line up with other tables; it must hold every diner of the log, and
+  /// diners without logged cards get rows of zeros), or else the log's diners, in their order.
   ///
   /// Every target covers every session of the log, with valid catalog indices.
   package static func evaluate(
@@ -241,38 +317,117 @@ package enum OffPolicy {
     let positions = options.positions ?? min(log.maxPosition, maxPositions)
     let model = OffPolicyRewardModel(
       log: log, positions: positions, priorStrength: options.priorStrength)
-    let specs = metrics(positions: positions)
+    // Cross-fitting: the model of each fold, fitted on the other folds' diners.
+    var foldOfDiner: [Int] = []
+    var foldModels: [OffPolicyRewardModel] = []
+    if let k = options.crossFitFolds {
+      foldOfDiner = log.diners.map { fold(of: $0, folds: k) }
+      foldModels = (0..<k).map { f in
+        OffPolicyRewardModel(
+          log: log, positions: positions, priorStrength: options.priorStrength,
+          include: { foldOfDiner[$0.diner] != f })
+      }
+    }
+    let specs = metrics(positions: positions, options: options)
+    let kinds = estimators(options)
+    let block = kinds.count
+    let overall = block + 1
+    let lambda = options.clip ?? .infinity
     let arms = targets.map { target in
       check(target, log: log)
       let deterministic = target.isDeterministic
+      // The target's probability on each (item, position) over the evaluated slots, all and per
+      // fold of diners: the weights of the direct method's error shares.
+      var mass: [UInt64: Double] = [:]
+      var foldMass = [[UInt64: Double]](repeating: [:], count: foldModels.count)
+      for (s, session) in log.sessions.enumerated() {
+        for card in session.cards where Int(card.position) <= positions {
+          let p = Int(card.position)
+          let slot = target.slot(session: s, position: p)
+          for (item, probability) in zip(slot.items, slot.probabilities) where probability > 0 {
+            let key = pairKey(item, p)
+            mass[key, default: 0] += probability
+            if !foldModels.isEmpty {
+              foldMass[foldOfDiner[session.diner]][key, default: 0] += probability
+            }
+          }
+        }
+      }
       var arm = ArmUnits(arm: target.name, units: unitNames.count, metrics: specs.count)
       for (s, session) in log.sessions.enumerated() {
         let u = unitOfDiner[session.diner]
+        let foldModel = foldModels.isEmpty ? nil : foldModels[foldOfDiner[session.diner]]
         for card in session.cards {
           let p = Int(card.position)
           guard p <= positions else { continue }
           let term = slotTerms(target, session: s, card: card, model: model)
           let r = card.reward
           let w = term.probability / card.propensity
-          let dr = term.direct + w * (r - model.predict(item: card.item, position: p))
-          // The overall block, then position p's block.
-          for base in [0, overallCount + (p - 1) * perPosition.count] {
-            if deterministic {
-              let match = term.probability
-              arm.add(unit: u, metric: base, numerator: match * r, denominator: match)
+          let residual = r - model.predict(item: card.item, position: p)
+          let key = pairKey(card.item, p)
+          let dmShare = model.errorShare(
+            item: card.item, position: p, reward: r, mass: mass[key] ?? 0)
+          var crossFit = (direct: 0.0, dr: 0.0, share: 0.0)
+          if let foldModel {
+            let direct = slotTerms(target, session: s, card: card, model: foldModel).direct
+            // The card is in the models of the other folds: its share in each of their errors.
+            var share = 0.0
+            let own = foldOfDiner[session.diner]
+            for f in foldModels.indices where f != own {
+              share += foldModels[f].errorShare(
+                item: card.item, position: p, reward: r, mass: foldMass[f][key] ?? 0)
             }
-            arm.add(unit: u, metric: base + 1, numerator: w * r, denominator: 1)
-            arm.add(unit: u, metric: base + 2, numerator: w * r, denominator: w)
-            arm.add(unit: u, metric: base + 3, numerator: term.direct, denominator: 1)
-            arm.add(unit: u, metric: base + 4, numerator: dr, denominator: 1)
-            arm.add(unit: u, metric: base + 5, numerator: term.probability)
+            crossFit = (
+              direct, direct + w * (r - foldModel.predict(item: card.item, position: p)), share
+            )
           }
-          arm.add(unit: u, metric: 6, numerator: 1)
+          // The overall block, then position p's block.
+          for base in [0, overall + (p - 1) * block] {
+            for (k, kind) in kinds.enumerated() {
+              let m = base + k
+              switch kind {
+              case .replay:
+                if deterministic {
+                  let match = term.probability
+                  arm.add(unit: u, metric: m, numerator: match * r, denominator: match)
+                }
+              case .ips: arm.add(unit: u, metric: m, numerator: w * r, denominator: 1)
+              case .snips: arm.add(unit: u, metric: m, numerator: w * r, denominator: w)
+              case .dm:
+                arm.add(unit: u, metric: m, numerator: term.direct + dmShare, denominator: 1)
+              case .dr:
+                arm.add(unit: u, metric: m, numerator: term.direct + w * residual, denominator: 1)
+              case .ipsClip:
+                arm.add(unit: u, metric: m, numerator: min(w, lambda) * r, denominator: 1)
+              case .drClip:
+                arm.add(
+                  unit: u, metric: m, numerator: term.direct + min(w, lambda) * residual,
+                  denominator: 1)
+              case .switchDR:
+                arm.add(
+                  unit: u, metric: m,
+                  numerator: term.direct + (w <= lambda ? w * residual : 0), denominator: 1)
+              case .dmCrossFit:
+                arm.add(
+                  unit: u, metric: m, numerator: crossFit.direct + crossFit.share, denominator: 1)
+              case .drCrossFit:
+                arm.add(unit: u, metric: m, numerator: crossFit.dr, denominator: 1)
+              case .replayMatches:
+                arm.add(unit: u, metric: m, numerator: term.probability)
+              }
+            }
+          }
+          arm.add(unit: u, metric: block, numerator: 1)
         }
       }
       return arm
     }
     return UnitTable(metrics: specs, units: unitNames, arms: arms)
+  }
+
+  @inline(__always)
+  private static func pairKey(_ item: Int32, _ position: Int) -> UInt64 {
+    UInt64(UInt32(bitPattern: item)) << 32 | UInt64(position)
   }
 
   /// The target's probability of the logged card at its position, π_s(a, p), and the direct
