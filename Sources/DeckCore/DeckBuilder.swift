@@ -98,10 +98,14 @@ public struct DeckBuilder: Sendable {
       }
     }
     if !user.dislikedCategories.isEmpty {
-      for i in 0..<n where state[i] < 2 {
-        if user.dislikedCategories.contains(catalog.categories[Int(catalog.itemCategory[i])]) {
-          hold(i, .dislikedCategory)
-        }
+      // Categories by their bytes, as the catalog interns them (`IDKey`).
+      var disliked = [Bool](repeating: false, count: catalog.categories.count)
+      for (c, category) in catalog.categories.enumerated()
+      where user.dislikedCategories.contains(where: { IDKey.same($0, category) }) {
+        disliked[c] = true
+      }
+      for i in 0..<n where state[i] < 2 && disliked[Int(catalog.itemCategory[i])] {
+        hold(i, .dislikedCategory)
       }
     }
     // Pins bypass freshness: decide them before it applies.

@@ -45,7 +45,7 @@ public struct DeckRules: Sendable, Equatable {
         throw .invalidRules("\(name) must be at most \(DeckRules.maxDays), got \(value)")
       }
     }
-    if let both = pinned.first(where: { excluded.contains($0) }) {
+    if let both = pinned.first(where: { p in excluded.contains { IDKey.same($0, p) } }) {
       throw .invalidRules("item '\(both)' is both pinned and excluded")
     }
   }

@@ -67,6 +67,28 @@ public struct UserHistory: Sendable, Hashable {
   }
 }
 
+/// The diners of a history, each under the UTF-8 bytes of its id (see `IDKey`): two ids that
+/// differ in their bytes are two diners, even when Swift's `String` equality calls them equal
+/// (precomposed and decomposed "café").
+public struct UserHistories: Sendable, Equatable {
+  package var byID: [IDKey: UserHistory]
+
+  package init(_ byID: [IDKey: UserHistory] = [:]) {
+    self.byID = byID
+  }
+
+  /// The history of the diner whose id has exactly these bytes, nil when there is none.
+  public subscript(id: String) -> UserHistory? { byID[IDKey(id)] }
+
+  /// Number of diners.
+  public var count: Int { byID.count }
+
+  public var isEmpty: Bool { byID.isEmpty }
+
+  /// Every diner's history, in no particular order (`History.userIDs` is the byte order).
+  public var values: some Collection<UserHistory> { byID.values }
+}
+
 /// Aggregated swipe history: everything strategies and deck rules need, independent of the order
 /// in which events arrived (all aggregates are integer counts and maxima).
 public struct History: Sendable {
@@ -81,8 +103,8 @@ public struct History: Sendable {
   public let itemRight: [Int32]
   /// Left swipes per catalog item.
   public let itemLeft: [Int32]
-  /// Per diner, keyed by user id.
-  public let users: [String: UserHistory]
+  /// Per diner, keyed by the bytes of the user id.
+  public let users: UserHistories
   /// Swipes per 1-based position (index 0 = position 1); right swipes likewise.
   public let positionShown: [Int32]
   public let positionRight: [Int32]
@@ -96,7 +118,7 @@ public struct History: Sendable {
   public init(itemCount: Int) {
     itemRight = Array(repeating: 0, count: itemCount)
     itemLeft = Array(repeating: 0, count: itemCount)
-    users = [:]
+    users = UserHistories()
     positionShown = []
     positionRight = []
     right = 0
@@ -104,7 +126,7 @@ public struct History: Sendable {
   }
 
   init(
-    itemRight: [Int32], itemLeft: [Int32], users: [String: UserHistory], positionShown: [Int32],
+    itemRight: [Int32], itemLeft: [Int32], users: UserHistories, positionShown: [Int32],
     positionRight: [Int32], right: Int, left: Int
   ) {
     self.itemRight = itemRight
@@ -124,16 +146,15 @@ public struct History: Sendable {
 
   /// User ids in byte order (stable across runs and platforms).
   public var userIDs: [String] {
-    users.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    users.byID.keys.sorted().map(\.string)
   }
 }
 
 extension History {
   /// The history of the swipes of all `parts` together, when no diner is in two of them (the
-  /// parts of a log split by diner): item and position counts added, diners side by side. nil
-  /// when a diner id is in two parts (two byte spellings that Swift's String equality treats as
-  /// one id, which one reading would merge) or a count passes `Int32.max`, so that the caller
-  /// reads the log the one way instead.
+  /// parts of a log split by the bytes of diner ids): item and position counts added, diners side
+  /// by side. nil when a diner id (its bytes) is in two parts or a count passes `Int32.max`, so
+  /// that the caller reads the log the one way instead.
   public static func combining(_ parts: [History]) -> History? {
     guard let first = parts.first else { return nil }
     guard parts.count > 1 else { return first }
@@ -141,7 +162,7 @@ extension History {
     var itemLeft = first.itemLeft
     var positionShown = first.positionShown
     var positionRight = first.positionRight
-    var users = first.users
+    var users = first.users.byID
     var right = first.right
     var left = first.left
     func add(_ a: inout [Int32], _ b: [Int32]) -> Bool {
@@ -159,14 +180,14 @@ extension History {
         add(&itemLeft, part.itemLeft), add(&positionShown, part.positionShown),
         add(&positionRight, part.positionRight)
       else { return nil }
-      for (id, user) in part.users {
+      for (id, user) in part.users.byID {
         guard users.updateValue(user, forKey: id) == nil else { return nil }
       }
       right += part.right
       left += part.left
     }
     return History(
-      itemRight: itemRight, itemLeft: itemLeft, users: users, positionShown: positionShown,
-      positionRight: positionRight, right: right, left: left)
+      itemRight: itemRight, itemLeft: itemLeft, users: UserHistories(users),
+      positionShown: positionShown, positionRight: positionRight, right: right, left: left)
   }
 }

@@ -13,7 +13,7 @@ public struct HistoryBuilder: Sendable {
   /// `cutoff` as a day number; past every `Int32` day when there is none.
   @usableFromInline let cutoffDay: Int64
   @usableFromInline var storage: HistoryStorage
-  private var userSlots: [String: Int32] = [:]
+  private var userSlots: [IDKey: Int32] = [:]
   private var userNames: [String] = []
 
   public init(itemCount: Int, cutoff: DeckDate? = nil) {
@@ -34,10 +34,13 @@ public struct HistoryBuilder: Sendable {
   public var pairCount: Int { storage.state.pointee.pairCount }
 
   /// The dense slot of a user id, created on first use. Readers intern once per distinct user.
+  /// Ids are told apart by their UTF-8 bytes (`IDKey`): precomposed and decomposed "café" are two
+  /// diners.
   public mutating func userSlot(_ id: String) -> Int32 {
-    if let s = userSlots[id] { return s }
+    let key = IDKey(id)
+    if let s = userSlots[key] { return s }
     let s = Int32(userNames.count)
-    userSlots[id] = s
+    userSlots[key] = s
     userNames.append(id)
     makeUnique()
     storage.state.pointee.addUser()

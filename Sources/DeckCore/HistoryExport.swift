@@ -38,7 +38,7 @@ extension HistoryState {
           + "(diner, dish) pairs", bytes: bytes)
     }
     if refusedBytes != 0 { throw refused(refusedBytes) }
-    var byUser: [String: UserHistory] = [:]
+    var byUser: [IDKey: UserHistory] = [:]
     byUser.reserveCapacity(userCount)
     // Per user with a table, the records in item order: from a bitmap over the catalog when that
     // is small next to the user's records, else by sorting (item, slot) keys. An array is in item
@@ -71,7 +71,7 @@ extension HistoryState {
         : tableRecords(
           user: u, into: out, bits: bits, words: words, slotOf: slotOf, keys: &keys)
       precondition(k == count, "pair counts disagree")
-      byUser[userNames[u]] = UserHistory(
+      byUser[IDKey(userNames[u])] = UserHistory(
         id: userNames[u], records: UserItemRecords(storage: storage, offset: next, count: k),
         right: user.swipes[0], left: user.swipes[1])
       next += k
@@ -79,8 +79,9 @@ extension HistoryState {
     let (itemRight, itemLeft) = itemTotals()
     let (positionShown, positionRight) = positionTotals()
     return History(
-      itemRight: itemRight, itemLeft: itemLeft, users: byUser, positionShown: positionShown,
-      positionRight: positionRight, right: swipes[0], left: swipes[1])
+      itemRight: itemRight, itemLeft: itemLeft, users: UserHistories(byUser),
+      positionShown: positionShown, positionRight: positionRight, right: swipes[0],
+      left: swipes[1])
   }
 
   /// Writes the records of a diner with a direct array from `out` on, in item order; returns

@@ -80,7 +80,7 @@ extension HistorySnapshot {
   /// in one block (see `UserItemRecords`), sized for all of them; the records of items not in
   /// the catalog are left out, and so are diners left without records.
   private func dinerHistories(_ catalogIndex: [Int32?]) throws(DeckCoreError)
-    -> (histories: [String: UserHistory], right: Int, left: Int)
+    -> (histories: UserHistories, right: Int, left: Int)
   {
     var recordCount = 0
     for user in users { recordCount += user.records.count }
@@ -126,14 +126,14 @@ extension HistorySnapshot {
       left += Int(userLeft)
       kept.append((user.id, start, next - start, Int32(userRight), Int32(userLeft)))
     }
-    var histories: [String: UserHistory] = [:]
+    var histories: [IDKey: UserHistory] = [:]
     histories.reserveCapacity(kept.count)
     for k in kept {
-      histories[k.id] = UserHistory(
+      histories[IDKey(k.id)] = UserHistory(
         id: k.id, records: UserItemRecords(storage: storage, offset: k.start, count: k.count),
         right: k.right, left: k.left)
     }
-    return (histories, right, left)
+    return (UserHistories(histories), right, left)
   }
 }
 

@@ -53,7 +53,8 @@ extension HistorySnapshot {
     return sources
   }
 
-  /// Both sides' items merged by id (two id-sorted lists), and where each side's items went.
+  /// Both sides' items merged by id bytes (two lists in byte order), and where each side's items
+  /// went.
   private static func mergedItems(_ a: HistorySnapshot, _ b: HistorySnapshot)
     throws(DeckCoreError) -> (items: [Item], mapA: [Int32], mapB: [Int32])
   {
@@ -70,7 +71,7 @@ extension HistorySnapshot {
         (takeA, takeB) = (false, true)
       } else if j == b.items.count {
         (takeA, takeB) = (true, false)
-      } else if a.items[i].id == b.items[j].id {
+      } else if IDKey.same(a.items[i].id, b.items[j].id) {
         (takeA, takeB) = (true, true)
       } else {
         let aFirst = a.items[i].id.utf8.lexicographicallyPrecedes(b.items[j].id.utf8)
@@ -94,7 +95,7 @@ extension HistorySnapshot {
     return (items, mapA, mapB)
   }
 
-  /// Both sides' diners merged by id, their records remapped to the merged item indices.
+  /// Both sides' diners merged by id bytes, their records remapped to the merged item indices.
   private static func mergedUsers(
     _ a: HistorySnapshot, _ b: HistorySnapshot, _ mapA: [Int32], _ mapB: [Int32]
   ) throws(DeckCoreError) -> [User] {
@@ -110,7 +111,7 @@ extension HistorySnapshot {
       }
     }
     while i < a.users.count || j < b.users.count {
-      if i < a.users.count && j < b.users.count && a.users[i].id == b.users[j].id {
+      if i < a.users.count && j < b.users.count && IDKey.same(a.users[i].id, b.users[j].id) {
         let ra = remapped(a.users[i], mapA)
         let rb = remapped(b.users[j], mapB)
         users.append(

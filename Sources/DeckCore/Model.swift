@@ -59,10 +59,11 @@ public struct MenuItem: Sendable, Hashable {
 /// A validated menu: unique non-empty ids, non-empty names and categories, prices >= 0.
 ///
 /// Items keep their catalog order; categories and tags are interned to dense indices so that
-/// scoring works on flat arrays.
+/// scoring works on flat arrays. Ids and categories are told apart by their UTF-8 bytes (see
+/// `IDKey`): precomposed and decomposed "café" are two dishes, or two categories.
 public struct Catalog: Sendable {
   public let items: [MenuItem]
-  /// Distinct categories in order of first appearance.
+  /// Distinct categories (by UTF-8 bytes) in order of first appearance.
   public let categories: [String]
   /// Distinct tags in order of first appearance.
   public let tags: [String]
@@ -70,11 +71,12 @@ public struct Catalog: Sendable {
   public let itemCategory: [Int32]
   /// Tag indices of each item.
   public let itemTags: [[Int32]]
-  private let indexByID: [String: Int32]
+  private let indexByID: [IDKey: Int32]
 
   public init(items: [MenuItem]) throws(DeckCoreError) {
-    var indexByID: [String: Int32] = [:]
-    var categoryIndex: [String: Int32] = [:]
+    var indexByID: [IDKey: Int32] = [:]
+    indexByID.reserveCapacity(items.count)
+    var categoryIndex: [IDKey: Int32] = [:]
     var tagIndex: [String: Int32] = [:]
     var categories: [String] = []
     var tags: [String] = []
@@ -94,7 +96,8 @@ public struct Catalog: Sendable {
         throw .invalidCatalog(
           item: n, message: "item '\(item.id)' has price \(price); a price must be 0 or more")
       }
-      if let first = indexByID[item.id] {
+      let key = IDKey(item.id)
+      if let first = indexByID[key] {
         throw .invalidCatalog(
           item: n, message: "duplicate id '\(item.id)' (first used by item \(first + 1))")
       }
@@ -102,13 +105,14 @@ public struct Catalog: Sendable {
         throw .invalidCatalog(
           item: n, message: "item '\(item.id)' is available until \(until), before \(from)")
       }
-      indexByID[item.id] = Int32(n)
+      indexByID[key] = Int32(n)
       let c: Int32
-      if let existing = categoryIndex[item.category] {
+      let category = IDKey(item.category)
+      if let existing = categoryIndex[category] {
         c = existing
       } else {
         c = Int32(categories.count)
-        categoryIndex[item.category] = c
+        categoryIndex[category] = c
         categories.append(item.category)
       }
       itemCategory.append(c)
@@ -136,8 +140,9 @@ public struct Catalog: Sendable {
 
   public var count: Int { items.count }
 
-  /// The catalog index of an item id.
-  public func index(of id: String) -> Int32? { indexByID[id] }
+  /// The catalog index of an item id: the item whose id has exactly these UTF-8 bytes (no
+  /// Unicode normalisation, see `IDKey`), nil when there is none.
+  public func index(of id: String) -> Int32? { indexByID[IDKey(id)] }
 
   public subscript(index: Int32) -> MenuItem { items[Int(index)] }
 }

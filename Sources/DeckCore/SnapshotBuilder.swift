@@ -1,13 +1,14 @@
-/// Accumulates swipes, keyed by id strings, into a `HistorySnapshot`. Memory grows with distinct
-/// users, items and (user, item) pairs, never with the number of events.
+/// Accumulates swipes, keyed by the UTF-8 bytes of their ids (`IDKey`), into a `HistorySnapshot`.
+/// Memory grows with distinct users, items and (user, item) pairs, never with the number of
+/// events.
 public struct SnapshotBuilder: Sendable {
-  private var itemSlots: [String: Int32] = [:]
+  private var itemSlots: [IDKey: Int32] = [:]
   private var itemIDs: [String] = []
   private var itemRight: [Int64] = []
   private var itemLeft: [Int64] = []
   /// Per item: shown and right per position (index = position - 1).
   private var itemPositions: [[(shown: Int64, right: Int64)]] = []
-  private var userSlots: [String: Int32] = [:]
+  private var userSlots: [IDKey: Int32] = [:]
   private var userIDs: [String] = []
   /// Per user: an open-addressing table of records keyed by item slot (item -1 = empty).
   private var tables: [RecordTable] = []
@@ -18,9 +19,10 @@ public struct SnapshotBuilder: Sendable {
   public init() {}
 
   public mutating func itemSlot(_ id: String) -> Int32 {
-    if let s = itemSlots[id] { return s }
+    let key = IDKey(id)
+    if let s = itemSlots[key] { return s }
     let s = Int32(itemIDs.count)
-    itemSlots[id] = s
+    itemSlots[key] = s
     itemIDs.append(id)
     itemRight.append(0)
     itemLeft.append(0)
@@ -29,9 +31,10 @@ public struct SnapshotBuilder: Sendable {
   }
 
   public mutating func userSlot(_ id: String) -> Int32 {
-    if let s = userSlots[id] { return s }
+    let key = IDKey(id)
+    if let s = userSlots[key] { return s }
     let s = Int32(userIDs.count)
-    userSlots[id] = s
+    userSlots[key] = s
     userIDs.append(id)
     tables.append(RecordTable())
     return s

@@ -131,9 +131,10 @@ package enum CatalogReader {
     if drafts.isEmpty && (collector?.errors.isEmpty ?? true) {
       throw .invalid(path: file, message: "the catalog has no items; add at least one")
     }
-    var firstByID: [String: SourceLocation] = [:]
+    // Ids are their UTF-8 bytes (`IDKey`): "caf\u{E9}" and "cafe\u{301}" are two dishes.
+    var firstByID: [IDKey: SourceLocation] = [:]
     for d in drafts {
-      if let first = firstByID[d.item.id] {
+      if let first = firstByID[IDKey(d.item.id)] {
         let error = DeckIOError.malformed(
           d.idLocation,
           message: "duplicate id '\(d.item.id)' (first used on line \(first.line)); "
@@ -142,7 +143,7 @@ package enum CatalogReader {
         collector.errors.append(error)
         continue
       }
-      firstByID[d.item.id] = d.idLocation
+      firstByID[IDKey(d.item.id)] = d.idLocation
     }
     if let collector, let first = collector.errors.first { throw first }
     do throws(DeckCoreError) {

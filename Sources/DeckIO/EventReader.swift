@@ -419,7 +419,9 @@ package struct EventReader {
   private func noteUnknown(_ item: UnsafeBufferPointer<UInt8>, in stats: inout EventReadStats) {
     guard stats.unknownItemIDs.count < EventReadStats.unknownIDLimit else { return }
     let id = String(decoding: item, as: UTF8.self)
-    if !stats.unknownItemIDs.contains(id) { stats.unknownItemIDs.append(id) }
+    if !stats.unknownItemIDs.contains(where: { IDKey.same($0, id) }) {
+      stats.unknownItemIDs.append(id)
+    }
   }
 }
 

@@ -18,9 +18,9 @@ import DeckCore
 // 3. The buckets' histories share no diner, so they are put side by side
 //    (`History.combining`): item and position counts added, diners side by side.
 //
-// The result is the history one reader builds (tested). When two buckets hold one diner (two
-// byte spellings of an id that Swift's String equality treats as one, which one reader merges)
-// or a count passes Int32, `combining` says so and the caller reads the logs the one way.
+// The result is the history one reader builds (tested). A diner is the bytes of its id (`IDKey`),
+// and the buckets split by those bytes, so no two buckets hold one diner; should they (or a count
+// pass Int32), `combining` says so and the caller reads the logs the one way.
 //
 // Memory: beside the history, every swipe is held once between the two steps (its diner's id
 // bytes and 20 bytes), so it grows with the log, not with the number of threads.

@@ -192,7 +192,7 @@ extension EventReader {
     total.untimed = total.untimed || f.untimed
     for id in part.unknownIDs
     where stats.unknownItemIDs.count < EventReadStats.unknownIDLimit
-      && !stats.unknownItemIDs.contains(id)
+      && !stats.unknownItemIDs.contains(where: { IDKey.same($0, id) })
     {
       stats.unknownItemIDs.append(id)
     }

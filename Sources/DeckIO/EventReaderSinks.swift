@@ -113,13 +113,10 @@ package struct HistoryIngest: EventSink {
   private mutating func intern(_ user: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int32 {
     let (index, inserted) = users.insert(user, hash: hash)
     if inserted {
+      // The builder keys diners by their bytes too (`IDKey`), so a new id here is a new diner
+      // there: a fresh builder's slots are this table's indices.
       let slot = aggregated.userSlot(String(decoding: user, as: UTF8.self))
-      if sameSlots && slot != index {
-        // Two byte spellings of one id that Swift's String equality treats as the same text
-        // (precomposed "é" and "e" + combining accent) share one diner: keep an explicit map.
-        userSlots = (0..<index).map { $0 }
-        sameSlots = false
-      }
+      precondition(!sameSlots || slot == index, "the builder and the table disagree on an id")
       if !sameSlots { userSlots.append(slot) }
     }
     return sameSlots ? index : userSlots[Int(index)]
@@ -234,15 +231,16 @@ private final class IngestQueue {
 /// Collects events as `SwipeEvent` values (tests and small tools; allocates per event).
 package struct SwipeEventCollector: SwipeEventSink {
   package var events: [SwipeEvent] = []
-  /// When set, events for other items are refused as unknown and not collected.
-  package let knownItems: Set<String>?
+  /// When set, events for other items (by their bytes, `IDKey`) are refused as unknown and not
+  /// collected.
+  package let knownItems: Set<IDKey>?
 
-  package init(knownItems: Set<String>? = nil) {
+  package init(knownItems: Set<IDKey>? = nil) {
     self.knownItems = knownItems
   }
 
   package mutating func event(_ event: SwipeEvent) -> EventDisposition {
-    if let knownItems, !knownItems.contains(event.item) { return .unknownItem }
+    if let knownItems, !knownItems.contains(IDKey(event.item)) { return .unknownItem }
     events.append(event)
     return .accepted
   }

@@ -69,9 +69,10 @@ package enum UsersReader {
     case .json: users = try jsonUsers(bytes, file: file, collector: collector)
     case .csv: users = try csvUsers(bytes, file: file, collector: collector)
     }
-    var firstByID: [String: SourceLocation] = [:]
+    // Ids are their UTF-8 bytes (`IDKey`): "caf\u{E9}" and "cafe\u{301}" are two diners.
+    var firstByID: [IDKey: SourceLocation] = [:]
     for (user, at) in users {
-      if let first = firstByID[user.id] {
+      if let first = firstByID[IDKey(user.id)] {
         let error = DeckIOError.malformed(
           at,
           message: "duplicate user id '\(user.id)' (first used on line \(first.line)); "
@@ -80,7 +81,7 @@ package enum UsersReader {
         collector.errors.append(error)
         continue
       }
-      firstByID[user.id] = at
+      firstByID[IDKey(user.id)] = at
     }
     if let collector, let first = collector.errors.first { throw first }
     return users.map(\.0)

@@ -59,8 +59,8 @@ extension PluginStrategy {
             .malformed, request,
             "order entry \(rank + 1) of user '\(user)' is \(entry.typeDescription), not an item id")
         }
-        guard let index = indexOfID[id], let k = slot[index] else {
-          let what = indexOfID[id] == nil ? "not in the catalog" : "not a candidate"
+        guard let index = indexOfID[IDKey(id)], let k = slot[index] else {
+          let what = indexOfID[IDKey(id)] == nil ? "not in the catalog" : "not a candidate"
           throw fail(
             .badItem, request,
             "order of user '\(user)' names '\(id)', which is \(what); order only the request's candidates"

@@ -69,8 +69,9 @@ package final class PluginStrategy: RankingStrategy {
   private(set) var catalog: Catalog?
   /// Item ids as JSON strings, by catalog index.
   private var ids: [[UInt8]] = []
-  private(set) var indexOfID: [String: Int] = [:]
-  private var learned: [String: UserHistory]?
+  /// Catalog indices by the bytes of the item ids (`IDKey`), for the plugin's replies.
+  private(set) var indexOfID: [IDKey: Int] = [:]
+  private var learned: UserHistories?
   private var learnCount = 0
   private var rankCount = 0
 
@@ -145,7 +146,7 @@ package final class PluginStrategy: RankingStrategy {
         w.string($0.id)
         return w.bytes
       }
-      for (k, item) in catalog.items.enumerated() { indexOfID[item.id] = k }
+      for (k, item) in catalog.items.enumerated() { indexOfID[IDKey(item.id)] = k }
       _ = try call(
         process, .start(options: options.all, catalog: catalog), request: "start",
         expect: "ready")
@@ -162,7 +163,7 @@ package final class PluginStrategy: RankingStrategy {
     var users: [(String, UserHistory)] = []
     var full = true
     if learnUsers {
-      if let previous = learned, previous.keys.allSatisfy({ history.users[$0] != nil }) {
+      if let previous = learned, previous.byID.keys.allSatisfy({ history.users.byID[$0] != nil }) {
         full = false
         for id in history.userIDs where previous[id] != history.users[id] {
           users.append((id, history.users[id]!))

@@ -130,8 +130,10 @@ package enum ExampleRunner {
     }
 
     let ids = catalog.items.map(\.id)
-    if example.expected.sorted() != ids.sorted() {
-      let missing = ids.filter { !example.expected.contains($0) }
+    // Ids by their bytes (`IDKey`), as the catalog tells them apart.
+    let keys = { (list: [String]) in list.map { IDKey($0) }.sorted() }
+    if keys(example.expected) != keys(ids) {
+      let missing = ids.filter { id in !example.expected.contains { IDKey.same($0, id) } }
       let extra = example.expected.filter { catalog.index(of: $0) == nil }
       var problems: [String] = []
       if !missing.isEmpty { problems.append("missing " + missing.joined(separator: ", ")) }

@@ -13,7 +13,8 @@ enum CompareLogs {
   /// The inputs of a comparison on logs, before the logs are read.
   struct Setup {
     var catalog: Catalog
-    var profiles: [String: UserProfile]
+    /// The users file's diners by the bytes of their ids (`IDKey`).
+    var profiles: [IDKey: UserProfile]
     var split: LogSplit
     var rules: DeckRules
     var k: Int
@@ -55,7 +56,8 @@ enum CompareLogs {
     let targetSeed = LogEvaluation.targetSeed(runSeed: setup.seed)
     let names = setup.arms.map(\.name)
     let (rankings, shown) = try LogEvaluation.rankDecks(
-      setup.arms, diners: judged.map { setup.profiles[$0.user] ?? UserProfile(id: $0.user) },
+      setup.arms,
+      diners: judged.map { setup.profiles[IDKey($0.user)] ?? UserProfile(id: $0.user) },
       catalog: setup.catalog, history: history, builder: setup.builder, seed: targetSeed,
       date: deckDate, jobs: setup.jobs)
     if let dir = args.value(CompareOptions.trec) {
@@ -134,12 +136,12 @@ enum CompareLogs {
     }
     let split = try self.split(args)
     let (catalog, _) = try Inputs.loadCatalog(catalogPath, io)
-    var profiles: [String: UserProfile] = [:]
+    var profiles: [IDKey: UserProfile] = [:]
     if let path = args.value(CompareOptions.users) ?? config.users {
       guard Int(path) == nil else {
         throw UsageError("'--users' takes a users file when comparing on logs, got '\(path)'")
       }
-      for u in try Inputs.loadUsers(path, io).0 { profiles[u.id] = u }
+      for u in try Inputs.loadUsers(path, io).0 { profiles[IDKey(u.id)] = u }
     }
     let rules = try self.rules(args, config)
     let builder = try Inputs.deckBuilder(catalog, rules, config)

@@ -126,24 +126,26 @@ enum DeckRun {
   }
 
   /// The diners to build decks for: the `--user` list, else the users file and everyone in the
-  /// history, sorted by id bytes.
+  /// history, sorted by id bytes. A diner is the bytes of its id (`IDKey`): a users file's
+  /// "caf\u{E9}" is not the history's "cafe\u{301}".
   static func diners(
     _ args: ParsedArguments, users: [UserProfile], history: History, quiet: Bool,
     _ context: CommandContext
   ) throws -> [UserProfile] {
-    var profiles: [String: UserProfile] = [:]
-    for u in users { profiles[u.id] = u }
+    var profiles: [IDKey: UserProfile] = [:]
+    for u in users { profiles[IDKey(u.id)] = u }
     var ids: [String]
     let requested = args.values(user)
     if let file = args.value(DeckRun.diners) {
       ids = try listedDiners(file, context.io)
     } else if !requested.isEmpty {
       ids = []
-      for id in requested where !ids.contains(id) {
+      var given = Set<IDKey>()
+      for id in requested where given.insert(IDKey(id)).inserted {
         guard !id.isEmpty else {
           throw UsageError("'--user' needs a diner id, got an empty string")
         }
-        if profiles[id] == nil && history.users[id] == nil && !quiet {
+        if profiles[IDKey(id)] == nil && history.users[id] == nil && !quiet {
           context.warn(
             "user '\(id)' is in neither the users file nor the history; building a first-visit deck"
           )
@@ -152,14 +154,14 @@ enum DeckRun {
       }
     } else {
       var set = Set(profiles.keys)
-      for id in history.users.keys { set.insert(id) }
-      ids = Array(set)
+      for id in history.users.byID.keys { set.insert(id) }
+      ids = set.map(\.string)
     }
     if let shard = try shard(args) {
       ids = ids.filter { shard.contains($0) }
     }
-    ids.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    return ids.map { profiles[$0] ?? UserProfile(id: $0) }
+    ids.sort(by: IDKey.precedes)
+    return ids.map { profiles[IDKey($0)] ?? UserProfile(id: $0) }
   }
 
   /// `--shard K/N`, checked.
@@ -186,7 +188,7 @@ enum DeckRun {
     }
     var ids: [String] = []
     ids.reserveCapacity(lines.count)
-    var seen: [String: Int] = [:]
+    var seen: [IDKey: Int] = [:]
     for (k, raw) in lines.enumerated() {
       var line = raw
       if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
@@ -202,11 +204,11 @@ enum DeckRun {
       guard let id = String(validating: line, as: UTF8.self) else {
         throw CommandFailure(.dataError, "\(at): not UTF-8; diner ids are UTF-8 text")
       }
-      if let first = seen[id] {
+      if let first = seen[IDKey(id)] {
         throw CommandFailure(
           .dataError, "\(at): diner '\(id)' is listed twice (first at line \(first)); list it once")
       }
-      seen[id] = k + 1
+      seen[IDKey(id)] = k + 1
       ids.append(id)
     }
     return ids

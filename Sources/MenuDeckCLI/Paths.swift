@@ -1,4 +1,5 @@
 import DeckCommandLine
+import DeckCore
 import DeckIO
 import Foundation
 
@@ -40,7 +41,9 @@ extension EventReadStats {
     if files.isEmpty { files.append(EventFileStats(file: "", format: .jsonLines)) }
     files[files.count - 1].unknownItemEvents += count
     for id in ids
-    where !unknownItemIDs.contains(id) && unknownItemIDs.count < EventReadStats.unknownIDLimit {
+    where !unknownItemIDs.contains(where: { IDKey.same($0, id) })
+      && unknownItemIDs.count < EventReadStats.unknownIDLimit
+    {
       unknownItemIDs.append(id)
     }
   }
@@ -52,7 +55,9 @@ extension EventReadStats {
       files.append(file)
     }
     for id in other.unknownItemIDs
-    where !unknownItemIDs.contains(id) && unknownItemIDs.count < EventReadStats.unknownIDLimit {
+    where !unknownItemIDs.contains(where: { IDKey.same($0, id) })
+      && unknownItemIDs.count < EventReadStats.unknownIDLimit
+    {
       unknownItemIDs.append(id)
     }
   }

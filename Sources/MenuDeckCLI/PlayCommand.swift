@@ -195,7 +195,7 @@ enum PlayRun {
   {
     if let id = args.value(user) {
       guard !id.isEmpty else { throw UsageError("'--user' needs a diner id, got an empty string") }
-      if let profile = inputs.users.first(where: { $0.id == id }) { return profile }
+      if let profile = inputs.users.first(where: { IDKey.same($0.id, id) }) { return profile }
       if inputs.history.users[id] == nil {
         context.warn(
           "user '\(id)' is in neither the users file nor the history; building a first-visit deck")

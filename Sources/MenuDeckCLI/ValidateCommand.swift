@@ -193,7 +193,8 @@ enum Validation {
       allergens.formUnion(item.allergens)
       diets.formUnion(item.diets)
     }
-    let categories = Set(catalog.categories)
+    // Categories by their bytes, as the catalog and the deck rules tell them apart (`IDKey`).
+    let categories = Set(catalog.categories.map { IDKey($0) })
     var out: [String] = []
     for user in users {
       for a in user.allergens where !allergens.contains(a) {
@@ -206,7 +207,7 @@ enum Validation {
           "user '\(user.id)' follows diet '\(d)', which no dish satisfies"
             + didYouMean(d, diets.sorted()) + "; their decks will be empty")
       }
-      for c in user.dislikedCategories where !categories.contains(c) {
+      for c in user.dislikedCategories where !categories.contains(IDKey(c)) {
         out.append(
           "user '\(user.id)' dislikes category '\(c)', which the catalog does not have"
             + didYouMean(c, catalog.categories))

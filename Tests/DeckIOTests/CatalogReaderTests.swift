@@ -149,6 +149,28 @@ func expectMalformed(
       "unknown field 'itmes' in the catalog object (did you mean 'items'?); known fields: items")
   }
 
+  /// Ids are their bytes: precomposed and decomposed "café" are two dishes (and two categories),
+  /// each read and kept byte for byte; a duplicate is the same bytes.
+  @Test func twoSpellingsOfAnIDAreTwoDishesAndADuplicateIsTheSameBytes() throws {
+    let (nfc, nfd) = ("caf\u{E9}", "cafe\u{301}")
+    for (text, format) in [
+      ("id,name,category\n\(nfc),A,\(nfc)\n\(nfd),B,\(nfd)\n", DocumentFormat.csv),
+      (
+        #"[{"id": "\#(nfc)", "name": "A", "category": "\#(nfc)"}, "#
+          + #"{"id": "\#(nfd)", "name": "B", "category": "\#(nfd)"}]"#, .json
+      ),
+    ] {
+      let c = try catalog(text, format)
+      #expect(c.items.map { Array($0.id.utf8) } == [Array(nfc.utf8), Array(nfd.utf8)])
+      #expect(c.index(of: nfc) == 0 && c.index(of: nfd) == 1)
+      #expect(c.categories.count == 2)
+    }
+    let e = catalogError("id,name,category\n\(nfd),A,x\ntea,T,x\n\(nfd),B,x\n", .csv)
+    expectMalformed(
+      e, .csv, line: 4, column: 1,
+      "duplicate id '\(nfd)' (first used on line 2); ids must be unique")
+  }
+
   @Test func duplicateIDNamesBothLines() {
     let e = catalogError(
       """

@@ -63,10 +63,10 @@ struct EventReaderByDinerTests {
     }
   }
 
-  @Test func oneIDSpeltTwoWaysCannotBeCombinedAndOneAggregationTakesTheBuckets() throws {
+  @Test func oneIDSpeltTwoWaysIsTwoDinersAndTheBucketsCombine() throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
-    // "café" precomposed and decomposed: two byte strings, one Swift String, one diner.
+    // "café" precomposed and decomposed: two byte strings, one Swift String, two diners.
     var text = ""
     for k in 0..<400 {
       let user = k % 2 == 0 ? "caf\u{E9}" : "cafe\u{301}"
@@ -76,9 +76,13 @@ struct EventReaderByDinerTests {
     let path = dir.appendingPathComponent("log.jsonl").path
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     let (want, _, _) = try Self.serial(path, .jsonLines, cutoff: nil)
-    #expect(want.users.count == 3)
+    #expect(want.users.count == 6)
+    #expect(
+      want.userIDs.filter { $0.hasSuffix("-0") }.map { Array($0.utf8) } == [
+        Array("cafe\u{301}-0".utf8), Array("caf\u{E9}-0".utf8),
+      ])
     let (got, _, parts) = try Self.byDiner(path, .jsonLines, cutoff: nil, jobs: 7)
-    #expect(got == nil)
+    #expect(Self.same(try #require(got).history, want))
     var ingest = HistoryIngest(catalog: Self.catalog)
     DinerBuckets.feed(parts, into: &ingest)
     #expect(Self.same(try ingest.build(), want))
@@ -93,7 +97,7 @@ struct EventReaderByDinerTests {
     b.add(user: ub, item: 1, swipe: .left, day: 11, position: 1)
     let (ha, hb) = (try a.build(), try b.build())
     let both = try #require(History.combining([ha, hb]))
-    #expect(both.users.keys.sorted() == ["u1", "u2"])
+    #expect(both.userIDs == ["u1", "u2"])
     #expect(both.itemRight == [1, 0] && both.itemLeft == [0, 1])
     #expect(both.positionShown == [1, 0, 1] && both.positionRight == [0, 0, 1])
     #expect(History.combining([ha, ha]) == nil)

@@ -85,6 +85,19 @@ func usersError(_ text: String, _ format: DocumentFormat) -> DeckIOError? {
           message: "duplicate user id 'a' (first used on line 2); ids must be unique"))
   }
 
+  /// Diner ids are their bytes: precomposed and decomposed "chloé" are two diners.
+  @Test func twoSpellingsOfAnIDAreTwoDinersAndADuplicateIsTheSameBytes() throws {
+    let (nfc, nfd) = ("chlo\u{E9}", "chloe\u{301}")
+    let read = try users("id,allergens\n\(nfc),egg\n\(nfd),\n", .csv)
+    #expect(read.map { Array($0.id.utf8) } == [Array(nfc.utf8), Array(nfd.utf8)])
+    #expect(read.map(\.allergens) == [["egg"], []])
+    #expect(
+      usersError("id\n\(nfd)\n\(nfc)\n\(nfd)\n", .csv)
+        == .malformed(
+          SourceLocation(file: "u.csv", line: 4, column: 1),
+          message: "duplicate user id '\(nfd)' (first used on line 2); ids must be unique"))
+  }
+
   @Test func unknownFieldSuggestsTheDocumentedName() {
     #expect(
       usersError(#"[{"id": "a", "dislikedCategories": ["soup"]}]"#, .json)

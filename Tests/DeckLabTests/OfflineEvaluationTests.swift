@@ -358,12 +358,15 @@ struct TrecFilesTests {
       users: c.users, rankings: c.arms[0].rankings, itemIDs: ids, tag: "a")
     let readRankings = try TrecFiles.readRun(run, name: "run")
     for (user, ranking) in zip(c.users, c.arms[0].rankings) {
-      #expect(readRankings[user] == (ranking.isEmpty ? nil : ranking.map { ids[Int($0)] }))
+      #expect(
+        readRankings[IDKey(user)] == (ranking.isEmpty ? nil : ranking.map { IDKey(ids[Int($0)]) }))
     }
     let qrels = try TrecFiles.qrels(users: c.users, relevant: c.relevant, itemIDs: ids)
     let readRelevant = try TrecFiles.readQrels(qrels, name: "qrels")
     for (user, relevant) in zip(c.users, c.relevant) {
-      #expect(readRelevant[user] == (relevant.isEmpty ? nil : Set(relevant.map { ids[Int($0)] })))
+      #expect(
+        readRelevant[IDKey(user)]
+          == (relevant.isEmpty ? nil : Set(relevant.map { IDKey(ids[Int($0)]) })))
     }
   }
 
@@ -386,6 +389,39 @@ struct TrecFilesTests {
       nonRelevant: judged.map { held.nonRelevant(for: $0.user) }, itemIDs: ["a", "b", "c"])
     #expect(qrels == "u1 0 a 1\nu1 0 c 1\nu1 0 b 0\n")
     #expect(try TrecFiles.readQrels(qrels, name: "q") == ["u1": ["a", "c"]])
+  }
+
+  /// The evaluation side matches dishes and diners by their ids' bytes, as the training history
+  /// does: a decomposed "café" in the log is an unknown dish of a precomposed catalog (never a
+  /// judgement on it), and two spellings of a diner are two diners.
+  @Test func heldOutSwipesMatchIDsByTheirBytes() throws {
+    let (nfc, nfd) = ("caf\u{E9}", "cafe\u{301}")
+    let catalog = try Catalog(items: [
+      MenuItem(id: nfc, name: "Café", category: "x"),
+      MenuItem(id: "tea", name: "Tea", category: "x"),
+    ])
+    let split = DeckDate(year: 2026, month: 11, day: 10)!
+    var held = HeldOutSwipes(catalog: catalog, split: split)
+    let at = Int64(split.daysSinceEpoch) * 86_400 + 3600
+    func event(_ user: String, _ item: String) -> SwipeEvent {
+      SwipeEvent(user: user, item: item, swipe: .right, at: at)
+    }
+    var dispositions: [EventDisposition] = []
+    for (user, item) in [("d1", nfd), ("d1", "tea"), (nfc, nfc), (nfd, "tea")] {
+      dispositions.append(held.event(event(user, item)))
+    }
+    #expect(dispositions == [.unknownItem, .accepted, .accepted, .accepted])
+    #expect(held.events == 3)
+    let judged = held.judged
+    #expect(judged.map { Array($0.user.utf8) } == [nfd, nfc, "d1"].map { Array($0.utf8) })
+    #expect(judged.map(\.relevant) == [[1], [0], [1]])
+    let qrels = try TrecFiles.qrels(
+      users: judged.map(\.user), relevant: judged.map(\.relevant), itemIDs: [nfc, "tea"])
+    #expect(Array(qrels.utf8) == Array("\(nfd) 0 tea 1\n\(nfc) 0 \(nfc) 1\nd1 0 tea 1\n".utf8))
+    let read = try TrecFiles.readQrels(qrels, name: "q")
+    #expect(read.count == 3)
+    #expect(read[IDKey(nfd)] == [IDKey("tea")] && read[IDKey(nfc)] == [IDKey(nfc)])
+    #expect(read[IDKey("d1")]?.contains(IDKey(nfd)) == false)
   }
 
   static let qrelsCatalog = try! Catalog(items: [

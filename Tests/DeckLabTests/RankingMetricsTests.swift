@@ -307,7 +307,7 @@ struct TrecReferenceTests {
         let scores = RankingMetrics(
           ranking: ranking, relevant: Set(relevant.map { index[$0]! }), k: Self.k)
       else { continue }
-      perQuery[query] = Self.ours(scores)
+      perQuery[query.string] = Self.ours(scores)
     }
     #expect(
       perQuery.keys.sorted() == ["alice", "bob", "carol", "dave", "erin", "frank", "hank", "ivy"])
@@ -335,17 +335,16 @@ struct TrecReferenceTests {
     let qrels = try TrecFiles.readQrels(TrecReference.qrels, name: "qrels")
     let docs = Set(run.values.joined()).union(qrels.values.joined()).sorted()
     let index = Dictionary(uniqueKeysWithValues: docs.enumerated().map { ($1, Int32($0)) })
-    let users = Set(run.keys).union(qrels.keys).sorted {
-      $0.utf8.lexicographicallyPrecedes($1.utf8)
-    }
+    let keys = Set(run.keys).union(qrels.keys).sorted()
+    let users = keys.map(\.string)
     let evaluation = OfflineEvaluation(
       k: Self.k, itemCategory: Array(repeating: 0, count: docs.count),
       trainingPopularity: Array(repeating: 0, count: docs.count))
     let result = evaluation.evaluate(
       users: users,
-      relevant: users.map { (qrels[$0] ?? []).map { index[$0]! }.sorted() },
+      relevant: keys.map { (qrels[$0] ?? []).map { index[$0]! }.sorted() },
       arms: [
-        OfflineArm(name: "fixture", rankings: users.map { (run[$0] ?? []).map { index[$0]! } })
+        OfflineArm(name: "fixture", rankings: keys.map { (run[$0] ?? []).map { index[$0]! } })
       ])
     #expect(result.usersWithoutRelevant == ["gina"])
     let columns: [String: OfflineMetric] = [

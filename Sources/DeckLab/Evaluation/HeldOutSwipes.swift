@@ -7,11 +7,13 @@ import DeckIO
 ///
 /// Events before the split are ignored here (they are the training history, read by another
 /// sink); so are events whose dish is not in the catalog (`.unknownItem`), as everywhere else.
+/// Dishes and diners are their ids' UTF-8 bytes (`IDKey`), as in the training history: a log's
+/// "cafe\u{301}" is not the catalog's "caf\u{E9}".
 package struct HeldOutSwipes: SwipeEventSink {
   package let catalog: Catalog
   /// The first evaluated day.
   package let split: DeckDate
-  private var users: [String: Int] = [:]
+  private var users: [IDKey: Int] = [:]
   private var names: [String] = []
   private var right: [Set<Int32>] = []
   private var left: [Set<Int32>] = []
@@ -36,11 +38,12 @@ package struct HeldOutSwipes: SwipeEventSink {
   package mutating func add(user: String, item: Int32, right isRight: Bool) {
     events += 1
     let u: Int
-    if let known = users[user] {
+    let key = IDKey(user)
+    if let known = users[key] {
       u = known
     } else {
       u = names.count
-      users[user] = u
+      users[key] = u
       names.append(user)
       right.append([])
       left.append([])
@@ -56,7 +59,7 @@ package struct HeldOutSwipes: SwipeEventSink {
   /// The dishes `user` swiped left and never right in the evaluation period (ascending): judged
   /// not relevant (a dish swiped both ways counts as relevant).
   package func nonRelevant(for user: String) -> [Int32] {
-    guard let u = users[user] else { return [] }
+    guard let u = users[IDKey(user)] else { return [] }
     return left[u].subtracting(right[u]).sorted()
   }
 

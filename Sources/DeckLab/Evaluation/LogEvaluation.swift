@@ -52,7 +52,7 @@ package enum LogEvaluation {
   /// grouped by day). `builder` deals as many cards as the positions evaluated; the strategies
   /// have learned already (see `rankDecks`).
   package static func offPolicyTargets(
-    _ arms: [Arm], log: OffPolicyLog, profiles: [String: UserProfile], history: History,
+    _ arms: [Arm], log: OffPolicyLog, profiles: [IDKey: UserProfile], history: History,
     builder: DeckBuilder, seed: UInt64, jobs: Int = 1
   ) throws -> [OffPolicyTarget] {
     var byDay: [DeckDate: [Int]] = [:]
@@ -66,7 +66,7 @@ package enum LogEvaluation {
           builder: builder, strategy: strategy, history: history, seed: seed, date: day)
         let diners = indices.map { i in
           let id = log.diners[log.sessions[i].diner]
-          return profiles[id] ?? UserProfile(id: id)
+          return profiles[IDKey(id)] ?? UserProfile(id: id)
         }
         var next = 0
         try pipeline.build(users: diners, jobs: jobs) { deck in

@@ -1,4 +1,5 @@
 import DeckBase
+import DeckCore
 import DeckIO
 
 /// An id that cannot go into a TREC file: empty, or holding whitespace.
@@ -98,11 +99,12 @@ package enum TrecFiles {
   /// Reads a run file (`query Q0 doc rank score tag`) into, per query, its docs in trec_eval's
   /// order: by score, highest first; equal scores by doc id, descending byte order (as trec_eval
   /// sorts them). The rank column must be a whole number but is not used, as in trec_eval.
-  /// Blank lines are skipped; a doc twice for one query is an error.
-  package static func readRun(_ text: String, name: String) throws(DeckIOError) -> [String:
-    [String]]
+  /// Blank lines are skipped; a doc twice for one query is an error. Queries and docs are their
+  /// bytes, as trec_eval compares them (`IDKey`).
+  package static func readRun(_ text: String, name: String) throws(DeckIOError) -> [IDKey:
+    [IDKey]]
   {
-    var scored: [String: [(doc: String, score: Double)]] = [:]
+    var scored: [IDKey: [(doc: IDKey, score: Double)]] = [:]
     for (number, line) in lines(text) {
       let fields = line.split(whereSeparator: \.isWhitespace).map(String.init)
       if fields.isEmpty { continue }
@@ -121,29 +123,28 @@ package enum TrecFiles {
         throw .malformed(
           location, message: "score \(fields[4].debugDescription) is not a finite number")
       }
-      if scored[fields[0], default: []].contains(where: { $0.doc == fields[2] }) {
+      let (query, doc) = (IDKey(fields[0]), IDKey(fields[2]))
+      if scored[query, default: []].contains(where: { $0.doc == doc }) {
         throw .malformed(
           location,
           message: "doc \(fields[2].debugDescription) is listed twice for query"
             + " \(fields[0].debugDescription): keep one line")
       }
-      scored[fields[0], default: []].append((fields[2], score))
+      scored[query, default: []].append((doc, score))
     }
     return scored.mapValues { docs in
-      docs.sorted {
-        $0.score != $1.score
-          ? $0.score > $1.score : $1.doc.utf8.lexicographicallyPrecedes($0.doc.utf8)
-      }.map(\.doc)
+      docs.sorted { $0.score != $1.score ? $0.score > $1.score : $1.doc < $0.doc }.map(\.doc)
     }
   }
 
   /// Reads a qrels file (`query iteration doc relevance`) into, per query, the docs with
   /// relevance ≥ 1 (trec_eval's default threshold). A query whose lines all have relevance ≤ 0
-  /// maps to an empty set. Blank lines are skipped.
-  package static func readQrels(_ text: String, name: String) throws(DeckIOError) -> [String:
-    Set<String>]
+  /// maps to an empty set. Blank lines are skipped. Queries and docs are their bytes, as
+  /// trec_eval compares them (`IDKey`).
+  package static func readQrels(_ text: String, name: String) throws(DeckIOError) -> [IDKey:
+    Set<IDKey>]
   {
-    var relevant: [String: Set<String>] = [:]
+    var relevant: [IDKey: Set<IDKey>] = [:]
     for (number, line) in lines(text) {
       let fields = line.split(whereSeparator: \.isWhitespace).map(String.init)
       if fields.isEmpty { continue }
@@ -158,9 +159,10 @@ package enum TrecFiles {
         throw .malformed(
           location, message: "relevance \(fields[3].debugDescription) is not a whole number")
       }
-      var docs = relevant[fields[0], default: []]
-      if level >= 1 { docs.insert(fields[2]) }
-      relevant[fields[0]] = docs
+      let query = IDKey(fields[0])
+      var docs = relevant[query, default: []]
+      if level >= 1 { docs.insert(IDKey(fields[2])) }
+      relevant[query] = docs
     }
     return relevant
   }

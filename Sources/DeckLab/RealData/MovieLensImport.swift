@@ -32,19 +32,19 @@ package enum MovieLensImport {
     let titleColumn = try table.requireColumn("title")
     let genresColumn = try table.requireColumn("genres")
     var items: [MenuItem] = []
-    var firstLine: [String: Int] = [:]
+    var firstLine: [IDKey: Int] = [:]
     var unknown = 0
     for record in table.records {
       guard let id = RealData.cell(record, idColumn) else {
         throw .malformed(
           table.location(record, idColumn), message: "empty movieId; every movie needs its id")
       }
-      if let line = firstLine[id] {
+      if let line = firstLine[IDKey(id)] {
         throw .malformed(
           table.location(record, idColumn),
           message: "duplicate movieId '\(id)' (first on line \(line)); keep one row per movie")
       }
-      firstLine[id] = record.line
+      firstLine[IDKey(id)] = record.line
       guard let title = RealData.cell(record, titleColumn) else {
         throw .malformed(
           table.location(record, titleColumn),

@@ -85,9 +85,10 @@ package struct ImportedCatalog: Sendable {
 
   /// Items per category, most first (ties by name).
   package var categoryCounts: [(category: String, items: Int)] {
-    var counts: [String: Int] = [:]
-    for item in items { counts[item.category, default: 0] += 1 }
-    return counts.map { ($0.key, $0.value) }.sorted {
+    // Categories by their bytes, as the catalog interns them (`IDKey`).
+    var counts: [IDKey: Int] = [:]
+    for item in items { counts[IDKey(item.category), default: 0] += 1 }
+    return counts.map { ($0.key.string, $0.value) }.sorted {
       $0.1 != $1.1 ? $0.1 > $1.1 : $0.0.utf8.lexicographicallyPrecedes($1.0.utf8)
     }
   }
@@ -231,10 +232,10 @@ package enum RealData {
 /// Counts swipes and distinct users; knows which items are in the catalog.
 private struct CountingSink: SwipeEventSink {
   let catalog: Catalog
-  var users = Set<String>()
+  var users = Set<IDKey>()
 
   mutating func event(_ e: SwipeEvent) -> EventDisposition {
-    users.insert(e.user)
+    users.insert(IDKey(e.user))
     return catalog.index(of: e.item) == nil ? .unknownItem : .accepted
   }
 }

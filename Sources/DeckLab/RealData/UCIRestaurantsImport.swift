@@ -32,31 +32,32 @@ package enum UCIRestaurantsImport {
     let idColumn = try places.requireColumn("placeID")
     let nameColumn = try places.requireColumn("name")
     var ids: [String] = []
-    var names: [String: String] = [:]
-    var firstLine: [String: Int] = [:]
+    // Place ids by their bytes (`IDKey`), as the catalog will tell them apart.
+    var names: [IDKey: String] = [:]
+    var firstLine: [IDKey: Int] = [:]
     for record in places.records {
       guard let id = RealData.cell(record, idColumn) else {
         throw .malformed(
           places.location(record, idColumn), message: "empty placeID; every place needs its id")
       }
-      if let line = firstLine[id] {
+      if let line = firstLine[IDKey(id)] {
         throw .malformed(
           places.location(record, idColumn),
           message: "duplicate placeID '\(id)' (first on line \(line)); keep one row per place")
       }
-      firstLine[id] = record.line
+      firstLine[IDKey(id)] = record.line
       guard let name = RealData.cell(record, nameColumn) else {
         throw .malformed(
           places.location(record, nameColumn),
           message: "no name for place '\(id)'; every place needs its name")
       }
       ids.append(id)
-      names[id] = name
+      names[IDKey(id)] = name
     }
 
     let placeColumn = try cuisines.requireColumn("placeID")
     let cuisineColumn = try cuisines.requireColumn("Rcuisine")
-    var cuisinesOf: [String: [String]] = [:]
+    var cuisinesOf: [IDKey: [String]] = [:]
     var skipped = RealData.SkipLog()
     for record in cuisines.records {
       guard let place = RealData.cell(record, placeColumn) else {
@@ -67,28 +68,29 @@ package enum UCIRestaurantsImport {
         skipped.add("cuisine row without a cuisine", at: cuisines.location(record, cuisineColumn))
         continue
       }
-      guard names[place] != nil else {
+      guard names[IDKey(place)] != nil else {
         skipped.add(
           "cuisine of a place not in \(placesFile)", at: cuisines.location(record, placeColumn))
         continue
       }
-      if cuisinesOf[place, default: []].contains(cuisine) {
+      if cuisinesOf[IDKey(place), default: []].contains(cuisine) {
         skipped.add("repeated cuisine row", at: cuisines.location(record, cuisineColumn))
         continue
       }
-      cuisinesOf[place, default: []].append(cuisine)
+      cuisinesOf[IDKey(place), default: []].append(cuisine)
     }
 
     var items: [MenuItem] = []
     var unknown = 0
     var several = 0
     for id in ids {
-      let list = cuisinesOf[id] ?? []
+      let list = cuisinesOf[IDKey(id)] ?? []
       if list.isEmpty { unknown += 1 }
       if list.count > 1 { several += 1 }
       items.append(
         MenuItem(
-          id: id, name: names[id]!, category: list.first ?? RealData.unknownCategory, tags: list))
+          id: id, name: names[IDKey(id)]!, category: list.first ?? RealData.unknownCategory,
+          tags: list))
     }
     var allNotes = notes
     if unknown > 0 {

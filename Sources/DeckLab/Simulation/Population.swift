@@ -38,7 +38,7 @@ package struct Population: Sendable {
   package let dishAppeal: [Double]
   /// The mean price of the dishes that have one; nil when none has a price (no price term).
   package let referencePrice: Double?
-  private let indexByID: [String: Int]
+  private let indexByID: [IDKey: Int]
 
   /// `count` generated diners `s00001`, `s00002`, ... (zero-padded to 5 digits, or more when
   /// `count` needs more). Restrictions: with probability `vegetarian_share` a diner has the diet
@@ -79,7 +79,7 @@ package struct Population: Sendable {
     let prices = catalog.items.compactMap(\.price)
     let mean = prices.isEmpty ? 0 : prices.reduce(0, +) / Double(prices.count)
     referencePrice = mean > 0 ? mean : nil
-    var index: [String: Int] = [:]
+    var index: [IDKey: Int] = [:]
     var diners: [Diner] = []
     diners.reserveCapacity(users.count)
     let s = config.priceSensitivitySpread
@@ -93,7 +93,7 @@ package struct Population: Sendable {
       let price =
         config.priceSensitivityMean
         * SimulationMath.exp(s * SimulationMath.normal(&stream) - s * s / 2)
-      if index[profile.id] == nil { index[profile.id] = diners.count }
+      if index[IDKey(profile.id)] == nil { index[IDKey(profile.id)] = diners.count }
       diners.append(
         Diner(
           profile: profile, pickiness: pickiness, categoryTaste: category, tagTaste: tag,
@@ -113,8 +113,8 @@ package struct Population: Sendable {
     return "s" + String(repeating: "0", count: max(0, width - digits.count)) + digits
   }
 
-  /// The index of a diner id (the first, when ids repeat).
-  package func index(of id: String) -> Int? { indexByID[id] }
+  /// The index of a diner id, by its bytes (`IDKey`; the first, when ids repeat).
+  package func index(of id: String) -> Int? { indexByID[IDKey(id)] }
 
   /// The diner's utility for a catalog item before satiation:
   /// `appeal[item] - pickiness + categoryTaste[category] + mean(tagTaste[tag] over the item's tags)
