@@ -96,45 +96,13 @@ package enum TrecFiles {
   }
 
   /// Reads a run file (`query Q0 doc rank score tag`) into, per query, its docs in trec_eval's
-  /// order: by score, highest first; equal scores by doc id, descending byte order (as trec_eval
-  /// sorts them). The rank column must be a whole number but is not used, as in trec_eval.
-  /// Blank lines are skipped; a doc twice for one query is an error.
+  /// order (`TrecRun.parse`: by score, highest first; equal scores by doc id, descending byte
+  /// order). The rank column must be a whole number but is not used, as in trec_eval. Blank
+  /// lines are skipped; a doc twice for one query is an error.
   package static func readRun(_ text: String, name: String) throws(DeckIOError) -> [String:
     [String]]
   {
-    var scored: [String: [(doc: String, score: Double)]] = [:]
-    for (number, line) in lines(text) {
-      let fields = line.split(whereSeparator: \.isWhitespace).map(String.init)
-      if fields.isEmpty { continue }
-      let location = SourceLocation(file: name, line: number)
-      guard fields.count == 6 else {
-        throw .malformed(
-          location,
-          message: "expected 6 fields (query Q0 doc rank score tag), found \(fields.count):"
-            + " fix the line")
-      }
-      guard Int(fields[3]) != nil else {
-        throw .malformed(
-          location, message: "rank \(fields[3].debugDescription) is not a whole number")
-      }
-      guard let score = Double(fields[4]), score.isFinite else {
-        throw .malformed(
-          location, message: "score \(fields[4].debugDescription) is not a finite number")
-      }
-      if scored[fields[0], default: []].contains(where: { $0.doc == fields[2] }) {
-        throw .malformed(
-          location,
-          message: "doc \(fields[2].debugDescription) is listed twice for query"
-            + " \(fields[0].debugDescription): keep one line")
-      }
-      scored[fields[0], default: []].append((fields[2], score))
-    }
-    return scored.mapValues { docs in
-      docs.sorted {
-        $0.score != $1.score
-          ? $0.score > $1.score : $1.doc.utf8.lexicographicallyPrecedes($0.doc.utf8)
-      }.map(\.doc)
-    }
+    try TrecRun.parse(Array(text.utf8), file: name).byQuery
   }
 
   /// Reads a qrels file (`query iteration doc relevance`) into, per query, the docs with
