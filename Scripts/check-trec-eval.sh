@@ -4,17 +4,22 @@
 # 1. Installs trec_eval's C code as the pytrec-eval-terrier wheel (PyPI) into a venv under /tmp
 #    (TREC_VENV to choose another; Debian has no trec_eval package, and the PyPI sdists fetch
 #    the sources from elsewhere at build time).
-# 2. Runs the gated Swift test suite TrecEvalExport, which writes into a work directory:
+# 2. Runs the gated Swift test suites TrecEvalExport and TrecEvalExportCLI, which write into a
+#    work directory:
 #    - a seeded random case (run.txt, qrels.txt: 400 diners, 60 items, lists of 0 to 15 items)
-#      and our per-diner and mean values at k = 1, 3, 5, 10 (ours.tsv): RankingMetrics per diner,
-#      OfflineEvaluation's UnitTable for the means;
+#      and our per-diner and mean values at k = 1, 3, 5, 10 (ours.tsv): RankingMetrics at the
+#      four cut-offs in one pass per diner, one OfflineEvaluation at all four for the means;
 #    - the small reference case checked in as string literals in OfflineEvaluationTests.swift
 #      (fixture-run.txt, fixture-qrels.txt) with the trec_eval numbers the tests compare against
-#      (fixture-expected.txt).
-# 3. Evaluates both cases with trec_eval (P_k, recall_k, ndcg_cut_k, map_cut_k, recip_rank),
-#    counting diners without a run line as 0 like `trec_eval -c`, and fails when a value differs
-#    by more than 1e-9 from ours, or when the checked-in reference differs from trec_eval's
-#    4-decimal output.
+#      (fixture-expected.txt);
+#    - cli/: `menudeck compare --k 1,3,5,10` on the bundled log: the strategies' TREC files
+#      (cli/trec), their per-diner values (strategies.csv) and report (strategies.json); and a
+#      run file with tied scores, docs no catalog holds, diners it leaves out and queries that
+#      are no diner (ext.run) evaluated with `--run` (run.csv, run.json).
+# 3. Evaluates every case with trec_eval (P_k, recall_k, ndcg_cut_k, map_cut_k, success_k for
+#    the hit rate, recip_rank), counting diners without a run line as 0 like `trec_eval -c`, and
+#    fails when a value differs by more than 1e-9 from ours, or when the checked-in reference
+#    differs from trec_eval's 4-decimal output.
 #
 # Usage: Scripts/check-trec-eval.sh [WORK_DIR]   (default: a fresh directory under /tmp)
 # Prints the reference in trec_eval's -q layout with --print-reference.
@@ -42,7 +47,9 @@ MENUDECK_TREC_EXPORT="$work" swift test --filter TrecEvalExport >"$work/swift-te
   echo "the export test failed: see $work/swift-test.log" >&2
   exit 1
 }
-for f in run.txt qrels.txt ours.tsv fixture-run.txt fixture-qrels.txt fixture-expected.txt; do
+for f in run.txt qrels.txt ours.tsv fixture-run.txt fixture-qrels.txt fixture-expected.txt \
+  cli/trec/qrels.txt cli/trec/popularity.run cli/trec/affinity.run cli/strategies.csv \
+  cli/strategies.json cli/ext.run cli/run.csv cli/run.json; do
   [[ -s "$work/$f" ]] || { echo "the export test wrote no $work/$f" >&2; exit 1; }
 done
 
@@ -62,15 +69,16 @@ def read(name):
         return f.read().splitlines()
 
 
-def evaluate(run_lines, qrel_lines, ks):
+def evaluate(run_lines, qrel_lines, ks, success=False):
     run = pytrec_eval.parse_run(run_lines)
     qrel = pytrec_eval.parse_qrel(qrel_lines)
     # Queries with no relevant doc are not evaluated (neither trec_eval nor menudeck scores them).
     judged = sorted(q for q, docs in qrel.items() if any(r >= 1 for r in docs.values()))
     spec = ",".join(str(k) for k in ks)
-    measures = {f"P.{spec}", f"recall.{spec}", f"ndcg_cut.{spec}", f"map_cut.{spec}", "recip_rank"}
+    stems = ("P", "recall", "ndcg_cut", "map_cut") + (("success",) if success else ())
+    measures = {f"{m}.{spec}" for m in stems} | {"recip_rank"}
     scores = pytrec_eval.RelevanceEvaluator(qrel, measures).evaluate(run)
-    names = [f"{m}_{k}" for m in ("P", "recall", "ndcg_cut", "map_cut") for k in ks]
+    names = [f"{m}_{k}" for m in stems for k in ks]
     names.append("recip_rank")
     # trec_eval -c: a judged query without run lines counts with 0.
     per_query = {q: {n: scores.get(q, {}).get(n, 0.0) for n in names} for q in judged}
@@ -132,6 +140,64 @@ if checked_in != reference:
     failures += 1
 else:
     print(f"reference case: {len(reference)} values match trec_eval's 4-decimal output")
+
+# menudeck compare end to end: the strategies' --trec files and a --run file, per diner and
+# means, at k = 1, 3, 5, 10 in one run.
+import csv
+import json
+
+ours_name = {"precision": "P", "recall": "recall", "ndcg": "ndcg_cut", "map": "map_cut",
+             "hit_rate": "success"}
+
+
+def trec_name(metric):
+    if metric == "mrr":
+        return "recip_rank"
+    stem, _, k = metric.rpartition("_at_")
+    return f"{ours_name[stem]}_{k}" if stem in ours_name else None
+
+
+def check_compare(label, run_file, per_diner_file, report_file, arm):
+    global failures
+    names, judged, per_query, means = evaluate(
+        read(run_file), read("cli/trec/qrels.txt"), cutoffs, success=True)
+    rows = collections.defaultdict(dict)
+    with open(os.path.join(work, per_diner_file)) as f:
+        for row in csv.DictReader(f):
+            if row["strategy"] == arm and trec_name(row["metric"]):
+                rows[row["diner"]][trec_name(row["metric"])] = float(row["value"])
+    with open(os.path.join(work, report_file)) as f:
+        report = json.load(f)
+    estimates = next(a["estimates"] for a in report["arms"] if a["arm"] == arm)
+    mean_rows = {trec_name(m): e["value"] for m, e in estimates.items() if trec_name(m)}
+    compared = 0
+    worst = 0.0
+    if sorted(rows) != judged:
+        print(f"{label}: menudeck's diners differ from trec_eval's judged queries")
+        failures += 1
+    for q in judged + ["all"]:
+        expected = means if q == "all" else per_query[q]
+        got = mean_rows if q == "all" else rows.get(q, {})
+        for n in names:
+            if n not in got:
+                print(f"{label}: missing {n} for {q}")
+                failures += 1
+                continue
+            diff = abs(got[n] - expected[n])
+            worst = max(worst, diff)
+            compared += 1
+            if diff > 1e-9:
+                print(f"{label}: differs: {n} {q}: menudeck {got[n]!r}, trec_eval {expected[n]!r}")
+                failures += 1
+    print(f"{label}: {len(judged)} judged diners, {compared} values compared,"
+          f" largest difference {worst:.3g}")
+
+
+for strategy in ("popularity", "affinity"):
+    check_compare(f"compare --k 1,3,5,10 --trec, {strategy}", f"cli/trec/{strategy}.run",
+                  "cli/strategies.csv", "cli/strategies.json", strategy)
+check_compare("compare --run (ties, unknown docs, missing diners)", "cli/ext.run", "cli/run.csv",
+              "cli/run.json", "ext")
 
 print("trec_eval check: " + ("ok" if failures == 0 else f"{failures} failures"))
 sys.exit(1 if failures else 0)

@@ -39,6 +39,14 @@ def write(target, seeds):
     print(f"{target}: {len(seeds)} seeds, {sum(len(s) for _, s in seeds)} bytes")
 
 
+# TREC run files (compare --run): a strategy's run, ties, CRLF, tabs, a blank line.
+write("trecrun", [
+    ("run.txt", b"u01 Q0 oyakodon 1 3 popularity\nu01 Q0 gyudon 2 2 popularity\n"
+                b"u02 Q0 tendon 1 1 popularity\n"),
+    ("ties.txt", b"q Q0 b 1 2.0 t\nq Q0 c 2 2 t\n\nq Q0 a 3 7e-1 t\r\nq Q0 z 4 -1 t\n"),
+    ("tabs.txt", b"q\tQ0\ta\t1\t1\tt\n  r Q0 \xe5\xaf\xbf 1 0 t \r\n"),
+])
+
 # JSON documents: pieces of the catalog, users and config, and the parser's edge cases.
 catalog_json = b"[\n" + b"".join(read("Data/catalog.json").splitlines(keepends=True)[1:4]).rstrip(b",\n") + b"\n]\n"
 users_json = head("Data/users.json", 6).rstrip(b",\n") + b"\n]}\n"

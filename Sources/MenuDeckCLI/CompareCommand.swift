@@ -37,8 +37,11 @@ enum CompareOptions {
     "holdout", valueName: "fraction",
     help:
       "Logs without times: evaluate on this share of the (diner, dish) pairs instead of --split.")
-  static let k = Option<Int>(
-    "k", valueName: "n", help: "Logs: the k of the ranking metrics (default: deck size).")
+  static let k = Option<String>(
+    "k", valueName: "k[,k...]",
+    help:
+      "Logs: the cut-offs of the ranking metrics, ascending, e.g. 1,5,10 (default: the deck"
+      + " size); each metric at k is reported at every one, and the deck holds the largest.")
   static let ope = Flag("ope", help: "Logs: off-policy estimates from the logged propensities.")
   static let clip = Option<Double>(
     "clip", valueName: "weight",
@@ -60,6 +63,12 @@ enum CompareOptions {
     help:
       "Logs, with --ope: also estimate a policy given by its action probabilities, a CSV of"
       + " diner,day,item,position,probability (empty diner or day: every one).")
+  static let run = Repeatable(
+    "run", valueName: "[name=]file",
+    help:
+      "Logs: also evaluate a TREC run file (diner Q0 dish rank score tag, ordered as trec_eval"
+      + " orders it) by the ranking metrics, beside the strategies; named by NAME= or by its"
+      + " first line's tag.")
   static let trec = Option<String>(
     "trec", valueName: "dir",
     help: "Logs: also write the judgements and each strategy's decks as TREC qrels and runs.")
@@ -71,8 +80,8 @@ enum CompareOptions {
 
   /// Options that only a comparison on logs reads.
   static let logsOnly: [any OptionKey] = [
-    split, holdout, k, ope, clip, crossFit, opeSamples, policy, trec, InputOptions.skipBadLines,
-    InputOptions.columns,
+    split, holdout, k, ope, clip, crossFit, opeSamples, policy, run, trec,
+    InputOptions.skipBadLines, InputOptions.columns,
     InputOptions.right, InputOptions.left,
   ]
   /// Options that only a simulated comparison reads.
@@ -97,11 +106,13 @@ let compareCommand = CommandSpec(
     per-day curves.
 
     With logs and --split DATE, strategies learn from the events before the date and rank a deck \
-    of k cards for each diner who swiped right on or after it; the ranking metrics (precision, \
-    recall, NDCG, MAP, MRR, hit rate at k; coverage, novelty, diversity, popularity bias) judge \
-    those decks against the right swipes of the evaluation period. With --ope, off-policy \
-    estimates (replay, IPS, SNIPS, doubly robust) of each strategy's like rate in the slots the \
-    logged diners reached, from the propensities the logging strategy wrote.
+    (of the largest k cards, or --size) for each diner who swiped right on or after it; the \
+    ranking metrics (precision, recall, NDCG, MAP, hit rate at each k of --k 1,5,10; MRR; \
+    coverage, novelty, diversity, popularity bias at the largest k) judge those decks against \
+    the right swipes of the evaluation period. --run FILE evaluates a TREC run made elsewhere on \
+    the same diners. With --ope, off-policy estimates (replay, IPS, SNIPS, doubly robust) of \
+    each strategy's like rate in the slots the logged diners reached, from the propensities the \
+    logging strategy wrote.
 
     Examples:
       menudeck compare -s random -s popularity -s affinity --baseline random --users 1000 --days 14
@@ -142,6 +153,7 @@ let compareCommand = CommandSpec(
     CompareOptions.crossFit.spec,
     CompareOptions.opeSamples.spec,
     CompareOptions.policy.spec,
+    CompareOptions.run.spec,
     CompareOptions.trec.spec,
     InputOptions.skipBadLines.spec,
   ] + InputOptions.mapping + [
@@ -178,6 +190,11 @@ enum Compare {
     if let catalog = args.value(InputOptions.catalog) { inputs.append(.init("--catalog", catalog)) }
     if let users = args.value(CompareOptions.users), !Simulate.isCount(users) {
       inputs.append(.init("--users", users))
+    }
+    if !logs.isEmpty {
+      for value in args.values(CompareOptions.run) {
+        inputs.append(.init("--run", CompareLogs.runArgument(value).path))
+      }
     }
     let outputs = try RunOutputs(
       declared, inputs: inputs, wait: OutputOptions.wait(args), standardOutput: "--out",
@@ -269,30 +286,34 @@ enum Compare {
 
   /// The strategies of the comparison, and the index of the baseline among them.
   /// `policies`: how many `--policy` arms join them (logs only): one strategy is then enough.
+  /// `runs`: the names of the `--run` arms (logs only), which follow the strategies: the
+  /// baseline may be one of them (index strategies + its place).
   static func strategies(
-    _ args: ParsedArguments, _ config: MenuDeckConfig, _ io: CLIStreams, policies: Int = 0
+    _ args: ParsedArguments, _ config: MenuDeckConfig, _ io: CLIStreams, policies: Int = 0,
+    runs: [String] = []
   ) throws -> ([(String, any RankingStrategy)], Int?) {
     var given = Set<String>()
     for name in args.values(CompareOptions.strategies) where !given.insert(name).inserted {
       throw UsageError("the strategy '\(name)' is given twice; give each strategy once")
     }
     let strategies = try Simulate.strategies(args, config, io)
-    guard strategies.count + policies >= 2, !strategies.isEmpty else {
+    guard strategies.count + policies + runs.count >= 2, !strategies.isEmpty else {
+      let others = [policies > 0 ? "a --policy" : nil, runs.isEmpty ? nil : "a --run"]
+        .compactMap { $0 }
       throw UsageError(
         "give two or more different strategies to compare (--strategy NAME, repeated)"
-          + (policies > 0 ? ", or one strategy and a --policy" : ""))
+          + (others.isEmpty ? "" : ", or one strategy and \(others.joined(separator: " or "))"))
     }
     guard let name = args.value(CompareOptions.baseline) else { return (strategies, nil) }
     let names = strategies.map(\.0)
-    guard let index = names.firstIndex(of: name) else {
-      throw UsageError(
-        "the baseline '\(name)' is not among the compared strategies\(didYouMean(name, names)); "
-          + "compared: " + names.joined(separator: ", ")
-          + (policies > 0
-            ? " (a --policy cannot be the baseline: the ranking metrics need the baseline's decks)"
-            : ""))
-    }
-    return (strategies, index)
+    if let index = names.firstIndex(of: name) { return (strategies, index) }
+    if let index = runs.firstIndex(of: name) { return (strategies, names.count + index) }
+    throw UsageError(
+      "the baseline '\(name)' is not among the compared strategies"
+        + "\(didYouMean(name, names + runs)); compared: " + (names + runs).joined(separator: ", ")
+        + (policies > 0
+          ? " (a --policy cannot be the baseline: the ranking metrics need the baseline's decks)"
+          : ""))
   }
 
   // MARK: - Simulation

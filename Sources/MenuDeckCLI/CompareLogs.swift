@@ -16,10 +16,15 @@ enum CompareLogs {
     /// The users file's diners by the bytes of their ids (`IDKey`).
     var profiles: [IDKey: UserProfile]
     var split: LogSplit
+    /// The deck rules; `rules.size` is the deck each strategy ranks (at least the largest cutoff).
     var rules: DeckRules
-    var k: Int
+    /// The cutoffs of the ranking metrics (`--k`), ascending.
+    var cutoffs: [Int]
     var builder: DeckBuilder
     var arms: [LogEvaluation.Arm]
+    /// `--run [NAME=]FILE`: TREC runs evaluated by the ranking metrics after the strategies.
+    var runs: [(name: String, run: TrecRun)]
+    /// The baseline's index among the strategies, then the runs.
     var baseline: Int?
     var seed: UInt64
     var settings: RunSettings
@@ -52,9 +57,11 @@ enum CompareLogs {
       notes.append(warning)
     }
 
-    // Each strategy ranks a deck of k cards for every judged diner on the deck date.
+    // Each strategy ranks a deck (of at least the largest k cards) for every judged diner on the
+    // deck date; each run's rankings of those diners follow the strategies.
     let targetSeed = LogEvaluation.targetSeed(runSeed: setup.seed)
-    let names = setup.arms.map(\.name)
+    let strategyNames = setup.arms.map(\.name)
+    let names = strategyNames + setup.runs.map(\.name)
     let (rankings, shown) = try LogEvaluation.rankDecks(
       setup.arms,
       diners: judged.map { setup.profiles[IDKey($0.user)] ?? UserProfile(id: $0.user) },
@@ -63,15 +70,22 @@ enum CompareLogs {
     if let dir = args.value(CompareOptions.trec) {
       try writeTrec(
         dir: dir, users: judged.map(\.user), relevant: judged.map(\.relevant),
-        nonRelevant: judged.map { sink.heldOut.nonRelevant(for: $0.user) }, names: names,
+        nonRelevant: judged.map { sink.heldOut.nonRelevant(for: $0.user) }, names: strategyNames,
         rankings: rankings, catalog: setup.catalog, outputs: outputs)
     }
+    let runArms = setup.runs.map { name, run in
+      RunArm(
+        run, name: name, users: judged.map(\.user), catalog: setup.catalog,
+        depth: setup.rules.size)
+    }
+    for arm in runArms { notes += arm.notes(evaluatedDiners: judged.count) }
     let ranking = OfflineEvaluation(
-      k: setup.k, itemCategory: setup.catalog.itemCategory,
+      cutoffs: setup.cutoffs, depth: setup.rules.size, itemCategory: setup.catalog.itemCategory,
       trainingPopularity: history.itemRight
     ).evaluate(
       users: judged.map(\.user), relevant: judged.map(\.relevant),
-      arms: zip(names, rankings).map { OfflineArm(name: $0, rankings: $1) }
+      arms: zip(strategyNames, rankings).map { OfflineArm(name: $0, rankings: $1) }
+        + runArms.map(\.offlineArm)
     ).table
     var analysis = try Analysis(ranking, baseline: setup.baseline, resampling)
     var unitTables = [ranking]
@@ -79,7 +93,9 @@ enum CompareLogs {
     if let sessions = sink.sessions {
       let part = try offPolicy(
         sessions, setup, config, history, targetSeed, deckDate, context.io)
-      try analysis.add(part.table, baseline: setup.baseline, resampling)
+      // The off-policy table holds the strategies and the policies: a run has no estimates
+      // there, and a run as the baseline leaves the off-policy differences undefined.
+      try analysis.add(part.table, baseline: setup.baseline.map { names[$0] }, resampling)
       unitTables.append(part.table)
       notes += part.notes
       for warning in part.warnings { context.warn(warning) }
@@ -97,13 +113,13 @@ enum CompareLogs {
       + opeParameters
     var report = ComparisonReport(
       title: "logs: \(logs.joined(separator: ", ")), \(setup.split.describe(deckDate)), "
-        + "k = \(setup.k)",
+        + "k = \(setup.cutoffs.map(String.init).joined(separator: ", "))",
       parameters: parameters, metrics: analysis.metrics, arms: analysis.arms,
       baseline: setup.baseline.map { names[$0] }, differences: analysis.differences, daily: [],
       level: resampling.level, resamples: resampling.resamples, units: judged.count,
       notes: notes)
     report.topDishes = LogEvaluation.topDishes(
-      names: names, counts: shown, catalog: setup.catalog)
+      names: names, counts: shown + runArms.map(\.shown), catalog: setup.catalog)
     report.unitTables = unitTables
     return report
   }
@@ -117,12 +133,20 @@ enum CompareLogs {
       ReportParameter(name: "logs", value: logs.joined(separator: ", ")),
       ReportParameter(name: "split", value: setup.split.describe(deckDate)),
       ReportParameter(name: "deck_date", value: "\(deckDate)"),
-      ReportParameter(name: "k", value: "\(setup.k)"),
+      ReportParameter(name: "k", value: setup.cutoffs.map(String.init).joined(separator: ",")),
+      ReportParameter(name: "deck_size", value: "\(setup.rules.size)"),
       ReportParameter(name: "training_events", value: "\(sink.trainingEvents)"),
       ReportParameter(name: "evaluation_events", value: "\(sink.heldOut.events)"),
       ReportParameter(name: "evaluated_diners", value: "\(judged)"),
       ReportParameter(name: "seed", value: "\(setup.seed)"),
     ]
+      + (setup.runs.isEmpty
+        ? []
+        : [
+          ReportParameter(
+            name: "runs",
+            value: setup.runs.map { "\($0.name)=\($0.run.file)" }.joined(separator: ", "))
+        ])
   }
 
   /// The options, the catalog, the diners' profiles, the deck rules and the strategies, checked
@@ -143,11 +167,14 @@ enum CompareLogs {
       }
       for u in try Inputs.loadUsers(path, io).0 { profiles[IDKey(u.id)] = u }
     }
-    let rules = try self.rules(args, config)
+    let (rules, cutoffs) = try self.rules(args, config)
     let builder = try Inputs.deckBuilder(catalog, rules, config)
     let zone = try Inputs.timeZone(config)
+    let runs = try self.runs(args, io)
     let (strategies, baseline) = try Compare.strategies(
-      args, config, io, policies: args.values(CompareOptions.policy).count)
+      args, config, io, policies: args.values(CompareOptions.policy).count,
+      runs: runs.map(\.name))
+    try checkRunNames(runs, strategies: strategies.map(\.0))
     let seed = try args.value(InputOptions.seed) ?? config.seed
     var settings = RunSettings.readingLogs(
       config, zone: zone, catalogPath: catalogPath, logs: logs, seed: seed, rules: rules,
@@ -159,7 +186,8 @@ enum CompareLogs {
       throw UsageError(
         "'--ope' needs --split DATE: off-policy estimates replay whole logged sessions")
     }
-    let policies = try self.policies(args, strategies: strategies.map(\.0))
+    let policies = try self.policies(
+      args, strategies: strategies.map(\.0) + runs.map(\.name))
     for option in [
       CompareOptions.policy.spec, CompareOptions.clip.spec, CompareOptions.crossFit.spec,
       CompareOptions.opeSamples.spec,
@@ -177,8 +205,8 @@ enum CompareLogs {
           + " got \(samples)")
     }
     return Setup(
-      catalog: catalog, profiles: profiles, split: split, rules: rules, k: rules.size,
-      builder: builder, arms: strategies.map { (name: $0.0, strategy: $0.1) },
+      catalog: catalog, profiles: profiles, split: split, rules: rules, cutoffs: cutoffs,
+      builder: builder, arms: strategies.map { (name: $0.0, strategy: $0.1) }, runs: runs,
       baseline: baseline, seed: seed, settings: settings, ope: ope, policies: policies,
       estimators: estimators, samples: samples, jobs: try InputOptions.jobs(args))
   }
@@ -247,24 +275,105 @@ enum CompareLogs {
     }
   }
 
-  /// The config's deck rules with a deck of k cards (`--k`, or `--size`, or the config's size).
-  static func rules(_ args: ParsedArguments, _ config: MenuDeckConfig) throws -> DeckRules {
+  /// The config's deck rules with the deck size, and the cutoffs of the ranking metrics. The
+  /// deck is `--size` when given (it must hold the largest `--k`), else the largest `--k`, else
+  /// the config's deck size; without `--k` the one cutoff is the deck size.
+  static func rules(_ args: ParsedArguments, _ config: MenuDeckConfig) throws -> (
+    DeckRules, [Int]
+  ) {
     var rules = config.rules
-    if args.isGiven(InputOptions.size) && args.isGiven(CompareOptions.k) {
-      throw UsageError(
-        "give --k or --size, not both: on logs each strategy's deck of k cards is evaluated")
-    }
     if let n = try args.value(InputOptions.size) {
       try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
       rules.size = n
     }
-    let k = try args.value(CompareOptions.k) ?? rules.size
-    guard Limits.deckSize.contains(k) else {
-      throw UsageError(
-        "'--k' must be between 1 and \(Limits.deckSize.upperBound), got \(k)")
+    guard let text = args.value(CompareOptions.k) else { return (rules, [rules.size]) }
+    let cutoffs = try self.cutoffs(text)
+    let largest = cutoffs[cutoffs.count - 1]
+    if args.isGiven(InputOptions.size) {
+      guard rules.size >= largest else {
+        throw UsageError(
+          "'--size' \(rules.size) is smaller than the largest '--k' \(largest): the deck must hold"
+            + " the top \(largest) cards; give --size \(largest) or more, or leave it out")
+      }
+    } else {
+      rules.size = largest
     }
-    rules.size = k
-    return rules
+    return (rules, cutoffs)
+  }
+
+  /// `--k 1,5,10`: whole numbers from 1 to the largest deck, ascending, at most
+  /// `OfflineEvaluation.maxCutoffs` of them.
+  static func cutoffs(_ text: String) throws -> [Int] {
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+    var cutoffs: [Int] = []
+    for part in parts {
+      guard !part.isEmpty, part.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+        throw UsageError(
+          "'--k' takes cut-offs as whole numbers separated by commas, e.g. 1,5,10; got '\(text)'")
+      }
+      guard let k = Int(part), Limits.deckSize.contains(k) else {
+        throw UsageError(
+          "'--k' must be between 1 and \(Limits.deckSize.upperBound), got \(part)")
+      }
+      cutoffs.append(k)
+    }
+    guard cutoffs.count <= OfflineEvaluation.maxCutoffs else {
+      throw UsageError(
+        "'--k' takes at most \(OfflineEvaluation.maxCutoffs) cut-offs (each adds five metrics per"
+          + " strategy), got \(cutoffs.count)")
+    }
+    for (a, b) in zip(cutoffs, cutoffs.dropFirst()) where a >= b {
+      if a == b { throw UsageError("'--k' gives the cut-off \(a) twice; give each once") }
+      let sorted = Array(Set(cutoffs)).sorted().map(String.init).joined(separator: ",")
+      throw UsageError("'--k' takes its cut-offs in ascending order: give \(sorted)")
+    }
+    return cutoffs
+  }
+
+  /// `--run VALUE`: `NAME=FILE`, or a file alone (then named by its tag). A value whose part
+  /// before the first `=` is empty or holds a `/` is a file alone.
+  static func runArgument(_ value: String) -> (name: String?, path: String) {
+    guard let eq = value.firstIndex(of: "="), eq != value.startIndex,
+      !value[..<eq].contains("/")
+    else { return (nil, value) }
+    return (String(value[..<eq]), String(value[value.index(after: eq)...]))
+  }
+
+  /// The `--run` files, read and named: `NAME=`, else the tag of the file's first line (the
+  /// name trec_eval gives a run), else the file's name without its extension.
+  static func runs(_ args: ParsedArguments, _ io: CLIStreams) throws -> [(
+    name: String, run: TrecRun
+  )] {
+    var runs: [(name: String, run: TrecRun)] = []
+    for value in args.values(CompareOptions.run) {
+      let (given, path) = runArgument(value)
+      guard !path.isEmpty, !value.hasPrefix("=") else {
+        throw UsageError(
+          "'--run' takes [NAME=]FILE (a TREC run: diner Q0 dish rank score tag), got '\(value)'")
+      }
+      let run = try Paths.using(path, io) { opened throws(DeckIOError) in
+        let bytes = try TextInput.readBytes(
+          path: opened, what: "run file", maxBytes: TrecRun.maxBytes)
+        return try TrecRun.parse(bytes, file: path)
+      }
+      let base = String(path.split(separator: "/").last ?? Substring(path))
+      let stem = base.lastIndex(of: ".").map { $0 == base.startIndex ? base : String(base[..<$0]) }
+      runs.append((given ?? run.tag ?? stem ?? base, run))
+    }
+    return runs
+  }
+
+  /// Each run's name is its own: not a strategy's, not another run's.
+  static func checkRunNames(_ runs: [(name: String, run: TrecRun)], strategies: [String]) throws {
+    var taken = strategies
+    for (name, run) in runs {
+      if taken.contains(name) {
+        throw UsageError(
+          "the name '\(name)' of the run \(run.file) (\(name == run.tag ? "its tag" : "given"))"
+            + " is taken; name it with --run NAME=\(run.file)")
+      }
+      taken.append(name)
+    }
   }
 
   /// A log given twice (under any spelling of its path) would count its events twice.
@@ -393,34 +502,46 @@ enum CompareLogs {
       metrics = table.metrics
     }
 
-    mutating func add(_ table: UnitTable, baseline: Int?, _ resampling: ResamplingOptions) throws {
-      // `table` holds this analysis's arms first, then arms of its own (policy files: no
-      // decks, so their earlier metrics are undefined).
-      let more = try Analysis(table, baseline: baseline, resampling)
+    /// Adds the metrics of `table`, whose arms are matched to this analysis's by name. An arm
+    /// only this analysis has (a `--run`: ranking metrics only) gets undefined estimates for
+    /// the new metrics; an arm only `table` has (a `--policy`: off-policy estimates only) is
+    /// appended with undefined estimates for the earlier ones. `baseline` is the baseline's
+    /// name; when `table` does not hold it, its metrics have no differences.
+    mutating func add(
+      _ table: UnitTable, baseline: String?, _ resampling: ResamplingOptions
+    ) throws {
+      let index = baseline.flatMap { name in table.arms.firstIndex { $0.arm == name } }
+      let more = try Analysis(table, baseline: index, resampling)
       let none = Estimate(value: nil, lower: nil, upper: nil)
       let earlier = metrics.count
+      let added = more.metrics.count
       metrics += more.metrics
-      for (a, arm) in more.arms.enumerated() {
-        if a < arms.count {
-          arms[a].estimates += arm.estimates
+      for a in arms.indices {
+        let estimates = more.arms.first { $0.arm == arms[a].arm }?.estimates
+        arms[a].estimates += estimates ?? [Estimate](repeating: none, count: added)
+      }
+      for arm in more.arms where !arms.contains(where: { $0.arm == arm.arm }) {
+        arms.append(
+          ArmSummary(
+            arm: arm.arm,
+            estimates: [Estimate](repeating: none, count: earlier) + arm.estimates))
+      }
+      for d in differences.indices {
+        if let match = more.differences.first(where: { $0.arm == differences[d].arm }) {
+          differences[d].estimates += match.estimates
+          differences[d].pValues += match.pValues
         } else {
-          arms.append(
-            ArmSummary(
-              arm: arm.arm,
-              estimates: [Estimate](repeating: none, count: earlier) + arm.estimates))
+          differences[d].estimates += [Estimate](repeating: none, count: added)
+          differences[d].pValues += [Double?](repeating: nil, count: added)
         }
       }
-      for more in more.differences {
-        if let d = differences.firstIndex(where: { $0.arm == more.arm }) {
-          differences[d].estimates += more.estimates
-          differences[d].pValues += more.pValues
-        } else {
-          differences.append(
-            ArmDifference(
-              arm: more.arm, baseline: more.baseline,
-              estimates: [Estimate](repeating: none, count: earlier) + more.estimates,
-              pValues: [Double?](repeating: nil, count: earlier) + more.pValues))
-        }
+      for more in more.differences
+      where !differences.contains(where: { $0.arm == more.arm }) {
+        differences.append(
+          ArmDifference(
+            arm: more.arm, baseline: more.baseline,
+            estimates: [Estimate](repeating: none, count: earlier) + more.estimates,
+            pValues: [Double?](repeating: nil, count: earlier) + more.pValues))
       }
     }
   }

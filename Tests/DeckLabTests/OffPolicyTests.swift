@@ -285,8 +285,9 @@ struct LoggedSessionsTests {
       ])
   }
 
-  @Test func dinersSortByBytesAndSameTextIsOneDiner() throws {
-    // "é" precomposed and decomposed are one diner (as in HistoryIngest); "Z" < "a" < "é".
+  @Test func dinersSortByBytesAndSpellingsAreTwoDiners() throws {
+    // "é" precomposed and decomposed are two diners (an id is its bytes); by bytes
+    // "Z" < "a" < "cafe\u{301}" < "caf\u{E9}".
     let text = """
       user,item,swipe,at,position,propensity
       caf\u{E9},a,right,2026-11-02,1,0.5
@@ -296,9 +297,13 @@ struct LoggedSessionsTests {
       """
     let (sink, _) = try collect([("log.csv", .csv, text)])
     let log = sink.log()
-    #expect(log.diners == ["Z", "a", "caf\u{E9}"])
-    #expect(log.sessions.map(\.diner) == [0, 1, 2])
-    #expect(log.sessions[2].cards == [card(0, 1, true, 0.5), card(2, 2, false, 0.5)])
+    // Compared as bytes: Swift's == on Strings would take the two spellings as equal.
+    #expect(
+      log.diners.map { Array($0.utf8) }
+        == ["Z", "a", "cafe\u{301}", "caf\u{E9}"].map { Array($0.utf8) })
+    #expect(log.sessions.map(\.diner) == [0, 1, 2, 3])
+    #expect(log.sessions[2].cards == [card(2, 2, false, 0.5)])
+    #expect(log.sessions[3].cards == [card(0, 1, true, 0.5)])
   }
 
   @Test func cardsAtOnePositionKeepTheirLogOrder() throws {

@@ -31,11 +31,16 @@ private let handResult = handEvaluation.evaluate(
 @Suite("Offline evaluation: metric list")
 struct OfflineMetricListTests {
   @Test func namesAreStableSnakeCaseAndDefinitionsOneLineWithK() {
-    let names = OfflineMetric.allCases.map(\.name)
     #expect(
-      names == [
-        "precision_at_k", "recall_at_k", "ndcg_at_k", "map_at_k", "mrr", "hit_rate_at_k",
+      OfflineMetric.allCases.map { $0.name(k: 5) } == [
+        "precision_at_5", "recall_at_5", "ndcg_at_5", "map_at_5", "mrr", "hit_rate_at_5",
         "catalog_coverage", "novelty", "intra_list_diversity", "popularity_bias",
+      ])
+    #expect(
+      OfflineMetric.allCases.map(\.pattern) == [
+        "precision_at_<k>", "recall_at_<k>", "ndcg_at_<k>", "map_at_<k>", "mrr",
+        "hit_rate_at_<k>", "catalog_coverage", "novelty", "intra_list_diversity",
+        "popularity_bias",
       ])
     for metric in OfflineMetric.allCases {
       let definition = metric.definition(k: 7)
@@ -47,7 +52,7 @@ struct OfflineMetricListTests {
 
   @Test func formsAndOrder() {
     let specs = handEvaluation.metrics
-    #expect(specs.map(\.name) == OfflineMetric.allCases.map(\.name))
+    #expect(specs.map(\.name) == OfflineMetric.allCases.map { $0.name(k: 3) })
     #expect(specs.map(\.definition) == OfflineMetric.allCases.map { $0.definition(k: 3) })
     for (spec, metric) in zip(specs, OfflineMetric.allCases) {
       #expect(spec.form == (metric == .catalogCoverage ? .coverage(catalogItems: 6) : .ratio))
@@ -442,13 +447,13 @@ struct TrecFilesTests {
   @Test(arguments: [
     (
       "q Q0 a 1 1 t\nq Q0 b 2 1\n",
-      "run.txt:2: expected 6 fields (query Q0 doc rank score tag), found 5: fix the line"
+      "run.txt:2:11: expected 6 fields (query Q0 doc rank score tag), found 5: fix the line"
     ),
-    ("q Q0 a one 1 t\n", "run.txt:1: rank \"one\" is not a whole number"),
-    ("q Q0 a 1 nan t\n", "run.txt:1: score \"nan\" is not a finite number"),
+    ("q Q0 a one 1 t\n", "run.txt:1:8: rank \"one\" is not a whole number"),
+    ("q Q0 a 1 nan t\n", "run.txt:1:10: score \"nan\" is not a finite number"),
     (
       "q Q0 a 1 1 t\n\nq Q0 a 2 0 t\n",
-      "run.txt:3: doc \"a\" is listed twice for query \"q\": keep one line"
+      "run.txt:3:6: doc \"a\" is listed twice for query \"q\": keep one line"
     ),
   ])
   func malformedRunLines(text: String, message: String) {
@@ -493,29 +498,35 @@ struct TrecEvalExport {
       "run.txt", try TrecFiles.run(users: c.users, rankings: arm.rankings, itemIDs: ids, tag: "a"))
     try write("qrels.txt", try TrecFiles.qrels(users: c.users, relevant: c.relevant, itemIDs: ids))
 
+    // Every cut-off in one pass per diner, and the means of one evaluation at all four at once,
+    // as `compare --k 1,3,5,10` reports them.
+    let cutoffs = [1, 3, 5, 10]
     var lines: [String] = []
-    for k in [1, 3, 5, 10] {
-      for (user, (ranking, relevant)) in zip(c.users, zip(arm.rankings, c.relevant)) {
-        guard let s = RankingMetrics(ranking: ranking, relevant: Set(relevant), k: k) else {
-          continue
-        }
+    for (user, (ranking, relevant)) in zip(c.users, zip(arm.rankings, c.relevant)) {
+      guard
+        let scores = RankingMetrics.at(cutoffs: cutoffs, ranking: ranking, relevant: Set(relevant))
+      else { continue }
+      for (k, s) in zip(cutoffs, scores) {
         lines += [
           "P_\(k)\t\(user)\t\(s.precision)", "recall_\(k)\t\(user)\t\(s.recall)",
           "ndcg_cut_\(k)\t\(user)\t\(s.ndcg)", "map_cut_\(k)\t\(user)\t\(s.averagePrecision)",
         ]
-        if k == 1 { lines.append("recip_rank\t\(user)\t\(s.reciprocalRank)") }
       }
-      // The means through the unit table, as `compare` reports them.
-      let table = OfflineEvaluation(
-        k: k, itemCategory: c.itemCategory, trainingPopularity: c.popularity
-      ).evaluate(users: c.users, relevant: c.relevant, arms: [arm]).table
-      func mean(_ metric: OfflineMetric) -> Double { table.value(arm: 0, metric: metric.rawValue)! }
-      lines += [
-        "P_\(k)\tall\t\(mean(.precisionAtK))", "recall_\(k)\tall\t\(mean(.recallAtK))",
-        "ndcg_cut_\(k)\tall\t\(mean(.ndcgAtK))", "map_cut_\(k)\tall\t\(mean(.mapAtK))",
-      ]
-      if k == 1 { lines.append("recip_rank\tall\t\(mean(.mrr))") }
+      lines.append("recip_rank\t\(user)\t\(scores[0].reciprocalRank)")
     }
+    let evaluation = OfflineEvaluation(
+      cutoffs: cutoffs, itemCategory: c.itemCategory, trainingPopularity: c.popularity)
+    let table = evaluation.evaluate(users: c.users, relevant: c.relevant, arms: [arm]).table
+    func mean(_ metric: OfflineMetric, _ k: Int? = nil) -> Double {
+      table.value(arm: 0, metric: evaluation.column(metric, k: k))!
+    }
+    for k in cutoffs {
+      lines += [
+        "P_\(k)\tall\t\(mean(.precisionAtK, k))", "recall_\(k)\tall\t\(mean(.recallAtK, k))",
+        "ndcg_cut_\(k)\tall\t\(mean(.ndcgAtK, k))", "map_cut_\(k)\tall\t\(mean(.mapAtK, k))",
+      ]
+    }
+    lines.append("recip_rank\tall\t\(mean(.mrr))")
     try write("ours.tsv", lines.joined(separator: "\n") + "\n")
 
     try write("fixture-run.txt", TrecReference.run)

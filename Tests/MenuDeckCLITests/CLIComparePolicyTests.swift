@@ -68,7 +68,7 @@ import Testing
     #expect(value("evaluated_cards") as? Double == 4)
     #expect(value("replay") is NSNull)
     // No deck, so no ranking metrics; every strategy is estimated over the same four cards.
-    #expect(value("precision_at_k") is NSNull)
+    #expect(value("precision_at_2") is NSNull)
     for arm in arms {
       let estimates = try #require(arm["estimates"] as? [String: [String: Any]])
       #expect(estimates["evaluated_cards"]?["value"] as? Double == 4)
@@ -82,8 +82,8 @@ import Testing
     let rows = try dir.read("per-diner.csv").split(separator: "\n")
     #expect(rows.contains("mix,u1,ips,0.5"))
     #expect(rows.contains("mix,u2,ips,1.0"))
-    #expect(!rows.contains { $0.hasPrefix("mix,u1,precision_at_k") })
-    #expect(rows.contains { $0.hasPrefix("popularity,u1,precision_at_k,") })
+    #expect(!rows.contains { $0.hasPrefix("mix,u1,precision_at_2") })
+    #expect(rows.contains { $0.hasPrefix("popularity,u1,precision_at_2,") })
   }
 
   /// `--clip` adds clipped IPS and DR and switch-DR, `--cross-fit` DM and DR with the
@@ -161,7 +161,7 @@ import Testing
     #expect(rows.contains("mix,u3,ips,0.0"))
     #expect(rows.contains("mix,u3,evaluated_cards,1"))
     #expect(rows.contains("popularity,u3,evaluated_cards,1"))
-    #expect(!rows.contains { $0.hasPrefix("popularity,u3,precision_at_k") })
+    #expect(!rows.contains { $0.hasPrefix("popularity,u3,precision_at_2") })
     #expect(rows.contains("mix,u1,ips,0.5"))
   }
 

@@ -100,7 +100,10 @@ import Testing
     let metrics = try #require(json["metrics"] as? [[String: Any]]).compactMap {
       $0["name"] as? String
     }
-    for name in ["precision_at_k", "recall_at_k", "ndcg_at_k", "map_at_k", "mrr", "hit_rate_at_k"] {
+    // One cut-off, the deck size (10 in the config): the names carry it.
+    for name in [
+      "precision_at_10", "recall_at_10", "ndcg_at_10", "map_at_10", "mrr", "hit_rate_at_10",
+    ] {
       #expect(metrics.contains(name), "\(name) missing from \(metrics)")
     }
   }
@@ -142,7 +145,7 @@ import Testing
     for arm in arms {
       let name = try #require(arm["arm"] as? String)
       let estimates = try #require(arm["estimates"] as? [String: Any])
-      for metric in ["precision_at_k", "ndcg_at_k", "map_at_k"] {
+      for metric in ["precision_at_10", "ndcg_at_10", "map_at_10"] {
         let pooled = try #require((estimates[metric] as? [String: Any])?["value"] as? Double)
         let perDiner = try #require(values[name]?[metric])
         #expect(perDiner.count == diners.count)
@@ -215,7 +218,7 @@ import Testing
     let metrics = try #require(json["metrics"] as? [[String: Any]]).compactMap {
       $0["name"] as? String
     }
-    for name in ["ndcg_at_k", "replay", "ips", "snips", "dr", "replay_matches", "ips_p1", "dr_p4"] {
+    for name in ["ndcg_at_4", "replay", "ips", "snips", "dr", "replay_matches", "ips_p1", "dr_p4"] {
       #expect(metrics.contains(name), "\(name) missing")
     }
     #expect(!metrics.contains("ips_p5"), "positions stop at the largest logged one")

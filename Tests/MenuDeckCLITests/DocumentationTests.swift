@@ -75,7 +75,7 @@ import Testing
 
   @Test func everyComparisonMetricIsDefined() {
     let page = Self.text("docs/metrics.md")
-    let offline = OfflineMetric.allCases.map(\.name)
+    let offline = OfflineMetric.allCases.map(\.pattern)
     let offPolicy = OffPolicy.metrics(positions: 1).map(\.name).filter { !$0.hasSuffix("_p1") }
     for name in offline + offPolicy {
       #expect(page.contains("| `\(name)` |"), "metric '\(name)' is not defined in docs/metrics.md")

@@ -100,7 +100,7 @@ package enum LogEvaluation {
   /// probability). A strategy whose N decks are the same in every session (it does not
   /// randomise) stays a deterministic target, so replay is still defined for it.
   package static func sampledTargets(
-    _ arms: [Arm], log: OffPolicyLog, profiles: [String: UserProfile], history: History,
+    _ arms: [Arm], log: OffPolicyLog, profiles: [IDKey: UserProfile], history: History,
     builder: DeckBuilder, seed: UInt64, samples: Int, jobs: Int = 1
   ) throws -> [OffPolicyTarget] {
     precondition(samples >= 1 && samples <= maxSamples, "1 to \(maxSamples) samples")

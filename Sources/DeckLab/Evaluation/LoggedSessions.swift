@@ -251,29 +251,18 @@ package struct LoggedSessions: EventSink, Sendable {
   }
 
   /// The evaluation log: diners sorted by UTF-8 bytes, sessions by diner and day, cards by
-  /// position (stable). User ids that are the same text in Swift (`String` equality, e.g. a
-  /// precomposed and a decomposed accent) are one diner, as in `HistoryIngest`.
+  /// position (stable). A diner is its id's bytes (`IDKey`), as everywhere: a precomposed and a
+  /// decomposed accent are two diners.
   package func log() -> OffPolicyLog {
-    // Distinct user texts, the first spelling of each.
-    var dinerOfText: [String: Int] = [:]
-    var names: [String] = []
-    var dinerOfUser = [Int](repeating: 0, count: users.count)
-    for u in 0..<users.count {
-      let name = users.string(at: Int32(u))
-      if let d = dinerOfText[name] {
-        dinerOfUser[u] = d
-      } else {
-        dinerOfText[name] = names.count
-        dinerOfUser[u] = names.count
-        names.append(name)
-      }
-    }
+    // `users` holds each id's bytes once.
+    let names = (0..<users.count).map { users.string(at: Int32($0)) }
+    let dinerOfUser = Array(names.indices)
     let order = names.indices.sorted { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }
     var rank = [Int](repeating: 0, count: names.count)
     for (r, d) in order.enumerated() { rank[d] = r }
     let diners = order.map { names[$0] }
 
-    // Sessions merged by (diner, day): two spellings of one diner on one day are one session.
+    // Sessions by (diner, day).
     var merged: [UInt64: Int] = [:]
     var sessions: [LoggedSession] = []
     var target = [Int](repeating: 0, count: sessionUser.count)

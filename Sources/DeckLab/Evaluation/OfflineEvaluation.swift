@@ -9,6 +9,11 @@ import Foundation
 ///   diner's *list* is the ranking a strategy built for them from the training history, in the
 ///   deck builder's order (its deterministic tie-break: the list is never reordered here); the
 ///   *top k* is the list's first k cards (fewer when the list is shorter).
+/// - *cutoffs*: the accuracy metrics at k (precision, recall, NDCG, AP, hit rate) are computed at
+///   every cutoff asked for (`precision_at_1`, `precision_at_5`, ...); the reciprocal rank looks
+///   at the whole list; coverage, novelty, diversity and popularity bias look at the top k of the
+///   largest cutoff, once: they describe what the diner is shown, and one value each keeps the
+///   report short (at a single cutoff this is the top k, as it always was).
 /// - an *evaluated* diner has at least one relevant item. Diners without one cannot be scored by
 ///   the accuracy metrics (recall, NDCG and AP divide by the number of relevant items) and are
 ///   left out of every metric, so that all metrics describe the same diners; trec_eval leaves such
@@ -50,15 +55,33 @@ package enum OfflineMetric: Int, Sendable, CaseIterable {
   case intraListDiversity
   case popularityBias
 
-  /// The stable snake_case name (k is not part of it: it is a report parameter).
-  package var name: String {
+  /// Whether the metric is reported at every cutoff (`precision_at_5`, `precision_at_10`, ...);
+  /// the others are reported once: `mrr` over the whole list, the beyond-accuracy metrics
+  /// (coverage, novelty, diversity, popularity bias) at the largest cutoff.
+  package var isPerCutoff: Bool {
     switch self {
-    case .precisionAtK: "precision_at_k"
-    case .recallAtK: "recall_at_k"
-    case .ndcgAtK: "ndcg_at_k"
-    case .mapAtK: "map_at_k"
+    case .precisionAtK, .recallAtK, .ndcgAtK, .mapAtK, .hitRateAtK: true
+    case .mrr, .catalogCoverage, .novelty, .intraListDiversity, .popularityBias: false
+    }
+  }
+
+  /// The stable snake_case name at cutoff `k`: `precision_at_5`, `ndcg_at_10`; a metric that is
+  /// not per cutoff has one name whatever `k` is (`mrr`, `catalog_coverage`).
+  package func name(k: Int) -> String {
+    isPerCutoff ? "\(stem)_at_\(k)" : stem
+  }
+
+  /// The name with `<k>` for the cutoff, as the documentation lists it: `precision_at_<k>`.
+  package var pattern: String { isPerCutoff ? "\(stem)_at_<k>" : stem }
+
+  private var stem: String {
+    switch self {
+    case .precisionAtK: "precision"
+    case .recallAtK: "recall"
+    case .ndcgAtK: "ndcg"
+    case .mapAtK: "map"
     case .mrr: "mrr"
-    case .hitRateAtK: "hit_rate_at_k"
+    case .hitRateAtK: "hit_rate"
     case .catalogCoverage: "catalog_coverage"
     case .novelty: "novelty"
     case .intraListDiversity: "intra_list_diversity"
@@ -66,7 +89,8 @@ package enum OfflineMetric: Int, Sendable, CaseIterable {
     }
   }
 
-  /// One line saying exactly how the metric is computed, with the cutoff `k` written in.
+  /// One line saying exactly how the metric is computed, with the cutoff `k` written in (for
+  /// the beyond-accuracy metrics: the largest cutoff).
   package func definition(k: Int) -> String {
     let cut = "k = \(k)"
     switch self {
@@ -84,8 +108,9 @@ package enum OfflineMetric: Int, Sendable, CaseIterable {
       return "mean over evaluated diners of the sum over relevant items at rank r <= k of"
         + " precision@r, / (relevant items); \(cut) (trec_eval map_cut_k)"
     case .mrr:
-      return "mean over evaluated diners of 1 / rank of the first relevant item in the whole list,"
-        + " 0 when there is none (trec_eval recip_rank)"
+      return "mean over evaluated diners of 1 / rank of the first relevant item in the whole list"
+        + " (the deck; a run's docs down to the deck size), 0 when there is none (trec_eval"
+        + " recip_rank)"
     case .hitRateAtK:
       return "share of evaluated diners with at least one relevant item in the top k; \(cut)"
     case .catalogCoverage:
@@ -105,6 +130,10 @@ package enum OfflineMetric: Int, Sendable, CaseIterable {
 
 /// One strategy's rankings for an offline evaluation: per diner, catalog indices with rank 1
 /// first and no item twice, in the order of the diners given to `OfflineEvaluation.evaluate`.
+/// A negative index is an item no catalog holds (a TREC run's unknown doc, distinct negative
+/// numbers for distinct docs): never relevant, it takes its rank like a non-relevant dish and is
+/// left out of coverage, novelty, diversity and popularity bias (it has no category or
+/// popularity).
 package struct OfflineArm: Sendable, Equatable {
   package var name: String
   package var rankings: [[Int32]]
@@ -126,8 +155,13 @@ package struct OfflineArm: Sendable, Equatable {
 /// - `intra_list_diversity`: (the diner's share, 1), or (0, 0) for fewer than two cards;
 /// - `catalog_coverage`: `ArmUnits.items` holds the diner's top-k items, sorted.
 package struct OfflineEvaluation: Sendable {
-  /// The cutoff of every @k metric and of the top k the other metrics look at.
-  package let k: Int
+  /// The cutoffs of the @k metrics, ascending and distinct; the largest is also the top k of
+  /// coverage, novelty, diversity and popularity bias.
+  package let cutoffs: [Int]
+  /// How many ranks of each list are evaluated (the deck size; ranks below it are not looked
+  /// at, as `trec_eval -M`); nil: the whole list. It matters only for the reciprocal rank, and
+  /// is at least the largest cutoff.
+  package let depth: Int?
   /// Per catalog index, its category index (`Catalog.itemCategory`).
   package let itemCategory: [Int32]
   /// Per catalog index, its right swipes before the split date (`History.itemRight` of the
@@ -140,7 +174,7 @@ package struct OfflineEvaluation: Sendable {
 
   /// The diner-level sums, and the diners that were left out.
   package struct Result: Sendable, Equatable {
-    /// One unit per evaluated diner, in the order given; the metrics in `OfflineMetric` order.
+    /// One unit per evaluated diner, in the order given; the metrics in `metrics` order.
     package var table: UnitTable
     /// Diners left out because they have no relevant item, in the order given.
     package var usersWithoutRelevant: [String]
@@ -151,31 +185,80 @@ package struct OfflineEvaluation: Sendable {
     }
   }
 
-  /// An evaluation at cutoff `k` (≥ 1) over a catalog of `itemCategory.count` items;
-  /// `trainingPopularity` has one non-negative count per catalog item.
-  package init(k: Int, itemCategory: [Int32], trainingPopularity: [Int32]) {
-    precondition(k >= 1, "the cutoff k must be at least 1, got \(k)")
+  /// The most cutoffs one evaluation takes (`compare --k`): each adds five metrics to every
+  /// strategy's report.
+  package static let maxCutoffs = 20
+
+  /// An evaluation at `cutoffs` (ascending, distinct, each ≥ 1) over a catalog of
+  /// `itemCategory.count` items, looking at the first `depth` ranks of each list (nil: all of
+  /// them; else at least the largest cutoff); `trainingPopularity` has one non-negative count
+  /// per catalog item.
+  package init(
+    cutoffs: [Int], depth: Int? = nil, itemCategory: [Int32], trainingPopularity: [Int32]
+  ) {
+    precondition(!cutoffs.isEmpty, "at least one cutoff")
+    precondition(cutoffs[0] >= 1, "the cutoff k must be at least 1, got \(cutoffs[0])")
+    precondition(
+      zip(cutoffs, cutoffs.dropFirst()).allSatisfy { $0 < $1 },
+      "cutoffs must be ascending and distinct: \(cutoffs)")
+    precondition(
+      depth.map { $0 >= cutoffs.last! } ?? true,
+      "the depth \(depth ?? 0) must hold the largest cutoff \(cutoffs.last!)")
     precondition(
       trainingPopularity.count == itemCategory.count,
       "one training popularity per catalog item: \(trainingPopularity.count) for"
         + " \(itemCategory.count) items")
     precondition(trainingPopularity.allSatisfy { $0 >= 0 }, "popularity counts are non-negative")
-    self.k = k
+    self.cutoffs = cutoffs
+    self.depth = depth
     self.itemCategory = itemCategory
     self.trainingPopularity = trainingPopularity
     noveltyBits = Self.noveltyBits(trainingPopularity)
     popularityPercentile = Self.midRankPercentiles(trainingPopularity)
   }
 
+  /// An evaluation at the single cutoff `k` (≥ 1) of whole lists.
+  package init(k: Int, itemCategory: [Int32], trainingPopularity: [Int32]) {
+    self.init(cutoffs: [k], itemCategory: itemCategory, trainingPopularity: trainingPopularity)
+  }
+
+  /// The largest cutoff: the top k of coverage, novelty, diversity and popularity bias.
+  package var largestCutoff: Int { cutoffs[cutoffs.count - 1] }
+
   /// Catalog items.
   package var catalogSize: Int { itemCategory.count }
 
-  /// The metric list of the table, in `OfflineMetric` order, with k written into the definitions.
+  /// The table's columns, in order: each metric of `OfflineMetric` in its order, a per-cutoff
+  /// one once per cutoff (ascending), the others once at the largest cutoff. With one cutoff the
+  /// column of a metric is its `rawValue`.
+  package var columns: [(metric: OfflineMetric, k: Int)] {
+    OfflineMetric.allCases.flatMap { metric in
+      metric.isPerCutoff ? cutoffs.map { (metric, $0) } : [(metric, largestCutoff)]
+    }
+  }
+
+  /// The column of `metric` at cutoff `k` (a per-cutoff metric; default the largest cutoff),
+  /// or of a metric reported once.
+  package func column(_ metric: OfflineMetric, k: Int? = nil) -> Int {
+    let n = cutoffs.count
+    // Per-cutoff metrics before this one take n columns each, the others one.
+    let before = OfflineMetric.allCases.prefix(metric.rawValue).reduce(0) {
+      $0 + ($1.isPerCutoff ? n : 1)
+    }
+    guard metric.isPerCutoff else { return before }
+    let cut = k ?? largestCutoff
+    guard let i = cutoffs.firstIndex(of: cut) else {
+      preconditionFailure("\(cut) is not a cutoff of \(cutoffs)")
+    }
+    return before + i
+  }
+
+  /// The metric list of the table (`columns`), with each column's k in its definition.
   package var metrics: [MetricSpec] {
-    OfflineMetric.allCases.map { metric in
+    columns.map { metric, k in
       let form: MetricForm =
         metric == .catalogCoverage ? .coverage(catalogItems: catalogSize) : .ratio
-      return MetricSpec(name: metric.name, definition: metric.definition(k: k), form: form)
+      return MetricSpec(name: metric.name(k: k), definition: metric.definition(k: k), form: form)
     }
   }
 
@@ -207,36 +290,71 @@ package struct OfflineEvaluation: Sendable {
       }
     }
 
-    let metricCount = OfflineMetric.allCases.count
+    let specs = metrics
+    let columnOf = ScoreColumns(self)
     var tables: [ArmUnits] = []
     for arm in arms {
-      var units = ArmUnits(arm: arm.name, units: evaluated.count, metrics: metricCount)
+      var units = ArmUnits(arm: arm.name, units: evaluated.count, metrics: specs.count)
       for (unit, u) in evaluated.enumerated() {
         let ranking = arm.rankings[u]
-        checkIndices(ranking)
-        score(ranking, relevant: relevantSets[unit], unit: unit, into: &units)
+        checkIndices(ranking, unknownAllowed: true)
+        score(ranking, relevant: relevantSets[unit], unit: unit, columns: columnOf, into: &units)
       }
       tables.append(units)
     }
-    let table = UnitTable(metrics: metrics, units: evaluated.map { users[$0] }, arms: tables)
+    let table = UnitTable(metrics: specs, units: evaluated.map { users[$0] }, arms: tables)
     return Result(table: table, usersWithoutRelevant: leftOut)
   }
 
-  private func score(
-    _ ranking: [Int32], relevant: Set<Int32>, unit: Int, into units: inout ArmUnits
-  ) {
-    // `relevant` is not empty here, so the diner has scores.
-    let accuracy = RankingMetrics(ranking: ranking, relevant: relevant, k: k)!
-    let top = ranking.prefix(k)
-    func add(_ metric: OfflineMetric, _ numerator: Double, _ denominator: Double) {
-      units.add(unit: unit, metric: metric.rawValue, numerator: numerator, denominator: denominator)
+  /// The columns `score` adds to, looked up once per evaluation.
+  private struct ScoreColumns {
+    var precision: Int
+    var recall: Int
+    var ndcg: Int
+    var map: Int
+    var mrr: Int
+    var hitRate: Int
+    var novelty: Int
+    var intraListDiversity: Int
+    var popularityBias: Int
+
+    init(_ evaluation: OfflineEvaluation) {
+      let first = evaluation.cutoffs[0]
+      precision = evaluation.column(.precisionAtK, k: first)
+      recall = evaluation.column(.recallAtK, k: first)
+      ndcg = evaluation.column(.ndcgAtK, k: first)
+      map = evaluation.column(.mapAtK, k: first)
+      mrr = evaluation.column(.mrr)
+      hitRate = evaluation.column(.hitRateAtK, k: first)
+      novelty = evaluation.column(.novelty)
+      intraListDiversity = evaluation.column(.intraListDiversity)
+      popularityBias = evaluation.column(.popularityBias)
     }
-    add(.precisionAtK, accuracy.precision, 1)
-    add(.recallAtK, accuracy.recall, 1)
-    add(.ndcgAtK, accuracy.ndcg, 1)
-    add(.mapAtK, accuracy.averagePrecision, 1)
-    add(.mrr, accuracy.reciprocalRank, 1)
-    add(.hitRateAtK, accuracy.hit, 1)
+  }
+
+  private func score(
+    _ fullRanking: [Int32], relevant: Set<Int32>, unit: Int, columns c: ScoreColumns,
+    into units: inout ArmUnits
+  ) {
+    let ranking =
+      depth.map { fullRanking.count > $0 ? Array(fullRanking.prefix($0)) : fullRanking }
+      ?? fullRanking
+    // `relevant` is not empty here, so the diner has scores.
+    let accuracy = RankingMetrics.at(cutoffs: cutoffs, ranking: ranking, relevant: relevant)!
+    func add(_ column: Int, _ numerator: Double, _ denominator: Double) {
+      units.add(unit: unit, metric: column, numerator: numerator, denominator: denominator)
+    }
+    for (i, s) in accuracy.enumerated() {
+      add(c.precision + i, s.precision, 1)
+      add(c.recall + i, s.recall, 1)
+      add(c.ndcg + i, s.ndcg, 1)
+      add(c.map + i, s.averagePrecision, 1)
+      add(c.hitRate + i, s.hit, 1)
+    }
+    add(c.mrr, accuracy[0].reciprocalRank, 1)
+    // The catalog dishes of the top k (largest cutoff); unknown items have no category or
+    // popularity.
+    let top = ranking.prefix(largestCutoff).filter { $0 >= 0 }
     units.items[unit] = top.sorted()
 
     var bits = 0.0
@@ -245,17 +363,17 @@ package struct OfflineEvaluation: Sendable {
       bits += noveltyBits[Int(item)]
       percentiles += popularityPercentile[Int(item)]
     }
-    add(.novelty, bits, Double(top.count))
-    add(.popularityBias, percentiles, Double(top.count))
+    add(c.novelty, bits, Double(top.count))
+    add(c.popularityBias, percentiles, Double(top.count))
     if let share = Self.differentCategoryShare(top.map { itemCategory[Int($0)] }) {
-      add(.intraListDiversity, share, 1)
+      add(c.intraListDiversity, share, 1)
     }
   }
 
-  private func checkIndices(_ items: [Int32]) {
+  private func checkIndices(_ items: [Int32], unknownAllowed: Bool = false) {
     for item in items {
       precondition(
-        item >= 0 && Int(item) < catalogSize,
+        (unknownAllowed || item >= 0) && Int(item) < catalogSize,
         "catalog index \(item) out of range for \(catalogSize) items")
     }
   }

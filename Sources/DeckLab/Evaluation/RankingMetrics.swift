@@ -52,30 +52,66 @@ package struct RankingMetrics: Sendable, Equatable {
   /// Scores `ranking` (catalog indices, rank 1 first, no item twice) against `relevant` at
   /// cutoff `k` (≥ 1). nil when `relevant` is empty: the diner cannot be scored.
   package init?(ranking: [Int32], relevant: Set<Int32>, k: Int) {
-    precondition(k >= 1, "the cutoff k must be at least 1, got \(k)")
+    guard let one = Self.at(cutoffs: [k], ranking: ranking, relevant: relevant) else {
+      return nil
+    }
+    self = one[0]
+  }
+
+  /// Scores `ranking` against `relevant` at every cutoff of `cutoffs` (ascending, distinct, each
+  /// ≥ 1) in one pass over the list: the scores in `cutoffs` order, each the same number, bit
+  /// for bit, as `init(ranking:relevant:k:)` gives at that cutoff (the sums run in the same
+  /// order). nil when `relevant` is empty. The reciprocal rank is the same at every cutoff (it
+  /// looks at the whole list). Items no catalog holds (negative indices, e.g. a run's unknown
+  /// docs) are never relevant: they take their rank like any other non-relevant item.
+  package static func at(cutoffs: [Int], ranking: [Int32], relevant: Set<Int32>)
+    -> [RankingMetrics]?
+  {
+    precondition(!cutoffs.isEmpty, "at least one cutoff")
+    precondition(cutoffs[0] >= 1, "the cutoff k must be at least 1, got \(cutoffs[0])")
+    precondition(
+      zip(cutoffs, cutoffs.dropFirst()).allSatisfy { $0 < $1 },
+      "cutoffs must be ascending and distinct: \(cutoffs)")
     precondition(
       Set(ranking).count == ranking.count, "a ranking must not hold an item twice: \(ranking)")
     guard !relevant.isEmpty else { return nil }
+    let relevantCount = Double(relevant.count)
+    var scores: [RankingMetrics] = []
+    scores.reserveCapacity(cutoffs.count)
     var hits = 0
     var dcg = 0.0
     var precisionSum = 0.0
     var firstHit = 0
+    // The cutoffs below `next` are recorded.
+    var next = 0
+    func record(_ k: Int) {
+      scores.append(
+        RankingMetrics(
+          precision: Double(hits) / Double(k), recall: Double(hits) / relevantCount,
+          ndcg: dcg / idealDCG(relevantCount: relevant.count, k: k),
+          averagePrecision: precisionSum / relevantCount, reciprocalRank: 0,
+          hit: hits > 0 ? 1 : 0))
+    }
     for (offset, item) in ranking.enumerated() where relevant.contains(item) {
       let rank = offset + 1
       if firstHit == 0 { firstHit = rank }
-      // Below the cutoff only the first hit (for the reciprocal rank) matters.
-      if rank > k { break }
+      while next < cutoffs.count && cutoffs[next] < rank {
+        record(cutoffs[next])
+        next += 1
+      }
+      // Below the largest cutoff only the first hit (for the reciprocal rank) matters.
+      if next == cutoffs.count { break }
       hits += 1
-      dcg += Self.discount(rank: rank)
+      dcg += discount(rank: rank)
       precisionSum += Double(hits) / Double(rank)
     }
-    let relevantCount = Double(relevant.count)
-    precision = Double(hits) / Double(k)
-    recall = Double(hits) / relevantCount
-    ndcg = dcg / Self.idealDCG(relevantCount: relevant.count, k: k)
-    averagePrecision = precisionSum / relevantCount
-    reciprocalRank = firstHit == 0 ? 0 : 1 / Double(firstHit)
-    hit = hits > 0 ? 1 : 0
+    while next < cutoffs.count {
+      record(cutoffs[next])
+      next += 1
+    }
+    let reciprocalRank = firstHit == 0 ? 0 : 1 / Double(firstHit)
+    for i in scores.indices { scores[i].reciprocalRank = reciprocalRank }
+    return scores
   }
 
   /// The DCG discount of 1-based rank `rank`: 1 / log2(rank + 1), so 1 at rank 1, 0.6309 at 2.

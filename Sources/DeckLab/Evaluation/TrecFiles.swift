@@ -97,43 +97,15 @@ package enum TrecFiles {
   }
 
   /// Reads a run file (`query Q0 doc rank score tag`) into, per query, its docs in trec_eval's
-  /// order: by score, highest first; equal scores by doc id, descending byte order (as trec_eval
-  /// sorts them). The rank column must be a whole number but is not used, as in trec_eval.
-  /// Blank lines are skipped; a doc twice for one query is an error. Queries and docs are their
+  /// order (`TrecRun.parse`: by score, highest first; equal scores by doc id, descending byte
+  /// order). The rank column must be a whole number but is not used, as in trec_eval. Blank
+  /// lines are skipped; a doc twice for one query is an error. Queries and docs are their
   /// bytes, as trec_eval compares them (`IDKey`).
   package static func readRun(_ text: String, name: String) throws(DeckIOError) -> [IDKey:
     [IDKey]]
   {
-    var scored: [IDKey: [(doc: IDKey, score: Double)]] = [:]
-    for (number, line) in lines(text) {
-      let fields = line.split(whereSeparator: \.isWhitespace).map(String.init)
-      if fields.isEmpty { continue }
-      let location = SourceLocation(file: name, line: number)
-      guard fields.count == 6 else {
-        throw .malformed(
-          location,
-          message: "expected 6 fields (query Q0 doc rank score tag), found \(fields.count):"
-            + " fix the line")
-      }
-      guard Int(fields[3]) != nil else {
-        throw .malformed(
-          location, message: "rank \(fields[3].debugDescription) is not a whole number")
-      }
-      guard let score = Double(fields[4]), score.isFinite else {
-        throw .malformed(
-          location, message: "score \(fields[4].debugDescription) is not a finite number")
-      }
-      let (query, doc) = (IDKey(fields[0]), IDKey(fields[2]))
-      if scored[query, default: []].contains(where: { $0.doc == doc }) {
-        throw .malformed(
-          location,
-          message: "doc \(fields[2].debugDescription) is listed twice for query"
-            + " \(fields[0].debugDescription): keep one line")
-      }
-      scored[query, default: []].append((doc, score))
-    }
-    return scored.mapValues { docs in
-      docs.sorted { $0.score != $1.score ? $0.score > $1.score : $1.doc < $0.doc }.map(\.doc)
+    try TrecRun.parse(Array(text.utf8), file: name).byQuery.mapValues { docs in
+      docs.map { IDKey($0) }
     }
   }
 
