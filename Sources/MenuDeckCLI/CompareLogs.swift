@@ -358,12 +358,16 @@ enum CompareLogs {
         if let d = differences.firstIndex(where: { $0.arm == more.arm }) {
           differences[d].estimates += more.estimates
           differences[d].pValues += more.pValues
+          differences[d].pT += more.pT
+          differences[d].pWilcoxon += more.pWilcoxon
         } else {
+          let nothing = [Double?](repeating: nil, count: earlier)
           differences.append(
             ArmDifference(
               arm: more.arm, baseline: more.baseline,
               estimates: [Estimate](repeating: none, count: earlier) + more.estimates,
-              pValues: [Double?](repeating: nil, count: earlier) + more.pValues))
+              pValues: nothing + more.pValues, pT: nothing + more.pT,
+              pWilcoxon: nothing + more.pWilcoxon))
         }
       }
     }
