@@ -76,7 +76,7 @@ enum CompareOptions {
     "per-diner", valueName: "file.csv",
     help:
       "Also write every metric of every strategy for every diner (as trec_eval -q), as CSV "
-      + "rows strategy,diner,metric,value, atomically.")
+      + "rows strategy,diner,metric,value,numerator,denominator, atomically.")
 
   /// Options that only a comparison on logs reads.
   static let logsOnly: [any OptionKey] = [
@@ -97,8 +97,10 @@ let compareCommand = CommandSpec(
     Runs two or more strategies (built-ins or named configurations) on the same work and prints \
     every metric per strategy with a bootstrap confidence interval (95% unless --level says \
     otherwise). With --baseline, every other strategy's paired difference from the baseline, \
-    with its interval and a paired randomization-test p-value. The unit of resampling is the \
-    diner: a diner's sessions share tastes and history, so they are resampled together.
+    with its interval and a paired randomization-test p-value, that p-value adjusted for the \
+    many tests of the report (Holm; Benjamini-Hochberg), and a paired t-test and a Wilcoxon \
+    signed-rank test. The unit of resampling is the diner: a diner's sessions share tastes and \
+    history, so they are resampled together.
 
     Without logs it simulates: every strategy serves the same seeded population on the same \
     days with the same random numbers, so differences are paired diner by diner. The metrics \
@@ -217,6 +219,9 @@ enum Compare {
       report = try CompareLogs.run(args, config, logs, resampling, context, outputs: outputs)
     }
     if let note = intervalNote(report) { report.notes.append(note) }
+    // Holm and Benjamini-Hochberg over every defined p-value of the report (the ranking and the
+    // off-policy metrics of a comparison on logs together).
+    MultipleComparisons.adjust(&report)
     try outputs.write(ComparisonWriter.render(report, format: format), to: "--out")
     if outputs.isGiven("--report") {
       try outputs.write(HTMLReport.render(report), to: "--report")

@@ -530,18 +530,25 @@ enum CompareLogs {
         if let match = more.differences.first(where: { $0.arm == differences[d].arm }) {
           differences[d].estimates += match.estimates
           differences[d].pValues += match.pValues
+          differences[d].pT += match.pT
+          differences[d].pWilcoxon += match.pWilcoxon
         } else {
+          let nothing = [Double?](repeating: nil, count: added)
           differences[d].estimates += [Estimate](repeating: none, count: added)
-          differences[d].pValues += [Double?](repeating: nil, count: added)
+          differences[d].pValues += nothing
+          differences[d].pT += nothing
+          differences[d].pWilcoxon += nothing
         }
       }
       for more in more.differences
       where !differences.contains(where: { $0.arm == more.arm }) {
+        let nothing = [Double?](repeating: nil, count: earlier)
         differences.append(
           ArmDifference(
             arm: more.arm, baseline: more.baseline,
             estimates: [Estimate](repeating: none, count: earlier) + more.estimates,
-            pValues: [Double?](repeating: nil, count: earlier) + more.pValues))
+            pValues: nothing + more.pValues, pT: nothing + more.pT,
+            pWilcoxon: nothing + more.pWilcoxon))
       }
     }
   }

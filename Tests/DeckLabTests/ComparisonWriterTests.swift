@@ -53,7 +53,8 @@ func smallComparison(
           Estimate(value: 0.0625, lower: 0.01, upper: 0.115),
           undefined,
         ],
-        pValues: [0.52, 0.000_01, nil])
+        pValues: [0.52, 0.000_01, nil], pHolm: [0.52, 0.000_02, nil],
+        pBH: [0.52, 0.000_02, nil], pT: [0.5, 3.125e-06, nil], pWilcoxon: [0.625, 0.000_125, nil])
     ],
     daily: [
       DailySeries(
@@ -93,10 +94,11 @@ struct ComparisonWriterTests {
         catalog_coverage                        -  0.4000 [0.4000, 0.4000]
 
         differences: arm - baseline, value [lower, upper] at 95%; p: two-sided paired randomization
-        metric                 affinity - popularity        p
-        decks                            -2 [-6, +3]   0.5200
-        like_rate         +0.0625 [+0.0100, +0.1150]  <0.0001
-        catalog_coverage                           -        -
+        Holm: p adjusted by Holm's step-down method over the family of the report's 2 tests of every arm x metric
+        metric                 affinity - popularity        p     Holm
+        decks                            -2 [-6, +3]   0.5200   0.5200
+        like_rate         +0.0625 [+0.0100, +0.1150]  <0.0001  <0.0001
+        catalog_coverage                           -        -        -
 
         notes:
         - catalog_coverage: undefined for popularity
@@ -131,12 +133,13 @@ struct ComparisonWriterTests {
         ## Differences
 
         differences: arm - baseline, value [lower, upper] at 95%; p: two-sided paired randomization
+        Holm: p adjusted by Holm's step-down method over the family of the report's 2 tests of every arm x metric
 
-        | metric | affinity - popularity | p |
-        | --- | ---: | ---: |
-        | decks | -2 [-6, +3] | 0.5200 |
-        | like_rate | +0.0625 [+0.0100, +0.1150] | &lt;0.0001 |
-        | catalog_coverage | - | - |
+        | metric | affinity - popularity | p | Holm |
+        | --- | ---: | ---: | ---: |
+        | decks | -2 [-6, +3] | 0.5200 | 0.5200 |
+        | like_rate | +0.0625 [+0.0100, +0.1150] | &lt;0.0001 | &lt;0.0001 |
+        | catalog_coverage | - | - | - |
 
         ## Notes
 
@@ -161,7 +164,7 @@ struct ComparisonWriterTests {
         {"arm":"affinity","estimates":{"decks":{"value":118,"lower":108.5,"upper":129},"like_rate":{"value":0.3125,"lower":0.25,"upper":0.375},"catalog_coverage":{"value":0.4,"lower":0.4,"upper":0.4}}}
         ],
         "differences":[
-        {"arm":"affinity","baseline":"popularity","estimates":{"decks":{"value":-2,"lower":-6,"upper":3,"p_value":0.52},"like_rate":{"value":0.0625,"lower":0.01,"upper":0.115,"p_value":1e-05},"catalog_coverage":{"value":null,"lower":null,"upper":null,"p_value":null}}}
+        {"arm":"affinity","baseline":"popularity","estimates":{"decks":{"value":-2,"lower":-6,"upper":3,"p_value":0.52,"p_holm":0.52,"p_bh":0.52,"p_t":0.5,"p_wilcoxon":0.625},"like_rate":{"value":0.0625,"lower":0.01,"upper":0.115,"p_value":1e-05,"p_holm":2e-05,"p_bh":2e-05,"p_t":3.125e-06,"p_wilcoxon":0.000125},"catalog_coverage":{"value":null,"lower":null,"upper":null,"p_value":null,"p_holm":null,"p_bh":null,"p_t":null,"p_wilcoxon":null}}}
         ],
         "daily":[
         {"arm":"popularity","metric":"like_rate","points":[{"day":"2026-11-01","value":0.25},{"day":"2026-11-02","value":null}]},
@@ -202,20 +205,20 @@ struct ComparisonWriterTests {
   @Test func csv() {
     #expect(
       text(ComparisonWriter.render(smallComparison(), format: .csv)) == """
-        kind,arm,baseline,metric,day,value,lower,upper,p_value
-        estimate,popularity,,decks,,120,110,131,
-        estimate,popularity,,like_rate,,0.25,0.2,0.3125,
-        estimate,popularity,,catalog_coverage,,,,,
-        estimate,affinity,,decks,,118,108.5,129,
-        estimate,affinity,,like_rate,,0.3125,0.25,0.375,
-        estimate,affinity,,catalog_coverage,,0.4,0.4,0.4,
-        difference,affinity,popularity,decks,,-2,-6,3,0.52
-        difference,affinity,popularity,like_rate,,0.0625,0.01,0.115,1e-05
-        difference,affinity,popularity,catalog_coverage,,,,,
-        daily,popularity,,like_rate,2026-11-01,0.25,,,
-        daily,popularity,,like_rate,2026-11-02,,,,
-        daily,affinity,,like_rate,2026-11-01,0.3,,,
-        daily,affinity,,like_rate,2026-11-02,0.325,,,
+        kind,arm,baseline,metric,day,value,lower,upper,p_value,p_holm,p_bh,p_t,p_wilcoxon
+        estimate,popularity,,decks,,120,110,131,,,,,
+        estimate,popularity,,like_rate,,0.25,0.2,0.3125,,,,,
+        estimate,popularity,,catalog_coverage,,,,,,,,,
+        estimate,affinity,,decks,,118,108.5,129,,,,,
+        estimate,affinity,,like_rate,,0.3125,0.25,0.375,,,,,
+        estimate,affinity,,catalog_coverage,,0.4,0.4,0.4,,,,,
+        difference,affinity,popularity,decks,,-2,-6,3,0.52,0.52,0.52,0.5,0.625
+        difference,affinity,popularity,like_rate,,0.0625,0.01,0.115,1e-05,2e-05,2e-05,3.125e-06,0.000125
+        difference,affinity,popularity,catalog_coverage,,,,,,,,,
+        daily,popularity,,like_rate,2026-11-01,0.25,,,,,,,
+        daily,popularity,,like_rate,2026-11-02,,,,,,,,
+        daily,affinity,,like_rate,2026-11-01,0.3,,,,,,,
+        daily,affinity,,like_rate,2026-11-02,0.325,,,,,,,
 
         """)
   }
@@ -359,12 +362,13 @@ struct ComparisonWriterTests {
     #expect(
       table.header == [
         "kind", "arm", "baseline", "metric", "day", "value", "lower", "upper", "p_value",
+        "p_holm", "p_bh", "p_t", "p_wilcoxon",
       ])
     #expect(table.records.count == 13)
     #expect(table.records[3][1] == punctuatedName + "\nx")
     #expect(table.records[6][1] == punctuatedName + "\nx")
     #expect(table.records[6][2] == hostileName)
-    #expect(table.records.allSatisfy { $0.fields.count == 9 })
+    #expect(table.records.allSatisfy { $0.fields.count == 13 })
     #expect(text(bytes).contains("\"a,b\"\"c|d\nx\""))
   }
 
@@ -387,7 +391,7 @@ struct ComparisonWriterTests {
       level: 0.9, resamples: 0, units: 0, notes: [])
     #expect(
       text(ComparisonWriter.render(report, format: .csv))
-        == "kind,arm,baseline,metric,day,value,lower,upper,p_value\n")
+        == "kind,arm,baseline,metric,day,value,lower,upper,p_value,p_holm,p_bh,p_t,p_wilcoxon\n")
     #expect(
       text(ComparisonWriter.render(report, format: .json)) == """
         {"title":"",

@@ -78,10 +78,11 @@ import Testing
     let parameters = try #require(json["parameters"] as? [String: String])
     #expect(parameters["ope_largest_weight"]?.hasSuffix("mix 4.0") == true)
     #expect(parameters["ope_reward_model"]?.hasPrefix("dm and dr: in-sample") == true)
-    // The per-diner file holds the policy's off-policy rows: u1 (1 + 0) / 2, u2 (0 + 2) / 2.
+    // The per-diner file holds the policy's off-policy rows, with their sums: u1 (1 + 0) / 2,
+    // u2 (0 + 2) / 2.
     let rows = try dir.read("per-diner.csv").split(separator: "\n")
-    #expect(rows.contains("mix,u1,ips,0.5"))
-    #expect(rows.contains("mix,u2,ips,1.0"))
+    #expect(rows.contains("mix,u1,ips,0.5,1,2"))
+    #expect(rows.contains("mix,u2,ips,1.0,2,2"))
     #expect(!rows.contains { $0.hasPrefix("mix,u1,precision_at_2") })
     #expect(rows.contains { $0.hasPrefix("popularity,u1,precision_at_2,") })
   }
@@ -157,12 +158,12 @@ import Testing
       dir, ["-s", "random", "--ope", "--policy", "mix=p.csv", "--per-diner", "per-diner.csv"])
     #expect(r.code == .success, "\(r.stderr)")
     let rows = try dir.read("per-diner.csv").split(separator: "\n")
-    // u3: weight 0.5/0.5 = 1, reward 0.
-    #expect(rows.contains("mix,u3,ips,0.0"))
-    #expect(rows.contains("mix,u3,evaluated_cards,1"))
-    #expect(rows.contains("popularity,u3,evaluated_cards,1"))
+    // u3: weight 0.5/0.5 = 1, reward 0 (a count's denominator is empty).
+    #expect(rows.contains("mix,u3,ips,0.0,0,1"))
+    #expect(rows.contains("mix,u3,evaluated_cards,1,1,"))
+    #expect(rows.contains("popularity,u3,evaluated_cards,1,1,"))
     #expect(!rows.contains { $0.hasPrefix("popularity,u3,precision_at_2") })
-    #expect(rows.contains("mix,u1,ips,0.5"))
+    #expect(rows.contains("mix,u1,ips,0.5,1,2"))
   }
 
   @Test func mistakesAreUsageOrDataErrors() throws {

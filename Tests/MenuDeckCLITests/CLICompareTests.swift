@@ -1,4 +1,5 @@
 import DeckCommandLine
+import DeckLab
 import Foundation
 import Testing
 
@@ -27,6 +28,61 @@ import Testing
       #expect(metrics.contains(name), "\(name) missing from \(metrics)")
     }
     #expect(r.stderr.contains("40 diners x 3 days"))
+  }
+
+  /// Every difference carries the randomization p-value, its Holm and Benjamini-Hochberg
+  /// adjustments over the report's family (stated in `p_adjust_family`) and the paired t-test's
+  /// and Wilcoxon's p-values; coverage has no per-diner paired value. Scripts/check-stats.py
+  /// checks the numbers against scipy and statsmodels.
+  @Test func differencesCarryAdjustedAndClassicalPValues() throws {
+    let r = CLIRun(Self.simulation + ["-s", "affinity", "--format", "json"])
+    #expect(r.code == .success, "\(r.stderr)")
+    let json = try object(r)
+    let metrics = try #require(json["metrics"] as? [[String: Any]]).compactMap {
+      $0["name"] as? String
+    }
+    let differences = try #require(json["differences"] as? [[String: Any]])
+    #expect(differences.count == 2)
+    var family: [Double] = []
+    var holm: [Double] = []
+    var bh: [Double] = []
+    for d in differences {
+      let estimates = try #require(d["estimates"] as? [String: [String: Any]])
+      for name in metrics {
+        let e = try #require(estimates[name])
+        for key in ["p_value", "p_holm", "p_bh", "p_t", "p_wilcoxon"] {
+          #expect(e.keys.contains(key), "\(name) has no \(key)")
+        }
+        if let p = e["p_value"] as? Double {
+          family.append(p)
+          holm.append(try #require(e["p_holm"] as? Double))
+          bh.append(try #require(e["p_bh"] as? Double))
+        } else {
+          #expect(e["p_holm"] is NSNull && e["p_bh"] is NSNull, "\(name)")
+        }
+        if name == "catalog_coverage" {
+          #expect(e["p_t"] is NSNull && e["p_wilcoxon"] is NSNull)
+        } else if name == "like_rate" {
+          let t = try #require(e["p_t"] as? Double)
+          let w = try #require(e["p_wilcoxon"] as? Double)
+          #expect(t >= 0 && t <= 1 && w >= 0 && w <= 1)
+        }
+      }
+    }
+    // Foundation's JSONSerialization may read the last digit of a double differently.
+    let expectedHolm = MultipleComparisons.holm(family)
+    let expectedBH = MultipleComparisons.benjaminiHochberg(family)
+    #expect(holm.count == family.count && bh.count == family.count)
+    for i in family.indices {
+      #expect(abs(holm[i] - expectedHolm[i]) < 1e-12 && abs(bh[i] - expectedBH[i]) < 1e-12)
+    }
+    let parameters = try #require(json["parameters"] as? [String: String])
+    let left = 2 * metrics.count - family.count
+    #expect(
+      parameters["p_adjust_family"]
+        == "arm x metric: \(family.count) tests (2 arms x \(metrics.count) metrics"
+        + (left > 0 ? ", \(left) undefined left out)" : ")"))
+    #expect(parameters["p_adjust"]?.contains("Holm") == true)
   }
 
   @Test func sameSeedGivesByteIdenticalOutputInEveryFormat() {
@@ -127,12 +183,12 @@ import Testing
     ])
     #expect(r.code == .success, "\(r.stderr)")
     let lines = try dir.read("pd.csv").split(separator: "\n").map(String.init)
-    #expect(lines.first == "strategy,diner,metric,value")
+    #expect(lines.first == "strategy,diner,metric,value,numerator,denominator")
     var values: [String: [String: [Double]]] = [:]
     var diners = Set<String>()
     for line in lines.dropFirst() {
       let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      #expect(f.count == 4, "\(line)")
+      #expect(f.count == 6, "\(line)")
       diners.insert(f[1])
       if let v = Double(f[3]) { values[f[0], default: [:]][f[2], default: []].append(v) }
     }

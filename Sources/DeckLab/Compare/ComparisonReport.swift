@@ -26,18 +26,39 @@ package struct ArmSummary: Sendable, Equatable {
 }
 
 /// One arm minus the baseline, per metric: the paired difference with its interval and the
-/// two-sided paired randomization-test p-value (nil when undefined).
+/// two-sided p-values (nil when undefined), every array in `ComparisonReport.metrics` order:
+/// - `pValues`: the paired randomization test (`Resampling`), the report's main p-value;
+/// - `pHolm`, `pBH`: `pValues` adjusted by Holm's step-down and by Benjamini-Hochberg over the
+///   report's family of tests (`MultipleComparisons.adjust` fills them; empty before);
+/// - `pT`, `pWilcoxon`: the paired t-test and the Wilcoxon signed-rank test on the per-diner
+///   paired values (`PairedTests`); nil for coverage.
 package struct ArmDifference: Sendable, Equatable {
   package var arm: String
   package var baseline: String
   package var estimates: [Estimate]
   package var pValues: [Double?]
+  package var pHolm: [Double?]
+  package var pBH: [Double?]
+  package var pT: [Double?]
+  package var pWilcoxon: [Double?]
 
-  package init(arm: String, baseline: String, estimates: [Estimate], pValues: [Double?]) {
+  package init(
+    arm: String, baseline: String, estimates: [Estimate], pValues: [Double?],
+    pHolm: [Double?] = [], pBH: [Double?] = [], pT: [Double?] = [], pWilcoxon: [Double?] = []
+  ) {
     self.arm = arm
     self.baseline = baseline
     self.estimates = estimates
     self.pValues = pValues
+    self.pHolm = pHolm
+    self.pBH = pBH
+    self.pT = pT
+    self.pWilcoxon = pWilcoxon
+  }
+
+  /// Element `n` of `values`, nil past its end (an array filled for fewer metrics).
+  package static func at(_ values: [Double?], _ n: Int) -> Double? {
+    n < values.count ? values[n] : nil
   }
 }
 

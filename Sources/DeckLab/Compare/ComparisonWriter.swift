@@ -29,7 +29,8 @@ import DeckIO
 ///     ...],
 ///     "differences":[                              arm minus baseline; [] without a baseline
 ///     {"arm":"affinity","baseline":"popularity","estimates":{"like_rate":{"value":0.021,
-///      "lower":0.01,"upper":0.032,"p_value":0.000999000999000999},...}},
+///      "lower":0.01,"upper":0.032,"p_value":0.000999000999000999,"p_holm":0.01598401598401598,
+///      "p_bh":0.002664002664002664,"p_t":2.1e-05,"p_wilcoxon":3.4e-05},...}},
 ///     ...],
 ///     "daily":[                                    per-day curves; [] for logs
 ///     {"arm":"popularity","metric":"like_rate","points":[{"day":"2026-11-01","value":0.3},...]},
@@ -37,22 +38,27 @@ import DeckIO
 ///     "notes":["..."]}
 ///
 /// `form` is `ratio`, `total` or `coverage` (see `MetricForm`); every metric of `metrics` has an
-/// entry in every `estimates` object, in `metrics` order.
+/// entry in every `estimates` object, in `metrics` order. A difference's p-values (see
+/// `ArmDifference`): `p_value` the randomization test, `p_holm` and `p_bh` it adjusted over the
+/// report's family (`MultipleComparisons`), `p_t` the paired t-test, `p_wilcoxon` the Wilcoxon
+/// signed-rank test (`PairedTests`); each null when undefined.
 ///
 /// CSV: RFC 4180 (a field is quoted when it holds a comma, quote, CR or LF; quotes doubled), LF
-/// line ends, the header `kind,arm,baseline,metric,day,value,lower,upper,p_value`, then
+/// line ends, the header `kind,arm,baseline,metric,day,value,lower,upper,p_value,p_holm,p_bh,p_t,
+/// p_wilcoxon`, then
 /// - `estimate` rows: one per arm and metric (arm order, then metric order); `baseline`, `day` and
-///   `p_value` empty;
+///   the p-values empty;
 /// - `difference` rows: one per non-baseline arm and metric: arm minus `baseline` with its
-///   interval and p-value; `day` empty;
+///   interval and p-values (as in JSON; empty when undefined); `day` empty;
 /// - `daily` rows: one per series and day: `value` is the day's value; `baseline`, `lower`,
-///   `upper` and `p_value` empty.
+///   `upper` and the p-values empty.
 /// The title, parameters and notes are not in the CSV (use JSON for them).
 ///
 /// Table and Markdown: the title; the parameters, units, level, resamples and baseline; the
 /// estimates (a row per metric, a column per arm, each cell `value [lower, upper]`); with a
 /// baseline, the differences (a row per metric, per other arm a column `arm - baseline` with
-/// `difference [lower, upper]` and a column `p`); the notes. An interval with an undefined bound
+/// `difference [lower, upper]`, a column `p` and a column `Holm`, the Holm-adjusted p; the
+/// other p-values are in JSON and CSV only); the notes. An interval with an undefined bound
 /// shows `-` for it; a cell whose value and bounds are all undefined is just `-`. The table splits
 /// its arm columns into panels (each repeating the metric column) when a line would be wider than
 /// `tableWidth` display columns; control characters in names become spaces. Markdown escapes
@@ -98,13 +104,13 @@ package enum ComparisonWriter {
     s += jsonList(
       report.arms.map { arm in
         "{\"arm\":" + JSONText.string(arm.arm) + ",\"estimates\":"
-          + jsonEstimates(report.metrics, arm.estimates, pValues: nil) + "}"
+          + jsonEstimates(report.metrics, arm.estimates, difference: nil) + "}"
       })
     s += ",\n\"differences\":"
     s += jsonList(
       report.differences.map { d in
         "{\"arm\":" + JSONText.string(d.arm) + ",\"baseline\":" + JSONText.string(d.baseline)
-          + ",\"estimates\":" + jsonEstimates(report.metrics, d.estimates, pValues: d.pValues)
+          + ",\"estimates\":" + jsonEstimates(report.metrics, d.estimates, difference: d)
           + "}"
       })
     s += ",\n\"daily\":"
@@ -148,7 +154,7 @@ package enum ComparisonWriter {
   }
 
   private static func jsonEstimates(
-    _ metrics: [MetricSpec], _ estimates: [Estimate], pValues: [Double?]?
+    _ metrics: [MetricSpec], _ estimates: [Estimate], difference: ArmDifference?
   ) -> String {
     var parts: [String] = []
     for (n, m) in metrics.enumerated() {
@@ -156,10 +162,10 @@ package enum ComparisonWriter {
       var s = JSONText.string(m.name) + ":{\"value\":" + jsonNumber(e.value, count: m.isCount)
       s += ",\"lower\":" + jsonNumber(e.lower, count: m.isCount)
       s += ",\"upper\":" + jsonNumber(e.upper, count: m.isCount)
-      if let pValues {
-        s +=
-          ",\"p_value\":"
-          + (ReportText.pValueNumber(n < pValues.count ? pValues[n] : nil) ?? "null")
+      if let difference {
+        for (key, p) in ReportText.pValueColumns(difference, n) {
+          s += ",\"" + key + "\":" + (ReportText.pValueNumber(p) ?? "null")
+        }
       }
       parts.append(s + "}")
     }
@@ -172,8 +178,15 @@ package enum ComparisonWriter {
 
   // MARK: - CSV
 
+  /// The CSV's header line.
+  package static let csvHeader =
+    "kind,arm,baseline,metric,day,value,lower,upper,"
+    + ReportText.pValueKeys.joined(separator: ",") + "\n"
+
+  private static let noPValues = [String](repeating: "", count: ReportText.pValueKeys.count)
+
   private static func csv(_ report: ComparisonReport) -> String {
-    var s = "kind,arm,baseline,metric,day,value,lower,upper,p_value\n"
+    var s = csvHeader
     func row(_ fields: [String]) {
       s += fields.joined(separator: ",") + "\n"
     }
@@ -183,30 +196,32 @@ package enum ComparisonWriter {
     for arm in report.arms {
       for (n, m) in report.metrics.enumerated() {
         let e = ReportText.estimate(arm.estimates, n)
-        row([
-          "estimate", ReportText.csvField(arm.arm), "", ReportText.csvField(m.name), "",
-          number(e.value, m.isCount), number(e.lower, m.isCount), number(e.upper, m.isCount), "",
-        ])
+        row(
+          [
+            "estimate", ReportText.csvField(arm.arm), "", ReportText.csvField(m.name), "",
+            number(e.value, m.isCount), number(e.lower, m.isCount), number(e.upper, m.isCount),
+          ] + noPValues)
       }
     }
     for d in report.differences {
       for (n, m) in report.metrics.enumerated() {
         let e = ReportText.estimate(d.estimates, n)
-        row([
-          "difference", ReportText.csvField(d.arm), ReportText.csvField(d.baseline),
-          ReportText.csvField(m.name), "", number(e.value, m.isCount),
-          number(e.lower, m.isCount), number(e.upper, m.isCount),
-          ReportText.pValueNumber(n < d.pValues.count ? d.pValues[n] : nil) ?? "",
-        ])
+        row(
+          [
+            "difference", ReportText.csvField(d.arm), ReportText.csvField(d.baseline),
+            ReportText.csvField(m.name), "", number(e.value, m.isCount),
+            number(e.lower, m.isCount), number(e.upper, m.isCount),
+          ] + ReportText.pValueColumns(d, n).map { ReportText.pValueNumber($0.value) ?? "" })
       }
     }
     for series in report.daily {
       let count = report.metrics.first { $0.name == series.metric }?.isCount ?? false
       for p in series.points {
-        row([
-          "daily", ReportText.csvField(series.arm), "", ReportText.csvField(series.metric),
-          p.day.description, number(p.value, count), "", "", "",
-        ])
+        row(
+          [
+            "daily", ReportText.csvField(series.arm), "", ReportText.csvField(series.metric),
+            p.day.description, number(p.value, count), "", "",
+          ] + noPValues)
       }
     }
     return s

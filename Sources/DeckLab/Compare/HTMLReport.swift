@@ -9,7 +9,8 @@ import DeckCore
 /// - per metric (in report order) its name and definition, a dot-and-whisker chart of every arm's
 ///   value with its confidence interval (the baseline arm's row in bold, its value as a dashed
 ///   line) and, with a baseline, a chart of each other arm's difference to it with its interval,
-///   a line at zero and the p-value;
+///   a line at zero, the p-value and the Holm-adjusted p-value, after a note on the family of
+///   tests the adjustment is over;
 /// - per-day line charts of every metric of `daily` (one line per arm, a legend, a marker per
 ///   defined day, the line broken where a day is undefined);
 /// - the estimates and differences tables (the content of the Markdown output).
@@ -58,9 +59,23 @@ package enum HTMLReport {
     s += " confidence intervals."
     if let baseline = report.baseline {
       s += " Right: each arm minus the baseline (" + h(baseline) + ") with its " + level
-      s += " interval, a line at zero and the two-sided paired randomization-test p-value."
+      s += " interval, a line at zero, the two-sided paired randomization-test p-value (p) and"
+      s += " the same adjusted for multiple comparisons (Holm)."
     }
     s += "</p>\n"
+    if !report.differences.isEmpty {
+      s +=
+        "<p class=\"help\">Multiple comparisons: this report tests "
+        + h(ReportText.familySize(report))
+      s += " at once, so some small p-values are expected by chance alone. Holm is the"
+      s += " p-value adjusted by Holm's step-down method over that family (every defined"
+      s += " randomization p-value of a non-baseline arm and a metric): taking as real only the"
+      s += " differences whose Holm value is below 0.05 keeps the chance of even one false"
+      s += " positive in the whole report at 5% or less, however the tests depend on each other."
+      s += " The JSON and"
+      s += " CSV outputs also give the Benjamini-Hochberg adjustment (false discovery rate), a"
+      s += " paired t-test and a Wilcoxon signed-rank test.</p>\n"
+    }
     let baselineIndex = report.baseline.flatMap { b in report.arms.firstIndex { $0.arm == b } }
     for (n, metric) in report.metrics.enumerated() {
       s += "<section class=\"metric\">\n<h3>" + h(metric.name) + "</h3>\n"
@@ -87,7 +102,8 @@ package enum HTMLReport {
           return SVGIntervalRow(
             label: d.arm, colour: colour(report, d.arm), estimate: e,
             text: ReportText.estimateText(e, count: metric.isCount, signed: true),
-            side: "p " + ReportText.pValueText(n < d.pValues.count ? d.pValues[n] : nil),
+            side: "p " + ReportText.pValueText(ArmDifference.at(d.pValues, n)),
+            sideBelow: "Holm " + ReportText.pValueText(ArmDifference.at(d.pHolm, n)),
             marked: false)
         }
         let baselines = Set(report.differences.map(\.baseline)).sorted()

@@ -53,6 +53,16 @@ enum ReportText {
     return Text.roundTrip(p)
   }
 
+  /// The p-values of a difference in JSON and CSV, in this order: the randomization test, Holm
+  /// and Benjamini-Hochberg adjusted, the paired t-test, the Wilcoxon signed-rank test.
+  static let pValueKeys = ["p_value", "p_holm", "p_bh", "p_t", "p_wilcoxon"]
+
+  /// Metric `n`'s p-values of `d`, keyed as `pValueKeys`.
+  static func pValueColumns(_ d: ArmDifference, _ n: Int) -> [(key: String, value: Double?)] {
+    let values = [d.pValues, d.pHolm, d.pBH, d.pT, d.pWilcoxon].map { ArmDifference.at($0, n) }
+    return Array(zip(pValueKeys, values)).map { (key: $0.0, value: $0.1) }
+  }
+
   /// `p` rounded to `decimals` digits, one unit up when the nearest would be below `p`.
   static func notBelow(_ p: Double, decimals: Int) -> Double {
     var scale = 1.0
@@ -116,7 +126,16 @@ enum ReportText {
 
   static func differencesCaption(_ report: ComparisonReport) -> String {
     "differences: arm - baseline, value [lower, upper] at " + percent(report.level)
-      + "; p: two-sided paired randomization"
+      + "; p: two-sided paired randomization\nHolm: p adjusted by Holm's step-down method over"
+      + " the family of the report's " + familySize(report)
+  }
+
+  /// "32 tests of every arm x metric": the size of the family the adjusted p-values are over.
+  static func familySize(_ report: ComparisonReport) -> String {
+    let tests = report.differences.reduce(0) { sum, d in
+      sum + d.pValues.prefix(report.metrics.count).filter { $0.map(\.isFinite) == true }.count
+    }
+    return "\(tests) test\(tests == 1 ? "" : "s") of every arm x metric"
   }
 
   /// The header and rows of the estimates table (a row per metric, a column per arm), strings
@@ -133,21 +152,25 @@ enum ReportText {
   }
 
   /// The header and rows of the differences table (a row per metric; per difference a column
-  /// `arm - baseline` and a column `p`); each pair is one panel group.
+  /// `arm - baseline`, a column `p` and a column `Holm`, the Holm-adjusted p); each triple is
+  /// one panel group.
   static func differencesGrid(_ report: ComparisonReport, clean: (String) -> String)
     -> (header: [String], rows: [[String]], groups: [[Int]])
   {
     var header = ["metric"]
-    for d in report.differences { header += [clean(d.arm) + " - " + clean(d.baseline), "p"] }
+    for d in report.differences {
+      header += [clean(d.arm) + " - " + clean(d.baseline), "p", "Holm"]
+    }
     let rows = report.metrics.enumerated().map { n, m in
       var row = [clean(m.name)]
       for d in report.differences {
         row.append(estimateText(estimate(d.estimates, n), count: m.isCount, signed: true))
-        row.append(clean(pValueText(n < d.pValues.count ? d.pValues[n] : nil)))
+        row.append(clean(pValueText(ArmDifference.at(d.pValues, n))))
+        row.append(clean(pValueText(ArmDifference.at(d.pHolm, n))))
       }
       return row
     }
-    return (header, rows, report.differences.indices.map { [2 * $0 + 1, 2 * $0 + 2] })
+    return (header, rows, report.differences.indices.map { [3 * $0 + 1, 3 * $0 + 2, 3 * $0 + 3] })
   }
 
   /// `s` cut to at most `length` characters, ending with "…" when cut.

@@ -43,7 +43,10 @@ package struct ResamplingOptions: Sendable, Equatable {
 package enum Resampling {
   /// Every metric of every arm with its bootstrap interval and, with a baseline, every other arm
   /// minus the baseline: the paired bootstrap interval of the difference and the
-  /// randomization-test p-value, per metric. One set of bootstrap replicates serves both.
+  /// randomization-test p-value, per metric. One set of bootstrap replicates serves both. Each
+  /// difference also carries the paired t-test's and the Wilcoxon signed-rank test's p-values
+  /// (`PairedTests`); the adjusted ones need the whole report's family
+  /// (`MultipleComparisons.adjust`).
   package static func analyze(
     _ table: UnitTable, baseline: Int?, options: ResamplingOptions
   ) -> (arms: [ArmSummary], differences: [ArmDifference]) {
@@ -71,6 +74,7 @@ package enum Resampling {
     for a in table.arms.indices where a != baseline {
       var estimates: [Estimate] = []
       var pValues: [Double?] = []
+      var defined: [Bool] = []
       let permuted = permutations(table, arm: a, baseline: baseline, options: options)
       for m in 0..<metrics {
         let observed = difference(
@@ -86,11 +90,21 @@ package enum Resampling {
           observed.map {
             pValue(observed: $0, permuted: permuted.map { $0[m] }, exact: isExact(table))
           })
+        defined.append(observed != nil)
+      }
+      // The classical paired tests on the per-diner paired values, where the difference is
+      // defined; a sort of the diners each, so the metrics run on all cores.
+      let isDefined = defined
+      let classical = replicate(metrics) { m in
+        guard isDefined[m],
+          let paired = PairedTests.pairedValues(table, arm: a, baseline: baseline, metric: m)
+        else { return [nil, nil] }
+        return [PairedTests.tTest(paired), PairedTests.wilcoxon(paired)]
       }
       differences.append(
         ArmDifference(
           arm: table.arms[a].arm, baseline: table.arms[baseline].arm, estimates: estimates,
-          pValues: pValues))
+          pValues: pValues, pT: classical.map { $0[0] }, pWilcoxon: classical.map { $0[1] }))
     }
     return (summaries, differences)
   }

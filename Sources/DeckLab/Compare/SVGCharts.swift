@@ -69,6 +69,8 @@ struct SVGIntervalRow {
   var text: String
   /// Written right of the plot (the p-value of a difference), or nil.
   var side: String?
+  /// A second line under `side` (the adjusted p-value), or nil.
+  var sideBelow: String? = nil
   var marked: Bool
 }
 
@@ -95,7 +97,9 @@ enum SVGChart {
     referenceLabel: String, title: String
   ) -> String {
     let hasSide = rows.contains { $0.side != nil }
-    let plotRight = width - (hasSide ? 74 : 30)
+    // Two lines of side text ("Holm 0.0123", 11 characters of 10.5 px monospace) need more room.
+    let sideWidth = rows.contains { $0.sideBelow != nil } ? 88.0 : 74.0
+    let plotRight = width - (hasSide ? sideWidth : 30)
     let top = 22.0
     let axisY = top + Double(rows.count) * rowHeight + 4
     let height = axisY + 30
@@ -133,7 +137,10 @@ enum SVGChart {
       let label = ReportText.truncated(row.label, max(8, 25 - row.suffix.count)) + row.suffix
       s += text(labelRight, y - 3, label, row.marked ? "arm marked" : "arm", anchor: "end")
       s += text(labelRight, y + 11, row.text, "numbers", anchor: "end")
-      if let side = row.side { s += text(width - 8, y + 4, side, "numbers", anchor: "end") }
+      if let side = row.side {
+        s += text(width - 8, row.sideBelow == nil ? y + 4 : y - 2, side, "numbers", anchor: "end")
+      }
+      if let below = row.sideBelow { s += text(width - 8, y + 11, below, "numbers", anchor: "end") }
       let e = row.estimate
       if let axis, let value = e.value, value.isFinite {
         if let lo = e.lower, let hi = e.upper, lo.isFinite, hi.isFinite {
