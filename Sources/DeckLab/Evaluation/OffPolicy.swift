@@ -82,8 +82,9 @@ package struct OffPolicyRewardModel: Sendable {
     self.counts = counts
   }
 
+  /// The key of an (item, position) pair in the evaluation's tables.
   @inline(__always)
-  private static func key(_ item: Int32, _ position: Int) -> UInt64 {
+  package static func key(_ item: Int32, _ position: Int) -> UInt64 {
     UInt64(UInt32(bitPattern: item)) << 32 | UInt64(position)
   }
 
@@ -343,12 +344,20 @@ package enum OffPolicy {
       for (s, session) in log.sessions.enumerated() {
         for card in session.cards where Int(card.position) <= positions {
           let p = Int(card.position)
-          let slot = target.slot(session: s, position: p)
-          for (item, probability) in zip(slot.items, slot.probabilities) where probability > 0 {
-            let key = pairKey(item, p)
+          func add(_ item: Int32, _ probability: Double) {
+            let key = OffPolicyRewardModel.key(item, p)
             mass[key, default: 0] += probability
             if !foldModels.isEmpty {
               foldMass[foldOfDiner[session.diner]][key, default: 0] += probability
+            }
+          }
+          if case .rankings(let rankings) = target.policy {
+            // A deterministic target: its card there, if any, with probability 1.
+            if p <= rankings[s].count { add(rankings[s][p - 1], 1) }
+          } else {
+            let slot = target.slot(session: s, position: p)
+            for (item, probability) in zip(slot.items, slot.probabilities) where probability > 0 {
+              add(item, probability)
             }
           }
         }
@@ -364,7 +373,7 @@ package enum OffPolicy {
           let r = card.reward
           let w = term.probability / card.propensity
           let residual = r - model.predict(item: card.item, position: p)
-          let key = pairKey(card.item, p)
+          let key = OffPolicyRewardModel.key(card.item, p)
           let dmShare = model.errorShare(
             item: card.item, position: p, reward: r, mass: mass[key] ?? 0)
           var crossFit = (direct: 0.0, dr: 0.0, share: 0.0)
@@ -423,11 +432,6 @@ package enum OffPolicy {
       return arm
     }
     return UnitTable(metrics: specs, units: unitNames, arms: arms)
-  }
-
-  @inline(__always)
-  private static func pairKey(_ item: Int32, _ position: Int) -> UInt64 {
-    UInt64(UInt32(bitPattern: item)) << 32 | UInt64(position)
   }
 
   /// The target's probability of the logged card at its position, π_s(a, p), and the direct

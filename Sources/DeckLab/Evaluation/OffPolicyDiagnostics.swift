@@ -32,7 +32,7 @@ package struct OffPolicyDiagnostics: Sendable, Equatable {
     var shown = Set<UInt64>()
     for session in log.sessions {
       for card in session.cards where Int(card.position) <= positions {
-        shown.insert(Self.key(card.item, Int(card.position)))
+        shown.insert(OffPolicyRewardModel.key(card.item, Int(card.position)))
       }
     }
     var sum = 0.0
@@ -51,7 +51,7 @@ package struct OffPolicyDiagnostics: Sendable, Equatable {
         squares += w * w
         largest = max(largest, w)
         for (item, probability) in zip(slot.items, slot.probabilities)
-        where probability > 0 && !shown.contains(Self.key(item, p)) {
+        where probability > 0 && !shown.contains(OffPolicyRewardModel.key(item, p)) {
           unsupported += probability
         }
       }
@@ -59,9 +59,5 @@ package struct OffPolicyDiagnostics: Sendable, Equatable {
     self.init(
       effectiveCards: squares > 0 ? sum * sum / squares : 0, largestWeight: largest,
       unsupportedMass: cards > 0 ? unsupported / Double(cards) : 0)
-  }
-
-  private static func key(_ item: Int32, _ position: Int) -> UInt64 {
-    UInt64(UInt32(bitPattern: item)) << 32 | UInt64(position)
   }
 }
