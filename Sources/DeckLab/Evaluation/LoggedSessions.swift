@@ -14,15 +14,25 @@ package struct LoggedCard: Sendable, Equatable {
   /// The logging policy's probability of putting `item` at `position` in this session: the
   /// marginal P(item at position), in (0, 1].
   package var propensity: Double
+  /// The logging policy's probability of the session's logged cards from position 1 to this
+  /// one, in this order (Open Bandit Pipeline's `pscore_cascade`), in (0, 1]; nil when the log
+  /// does not carry it (the slate estimators need it).
+  package var prefixPropensity: Double?
 
-  package init(item: Int32, position: Int32, liked: Bool, propensity: Double) {
+  package init(
+    item: Int32, position: Int32, liked: Bool, propensity: Double,
+    prefixPropensity: Double? = nil
+  ) {
     precondition(item >= 0, "a catalog index is 0 or more")
     precondition(position >= 1, "positions are 1-based")
     precondition(propensity > 0 && propensity <= 1, "a propensity is in (0, 1]")
+    precondition(
+      prefixPropensity.map { $0 > 0 && $0 <= 1 } ?? true, "a prefix propensity is in (0, 1]")
     self.item = item
     self.position = position
     self.liked = liked
     self.propensity = propensity
+    self.prefixPropensity = prefixPropensity
   }
 
   /// 1 for a right swipe, 0 for a left one.
