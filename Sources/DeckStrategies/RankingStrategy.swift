@@ -39,10 +39,18 @@ package struct Scores: Sendable, Equatable {
   /// position the deck builder gives it (only stochastic rankers know this; see
   /// `ScoringContext.deck`).
   package var propensities: [Double]?
+  /// Optional prefix propensity per candidate: the probability the strategy had of ranking the
+  /// candidates it ranked before this one, in their order, and then this one (the probability
+  /// of the deck's cards from position 1 to this card's, for the slate estimators). Only given
+  /// when the deck rules keep the strategy's order (`ScoringContext.deck` is nil).
+  package var prefixPropensities: [Double]?
 
-  package init(_ values: [Double], propensities: [Double]? = nil) {
+  package init(
+    _ values: [Double], propensities: [Double]? = nil, prefixPropensities: [Double]? = nil
+  ) {
     self.values = values
     self.propensities = propensities
+    self.prefixPropensities = prefixPropensities
   }
 }
 
