@@ -97,7 +97,10 @@ package enum LogEvaluation {
   /// decks built as `offPolicyTargets` builds one, each with the seed of its sample
   /// (`sampleSeed`), and π(dish, p) the share of the N decks that put the dish at p (a Monte
   /// Carlo estimate of the strategy's distribution, with standard error at most 0.5/√N per
-  /// probability). A strategy whose N decks are the same in every session (it does not
+  /// probability). Along each session's logged cards a_1..a_L the target also gets the share
+  /// of the N decks that start with a_1..a_k (π(a_1..a_k)) and, among those that start with
+  /// a_1..a_(k-1), the share with each dish at k (the conditional of cascade-DR), for the slate
+  /// estimators. A strategy whose N decks are the same in every session (it does not
   /// randomise) stays a deterministic target, so replay is still defined for it.
   package static func sampledTargets(
     _ arms: [Arm], log: OffPolicyLog, profiles: [IDKey: UserProfile], history: History,
@@ -108,6 +111,15 @@ package enum LogEvaluation {
     var first: [OffPolicyTarget] = []
     var counts = [[[[Int32: Int]]]](
       repeating: log.sessions.map { _ in [] }, count: arms.count)
+    // Along each session's logged cards a_1..a_L: matches[arm][session][k - 1], the decks that
+    // start with a_1..a_k; next[arm][session][k - 1], item -> decks that start with
+    // a_1..a_(k-1) and have it at k.
+    let logged = log.sessions.map { $0.cards.map(\.item) }
+    var matches = [[[Int]]](
+      repeating: logged.map { [Int](repeating: 0, count: $0.count) }, count: arms.count)
+    var next = [[[[Int32: Int]]]](
+      repeating: logged.map { [[Int32: Int]](repeating: [:], count: $0.count) },
+      count: arms.count)
     var varies = [Bool](repeating: false, count: arms.count)
     for k in 0..<samples {
       let targets = try offPolicyTargets(
@@ -123,20 +135,38 @@ package enum LogEvaluation {
               repeating: [:], count: ranking.count - counts[a][s].count)
           }
           for (p, item) in ranking.enumerated() { counts[a][s][p][item, default: 0] += 1 }
+          for j in logged[s].indices {
+            guard j < ranking.count else { break }
+            next[a][s][j][ranking[j], default: 0] += 1
+            guard ranking[j] == logged[s][j] else { break }
+            matches[a][s][j] += 1
+          }
         }
       }
     }
+    let n = Double(samples)
     return arms.indices.map { a in
       guard varies[a] else { return first[a] }
       var slots: [SlotDistribution] = []
       let sessionSlots = counts[a].map { positions in
         positions.map { byItem -> Int32 in
-          slots.append(
-            SlotDistribution(byItem.map { ($0.key, Double($0.value) / Double(samples)) }))
+          slots.append(SlotDistribution(byItem.map { ($0.key, Double($0.value) / n) }))
           return Int32(slots.count - 1)
         }
       }
-      return OffPolicyTarget(name: first[a].name, slots: slots, sessionSlots: sessionSlots)
+      // π(a_1..a_k) = matches / N; the conditional at k over the decks that start with
+      // a_1..a_(k-1) (those are matches[k - 2], or all N at k = 1).
+      let paths = log.sessions.indices.map { s in
+        SlatePath(
+          prefix: matches[a][s].map { Double($0) / n },
+          conditionals: next[a][s].indices.map { j in
+            let base = Double(j == 0 ? samples : matches[a][s][j - 1])
+            guard base > 0 else { return SlotDistribution(showing: nil) }
+            return SlotDistribution(next[a][s][j].map { ($0.key, Double($0.value) / base) })
+          })
+      }
+      return OffPolicyTarget(
+        name: first[a].name, slots: slots, sessionSlots: sessionSlots, paths: paths)
     }
   }
 
@@ -228,7 +258,10 @@ package enum LogEvaluation {
           + "\(log.maxPosition)) \(beyond == 1 ? "is" : "are") left out of the off-policy "
           + "estimates, which cover positions 1 to \(OffPolicy.maxPositions)")
     }
-    let diagnostics = targets.map { OffPolicyDiagnostics($0, log: log, positions: positions) }
+    let slates = hasPrefixPropensities(log, positions: positions)
+    let diagnostics = targets.map {
+      OffPolicyDiagnostics($0, log: log, positions: positions, slates: slates)
+    }
     for (target, d) in zip(targets, diagnostics) {
       let ess = TextLayout.fixed(d.effectiveCards, decimals: 1)
       if d.effectiveCards < OffPolicyDiagnostics.effectiveCardsWarning {
@@ -250,6 +283,12 @@ package enum LogEvaluation {
     }
     var options = options
     options.positions = positions
+    options.slates = slates
+    if slates, let missing = targets.first(where: { !$0.hasPrefixProbabilities }) {
+      notes.append(
+        "\(missing.name) gives probabilities per position only (no probability of a whole"
+          + " prefix of cards), so only iips of the slate estimators is defined for it")
+    }
     let table = OffPolicy.evaluate(log, targets: targets, options: options)
     notes.append(
       "off-policy estimates (replay, ips, snips, dm, dr and per position) resample the"
@@ -284,9 +323,43 @@ package enum LogEvaluation {
     if let lambda = options.clip {
       parameters.append(ReportParameter(name: "ope_clip", value: Text.roundTrip(lambda)))
     }
+    if slates {
+      func slate(_ value: (OffPolicyDiagnostics) -> Double?) -> String {
+        zip(targets, diagnostics).map { t, d in
+          "\(t.name) \(value(d).map { Text.roundTrip($0) } ?? "undefined")"
+        }.joined(separator: ", ")
+      }
+      parameters.append(
+        ReportParameter(
+          name: "ope_slate_effective_decks",
+          value: slate { $0.slateEffectiveDecks.map { ($0 * 10).rounded() / 10 } }))
+      parameters.append(
+        ReportParameter(name: "ope_largest_slate_weight", value: slate { $0.largestSlateWeight }))
+      notes.append(
+        "slate estimates (iips, rips, sips, cascade_dr) are likes per logged deck, not per card:"
+          + " rips and sips weigh each card by the target's probability of the logged cards"
+          + " above it (rips) or of the whole logged deck (sips) over the logged prefix"
+          + " propensity, which stays unbiased when a swipe decides whether the diner goes on"
+          + " (pick mode); iips uses each card's own weight and assumes it does not")
+    } else if log.cardCount > 0 {
+      notes.append(
+        "no slate estimates (iips, rips, sips, cascade_dr): they need a prefix_propensity (the"
+          + " logging policy's probability of the logged cards from position 1 to each one) on"
+          + " every evaluated card, with positions 1, 2, ... in every session")
+    }
     return OffPolicyPart(
       table: table, notes: notes, warnings: warnings, parameters: parameters,
       diagnostics: diagnostics)
+  }
+
+  /// Whether every evaluated card (positions 1...`positions`) carries a prefix propensity, so
+  /// that the slate estimators can be computed (the reader has checked that such sessions
+  /// hold positions 1, 2, ... without gaps).
+  package static func hasPrefixPropensities(_ log: OffPolicyLog, positions: Int) -> Bool {
+    log.cardCount > 0
+      && log.sessions.allSatisfy { session in
+        session.cards.allSatisfy { Int($0.position) > positions || $0.prefixPropensity != nil }
+      }
   }
 
   /// The reward model of DM and DR, as the report names it.

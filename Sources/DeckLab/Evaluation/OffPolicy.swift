@@ -16,13 +16,17 @@ package struct OffPolicyOptions: Sendable, Equatable {
   /// diners are split into K folds and each fold's cards are scored by a reward model fitted on
   /// the other folds.
   package var crossFitFolds: Int?
+  /// Whether to compute the slate estimators (`iips`, `rips`, `sips`, `cascade_dr`), which
+  /// need every evaluated card's prefix propensity (`LoggedCard.prefixPropensity`) and positions
+  /// 1...L without gaps in every session.
+  package var slates: Bool
 
   /// The range of K.
   package static let folds = 2...20
 
   package init(
     positions: Int? = nil, priorStrength: Double = 10, clip: Double? = nil,
-    crossFitFolds: Int? = nil
+    crossFitFolds: Int? = nil, slates: Bool = false
   ) {
     precondition((positions ?? 1) >= 1, "the last position evaluated must be 1 or more")
     precondition(priorStrength >= 0 && priorStrength.isFinite, "the prior strength is 0 or more")
@@ -33,6 +37,7 @@ package struct OffPolicyOptions: Sendable, Equatable {
     self.priorStrength = priorStrength
     self.clip = clip
     self.crossFitFolds = crossFitFolds
+    self.slates = slates
   }
 }
 
@@ -204,7 +209,12 @@ package enum OffPolicy {
     case switchDR = "switch_dr"
     case dmCrossFit = "dm_cf"
     case drCrossFit = "dr_cf"
+    case iips, rips, sips
+    case cascadeDR = "cascade_dr"
     case replayMatches = "replay_matches"
+
+    /// A slate estimator: its unit is the session (the logged deck), not the card.
+    var isSlate: Bool { [.iips, .rips, .sips, .cascadeDR].contains(self) }
 
     /// What the overall metric measures.
     func definition(_ options: OffPolicyOptions) -> String {
@@ -234,6 +244,20 @@ package enum OffPolicy {
         return "direct method with a cross-fitted model: each of \(folds) folds of diners"
           + " scored by the model fitted on the other folds"
       case .drCrossFit: return "doubly robust with the cross-fitted model of dm_cf"
+      case .iips:
+        return "independent slate IPS: likes per logged deck, each logged card weighted by its"
+          + " own w (sum over a deck's cards of w x like, mean over decks)"
+      case .rips:
+        return "reward-interaction (cascade) slate IPS: likes per logged deck, the card at k"
+          + " weighted by the target's probability of the logged cards 1..k over the logging"
+          + " policy's (prefix propensity)"
+      case .sips:
+        return "standard slate IPS: likes per logged deck, weighted by the target's probability"
+          + " of the whole logged deck over the logging policy's"
+      case .cascadeDR:
+        return "cascade doubly robust: likes per logged deck, sum over k of w(1..k) x (like -"
+          + " model) + w(1..k-1) x the model's like rate of the target's card at k given the"
+          + " logged cards above"
       case .replayMatches:
         return "logged cards that are the target's card at their position (for a stochastic"
           + " target, the expected number)"
@@ -246,6 +270,7 @@ package enum OffPolicy {
     var kinds: [Estimator] = [.replay, .ips, .snips, .dm, .dr]
     if options.clip != nil { kinds += [.ipsClip, .drClip, .switchDR] }
     if options.crossFitFolds != nil { kinds += [.dmCrossFit, .drCrossFit] }
+    if options.slates { kinds += [.iips, .rips, .sips, .cascadeDR] }
     return kinds + [.replayMatches]
   }
 
@@ -277,7 +302,10 @@ package enum OffPolicy {
           kind, "_p\(p)",
           kind == .replayMatches
             ? "logged cards at position \(p) that are the target's card there"
-            : "\(kind.rawValue) at position \(p)")
+            : kind.isSlate
+              ? "\(kind.rawValue)'s term for the card at position \(p), per logged deck (the"
+                + " positions' terms sum to \(kind.rawValue))"
+              : "\(kind.rawValue) at position \(p)")
       }
     }
     return specs
@@ -423,15 +451,83 @@ package enum OffPolicy {
                 arm.add(unit: u, metric: m, numerator: crossFit.dr, denominator: 1)
               case .replayMatches:
                 arm.add(unit: u, metric: m, numerator: term.probability)
+              case .iips, .rips, .sips, .cascadeDR:
+                break  // per session, below
               }
             }
           }
           arm.add(unit: u, metric: block, numerator: 1)
         }
+        if options.slates {
+          addSlateTerms(
+            target, session: s, log: log, positions: positions, model: model, kinds: kinds,
+            unit: u, to: &arm)
+        }
       }
       return arm
     }
     return UnitTable(metrics: specs, units: unitNames, arms: arms)
+  }
+
+  /// Adds session `s`'s terms of the slate estimators to `arm` (overall and per position; every
+  /// position's denominator counts the session, so the positions' terms sum to the overall
+  /// estimate). With w_k = π(a_k, k) / μ(a_k, k) the card's own weight, c_k = π(a_1..a_k) /
+  /// μ(a_1..a_k) the prefix weight (c_0 = 1), L the last logged position (at most P):
+  /// iips Σ_k w_k r_k, rips Σ_k c_k r_k, sips Σ_k c_L r_k, cascade_dr Σ_k [c_k (r_k − r̂(a_k,
+  /// k)) + c_(k-1) Σ_b π(b at k | a_1..a_(k-1)) r̂(b, k)]. A target without prefix
+  /// probabilities adds only iips.
+  private static func addSlateTerms(
+    _ target: OffPolicyTarget, session s: Int, log: OffPolicyLog, positions: Int,
+    model: OffPolicyRewardModel, kinds: [Estimator], unit u: Int, to arm: inout ArmUnits
+  ) {
+    let session = log.sessions[s]
+    let cards = session.cards.prefix { Int($0.position) <= positions }
+    let items = cards.map(\.item)
+    let block = kinds.count
+    let overall = block + 1
+    let prefixes = target.hasPrefixProbabilities
+    // Per logged card k: w_k, c_k and the cascade-DR term.
+    var own = [Double](repeating: 0, count: cards.count)
+    var cascade = [Double](repeating: 0, count: cards.count)
+    var weights = [Double](repeating: 0, count: cards.count)
+    var previous = 1.0
+    for (j, card) in cards.enumerated() {
+      let k = j + 1
+      precondition(
+        Int(card.position) == k, "the slate estimators need positions 1...L in every session")
+      let term = slotTerms(target, session: s, card: card, model: model)
+      own[j] = term.probability / card.propensity
+      guard prefixes, let logged = card.prefixPropensity else { continue }
+      let path = target.path(session: s, position: k, logged: items)
+      let c = path.prefix / logged
+      weights[j] = c
+      let expected =
+        previous == 0
+        ? 0 : path.conditional.expectation { model.predict(item: $0, position: k) }
+      cascade[j] =
+        c * (card.reward - model.predict(item: card.item, position: k)) + previous * expected
+      previous = c
+    }
+    let whole = weights.last ?? 0
+    for (k, kind) in kinds.enumerated() where kind.isSlate {
+      if kind != .iips && !prefixes { continue }
+      var total = 0.0
+      for p in 1...positions {
+        var value = 0.0
+        if p <= cards.count {
+          let r = cards[p - 1].reward
+          switch kind {
+          case .iips: value = own[p - 1] * r
+          case .rips: value = weights[p - 1] * r
+          case .sips: value = whole * r
+          default: value = cascade[p - 1]
+          }
+        }
+        total += value
+        arm.add(unit: u, metric: overall + (p - 1) * block + k, numerator: value, denominator: 1)
+      }
+      arm.add(unit: u, metric: k, numerator: total, denominator: 1)
+    }
   }
 
   /// The target's probability of the logged card at its position, π_s(a, p), and the direct

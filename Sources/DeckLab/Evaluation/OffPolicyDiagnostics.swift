@@ -11,24 +11,39 @@
 ///   never logged} π_s(b, p) / n. No logged swipe says anything about those cards: IPS and
 ///   SNIPS count them as 0 (biased downwards when assumption 3 of `OffPolicy` fails), DM and DR
 ///   as the reward model's position rate.
+///
+/// With the slate estimators, over the logged decks (sessions) and the standard slate weight
+/// c = π(a_1..a_L) / μ(a_1..a_L) of each (its whole logged deck, positions 1...P):
+/// `slateEffectiveDecks` (Σc)² / Σc² and `largestSlateWeight` max c; nil when the slate
+/// estimators are not computed or the target has no prefix probabilities. Prefix weights
+/// multiply along the deck, so they are far larger than the cards' own weights.
 package struct OffPolicyDiagnostics: Sendable, Equatable {
   package var effectiveCards: Double
   package var largestWeight: Double
   package var unsupportedMass: Double
+  package var slateEffectiveDecks: Double?
+  package var largestSlateWeight: Double?
 
   /// The share of unsupported probability above which a run warns.
   package static let unsupportedWarning = 0.05
   /// The effective sample below which a run notes that the estimates cannot be trusted.
   package static let effectiveCardsWarning = 100.0
 
-  package init(effectiveCards: Double, largestWeight: Double, unsupportedMass: Double) {
+  package init(
+    effectiveCards: Double, largestWeight: Double, unsupportedMass: Double,
+    slateEffectiveDecks: Double? = nil, largestSlateWeight: Double? = nil
+  ) {
     self.effectiveCards = effectiveCards
     self.largestWeight = largestWeight
     self.unsupportedMass = unsupportedMass
+    self.slateEffectiveDecks = slateEffectiveDecks
+    self.largestSlateWeight = largestSlateWeight
   }
 
-  /// The diagnostics of `target` over the logged cards of `log` at positions 1...`positions`.
-  package init(_ target: OffPolicyTarget, log: OffPolicyLog, positions: Int) {
+  /// The diagnostics of `target` over the logged cards of `log` at positions 1...`positions`,
+  /// with those of the slate weights when `slates` (every evaluated card has a prefix
+  /// propensity).
+  package init(_ target: OffPolicyTarget, log: OffPolicyLog, positions: Int, slates: Bool = false) {
     var shown = Set<UInt64>()
     for session in log.sessions {
       for card in session.cards where Int(card.position) <= positions {
@@ -56,8 +71,26 @@ package struct OffPolicyDiagnostics: Sendable, Equatable {
         }
       }
     }
+    var slate: (effective: Double, largest: Double)?
+    if slates && target.hasPrefixProbabilities {
+      var sum = 0.0
+      var squares = 0.0
+      var largest = 0.0
+      for (s, session) in log.sessions.enumerated() {
+        let cards = session.cards.prefix { Int($0.position) <= positions }
+        guard let last = cards.last, let logged = last.prefixPropensity else { continue }
+        let c =
+          target.path(session: s, position: cards.count, logged: cards.map(\.item)).prefix
+          / logged
+        sum += c
+        squares += c * c
+        largest = max(largest, c)
+      }
+      slate = (squares > 0 ? sum * sum / squares : 0, largest)
+    }
     self.init(
       effectiveCards: squares > 0 ? sum * sum / squares : 0, largestWeight: largest,
-      unsupportedMass: cards > 0 ? unsupported / Double(cards) : 0)
+      unsupportedMass: cards > 0 ? unsupported / Double(cards) : 0,
+      slateEffectiveDecks: slate?.effective, largestSlateWeight: slate?.largest)
   }
 }

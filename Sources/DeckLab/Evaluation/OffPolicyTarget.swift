@@ -46,6 +46,26 @@ package struct SlotDistribution: Sendable, Equatable {
   }
 }
 
+/// What the slate estimators need of a stochastic target along one logged session, whose
+/// cards lie at positions 1...L (in position order): for each k in 1...L, the target's
+/// probability π(a_1..a_k) of putting the session's logged cards 1...k at positions 1...k (in
+/// that order), and its distribution at position k given that its cards above are the logged
+/// ones a_1..a_(k-1) (the rest of the slot's probability is the target's deck ending there).
+/// A conditional is only used where π(a_1..a_(k-1)) > 0, and may be empty elsewhere.
+package struct SlatePath: Sendable, Equatable {
+  /// `prefix[k - 1]` = π(a_1..a_k), non-increasing in k, in [0, 1].
+  package var prefix: [Double]
+  /// `conditionals[k - 1]`: π(· at k | a_1..a_(k-1) above).
+  package var conditionals: [SlotDistribution]
+
+  package init(prefix: [Double], conditionals: [SlotDistribution]) {
+    precondition(prefix.count == conditionals.count, "one conditional per prefix")
+    precondition(prefix.allSatisfy { $0 >= 0 && $0 <= 1 + 1e-9 }, "a probability is in [0, 1]")
+    self.prefix = prefix
+    self.conditionals = conditionals
+  }
+}
+
 /// A target strategy of an off-policy evaluation: for every session of the evaluation log,
 /// what it would have put at each position. Deterministic (one ranking per session, as a
 /// built-in strategy's deck) or stochastic (a distribution per position, as an action
@@ -54,6 +74,12 @@ package struct OffPolicyTarget: Sendable, Equatable {
   /// The arm's name (a strategy name, a named configuration or a policy file's name).
   package var name: String
   package var policy: Policy
+  /// For a stochastic target, `paths[s]` along the logged cards of `OffPolicyLog.sessions[s]`
+  /// (positions 1...min(L, P)), for the slate estimators; nil when the target's probabilities
+  /// of whole prefixes are not known (a policy file of per-position probabilities), which
+  /// leaves those estimators undefined. A deterministic target needs none: its prefix
+  /// probabilities are 1 while the logged cards are its deck's, 0 after.
+  package var paths: [SlatePath]?
 
   package enum Policy: Sendable, Equatable {
     /// `rankings[s]`: the deck the target would have shown in `OffPolicyLog.sessions[s]`, as
@@ -70,12 +96,38 @@ package struct OffPolicyTarget: Sendable, Equatable {
     policy = .rankings(rankings)
   }
 
-  package init(name: String, slots: [SlotDistribution], sessionSlots: [[Int32]]) {
+  package init(
+    name: String, slots: [SlotDistribution], sessionSlots: [[Int32]], paths: [SlatePath]? = nil
+  ) {
     precondition(
       sessionSlots.allSatisfy { $0.allSatisfy { $0 >= -1 && Int($0) < slots.count } },
       "a session's slot index is -1 or a slot")
+    precondition(paths.map { $0.count == sessionSlots.count } ?? true, "one path per session")
     self.name = name
     policy = .distributions(slots: slots, sessionSlots: sessionSlots)
+    self.paths = paths
+  }
+
+  /// Whether the slate estimators that need the probabilities of whole prefixes (`sips`,
+  /// `rips`, `cascade_dr`) are defined for the target.
+  package var hasPrefixProbabilities: Bool { isDeterministic || paths != nil }
+
+  /// π(a_1..a_k) and the conditional distribution at position k along the logged `items`
+  /// (the session's cards at positions 1...k, in order) of session `session`.
+  package func path(session: Int, position k: Int, logged items: [Int32]) -> (
+    prefix: Double, conditional: SlotDistribution
+  ) {
+    switch policy {
+    case .rankings(let rankings):
+      let ranking = rankings[session]
+      let conditional = SlotDistribution(showing: k <= ranking.count ? ranking[k - 1] : nil)
+      guard k <= ranking.count else { return (0, conditional) }
+      for j in 0..<k where ranking[j] != items[j] { return (0, conditional) }
+      return (1, conditional)
+    case .distributions:
+      let path = paths![session]
+      return (path.prefix[k - 1], path.conditionals[k - 1])
+    }
   }
 
   /// The deterministic target's rankings ([] for a stochastic one).

@@ -1,0 +1,197 @@
+import DeckCore
+import Testing
+
+@testable import DeckLab
+
+/// The slate estimators (`iips`, `rips`, `sips`, `cascade_dr`): exact expectations over every
+/// log of a small world against the target's true value, and hand-computed terms.
+@Suite("Off-policy evaluation: slate estimators")
+struct OffPolicySlateTests {
+  static let day0 = DeckDate(year: 2026, month: 11, day: 2)!
+  static let slate = OffPolicyOptions(priorStrength: 2, slates: true)
+
+  /// Plackett-Luce with weights `w`: P(the ranking starts with `order`), per prefix.
+  static func prefixes(_ w: [Double], _ order: [Int32]) -> [Double] {
+    var left = w.reduce(0, +)
+    var p = 1.0
+    return order.map { a in
+      p *= w[Int(a)] / left
+      left -= w[Int(a)]
+      return p
+    }
+  }
+
+  /// Plackett-Luce: P(item a at position 1 or 2) over items 0..<w.count.
+  static func marginal(_ w: [Double], _ a: Int32, _ position: Int) -> Double {
+    let total = w.reduce(0, +)
+    if position == 1 { return w[Int(a)] / total }
+    return w.indices.filter { $0 != Int(a) }.reduce(0) { sum, b in
+      sum + w[b] / total * w[Int(a)] / (total - w[b])
+    }
+  }
+
+  /// Plackett-Luce: the distribution of the next item after `placed`.
+  static func next(_ w: [Double], after placed: [Int32]) -> SlotDistribution {
+    let left = w.indices.filter { !placed.contains(Int32($0)) }
+    let total = left.reduce(0) { $0 + w[$1] }
+    return SlotDistribution(left.map { (Int32($0), w[$0] / total) })
+  }
+
+  /// The ordered pairs of distinct items of 0..<3: every deck of two cards.
+  static let decks: [[Int32]] = (0..<3).flatMap { a in
+    (0..<3).filter { $0 != a }.map { [Int32(a), Int32($0)] }
+  }
+
+  /// A Plackett-Luce target with weights `w` over one session that logged `logged`.
+  static func plTarget(_ w: [Double], logged: [Int32]) -> OffPolicyTarget {
+    let prefix = prefixes(w, logged)
+    let conditionals = logged.indices.map { k in next(w, after: Array(logged.prefix(k))) }
+    let slots = (1...2).map { p in
+      SlotDistribution((0..<3).map { (Int32($0), marginal(w, Int32($0), p)) })
+    }
+    return OffPolicyTarget(
+      name: "pl", slots: slots, sessionSlots: [[0, 1]],
+      paths: [SlatePath(prefix: Array(prefix.prefix(logged.count)), conditionals: conditionals)])
+  }
+
+  /// A like chance per (item, position) that falls with the position.
+  static func like(_ a: Int32, _ position: Int) -> Double {
+    [0.6, 0.3, 0.15][Int(a)] * (position == 1 ? 1 : 0.7)
+  }
+
+  /// Likes the deck `deck` gets in expectation (in pick mode the session ends at a like).
+  static func expectedLikes(_ deck: [Int32], pick: Bool) -> Double {
+    let q1 = like(deck[0], 1)
+    return q1 + (pick ? 1 - q1 : 1) * like(deck[1], 2)
+  }
+
+  /// E over every log of one session under a Plackett-Luce logging policy (weights 1, 2, 3)
+  /// of each estimator, for a Plackett-Luce target and a deterministic one, against the
+  /// target's expected likes per deck. rips and sips are unbiased whether or not a like ends
+  /// the session (the prefix weight is the likelihood ratio of what was seen); iips only when
+  /// every card is swiped and likes do not depend on the cards above.
+  @Test(arguments: [false, true])
+  func slateIPSIsUnbiasedOverEveryLog(pick: Bool) {
+    let logging = [1.0, 2, 3]
+    let targetWeights = [3.0, 1, 0.5]
+    let ranking: [Int32] = [2, 0]
+    var expected = [String: (pl: Double, ranked: Double)]()
+    for deck in Self.decks {
+      let mu = Self.prefixes(logging, deck)
+      let q1 = Self.like(deck[0], 1)
+      // The outcomes: (rewards logged, their probability).
+      let first: [([Bool], Double)] = [([true], q1), ([false], 1 - q1)]
+      let outcomes = first.flatMap { rewards, p -> [([Bool], Double)] in
+        if pick && rewards[0] { return [(rewards, p)] }
+        let q2 = Self.like(deck[1], 2)
+        return [(rewards + [true], p * q2), (rewards + [false], p * (1 - q2))]
+      }
+      for (rewards, p) in outcomes {
+        let cards = rewards.indices.map { k in
+          LoggedCard(
+            item: deck[k], position: Int32(k + 1), liked: rewards[k],
+            propensity: Self.marginal(logging, deck[k], k + 1), prefixPropensity: mu[k])
+        }
+        let log = OffPolicyLog(
+          diners: ["u1"], sessions: [LoggedSession(diner: 0, day: Self.day0, cards: cards)],
+          itemCount: 3)
+        let logged = Array(deck.prefix(cards.count))
+        let table = OffPolicy.evaluate(
+          log,
+          targets: [
+            Self.plTarget(targetWeights, logged: logged),
+            OffPolicyTarget(name: "ranked", rankings: [ranking]),
+          ], options: Self.slate)
+        for name in ["iips", "rips", "sips", "cascade_dr"] {
+          let metric = table.metrics.firstIndex { $0.name == name }!
+          let old = expected[name] ?? (0, 0)
+          expected[name] = (
+            old.pl + mu[1] * p * table.value(arm: 0, metric: metric)!,
+            old.ranked + mu[1] * p * table.value(arm: 1, metric: metric)!
+          )
+        }
+      }
+    }
+    let truth = Self.decks.reduce(0) { sum, deck in
+      sum + Self.prefixes(targetWeights, deck)[1] * Self.expectedLikes(deck, pick: pick)
+    }
+    let rankedTruth = Self.expectedLikes(ranking, pick: pick)
+    for name in ["rips", "sips"] {
+      #expect(abs(expected[name]!.pl - truth) < 1e-12, "\(name) \(expected[name]!.pl) \(truth)")
+      #expect(abs(expected[name]!.ranked - rankedTruth) < 1e-12, "\(name)")
+    }
+    if pick {
+      // A like ends the session, so reaching position 2 depends on the card above it.
+      #expect(abs(expected["iips"]!.pl - truth) > 1e-3)
+    } else {
+      #expect(abs(expected["iips"]!.pl - truth) < 1e-12)
+      #expect(abs(expected["iips"]!.ranked - rankedTruth) < 1e-12)
+    }
+  }
+
+  /// Two sessions by hand with m = 2. Items 0...2.
+  /// - s0 u1: 0 right @1 (μ 0.5, prefix 0.5), 1 left @2 (μ 0.4, prefix 0.2)
+  /// - s1 u2: 2 left @1 (μ 0.25, prefix 0.25), 0 right @2 (μ 0.5, prefix 0.1)
+  /// r̂: ρ_1 = 1/2, ρ_2 = 1/2; r̂(0,1) = (1 + 1)/3 = 2/3, r̂(2,1) = (0 + 1)/3 = 1/3,
+  /// r̂(1,2) = 1/3, r̂(0,2) = 2/3; pairs never shown get 1/2.
+  /// The deterministic target ranks [0, 1] for u1 and [0, 2] for u2: s0 matches whole
+  /// (prefix weights 2, 5), s1 does not at 1 (0, 0); its own weights w: s0 2, 2.5; s1 0, 0.
+  @Test func handComputedTermsOfADeterministicTarget() {
+    func card(_ a: Int32, _ p: Int32, _ liked: Bool, _ mu: Double, _ prefix: Double)
+      -> LoggedCard
+    {
+      LoggedCard(item: a, position: p, liked: liked, propensity: mu, prefixPropensity: prefix)
+    }
+    let log = OffPolicyLog(
+      diners: ["u1", "u2"],
+      sessions: [
+        LoggedSession(
+          diner: 0, day: Self.day0,
+          cards: [card(0, 1, true, 0.5, 0.5), card(1, 2, false, 0.4, 0.2)]
+        ),
+        LoggedSession(
+          diner: 1, day: Self.day0,
+          cards: [card(2, 1, false, 0.25, 0.25), card(0, 2, true, 0.5, 0.1)]),
+      ], itemCount: 3)
+    let table = OffPolicy.evaluate(
+      log, targets: [OffPolicyTarget(name: "t", rankings: [[0, 1], [0, 2]])], options: Self.slate)
+    func value(_ name: String) -> Double {
+      table.value(arm: 0, metric: table.metrics.firstIndex { $0.name == name }!)!
+    }
+    // iips: s0 2 · 1 + 2.5 · 0 = 2, s1 0: mean 1. rips: s0 2 · 1 + 5 · 0 = 2: mean 1.
+    #expect(value("iips") == 1)
+    #expect(value("rips") == 1)
+    // sips: s0 5 · (1 + 0) = 5, s1 0: mean 2.5.
+    #expect(value("sips") == 2.5)
+    #expect(value("sips_p1") == 2.5 && value("sips_p2") == 0)
+    // cascade_dr, s0: k=1 2 (1 − 2/3) + 1 · r̂(0,1) = 2/3 + 2/3 = 4/3; k=2 5 (0 − 1/3) + 2 ·
+    // r̂(1,2) = −5/3 + 2/3 = −1; s1: k=1 0 + 1 · r̂(0,1) = 2/3 (the target's card 0 at 1),
+    // k=2 0 + 0 (no prefix weight left): total (4/3 − 1 + 2/3) / 2 = 1/2.
+    #expect(abs(value("cascade_dr") - 0.5) < 1e-15)
+    #expect(abs(value("cascade_dr_p1") - 1) < 1e-15)
+    #expect(abs(value("cascade_dr_p2") - -0.5) < 1e-15)
+    // The per-position terms sum to the estimate.
+    #expect(abs(value("rips_p1") + value("rips_p2") - value("rips")) < 1e-15)
+  }
+
+  /// A stochastic target without prefix probabilities (a policy file) gets iips only.
+  @Test func aTargetWithoutPrefixesGetsOnlyIndependentIPS() {
+    let cards = [
+      LoggedCard(item: 0, position: 1, liked: true, propensity: 0.5, prefixPropensity: 0.5)
+    ]
+    let log = OffPolicyLog(
+      diners: ["u1"], sessions: [LoggedSession(diner: 0, day: Self.day0, cards: cards)],
+      itemCount: 2)
+    let target = OffPolicyTarget(
+      name: "file", slots: [SlotDistribution([(0, 0.25), (1, 0.75)])], sessionSlots: [[0]])
+    let table = OffPolicy.evaluate(log, targets: [target], options: Self.slate)
+    func value(_ name: String) -> Double? {
+      table.value(arm: 0, metric: table.metrics.firstIndex { $0.name == name }!)
+    }
+    #expect(value("iips") == 0.5)
+    #expect(value("rips") == nil && value("sips") == nil && value("cascade_dr") == nil)
+    // Without the option there are no slate metrics at all.
+    let plain = OffPolicy.evaluate(log, targets: [target], options: OffPolicyOptions())
+    #expect(!plain.metrics.contains { $0.name.hasPrefix("sips") || $0.name.hasPrefix("iips") })
+  }
+}
