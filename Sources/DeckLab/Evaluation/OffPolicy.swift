@@ -390,6 +390,9 @@ package enum OffPolicy {
           }
         }
       }
+      let cascadeMass =
+        options.slates && target.hasPrefixProbabilities
+        ? Self.cascadeMass(target, log: log, positions: positions, model: model) : [:]
       var arm = ArmUnits(arm: target.name, units: unitNames.count, metrics: specs.count)
       for (s, session) in log.sessions.enumerated() {
         let u = unitOfDiner[session.diner]
@@ -460,8 +463,8 @@ package enum OffPolicy {
         }
         if options.slates {
           addSlateTerms(
-            target, session: s, log: log, positions: positions, model: model, kinds: kinds,
-            unit: u, to: &arm)
+            target, session: s, log: log, positions: positions, model: model,
+            cascadeMass: cascadeMass, kinds: kinds, unit: u, to: &arm)
         }
       }
       return arm
@@ -476,9 +479,16 @@ package enum OffPolicy {
   /// iips Σ_k w_k r_k, rips Σ_k c_k r_k, sips Σ_k c_L r_k, cascade_dr Σ_k [c_k (r_k − r̂(a_k,
   /// k)) + c_(k-1) Σ_b π(b at k | a_1..a_(k-1)) r̂(b, k)]. A target without prefix
   /// probabilities adds only iips.
+  ///
+  /// cascade_dr's bootstrap error shares: the estimate depends on r̂ through Σ_(b,p) M(b, p)
+  /// r̂(b, p) with M(b, p) = Σ_s [c_(p-1) π(b at p | a_1..a_(p-1)) − c_p 1[a_p = b]]
+  /// (`cascadeMass`), so each card adds `OffPolicyRewardModel.errorShare` with that mass, as
+  /// the direct method's cards do: the diner-level bootstrap then sees that r̂ is fitted on the
+  /// diners it resamples (the shares sum to 0; the estimate does not move).
   private static func addSlateTerms(
     _ target: OffPolicyTarget, session s: Int, log: OffPolicyLog, positions: Int,
-    model: OffPolicyRewardModel, kinds: [Estimator], unit u: Int, to arm: inout ArmUnits
+    model: OffPolicyRewardModel, cascadeMass: [UInt64: Double], kinds: [Estimator], unit u: Int,
+    to arm: inout ArmUnits
   ) {
     let session = log.sessions[s]
     let cards = session.cards.prefix { Int($0.position) <= positions }
@@ -504,8 +514,12 @@ package enum OffPolicy {
       let expected =
         previous == 0
         ? 0 : path.conditional.expectation { model.predict(item: $0, position: k) }
+      let share = model.errorShare(
+        item: card.item, position: k, reward: card.reward,
+        mass: cascadeMass[OffPolicyRewardModel.key(card.item, k)] ?? 0)
       cascade[j] =
         c * (card.reward - model.predict(item: card.item, position: k)) + previous * expected
+        + share
       previous = c
     }
     let whole = weights.last ?? 0
@@ -528,6 +542,33 @@ package enum OffPolicy {
       }
       arm.add(unit: u, metric: k, numerator: total, denominator: 1)
     }
+  }
+
+  /// M(b, p) of cascade_dr's error shares (see `addSlateTerms`) over every session of the log.
+  private static func cascadeMass(
+    _ target: OffPolicyTarget, log: OffPolicyLog, positions: Int, model: OffPolicyRewardModel
+  ) -> [UInt64: Double] {
+    var mass: [UInt64: Double] = [:]
+    for (s, session) in log.sessions.enumerated() {
+      let cards = session.cards.prefix { Int($0.position) <= positions }
+      let items = cards.map(\.item)
+      var previous = 1.0
+      for (j, card) in cards.enumerated() {
+        let k = j + 1
+        guard let logged = card.prefixPropensity else { break }
+        let path = target.path(session: s, position: k, logged: items)
+        if previous != 0 {
+          for (b, probability) in zip(path.conditional.items, path.conditional.probabilities)
+          where probability > 0 {
+            mass[OffPolicyRewardModel.key(b, k), default: 0] += previous * probability
+          }
+        }
+        let c = path.prefix / logged
+        if c != 0 { mass[OffPolicyRewardModel.key(card.item, k), default: 0] -= c }
+        previous = c
+      }
+    }
+    return mass
   }
 
   /// The target's probability of the logged card at its position, π_s(a, p), and the direct
