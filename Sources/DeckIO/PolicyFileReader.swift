@@ -27,6 +27,21 @@ import DeckCore
 /// Every mistake stops the read with its file, line and column (exit 65): an unknown dish (with
 /// a did-you-mean), a position or probability out of range, a malformed day, a repeated (dish,
 /// position) in a group, a position whose probabilities sum above 1.
+///
+/// Or a distribution over whole decks, JSON Lines (a file whose first non-blank byte is `{`),
+/// one deck per line, the same groups:
+///
+///     {"diner":"u07","day":"2026-11-20","deck":["nikujaga","ramen","udon"],"probability":0.42}
+///     {"deck":["ramen"],"probability":0.1}    no diner, no day: every diner on every day
+///
+/// - `deck` (an array of distinct catalog ids, in position order, at most `maxPosition`) and
+///   `probability` are required; `diner` and `day` may be left out or null.
+/// - In a group each deck appears once and the probabilities sum to at most 1 (within 1e-9);
+///   the rest is the probability of showing no deck. A deck the group does not list has
+///   probability 0.
+/// - From the decks, exactly: π(item, position) (the sum over the decks with the dish there,
+///   kept in `groups` as for the CSV form), and, for the slate estimators, the probability of
+///   any prefix of cards and the distribution of the next card given one (`decks`).
 package struct PolicyFile: Sendable, Equatable {
   /// The sessions a group covers: nil is "every".
   package struct Key: Hashable, Sendable {
@@ -51,12 +66,25 @@ package struct PolicyFile: Sendable, Equatable {
     package var probability: Double
   }
 
+  /// A deck of a deck-distribution file: its dishes in position order, and its probability.
+  package struct Deck: Sendable, Equatable {
+    package var items: [Int32]
+    package var probability: Double
+  }
+
   package var file: String
   /// The groups, in the order of their first row.
   package var keys: [Key]
   package var groups: [Key: [Entry]]
   /// Rows read.
   package var rows: Int
+  /// For a deck-distribution file, each group's decks sorted by their items (lexicographically,
+  /// a deck before the longer ones it begins): the decks that begin with any prefix are
+  /// consecutive. Empty for a file of per-position probabilities.
+  package var decks: [Key: [Deck]] = [:]
+
+  /// Whether the file gives whole decks (so the probability of any prefix is known).
+  package var isDeckDistribution: Bool { !decks.isEmpty }
 
   /// The largest position a row may name (a swipe deck's longest).
   package static let maxPosition = 10_000
@@ -84,10 +112,16 @@ package struct PolicyFile: Sendable, Equatable {
     return nil
   }
 
-  /// Reads a policy file's bytes against `catalog`.
+  /// Reads a policy file's bytes against `catalog`: JSON Lines of decks when the first
+  /// non-blank byte is `{`, else CSV of per-position probabilities.
   package static func parse(_ bytes: [UInt8], file: String, catalog: Catalog)
     throws(DeckIOError) -> PolicyFile
   {
+    if let first = bytes.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }),
+      first == UInt8(ascii: "{")
+    {
+      return try parseDecks(bytes, file: file, catalog: catalog)
+    }
     let table = try CSVParser.parse(bytes, file: file)
     let itemColumn = try table.requireColumn("item")
     let positionColumn = try table.requireColumn("position")
@@ -160,6 +194,143 @@ package struct PolicyFile: Sendable, Equatable {
     guard policy.rows > 0 else {
       throw .invalid(
         path: file, message: "no probabilities (only a header); the policy needs at least one row")
+    }
+    return policy
+  }
+
+  /// The JSON Lines form (see the type).
+  static func parseDecks(_ bytes: [UInt8], file: String, catalog: Catalog)
+    throws(DeckIOError) -> PolicyFile
+  {
+    var policy = PolicyFile(file: file, keys: [], groups: [:], rows: 0)
+    var totals: [Key: Double] = [:]
+    var seen: [Key: Set<[Int32]>] = [:]
+    var marginals: [Key: [UInt64: Double]] = [:]
+    var number = 0
+    var start = 0
+    while start < bytes.count {
+      number += 1
+      var end = start
+      while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+      let line = Array(bytes[start..<end])
+      start = end + 1
+      guard line.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0D) }) else { continue }
+      let value: JSONValue
+      do {
+        value = try JSONParser.parse(line, file: file)
+      } catch {
+        guard case .malformed(var location, let message) = error else { throw error }
+        location.line = number
+        throw .malformed(location, message: message)
+      }
+      func fail(_ at: JSONValue?, _ field: String, _ message: String) -> DeckIOError {
+        .malformed(
+          SourceLocation(file: file, line: number, column: at?.column, field: field),
+          message: message)
+      }
+      guard let object = value.objectValue else {
+        throw fail(
+          value, "deck",
+          "a line is \(value.typeDescription); expected an object such as {\"deck\":[\"ramen\"],"
+            + "\"probability\":0.5}")
+      }
+      for key in object.keys where !["diner", "day", "deck", "probability"].contains(key) {
+        let near = closestMatch(key, ["diner", "day", "deck", "probability"])
+        throw fail(
+          object[key], key,
+          "unknown field '\(key)'\(near.map { " (did you mean '\($0)'?)" } ?? ""); a line has"
+            + " deck, probability and optionally diner and day")
+      }
+      var diner: String?
+      if let d = object["diner"], !d.isNull {
+        guard let text = d.stringValue else {
+          throw fail(d, "diner", "the diner is \(d.typeDescription); expected a string id")
+        }
+        diner = text.isEmpty ? nil : text
+      }
+      var day: DeckDate?
+      if let d = object["day"], !d.isNull {
+        guard let text = d.stringValue, text.isEmpty || DeckDate.parse(text) != nil else {
+          throw fail(
+            d, "day",
+            "\(d.stringValue.map { "'\($0)'" } ?? d.typeDescription) is not a date;"
+              + " expected \"YYYY-MM-DD\" or null (every day)")
+        }
+        day = text.isEmpty ? nil : DeckDate.parse(text)
+      }
+      guard let deckValue = object["deck"] else {
+        throw fail(value, "deck", "no deck; give the deck's dishes as an array of ids")
+      }
+      guard let elements = deckValue.arrayValue else {
+        throw fail(
+          deckValue, "deck", "the deck is \(deckValue.typeDescription); expected an array of ids")
+      }
+      guard elements.count <= maxPosition else {
+        throw fail(
+          deckValue, "deck",
+          "a deck of \(elements.count) dishes; a deck holds at most \(maxPosition)")
+      }
+      var items: [Int32] = []
+      items.reserveCapacity(elements.count)
+      for element in elements {
+        guard let id = element.stringValue else {
+          throw fail(element, "deck", "a dish is \(element.typeDescription); expected a string id")
+        }
+        guard let item = catalog.index(of: id) else {
+          let near = closestMatch(id, catalog.items.map(\.id)).map { " (did you mean '\($0)'?)" }
+          throw fail(
+            element, "deck",
+            "'\(id)' is not a dish of the catalog\(near ?? ""); a policy can only show catalog"
+              + " dishes")
+        }
+        guard !items.contains(item) else {
+          throw fail(element, "deck", "'\(id)' is twice in the deck; a deck shows a dish once")
+        }
+        items.append(item)
+      }
+      guard let p = object["probability"] else {
+        throw fail(value, "probability", "no probability; give the deck's probability")
+      }
+      guard let probability = p.doubleValue, probability.isFinite, probability >= 0,
+        probability <= 1
+      else {
+        throw fail(
+          p, "probability",
+          "\(p.numberText.map { "'\($0)'" } ?? p.typeDescription) is not a probability;"
+            + " expected a number from 0 to 1")
+      }
+      let key = Key(diner: diner, day: day)
+      if totals[key] == nil { policy.keys.append(key) }
+      guard seen[key, default: []].insert(items).inserted else {
+        throw fail(
+          deckValue, "deck",
+          "this deck is given twice for \(describe(key)); give each deck once per group")
+      }
+      let total = totals[key, default: 0] + probability
+      guard total <= 1 + sumTolerance else {
+        throw fail(
+          p, "probability",
+          "the decks' probabilities for \(describe(key)) sum to \(total), above 1; a session"
+            + " shows one deck, so they sum to at most 1")
+      }
+      totals[key] = total
+      policy.rows += 1
+      policy.decks[key, default: []].append(Deck(items: items, probability: probability))
+      for (k, item) in items.enumerated() {
+        marginals[key, default: [:]][
+          UInt64(UInt32(bitPattern: item)) << 32 | UInt64(k + 1), default: 0] += probability
+      }
+    }
+    guard policy.rows > 0 else {
+      throw .invalid(path: file, message: "no decks; the policy needs at least one line")
+    }
+    for key in policy.keys {
+      policy.decks[key]!.sort { $0.items.lexicographicallyPrecedes($1.items) }
+      policy.groups[key] = marginals[key]!.sorted { $0.key < $1.key }.map { pair, probability in
+        Entry(
+          item: Int32(bitPattern: UInt32(pair >> 32)), position: Int32(pair & 0xFFFF_FFFF),
+          probability: min(probability, 1))
+      }
     }
     return policy
   }

@@ -1,4 +1,5 @@
 import DeckCore
+import DeckIO
 import Testing
 
 @testable import DeckLab
@@ -393,5 +394,124 @@ struct OffPolicySlateIntervalTests {
     #expect(means["pl rips"] == means["pl sips"])
     // iips over-counts the cards below a like (it weighs them as if every diner reached them).
     #expect(abs(means["pl iips"]! - truths.pl) > 0.02, "iips \(means["pl iips"]!) \(truths.pl)")
+  }
+}
+
+// MARK: - Deck-distribution policy files
+
+@Suite("Off-policy evaluation: deck-distribution policy files")
+struct DeckDistributionPolicyTests {
+  static let catalog = try! Catalog(items: [
+    MenuItem(id: "d0", name: "D0", category: "x"), MenuItem(id: "d1", name: "D1", category: "x"),
+    MenuItem(id: "d2", name: "D2", category: "y"),
+  ])
+
+  static func parse(_ text: String) throws(DeckIOError) -> PolicyFile {
+    try PolicyFile.parse(Array(text.utf8), file: "p.jsonl", catalog: catalog)
+  }
+
+  static func failure(_ text: String) -> String {
+    do {
+      _ = try parse(text)
+      return "no error"
+    } catch { return error.description }
+  }
+
+  /// A Plackett-Luce policy over three dishes written as its six decks gives its marginals,
+  /// and along any logged prefix the exact prefix probabilities and conditionals.
+  @Test func aPlackettLuceDeckFileGivesItsExactProbabilities() throws {
+    let weights = [3.0, 1, 0.5]
+    let lines = OffPolicySlateTests.decks.map { deck in
+      let p = OffPolicySlateTests.prefixes(weights, deck)[1]
+      return "{\"deck\":[\"d\(deck[0])\",\"d\(deck[1])\"],\"probability\":\(p)}"
+    }
+    let file = try Self.parse(lines.joined(separator: "\n") + "\n")
+    #expect(file.rows == 6 && file.isDeckDistribution)
+    let logged: [Int32] = [1, 0]
+    let log = OffPolicyLog(
+      diners: ["u1"],
+      sessions: [
+        LoggedSession(
+          diner: 0, day: OffPolicySlateTests.day0,
+          cards: logged.indices.map {
+            LoggedCard(
+              item: logged[$0], position: Int32($0 + 1), liked: $0 == 1, propensity: 0.5,
+              prefixPropensity: 0.25)
+          })
+      ], itemCount: 3)
+    let target = try LogEvaluation.policyTarget(name: "pl", file: file, log: log, positions: 2)
+    let exact = OffPolicySlateTests.plTarget(weights, logged: logged)
+    for p in 1...2 {
+      let a = target.slot(session: 0, position: p)
+      let b = exact.slot(session: 0, position: p)
+      #expect(a.items == b.items)
+      for (x, y) in zip(a.probabilities, b.probabilities) { #expect(abs(x - y) < 1e-15) }
+      let path = target.path(session: 0, position: p, logged: logged)
+      let want = exact.path(session: 0, position: p, logged: logged)
+      #expect(abs(path.prefix - want.prefix) < 1e-15)
+      #expect(path.conditional.items == want.conditional.items)
+      for (x, y) in zip(path.conditional.probabilities, want.conditional.probabilities) {
+        #expect(abs(x - y) < 1e-15)
+      }
+    }
+    let options = OffPolicyOptions(priorStrength: 2, slates: true)
+    let fromFile = OffPolicy.evaluate(log, targets: [target], options: options)
+    let byHand = OffPolicy.evaluate(log, targets: [exact], options: options)
+    for name in ["iips", "rips", "sips", "cascade_dr"] {
+      let m = fromFile.metrics.firstIndex { $0.name == name }!
+      #expect(abs(fromFile.value(arm: 0, metric: m)! - byHand.value(arm: 0, metric: m)!) < 1e-14)
+    }
+  }
+
+  /// Groups as in the CSV form; a deck's probability missing from a group is showing no deck.
+  @Test func groupsAndTheRestOfTheMass() throws {
+    let file = try Self.parse(
+      """
+      {"diner":"u1","day":"2026-11-02","deck":["d2","d0"],"probability":0.5}
+      {"diner":null,"deck":["d0"],"probability":0.25}
+
+      {"deck":["d0","d1","d2"],"probability":0.25}
+      """)
+    #expect(file.keys.count == 2 && file.rows == 3)
+    let every = file.group(diner: "u9", day: OffPolicySlateTests.day0)!
+    #expect(
+      every.map { "\($0.item)@\($0.position)=\($0.probability)" }
+        == ["0@1=0.5", "1@2=0.25", "2@3=0.25"])
+    #expect(file.group(diner: "u1", day: OffPolicySlateTests.day0)!.count == 2)
+  }
+
+  @Test func badLinesAreRefusedWithTheirLocation() {
+    #expect(
+      Self.failure(
+        "{\"deck\":[\"d0\"],\"probability\":0.5}\n{\"deck\":[\"d9\"],\"probability\":0.5}")
+        == "p.jsonl:2:10: deck: 'd9' is not a dish of the catalog (did you mean 'd0'?); a policy"
+        + " can only show catalog dishes")
+    #expect(
+      Self.failure("{\"deck\":[\"d0\",\"d0\"],\"probability\":0.5}").hasSuffix(
+        "'d0' is twice in the deck; a deck shows a dish once"))
+    #expect(
+      Self.failure(
+        "{\"deck\":[\"d0\"],\"probability\":0.5}\n{\"deck\":[\"d0\"],\"probability\":0.1}"
+      )
+      .hasPrefix("p.jsonl:2:9: deck: this deck is given twice for every diner on every day"))
+    #expect(
+      Self.failure(
+        "{\"deck\":[\"d0\"],\"probability\":0.75}\n{\"deck\":[\"d1\"],\"probability\":0.5}"
+      )
+      .hasPrefix(
+        "p.jsonl:2:30: probability: the decks' probabilities for every diner on every day sum to 1.25"
+      ))
+    #expect(
+      Self.failure("{\"deck\":[\"d0\"],\"probability\":1.5}").hasPrefix(
+        "p.jsonl:1:30: probability: '1.5' is not a probability"))
+    #expect(
+      Self.failure("{\"deck\":[\"d0\"],\"day\":\"2026-13-01\",\"probability\":1}").hasPrefix(
+        "p.jsonl:1:22: day: '2026-13-01' is not a date"))
+    #expect(
+      Self.failure("{\"deck\":[\"d0\"],\"probabilty\":1}").hasPrefix(
+        "p.jsonl:1:29: probabilty: unknown field 'probabilty' (did you mean 'probability'?)"))
+    #expect(Self.failure("{\"deck\":[\"d0\"],}").hasPrefix("p.jsonl:1:"))
+    #expect(
+      Self.failure("{\"deck\":[\"d0\"]}").hasPrefix("p.jsonl:1:1: probability: no probability"))
   }
 }

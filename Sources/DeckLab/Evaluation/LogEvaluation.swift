@@ -206,6 +206,15 @@ package enum LogEvaluation {
       rowOfGroup[key] = row
       sessionSlots.append(row)
     }
+    var paths: [SlatePath]?
+    if file.isDeckDistribution && uncovered.isEmpty {
+      var tables: [PolicyFile.Key: DeckTable] = [:]
+      paths = log.sessions.map { session in
+        let key = file.groupKey(diner: log.diners[session.diner], day: session.day)!
+        if tables[key] == nil { tables[key] = DeckTable(file.decks[key]!) }
+        return tables[key]!.path(along: session.cards.prefix(positions).map(\.item))
+      }
+    }
     if let first = uncovered.first {
       let more = uncovered.count > 1 ? " and \(uncovered.count - 1) more logged sessions" : ""
       throw .invalid(
@@ -215,7 +224,74 @@ package enum LogEvaluation {
           + " for that diner or day, nor for every diner and every day); give every logged"
           + " session from the split on a distribution, e.g. rows with empty diner and day")
     }
-    return OffPolicyTarget(name: name, slots: slots, sessionSlots: sessionSlots)
+    return OffPolicyTarget(name: name, slots: slots, sessionSlots: sessionSlots, paths: paths)
+  }
+
+  /// A group's decks of a deck-distribution policy file, sorted (`PolicyFile.decks`), with the
+  /// running sums of their probabilities: the decks that begin with a prefix are consecutive,
+  /// found by binary search, and their probability is a difference of two sums. Conditionals
+  /// are cached per prefix.
+  final class DeckTable {
+    let decks: [PolicyFile.Deck]
+    /// sums[i] = Σ probabilities of decks[0..<i].
+    let sums: [Double]
+    var conditionals: [[Int32]: SlotDistribution] = [:]
+
+    init(_ decks: [PolicyFile.Deck]) {
+      self.decks = decks
+      var sums = [0.0]
+      for d in decks { sums.append(sums.last! + d.probability) }
+      self.sums = sums
+    }
+
+    /// The decks of `range` (which all begin with the same j cards) that have `item` at j.
+    func narrow(_ range: Range<Int>, at j: Int, to item: Int32) -> Range<Int> {
+      // In the range, decks of exactly j cards come first, then by their card at j.
+      func before(_ i: Int, _ inclusive: Bool) -> Bool {
+        let d = decks[i].items
+        guard d.count > j else { return true }
+        return inclusive ? d[j] <= item : d[j] < item
+      }
+      func partition(_ inclusive: Bool) -> Int {
+        var low = range.lowerBound
+        var high = range.upperBound
+        while low < high {
+          let mid = (low + high) / 2
+          if before(mid, inclusive) { low = mid + 1 } else { high = mid }
+        }
+        return low
+      }
+      return partition(false)..<partition(true)
+    }
+
+    /// The slate path along the logged cards `items` (positions 1, 2, ...).
+    func path(along items: [Int32]) -> SlatePath {
+      var range = 0..<decks.count
+      var prefix: [Double] = []
+      var conditionals: [SlotDistribution] = []
+      var mass = 1.0  // π(a_1..a_(k-1)); 1 at k = 1 (the rest is showing no deck)
+      for (j, item) in items.enumerated() {
+        let above = Array(items.prefix(j))
+        if let cached = self.conditionals[above] {
+          conditionals.append(cached)
+        } else {
+          var byItem: [Int32: Double] = [:]
+          for i in range where decks[i].items.count > j {
+            byItem[decks[i].items[j], default: 0] += decks[i].probability
+          }
+          let slot =
+            mass > 0
+            ? SlotDistribution(byItem.map { ($0.key, min(1, $0.value / mass)) })
+            : SlotDistribution(showing: nil)
+          self.conditionals[above] = slot
+          conditionals.append(slot)
+        }
+        range = narrow(range, at: j, to: item)
+        mass = max(0, sums[range.upperBound] - sums[range.lowerBound])
+        prefix.append(min(1, mass))
+      }
+      return SlatePath(prefix: prefix, conditionals: conditionals)
+    }
   }
 
   /// The positions the off-policy estimates cover (the largest logged one, capped at
