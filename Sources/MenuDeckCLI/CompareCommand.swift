@@ -62,7 +62,9 @@ enum CompareOptions {
     "policy", valueName: "name=file",
     help:
       "Logs, with --ope: also estimate a policy given by its action probabilities, a CSV of"
-      + " diner,day,item,position,probability (empty diner or day: every one).")
+      + " diner,day,item,position,probability (empty diner or day: every one), or JSON Lines of"
+      + " whole decks {\"diner\",\"day\",\"deck\":[ids],\"probability\"} (every slate"
+      + " estimator then applies).")
   static let run = Repeatable(
     "run", valueName: "[name=]file",
     help:
