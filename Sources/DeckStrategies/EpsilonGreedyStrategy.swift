@@ -13,6 +13,20 @@ import DeckCore
 ///
 /// `epsilon` 0 is exactly the popularity order; `epsilon` 1 is a uniform shuffle. The chance
 /// that the first card is the most popular dish is `(1 - epsilon) + epsilon / n`.
+///
+/// When the deck rules keep the order (`ScoringContext.deck` is nil), the scores carry what is
+/// known exactly about it, all computed without a draw (the stream is used as above only):
+/// - the distribution of the order, `RankingPolicy.epsilonGreedy` with the candidates by base
+///   score (ties by catalog order, as the order takes them) and `epsilon`, when the context
+///   `wantsPolicy`;
+/// - propensities: each card's exact marginal probability of the place the order gives it,
+///   P(dish at place k), by the dynamic programme of `GreedyPlaces` (O(n^2) per diner for n
+///   candidates, as the order itself). With `epsilon` 0 every card carries 1;
+/// - prefix propensities: per card, the probability of the order up to and including it,
+///   the product over the places so far of `1 - epsilon (r - 1) / r` where the order took the
+///   best of the r dishes left and `epsilon / r` where it took another.
+/// When the rules may move cards, none of these: the marginals are of the order's places, not
+/// of the deck's slots.
 package final class EpsilonGreedyStrategy: BuiltinStrategy {
   package static let description = StrategyDescription(
     identifier: "epsilon-greedy",
@@ -85,14 +99,30 @@ package final class EpsilonGreedyStrategy: BuiltinStrategy {
       "epsilon-greedy: score called before learn, or with a candidate outside the learned catalog")
     let base = candidates.map { rates[Int($0)] }
     // Remaining candidate positions, best first (ties by catalog order, as candidates are).
-    var remaining = base.indices.sorted { base[$0] != base[$1] ? base[$0] > base[$1] : $0 < $1 }
+    let greedy = base.indices.sorted { base[$0] != base[$1] ? base[$0] > base[$1] : $0 < $1 }
+    var remaining = greedy
     var order: [Int] = []
     order.reserveCapacity(remaining.count)
     while !remaining.isEmpty {
+      // Explore when u < epsilon: probability epsilon (to within 2^-53, the grid of u), then
+      // every candidate left equally likely (`nextInt` is unbiased), as the policy says.
       let explore = context.random.nextDouble() < epsilon
       let pick = explore ? context.random.nextInt(below: remaining.count) : 0
       order.append(remaining.remove(at: pick))
     }
-    return Scores(scoresAlong(order))
+    guard context.deck == nil else { return Scores(scoresAlong(order)) }
+    let policy = RankingPolicy.epsilonGreedy(greedy: greedy, epsilon: epsilon)
+    let places = policy.placeProbabilities(order)
+    let prefix = policy.prefixProbabilities(order)
+    var propensities = [Double](repeating: 0, count: order.count)
+    var prefixPropensities = propensities
+    for (p, k) in order.enumerated() {
+      propensities[k] = min(1, places[p])  // a sum of probabilities may round above 1
+      prefixPropensities[k] = prefix[p]
+    }
+    return Scores(
+      scoresAlong(order), propensities: propensities,
+      prefixPropensities: order.isEmpty ? nil : prefixPropensities,
+      policy: context.wantsPolicy ? policy : nil)
   }
 }

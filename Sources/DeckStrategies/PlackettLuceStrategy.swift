@@ -37,6 +37,19 @@ import DeckCore
 /// further rankings, and the deck's own, whose decks have it there (a plain Monte Carlo
 /// estimate, unbiased but for the same 1 / (samples + 1) towards the realised deck, with the
 /// binomial error of `samples` draws). Cost per diner: (samples + 1) sorts and decks.
+///
+/// When the deck rules keep the ranking's order, the scores also carry the distribution the
+/// ranking is drawn from, `RankingPolicy.plackettLuce` with these logits, when the context
+/// `wantsPolicy` (sorting by `logit_i + G_i` with independent standard Gumbel `G_i` is a
+/// Plackett-Luce draw with weights `exp(logit_i)`: exactly so for continuous uniforms, and up
+/// to their 2^-52 grid and ties of probability about n^2 2^-53 here). They always carry the
+/// prefix propensities: per card at position k (1-based) of the ranking `o`, the probability of
+/// the ranking's first k cards,
+///
+///     product over k' = 1...k of w_(o_k') / (sum of w over o_k', o_(k'+1), ..., o_n)
+///
+/// computed in log space; it takes no draws, so the draws above are unchanged. With deck rules
+/// that may move cards there is neither.
 package final class PlackettLuceStrategy: BuiltinStrategy {
   package static let description = StrategyDescription(
     identifier: "plackett-luce",
@@ -101,8 +114,10 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
     own.deck = nil  // the base's scores only
     let values = base.score(&own).values
     let n = values.count
-    guard n > 0 else { return Scores([], propensities: []) }
     let logits = Self.logits(values, temperature: temperature)
+    let policy = RankingPolicy.plackettLuce(logits: logits)
+    let wanted = context.deck == nil && context.wantsPolicy ? policy : nil
+    guard n > 0 else { return Scores([], propensities: [], policy: wanted) }
     var random = RandomStream(
       seed: context.seed, date: context.date, user: context.user.id, purpose: "plackett-luce")
     let order = Self.draw(logits, &random)
@@ -112,6 +127,7 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
     }
     var position = [Int](repeating: 0, count: n)
     for (p, k) in order.enumerated() { position[k] = p }
+    let prefix = policy.prefixProbabilities(order)
 
     var sums = Self.terms(logits, order: order, at: position)
     for _ in 0..<samples {
@@ -120,7 +136,9 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
       for k in 0..<n { sums[k] += terms[k] }
     }
     let propensities = sums.map { $0 / Double(samples + 1) }
-    return Scores(scoresAlong(order), propensities: propensities)
+    return Scores(
+      scoresAlong(order), propensities: propensities,
+      prefixPropensities: position.map { prefix[$0] }, policy: wanted)
   }
 
   /// The propensities when the deck rules may move cards (see the type's description): per
@@ -161,32 +179,49 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
   /// w_i / (sum of w over `order[at[i]...]`). Sums run in log space (log-sum-exp from the end).
   static func terms(_ logits: [Double], order: [Int], at: [Int]) -> [Double] {
     let n = order.count
-    // tail[p] = log of the sum of w over order[p...].
-    var tail = [Double](repeating: -.infinity, count: n + 1)
-    for p in stride(from: n - 1, through: 0, by: -1) {
-      let a = tail[p + 1]
-      let b = logits[order[p]]
-      let m = max(a, b)
-      tail[p] = m + log(exp(a - m) + exp(b - m))
-    }
+    let tail = tails(logits, order: order)
     var rank = [Int](repeating: 0, count: n)
     for (p, k) in order.enumerated() { rank[k] = p }
     return (0..<n).map { i in rank[i] >= at[i] ? exp(logits[i] - tail[at[i]]) : 0 }
   }
 
-  /// The estimated marginal matrix: `result[k][i]` estimates P(candidate i at position k) from
-  /// `samples` rankings drawn from `random`, with the same Rao-Blackwellised terms as the
-  /// propensities. Every row sums to 1.
-  static func marginals(_ logits: [Double], samples: Int, _ random: inout RandomStream)
-    -> [[Double]]
-  {
+  /// `tail[p]` = the log of the sum of w over `order[p...]` (log-sum-exp from the end), for p in
+  /// 0...n (`tail[n]` is -infinity, the empty sum).
+  static func tails(_ logits: [Double], order: [Int]) -> [Double] {
+    let n = order.count
+    var tail = [Double](repeating: -.infinity, count: n + 1)
+    for p in stride(from: n - 1, through: 0, by: -1) {
+      tail[p] = logAddExp(tail[p + 1], logits[order[p]])
+    }
+    return tail
+  }
+
+  /// The marginal matrix of the first `positions` places (default all n): `result[k][i]` is
+  /// P(candidate i at position k), exactly for the first position (w_i / sum w, the softmax)
+  /// and, with two candidates, for the second (the other one's first-place probability).
+  /// The other positions are estimated from `samples` rankings drawn from `random`, with the
+  /// same Rao-Blackwellised terms as the propensities: each draw contributes, for position
+  /// k, every candidate's conditional probability of coming k-th given the draw's first k cards
+  /// (0 for those cards). Draws are taken only when such a position is asked for. Every row sums
+  /// to 1 (each draw's terms at a position do). Cost: `samples` sorts and O(positions n) per
+  /// draw.
+  static func marginals(
+    _ logits: [Double], positions: Int? = nil, samples: Int, _ random: inout RandomStream
+  ) -> [[Double]] {
     let n = logits.count
-    var result = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
+    let places = min(positions ?? n, n)
+    guard places > 0 else { return [] }
+    let total = logits.reduce(-.infinity, logAddExp)
+    var result = [logits.map { exp($0 - total) }]
+    if places == 1 { return result }
+    if n == 2 { return result + [[result[0][1], result[0][0]]] }
+    precondition(samples > 0, "plackett-luce marginals: no samples to estimate with")
+    result += [[Double]](repeating: [Double](repeating: 0, count: n), count: places - 1)
     for _ in 0..<samples {
       let order = draw(logits, &random)
-      for k in 0..<n {
-        let terms = self.terms(logits, order: order, at: [Int](repeating: k, count: n))
-        for i in 0..<n { result[k][i] += terms[i] / Double(samples) }
+      let tail = tails(logits, order: order)
+      for k in 1..<places {
+        for i in order[k...] { result[k][i] += exp(logits[i] - tail[k]) / Double(samples) }
       }
     }
     return result

@@ -14,6 +14,17 @@ import DeckCore
 /// category caps, spacing), that figure would be wrong for the slot a card ends up in, so there
 /// is none: `plackett-luce` at a high temperature is a near-uniform ranking that knows the
 /// propensities of the deck's slots.
+///
+/// Under rules that keep its order the scores also carry its distribution over orders,
+/// `RankingPolicy.uniform` (when the context `wantsPolicy`), and always the prefix
+/// propensities: the card at position k (1-based) of n candidates carries
+/// 1 / (n (n - 1) ... (n - k + 1)), the probability of the first k cards in their order. Why
+/// every order of the candidates is equally likely: the candidates' draws are independent and
+/// identically distributed (uniform on the same 2^-53 grid), whichever catalog indices they
+/// belong to, as each index has its own draw of the stream. Their joint distribution is then
+/// unchanged by any permutation of the candidates, so every strict order of the draws has the
+/// same probability, 1 / n!. Only ties, of probability below n^2 2^-54, depart from that: they
+/// go by candidate order, as in the deck. Neither figure takes a draw.
 package final class RandomStrategy: BuiltinStrategy {
   package static let description = StrategyDescription(
     identifier: "random",
@@ -59,7 +70,9 @@ package final class RandomStrategy: BuiltinStrategy {
 
   package func score(_ context: inout ScoringContext) -> Scores {
     let candidates = context.candidates
-    guard let last = candidates.max() else { return Scores([], propensities: []) }
+    let policy = RankingPolicy.uniform(count: candidates.count)
+    let wanted = context.deck == nil && context.wantsPolicy ? policy : nil
+    guard let last = candidates.max() else { return Scores([], propensities: [], policy: wanted) }
     // One draw per catalog index up to the last candidate, so a dish's score does not depend on
     // which other dishes are candidates.
     var draws = [Double](repeating: 0, count: Int(last) + 1)
@@ -67,6 +80,15 @@ package final class RandomStrategy: BuiltinStrategy {
     let values = candidates.map { draws[Int($0)] }
     guard context.deck == nil else { return Scores(values) }
     let propensity = 1 / Double(candidates.count)
-    return Scores(values, propensities: Array(repeating: propensity, count: candidates.count))
+    // The shuffle's order, as the deck takes it: by draw, ties by candidate order.
+    let order = values.indices.sorted {
+      values[$0] != values[$1] ? values[$0] > values[$1] : $0 < $1
+    }
+    let prefix = policy.prefixProbabilities(order)
+    var prefixPropensities = [Double](repeating: 0, count: candidates.count)
+    for (p, k) in order.enumerated() { prefixPropensities[k] = prefix[p] }
+    return Scores(
+      values, propensities: Array(repeating: propensity, count: candidates.count),
+      prefixPropensities: prefixPropensities, policy: wanted)
   }
 }

@@ -17,6 +17,9 @@ package struct ScoringContext: Sendable {
   /// order (or there is no deck builder, as for a strategy tried alone). A stochastic strategy
   /// uses it to give each card its probability at the slot where the deck puts it.
   package var deck: DeckSlots?
+  /// Set by an evaluation that needs the strategy's ranking as the distribution it is drawn
+  /// from (`Scores.policy`), not only the one ranking drawn; computing it may cost more.
+  package var wantsPolicy = false
 
   package init(
     user: UserProfile, userHistory: UserHistory?, date: DeckDate, candidates: [Int32],
@@ -44,13 +47,21 @@ package struct Scores: Sendable, Equatable {
   /// of the deck's cards from position 1 to this card's, for the slate estimators). Only given
   /// when the deck rules keep the strategy's order (`ScoringContext.deck` is nil).
   package var prefixPropensities: [Double]?
+  /// Optional: the distribution over rankings of the candidates that the strategy drew its
+  /// order from, for evaluations that set `ScoringContext.wantsPolicy`. Only given when the
+  /// deck rules keep the strategy's order (`ScoringContext.deck` is nil), where the deck is the
+  /// ranking's first cards; nil for a deterministic strategy (its order is `values`' order)
+  /// and for one that does not know its distribution.
+  package var policy: RankingPolicy?
 
   package init(
-    _ values: [Double], propensities: [Double]? = nil, prefixPropensities: [Double]? = nil
+    _ values: [Double], propensities: [Double]? = nil, prefixPropensities: [Double]? = nil,
+    policy: RankingPolicy? = nil
   ) {
     self.values = values
     self.propensities = propensities
     self.prefixPropensities = prefixPropensities
+    self.policy = policy
   }
 }
 
