@@ -585,7 +585,7 @@ package enum OffPolicy {
       guard p <= ranking.count else { return (0, 0) }
       let shown = ranking[p - 1]
       return (shown == card.item ? 1 : 0, model.predict(item: shown, position: p))
-    case .distributions:
+    case .distributions, .policies:
       let slot = target.slot(session: s, position: p)
       return (
         slot.probability(of: card.item),

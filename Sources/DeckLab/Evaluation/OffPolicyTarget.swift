@@ -1,3 +1,5 @@
+import DeckStrategies
+
 /// One position of a target policy in one session: the probability of each item it may put
 /// there, π(item, p). The probabilities sum to at most 1; the rest is the probability that the
 /// target leaves the position empty ("show nothing", reward 0).
@@ -66,6 +68,67 @@ package struct SlatePath: Sendable, Equatable {
   }
 }
 
+/// The exact distributions of a randomising strategy's decks over the sessions of a log: for
+/// each session, the distribution its ranking is drawn from (`RankingPolicy`, over the
+/// session's candidates) and how many of the ranking's first cards the deck shows. Sessions
+/// with the same (distribution, candidates, deck size) share an entry, computed once.
+package struct SessionPolicies: Sendable, Equatable {
+  package struct Entry: Sendable, Equatable {
+    package var policy: RankingPolicy
+    /// The catalog index of each candidate of the policy.
+    package var candidates: [Int32]
+    /// Cards the deck shows: the ranking's first `size`.
+    package var size: Int
+    /// `slots[p - 1]` = π(·, p) for p in 1...min(size, the positions evaluated).
+    package var slots: [SlotDistribution]
+    /// Candidate index of each catalog index the policy ranks.
+    let candidateOf: [Int32: Int]
+
+    package init(policy: RankingPolicy, candidates: [Int32], size: Int, slots: [SlotDistribution])
+    {
+      precondition(policy.candidateCount == candidates.count, "one catalog index per candidate")
+      precondition(size <= candidates.count && slots.count <= size, "a deck of its candidates")
+      self.policy = policy
+      self.candidates = candidates
+      self.size = size
+      self.slots = slots
+      var index: [Int32: Int] = [:]
+      for (c, item) in candidates.enumerated() { index[item] = c }
+      candidateOf = index
+    }
+
+    /// π(a_1..a_k) and the distribution at k given a_1..a_(k-1) above, along the logged
+    /// catalog indices `items` (at least k of them).
+    func path(position k: Int, logged items: [Int32]) -> (
+      prefix: Double, conditional: SlotDistribution
+    ) {
+      guard k <= size else { return (0, SlotDistribution(showing: nil)) }
+      var placed: [Int] = []
+      placed.reserveCapacity(k)
+      for item in items.prefix(k - 1) {
+        guard let c = candidateOf[item] else { return (0, SlotDistribution(showing: nil)) }
+        placed.append(c)
+      }
+      let next = policy.next(after: placed)
+      let conditional = SlotDistribution(
+        next.indices.filter { next[$0] > 0 }.map { (candidates[$0], min(1, next[$0])) })
+      guard let c = candidateOf[items[k - 1]], next[c] > 0 else { return (0, conditional) }
+      let prefix = policy.prefixProbabilities(placed + [c])[k - 1]
+      return (prefix, conditional)
+    }
+  }
+
+  package var entries: [Entry]
+  /// Per session of the log, its entry.
+  package var sessionEntry: [Int32]
+
+  package init(entries: [Entry], sessionEntry: [Int32]) {
+    precondition(sessionEntry.allSatisfy { $0 >= 0 && Int($0) < entries.count }, "an entry")
+    self.entries = entries
+    self.sessionEntry = sessionEntry
+  }
+}
+
 /// A target strategy of an off-policy evaluation: for every session of the evaluation log,
 /// what it would have put at each position. Deterministic (one ranking per session, as a
 /// built-in strategy's deck) or stochastic (a distribution per position, as an action
@@ -89,6 +152,8 @@ package struct OffPolicyTarget: Sendable, Equatable {
     /// (sessions with the same distributions share them); a position beyond
     /// `sessionSlots[s].count`, or whose index is -1, is empty.
     case distributions(slots: [SlotDistribution], sessionSlots: [[Int32]])
+    /// A randomising strategy's exact distributions, session by session.
+    case policies(SessionPolicies)
   }
 
   package init(name: String, rankings: [[Int32]]) {
@@ -108,9 +173,17 @@ package struct OffPolicyTarget: Sendable, Equatable {
     self.paths = paths
   }
 
+  package init(name: String, policies: SessionPolicies) {
+    self.name = name
+    policy = .policies(policies)
+  }
+
   /// Whether the slate estimators that need the probabilities of whole prefixes (`sips`,
   /// `rips`, `cascade_dr`) are defined for the target.
-  package var hasPrefixProbabilities: Bool { isDeterministic || paths != nil }
+  package var hasPrefixProbabilities: Bool {
+    if case .distributions = policy { return paths != nil }
+    return true
+  }
 
   /// π(a_1..a_k) and the conditional distribution at position k along the logged `items`
   /// (the session's cards at positions 1...k, in order) of session `session`.
@@ -127,6 +200,8 @@ package struct OffPolicyTarget: Sendable, Equatable {
     case .distributions:
       let path = paths![session]
       return (path.prefix[k - 1], path.conditionals[k - 1])
+    case .policies(let table):
+      return table.entries[Int(table.sessionEntry[session])].path(position: k, logged: items)
     }
   }
 
@@ -148,6 +223,7 @@ package struct OffPolicyTarget: Sendable, Equatable {
     switch policy {
     case .rankings(let r): return r.count
     case .distributions(_, let sessionSlots): return sessionSlots.count
+    case .policies(let table): return table.sessionEntry.count
     }
   }
 
@@ -163,6 +239,10 @@ package struct OffPolicyTarget: Sendable, Equatable {
         return SlotDistribution(showing: nil)
       }
       return slots[Int(row[position - 1])]
+    case .policies(let table):
+      let entry = table.entries[Int(table.sessionEntry[session])]
+      return position <= entry.slots.count
+        ? entry.slots[position - 1] : SlotDistribution(showing: nil)
     }
   }
 
@@ -172,6 +252,7 @@ package struct OffPolicyTarget: Sendable, Equatable {
     switch policy {
     case .rankings(let r): return r.lazy.compactMap { $0.max() }.max()
     case .distributions(let slots, _): return slots.lazy.compactMap { $0.items.last }.max()
+    case .policies(let table): return table.entries.lazy.compactMap { $0.candidates.max() }.max()
     }
   }
 }
