@@ -99,6 +99,10 @@ events_seeds = [
     ("drags", bytes([0x00]) + b'{"user":"u7","item":"ramen","dx":-200,"width":300,"at":"2026-11-21"}\n'
      + b'{"user":"u7","item":"udon","dx":40,"width":300,"at":"2026-11-21T23:59:59.9","position":1,"propensity":0.5}\n'),
     ("quoted-csv", bytes([0x05]) + b'user,item,swipe,at,position,deck,propensity\n"u,1","i""x",left,2026-10-01T20:17:10+09:00,2,2026-10-01,0.25\n'),
+    ("prefix-csv", bytes([0x01]) + b'user,item,swipe,at,position,deck,propensity,prefix_propensity,dx,width\n'
+     + b'u1,a,right,2026-10-01T20:17:10,1,2026-10-01,0.5,0.5,,\nu1,b,,2026-10-01T20:17:12,2,2026-10-01,0.25,"0.125",-200,390\n'),
+    ("prefix-jsonl", bytes([0x00]) + b'{"user":"u1","item":"a","swipe":"left","at":"2026-10-01","position":1,"propensity":0.5,"prefix_propensity":0.5}\n'
+     + b'{"user":"u1","item":"b","swipe":"right","at":"2026-10-01","position":2,"propensity":0.25,"prefix_propensity":null}\n'),
 ]
 write("events", events_seeds)
 

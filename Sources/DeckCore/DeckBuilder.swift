@@ -150,20 +150,26 @@ public struct DeckBuilder: Sendable {
   }
 
   /// Orders the candidates into a deck. `scores[k]` is the strategy's score of
-  /// `candidates.items[k]`; NaN counts as the lowest score. `propensities`, when given, are copied
-  /// onto the cards (strategies that rank stochastically know them).
+  /// `candidates.items[k]`; NaN counts as the lowest score. `propensities` and
+  /// `prefixPropensities`, when given, are copied onto the cards (strategies that rank
+  /// stochastically know them), one per candidate, as they are: the builder does not check that
+  /// a prefix propensity fits the deck's order (the strategy gives them only when the deck keeps
+  /// its order).
   public func assemble(
     user: String, date: DeckDate, candidates: CandidateSet, scores: [Double],
-    propensities: [Double]? = nil
+    propensities: [Double]? = nil, prefixPropensities: [Double]? = nil
   ) -> Deck {
     precondition(
       propensities == nil || propensities!.count == candidates.items.count,
       "one propensity per candidate")
+    precondition(
+      prefixPropensities == nil || prefixPropensities!.count == candidates.items.count,
+      "one prefix propensity per candidate")
     let slots = slotOrder(candidates: candidates, scores: scores)
     let cards = slots.order.enumerated().map { j, k in
       Card(
         item: candidates.items[k], score: scores[k], pinned: j < slots.pins,
-        propensity: propensities?[k])
+        propensity: propensities?[k], prefixPropensity: prefixPropensities?[k])
     }
     var shortfall: Shortfall?
     if cards.count < rules.size {

@@ -100,12 +100,19 @@ public struct Card: Sendable, Equatable {
   public var pinned: Bool
   /// Probability of this item at this position under the strategy, when it knows it.
   public var propensity: Double?
+  /// Probability under the strategy of the deck's cards from position 1 up to and including
+  /// this one, in this order, when it knows it (the slate estimators need it).
+  public var prefixPropensity: Double?
 
-  public init(item: Int32, score: Double, pinned: Bool = false, propensity: Double? = nil) {
+  public init(
+    item: Int32, score: Double, pinned: Bool = false, propensity: Double? = nil,
+    prefixPropensity: Double? = nil
+  ) {
     self.item = item
     self.score = score
     self.pinned = pinned
     self.propensity = propensity
+    self.prefixPropensity = prefixPropensity
   }
 }
 

@@ -180,10 +180,14 @@ public struct SwipeEvent: Sendable, Hashable {
   public var deck: DeckDate?
   /// Probability the ranking had of putting this item at this position, if logged.
   public var propensity: Double?
+  /// Probability the ranking had of showing the deck's cards from position 1 up to and
+  /// including this one, in that order, if logged (`prefix_propensity`; the slate estimators
+  /// need it). At most `propensity`.
+  public var prefixPropensity: Double?
 
   public init(
     user: String, item: String, swipe: SwipeDirection, at: Int64, position: Int? = nil,
-    deck: DeckDate? = nil, propensity: Double? = nil
+    deck: DeckDate? = nil, propensity: Double? = nil, prefixPropensity: Double? = nil
   ) {
     self.user = user
     self.item = item
@@ -192,6 +196,7 @@ public struct SwipeEvent: Sendable, Hashable {
     self.position = position
     self.deck = deck
     self.propensity = propensity
+    self.prefixPropensity = prefixPropensity
   }
 
   /// The local calendar day of the swipe.

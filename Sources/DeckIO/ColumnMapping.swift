@@ -19,7 +19,9 @@ import DeckCore
 package struct ColumnMapping: Sendable, Equatable {
   /// The fields a mapping can name: menudeck's event fields and `rating`.
   package enum Field: String, Sendable, CaseIterable {
-    case user, item, swipe, at, position, deck, propensity, dx, width, rating
+    case user, item, swipe, at, position, deck, propensity
+    case prefixPropensity = "prefix_propensity"
+    case dx, width, rating
 
     /// The event field it is, or nil for `rating`.
     var eventField: EventField? {
@@ -31,6 +33,7 @@ package struct ColumnMapping: Sendable, Equatable {
       case .position: return .position
       case .deck: return .deck
       case .propensity: return .propensity
+      case .prefixPropensity: return .prefixPropensity
       case .dx: return .dx
       case .width: return .width
       case .rating: return nil

@@ -217,6 +217,17 @@ package final class DeckWriter {
         buffer.append(contentsOf: ",\"propensity\":".utf8)
         Text.appendFixed(p, decimals: 9, to: &buffer)
       }
+      if let p = card.prefixPropensity {
+        // The shortest digits that read back (never an exponent): a deck's prefix propensities
+        // are products that soon fall below the propensity's nine decimals. (A value that is not
+        // a number is written as a propensity would be.)
+        buffer.append(contentsOf: ",\"prefix_propensity\":".utf8)
+        if p.isFinite {
+          EventWriter.appendNumber(p, to: &buffer)
+        } else {
+          Text.appendFixed(p, decimals: 9, to: &buffer)
+        }
+      }
       buffer.append(UInt8(ascii: "}"))
     }
     buffer.append(UInt8(ascii: "]"))

@@ -7,12 +7,18 @@ import DeckBase
 ///
 /// The format follows the name: `.jsonl` (or `.ndjson`) is JSON Lines; `.csv` is CSV with the
 /// `dx` and `width` columns, its header written when the file is empty. A CSV log that already
-/// has other columns is refused (its rows would not line up).
+/// has other columns is refused (its rows would not line up), among them one written before the
+/// `prefix_propensity` column (`EventAppender.headerBeforePrefixPropensity`).
 package final class EventAppender {
   package let path: String
   package let format: EventFormat
   private let fd: Int32
   package private(set) var count = 0
+
+  /// The header of the CSV logs that menudeck appended to before `prefix_propensity`: such a log
+  /// is refused with a message that says so (its rows have one column fewer).
+  package static let headerBeforePrefixPropensity =
+    "user,item,swipe,at,position,deck,propensity,dx,width"
 
   /// The format a log's name asks for; nil for any other extension.
   package static func format(path: String) -> EventFormat? {
@@ -49,6 +55,17 @@ package final class EventAppender {
       if reader >= 0 { close(reader) }
       guard got == header.count, first == header else {
         close(fd)
+        let old = Array((EventAppender.headerBeforePrefixPropensity + "\n").utf8)
+        if got >= old.count && Array(first[0..<old.count]) == old {
+          throw .invalid(
+            path: name,
+            message:
+              "the CSV log has the columns of menudeck before prefix_propensity "
+              + "('\(EventAppender.headerBeforePrefixPropensity)'), so new rows would not line up; "
+              + "give a new file (or a .jsonl log), or add the column: put ',prefix_propensity' "
+              + "after 'propensity' in the header and an empty field after the propensity of "
+              + "every row")
+        }
         throw .invalid(
           path: name,
           message:

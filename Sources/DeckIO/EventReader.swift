@@ -103,7 +103,8 @@ package struct EventReaderOptions {
 ///   the raw drag `dx` (with `width` under the relative rule); a line with both `swipe` and `dx`
 ///   is an error, since the two could disagree.
 /// - optional: `position` (whole number 1...`maxPosition`), `deck` (YYYY-MM-DD), `propensity`
-///   (in (0, 1]), `width` (> 0). JSON `null` or an empty CSV field means "not logged".
+///   and `prefix_propensity` (each in (0, 1]), `width` (> 0). JSON `null` or an empty CSV field
+///   means "not logged".
 /// - unknown fields and columns are ignored; a known field given twice is an error.
 /// - lines end with LF or CRLF; a CR that is not part of a CRLF (outside a quoted CSV field) stops
 ///   the run, even under `skipBadLines`: a file with CR-only line ends would otherwise be read as

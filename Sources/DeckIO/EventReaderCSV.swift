@@ -270,6 +270,8 @@ extension RecordParser {
           fields.deck = try dateValue(vp, vn, start)
         case .propensity:
           fields.propensity = try propensityValue(vp, vn, start)
+        case .prefixPropensity:
+          fields.prefixPropensity = try prefixPropensityValue(vp, vn, start)
         case .dx:
           fields.dx = try numberValue(vp, vn, start, .dx)
           fields.dxOffset = start
@@ -370,6 +372,10 @@ extension RecordParser {
     if let (vp, vn, off) = value(.propensity) {
       guard let propensity = try? propensityValue(vp, vn, off) else { return false }
       fields.propensity = propensity
+    }
+    if let (vp, vn, off) = value(.prefixPropensity) {
+      guard let prefix = try? prefixPropensityValue(vp, vn, off) else { return false }
+      fields.prefixPropensity = prefix
     }
     if let (vp, vn, off) = value(.dx) {
       guard let dx = try? numberValue(vp, vn, off, .dx) else { return false }

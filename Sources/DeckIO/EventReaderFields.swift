@@ -3,7 +3,7 @@ import DeckCore
 
 /// The fields the event reader knows. Anything else is ignored.
 enum EventField: UInt8, CaseIterable {
-  case user, item, swipe, at, position, deck, propensity, dx, width
+  case user, item, swipe, at, position, deck, propensity, prefixPropensity, dx, width
 
   var name: String {
     switch self {
@@ -14,6 +14,7 @@ enum EventField: UInt8, CaseIterable {
     case .position: return "position"
     case .deck: return "deck"
     case .propensity: return "propensity"
+    case .prefixPropensity: return "prefix_propensity"
     case .dx: return "dx"
     case .width: return "width"
     }
@@ -46,6 +47,14 @@ enum EventField: UInt8, CaseIterable {
         && p[8] == UInt8(ascii: "t") && p[9] == UInt8(ascii: "y")
       {
         return .propensity
+      }
+    case 17:
+      let raw = UnsafeRawPointer(p)
+      if raw.loadUnaligned(as: UInt64.self) == word8("prefix_p")
+        && raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == word8("ropensit")
+        && p[16] == UInt8(ascii: "y")
+      {
+        return .prefixPropensity
       }
     default:
       break
@@ -165,6 +174,7 @@ struct EventFields {
   var position: Int32 = 0
   var deck: DeckDate?
   var propensity: Double?
+  var prefixPropensity: Double?
   var dx = 0.0
   var dxOffset = 0
   var width: Double?
@@ -229,7 +239,7 @@ struct RecordParser {
   private(set) var untimed = false
 
   /// `fields.seen` bit of the rating column (after the `EventField` bits).
-  static let ratingBit: UInt16 = 1 << 9
+  static let ratingBit: UInt16 = 1 << 10
 
   init(
     rule: SwipeRule, zone: any UTCOffsetProvider, format: EventFormat,
@@ -327,7 +337,8 @@ struct RecordParser {
     }
     event = RawEvent(
       user: fields.user, item: fields.item, swipe: swipe, at: fields.at,
-      position: fields.position, deck: fields.deck, propensity: fields.propensity)
+      position: fields.position, deck: fields.deck, propensity: fields.propensity,
+      prefixPropensity: fields.prefixPropensity)
     return .event
   }
 

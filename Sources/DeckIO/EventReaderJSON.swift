@@ -255,7 +255,7 @@ extension RecordParser {
     let c = p[i]
     if c == UInt8(ascii: "n") && isLiteral(p, i, n, "null") {
       switch field {
-      case .position, .deck, .propensity, .width:
+      case .position, .deck, .propensity, .prefixPropensity, .width:
         // null: not logged.
         try markSeen(field, i)
         fields.seen &= ~field.bit
@@ -309,7 +309,7 @@ extension RecordParser {
         fields.deck = try dateValue(vp, value.count, start)
       }
       return end.close + 1
-    case .position, .propensity, .dx, .width:
+    case .position, .propensity, .prefixPropensity, .dx, .width:
       var j = i
       while j < n {
         let d = p[j]
@@ -328,6 +328,8 @@ extension RecordParser {
         fields.position = try positionValue(p + i, j - i, i)
       case .propensity:
         fields.propensity = try propensityValue(p + i, j - i, i)
+      case .prefixPropensity:
+        fields.prefixPropensity = try prefixPropensityValue(p + i, j - i, i)
       case .dx:
         fields.dx = try numberValue(p + i, j - i, i, .dx)
         fields.dxOffset = i
@@ -398,6 +400,7 @@ extension RecordParser {
     case .deck: return "give the deck date as \"YYYY-MM-DD\""
     case .position: return "give the 1-based card position as a number"
     case .propensity: return "give a number in (0, 1]"
+    case .prefixPropensity: return "give a number in (0, 1]"
     case .dx: return "give the horizontal drag in points as a number"
     case .width: return "give the card width in points as a number"
     }

@@ -220,6 +220,20 @@ extension RecordParser {
   }
 
   @inline(__always)
+  func prefixPropensityValue(_ p: UnsafePointer<UInt8>, _ n: Int, _ off: Int)
+    throws(LineFailure) -> Double
+  {
+    let v = try numberValue(p, n, off, .prefixPropensity)
+    guard v > 0 && v <= 1 else {
+      throw LineFailure(
+        off, .prefixPropensity,
+        "\(quoted(p, n)) is not in (0, 1]; give the probability the ranking had of showing the "
+          + "deck's cards from position 1 to this one, in their order")
+    }
+    return v
+  }
+
+  @inline(__always)
   func widthValue(_ p: UnsafePointer<UInt8>, _ n: Int, _ off: Int) throws(LineFailure) -> Double {
     let v = try numberValue(p, n, off, .width)
     guard v > 0 else {

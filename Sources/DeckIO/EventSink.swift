@@ -15,6 +15,9 @@ package struct RawEvent {
   package var position: Int32
   package var deck: DeckDate?
   package var propensity: Double?
+  /// The probability the ranking had of the deck's cards from position 1 to this one, in order,
+  /// in (0, 1], when logged (`prefix_propensity`).
+  package var prefixPropensity: Double?
   /// The 1-based line of the event's record in its file (for a CSV record that spans several
   /// lines, the line it starts on); 0 when the event did not come from a file.
   package var line: Int
@@ -22,7 +25,7 @@ package struct RawEvent {
   package init(
     user: UnsafeBufferPointer<UInt8>, item: UnsafeBufferPointer<UInt8>, swipe: SwipeDirection,
     at: Int64, position: Int32 = 0, deck: DeckDate? = nil, propensity: Double? = nil,
-    line: Int = 0
+    prefixPropensity: Double? = nil, line: Int = 0
   ) {
     self.user = user
     self.item = item
@@ -31,6 +34,7 @@ package struct RawEvent {
     self.position = position
     self.deck = deck
     self.propensity = propensity
+    self.prefixPropensity = prefixPropensity
     self.line = line
   }
 
@@ -47,7 +51,8 @@ package struct RawEvent {
   package var swipeEvent: SwipeEvent {
     SwipeEvent(
       user: userString, item: itemString, swipe: swipe, at: at,
-      position: position > 0 ? Int(position) : nil, deck: deck, propensity: propensity)
+      position: position > 0 ? Int(position) : nil, deck: deck, propensity: propensity,
+      prefixPropensity: prefixPropensity)
   }
 }
 

@@ -31,10 +31,14 @@ package struct LogEvent: Sendable, Hashable {
   package var deck: DeckDate?
   /// The ranking's probability of this item at this position, if logged; in (0, 1].
   package var propensity: Double?
+  /// The ranking's probability of the deck's cards from position 1 up to and including this
+  /// one, in this order, if logged; in (0, 1].
+  package var prefixPropensity: Double?
 
   package init(
     user: String, item: String, swipe: SwipeDirection?, drag: LoggedDrag? = nil, at: Int64,
-    position: Int? = nil, deck: DeckDate? = nil, propensity: Double? = nil
+    position: Int? = nil, deck: DeckDate? = nil, propensity: Double? = nil,
+    prefixPropensity: Double? = nil
   ) {
     self.user = user
     self.item = item
@@ -44,24 +48,35 @@ package struct LogEvent: Sendable, Hashable {
     self.position = position
     self.deck = deck
     self.propensity = propensity
+    self.prefixPropensity = prefixPropensity
   }
 
   /// A committed swipe as a log line.
   package init(_ event: SwipeEvent) {
     self.init(
       user: event.user, item: event.item, swipe: event.swipe, at: event.at,
-      position: event.position, deck: event.deck, propensity: event.propensity)
+      position: event.position, deck: event.deck, propensity: event.propensity,
+      prefixPropensity: event.prefixPropensity)
   }
 }
 
 /// Writes swipe logs in exactly the schema `EventReader` reads, in either format:
 ///
 /// - JSON Lines: one object per line, fields in the order `user`, `item`, `swipe`, `at`,
-///   `position`, `deck`, `propensity`, `dx`, `width`; a field that is not logged is left out.
-///   `{"user":"s00001","item":"ramen","swipe":"right","at":"2026-01-10T12:03:07","position":2,"deck":"2026-01-10","propensity":0.125}`
-/// - CSV: the header `user,item,swipe,at,position,deck,propensity` (with `,dx,width` when the
-///   writer is made with `drags: true`), then one row per event; a field that is not logged is
-///   empty; text fields are quoted only when they hold a comma, quote or line break.
+///   `position`, `deck`, `propensity`, `prefix_propensity`, `dx`, `width`; a field that is not
+///   logged is left out.
+///   `{"user":"s00001","item":"ramen","swipe":"right","at":"2026-01-10T12:03:07","position":2,"deck":"2026-01-10","propensity":0.125,"prefix_propensity":0.03125}`
+/// - CSV: the header `user,item,swipe,at,position,deck,propensity,prefix_propensity` (with
+///   `,dx,width` when the writer is made with `drags: true`), then one row per event; a field
+///   that is not logged is empty (so is the whole `prefix_propensity` column of a log whose
+///   ranking gives none); text fields are quoted only when they hold a comma, quote or line
+///   break.
+///
+/// `propensity` is the ranking's marginal probability of the item at its position;
+/// `prefix_propensity` its probability of the deck's cards from position 1 up to and including
+/// this one, in that order (what the slate estimators weigh by), so it is never above
+/// `propensity`. The writer checks that both are in (0, 1] and leaves their relation to whoever
+/// logs them (the off-policy reader, `LoggedSessions.check()`, refuses a log that breaks it).
 ///
 /// `at` is written as local wall-clock time `YYYY-MM-DDTHH:MM:SS` without an offset, so the reader
 /// takes it as it is in its configured zone and gives back the same `at`. Numbers are written in
@@ -82,8 +97,8 @@ package final class EventWriter {
   /// The CSV header for the given columns, without its line break.
   package static func csvHeader(drags: Bool) -> String {
     drags
-      ? "user,item,swipe,at,position,deck,propensity,dx,width"
-      : "user,item,swipe,at,position,deck,propensity"
+      ? "user,item,swipe,at,position,deck,propensity,prefix_propensity,dx,width"
+      : "user,item,swipe,at,position,deck,propensity,prefix_propensity"
   }
 
   package init(format: EventFormat, output: ByteOutput, drags: Bool = false) {
@@ -94,11 +109,14 @@ package final class EventWriter {
   }
 
   /// Writes one event. Exactly one of `swipe` and `drag` must be set; a drag needs a CSV writer
-  /// made with `drags: true`; `position` must be 1 or more and `propensity` in (0, 1].
+  /// made with `drags: true`; `position` must be 1 or more, and `propensity` and
+  /// `prefixPropensity` in (0, 1].
   package func write(_ e: LogEvent) throws(DeckIOError) {
     precondition((e.swipe == nil) != (e.drag == nil), "an event logs a swipe or a drag")
     precondition(e.position.map { $0 >= 1 } ?? true, "positions start at 1")
     precondition(e.propensity.map { $0 > 0 && $0 <= 1 } ?? true, "propensity must be in (0, 1]")
+    precondition(
+      e.prefixPropensity.map { $0 > 0 && $0 <= 1 } ?? true, "prefix propensity must be in (0, 1]")
     if let d = e.drag {
       precondition(d.dx.isFinite && (d.width.map { $0.isFinite && $0 > 0 } ?? true), "bad drag")
     }
@@ -158,6 +176,10 @@ package final class EventWriter {
       buffer.append(contentsOf: ",\"propensity\":".utf8)
       EventWriter.appendNumber(p, to: &buffer)
     }
+    if let p = e.prefixPropensity {
+      buffer.append(contentsOf: ",\"prefix_propensity\":".utf8)
+      EventWriter.appendNumber(p, to: &buffer)
+    }
     if let drag = e.drag {
       buffer.append(contentsOf: ",\"dx\":".utf8)
       EventWriter.appendNumber(drag.dx, to: &buffer)
@@ -184,6 +206,8 @@ package final class EventWriter {
     if let deck = e.deck { buffer.append(contentsOf: deck.description.utf8) }
     buffer.append(comma)
     if let p = e.propensity { EventWriter.appendNumber(p, to: &buffer) }
+    buffer.append(comma)
+    if let p = e.prefixPropensity { EventWriter.appendNumber(p, to: &buffer) }
     if drags {
       buffer.append(comma)
       if let drag = e.drag { EventWriter.appendNumber(drag.dx, to: &buffer) }

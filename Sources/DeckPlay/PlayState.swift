@@ -11,10 +11,14 @@ package struct PlayCard: Sendable, Equatable {
   package var diets: [String]
   /// The ranking's probability of this card at its position, when the strategy gives one.
   package var propensity: Double?
+  /// The ranking's probability of the deck's cards from the first up to and including this one,
+  /// in order, when the strategy gives one.
+  package var prefixPropensity: Double?
 
   package init(
     id: String, name: String, category: String, tags: [String] = [], price: Double? = nil,
-    allergens: [String] = [], diets: [String] = [], propensity: Double? = nil
+    allergens: [String] = [], diets: [String] = [], propensity: Double? = nil,
+    prefixPropensity: Double? = nil
   ) {
     self.id = id
     self.name = name
@@ -24,6 +28,7 @@ package struct PlayCard: Sendable, Equatable {
     self.allergens = allergens
     self.diets = diets
     self.propensity = propensity
+    self.prefixPropensity = prefixPropensity
   }
 }
 
@@ -134,10 +139,11 @@ package struct PlayLogEntry: Sendable, Equatable {
   /// 1-based place in the deck.
   package var position: Int
   package var propensity: Double?
+  package var prefixPropensity: Double?
 
   package init(
     item: String, swipe: SwipeDirection? = nil, dx: Double? = nil, width: Double? = nil,
-    position: Int, propensity: Double? = nil
+    position: Int, propensity: Double? = nil, prefixPropensity: Double? = nil
   ) {
     self.item = item
     self.swipe = swipe
@@ -145,6 +151,7 @@ package struct PlayLogEntry: Sendable, Equatable {
     self.width = width
     self.position = position
     self.propensity = propensity
+    self.prefixPropensity = prefixPropensity
   }
 }
 
@@ -247,7 +254,7 @@ package struct PlayState: Sendable, Equatable {
       let position = deck.swiped.count + 1
       let entry = PlayLogEntry(
         item: cards[top].id, dx: drag, width: options.dragWidth, position: position,
-        propensity: cards[top].propensity)
+        propensity: cards[top].propensity, prefixPropensity: cards[top].prefixPropensity)
       steps = 0
       guard let result = try? deck.apply(drag: drag, width: options.dragWidth, rule: options.rule)
       else { return [] }
@@ -259,7 +266,7 @@ package struct PlayState: Sendable, Equatable {
       let direction: SwipeDirection = key == .swipeLeft ? .left : .right
       let entry = PlayLogEntry(
         item: cards[top].id, swipe: direction, position: deck.swiped.count + 1,
-        propensity: cards[top].propensity)
+        propensity: cards[top].propensity, prefixPropensity: cards[top].prefixPropensity)
       steps = 0
       deck.swipe(direction)
       return [.log(entry)]

@@ -148,10 +148,16 @@ package struct DeckPipeline {
           message: "returned \(p.count) propensities for \(s.values.count) candidates")
         return out
       }
+      if let p = s.prefixPropensities, p.count != s.values.count {
+        out.error = StrategyError.failed(
+          strategy: name,
+          message: "returned \(p.count) prefix propensities for \(s.values.count) candidates")
+        return out
+      }
       out.decks.append(
         builder.assemble(
           user: user, date: date, candidates: candidates[k], scores: s.values,
-          propensities: s.propensities))
+          propensities: s.propensities, prefixPropensities: s.prefixPropensities))
     }
     return out
   }

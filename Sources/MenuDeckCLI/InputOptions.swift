@@ -59,8 +59,8 @@ enum InputOptions {
     "columns", valueName: "map",
     help:
       "Read foreign CSV logs: field=column pairs, e.g. user=userId,item=movieId,at=timestamp,"
-      + "rating=rating (fields: user, item, swipe, at, position, deck, propensity, dx, width, "
-      + "rating).")
+      + "rating=rating (fields: user, item, swipe, at, position, deck, propensity, "
+      + "prefix_propensity, dx, width, rating).")
   static let right = Option<String>(
     "right", valueName: "rule",
     help: "Ratings that are right swipes, e.g. 'rating>=4' (operators >=, >, <=, <, =).")

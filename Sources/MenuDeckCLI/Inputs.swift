@@ -407,7 +407,7 @@ enum Inputs {
           _ = sink.event(
             RawEvent(
               user: u, item: i, swipe: e.swipe, at: e.at, position: Int32(e.position ?? 0),
-              deck: e.deck, propensity: e.propensity))
+              deck: e.deck, propensity: e.propensity, prefixPropensity: e.prefixPropensity))
         }
       }
     }

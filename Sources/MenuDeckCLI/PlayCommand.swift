@@ -145,7 +145,8 @@ enum PlayRun {
                 session.append(
                   SwipeEvent(
                     user: diner.id, item: entry.item, swipe: swipe, at: event.at,
-                    position: entry.position, deck: settings.date, propensity: entry.propensity))
+                    position: entry.position, deck: settings.date, propensity: entry.propensity,
+                    prefixPropensity: entry.prefixPropensity))
               }
             case .rebuild:
               inputs = try DeckInputs.load(args, config, settings, io, extra: session)
@@ -218,7 +219,7 @@ enum PlayRun {
       return PlayCard(
         id: item.id, name: item.name, category: item.category, tags: item.tags,
         price: item.price, allergens: item.allergens, diets: item.diets,
-        propensity: card.propensity)
+        propensity: card.propensity, prefixPropensity: card.prefixPropensity)
     }
   }
 
@@ -229,10 +230,12 @@ enum PlayRun {
       Int64(now.timeIntervalSince1970.rounded(.down))
       + Int64(settings.zone.secondsFromGMT(for: now))
     let propensity = entry.propensity.flatMap { $0 > 0 && $0 <= 1 ? $0 : nil }
+    let prefixPropensity = entry.prefixPropensity.flatMap { $0 > 0 && $0 <= 1 ? $0 : nil }
     return LogEvent(
       user: user, item: entry.item, swipe: entry.swipe,
       drag: entry.dx.map { LoggedDrag(dx: $0, width: entry.width) }, at: at,
-      position: entry.position, deck: settings.date, propensity: propensity)
+      position: entry.position, deck: settings.date, propensity: propensity,
+      prefixPropensity: prefixPropensity)
   }
 
   /// The swipe a logged entry amounts to: its own, or its drag's under `rule`; nil for a

@@ -277,7 +277,8 @@ enum Simulate {
             _ = stats.add(
               SwipeEvent(
                 user: event.user, item: event.item, swipe: swipe, at: event.at,
-                position: event.position, deck: event.deck, propensity: event.propensity),
+                position: event.position, deck: event.deck, propensity: event.propensity,
+                prefixPropensity: event.prefixPropensity),
               strategy: name)
           }
         },

@@ -158,6 +158,26 @@ struct DeckBuilderArrangementTests {
     #expect(deck.date == Fixture.date)
   }
 
+  @Test("prefix propensities are carried onto the cards with the candidate they belong to")
+  func cardsCarryPrefixPropensities() throws {
+    let catalog = try Catalog(items: Fixture.items("a1", "b1", "c1"))
+    let builder = try DeckBuilder(catalog: catalog, rules: Fixture.rules { $0.size = 2 })
+    let c = builder.candidates(for: UserProfile(id: "u"), history: nil, date: Fixture.date)
+    let deck = builder.assemble(
+      user: "u", date: Fixture.date, candidates: c, scores: [0.25, 0.75, 0.5],
+      propensities: [0.2, 0.5, 0.3], prefixPropensities: [0.01, 0.5, 0.15])
+    #expect(
+      deck.cards == [
+        Card(item: 1, score: 0.75, propensity: 0.5, prefixPropensity: 0.5),
+        Card(item: 2, score: 0.5, propensity: 0.3, prefixPropensity: 0.15),
+      ])
+    // Without them, none.
+    let plain = builder.assemble(
+      user: "u", date: Fixture.date, candidates: c, scores: [0.25, 0.75, 0.5],
+      propensities: [0.2, 0.5, 0.3])
+    #expect(plain.cards.allSatisfy { $0.prefixPropensity == nil && $0.propensity != nil })
+  }
+
   /// Exhaustive check on small random instances: whenever some selection of the deck size
   /// (under the cap) can be ordered with no two neighbours alike, the deck has none; the deck is
   /// as long as the cap allows; the top candidate is among the first two cards.

@@ -60,12 +60,12 @@ private func readError(
     (
       "usr=userId",
       "--columns: unknown field 'usr' (did you mean 'user'?); fields: user, item, swipe, at, "
-        + "position, deck, propensity, dx, width, rating"
+        + "position, deck, propensity, prefix_propensity, dx, width, rating"
     ),
     (
       "time=ts",
       "--columns: unknown field 'time'; fields: user, item, swipe, at, position, deck, "
-        + "propensity, dx, width, rating"
+        + "propensity, prefix_propensity, dx, width, rating"
     ),
     ("userId", "--columns: 'userId' is not field=column; write e.g. user=userId,item=movieId"),
     ("user=", "--columns: 'user' has no column name; write user=COLUMN"),
@@ -363,6 +363,31 @@ private func readError(
     #expect(
       events == [SwipeEvent(user: "u1", item: "ramen", swipe: .right, at: localTime(2026, 11, 30))])
     #expect(!stats.untimed && stats.neutral == 0)
+  }
+
+  @Test func prefixPropensitiesFromTheirMappedColumn() throws {
+    // Open Bandit Pipeline's names: pscore for the propensity, pscore_cascade for the prefix.
+    let columns = try ColumnMapping.parseColumns(
+      "propensity=pscore,prefix_propensity=pscore_cascade")
+    #expect(columns == [.propensity: "pscore", .prefixPropensity: "pscore_cascade"])
+    let mapping = try ColumnMapping(columns: columns)
+    #expect(mapping.columnsSpec == "propensity=pscore,prefix_propensity=pscore_cascade")
+    let log =
+      "user,item,swipe,at,position,pscore,pscore_cascade,prefix_propensity\n"
+      + "u1,a,right,2026-11-30,1,0.5,0.5,0.9\nu1,b,left,2026-11-30,2,0.5,0.25,\n"
+    let (events, _) = try readEvents(log, .csv, options: mapped(mapping))
+    // The column with the field's own name is ignored when the mapping names another.
+    #expect(events.map(\.prefixPropensity) == [0.5, 0.25])
+    #expect(events.map(\.propensity) == [0.5, 0.5])
+    // A bad value is named by the log's own column.
+    #expect(
+      readError(
+        "user,item,swipe,at,pscore,pscore_cascade\nu1,a,right,2026-11-30,0.5,1.5\n",
+        mapped(mapping))
+        == .malformed(
+          SourceLocation(file: "r.csv", line: 2, column: 27, field: "pscore_cascade"),
+          message: "'1.5' is not in (0, 1]; give the probability the ranking had of showing the "
+            + "deck's cards from position 1 to this one, in their order"))
   }
 
   @Test func rulesAloneReadTheRatingColumnAndIgnoreSwipeColumns() throws {

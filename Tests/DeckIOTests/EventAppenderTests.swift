@@ -57,13 +57,43 @@ import Testing
     try EventAppender(path: path, name: "log.csv", format: .csv).append(drag)
     #expect(
       try read(path)
-        == "user,item,swipe,at,position,deck,propensity,dx,width\n"
-        + "u01,gyudon,left,2025-11-30T10:53:20,1,2026-11-30,0.25,,\n"
-        + "u01,oyakodon,,2025-11-30T10:53:21,2,2026-11-30,,58.5,390\n")
+        == "user,item,swipe,at,position,deck,propensity,prefix_propensity,dx,width\n"
+        + "u01,gyudon,left,2025-11-30T10:53:20,1,2026-11-30,0.25,,,\n"
+        + "u01,oyakodon,,2025-11-30T10:53:21,2,2026-11-30,,,58.5,390\n")
     let other = dir + "/other.csv"
     try Data("user,item,swipe,at\n".utf8).write(to: URL(fileURLWithPath: other))
     #expect(throws: DeckIOError.self) {
       try EventAppender(path: other, name: "other.csv", format: .csv)
     }
+  }
+
+  /// A log appended to before the prefix_propensity column: refused, saying why and how to add
+  /// the column; once added, appending goes on.
+  @Test func csvLogsWithoutThePrefixPropensityColumnAreRefused() throws {
+    let dir = try directory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let path = dir + "/old.csv"
+    let row = "u01,gyudon,left,2025-11-30T10:53:20,1,2026-11-30,0.25,,\n"
+    try Data(("user,item,swipe,at,position,deck,propensity,dx,width\n" + row).utf8).write(
+      to: URL(fileURLWithPath: path))
+    #expect(
+      throws: DeckIOError.invalid(
+        path: "old.csv",
+        message: "the CSV log has the columns of menudeck before prefix_propensity "
+          + "('user,item,swipe,at,position,deck,propensity,dx,width'), so new rows would not line "
+          + "up; give a new file (or a .jsonl log), or add the column: put ',prefix_propensity' "
+          + "after 'propensity' in the header and an empty field after the propensity of every "
+          + "row")
+    ) {
+      try EventAppender(path: path, name: "old.csv", format: .csv)
+    }
+    // The same log with the column added.
+    try Data(
+      ("user,item,swipe,at,position,deck,propensity,prefix_propensity,dx,width\n"
+        + "u01,gyudon,left,2025-11-30T10:53:20,1,2026-11-30,0.25,,,\n").utf8
+    ).write(to: URL(fileURLWithPath: path))
+    try EventAppender(path: path, name: "old.csv", format: .csv).append(drag)
+    #expect(
+      try read(path).hasSuffix("\nu01,oyakodon,,2025-11-30T10:53:21,2,2026-11-30,,,58.5,390\n"))
   }
 }

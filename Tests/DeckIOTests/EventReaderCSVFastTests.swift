@@ -568,6 +568,7 @@ import Testing
             return o.kind == .event
               ? "\(e.userString)|\(e.itemString)|\(e.swipe)|\(e.at)|\(e.position)|"
                 + "\(String(describing: e.deck))|\(String(describing: e.propensity))"
+                + (e.prefixPropensity.map { "|prefix \($0)" } ?? "")
               : "\(o.kind)"
           } catch {
             return "failure \(error.offset) \(error.field?.name ?? "-") \(error.message)"
@@ -585,11 +586,19 @@ import Testing
     #expect(
       Self.same("user,item,dx,width,at,propensity\n", "u,d,-200,300,2026-10-01T01:00:00Z,0.5\n")
         == "u|d|left|\(20_727 * 86_400 + 3600)|0|nil|Optional(0.5)")
+    #expect(
+      Self.same(
+        "prefix_propensity,user,item,swipe,at,propensity\n", "0.125,u,d,right,2026-10-01,0.5\n")
+        == "u|d|right|\(20_727 * 86_400)|0|nil|Optional(0.5)|prefix 0.125")
     #expect(Self.same("user,item,dx,width,at\n", "u,d,10,300,2026-10-01\n") == "hesitation")
     // Quoted fields, with and without doubled quotes; empty optional fields.
     #expect(
       Self.same("user,item,swipe,at,position,deck\n", "\"u\",\"d\"\"1\",right,2026-10-01,,\n")
         == "u|d\"1|right|\(20_727 * 86_400)|0|nil|nil")
+    #expect(
+      Self.same(
+        "user,item,swipe,at,propensity,prefix_propensity\n", "u,d,right,2026-10-01,\"1\",\"1\"\n")
+        == "u|d|right|\(20_727 * 86_400)|0|nil|Optional(1.0)|prefix 1.0")
   }
 
   @Test func theFirstBadColumnIsReported() {
@@ -614,6 +623,14 @@ import Testing
       Self.same(header, ",,,,,\n") == "failure 0 user empty; give a non-empty user id")
     #expect(
       Self.same(header, "u,,left,1,,d\n") == "failure 2 at empty; every event needs its time")
+    // A bad prefix propensity after a bad propensity: the propensity's column comes first.
+    #expect(
+      Self.same("user,item,swipe,at,prefix_propensity,propensity\n", "u,d,left,2026-10-01,2,3\n")
+        == "failure 20 prefix_propensity '2' is not in (0, 1]; give the probability the ranking "
+        + "had of showing the deck's cards from position 1 to this one, in their order")
+    #expect(
+      Self.same("user,item,swipe,at,propensity,prefix_propensity\n", "u,d,left,2026-10-01,1,x\n")
+        == "failure 22 prefix_propensity 'x' is not a number; write it like 12.5 or -3")
     #expect(
       Self.same("user,item,swipe,dx,at\n", "u,d,left,3,2026-10-01\n")
         == "failure 9 dx both 'swipe' and 'dx' given; keep one of them (they could disagree)")

@@ -93,6 +93,40 @@ private func eventMalformed(_ line: Int, _ column: Int, _ field: String?, _ mess
       "propensity", "'0' is not in (0, 1]; give the probability the ranking had of showing it there"
     ),
     (
+      #"{"user":"u1","item":"a","swipe":"left","at":"2026-11-20","prefix_propensity":1.5}"#, 78,
+      "prefix_propensity",
+      "'1.5' is not in (0, 1]; give the probability the ranking had of showing the deck's cards "
+        + "from position 1 to this one, in their order"
+    ),
+    (
+      #"{"user":"u1","item":"a","swipe":"left","at":"2026-11-20","prefix_propensity":-0.5}"#, 78,
+      "prefix_propensity",
+      "'-0.5' is not in (0, 1]; give the probability the ranking had of showing the deck's cards "
+        + "from position 1 to this one, in their order"
+    ),
+    (
+      #"{"user":"u1","item":"a","swipe":"left","at":"2026-11-20","prefix_propensity":0}"#, 78,
+      "prefix_propensity",
+      "'0' is not in (0, 1]; give the probability the ranking had of showing the deck's cards "
+        + "from position 1 to this one, in their order"
+    ),
+    (
+      #"{"user":"u1","item":"a","swipe":"left","at":"2026-11-20","prefix_propensity":"0.5"}"#, 78,
+      "prefix_propensity", "expected a number, found '\"0.5\"'; give a number in (0, 1]"
+    ),
+    (
+      #"{"user":"u1","item":"a","swipe":"left","at":"2026-11-20","prefix_propensity":1e999}"#, 78,
+      "prefix_propensity", "'1e999' is out of range"
+    ),
+    (
+      #"{"user":"u1","item":"a","swipe":"left","at":"2026-11-20","prefix_propensity":.5}"#, 78,
+      "prefix_propensity", "'.5' is not a number; write it like 12.5 or -3"
+    ),
+    (
+      #"{"user":"u1","item":"a","swipe":"left","at":"2026-11-20","prefix_propensity":0.5,"prefix_propensity":0.5}"#,
+      102, "prefix_propensity", "given twice; keep one"
+    ),
+    (
       #"{"user":"u1","item":"a","swipe":"left","at":"2026-11-20","deck":"2026-11-31"}"#, 66,
       "deck", "'2026-11-31' is not a date; use YYYY-MM-DD (a real date)"
     ),
@@ -282,6 +316,39 @@ private func eventMalformed(_ line: Int, _ column: Int, _ field: String?, _ mess
       eventCSVError("user,item,swipe,at\nu1,\"a\nb\",rihgt,2026-11-20\n")
         == eventMalformed(
           3, 4, "swipe", #"'rihgt' is not right or left; use "right" or "left" (lowercase)"#))
+  }
+
+  @Test func csvPrefixPropensityErrors() {
+    let header = "user,item,swipe,at,propensity,prefix_propensity\n"
+    let range =
+      "is not in (0, 1]; give the probability the ranking had of showing the deck's cards from "
+      + "position 1 to this one, in their order"
+    #expect(
+      eventCSVError(header + "u1,a,left,2026-11-20,0.5,1.5\n")
+        == eventMalformed(2, 26, "prefix_propensity", "'1.5' \(range)"))
+    #expect(
+      eventCSVError(header + "u1,a,left,2026-11-20,0.5,0\n")
+        == eventMalformed(2, 26, "prefix_propensity", "'0' \(range)"))
+    #expect(
+      eventCSVError(header + "u1,a,left,2026-11-20,0.5,\"x\"\n")
+        == eventMalformed(
+          2, 27, "prefix_propensity", "'x' is not a number; write it like 12.5 or -3"))
+    #expect(
+      eventCSVError(header + "u1,a,left,2026-11-20,,half\n")
+        == eventMalformed(
+          2, 23, "prefix_propensity", "'half' is not a number; write it like 12.5 or -3"))
+    // The propensity is read first, so a bad one is the error of a row with both bad.
+    #expect(
+      eventCSVError(header + "u1,a,left,2026-11-20,2,2\n")
+        == eventMalformed(
+          2, 22, "propensity",
+          "'2' is not in (0, 1]; give the probability the ranking had of showing it there"))
+    #expect(
+      eventCSVError("user,item,swipe,at,prefix_propensity,prefix_propensity\n")
+        == eventMalformed(
+          1, 38, "prefix_propensity", "the header names this column twice; keep one"))
+    // Empty means not logged.
+    #expect(eventCSVError(header + "u1,a,left,2026-11-20,0.5,\n") == nil)
   }
 
   @Test func missingFileAndUnknownFormat() throws {

@@ -87,6 +87,9 @@ import Testing
     if r.nextInt(below: 3) != 0 { members.append(("deck", pick(decks, &r, good: 1))) }
     if r.nextInt(below: 4) == 0 { members.append(("propensity", pick(numbers, &r, good: 4))) }
     if r.nextInt(below: 4) == 0 {
+      members.append(("prefix_propensity", pick(numbers, &r, good: 4)))
+    }
+    if r.nextInt(below: 4) == 0 {
       members.append(
         (
           ["comment", "users", "at2", "deckx", "swipe_"][r.nextInt(below: 5)],
@@ -135,6 +138,7 @@ import Testing
     var events = 0
     var failures = 0
     var fastSpellings = 0
+    var prefixed = 0
     for _ in 0..<20_000 {
       let text = Self.jsonLine(&r)
       if text.contains(#""user":""#) { fastSpellings += 1 }
@@ -145,9 +149,11 @@ import Testing
       if fast != general { return }
       if fast.hasPrefix("event") { events += 1 }
       if fast.hasPrefix("failure") { failures += 1 }
+      if fast.contains("|prefix ") { prefixed += 1 }
     }
     // The corpus has plenty of both, and mostly the spellings the fast path takes.
     #expect(events > 2000)
+    #expect(prefixed > 200)
     #expect(failures > 3000)
     #expect(fastSpellings > 4000)
   }
@@ -158,6 +164,7 @@ import Testing
     let lines = [
       #"{"user":"u1","item":"i","at":"2026-10-01","swipe":"left","position":12,"deck":"2026-10-01"}"#,
       #"{"item":"i","at":"2026-10-01","user":"u1","dx":-120,"width":300,"propensity":0.5}"#,
+      #"{"item":"i","at":"2026-10-01","user":"u1","swipe":"left","prefix_propensity":0.25}"#,
       #"{"deck":"2026-10-01","position":1,"swipe":"right","at":"2026-10-01T10:00:00Z","item":"i","user":"u"}"#,
       // Quotes further on at the distances the in-place time reading looks at.
       #"{"at":"2026-10-01","swipe":"left","user":"u","item":"i","deck":"2026-10-01"}"#,
@@ -301,7 +308,7 @@ import Testing
     // Records with and without quotes, CRLF, bare CR, non-ASCII and invalid UTF-8, empty and
     // missing fields, extra fields, blank lines; whole, cut anywhere, with and without more
     // input to come.
-    let header = "user,item,swipe,at,position,deck,note\n"
+    let header = "user,item,swipe,at,position,deck,prefix_propensity,note\n"
     let values: [[String]] = [
       ["user0", "u", "", "abcdefghijklmnopq", "\"q,u\"", "caf\u{e9}", "寿司", "\"a\"\"b\"", "x\"y"],
       ["dish301", "i", "", "\"dish, 2\"", "\u{1F363}", "\"\"", "it\"em"],
@@ -312,11 +319,13 @@ import Testing
       ],
       ["1", "12", "", "0", "x", "\"3\""],
       ["2026-10-01", "", "2026-10-1", "\"2026-10-02\""],
+      ["0.125", "", "1", "0", "x", "\"0.5\"", "2", "1e-3"],
       ["", "n", "multi\nline", "\"multi\nline\"", "\"a,b\"", "\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}"],
     ]
     var r = RandomStream(seed: 29)
     var events = 0
     var failures = 0
+    var prefixed = 0
     for _ in 0..<20_000 {
       var fields = values.map { $0[r.nextInt(below: 8) == 0 ? r.nextInt(below: $0.count) : 0] }
       if r.nextInt(below: 20) == 0 { fields.removeLast() }
@@ -332,7 +341,7 @@ import Testing
       default: record += [0x0A]
       }
       // Another record after it, as in a buffer.
-      let buffer = record + Array("user1,dish1,left,2026-10-01,1,,\n".utf8)
+      let buffer = record + Array("user1,dish1,left,2026-10-01,1,,0.5,\n".utf8)
       for (bytes, eof) in [(buffer, true), (record, true), (record, false)] {
         let fast = parseOutcome(bytes, format: .csv, fast: true, header: header, eof: eof)
         let general = parseOutcome(bytes, format: .csv, fast: false, header: header, eof: eof)
@@ -340,9 +349,11 @@ import Testing
         if fast != general { return }
         if fast.hasPrefix("event") { events += 1 }
         if fast.hasPrefix("failure") { failures += 1 }
+        if fast.contains("|prefix ") { prefixed += 1 }
       }
     }
     #expect(events > 10_000)
+    #expect(prefixed > 5000)
     #expect(failures > 5000)
   }
 

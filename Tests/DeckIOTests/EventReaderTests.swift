@@ -50,7 +50,9 @@ func parseOutcome(
       let event =
         o.kind == .event
         ? "\(e.userString)|\(e.itemString)|\(e.swipe)|\(e.at)|\(e.position)|"
-          + "\(String(describing: e.deck))|\(String(describing: e.propensity))" : ""
+          + "\(String(describing: e.deck))|\(String(describing: e.propensity))"
+          // Only when logged, so that the outcomes of logs without it read as they always did.
+          + (e.prefixPropensity.map { "|prefix \($0)" } ?? "") : ""
       return "\(o.kind) \(o.consumed) \(o.lines) \(event)"
     } catch {
       return "failure \(error.offset) \(error.field?.name ?? "-") \(error.message)"
@@ -63,23 +65,23 @@ private let tokyo = FixedUTCOffset(seconds: 9 * 3600)
 /// The same six events (two of them raw drags, one a hesitation) in both formats.
 private let sampleJSONL = """
   {"user":"u0042","item":"nikujaga","swipe":"right","at":"2026-11-20T19:05:12+09:00","position":3,"deck":"2026-11-20"}
-  {"user":"u0042","item":"miso, red","swipe":"left","at":"2026-11-20T10:05:13Z","position":4,"deck":"2026-11-20","propensity":0.25}
+  {"user":"u0042","item":"miso, red","swipe":"left","at":"2026-11-20T10:05:13Z","position":4,"deck":"2026-11-20","propensity":0.25,"prefix_propensity":0.0625}
   {"user":"caf\\u00e9 \\"bob\\"","item":"gyoza","swipe":"right","at":"2026-11-21 08:00:00"}
   {"user":"u7","item":"ramen","dx":-200,"width":300,"at":"2026-11-21"}
   {"user":"u7","item":"udon","dx":40,"width":300,"at":"2026-11-21"}
-  {"user":"u7","item":"soba","dx":150.5,"width":300,"at":"2026-11-21T23:59:59.9","position":1,"propensity":1}
+  {"user":"u7","item":"soba","dx":150.5,"width":300,"at":"2026-11-21T23:59:59.9","position":1,"propensity":1,"prefix_propensity":1e-0}
 
   """
 
 private let sampleCSV = #"""
-  deck,at,user,item,swipe,position,propensity,dx,width,comment\#r
-  2026-11-20,2026-11-20T19:05:12+09:00,u0042,nikujaga,right,3,,,,first\#r
-  2026-11-20,2026-11-20T10:05:13Z,u0042,"miso, red",left,4,0.25,,,\#r
-  ,2026-11-21 08:00:00,"café ""bob""",gyoza,right,,,,,"multi\#r
+  deck,at,user,item,swipe,position,propensity,dx,width,prefix_propensity,comment\#r
+  2026-11-20,2026-11-20T19:05:12+09:00,u0042,nikujaga,right,3,,,,,first\#r
+  2026-11-20,2026-11-20T10:05:13Z,u0042,"miso, red",left,4,0.25,,,"0.0625",\#r
+  ,2026-11-21 08:00:00,"café ""bob""",gyoza,right,,,,,,"multi\#r
   line ""note"""\#r
-  ,2026-11-21,u7,ramen,,,,-200,300,\#r
-  ,2026-11-21,u7,udon,,,,40,300,\#r
-  ,2026-11-21T23:59:59.9,u7,soba,,1,1,150.5,300,\#r
+  ,2026-11-21,u7,ramen,,,,-200,300,,\#r
+  ,2026-11-21,u7,udon,,,,40,300,,\#r
+  ,2026-11-21T23:59:59.9,u7,soba,,1,1,150.5,300,1,\#r
 
   """#
 
@@ -89,13 +91,14 @@ private let sampleEvents: [SwipeEvent] = [
     position: 3, deck: DeckDate(year: 2026, month: 11, day: 20)),
   SwipeEvent(
     user: "u0042", item: "miso, red", swipe: .left, at: localTime(2026, 11, 20, 19, 5, 13),
-    position: 4, deck: DeckDate(year: 2026, month: 11, day: 20), propensity: 0.25),
+    position: 4, deck: DeckDate(year: 2026, month: 11, day: 20), propensity: 0.25,
+    prefixPropensity: 0.0625),
   SwipeEvent(
     user: "café \"bob\"", item: "gyoza", swipe: .right, at: localTime(2026, 11, 21, 8)),
   SwipeEvent(user: "u7", item: "ramen", swipe: .left, at: localTime(2026, 11, 21)),
   SwipeEvent(
     user: "u7", item: "soba", swipe: .right, at: localTime(2026, 11, 21, 23, 59, 59),
-    position: 1, propensity: 1),
+    position: 1, propensity: 1, prefixPropensity: 1),
 ]
 
 @Suite struct EventReaderTests {
@@ -163,7 +166,7 @@ private let sampleEvents: [SwipeEvent] = [
 
   @Test func nullMeansNotLoggedForOptionalFields() throws {
     let text = """
-      {"user":"u1","item":"a","swipe":"left","at":"2026-11-20","position":null,"deck":null,"propensity":null,"width":null}
+      {"user":"u1","item":"a","swipe":"left","at":"2026-11-20","position":null,"deck":null,"propensity":null,"prefix_propensity":null,"width":null}
       """
     let (events, _) = try readEvents(text, .jsonLines)
     #expect(

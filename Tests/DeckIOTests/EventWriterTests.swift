@@ -31,13 +31,18 @@ private func at(_ h: Int64, _ m: Int64, _ s: Int64) -> Int64 {
 private let swipes: [SwipeEvent] = [
   SwipeEvent(
     user: "s00001", item: "ramen", swipe: .right, at: at(12, 3, 7), position: 2, deck: day,
-    propensity: 0.125),
+    propensity: 0.125, prefixPropensity: 0.03125),
   SwipeEvent(user: "s00001", item: "miso, red", swipe: .left, at: at(0, 0, 0)),
   SwipeEvent(
     user: "caf\u{e9} \"bob\"", item: "line\nbreak", swipe: .right, at: at(23, 59, 59),
-    position: 10, deck: day.adding(days: -1), propensity: 1.0 / 3.0),
+    position: 10, deck: day.adding(days: -1), propensity: 1.0 / 3.0,
+    prefixPropensity: 1.0 / 9.0),
   SwipeEvent(
-    user: "u", item: "tiny", swipe: .left, at: -1, position: 1000, propensity: 1.25e-7),
+    user: "u", item: "tiny", swipe: .left, at: -1, position: 1000, propensity: 1.25e-7,
+    prefixPropensity: 5e-324),
+  // A prefix propensity without a propensity is written and read back as it is (the
+  // off-policy reader refuses such an event; the writer and the reader only check ranges).
+  SwipeEvent(user: "u", item: "two", swipe: .left, at: at(8, 0, 1), prefixPropensity: 1),
   SwipeEvent(user: "u", item: "one", swipe: .right, at: at(8, 0, 0), propensity: 1),
 ]
 
@@ -48,7 +53,7 @@ struct EventWriterTests {
     let text = try written(Array(swipes.prefix(2)).map(LogEvent.init), .jsonLines)
     #expect(
       text == """
-        {"user":"s00001","item":"ramen","swipe":"right","at":"2026-01-10T12:03:07","position":2,"deck":"2026-01-10","propensity":0.125}
+        {"user":"s00001","item":"ramen","swipe":"right","at":"2026-01-10T12:03:07","position":2,"deck":"2026-01-10","propensity":0.125,"prefix_propensity":0.03125}
         {"user":"s00001","item":"miso, red","swipe":"left","at":"2026-01-10T00:00:00"}
 
         """)
@@ -58,20 +63,56 @@ struct EventWriterTests {
   func csvBytes() throws {
     let text = try written(Array(swipes.prefix(3)).map(LogEvent.init), .csv)
     let expected = [
-      "user,item,swipe,at,position,deck,propensity",
-      "s00001,ramen,right,2026-01-10T12:03:07,2,2026-01-10,0.125",
-      "s00001,\"miso, red\",left,2026-01-10T00:00:00,,,",
-      "\"caf\u{e9} \"\"bob\"\"\",\"line\nbreak\",right,2026-01-10T23:59:59,10,2026-01-09,0.3333333333333333",
+      "user,item,swipe,at,position,deck,propensity,prefix_propensity",
+      "s00001,ramen,right,2026-01-10T12:03:07,2,2026-01-10,0.125,0.03125",
+      "s00001,\"miso, red\",left,2026-01-10T00:00:00,,,,",
+      "\"caf\u{e9} \"\"bob\"\"\",\"line\nbreak\",right,2026-01-10T23:59:59,10,2026-01-09,0.3333333333333333,"
+        + "0.1111111111111111",
     ]
     #expect(text == expected.joined(separator: "\n") + "\n")
   }
 
+  @Test(
+    "prefix propensities: after propensity in JSON Lines, their own CSV cell, empty when absent")
+  func prefixPropensities() throws {
+    let lines = [
+      LogEvent(
+        user: "u", item: "a", swipe: .right, at: 0, position: 1, propensity: 0.5,
+        prefixPropensity: 0.5),
+      LogEvent(
+        user: "u", item: "b", swipe: nil, drag: LoggedDrag(dx: -200, width: 390), at: 1,
+        position: 2, propensity: 0.25, prefixPropensity: 0.0625),
+      LogEvent(user: "u", item: "c", swipe: .left, at: 2, position: 3, propensity: 0.125),
+    ]
+    #expect(
+      try written(lines, .jsonLines) == """
+        {"user":"u","item":"a","swipe":"right","at":"1970-01-01T00:00:00","position":1,"propensity":0.5,"prefix_propensity":0.5}
+        {"user":"u","item":"b","at":"1970-01-01T00:00:01","position":2,"propensity":0.25,"prefix_propensity":0.0625,"dx":-200,"width":390}
+        {"user":"u","item":"c","swipe":"left","at":"1970-01-01T00:00:02","position":3,"propensity":0.125}
+
+        """)
+    #expect(
+      try written(lines, .csv, drags: true) == """
+        user,item,swipe,at,position,deck,propensity,prefix_propensity,dx,width
+        u,a,right,1970-01-01T00:00:00,1,,0.5,0.5,,
+        u,b,,1970-01-01T00:00:01,2,,0.25,0.0625,-200,390
+        u,c,left,1970-01-01T00:00:02,3,,0.125,,,
+
+        """)
+    for format in EventFormat.allCases {
+      let (events, _) = try readBack(try written(lines, format, drags: true), format)
+      #expect(events.map(\.prefixPropensity) == [0.5, 0.0625, nil], "\(format)")
+      #expect(events.map(\.propensity) == [0.5, 0.25, 0.125], "\(format)")
+    }
+  }
+
   @Test("an empty CSV log is its header; an empty JSON Lines log is empty")
   func empty() throws {
-    #expect(try written([], .csv) == "user,item,swipe,at,position,deck,propensity\n")
     #expect(
-      try written([], .csv, drags: true) == "user,item,swipe,at,position,deck,propensity,dx,width\n"
-    )
+      try written([], .csv) == "user,item,swipe,at,position,deck,propensity,prefix_propensity\n")
+    #expect(
+      try written([], .csv, drags: true)
+        == "user,item,swipe,at,position,deck,propensity,prefix_propensity,dx,width\n")
     #expect(try written([], .jsonLines) == "")
   }
 
@@ -103,7 +144,7 @@ struct EventWriterTests {
       ])
     #expect(stats.hesitations == 1)
     if format == .csv {
-      #expect(text.split(separator: "\n")[1] == "u,a,,1970-01-01T00:01:00,,,,175.6,390")
+      #expect(text.split(separator: "\n")[1] == "u,a,,1970-01-01T00:01:00,,,,,175.6,390")
     } else {
       #expect(
         text.split(separator: "\n")[0]

@@ -126,6 +126,50 @@ struct ParallelPipelineTests {
     #expect(strategy.batchStarts == stride(from: 0, to: 150, by: 7).map { "u\($0)" })
   }
 
+  /// Gives every candidate a propensity and a prefix propensity (`prefixes` of them per diner).
+  final class Prefixes: RankingStrategy {
+    let prefixes: Int?
+    init(prefixes: Int?) { self.prefixes = prefixes }
+    var description: StrategyDescription { PopularityStrategy.description }
+    func learn(catalog: Catalog, history: History) throws(StrategyError) {}
+    func score(_ batch: inout [ScoringContext]) throws(StrategyError) -> [Scores] {
+      batch.map { c in
+        let n = c.candidates.count
+        return Scores(
+          c.candidates.map { -Double($0) }, propensities: Array(repeating: 0.5, count: n),
+          prefixPropensities: c.candidates.prefix(prefixes ?? n).map { 1 / Double($0 + 2) })
+      }
+    }
+  }
+
+  @Test("prefix propensities reach the cards; a wrong number of them is the strategy's error")
+  func prefixPropensities() throws {
+    let f = try Self.fixture()
+    let decks = try Self.decks(Prefixes(prefixes: nil), f, jobs: 2)
+    #expect(decks.count == Self.users.count)
+    for deck in decks {
+      #expect(!deck.cards.isEmpty)
+      // Each candidate's prefix propensity is 1 / (its catalog index + 2).
+      for card in deck.cards {
+        #expect(card.prefixPropensity == 1 / Double(card.item + 2))
+        #expect(card.propensity == 0.5)
+      }
+    }
+    do {
+      _ = try Self.decks(Prefixes(prefixes: 3), f, jobs: 1)
+      Issue.record("3 prefix propensities were taken for more candidates")
+    } catch let error as StrategyError {
+      guard case .failed(let strategy, let message) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(strategy == "popularity")
+      #expect(
+        message.hasPrefix("returned 3 prefix propensities for ")
+          && message.hasSuffix(" candidates"), "\(message)")
+    }
+  }
+
   @Test("Parallel.map keeps index order for any number of workers")
   func parallelMap() {
     let expected = (0..<1000).map { $0 * $0 }

@@ -328,6 +328,51 @@ import Testing
     #expect(r.stderr.contains("propensity: missing on"))
   }
 
+  /// A log whose prefix propensities cannot be probabilities of prefixes stops `--ope` with a
+  /// data error (65) that names the first such event; the same log without them is evaluated.
+  @Test func prefixPropensitiesAboveTheirPropensitiesNameTheLine() throws {
+    let dir = try TempDir("menudeck-ope-prefix")
+    try dir.write(
+      "c.json", #"{"catalog": "\#(CLITest.repoRoot)/Data/catalog.json", "time_zone": "UTC"}"#)
+    func line(
+      _ user: String, _ item: String, _ swipe: String, _ day: Int, _ position: Int,
+      _ propensity: String, _ prefix: String?
+    ) -> String {
+      let extra = prefix.map { ",\"prefix_propensity\":\($0)" } ?? ""
+      return
+        #"{"user":"\#(user)","item":"\#(item)","swipe":"\#(swipe)","at":"2026-11-0\#(day)T12:00:0\#(position)","position":\#(position),"propensity":\#(propensity)"#
+        + extra + "}\n"
+    }
+    let training =
+      line("u1", "oyakodon", "right", 1, 1, "0.5", nil)
+      + line("u2", "gyudon", "right", 1, 1, "0.5", nil)
+    let evaluation = [
+      ("u1", "gyudon", "right", "0.5", "0.5"), ("u1", "katsudon", "left", "0.25", "0.375"),
+      ("u2", "oyakodon", "right", "0.5", "0.5"), ("u2", "tendon", "left", "0.25", "0.125"),
+    ]
+    var log = training
+    var plain = training
+    for (k, e) in evaluation.enumerated() {
+      log += line(e.0, e.1, e.2, 3, k % 2 + 1, e.3, e.4)
+      plain += line(e.0, e.1, e.2, 3, k % 2 + 1, e.3, nil)
+    }
+    try dir.write("log.jsonl", log)
+    try dir.write("plain.jsonl", plain)
+    let arguments = [
+      "compare", "--config", "c.json", "--ope", "--split", "2026-11-03", "-s", "popularity", "-s",
+      "random", "--resamples", "10",
+    ]
+    let r = dir.run(arguments + ["log.jsonl"])
+    #expect(r.code == .dataError, "\(r.stderr)")
+    #expect(
+      r.stderr.contains(
+        "log.jsonl:4: prefix_propensity: '0.375' is above the card's propensity '0.25'; a prefix "
+          + "propensity is the logging policy's probability of the session's cards from position "
+          + "1 to this one, in their order, which cannot exceed"), "\(r.stderr)")
+    let ok = dir.run(arguments + ["plain.jsonl"])
+    #expect(ok.code == .success, "\(ok.stderr)")
+  }
+
   @Test func offPolicyNeedsADateSplit() {
     let r = CLIRun([
       "compare", "--ope", "--holdout", "0.2", "-s", "popularity", "-s", "affinity",

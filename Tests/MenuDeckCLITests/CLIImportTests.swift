@@ -148,7 +148,7 @@ import Testing
     (
       ["--columns", "usr=userId"],
       "--columns: unknown field 'usr' (did you mean 'user'?); fields: user, item, swipe, at, "
-        + "position, deck, propensity, dx, width, rating"
+        + "position, deck, propensity, prefix_propensity, dx, width, rating"
     ),
     (
       ["--right", "rating>=4"],

@@ -59,6 +59,29 @@ import Testing
         """)
   }
 
+  @Test func badPrefixPropensitiesAreBadLines() throws {
+    let event = #"{"user":"u1","item":"tofu","swipe":"right","at":"2026-11-20T12:00:00Z","#
+    let dir = try Self.fixture(
+      users: #"{"users": [{"id": "u1"}]}"#,
+      history: [
+        event + #""propensity":0.5,"prefix_propensity":0.25}"#,
+        event + #""propensity":0.5,"prefix_propensity":1.5}"#,
+        event + #""prefix_propensity":"half"}"#,
+      ])
+    let result = dir.run(["validate", "--config", dir.file("config.json")])
+    #expect(result.code == .dataError)
+    let log = dir.file("swipes.jsonl")
+    #expect(
+      result.stderr == """
+        menudeck: error: \(log):2:109: prefix_propensity: '1.5' is not in (0, 1]; give the \
+        probability the ranking had of showing the deck's cards from position 1 to this one, in \
+        their order
+        menudeck: error: \(log):3:92: prefix_propensity: expected a number, found '"half"'; give a \
+        number in (0, 1]
+
+        """)
+  }
+
   @Test func collectsErrorsOfSeveralInputs() throws {
     let dir = try Self.fixture(
       users: #"{"users": [{"id": "u1"}, {"id": "u1"}]}"#, history: ["{", Self.good])

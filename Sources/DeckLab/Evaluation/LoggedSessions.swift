@@ -82,6 +82,21 @@ package struct OffPolicyLog: Sendable, Equatable {
 
   /// Logged cards over all sessions.
   package var cardCount: Int { sessions.reduce(0) { $0 + $1.cards.count } }
+
+  /// Whether every card of every session carries a prefix propensity, and there is a card: what
+  /// the slate estimators need. `LoggedSessions.check()` refuses a session that carries them on
+  /// some cards only, so in a log it passed each session has them on every card or on none, and
+  /// this is false when some session has none.
+  package var hasPrefixPropensities: Bool {
+    var any = false
+    for s in sessions {
+      for c in s.cards {
+        if c.prefixPropensity == nil { return false }
+        any = true
+      }
+    }
+    return any
+  }
 }
 
 /// How many events lacked a field, and where the first few of them are.
@@ -100,6 +115,9 @@ package struct EventLocations: Sendable, Equatable {
     if first.count < EventLocations.limit { first.append(SourceLocation(file: file, line: line)) }
   }
 
+  /// Counts `n` more events without their locations (found after the ones kept).
+  mutating func noteUnlisted(_ n: Int) { count += n }
+
   /// "here, :15, :20 and 40 more" (other files by name), relative to the first location.
   func listed() -> String {
     guard let head = first.first else { return "" }
@@ -115,9 +133,9 @@ package struct EventLocations: Sendable, Equatable {
 
 /// An `EventSink` that collects the evaluation log of an off-policy evaluation: for every event
 /// whose deck day (the event's `deck`, or else the local day of `at`) is on or after `start`, the
-/// card it logs (catalog index, position, right swipe = reward 1, propensity), grouped into
-/// sessions (user, deck day). Events before `start` are accepted and left out (they are the
-/// training period).
+/// card it logs (catalog index, position, right swipe = reward 1, propensity, and the prefix
+/// propensity when logged), grouped into sessions (user, deck day). Events before `start` are
+/// accepted and left out (they are the training period).
 ///
 /// Events whose item is not in the catalog are refused (`.unknownItem`), in or out of the
 /// window, as the other sinks do. An event in the window without a `propensity` or without a
@@ -126,16 +144,36 @@ package struct EventLocations: Sendable, Equatable {
 /// `OffPolicy.minimumPropensity`. Zero, negative, non-finite and above-1 propensities never get
 /// here: the reader refuses them (`(0, 1]`) with their location.
 ///
+/// Prefix propensities are optional: a log without any is valid (the slate estimators are then
+/// not computed). A log that carries them must carry them coherently, since the slate
+/// estimators divide by them: `check()` refuses a prefix propensity above the card's own
+/// propensity, prefix propensities that grow along a session's positions, a session that
+/// carries them on some cards only, and a session that carries them whose positions are not
+/// 1, 2, ..., L once each (each naming the file:line of the first such event).
+///
 /// The reader does not tell a sink which file an event came from: whoever drives it reads one
 /// file per `EventReader.read` call and sets `file` before each (the name used in locations).
 ///
-/// Memory: about 24 bytes per evaluated card, plus the distinct users and sessions.
+/// Memory: 32 bytes per evaluated card while reading (`PendingCard`: the card, its session, its
+/// prefix propensity and the line of its event, kept for the locations of `check()`), plus the
+/// distinct users, sessions and files; `check()` of a log with prefix propensities adds 4
+/// bytes per card and 16 per session while it runs. The log (`log()`) is 40 bytes per card
+/// (`LoggedCard`).
 package struct LoggedSessions: EventSink, Sendable {
   package let catalog: Catalog
   /// The first day of the evaluation period.
   package let start: DeckDate
-  /// The file being read, for the locations of events with missing fields.
-  package var file: String
+  /// The file being read, for the locations of events with missing fields and of the cards
+  /// `check()` refuses.
+  package var file: String {
+    didSet {
+      if let last = files.last, last.firstCard == cards.count {
+        files[files.count - 1].name = file
+      } else {
+        files.append((file, cards.count))
+      }
+    }
+  }
 
   /// Events in the window without a propensity.
   package private(set) var missingPropensity = EventLocations()
@@ -156,16 +194,33 @@ package struct LoggedSessions: EventSink, Sendable {
   private var sessionDay: [Int32] = []
   private var lastSession: Int32 = -1
   private var cards: [PendingCard] = []
+  /// Cards with a prefix propensity.
+  private var prefixCards = 0
+  /// The files read, each with the index in `cards` of its first card: cards come in the order
+  /// read, so a card's file is the last one that starts at or before it.
+  private var files: [(name: String, firstCard: Int)]
+  /// The lines of the cards whose line does not fit `PendingCard.line`, by card index.
+  private var longLines: [Int: Int] = [:]
 
-  private struct PendingCard {
+  /// One evaluated card as read, in 32 bytes (`MemoryLayout<PendingCard>.stride`).
+  struct PendingCard {
     var session: Int32
-    var card: LoggedCard
+    var item: Int32
+    /// 1-based, at most `EventReader.maxPosition`.
+    var position: UInt16
+    var liked: Bool
+    /// The line of its event; `UInt32.max` when the line is in `longLines`.
+    var line: UInt32
+    var propensity: Double
+    /// 0 when not logged (a logged one is above 0).
+    var prefixPropensity: Double
   }
 
   package init(catalog: Catalog, start: DeckDate, file: String = "") {
     self.catalog = catalog
     self.start = start
     self.file = file
+    files = [(file, 0)]
     items = ByteTable(capacity: catalog.count)
     for item in catalog.items { _ = items.insert(item.id) }
   }
@@ -190,12 +245,19 @@ package struct LoggedSessions: EventSink, Sendable {
       lowPropensity.note(file: file, line: e.line)
       return .accepted
     }
+    precondition(e.position <= Int32(UInt16.max), "positions are at most EventReader.maxPosition")
     let session = sessionSlot(e.user, day)
+    var line = UInt32.max
+    if e.line >= 0 && e.line < Int(UInt32.max) {
+      line = UInt32(e.line)
+    } else {
+      longLines[cards.count] = e.line
+    }
+    if e.prefixPropensity != nil { prefixCards += 1 }
     cards.append(
       PendingCard(
-        session: session,
-        card: LoggedCard(
-          item: item, position: e.position, liked: e.swipe == .right, propensity: propensity)))
+        session: session, item: item, position: UInt16(e.position), liked: e.swipe == .right,
+        line: line, propensity: propensity, prefixPropensity: e.prefixPropensity ?? 0))
     return .accepted
   }
 
@@ -225,6 +287,8 @@ package struct LoggedSessions: EventSink, Sendable {
   /// propensity below `OffPolicy.minimumPropensity`, or no position: a `.malformed` error at
   /// the first such event that lists a few more and counts the rest, e.g. `events.jsonl:12:
   /// propensity: missing on 43 events from 2026-03-01 on: here, :15, :20 and 40 more; ...`.
+  /// Then, when some card carries a prefix propensity, the same for the first card (in the
+  /// order read) of each of `checkPrefixes()`'s rules that a card breaks.
   package func check() throws(DeckIOError) {
     if let head = missingPropensity.first.first {
       throw .malformed(
@@ -253,6 +317,7 @@ package struct LoggedSessions: EventSink, Sendable {
           + "; off-policy evaluation needs the 1-based card position of every evaluated event; "
           + "log it with each swipe")
     }
+    if prefixCards > 0 { try checkPrefixes() }
   }
 
   private func missing(_ events: EventLocations) -> String {
@@ -288,7 +353,12 @@ package struct LoggedSessions: EventSink, Sendable {
           LoggedSession(diner: diner, day: DeckDate(daysSinceEpoch: sessionDay[s]), cards: []))
       }
     }
-    for c in cards { sessions[target[Int(c.session)]].cards.append(c.card) }
+    for c in cards {
+      sessions[target[Int(c.session)]].cards.append(
+        LoggedCard(
+          item: c.item, position: Int32(c.position), liked: c.liked, propensity: c.propensity,
+          prefixPropensity: c.prefixPropensity > 0 ? c.prefixPropensity : nil))
+    }
     for s in sessions.indices {
       // Stable by position: ties keep the order of the log.
       let indexed = sessions[s].cards.enumerated().sorted {
@@ -298,5 +368,213 @@ package struct LoggedSessions: EventSink, Sendable {
     }
     sessions.sort { ($0.diner, $0.day.daysSinceEpoch) < ($1.diner, $1.day.daysSinceEpoch) }
     return OffPolicyLog(diners: diners, sessions: sessions, itemCount: catalog.count)
+  }
+}
+
+// MARK: - Prefix propensities
+
+extension LoggedSessions {
+  /// How far (relative) a prefix propensity may exceed the card's propensity or the prefix
+  /// propensity before it: the rounding of a product of probabilities, not more.
+  package static let prefixTolerance = 1e-9
+
+  /// The first few (in the order read) of the cards that break a rule, each with what its
+  /// message says, and how many there are.
+  private struct Offenders<Detail> {
+    var count = 0
+    /// Ascending by card index, at most `EventLocations.limit`.
+    var first: [(card: Int, detail: Detail)] = []
+
+    mutating func note(_ card: Int, _ detail: Detail) {
+      count += 1
+      if first.count == EventLocations.limit {
+        guard card < first[first.count - 1].card else { return }
+        first.removeLast()
+      }
+      let at = first.firstIndex { $0.card > card } ?? first.count
+      first.insert((card, detail), at: at)
+    }
+  }
+
+  /// Where a session's positions stop being 1, 2, ..., L.
+  private enum PositionBreak {
+    /// The first card's position is not 1.
+    case start
+    /// The card comes after a gap (the position before it is given).
+    case gap(after: UInt16)
+    /// A second card at the position of `earlier` (a card index).
+    case twice(earlier: Int)
+  }
+
+  /// The location of card `i`'s event.
+  private func location(ofCard i: Int, field: String? = nil) -> SourceLocation {
+    // The last file that starts at or before the card.
+    var lo = 0
+    var hi = files.count - 1
+    while lo < hi {
+      let mid = (lo + hi + 1) / 2
+      if files[mid].firstCard <= i { lo = mid } else { hi = mid - 1 }
+    }
+    let line = cards[i].line == UInt32.max ? longLines[i] ?? Int(UInt32.max) : Int(cards[i].line)
+    return SourceLocation(file: files[lo].name, line: line, field: field)
+  }
+
+  /// "here, :15, :20 and 40 more" for the offenders.
+  private func listed<Detail>(_ offenders: Offenders<Detail>) -> String {
+    var locations = EventLocations()
+    for o in offenders.first {
+      let l = location(ofCard: o.card)
+      locations.note(file: l.file, line: l.line)
+    }
+    locations.noteUnlisted(offenders.count - offenders.first.count)
+    return locations.listed()
+  }
+
+  /// "diner 'u1' on 2026-11-22".
+  private func describe(session s: Int) -> String {
+    "diner '\(users.string(at: sessionUser[s]))' on \(DeckDate(daysSinceEpoch: sessionDay[s]))"
+  }
+
+  @inline(__always)
+  private static func exceeds(_ a: Double, _ b: Double) -> Bool {
+    a - b > prefixTolerance * b
+  }
+
+  /// The rules of a log's prefix propensities, which the slate estimators divide by (the prefix
+  /// propensity of the card at position k is the logging policy's probability of the session's
+  /// cards at positions 1 to k, in that order), checked in this order:
+  /// 1. a session carries them on every card or on none (`prefix_propensity`: missing);
+  /// 2. a session that carries them has one card at each position 1, 2, ..., L (`position`): a
+  ///    prefix with a gap or two cards at one place has no probability;
+  /// 3. a prefix propensity is at most the card's propensity, P(this card at position k), since
+  ///    the prefix includes that event;
+  /// 4. along a session's positions, prefix propensities do not grow: a longer prefix is no
+  ///    likelier than a shorter one.
+  /// 3 and 4 allow `prefixTolerance` of relative excess. The first rule broken throws a
+  /// `.malformed` error at its first card in the order read, listing a few more and counting
+  /// the rest (events, or sessions for rule 2).
+  ///
+  /// Memory while it runs: 4 bytes per card and 16 per session.
+  func checkPrefixes() throws(DeckIOError) {
+    precondition(cards.count < Int(Int32.max), "card indices fit in 32 bits")
+    // The cards of each session (the order read, then by position within the session).
+    let sessionCount = sessionUser.count
+    var bounds = [Int](repeating: 0, count: sessionCount + 1)
+    for c in cards { bounds[Int(c.session) + 1] += 1 }
+    for s in 0..<sessionCount { bounds[s + 1] += bounds[s] }
+    var order = [Int32](repeating: 0, count: cards.count)
+    var next = bounds
+    for i in cards.indices {
+      let s = Int(cards[i].session)
+      order[next[s]] = Int32(i)
+      next[s] += 1
+    }
+    next = []
+
+    var partial = Offenders<Int>()  // the session
+    var positions = Offenders<(session: Int, position: UInt16, kind: PositionBreak)>()
+    var aboveOwn = Offenders<Void>()
+    var growing = Offenders<(session: Int, before: Int)>()
+    for s in 0..<sessionCount {
+      let range = bounds[s]..<bounds[s + 1]
+      var carrying = 0
+      for k in range where cards[Int(order[k])].prefixPropensity > 0 { carrying += 1 }
+      guard carrying > 0 else { continue }
+      if carrying < range.count {
+        for k in range where cards[Int(order[k])].prefixPropensity == 0 {
+          partial.note(Int(order[k]), s)
+        }
+      }
+      order[range].sort { a, b in
+        let pa = cards[Int(a)].position
+        let pb = cards[Int(b)].position
+        return pa != pb ? pa < pb : a < b
+      }
+      var expected: UInt16 = 1
+      var broken = false
+      var before: Int? = nil
+      for k in range {
+        let i = Int(order[k])
+        let card = cards[i]
+        if !broken && card.position != expected {
+          broken = true
+          let kind: PositionBreak =
+            card.position < expected
+            ? .twice(earlier: Int(order[k - 1]))
+            : expected == 1 ? .start : .gap(after: expected - 1)
+          positions.note(i, (s, card.position, kind))
+        }
+        expected = card.position &+ 1
+        guard card.prefixPropensity > 0 else { continue }
+        if Self.exceeds(card.prefixPropensity, card.propensity) { aboveOwn.note(i, ()) }
+        if let b = before, Self.exceeds(card.prefixPropensity, cards[b].prefixPropensity) {
+          growing.note(i, (s, b))
+        }
+        before = i
+      }
+    }
+
+    let meaning =
+      "a prefix propensity is the logging policy's probability of the session's cards from "
+      + "position 1 to this one, in their order"
+    if let head = partial.first.first {
+      let what =
+        partial.count == 1
+        ? "missing, though other cards of its session (\(describe(session: head.detail))) carry one"
+        : "missing on \(partial.count) events of sessions whose other cards carry one (the first: "
+          + "\(describe(session: head.detail))): \(listed(partial))"
+      throw .malformed(
+        location(ofCard: head.card, field: "prefix_propensity"),
+        message: what + "; " + meaning
+          + ", so the slate estimators need it on every card of a session or on none: log it "
+          + "with every card the ranking showed, or with none")
+    }
+    if let head = positions.first.first {
+      let (s, position, kind) = head.detail
+      let session = "the session of \(describe(session: s)), which carries prefix propensities"
+      var what: String
+      switch kind {
+      case .start: what = "\(position) is the first position of \(session)"
+      case .gap(let after): what = "\(position) follows position \(after) in \(session)"
+      case .twice(let earlier):
+        let other = location(ofCard: earlier)
+        let at = other.file == location(ofCard: head.card).file ? ":\(other.line)" : "\(other)"
+        what = "a second card at position \(position) (the first is at \(at)) in \(session)"
+      }
+      if positions.count > 1 {
+        what += " (in \(positions.count) sessions from \(start) on: \(listed(positions)))"
+      }
+      throw .malformed(
+        location(ofCard: head.card, field: "position"),
+        message: what + "; " + meaning
+          + ", which needs one card at each position 1, 2, 3, ...: log every card shown, once, "
+          + "or leave out prefix_propensity")
+    }
+    if let head = aboveOwn.first.first {
+      let card = cards[head.card]
+      let count =
+        aboveOwn.count == 1
+        ? "" : " (on \(aboveOwn.count) events from \(start) on: \(listed(aboveOwn)))"
+      throw .malformed(
+        location(ofCard: head.card, field: "prefix_propensity"),
+        message: "'\(card.prefixPropensity)' is above the card's propensity '\(card.propensity)'"
+          + count + "; " + meaning + ", which cannot exceed the probability of this card at its "
+          + "position: log the probability of the whole prefix (the product of the ranking's "
+          + "choices up to this card), not of the card alone")
+    }
+    if let head = growing.first.first {
+      let card = cards[head.card]
+      let earlier = cards[head.detail.before]
+      let count =
+        growing.count == 1
+        ? "" : " (on \(growing.count) events from \(start) on: \(listed(growing)))"
+      throw .malformed(
+        location(ofCard: head.card, field: "prefix_propensity"),
+        message: "'\(card.prefixPropensity)' at position \(card.position) is above "
+          + "'\(earlier.prefixPropensity)' at position \(earlier.position) in the session of "
+          + "\(describe(session: head.detail.session))" + count + "; " + meaning
+          + ", so it cannot grow along the positions: log the running product of the ranking's "
+          + "choices up to each card, not each choice alone")
+    }
   }
 }

@@ -14,16 +14,20 @@ package struct SimulatedCard: Sendable, Equatable {
   package var swipe: SwipeDirection?
   /// The strategy's propensity for the card, when it gives one.
   package var propensity: Double?
+  /// The strategy's prefix propensity for the card (its probability of the deck's cards from
+  /// position 1 up to and including this one, in order), when it gives one.
+  package var prefixPropensity: Double?
 
   package init(
     item: Int32, position: Int, trueUtility: Double, swipe: SwipeDirection?,
-    propensity: Double?
+    propensity: Double?, prefixPropensity: Double? = nil
   ) {
     self.item = item
     self.position = position
     self.trueUtility = trueUtility
     self.swipe = swipe
     self.propensity = propensity
+    self.prefixPropensity = prefixPropensity
   }
 }
 
@@ -240,11 +244,19 @@ package final class Simulator {
             "gave dish '\(catalog[card.item].id)', which the deck shows diner '\(id)' at position "
             + "\(k + 1), the propensity \(p); a shown card's propensity is above 0 and at most 1")
       }
+      if let p = card.prefixPropensity, !(p > 0 && p <= 1) {
+        throw StrategyError.failed(
+          strategy: strategy,
+          message:
+            "gave dish '\(catalog[card.item].id)', which the deck shows diner '\(id)' at position "
+            + "\(k + 1), the prefix propensity \(p); the probability of the cards shown up to a "
+            + "card is above 0 and at most 1")
+      }
       cards.append(
         SimulatedCard(
           item: card.item, position: k + 1,
           trueUtility: truth.utility(diner: d, item: card.item, day: today), swipe: nil,
-          propensity: card.propensity))
+          propensity: card.propensity, prefixPropensity: card.prefixPropensity))
     }
     // The session is DeckCore's DeckState, the one model of a session (`play` drives it too).
     var state = DeckState(
@@ -265,19 +277,21 @@ package final class Simulator {
             LogEvent(
               user: id, item: itemID, swipe: nil,
               drag: hesitation(toward: direction, &stream), at: clock, position: position,
-              deck: date, propensity: cards[k].propensity))
+              deck: date, propensity: cards[k].propensity,
+              prefixPropensity: cards[k].prefixPropensity))
           result.hesitations += 1
           clock += Int64(1 + stream.nextInt(below: 3))
         }
         try events(
           LogEvent(
             user: id, item: itemID, swipe: nil, drag: drag(direction, &stream), at: clock,
-            position: position, deck: date, propensity: cards[k].propensity))
+            position: position, deck: date, propensity: cards[k].propensity,
+            prefixPropensity: cards[k].prefixPropensity))
       } else {
         try events(
           LogEvent(
             user: id, item: itemID, swipe: direction, at: clock, position: position, deck: date,
-            propensity: cards[k].propensity))
+            propensity: cards[k].propensity, prefixPropensity: cards[k].prefixPropensity))
       }
       if slot < 0 { slot = history.userSlot(id) }
       history.add(user: slot, item: item, swipe: direction, day: today, position: Int32(position))
