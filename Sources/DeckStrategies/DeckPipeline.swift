@@ -19,6 +19,9 @@ package struct DeckPipeline {
   /// `jobs` processes answer side by side. Each answers for its own batches only; the plugin
   /// protocol asks that a diner's scores not depend on the other diners of a batch.
   package var replicas: [any RankingStrategy] = []
+  /// Asks the strategy for the distribution it draws each ranking from
+  /// (`ScoringContext.wantsPolicy`), handed to `build(users:jobs:emitWithPolicy:)`'s closure.
+  package var wantsPolicy = false
   private let dayMask: [Bool]
 
   package init(
@@ -50,6 +53,15 @@ package struct DeckPipeline {
   package func build(
     users: [UserProfile], jobs: Int, emit: (Deck) throws -> Void
   ) throws {
+    try build(users: users, jobs: jobs) { deck, _ in try emit(deck) }
+  }
+
+  /// As `build(users:jobs:emit:)`, with each deck the distribution the strategy drew its
+  /// ranking from, when `wantsPolicy` is set and the strategy gave one (`Scores.policy`: the
+  /// deck rules keep its order, so the deck is the ranking's first cards).
+  package func build(
+    users: [UserProfile], jobs: Int, emitWithPolicy emit: (Deck, DeckPolicy?) throws -> Void
+  ) throws {
     let batch = max(1, batchSize)
     let workers =
       strategy.scoresConcurrently ? max(1, jobs) : min(max(1, jobs), 1 + replicas.count)
@@ -67,7 +79,7 @@ package struct DeckPipeline {
           scoredBy: shared.scorers.isEmpty ? shared.pipeline.strategy : shared.scorers[k])
       }
       for result in results {
-        for deck in result.decks { try emit(deck) }
+        for (deck, policy) in zip(result.decks, result.policies) { try emit(deck, policy) }
         if let error = result.error { throw error }
       }
       start = min(users.count, start + batches * batch)
@@ -87,6 +99,7 @@ package struct DeckPipeline {
   /// error that stopped it.
   private struct BatchDecks: Sendable {
     var decks: [Deck] = []
+    var policies: [DeckPolicy?] = []
     var error: (any Error)?
   }
 
@@ -106,6 +119,7 @@ package struct DeckPipeline {
       var context = ScoringContext(
         user: user, userHistory: userHistory, date: date, candidates: set.items, seed: seed)
       context.deck = builder.slots(set)
+      context.wantsPolicy = wantsPolicy
       contexts.append(context)
     }
     let scores: [Scores]
@@ -158,7 +172,32 @@ package struct DeckPipeline {
         builder.assemble(
           user: user, date: date, candidates: candidates[k], scores: s.values,
           propensities: s.propensities, prefixPropensities: s.prefixPropensities))
+      var policy: DeckPolicy?
+      if wantsPolicy, let p = s.policy {
+        guard p.candidateCount == candidates[k].items.count else {
+          out.error = StrategyError.failed(
+            strategy: name,
+            message: "returned a ranking distribution over \(p.candidateCount) candidates for"
+              + " \(candidates[k].items.count) of user '\(user)'")
+          out.decks.removeLast()
+          return out
+        }
+        policy = DeckPolicy(policy: p, candidates: candidates[k].items)
+      }
+      out.policies.append(policy)
     }
     return out
+  }
+}
+
+/// The distribution a strategy drew one diner's ranking from, over the diner's candidates
+/// (catalog indices, in the order `RankingPolicy` numbers them).
+package struct DeckPolicy: Sendable, Equatable {
+  package var policy: RankingPolicy
+  package var candidates: [Int32]
+
+  package init(policy: RankingPolicy, candidates: [Int32]) {
+    self.policy = policy
+    self.candidates = candidates
   }
 }

@@ -454,15 +454,21 @@ enum CompareLogs {
     var rules = setup.rules
     rules.size = LogEvaluation.positions(of: log).positions
     let builder = try Inputs.deckBuilder(setup.catalog, rules, config)
-    var targets =
-      try setup.samples.map { samples in
-        try LogEvaluation.sampledTargets(
-          setup.arms, log: log, profiles: setup.profiles, history: history, builder: builder,
-          seed: seed, samples: samples, jobs: setup.jobs)
-      }
-      ?? LogEvaluation.offPolicyTargets(
-        setup.arms, log: log, profiles: setup.profiles, history: history, builder: builder,
-        seed: seed, jobs: setup.jobs)
+    // The strategies that know the distribution they draw from are that distribution; with
+    // --ope-samples, the others are sampled.
+    let draws = setup.samples ?? LogEvaluation.defaultMarginalDraws
+    let exact = try LogEvaluation.exactTargets(
+      setup.arms, log: log, profiles: setup.profiles, history: history, builder: builder,
+      seed: seed, positions: rules.size, draws: draws, jobs: setup.jobs)
+    var targets = exact.targets
+    let known = targets.map { !$0.isDeterministic }
+    if let samples = setup.samples {
+      let others = setup.arms.indices.filter { !known[$0] }
+      let sampled = try LogEvaluation.sampledTargets(
+        others.map { setup.arms[$0] }, log: log, profiles: setup.profiles, history: history,
+        builder: builder, seed: seed, samples: samples, jobs: setup.jobs)
+      for (a, target) in zip(others, sampled) { targets[a] = target }
+    }
     for (name, path) in setup.policies {
       let file = try Paths.using(path, io) { opened throws(DeckIOError) in
         let bytes = try TextInput.readBytes(
@@ -475,13 +481,36 @@ enum CompareLogs {
     }
     var part = LogEvaluation.offPolicy(
       targets, log: log, from: deckDate, options: setup.estimators)
+    let exactNames = setup.arms.indices.filter { known[$0] }.map { setup.arms[$0].name }
+    if !exactNames.isEmpty {
+      part.notes.append(
+        "\(exactNames.joined(separator: ", ")) evaluated as the distributions \(exactNames.count == 1 ? "it draws its decks" : "they draw their decks") from,"
+          + " exactly (plackett-luce's probabilities after position 1 estimated from \(draws)"
+          + " rankings per distinct distribution); replay is undefined for them")
+      for (a, count) in exact.oneDeck.enumerated() where count > 0 {
+        part.notes.append(
+          "\(setup.arms[a].name): \(count) of \(log.sessions.count) logged sessions evaluated as"
+            + " the one deck drawn for them: the deck rules move its cards for those diners, so"
+            + " the distribution of the ranking is not the deck's")
+      }
+    }
+    part.parameters.append(
+      ReportParameter(
+        name: "ope_targets",
+        value: setup.arms.indices.map { a in
+          "\(setup.arms[a].name) "
+            + (known[a]
+              ? "exact distribution" : targets[a].isDeterministic ? "one deck" : "sampled")
+        }.joined(separator: ", ")))
     if let samples = setup.samples {
-      let stochastic = zip(setup.arms, targets).filter { !$1.isDeterministic }.map(\.0.name)
+      let stochastic = setup.arms.indices.filter { !known[$0] && !targets[$0].isDeterministic }
+        .map { setup.arms[$0].name }
       part.parameters.append(ReportParameter(name: "ope_samples", value: "\(samples)"))
       part.notes.append(
         "--ope-samples \(samples): "
           + (stochastic.isEmpty
-            ? "no strategy varied across its \(samples) seeded decks; all are evaluated as one deck"
+            ? "no other strategy varied across its \(samples) seeded decks; they are evaluated as"
+              + " one deck"
             : "\(stochastic.joined(separator: ", ")) evaluated as stochastic policies, each"
               + " probability the share of \(samples) seeded decks (Monte Carlo error up to"
               + " \(TextLayout.fixed(0.5 / Double(samples).squareRoot(), decimals: 4)) per"

@@ -79,6 +79,105 @@ package enum LogEvaluation {
     return targets
   }
 
+  /// Draws per distinct Plackett-Luce distribution for its marginals after the first position
+  /// (`RankingPolicy.marginals`) when `--ope-samples` does not say.
+  package static let defaultMarginalDraws = 500
+
+  /// Each strategy over the logged sessions as the distribution it draws its decks from, when
+  /// it knows it (`Scores.policy`: random, epsilon-greedy, plackett-luce, where the deck rules
+  /// keep their order): a target of `SessionPolicies`, whose slots are the exact marginals
+  /// (Plackett-Luce's after position 1 estimated from `draws` rankings, seeded by the
+  /// distribution itself so that equal distributions get equal estimates) and whose prefix
+  /// probabilities and conditionals are exact. A session for which the strategy gave no
+  /// distribution (deck rules that move cards for that diner) is its one drawn deck, counted in
+  /// `oneDeck`. A strategy that gives none at all is the deterministic target of
+  /// `offPolicyTargets`.
+  package static func exactTargets(
+    _ arms: [Arm], log: OffPolicyLog, profiles: [IDKey: UserProfile], history: History,
+    builder: DeckBuilder, seed: UInt64, positions: Int, draws: Int, jobs: Int = 1
+  ) throws -> (targets: [OffPolicyTarget], oneDeck: [Int]) {
+    var byDay: [DeckDate: [Int]] = [:]
+    for (i, session) in log.sessions.enumerated() { byDay[session.day, default: []].append(i) }
+    var targets: [OffPolicyTarget] = []
+    var oneDeck: [Int] = []
+    for (name, strategy) in arms {
+      var rankings = [[Int32]](repeating: [], count: log.sessions.count)
+      var policies = [DeckPolicy?](repeating: nil, count: log.sessions.count)
+      for day in byDay.keys.sorted() {
+        let indices = byDay[day]!
+        var pipeline = DeckPipeline(
+          builder: builder, strategy: strategy, history: history, seed: seed, date: day)
+        pipeline.wantsPolicy = true
+        let diners = indices.map { i in
+          let id = log.diners[log.sessions[i].diner]
+          return profiles[IDKey(id)] ?? UserProfile(id: id)
+        }
+        var next = 0
+        try pipeline.build(users: diners, jobs: jobs) { deck, policy in
+          rankings[indices[next]] = deck.cards.map(\.item)
+          policies[indices[next]] = policy
+          next += 1
+        }
+      }
+      guard policies.contains(where: { $0 != nil }) else {
+        targets.append(OffPolicyTarget(name: name, rankings: rankings))
+        oneDeck.append(0)
+        continue
+      }
+      var entries: [SessionPolicies.Entry] = []
+      var entryOf: [[UInt64]: Int32] = [:]
+      var fallback = 0
+      let sessionEntry = log.sessions.indices.map { s -> Int32 in
+        let size = rankings[s].count
+        let policy: RankingPolicy
+        let candidates: [Int32]
+        if let p = policies[s] {
+          (policy, candidates) = (p.policy, p.candidates)
+        } else {
+          // One drawn deck: its cards in order, surely.
+          fallback += 1
+          (policy, candidates) = (.epsilonGreedy(greedy: Array(0..<size), epsilon: 0), rankings[s])
+        }
+        let key = policyKey(policy, candidates, size)
+        if let e = entryOf[key] { return e }
+        var hash = StableHash()
+        hash.combine(seed)
+        hash.combine("ope-marginals")
+        for word in key { hash.combine(word) }
+        var random = RandomStream(seed: hash.finalized)
+        let marginals = policy.marginals(
+          positions: min(size, positions), samples: draws, random: &random)
+        let slots = marginals.map { row in
+          SlotDistribution(
+            row.indices.filter { row[$0] > 0 }.map { (candidates[$0], min(1, row[$0])) })
+        }
+        entries.append(
+          SessionPolicies.Entry(policy: policy, candidates: candidates, size: size, slots: slots))
+        entryOf[key] = Int32(entries.count - 1)
+        return Int32(entries.count - 1)
+      }
+      targets.append(
+        OffPolicyTarget(
+          name: name, policies: SessionPolicies(entries: entries, sessionEntry: sessionEntry)))
+      oneDeck.append(fallback)
+    }
+    return (targets, oneDeck)
+  }
+
+  /// The identity of a (distribution, candidates, deck size): equal keys, equal entries.
+  private static func policyKey(_ policy: RankingPolicy, _ candidates: [Int32], _ size: Int)
+    -> [UInt64]
+  {
+    var key: [UInt64] = [UInt64(size)]
+    switch policy {
+    case .uniform(let n): key += [0, UInt64(n)]
+    case .plackettLuce(let logits): key += [1] + logits.map(\.bitPattern)
+    case .epsilonGreedy(let greedy, let epsilon):
+      key += [2, epsilon.bitPattern] + greedy.map { UInt64($0) }
+    }
+    return key + candidates.map { UInt64(UInt32(bitPattern: $0)) }
+  }
+
   /// The largest `--ope-samples`: each sample is a deck per logged session and strategy.
   package static let maxSamples = 10_000
 

@@ -84,8 +84,7 @@ package struct SessionPolicies: Sendable, Equatable {
     /// Candidate index of each catalog index the policy ranks.
     let candidateOf: [Int32: Int]
 
-    package init(policy: RankingPolicy, candidates: [Int32], size: Int, slots: [SlotDistribution])
-    {
+    package init(policy: RankingPolicy, candidates: [Int32], size: Int, slots: [SlotDistribution]) {
       precondition(policy.candidateCount == candidates.count, "one catalog index per candidate")
       precondition(size <= candidates.count && slots.count <= size, "a deck of its candidates")
       self.policy = policy
