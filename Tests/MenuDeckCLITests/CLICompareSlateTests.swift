@@ -70,6 +70,11 @@ import Testing
     let notes = try #require(json["notes"] as? [String])
     #expect(notes.contains { $0.hasPrefix("random evaluated as the distributions it draws") })
     #expect(notes.contains { $0.hasPrefix("slate estimates (iips, rips, sips, cascade_dr)") })
+    // Two decks, weights 0.5 and 5/3: (Σc)²/Σc² = (13/6)² / (109/36) = 1.55 effective decks.
+    #expect(
+      notes.contains {
+        $0.hasPrefix("the slate estimates of random rest on an effective sample of 1.6 logged")
+      })
   }
 
   /// A deck-distribution file: "a then c" 0.5, "b then c" 0.25, "c" 0.25. Along u1's a: prefix

@@ -446,6 +446,13 @@ package enum LogEvaluation {
             + " weights): too few for IPS, SNIPS or DR to be trusted, whatever their intervals say"
         )
       }
+      if let decks = d.slateEffectiveDecks, decks < OffPolicyDiagnostics.effectiveCardsWarning {
+        notes.append(
+          "the slate estimates of \(target.name) rest on an effective sample of"
+            + " \(TextLayout.fixed(decks, decimals: 1)) logged decks ((Σc)²/Σc² of its whole-deck"
+            + " weights): too few for sips, rips or cascade_dr to be trusted, whatever their"
+            + " intervals say")
+      }
       if d.unsupportedMass > OffPolicyDiagnostics.unsupportedWarning {
         let share = TextLayout.fixed(d.unsupportedMass * 100, decimals: 1)
         let warning =
