@@ -40,7 +40,8 @@ import DeckCore
 ///
 /// When the deck rules keep the ranking's order, the scores also carry the distribution the
 /// ranking is drawn from, `RankingPolicy.plackettLuce` with these logits, when the context
-/// `wantsPolicy` (sorting by `logit_i + G_i` with independent standard Gumbel `G_i` is a
+/// `wantsPolicy` (and then no propensities: the evaluation that asks has the distribution
+/// itself, and the `samples` draws are skipped) (sorting by `logit_i + G_i` with independent standard Gumbel `G_i` is a
 /// Plackett-Luce draw with weights `exp(logit_i)`: exactly so for continuous uniforms, and up
 /// to their 2^-52 grid and ties of probability about n^2 2^-53 here). They always carry the
 /// prefix propensities: per card at position k (1-based) of the ranking `o`, the probability of
@@ -128,6 +129,12 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
     var position = [Int](repeating: 0, count: n)
     for (p, k) in order.enumerated() { position[k] = p }
     let prefix = policy.prefixProbabilities(order)
+    if let wanted {
+      // An evaluation that has the distribution needs no estimate of it: the `samples` draws
+      // of the propensities (most of this function's cost) are skipped. The deck is the same.
+      return Scores(
+        scoresAlong(order), prefixPropensities: position.map { prefix[$0] }, policy: wanted)
+    }
 
     var sums = Self.terms(logits, order: order, at: position)
     for _ in 0..<samples {
