@@ -56,8 +56,10 @@ enum CompareOptions {
   static let opeSamples = Option<Int>(
     "ope-samples", valueName: "n",
     help:
-      "Logs, with --ope: estimate each strategy as a stochastic policy from n seeded decks per"
-      + " logged session (the share of decks with a dish at a position is its probability).")
+      "Logs, with --ope: estimate each strategy that does not know its distribution (thompson,"
+      + " or any under rules that move cards) from n seeded decks per logged session (the share"
+      + " of decks with a dish at a position is its probability); plackett-luce's marginals"
+      + " then use n draws (default 500). random, epsilon-greedy and plackett-luce are exact.")
   static let policy = Repeatable(
     "policy", valueName: "name=file",
     help:
