@@ -60,6 +60,16 @@ extension PluginStrategy {
         "speaks protocol \(version.formatted()); this menudeck speaks protocol \(pluginProtocolVersion)"
       )
     }
+    var minor = 0
+    if let value = reply["minor"], !value.isNull {
+      guard let m = value.doubleValue, m >= 0, m <= Double(Int32.max), m == m.rounded() else {
+        throw bad(
+          "the describe reply's 'minor' is \(value.text); give the minor version of protocol"
+            + " \(pluginProtocolVersion) the plugin speaks as a whole number (0, or"
+            + " \(pluginMinorVersion) for ranking distributions), or leave it out for 0")
+      }
+      minor = Int(m)
+    }
     guard let identifier = reply["identifier"]?.stringValue, !identifier.isEmpty else {
       throw bad("the describe reply has no 'identifier' string")
     }
@@ -95,7 +105,7 @@ extension PluginStrategy {
     var learnUsers = false
     if case .bool(let b)? = reply["learn_users"]?.kind { learnUsers = b }
     return PluginDescription(
-      protocolVersion: Int(version), identifier: identifier, summary: summary, options: options,
-      learnUsers: learnUsers)
+      protocolVersion: Int(version), minorVersion: minor, identifier: identifier,
+      summary: summary, options: options, learnUsers: learnUsers)
   }
 }

@@ -5,6 +5,13 @@ import DeckStrategies
 /// reply; menudeck refuses any other. docs/plugins.md specifies every message.
 package let pluginProtocolVersion = 1
 
+/// The protocol's minor version that menudeck speaks: additions within version 1 that a plugin
+/// opts into by declaring `"minor"` in its `describe` reply (absent = 0). Minor 1: a `rank`
+/// message may carry `"want_policy": true` (only to a plugin of minor 1 or more), and a result
+/// may carry `policy` (then) and `prefix_propensities`. A plugin that declares a later minor
+/// than this is spoken to as minor 1.
+package let pluginMinorVersion = 1
+
 /// Messages menudeck writes to a plugin's stdin, one JSON object per line.
 enum HostMessage {
   /// The first message: which protocol menudeck speaks and the plugin's configured name.
@@ -15,8 +22,9 @@ enum HostMessage {
   case learn(id: Int, full: Bool, history: History, users: Int, userBatches: Int)
   /// Per-diner records: (user id, that diner's records).
   case learnUsers(id: Int, users: [(String, UserHistory)])
-  /// A batch of diners to rank.
-  case rank(id: Int, batch: [ScoringContext])
+  /// A batch of diners to rank; `wantPolicy` adds `"want_policy": true` (the evaluation asks
+  /// for each diner's ranking distribution, to a plugin of minor version 1 or more).
+  case rank(id: Int, batch: [ScoringContext], wantPolicy: Bool)
   /// The run is over; the plugin exits with status 0.
   case end
 
@@ -38,10 +46,10 @@ enum HostMessage {
     case .learnUsers(let id, let users):
       w = PluginJSONWriter()
       Self.learnUsers(id: id, users: users, ids: ids, into: &w)
-    case .rank(let id, let batch):
+    case .rank(let id, let batch, let wantPolicy):
       // A rank line is the bulk of the traffic: room for a typical request per diner up front.
       w = PluginJSONWriter(capacity: 256 * batch.count)
-      Self.rank(id: id, batch: batch, ids: ids, into: &w)
+      Self.rank(id: id, batch: batch, wantPolicy: wantPolicy, ids: ids, into: &w)
     case .end:
       w = PluginJSONWriter()
       w.raw("{\"type\":\"end\"}")
@@ -53,6 +61,8 @@ enum HostMessage {
   private static func hello(name: String, into w: inout PluginJSONWriter) {
     w.raw("{\"type\":\"hello\",\"protocol\":")
     w.int(pluginProtocolVersion)
+    w.raw(",\"minor\":")
+    w.int(pluginMinorVersion)
     w.raw(",\"name\":")
     w.string(name)
     w.raw("}")
@@ -144,10 +154,12 @@ enum HostMessage {
   }
 
   private static func rank(
-    id: Int, batch: [ScoringContext], ids: [[UInt8]], into w: inout PluginJSONWriter
+    id: Int, batch: [ScoringContext], wantPolicy: Bool, ids: [[UInt8]],
+    into w: inout PluginJSONWriter
   ) {
     w.raw("{\"type\":\"rank\",\"id\":")
     w.int(id)
+    if wantPolicy { w.raw(",\"want_policy\":true") }
     w.raw(",\"requests\":[")
     // Diners of a batch mostly share a day: its text is made once per run of equal days.
     var lastDate = Int32.min
@@ -219,6 +231,8 @@ enum HostMessage {
 /// What a plugin says about itself in its `describe` reply.
 struct PluginDescription: Equatable {
   var protocolVersion: Int
+  /// The minor version the plugin declares (`"minor"`, 0 when absent).
+  var minorVersion: Int
   var identifier: String
   var summary: String
   var options: [OptionSpec]

@@ -9,7 +9,10 @@ import Foundation
 /// The program is started once, in `init`, which also reads its description and checks the
 /// configured options against it. `learn` sends the history (the first one also the catalog),
 /// `score` sends one `rank` message per batch of diners, `finish` sends `end` and waits for a
-/// clean exit. Every line the plugin writes to stderr goes to `log`, prefixed "[name] ".
+/// clean exit. A plugin of minor version 1 (`minorVersion`) is asked for each diner's ranking
+/// distribution when the batch's contexts want it (`ScoringContext.wantsPolicy`), and may give
+/// prefix propensities; see `scores(_:for:request:asked:)` for how they become `Scores`.
+/// Every line the plugin writes to stderr goes to `log`, prefixed "[name] ".
 ///
 /// The plugin runs in a process group of its own. Any fault (see `PluginFault.Kind`) ends the
 /// whole group (SIGTERM, then SIGKILL after a short grace) and is thrown as
@@ -57,6 +60,9 @@ package final class PluginStrategy: RankingStrategy {
   package let description: StrategyDescription
   /// The identifier the plugin gives itself in its `describe` reply.
   package let pluginIdentifier: String
+  /// The protocol's minor version spoken with the plugin: the one it declares (`"minor"`, 0
+  /// when absent), at most menudeck's own (`pluginMinorVersion`).
+  package let minorVersion: Int
   /// The validated options sent to the plugin.
   package let options: StrategyOptions
   /// The fault that stopped the plugin, if any.
@@ -100,6 +106,7 @@ package final class PluginStrategy: RankingStrategy {
     }
     self.description = description
     self.pluginIdentifier = describe.identifier
+    self.minorVersion = min(describe.minorVersion, pluginMinorVersion)
     self.learnUsers = describe.learnUsers
     self.process = process
     self.processID = process.pid
@@ -202,8 +209,12 @@ package final class PluginStrategy: RankingStrategy {
       batch.count == 1
       ? "rank request \(rankCount) (1 diner, '\(first)')"
       : "rank request \(rankCount) (\(batch.count) diners, '\(first)' to '\(last)')"
+    // Distributions are asked of a plugin that can give them, when the evaluation wants them.
+    let wantPolicy = minorVersion >= 1 && batch.contains { $0.wantsPolicy }
     let reply = try call(
-      process, bytes: HostMessage.rank(id: rankCount, batch: batch).encode(ids: ids),
+      process,
+      bytes: HostMessage.rank(id: rankCount, batch: batch, wantPolicy: wantPolicy).encode(
+        ids: ids),
       request: request, expect: "ranked")
     try checkID(reply, rankCount, request: request)
     guard let results = reply["results"]?.arrayValue else {
@@ -218,7 +229,7 @@ package final class PluginStrategy: RankingStrategy {
     var out: [Scores] = []
     out.reserveCapacity(batch.count)
     for k in 0..<batch.count {
-      out.append(try scores(results[k], for: batch[k], request: request))
+      out.append(try scores(results[k], for: batch[k], request: request, asked: wantPolicy))
     }
     return out
   }

@@ -15,13 +15,19 @@ package struct PluginFault: Error, Equatable, Sendable, CustomStringConvertible 
     case crashed
     /// No complete answer within the per-request timeout.
     case timedOut = "timed-out"
-    /// A reply line is not JSON, not the expected message, or speaks another protocol version.
+    /// A reply line is not JSON, not the expected message, or speaks another protocol version;
+    /// or a field has the wrong type, or is one the plugin's minor version or the request does
+    /// not allow (a `policy` unasked).
     case malformed
-    /// A reply has the wrong number of results, scores, order entries or propensities.
+    /// A reply has the wrong number of results, scores, order entries, propensities or logits,
+    /// or a `rankings` policy more orders or ids than menudeck reads.
     case wrongCount = "wrong-count"
-    /// An `order` names an item that is not a candidate, or one twice.
+    /// An order (of a result or of a policy) names an item that is not a candidate, or one
+    /// twice; or a `rankings` policy gives an order twice.
     case badItem = "bad-item"
-    /// A score or propensity is NaN, infinite, or (propensity) outside 0...1.
+    /// A number is NaN, infinite or out of its range: a score or logit not finite, a
+    /// propensity or probability outside 0...1, a prefix propensity outside (0, 1] or above
+    /// the one before it or its card's propensity, probabilities summing above 1.
     case nonFinite = "non-finite"
     /// The plugin answered with an `error` message.
     case reported

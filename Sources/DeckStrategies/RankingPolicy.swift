@@ -11,10 +11,16 @@ import DeckCore
 /// probability of a prefix is the product of those conditionals along it.
 ///
 /// What is exact: `next` and `prefixProbabilities` always. `marginals` (P(candidate c at place
-/// k)) is exact for `uniform`, for `epsilonGreedy` (a dynamic programme, below) and for
-/// `plackettLuce` at the first place and with at most two candidates; for Plackett-Luce's later
-/// places with more candidates it is a Monte Carlo estimate, as exact marginals cost time
-/// exponential in n in general. `isExact` says which.
+/// k)) is exact for `uniform`, for `epsilonGreedy` (a dynamic programme, below), for
+/// `rankings` (a sum over its orders) and for `plackettLuce` at the first place and with at
+/// most two candidates; for Plackett-Luce's later places with more candidates it is a Monte
+/// Carlo estimate, as exact marginals cost time exponential in n in general. `isExact` says
+/// which.
+///
+/// The first three cases rank every candidate, so their probabilities of the next place sum
+/// to 1 while candidates remain. `rankings` may end an order early (the deck ends there) and
+/// may leave probability to no order at all (no deck): its probabilities of the next place,
+/// and its marginals at a place, sum to at most 1, the rest being the deck ending before.
 package enum RankingPolicy: Sendable, Equatable {
   /// Every order of `count` candidates equally likely (the random strategy).
   case uniform(count: Int)
@@ -26,6 +32,9 @@ package enum RankingPolicy: Sendable, Equatable {
   /// permutation of 0..<n, best first), else (epsilon) one chosen uniformly among those left
   /// (the epsilon-greedy strategy).
   case epsilonGreedy(greedy: [Int], epsilon: Double)
+  /// A finite distribution over orders (a plugin's `rankings` policy): each order of
+  /// `RankingDistribution` has its probability, and the rest of 1 is no deck.
+  case rankings(RankingDistribution)
 
   /// The number of candidates n.
   package var candidateCount: Int {
@@ -33,6 +42,7 @@ package enum RankingPolicy: Sendable, Equatable {
     case .uniform(let count): count
     case .plackettLuce(let logits): logits.count
     case .epsilonGreedy(let greedy, _): greedy.count
+    case .rankings(let d): d.candidateCount
     }
   }
 
@@ -46,7 +56,9 @@ package enum RankingPolicy: Sendable, Equatable {
 
   /// The distribution of the next place given that the ranking starts with `placed` (distinct
   /// candidates): n entries, P(candidate c comes next | the prefix), 0 for the placed ones,
-  /// summing to 1 (to rounding) while candidates remain and all 0 when none do.
+  /// summing to 1 (to rounding) while candidates remain and all 0 when none do; for
+  /// `rankings`, to at most 1 (the rest: the deck ends after the prefix), and all 0 after a
+  /// prefix of probability 0 (see `RankingDistribution.next`).
   ///
   /// With r candidates left: uniform gives each 1/r; Plackett-Luce gives c
   /// exp(logits[c]) / (sum of exp(logits) over those left); epsilon-greedy gives the first of
@@ -71,6 +83,8 @@ package enum RankingPolicy: Sendable, Equatable {
       for c in 0..<n where !isPlaced[c] { out[c] = epsilon / Double(left) }
       let best = greedy.first { !isPlaced[$0] }!
       out[best] = Self.greedyPick(epsilon, left: left)
+    case .rankings(let d):
+      for (c, p) in d.next(after: placed) { out[c] = p }
     }
     return out
   }
@@ -84,7 +98,8 @@ package enum RankingPolicy: Sendable, Equatable {
   /// candidates it leaves out first), log P(prefix to k) = sum over k' <= k of
   /// logits[ranking[k']] - T_k'. Only the final exp can underflow, to the 0 that the
   /// probability rounds to. Epsilon-greedy walks a pointer along `greedy` past the placed
-  /// candidates, to know the greedy choice at each place.
+  /// candidates, to know the greedy choice at each place. `rankings` narrows its sorted orders
+  /// to those that begin with the prefix, one place at a time, in O(n log m) for m orders.
   package func prefixProbabilities(_ ranking: [Int]) -> [Double] {
     let n = candidateCount
     let isPlaced = Self.placedMask(ranking, count: n)
@@ -122,12 +137,15 @@ package enum RankingPolicy: Sendable, Equatable {
         done[c] = true
         out.append(p)
       }
+    case .rankings(let d):
+      out = d.prefixProbabilities(ranking)
     }
     return out
   }
 
   /// The marginal matrix: `result[k][c]` = P(candidate c at place k), for k in
-  /// 0..<min(positions, n). Every row sums to 1 (to rounding).
+  /// 0..<min(positions, n). Every row sums to 1 (to rounding), or for `rankings` to the
+  /// probability of an order that reaches place k.
   ///
   /// - uniform: 1/n everywhere. No draws.
   /// - plackettLuce: place 0 exactly, the softmax of the logits; with two candidates place 1
@@ -138,6 +156,8 @@ package enum RankingPolicy: Sendable, Equatable {
   ///   taken only when such a place is asked for.
   /// - epsilonGreedy: exact, by the dynamic programme of `GreedyPlaces` in O(K^2 + K n) for
   ///   K places. No draws.
+  /// - rankings: exact, the sum over its orders of each one's probability at the candidate it
+  ///   has at each place, in O(K m) for m orders. No draws.
   package func marginals(positions: Int, samples: Int, random: inout RandomStream) -> [[Double]] {
     let n = candidateCount
     let places = max(0, min(positions, n))
@@ -156,6 +176,8 @@ package enum RankingPolicy: Sendable, Equatable {
         rows.append(dp.row())
       }
       return rows
+    case .rankings(let d):
+      return d.marginals(places: places)
     }
   }
 
@@ -178,7 +200,7 @@ package enum RankingPolicy: Sendable, Equatable {
       }
       return out
     default:
-      // Uniform, or Plackett-Luce with at most two candidates: no draws are taken.
+      // Uniform, rankings, or Plackett-Luce with at most two candidates: no draws are taken.
       var unused = RandomStream(seed: 0)
       let rows = marginals(positions: ranking.count, samples: 1, random: &unused)
       return ranking.enumerated().map { k, c in rows[k][c] }
@@ -327,4 +349,112 @@ func logAddExp(_ a: Double, _ b: Double) -> Double {
   let m = max(a, b)
   guard m > -.infinity else { return -.infinity }
   return m + log(exp(a - m) + exp(b - m))
+}
+
+/// One order of a finite distribution over orders: distinct candidates (indices into
+/// `ScoringContext.candidates`), first place first, possibly fewer than the candidates (the
+/// deck then ends after them), and its probability.
+package struct WeightedRanking: Sendable, Equatable {
+  package var order: [Int]
+  package var probability: Double
+
+  package init(order: [Int], probability: Double) {
+    self.order = order
+    self.probability = probability
+  }
+}
+
+/// A finite distribution over orders of n candidates (`RankingPolicy.rankings`): orders with
+/// their probabilities, summing to at most 1; the rest of 1 is no deck. The orders are sorted
+/// once, when it is made (`SortedOrders`), so that the orders that begin with any prefix are
+/// found by binary search: a prefix's probability in O(k log m) for a prefix of k and m
+/// orders, the next place's distribution in O(k log m + d log m) for d candidates that follow
+/// the prefix in some order.
+package struct RankingDistribution: Sendable, Equatable {
+  /// How far the probabilities may sum above 1 (rounding in what a plugin wrote).
+  package static let sumTolerance = 1e-9
+
+  /// The number of candidates n.
+  package let candidateCount: Int
+  /// The orders, sorted, with their probabilities (candidate indices as 32-bit keys).
+  package let orders: SortedOrders
+
+  /// Orders of distinct candidates in 0..<`candidateCount`, each order once, probabilities
+  /// finite in [0, 1] and summing to at most 1 + `sumTolerance`: preconditions (a plugin's
+  /// reply is checked before it becomes one, with a message for each fault).
+  package init(candidateCount: Int, _ rankings: [WeightedRanking]) {
+    precondition(candidateCount >= 0 && candidateCount <= Int(Int32.max), "a candidate count")
+    var total = 0.0
+    var mask = [Bool](repeating: false, count: candidateCount)
+    for r in rankings {
+      precondition(
+        r.probability.isFinite && r.probability >= 0 && r.probability <= 1,
+        "a probability is in [0, 1]")
+      total += r.probability
+      for c in r.order {
+        precondition(c >= 0 && c < candidateCount && !mask[c], "distinct candidates, in 0..<n")
+        mask[c] = true
+      }
+      for c in r.order { mask[c] = false }
+    }
+    precondition(total <= 1 + Self.sumTolerance, "the probabilities sum to at most 1")
+    self.candidateCount = candidateCount
+    orders = SortedOrders(
+      orders: rankings.map { $0.order.map { Int32($0) } },
+      probabilities: rankings.map(\.probability))
+    for i in orders.all.dropFirst() {
+      precondition(orders.orders[i - 1] != orders.orders[i], "each order once")
+    }
+  }
+
+  /// The orders and their probabilities, sorted.
+  package var rankings: [WeightedRanking] {
+    orders.all.map {
+      WeightedRanking(
+        order: orders.orders[$0].map { Int($0) }, probability: orders.probability(at: $0))
+    }
+  }
+
+  /// The probability of some deck: the sum over the orders.
+  package var total: Double { orders.mass(orders.all) }
+
+  /// P(candidate c next | the prefix `placed`) for every c that follows the prefix in some
+  /// order: the probability of the orders that begin with `placed` and then c, over that of
+  /// the orders that begin with `placed` (1 for the empty prefix: every outcome begins with
+  /// it, no deck included, so the first place's probabilities sum to `total`). They sum to at
+  /// most 1; the rest is the deck ending after the prefix. After a prefix of probability 0
+  /// (no order begins with it, or only orders of probability 0) every candidate gets 0: there
+  /// is no conditional to give, and no estimator uses one there.
+  package func next(after placed: [Int]) -> [(candidate: Int, probability: Double)] {
+    let range = orders.range(beginningWith: placed.map { Int32($0) })
+    let base = placed.isEmpty ? 1 : orders.mass(range)
+    guard base > 0 else { return [] }
+    return orders.following(range, at: placed.count).map { key, mass in
+      (Int(key), min(1, mass / base))
+    }
+  }
+
+  /// For each k, the probability of the orders that begin with `ranking[0...k]`; 0 from the
+  /// first place no order reaches on.
+  package func prefixProbabilities(_ ranking: [Int]) -> [Double] {
+    var out = [Double](repeating: 0, count: ranking.count)
+    var range = orders.all
+    for (j, c) in ranking.enumerated() {
+      range = orders.narrow(range, at: j, to: Int32(c))
+      if range.isEmpty { break }
+      out[j] = min(1, orders.mass(range))
+    }
+    return out
+  }
+
+  /// `result[k][c]` = the probability of the orders with c at place k, for k in 0..<`places`.
+  func marginals(places: Int) -> [[Double]] {
+    var rows = [[Double]](
+      repeating: [Double](repeating: 0, count: candidateCount), count: places)
+    for i in orders.all {
+      let p = orders.probability(at: i)
+      for (k, c) in orders.orders[i].prefix(places).enumerated() { rows[k][Int(c)] += p }
+    }
+    return rows.map { $0.map { min(1, $0) } }
+  }
 }

@@ -485,8 +485,8 @@ enum CompareLogs {
     if !exactNames.isEmpty {
       part.notes.append(
         "\(exactNames.joined(separator: ", ")) evaluated as the distributions \(exactNames.count == 1 ? "it draws its decks" : "they draw their decks") from,"
-          + " exactly (plackett-luce's probabilities after position 1 estimated from \(draws)"
-          + " rankings per distinct distribution); replay is undefined for them")
+          + " exactly (a Plackett-Luce distribution's probabilities after position 1 estimated"
+          + " from \(draws) rankings per distinct distribution); replay is undefined for them")
       for (a, count) in exact.oneDeck.enumerated() where count > 0 {
         part.notes.append(
           "\(setup.arms[a].name): \(count) of \(log.sessions.count) logged sessions evaluated as"

@@ -84,8 +84,8 @@ package enum LogEvaluation {
   package static let defaultMarginalDraws = 500
 
   /// Each strategy over the logged sessions as the distribution it draws its decks from, when
-  /// it knows it (`Scores.policy`: random, epsilon-greedy, plackett-luce, where the deck rules
-  /// keep their order): a target of `SessionPolicies`, whose slots are the exact marginals
+  /// it knows it (`Scores.policy`: random, epsilon-greedy, plackett-luce and plugins of minor
+  /// version 1 that return one, where the deck rules keep their order): a target of `SessionPolicies`, whose slots are the exact marginals
   /// (Plackett-Luce's after position 1 estimated from `draws` rankings, seeded by the
   /// distribution itself so that equal distributions get equal estimates) and whose prefix
   /// probabilities and conditionals are exact. A session for which the strategy gave no
@@ -164,8 +164,10 @@ package enum LogEvaluation {
     return (targets, oneDeck)
   }
 
-  /// The identity of a (distribution, candidates, deck size): equal keys, equal entries.
-  private static func policyKey(_ policy: RankingPolicy, _ candidates: [Int32], _ size: Int)
+  /// The identity of a (distribution, candidates, deck size): equal keys, equal entries. The
+  /// words read back unambiguously (a case tag, then parts whose lengths are n, the number of
+  /// candidates, or are written before them), so different triples never share a key.
+  static func policyKey(_ policy: RankingPolicy, _ candidates: [Int32], _ size: Int)
     -> [UInt64]
   {
     var key: [UInt64] = [UInt64(size)]
@@ -174,6 +176,16 @@ package enum LogEvaluation {
     case .plackettLuce(let logits): key += [1] + logits.map(\.bitPattern)
     case .epsilonGreedy(let greedy, let epsilon):
       key += [2, epsilon.bitPattern] + greedy.map { UInt64($0) }
+    case .rankings(let d):
+      // The orders sorted (as the distribution keeps them), each as its length, its
+      // candidates and its probability's bits.
+      let orders = d.orders
+      key += [3, UInt64(d.candidateCount), UInt64(orders.count)]
+      for i in orders.all {
+        key.append(UInt64(orders.orders[i].count))
+        key += orders.orders[i].map { UInt64(UInt32(bitPattern: $0)) }
+        key.append(orders.probability(at: i).bitPattern)
+      }
     }
     return key + candidates.map { UInt64(UInt32(bitPattern: $0)) }
   }
@@ -326,46 +338,21 @@ package enum LogEvaluation {
     return OffPolicyTarget(name: name, slots: slots, sessionSlots: sessionSlots, paths: paths)
   }
 
-  /// A group's decks of a deck-distribution policy file, sorted (`PolicyFile.decks`), with the
-  /// running sums of their probabilities: the decks that begin with a prefix are consecutive,
-  /// found by binary search, and their probability is a difference of two sums. Conditionals
-  /// are cached per prefix.
+  /// A group's decks of a deck-distribution policy file, sorted (`PolicyFile.decks`), in the
+  /// table of `SortedOrders` (as a plugin's `RankingPolicy.rankings`): the decks that begin
+  /// with a prefix are consecutive, found by binary search, and their probability is a range
+  /// sum. Conditionals are cached per prefix.
   final class DeckTable {
-    let decks: [PolicyFile.Deck]
-    /// sums[i] = Σ probabilities of decks[0..<i].
-    let sums: [Double]
+    let decks: SortedOrders
     var conditionals: [[Int32]: SlotDistribution] = [:]
 
     init(_ decks: [PolicyFile.Deck]) {
-      self.decks = decks
-      var sums = [0.0]
-      for d in decks { sums.append(sums.last! + d.probability) }
-      self.sums = sums
-    }
-
-    /// The decks of `range` (which all begin with the same j cards) that have `item` at j.
-    func narrow(_ range: Range<Int>, at j: Int, to item: Int32) -> Range<Int> {
-      // In the range, decks of exactly j cards come first, then by their card at j.
-      func before(_ i: Int, _ inclusive: Bool) -> Bool {
-        let d = decks[i].items
-        guard d.count > j else { return true }
-        return inclusive ? d[j] <= item : d[j] < item
-      }
-      func partition(_ inclusive: Bool) -> Int {
-        var low = range.lowerBound
-        var high = range.upperBound
-        while low < high {
-          let mid = (low + high) / 2
-          if before(mid, inclusive) { low = mid + 1 } else { high = mid }
-        }
-        return low
-      }
-      return partition(false)..<partition(true)
+      self.decks = SortedOrders(sorted: decks.map(\.items), probabilities: decks.map(\.probability))
     }
 
     /// The slate path along the logged cards `items` (positions 1, 2, ...).
     func path(along items: [Int32]) -> SlatePath {
-      var range = 0..<decks.count
+      var range = decks.all
       var prefix: [Double] = []
       var conditionals: [SlotDistribution] = []
       var mass = 1.0  // π(a_1..a_(k-1)); 1 at k = 1 (the rest is showing no deck)
@@ -374,19 +361,16 @@ package enum LogEvaluation {
         if let cached = self.conditionals[above] {
           conditionals.append(cached)
         } else {
-          var byItem: [Int32: Double] = [:]
-          for i in range where decks[i].items.count > j {
-            byItem[decks[i].items[j], default: 0] += decks[i].probability
-          }
           let slot =
             mass > 0
-            ? SlotDistribution(byItem.map { ($0.key, min(1, $0.value / mass)) })
+            ? SlotDistribution(
+              decks.following(range, at: j).map { ($0.key, min(1, $0.probability / mass)) })
             : SlotDistribution(showing: nil)
           self.conditionals[above] = slot
           conditionals.append(slot)
         }
-        range = narrow(range, at: j, to: item)
-        mass = max(0, sums[range.upperBound] - sums[range.lowerBound])
+        range = decks.narrow(range, at: j, to: item)
+        mass = decks.mass(range)
         prefix.append(min(1, mass))
       }
       return SlatePath(prefix: prefix, conditionals: conditionals)
