@@ -46,7 +46,8 @@ package let menudeckCommand = CommandSpec(
   subcommands: [
     deckCommand, playCommand, validateCommand, strategiesCommand, ingestCommand, mergeCommand,
     simulateCommand,
-    statsCommand, compareCommand, importCommand, sampleCommand, referenceCommand,
+    statsCommand, compareCommand, importCommand, sampleCommand, completionCommand,
+    referenceCommand,
   ],
   defaultSubcommand: "deck",
   version: menudeckVersion)

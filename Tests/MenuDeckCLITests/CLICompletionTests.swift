@@ -1,0 +1,85 @@
+import DeckCommandLine
+import Foundation
+import Testing
+
+@testable import MenuDeckCLI
+
+/// `menudeck completion SHELL`: the scripts, loaded into the shells and asked to complete.
+@Suite struct CLICompletionTests {
+  /// Runs `script` in `shell` (found on PATH), or nil with a printed reason when it is absent.
+  static func shell(_ shell: String, _ script: String) throws -> String? {
+    let path = ["/usr/bin/", "/bin/", "/usr/local/bin/"].map { $0 + shell }
+      .first { FileManager.default.isExecutableFile(atPath: $0) }
+    guard let path else {
+      print("skipped: \(shell) is not installed")
+      return nil
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = ["-c", script]
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = out
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// The script written to a file in a temporary directory (kept while the caller holds it).
+  static func script(_ shell: String) throws -> (dir: TempDir, path: String) {
+    let r = CLIRun(["completion", shell])
+    #expect(r.code == .success, "\(r.stderr)")
+    let dir = try TempDir("menudeck-completion")
+    try dir.write("script", r.stdout)
+    return (dir, dir.path + "/script")
+  }
+
+  /// bash completes commands, options of the command given, option choices and the root's
+  /// options, from the script as `source` loads it.
+  @Test func bashCompletesCommandsOptionsAndChoices() throws {
+    let (dir, path) = try Self.script("bash")
+    defer { withExtendedLifetime(dir) {} }
+    func complete(_ words: [String]) throws -> String? {
+      let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+      return try Self.shell(
+        "bash",
+        "source '\(path)'; COMP_WORDS=(menudeck \(quoted)); COMP_CWORD=\(words.count);"
+          + " _menudeck_complete; echo \"${COMPREPLY[*]}\"")
+    }
+    #expect(try complete(["co"]) == "compare completion\n")
+    #expect(try complete(["compare", "--ope-s"]) == "--ope-samples\n")
+    #expect(try complete(["deck", "--format", ""]) == "json jsonl csv table\n")
+    #expect(try complete(["--vers"]) == "--version\n")
+    // Options of one command are not offered for another.
+    #expect(try complete(["deck", "--ope"]) == "\n")
+    // Every visible option of every command is in the script.
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    for command in menudeckCommand.subcommands where !command.isHidden {
+      for option in command.options where !option.isHidden {
+        #expect(text.contains(option.spelling), "\(command.name) \(option.spelling)")
+      }
+    }
+  }
+
+  /// zsh and fish load their scripts without a syntax error, and fish completes (zsh's
+  /// completion needs its line editor, so only the load is checked there).
+  @Test func zshAndFishLoadTheirScripts() throws {
+    let zsh = try Self.script("zsh")
+    if let out = try Self.shell("zsh", "zsh -n '\(zsh.path)' && echo ok") { #expect(out == "ok\n") }
+    let fish = try Self.script("fish")
+    if let out = try Self.shell(
+      "fish",
+      "source '\(fish.path)'; complete -C 'menudeck comp'; complete -C 'menudeck deck --format '")
+    {
+      let lines = out.split(separator: "\n").map { $0.split(separator: "\t").first ?? "" }
+      #expect(lines == ["compare", "completion", "csv", "json", "jsonl", "table"], "\(out)")
+    }
+  }
+
+  @Test func anUnknownShellIsAUsageError() {
+    let r = CLIRun(["completion", "bsh"])
+    #expect(r.code == .usage)
+    #expect(r.stderr.contains("unknown shell 'bsh' (did you mean 'bash'?); give bash, zsh or fish"))
+  }
+}
