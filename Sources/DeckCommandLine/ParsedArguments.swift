@@ -29,6 +29,10 @@ package struct ParsedArguments: Sendable {
   /// Whether this command declares the option (for code shared by several commands).
   package func declares(_ name: String) -> Bool { declared[name] != nil }
 
+  /// Whether the command declares exactly this option (not another one of the same name, such
+  /// as `validate`'s report `--format` beside the deck `--format`).
+  package func declares(exactly spec: CommandOption) -> Bool { declared[spec.name] == spec }
+
   /// Whether the flag was given.
   package func flag(_ name: String) -> Bool {
     _ = option(name, [.flag])

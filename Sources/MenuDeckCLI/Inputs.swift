@@ -172,7 +172,7 @@ enum Inputs {
       date = d
     }
     var format = config.format
-    if args.declares(InputOptions.format), let f = args.value(InputOptions.format) {
+    if args.declares(exactly: InputOptions.format.spec), let f = args.value(InputOptions.format) {
       guard let parsed = DeckFormat(rawValue: f) else {
         throw UsageError("unknown format '\(f)'; use one of json, jsonl, csv, table")
       }

@@ -15,28 +15,57 @@ let validateCommand = CommandSpec(
 
     Exits 0 when everything is valid, 65 on bad data, 66 when an input is missing, 74 when one \
     cannot be read; with --strict, warnings also fail the check (exit 1).
+
+    --format json writes one JSON document instead, for scripts and log shippers: \
+    {"valid", "exit_code", "inputs": [{"input", "path", "status"}], "errors": [{"level", \
+    "code", "message", "file", "line", "column", "field"}], "warnings": [{"level", "message"}]}, \
+    with null for a location part an error does not have. The diagnostics still go to stderr.
     """,
   options: InputOptions.all.filter {
     $0 != InputOptions.skipBadLines.spec && $0 != InputOptions.rejects.spec
   } + [
     InputOptions.strategy.with(help: "Also check this strategy's options.").spec,
     InputOptions.option.with(help: "Strategy option to check.").spec,
-    Validation.strict.spec,
+    Validation.strict.spec, Validation.format.spec,
   ],
   run: { args, context in try Validation.run(args, context) })
 
 enum Validation {
   static let strict = Flag("strict", help: "Treat warnings as failures (exit 1).")
+  static let format = Option<String>(
+    "format", valueName: "format", choices: ["text", "json"],
+    help:
+      "The report: text rows (default), or one JSON document with each error's file, line and column."
+  )
 
   /// What validate found: the report rows (stdout), the errors with their exit codes and the
   /// warnings (stderr).
   struct Findings {
-    var lines: [String] = []
+    var lines: [Row] = []
     var errors: [(ExitCode, String)] = []
     var warnings: [String] = []
+    /// Per error, its location.
+    var locations: [(location: SourceLocation?, message: String)] = []
 
     mutating func fail(_ error: any Error) {
       errors.append((ExitCode.for(error), String(describing: error)))
+      locations.append(Validation.located(error))
+    }
+  }
+
+  /// Where an error is and what it says without the location.
+  static func located(_ error: any Error) -> (location: SourceLocation?, message: String) {
+    switch error as? DeckIOError {
+    case .malformed(let location, let message): return (location, message)
+    case .invalid(let path, let message): return (SourceLocation(file: path, line: 0), message)
+    case .missingFile(let path, _), .io(let path, _):
+      let text = String(describing: error)
+      let prefix = path + ": "
+      return (
+        SourceLocation(file: path, line: 0),
+        text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+      )
+    case nil: return (nil, String(describing: error))
     }
   }
 
@@ -75,6 +104,8 @@ enum Validation {
         _ = try DeckBuilder(catalog: catalog, rules: settings.rules)
       } catch {
         found.errors.append((.dataError, "\(config.path): deck: \(error)"))
+        found.locations.append(
+          (SourceLocation(file: config.path, line: 0, field: "deck"), "\(error)"))
       }
       found.warnings += vocabularyWarnings(users: users, catalog: catalog)
     }
@@ -155,14 +186,14 @@ enum Validation {
   static func checkLogs(
     _ settings: RunSettings, _ catalog: Catalog, _ io: CLIStreams, _ found: inout Findings
   ) {
-    var bad: [String] = []
+    var bad: [DeckIOError] = []
     var s = settings
     s.skipBadLines = true
     let collector = RejectCollector()
     do {
       let (_, stats, _) = try Inputs.loadHistory(
         s, catalog: catalog, cutoff: nil, io: io, rejects: nil, onReject: collector.add)
-      bad = collector.messages
+      bad = collector.errors
       for file in stats.files {
         var text =
           "\(plural(file.lines, "line")), \(plural(file.events, "swipe")) (\(file.right) right, \(file.left) left)"
@@ -181,7 +212,7 @@ enum Validation {
     } catch {
       found.fail(error)
     }
-    for message in bad { found.errors.append((.dataError, message)) }
+    for error in bad { found.fail(error) }
   }
 
   /// Diners' diets and allergens that no dish mentions: "peanuts" when the catalog says
@@ -216,20 +247,103 @@ enum Validation {
     return out
   }
 
-  static func row(_ what: String, _ path: String, _ text: String) -> String {
-    func pad(_ s: String, _ n: Int) -> String {
-      s.count >= n ? s : s + String(repeating: " ", count: n - s.count)
+  /// The JSON document of `--format json`.
+  static func report(_ found: Findings, exitCode: ExitCode) -> String {
+    var out: [UInt8] = []
+    func string(_ s: String?) {
+      if let s { Text.appendJSONString(s, to: &out) } else { out += Array("null".utf8) }
     }
-    return pad(what, 9) + pad(path, 26) + "  " + text
+    func key(_ k: String) {
+      Text.appendJSONString(k, to: &out)
+      out.append(UInt8(ascii: ":"))
+    }
+    out += Array("{\"valid\":\(found.errors.isEmpty),\"exit_code\":\(exitCode.rawValue),".utf8)
+    key("inputs")
+    out.append(UInt8(ascii: "["))
+    for (n, row) in found.lines.enumerated() {
+      if n > 0 { out.append(UInt8(ascii: ",")) }
+      out.append(UInt8(ascii: "{"))
+      key("input")
+      string(row.input)
+      out.append(UInt8(ascii: ","))
+      key("path")
+      string(row.path)
+      out.append(UInt8(ascii: ","))
+      key("status")
+      string(row.status)
+      out.append(UInt8(ascii: "}"))
+    }
+    out += Array("],".utf8)
+    key("errors")
+    out.append(UInt8(ascii: "["))
+    for (n, ((code, _), (location, message))) in zip(found.errors, found.locations).enumerated() {
+      if n > 0 { out.append(UInt8(ascii: ",")) }
+      out += Array("{\"level\":\"error\",\"code\":\(code.rawValue),".utf8)
+      key("message")
+      string(message)
+      out.append(UInt8(ascii: ","))
+      key("file")
+      string(location?.file)
+      out.append(UInt8(ascii: ","))
+      key("line")
+      out += Array((location.map { $0.line > 0 ? "\($0.line)" : "null" } ?? "null").utf8)
+      out.append(UInt8(ascii: ","))
+      key("column")
+      out += Array((location?.column.map { "\($0)" } ?? "null").utf8)
+      out.append(UInt8(ascii: ","))
+      key("field")
+      string(location?.field)
+      out.append(UInt8(ascii: "}"))
+    }
+    out += Array("],".utf8)
+    key("warnings")
+    out.append(UInt8(ascii: "["))
+    for (n, w) in found.warnings.enumerated() {
+      if n > 0 { out.append(UInt8(ascii: ",")) }
+      out += Array("{\"level\":\"warning\",".utf8)
+      key("message")
+      string(w)
+      out.append(UInt8(ascii: "}"))
+    }
+    out += Array("]}\n".utf8)
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// A row of the report: the input, its path and what validate found.
+  struct Row {
+    var input: String
+    var path: String
+    var status: String
+
+    /// The text form, in columns.
+    var rendered: String {
+      func pad(_ s: String, _ n: Int) -> String {
+        s.count >= n ? s : s + String(repeating: " ", count: n - s.count)
+      }
+      return pad(input, 9) + pad(path, 26) + "  " + status
+    }
+  }
+
+  static func row(_ what: String, _ path: String, _ text: String) -> Row {
+    Row(input: what, path: path, status: text)
   }
 
   static func finish(_ found: Findings, _ args: ParsedArguments, _ context: CommandContext)
     -> ExitCode
   {
     let (lines, errors, warnings) = (found.lines, found.errors, found.warnings)
-    for line in lines { context.io.stdout.write(line + "\n") }
+    let json = args.value(format) == "json"
+    if !json { for line in lines { context.io.stdout.write(line.rendered + "\n") } }
     for w in warnings { context.warn(w) }
     for (_, e) in errors { context.error("\(e)") }
+    if json {
+      let code: ExitCode =
+        errors.isEmpty
+        ? (!warnings.isEmpty && args.flag(strict) ? .failure : .success)
+        : errors.contains(where: { $0.0 == .dataError }) ? .dataError : errors[0].0
+      context.io.stdout.write(report(found, exitCode: code))
+      return code
+    }
     if !errors.isEmpty {
       context.io.stdout.write(
         "invalid: \(plural(errors.count, "error")), \(plural(warnings.count, "warning"))\n")
@@ -246,8 +360,8 @@ enum Validation {
 }
 
 final class RejectCollector {
-  var messages: [String] = []
+  var errors: [DeckIOError] = []
   func add(_ reject: EventReject) throws(DeckIOError) {
-    messages.append(reject.error.description)
+    errors.append(reject.error)
   }
 }
