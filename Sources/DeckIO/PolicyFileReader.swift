@@ -212,7 +212,8 @@ package struct PolicyFile: Sendable, Equatable {
       number += 1
       var end = start
       while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-      let line = Array(bytes[start..<end])
+      // A CRLF line end is a line end (the JSON reader would refuse a lone carriage return).
+      let line = Array(bytes[start..<(end > start && bytes[end - 1] == 0x0D ? end - 1 : end)])
       start = end + 1
       guard line.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0D) }) else { continue }
       let value: JSONValue

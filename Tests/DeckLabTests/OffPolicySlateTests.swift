@@ -480,6 +480,15 @@ struct DeckDistributionPolicyTests {
     #expect(file.group(diner: "u1", day: OffPolicySlateTests.day0)!.count == 2)
   }
 
+  @Test func crlfLineEndsReadAsLineEnds() throws {
+    let lines = [
+      "{\"deck\":[\"d0\",\"d1\"],\"probability\":0.5}", "{\"deck\":[\"d2\"],\"probability\":0.5}",
+    ]
+    #expect(
+      try Self.parse(lines.joined(separator: "\r\n") + "\r\n")
+        == Self.parse(lines.joined(separator: "\n") + "\n"))
+  }
+
   @Test func badLinesAreRefusedWithTheirLocation() {
     #expect(
       Self.failure(

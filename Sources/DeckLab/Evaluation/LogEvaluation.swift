@@ -55,28 +55,41 @@ package enum LogEvaluation {
     _ arms: [Arm], log: OffPolicyLog, profiles: [IDKey: UserProfile], history: History,
     builder: DeckBuilder, seed: UInt64, jobs: Int = 1
   ) throws -> [OffPolicyTarget] {
+    try arms.map { name, strategy in
+      let decks = try sessionDecks(
+        strategy, log: log, profiles: profiles, history: history, builder: builder, seed: seed,
+        jobs: jobs, wantsPolicy: false)
+      return OffPolicyTarget(name: name, rankings: decks.rankings)
+    }
+  }
+
+  /// `strategy`'s deck for every logged session, built as on the session's day (sessions are
+  /// grouped by day), and with `wantsPolicy` the distribution it drew each from (when given).
+  private static func sessionDecks(
+    _ strategy: any RankingStrategy, log: OffPolicyLog, profiles: [IDKey: UserProfile],
+    history: History, builder: DeckBuilder, seed: UInt64, jobs: Int, wantsPolicy: Bool
+  ) throws -> (rankings: [[Int32]], policies: [DeckPolicy?]) {
     var byDay: [DeckDate: [Int]] = [:]
     for (i, session) in log.sessions.enumerated() { byDay[session.day, default: []].append(i) }
-    var targets: [OffPolicyTarget] = []
-    for (name, strategy) in arms {
-      var rankings = [[Int32]](repeating: [], count: log.sessions.count)
-      for day in byDay.keys.sorted() {
-        let indices = byDay[day]!
-        let pipeline = DeckPipeline(
-          builder: builder, strategy: strategy, history: history, seed: seed, date: day)
-        let diners = indices.map { i in
-          let id = log.diners[log.sessions[i].diner]
-          return profiles[IDKey(id)] ?? UserProfile(id: id)
-        }
-        var next = 0
-        try pipeline.build(users: diners, jobs: jobs) { deck in
-          rankings[indices[next]] = deck.cards.map(\.item)
-          next += 1
-        }
+    var rankings = [[Int32]](repeating: [], count: log.sessions.count)
+    var policies = [DeckPolicy?](repeating: nil, count: log.sessions.count)
+    for day in byDay.keys.sorted() {
+      let indices = byDay[day]!
+      var pipeline = DeckPipeline(
+        builder: builder, strategy: strategy, history: history, seed: seed, date: day)
+      pipeline.wantsPolicy = wantsPolicy
+      let diners = indices.map { i in
+        let id = log.diners[log.sessions[i].diner]
+        return profiles[IDKey(id)] ?? UserProfile(id: id)
       }
-      targets.append(OffPolicyTarget(name: name, rankings: rankings))
+      var next = 0
+      try pipeline.build(users: diners, jobs: jobs) { deck, policy in
+        rankings[indices[next]] = deck.cards.map(\.item)
+        policies[indices[next]] = policy
+        next += 1
+      }
     }
-    return targets
+    return (rankings, policies)
   }
 
   /// Draws per distinct Plackett-Luce distribution for its marginals after the first position
@@ -96,29 +109,12 @@ package enum LogEvaluation {
     _ arms: [Arm], log: OffPolicyLog, profiles: [IDKey: UserProfile], history: History,
     builder: DeckBuilder, seed: UInt64, positions: Int, draws: Int, jobs: Int = 1
   ) throws -> (targets: [OffPolicyTarget], oneDeck: [Int]) {
-    var byDay: [DeckDate: [Int]] = [:]
-    for (i, session) in log.sessions.enumerated() { byDay[session.day, default: []].append(i) }
     var targets: [OffPolicyTarget] = []
     var oneDeck: [Int] = []
     for (name, strategy) in arms {
-      var rankings = [[Int32]](repeating: [], count: log.sessions.count)
-      var policies = [DeckPolicy?](repeating: nil, count: log.sessions.count)
-      for day in byDay.keys.sorted() {
-        let indices = byDay[day]!
-        var pipeline = DeckPipeline(
-          builder: builder, strategy: strategy, history: history, seed: seed, date: day)
-        pipeline.wantsPolicy = true
-        let diners = indices.map { i in
-          let id = log.diners[log.sessions[i].diner]
-          return profiles[IDKey(id)] ?? UserProfile(id: id)
-        }
-        var next = 0
-        try pipeline.build(users: diners, jobs: jobs) { deck, policy in
-          rankings[indices[next]] = deck.cards.map(\.item)
-          policies[indices[next]] = policy
-          next += 1
-        }
-      }
+      let (rankings, policies) = try sessionDecks(
+        strategy, log: log, profiles: profiles, history: history, builder: builder, seed: seed,
+        jobs: jobs, wantsPolicy: true)
       guard policies.contains(where: { $0 != nil }) else {
         targets.append(OffPolicyTarget(name: name, rankings: rankings))
         oneDeck.append(0)
