@@ -23,8 +23,11 @@ package struct RunHeader: Sendable, Equatable {
   package var options: [(name: String, json: String)]
   package var seed: UInt64
   package var size: Int
-  /// Content hashes ("sha256:<hex>") of the inputs, by role: config, catalog, users, history.
+  /// Content hashes (hex SHA-256) of the inputs, by role: config, catalog, users, history (a
+  /// swipe log), snapshot (a history snapshot); in the order they were read.
   package var inputs: [(role: String, path: String, hash: String)]
+  /// The command line exactly as given, the program name first (empty: not written).
+  package var arguments: [String] = []
 
   package init(
     version: String, date: DeckDate, strategy: String, options: [(name: String, json: String)],
@@ -44,7 +47,7 @@ package struct RunHeader: Sendable, Equatable {
     a.version == b.version && a.date == b.date && a.strategy == b.strategy
       && a.options.elementsEqual(b.options, by: { $0.0 == $1.0 && $0.1 == $1.1 })
       && a.seed == b.seed && a.size == b.size
-      && a.inputs.elementsEqual(b.inputs, by: { $0 == $1 })
+      && a.inputs.elementsEqual(b.inputs, by: { $0 == $1 }) && a.arguments == b.arguments
   }
 }
 
@@ -158,6 +161,15 @@ package final class DeckWriter {
     key("version")
     Text.appendJSONString(header.version, to: &buffer)
     buffer.append(UInt8(ascii: ","))
+    if !header.arguments.isEmpty {
+      key("arguments")
+      buffer.append(UInt8(ascii: "["))
+      for (n, argument) in header.arguments.enumerated() {
+        if n > 0 { buffer.append(UInt8(ascii: ",")) }
+        Text.appendJSONString(argument, to: &buffer)
+      }
+      buffer.append(contentsOf: "],".utf8)
+    }
     key("date")
     Text.appendJSONString(header.date.description, to: &buffer)
     buffer.append(UInt8(ascii: ","))

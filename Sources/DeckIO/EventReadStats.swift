@@ -49,6 +49,11 @@ package struct EventFileStats: Sendable, Equatable {
   /// The log has no time column (read with a `ColumnMapping`): its events are all at
   /// 1970-01-01T00:00, so nothing that needs their times (days, a temporal split) is possible.
   package var untimed = false
+  /// The SHA-256 (hex) of the file's bytes, when the reader hashed them
+  /// (`EventReaderOptions.hashing`, or the caller that read it in parts).
+  package var sha256: String?
+  /// The file is a history snapshot (its counts are the snapshot's), not a swipe log.
+  package var snapshot = false
 
   package init(file: String, format: EventFormat) {
     self.file = file

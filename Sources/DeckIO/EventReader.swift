@@ -72,6 +72,9 @@ package struct EventReaderOptions {
   /// log): read before each CSV log's first byte and counted in no line or byte, so the log's
   /// first line is data and line 1. It also makes a log without a telling name CSV.
   package var csvHeader: [UInt8]? = nil
+  /// Whether `read(_:into:)` hashes every log's bytes as it reads them (SHA-256 into
+  /// `EventFileStats.sha256`), for run headers: the same pass, not a second read.
+  package var hashing = false
 
   /// The format of a log without a telling name, from its first bytes (`head`).
   package func format(sniffing head: UnsafeBufferPointer<UInt8>) -> EventFormat {
@@ -134,10 +137,8 @@ package struct EventReader {
     for source in sources {
       if source.path == "-" && source.format == nil {
         // The format from the first bytes, which are then read again.
-        var input = SniffedInput(FileInput(fd: 0))
-        let format = try sniffedFormat(&input, name: "<stdin>")
-        let file = try readStream(
-          &input, name: "<stdin>", format: format, into: &sink, stats: &stats)
+        let file = try readFile(
+          FileInput(fd: 0), name: "<stdin>", format: nil, into: &sink, stats: &stats)
         stats.files.append(file)
         continue
       }
@@ -152,10 +153,8 @@ package struct EventReader {
           throw .io(path: source.path, message: "cannot open: \(errnoText(lowercased: false))")
         }
         defer { close(fd) }
-        var input = SniffedInput(FileInput(fd: fd))
-        let format = try sniffedFormat(&input, name: source.path)
-        let file = try readStream(
-          &input, name: source.path, format: format, into: &sink, stats: &stats)
+        let file = try readFile(
+          FileInput(fd: fd), name: source.path, format: nil, into: &sink, stats: &stats)
         stats.files.append(file)
         continue
       } else {
@@ -167,12 +166,40 @@ package struct EventReader {
       let fd = try Self.openLog(source.path)
       defer { if fd != 0 { close(fd) } }
       let name = source.path == "-" ? "<stdin>" : source.path
-      var input = FileInput(fd: fd)
-      let file = try readStream(&input, name: name, format: format, into: &sink, stats: &stats)
+      let file = try readFile(
+        FileInput(fd: fd), name: name, format: format, into: &sink, stats: &stats)
       stats.files.append(file)
     }
     sink.finish()
     return stats
+  }
+
+  /// One log from `base`: in `format`, or the format told from its first bytes when nil; its
+  /// bytes hashed on the way when `options.hashing`.
+  private func readFile<B: ByteInput, S: EventSink>(
+    _ base: B, name: String, format: EventFormat?, into sink: inout S,
+    stats: inout EventReadStats
+  ) throws(DeckIOError) -> EventFileStats {
+    var file: EventFileStats
+    switch (options.hashing, format) {
+    case (false, let format?):
+      var input = base
+      file = try readStream(&input, name: name, format: format, into: &sink, stats: &stats)
+    case (false, nil):
+      var input = SniffedInput(base)
+      let told = try sniffedFormat(&input, name: name)
+      file = try readStream(&input, name: name, format: told, into: &sink, stats: &stats)
+    case (true, let format?):
+      var input = HashingInput(base)
+      file = try readStream(&input, name: name, format: format, into: &sink, stats: &stats)
+      file.sha256 = input.hash.hexDigest()
+    case (true, nil):
+      var input = SniffedInput(HashingInput(base))
+      let told = try sniffedFormat(&input, name: name)
+      file = try readStream(&input, name: name, format: told, into: &sink, stats: &stats)
+      file.sha256 = input.base.hash.hexDigest()
+    }
+    return file
   }
 
   /// The format of a log read from `input` (its first bytes, read ahead), or CSV when the

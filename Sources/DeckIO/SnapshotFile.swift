@@ -291,6 +291,14 @@ package enum SnapshotFile {
     return try decode(bytes, file: displayName ?? path)
   }
 
+  /// `read(path:displayName:)` with the SHA-256 (hex) of the bytes it read.
+  package static func readHashed(path: String, displayName: String? = nil) throws(DeckIOError)
+    -> (HistorySnapshot, String)
+  {
+    let bytes = try TextInput.readBytes(path: path, what: "history snapshot")
+    return (try decode(bytes, file: displayName ?? path), SHA256.hex(SHA256.hash(bytes)))
+  }
+
   /// The most bytes of snapshots read from a stream (standard input): a bound, not a limit
   /// a real history reaches (a snapshot of 100,000 diners and 2 M swipes is about 20 MB).
   package static let maxStreamBytes = 1 << 34

@@ -41,6 +41,7 @@ let deckCommand = CommandSpec(
     InputOptions.format.spec,
     DeckRun.out.spec,
     OutputOptions.wait.spec,
+    OutputOptions.dryRun.spec,
     InputOptions.fallback.spec,
     InputOptions.jobs.with(
       help:
@@ -79,7 +80,7 @@ enum DeckRun {
     let outputs = try RunOutputs(
       [("--out", args.value(DeckRun.out)), ("--rejects", settings.rejectsPath)],
       inputs: Inputs.files(args, settings), wait: OutputOptions.wait(args), standardOutput: "--out",
-      context: context)
+      dryRun: args.flag(OutputOptions.dryRun), context: context)
     defer { outputs.abort() }
 
     var rejects: RejectsWriter?
@@ -90,7 +91,9 @@ enum DeckRun {
     try rejects?.finish()
     let diners = try self.diners(
       args, users: inputs.users, history: inputs.history, quiet: quiet, context)
-    let (strategy, header) = (inputs.strategy, inputs.header)
+    let strategy = inputs.strategy
+    var header = inputs.header
+    header.arguments = context.arguments
     var pipeline = inputs.pipeline
     pipeline.replicas = try Strategies.replicas(
       of: settings.strategy, fallback: args.value(InputOptions.fallback) != nil,
@@ -112,7 +115,9 @@ enum DeckRun {
       context.note(
         "\(diners.count) deck\(diners.count == 1 ? "" : "s") for \(settings.date) with '\(settings.strategyName)'"
           + (written.shortDecks > 0 ? ", \(written.shortDecks) short" : "")
-          + (args.value(DeckRun.out).flatMap { $0 == "-" ? nil : " written to \($0)" } ?? ""))
+          + (outputs.dryRun
+            ? " would be built (dry run)"
+            : (args.value(DeckRun.out).flatMap { $0 == "-" ? nil : " written to \($0)" } ?? "")))
     }
     return .success
   }
@@ -216,7 +221,8 @@ enum DeckRun {
 
   /// The input files the run header names, with their content hashes.
   static func headerInputs(
-    _ config: MenuDeckConfig, _ settings: RunSettings, catalogHash: String, usersHash: String?
+    _ config: MenuDeckConfig, _ settings: RunSettings, catalogHash: String, usersHash: String?,
+    history: EventReadStats
   ) -> [(role: String, path: String, hash: String)] {
     var inputs: [(role: String, path: String, hash: String)] = []
     if !config.bytes.isEmpty {
@@ -224,6 +230,10 @@ enum DeckRun {
     }
     inputs.append(("catalog", settings.catalogPath, catalogHash))
     if let usersHash, let path = settings.usersPath { inputs.append(("users", path, usersHash)) }
+    for file in history.files {
+      guard let hash = file.sha256 else { continue }
+      inputs.append((file.snapshot ? "snapshot" : "history", file.file, hash))
+    }
     return inputs
   }
 
@@ -316,8 +326,10 @@ struct DeckInputs {
     }
     let builder = try Inputs.deckBuilder(catalog, settings.rules, config)
     let jobs = args.declares(InputOptions.jobs) ? try InputOptions.jobs(args) : 1
+    var hashing = settings
+    hashing.hashesHistory = true
     let (history, stats, future) = try Inputs.loadHistory(
-      settings, catalog: catalog, cutoff: settings.date, io: io, rejects: rejects, extra: extra,
+      hashing, catalog: catalog, cutoff: settings.date, io: io, rejects: rejects, extra: extra,
       jobs: jobs)
 
     let fallback = try Strategies.fallback(args, config)
@@ -329,7 +341,7 @@ struct DeckInputs {
       options: Strategies.headerOptions(strategy, settings.strategy), seed: settings.seed,
       size: settings.rules.size,
       inputs: DeckRun.headerInputs(
-        config, settings, catalogHash: catalogHash, usersHash: usersHash))
+        config, settings, catalogHash: catalogHash, usersHash: usersHash, history: stats))
     let pipeline = DeckPipeline(
       builder: builder, strategy: strategy, history: history, seed: settings.seed,
       date: settings.date)

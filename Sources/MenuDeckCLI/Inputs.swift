@@ -28,6 +28,8 @@ struct RunSettings {
 
   /// The header of CSV logs that have none (`--csv-header`).
   var csvHeader: [UInt8]? = nil
+  /// Hash every history file as it is read, for the run header (`EventFileStats.sha256`).
+  var hashesHistory = false
 
   /// The mapping the logs are read with.
   var effectiveColumns: ColumnMapping? { columns ?? config.columns }
@@ -38,6 +40,7 @@ struct RunSettings {
       swipeRule: config.dragRule, zone: TimeZoneOffsets(zone), skipBadLines: skipBadLines,
       columns: effectiveColumns)
     options.csvHeader = csvHeader
+    options.hashing = hashesHistory
     return options
   }
 
@@ -299,8 +302,10 @@ enum Inputs {
     var stats = try readLogs(logs, settings, io, into: &ingest, onReject: handler)
     feed(extra, into: &ingest)
     let merged = try Snapshots.merge(snapshots, into: ingest.builder.build(), io) {
-      path, snapshot in
+      path, snapshot, hash in
       var file = EventFileStats(file: path, format: .jsonLines)
+      file.sha256 = hash
+      file.snapshot = true
       file.events = Int(snapshot.events)
       file.right = Int(snapshot.items.reduce(0) { $0 + $1.right })
       file.left = file.events - file.right
@@ -477,11 +482,16 @@ enum Inputs {
         do { bytes = try io.stdin.readAll() } catch {
           throw DeckIOError.io(path: "<stdin>", message: "cannot read standard input: \(error)")
         }
-        one = try reader.read(
+        var read = try reader.read(
           bytes: bytes, name: "<stdin>",
           format: bytes.withUnsafeBufferPointer {
             options.format(sniffing: $0)
           }, into: &sink)
+        if options.hashing {
+          let hash = SHA256.hex(SHA256.hash(bytes))
+          for n in read.files.indices { read.files[n].sha256 = hash }
+        }
+        one = read
       } else {
         do {
           one = try reader.read([EventSource(path: opened)], into: &sink)
@@ -555,12 +565,28 @@ enum Inputs {
         try handler(named)
       }
     }
+    // A log read in parts is hashed on a thread of its own meanwhile (the parts are read out
+    // of order; the hash needs the bytes in order).
+    let hashing =
+      options.hashing
+      ? Parallel.background { () -> Result<(String, Int), DeckIOError> in
+        do throws(DeckIOError) {
+          return .success(try Ingest.fileSHA256(opened))
+        } catch {
+          return .failure(error.naming(opened, as: path))
+        }
+      } : nil
     var result: T
-    let raw: EventReadStats
+    var raw: EventReadStats
     do {
       (result, raw) = try read(EventReader(options: options), opened, format)
     } catch {
+      _ = hashing?.wait()
       throw error.naming(opened, as: path)
+    }
+    if let hashing {
+      let (hash, _) = try hashing.wait().get()
+      for n in raw.files.indices { raw.files[n].sha256 = hash }
     }
     var stats = EventReadStats()
     stats.merge(raw, displayName: path)

@@ -23,8 +23,11 @@ final class RunOutputs {
   }
 
   private let io: CLIStreams
-  private let set: OutputSet
+  /// The locked pending files; nil in a dry run, which locks and writes nothing.
+  private let set: OutputSet?
   private let context: CommandContext
+  /// `--dry-run`: every check is made, the bytes are counted, nothing is written or locked.
+  let dryRun: Bool
   /// Where each declared output goes.
   private enum Destination {
     case standardOutput
@@ -46,16 +49,27 @@ final class RunOutputs {
   /// command's main result, `--out`). With `createDirectories`, missing directories of the
   /// outputs are created once every check has passed (for outputs that are whole directories,
   /// `--trec DIR`, `import --out DIR`).
+  ///
+  /// With `dryRun` the same checks are made, but nothing is locked, created or written: every
+  /// output (standard output too) counts the bytes it is given, and `commit` says on stderr
+  /// what would have been written where.
   init(
     _ outputs: [(option: String, path: String?)], inputs: [File], wait: Double,
-    standardOutput: String? = nil, createDirectories: Bool = false, context: CommandContext
+    standardOutput: String? = nil, createDirectories: Bool = false, dryRun: Bool = false,
+    context: CommandContext
   ) throws {
     io = context.io
     self.context = context
+    self.dryRun = dryRun
     let given = try Self.given(outputs, standardOutput: standardOutput)
     var plan = Plan(
       io: io, inputs: Self.identities(of: inputs, io), createDirectories: createDirectories)
     for file in given { try plan.add(file) }
+    if dryRun {
+      set = nil
+      declared = plan.declared
+      return
+    }
     for dir in plan.directoriesToMake {
       do {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -64,7 +78,8 @@ final class RunOutputs {
           .ioError, "\(dir): cannot create the directory; check the path and permissions")
       }
     }
-    set = try Self.lock(plan.files, wait: wait, context: context)
+    let set = try Self.lock(plan.files, wait: wait, context: context)
+    self.set = set
     declared = plan.declared
     for path in set.removedStale {
       context.note("removed '\(path)', a temporary file of a run that was killed")
@@ -259,6 +274,11 @@ final class RunOutputs {
     if let o = outputs[index] { return o }
     let d = declared[index]
     let output: any ByteOutput
+    guard let set else {
+      output = CountingOutput()
+      outputs[index] = output
+      return output
+    }
     switch d.to {
     case .standardOutput: output = StdoutOutput(io.stdout)
     case .standardError: output = StdoutOutput(io.stderr)
@@ -286,6 +306,7 @@ final class RunOutputs {
   /// Standard output is flushed first: a run whose standard output failed (a full disk, a
   /// reader that went away) replaces none of its files.
   func commit(verify: () throws -> Void = {}) throws {
+    guard let set else { return reportDryRun() }
     do {
       try io.stdout.flush()
       if io.stdout.isBrokenPipe {
@@ -316,7 +337,23 @@ final class RunOutputs {
   }
 
   /// Leaves every target as it was.
-  func abort() { set.abort() }
+  func abort() { set?.abort() }
+
+  /// What a dry run would have written: a note per declared output, with its byte count.
+  private func reportDryRun() {
+    for (index, d) in declared.enumerated() {
+      let bytes = (outputs[index] as? CountingOutput)?.count ?? 0
+      let shown: String
+      switch d.to {
+      case .standardOutput: shown = "standard output"
+      case .standardError: shown = "standard error"
+      case .file, .stream: shown = d.path
+      }
+      context.note(
+        "dry run: \(d.option) would write \(plural(bytes, "byte")) to \(shown); nothing was "
+          + "written")
+    }
+  }
 
   /// Same file: the same inode when the target exists, else the same name in the same directory.
   struct Key {
@@ -415,6 +452,12 @@ enum OutputOptions {
   /// The longest `--wait` (a week).
   static let maxWait = 7 * 86_400.0
 
+  static let dryRun = Flag(
+    "dry-run",
+    help:
+      "Read and check everything and make every output, but write, create and lock nothing; "
+      + "say on stderr what would be written where (bytes).")
+
   static func wait(_ args: ParsedArguments) throws -> Double {
     guard let seconds = try args.value(wait) else { return 0 }
     guard seconds >= 0, seconds <= maxWait else {
@@ -447,4 +490,10 @@ extension RunOutputs {
         + "'\(input.file.path)'); an output never replaces an input: choose another "
         + file.option)
   }
+}
+
+/// Counts the bytes of a dry run's output and drops them.
+final class CountingOutput: ByteOutput {
+  private(set) var count = 0
+  func write(_ bytes: [UInt8]) throws(DeckIOError) { count += bytes.count }
 }

@@ -32,6 +32,7 @@ let ingestCommand = CommandSpec(
     InputOptions.config.spec, Ingest.into.spec, Ingest.out.spec, SnapshotOptions.base64.spec,
     Ingest.before.spec,
     InputOptions.skipBadLines.spec, InputOptions.rejects.spec, OutputOptions.wait.spec,
+    OutputOptions.dryRun.spec,
     InputOptions.jobs.with(
       help:
         "Threads that read each log file, in parts (default: the cores available); the snapshot "
@@ -135,7 +136,7 @@ enum Ingest {
     let key = request.adding ? "--into" : "--out"
     let outputs = try RunOutputs(
       [(key, into), ("--rejects", request.rejectsPath)], inputs: inputs,
-      wait: OutputOptions.wait(args), context: context)
+      wait: OutputOptions.wait(args), dryRun: args.flag(OutputOptions.dryRun), context: context)
     defer { outputs.abort() }
 
     let intoOpened = Paths.open(into, io)
@@ -166,9 +167,10 @@ enum Ingest {
     }
     let snapshot = progress.snapshot
     context.note(
-      "ingested \(plural(progress.added, "log")) (\(plural(progress.events, "swipe")))"
+      (outputs.dryRun ? "dry run: would ingest " : "ingested ")
+        + "\(plural(progress.added, "log")) (\(plural(progress.events, "swipe")))"
         + (progress.skipped > 0 ? ", skipped \(progress.skipped) already ingested" : "")
-        + "; \(into == "-" ? "standard output" : into) holds "
+        + "; \(into == "-" ? "standard output" : into) \(outputs.dryRun ? "would hold" : "holds") "
         + "\(plural(snapshot.sources.count, "log")), "
         + "\(plural(Int(snapshot.events), "swipe")), \(plural(snapshot.users.count, "diner"))")
     return .success
@@ -418,7 +420,7 @@ enum Merge {
       wait: OutputOptions.wait(args), context: context)
     defer { outputs.abort() }
     var count = 0
-    let merged = try Snapshots.merge(inputs, io) { _, _ in count += 1 }
+    let merged = try Snapshots.merge(inputs, io) { _, _, _ in count += 1 }
     try outputs.write(SnapshotOptions.encode(merged, args), to: "--out")
     try outputs.commit()
     context.note(

@@ -10,25 +10,27 @@ enum Snapshots {
   /// data error naming its file.
   static func merge(
     _ paths: [String], into base: HistorySnapshot = .empty, _ io: CLIStreams,
-    each: (String, HistorySnapshot) -> Void = { _, _ in }
+    each: (String, HistorySnapshot, String) -> Void = { _, _, _ in }
   ) throws -> HistorySnapshot {
     var merged = base
     for path in paths {
-      let snapshots =
-        path == "-"
-        ? try standardInput(io)
-        : [
-          try Paths.using(path, io) { opened throws(DeckIOError) in
-            try SnapshotFile.read(path: opened, displayName: path)
-          }
-        ]
+      let snapshots: [HistorySnapshot]
+      let hash: String
+      if path == "-" {
+        (snapshots, hash) = try standardInput(io)
+      } else {
+        let (snapshot, bytesHash) = try Paths.using(path, io) { opened throws(DeckIOError) in
+          try SnapshotFile.readHashed(path: opened, displayName: path)
+        }
+        (snapshots, hash) = ([snapshot], bytesHash)
+      }
       for snapshot in snapshots {
         do {
           merged = try HistorySnapshot.merge(merged, snapshot)
         } catch {
           throw CommandFailure(.dataError, "\(path == "-" ? "<stdin>" : path): \(error)")
         }
-        each(path, snapshot)
+        each(path, snapshot, hash)
       }
     }
     return merged
@@ -36,7 +38,7 @@ enum Snapshots {
 
   /// The snapshots on standard input, one after the other (binary or text, as `ingest --out -`
   /// and `merge --out -` write them); none when it is empty.
-  static func standardInput(_ io: CLIStreams) throws -> [HistorySnapshot] {
+  static func standardInput(_ io: CLIStreams) throws -> ([HistorySnapshot], String) {
     let bytes: [UInt8]?
     do {
       bytes = try io.stdin.readAll(maxBytes: SnapshotFile.maxStreamBytes)
@@ -49,6 +51,6 @@ enum Snapshots {
         message: "more than \(SnapshotFile.maxStreamBytes) bytes of snapshots on standard "
           + "input; merge them in groups")
     }
-    return try SnapshotFile.decodeAll(bytes, file: "<stdin>")
+    return (try SnapshotFile.decodeAll(bytes, file: "<stdin>"), SHA256.hex(SHA256.hash(bytes)))
   }
 }

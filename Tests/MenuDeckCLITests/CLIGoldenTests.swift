@@ -24,7 +24,11 @@ import Testing
     let plain = CLIRun(["--date", Self.date])
     let explicit = CLIRun(["deck", "--date", Self.date, "--format", "json"])
     #expect(plain.code == .success)
-    #expect(plain.stdoutBytes == explicit.stdoutBytes)
+    #expect(CLITest.withoutArguments(plain.stdout) == CLITest.withoutArguments(explicit.stdout))
+    #expect(
+      plain.stdout.hasPrefix(
+        "{\"run\":{\"version\":\"\(menudeckVersion)\",\"arguments\":[\"menudeck\",\"--date\",\"\(Self.date)\"],"
+      ))
     #expect(plain.stderr == Self.summary)
   }
 
@@ -116,12 +120,12 @@ import Testing
     #expect(run["seed"] as? Int == 20_261_130)
     #expect(run["size"] as? Int == 10)
     let inputs = try #require(run["inputs"] as? [[String: String]])
-    #expect(inputs.map { $0["role"] } == ["config", "catalog", "users"])
-    #expect(
-      inputs.map { $0["path"] } == ["Config/menudeck.json", "Data/catalog.json", "Data/users.json"])
-    for (input, file) in zip(
-      inputs, ["Config/menudeck.json", "Data/catalog.json", "Data/users.json"])
-    {
+    #expect(inputs.map { $0["role"] } == ["config", "catalog", "users", "history"])
+    let files = [
+      "Config/menudeck.json", "Data/catalog.json", "Data/users.json", "Data/swipes.jsonl",
+    ]
+    #expect(inputs.map { $0["path"] } == files)
+    for (input, file) in zip(inputs, files) {
       #expect(input["sha256"] == SHA256.hex(SHA256.hash(try CLITest.repoFile(file))))
     }
 

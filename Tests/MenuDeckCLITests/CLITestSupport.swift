@@ -47,6 +47,14 @@ struct CLIRun {
 }
 
 enum CLITest {
+  /// `text` (a deck JSON document) without its run header's `arguments`, the one part of a
+  /// deck file that records how the command line was spelt (`--jobs`, `--out`, ...).
+  static func withoutArguments(_ text: String) -> String {
+    guard let start = text.range(of: "\"arguments\":[") else { return text }
+    guard let end = text[start.upperBound...].range(of: "],") else { return text }
+    return String(text[..<start.lowerBound] + text[end.upperBound...])
+  }
+
   /// The repository root, found from this file's path (Tests/MenuDeckCLITests/<file>).
   static let repoRoot: String = {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
