@@ -73,8 +73,8 @@ enum CLITest {
                          [--user <id> ...] [--diners <file>] [--shard <K/N>]
                          [--strategy <name>] [--option <key=value> ...] [--size <n>]
                          [--seed <n>] [--format <format>] [--out <file>]
-                         [--wait <seconds>] [--fallback <name>] [--jobs <n>]
-                         [--quiet]
+                         [--wait <seconds>] [--dry-run] [--fallback <name>]
+                         [--jobs <n>] [--quiet]
     See 'menudeck deck --help' for more information.
 
     """
