@@ -291,12 +291,13 @@ package enum SnapshotFile {
     return try decode(bytes, file: displayName ?? path)
   }
 
-  /// `read(path:displayName:)` with the SHA-256 (hex) of the bytes it read.
-  package static func readHashed(path: String, displayName: String? = nil) throws(DeckIOError)
-    -> (HistorySnapshot, String)
+  /// `read(path:displayName:)`, with the SHA-256 (hex) of the bytes it read when `hashing`.
+  package static func read(path: String, displayName: String? = nil, hashing: Bool)
+    throws(DeckIOError) -> (HistorySnapshot, String?)
   {
     let bytes = try TextInput.readBytes(path: path, what: "history snapshot")
-    return (try decode(bytes, file: displayName ?? path), SHA256.hex(SHA256.hash(bytes)))
+    let snapshot = try decode(bytes, file: displayName ?? path)
+    return (snapshot, hashing ? SHA256.hex(SHA256.hash(bytes)) : nil)
   }
 
   /// The most bytes of snapshots read from a stream (standard input): a bound, not a limit

@@ -301,8 +301,9 @@ enum Inputs {
     let logs = settings.historyPaths.filter { !snapshots.contains($0) }
     var stats = try readLogs(logs, settings, io, into: &ingest, onReject: handler)
     feed(extra, into: &ingest)
-    let merged = try Snapshots.merge(snapshots, into: ingest.builder.build(), io) {
-      path, snapshot, hash in
+    let merged = try Snapshots.merge(
+      snapshots, into: ingest.builder.build(), io, hashing: settings.hashesHistory
+    ) { path, snapshot, hash in
       var file = EventFileStats(file: path, format: .jsonLines)
       file.sha256 = hash
       file.snapshot = true
@@ -488,7 +489,7 @@ enum Inputs {
             options.format(sniffing: $0)
           }, into: &sink)
         if options.hashing {
-          let hash = SHA256.hex(SHA256.hash(bytes))
+          let hash = ContentHash.sha256(bytes)
           for n in read.files.indices { read.files[n].sha256 = hash }
         }
         one = read

@@ -10,17 +10,17 @@ enum Snapshots {
   /// data error naming its file.
   static func merge(
     _ paths: [String], into base: HistorySnapshot = .empty, _ io: CLIStreams,
-    each: (String, HistorySnapshot, String) -> Void = { _, _, _ in }
+    hashing: Bool = false, each: (String, HistorySnapshot, String?) -> Void = { _, _, _ in }
   ) throws -> HistorySnapshot {
     var merged = base
     for path in paths {
       let snapshots: [HistorySnapshot]
-      let hash: String
+      let hash: String?
       if path == "-" {
-        (snapshots, hash) = try standardInput(io)
+        (snapshots, hash) = try standardInput(io, hashing: hashing)
       } else {
         let (snapshot, bytesHash) = try Paths.using(path, io) { opened throws(DeckIOError) in
-          try SnapshotFile.readHashed(path: opened, displayName: path)
+          try SnapshotFile.read(path: opened, displayName: path, hashing: hashing)
         }
         (snapshots, hash) = ([snapshot], bytesHash)
       }
@@ -38,7 +38,10 @@ enum Snapshots {
 
   /// The snapshots on standard input, one after the other (binary or text, as `ingest --out -`
   /// and `merge --out -` write them); none when it is empty.
-  static func standardInput(_ io: CLIStreams) throws -> ([HistorySnapshot], String) {
+  /// With `hashing`, also the SHA-256 (hex) of the bytes read.
+  static func standardInput(_ io: CLIStreams, hashing: Bool = false) throws -> (
+    [HistorySnapshot], String?
+  ) {
     let bytes: [UInt8]?
     do {
       bytes = try io.stdin.readAll(maxBytes: SnapshotFile.maxStreamBytes)
@@ -51,6 +54,9 @@ enum Snapshots {
         message: "more than \(SnapshotFile.maxStreamBytes) bytes of snapshots on standard "
           + "input; merge them in groups")
     }
-    return (try SnapshotFile.decodeAll(bytes, file: "<stdin>"), SHA256.hex(SHA256.hash(bytes)))
+    return (
+      try SnapshotFile.decodeAll(bytes, file: "<stdin>"),
+      hashing ? ContentHash.sha256(bytes) : nil
+    )
   }
 }
