@@ -1,4 +1,5 @@
 import DeckCore
+import DeckIO
 
 /// A point estimate with its confidence interval; nil parts are undefined (for example a rate
 /// with no denominator, or an interval when no resample defined the metric).
@@ -153,6 +154,9 @@ package struct ComparisonReport: Sendable, Equatable {
   package var notes: [String]
   /// Per arm, the dishes it showed most (may be empty).
   package var topDishes: [TopDishes] = []
+  /// The version, command line and inputs (with their hashes) the report was made from; nil
+  /// when the caller did not record them (tests of the writers).
+  package var run: RunRecord? = nil
 
   package init(
     title: String, parameters: [ReportParameter], metrics: [MetricSpec], arms: [ArmSummary],

@@ -1,0 +1,50 @@
+import DeckBase
+
+/// One input a run read: its role (`config`, `catalog`, `users`, `history` for a swipe log,
+/// `snapshot` for a history snapshot, `policy`, `run`, ...), its path as given (standard input
+/// as `<stdin>`) and the hex SHA-256 of the bytes read.
+package struct RunInput: Sendable, Equatable {
+  package var role: String
+  package var path: String
+  package var sha256: String
+
+  package init(role: String, path: String, sha256: String) {
+    self.role = role
+    self.path = path
+    self.sha256 = sha256
+  }
+}
+
+/// What any run was made from, written as the `run` object of a command's JSON document and in
+/// the HTML report's footer, so that an output can be traced to its exact inputs: the version,
+/// the command, the command line exactly as given (the program name first) and every input read,
+/// in the order read.
+package struct RunRecord: Sendable, Equatable {
+  package var version: String
+  /// The command's name: `stats`, `compare`, ...
+  package var command: String
+  package var arguments: [String]
+  package var inputs: [RunInput]
+
+  package init(version: String, command: String, arguments: [String], inputs: [RunInput]) {
+    self.version = version
+    self.command = command
+    self.arguments = arguments
+    self.inputs = inputs
+  }
+
+  /// `{"version":..,"command":..,"arguments":[..],"inputs":[{"role","path","sha256"}..]}` on
+  /// one line, the fields in that order; `extra` (already JSON text, as `"name":value` pairs)
+  /// comes after `command`.
+  package func json(extra: [(name: String, json: String)] = []) -> String {
+    var s = "{\"version\":" + JSONText.string(version) + ",\"command\":" + JSONText.string(command)
+    for (name, value) in extra { s += "," + JSONText.string(name) + ":" + value }
+    s += ",\"arguments\":[" + arguments.map(JSONText.string).joined(separator: ",") + "]"
+    s += ",\"inputs\":["
+    s += inputs.map { input in
+      "{\"role\":" + JSONText.string(input.role) + ",\"path\":" + JSONText.string(input.path)
+        + ",\"sha256\":" + JSONText.string(input.sha256) + "}"
+    }.joined(separator: ",")
+    return s + "]}"
+  }
+}
