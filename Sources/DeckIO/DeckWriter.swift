@@ -25,14 +25,14 @@ package struct RunHeader: Sendable, Equatable {
   package var size: Int
   /// Content hashes (hex SHA-256) of the inputs, by role: config, catalog, users, history (a
   /// swipe log), snapshot (a history snapshot); in the order they were read.
-  package var inputs: [(role: String, path: String, hash: String)]
+  package var inputs: [RunInput]
   /// The command line exactly as given, the program name first (empty: not written).
   package var arguments: [String] = []
 
   package init(
     version: String, date: DeckDate, strategy: String, options: [(name: String, json: String)],
     seed: UInt64,
-    size: Int, inputs: [(role: String, path: String, hash: String)]
+    size: Int, inputs: [RunInput]
   ) {
     self.version = version
     self.date = date
@@ -47,7 +47,7 @@ package struct RunHeader: Sendable, Equatable {
     a.version == b.version && a.date == b.date && a.strategy == b.strategy
       && a.options.elementsEqual(b.options, by: { $0.0 == $1.0 && $0.1 == $1.1 })
       && a.seed == b.seed && a.size == b.size
-      && a.inputs.elementsEqual(b.inputs, by: { $0 == $1 }) && a.arguments == b.arguments
+      && a.inputs == b.inputs && a.arguments == b.arguments
   }
 }
 
@@ -160,7 +160,7 @@ package final class DeckWriter {
     buffer.append(UInt8(ascii: "{"))
     key("version")
     Text.appendJSONString(header.version, to: &buffer)
-    buffer.append(UInt8(ascii: ","))
+    buffer.append(contentsOf: ",\"command\":\"deck\",".utf8)
     if !header.arguments.isEmpty {
       key("arguments")
       buffer.append(UInt8(ascii: "["))
@@ -202,7 +202,7 @@ package final class DeckWriter {
       Text.appendJSONString(input.path, to: &buffer)
       buffer.append(UInt8(ascii: ","))
       key("sha256")
-      Text.appendJSONString(input.hash, to: &buffer)
+      Text.appendJSONString(input.sha256, to: &buffer)
       buffer.append(UInt8(ascii: "}"))
     }
     buffer.append(contentsOf: "]}".utf8)

@@ -25,6 +25,20 @@ package struct RunRecord: Sendable, Equatable {
   package var command: String
   package var arguments: [String]
   package var inputs: [RunInput]
+  /// What else decides the output and is not in an input file (a simulation's seed, start and
+  /// days, ...): names and values already written as JSON text, in order.
+  package var settings: [Setting] = []
+
+  /// One setting of a run: its name and its value as JSON text.
+  package struct Setting: Sendable, Equatable {
+    package var name: String
+    package var json: String
+
+    package init(_ name: String, json: String) {
+      self.name = name
+      self.json = json
+    }
+  }
 
   package init(version: String, command: String, arguments: [String], inputs: [RunInput]) {
     self.version = version
@@ -33,12 +47,11 @@ package struct RunRecord: Sendable, Equatable {
     self.inputs = inputs
   }
 
-  /// `{"version":..,"command":..,"arguments":[..],"inputs":[{"role","path","sha256"}..]}` on
-  /// one line, the fields in that order; `extra` (already JSON text, as `"name":value` pairs)
-  /// comes after `command`.
-  package func json(extra: [(name: String, json: String)] = []) -> String {
+  /// `{"version":..,"command":..,<settings>,"arguments":[..],"inputs":[{"role","path","sha256"}
+  /// ..]}` on one line, the fields in that order.
+  package func json() -> String {
     var s = "{\"version\":" + JSONText.string(version) + ",\"command\":" + JSONText.string(command)
-    for (name, value) in extra { s += "," + JSONText.string(name) + ":" + value }
+    for setting in settings { s += "," + JSONText.string(setting.name) + ":" + setting.json }
     s += ",\"arguments\":[" + arguments.map(JSONText.string).joined(separator: ",") + "]"
     s += ",\"inputs\":["
     s += inputs.map { input in

@@ -5,9 +5,12 @@ import DeckCore
 package enum StatsFormat: String, Sendable, CaseIterable {
   /// Aligned text for people: one row per strategy and day, one column per metric.
   case table
-  /// One JSON document: the run's parameters and the rows, one row object per line.
+  /// One JSON document: the run header, the run's parameters and the rows (one per strategy
+  /// and day, a column per metric), one row object per line.
   case json
-  /// CSV: a header row, then one row per strategy and day.
+  /// Tidy JSON Lines: one object per strategy, day and metric (`StatsWriter.tidyColumns`).
+  case jsonl
+  /// Tidy CSV: a header row, then one row per strategy, day and metric, as `jsonl`.
   case csv
 }
 
@@ -34,14 +37,14 @@ package struct StatsParameter: Sendable, Equatable {
   }
 }
 
-/// One row of a stats table: a strategy, a day label (`YYYY-MM-DD`, or `all` for the row over
-/// every day) and one cell per column.
+/// One row of a stats table: a strategy, a day (`YYYY-MM-DD`; nil for the row over every day,
+/// shown as `all` in the table) and one cell per column.
 package struct StatsTableRow: Sendable, Equatable {
   package var strategy: String
-  package var day: String
+  package var day: String?
   package var cells: [StatsCell]
 
-  package init(strategy: String, day: String, cells: [StatsCell]) {
+  package init(strategy: String, day: String?, cells: [StatsCell]) {
     self.strategy = strategy
     self.day = day
     self.cells = cells
@@ -54,6 +57,8 @@ package struct StatsTable: Sendable, Equatable {
   package var parameters: [StatsParameter]
   package var columns: [String]
   package var rows: [StatsTableRow]
+  /// The version, command line and inputs of the run, written first in JSON (nil: not written).
+  package var run: RunRecord? = nil
 
   package init(parameters: [StatsParameter], columns: [String], rows: [StatsTableRow]) {
     precondition(rows.allSatisfy { $0.cells.count == columns.count }, "a row has too few cells")
@@ -71,8 +76,15 @@ package struct StatsTable: Sendable, Equatable {
 /// rounded half away from zero. Rows and columns are written in the order given, so the same table is always the
 /// same bytes.
 ///
-/// - json: `{"parameters":{...},\n"rows":[\n{"strategy":"...","day":"...","decks":3,...},\n...\n]}`
-/// - csv: `strategy,day,<columns>` then one line per row; a missing value is an empty field.
+/// - json: `{"run":{...},"parameters":{...},\n"rows":[\n{"strategy":"...","day":"2026-11-30",
+///   "overall":false,"decks":3,...},\n...\n]}`; the row over every day has `"day":null` and
+///   `"overall":true`; a missing value is `null`.
+/// - jsonl and csv, the tidy forms: one record per strategy, day and metric, with the columns
+///   `tidyColumns`: `strategy` (text), `day` (an ISO date, null/empty on the row over every day),
+///   `overall` (`true` on that row, else `false`), `metric` (text) and `value` (always a
+///   floating-point number, counts too, so the column has one type; null/empty when
+///   undefined). Loaders read them as they are (`pd.read_json(lines=True)`, `pl.read_csv`,
+///   DuckDB's `read_csv`).
 /// - table: a header line, then one line per row; text columns left-aligned, numbers
 ///   right-aligned, two spaces between columns; a missing value is `-`. When the columns do not
 ///   fit in `tableWidth` display columns, they are split into panels (separated by a blank line),
@@ -89,7 +101,8 @@ package enum StatsWriter {
     var out: [UInt8] = []
     switch format {
     case .json: appendJSON(table, to: &out)
-    case .csv: appendCSV(table, to: &out)
+    case .jsonl: appendTidy(table, json: true, to: &out)
+    case .csv: appendTidy(table, json: false, to: &out)
     case .table: appendTable(table, to: &out)
     }
     return out
@@ -102,8 +115,17 @@ package enum StatsWriter {
     try output.write(render(table, format: format))
   }
 
+  /// The columns of the tidy forms, in order.
+  package static let tidyColumns = ["strategy", "day", "overall", "metric", "value"]
+
   private static func appendJSON(_ table: StatsTable, to out: inout [UInt8]) {
-    out.append(contentsOf: "{\"parameters\":{".utf8)
+    out.append(UInt8(ascii: "{"))
+    if let run = table.run {
+      out.append(contentsOf: "\"run\":".utf8)
+      out.append(contentsOf: run.json().utf8)
+      out.append(contentsOf: ",\n".utf8)
+    }
+    out.append(contentsOf: "\"parameters\":{".utf8)
     for (n, p) in table.parameters.enumerated() {
       if n > 0 { out.append(UInt8(ascii: ",")) }
       Text.appendJSONString(p.name, to: &out)
@@ -116,7 +138,12 @@ package enum StatsWriter {
       out.append(contentsOf: "{\"strategy\":".utf8)
       Text.appendJSONString(row.strategy, to: &out)
       out.append(contentsOf: ",\"day\":".utf8)
-      Text.appendJSONString(row.day, to: &out)
+      if let day = row.day {
+        Text.appendJSONString(day, to: &out)
+        out.append(contentsOf: ",\"overall\":false".utf8)
+      } else {
+        out.append(contentsOf: "null,\"overall\":true".utf8)
+      }
       for (column, cell) in zip(table.columns, row.cells) {
         out.append(UInt8(ascii: ","))
         Text.appendJSONString(column, to: &out)
@@ -128,29 +155,54 @@ package enum StatsWriter {
     out.append(contentsOf: (table.rows.isEmpty ? "]}\n" : "\n]}\n").utf8)
   }
 
-  private static func appendCSV(_ table: StatsTable, to out: inout [UInt8]) {
-    out.append(contentsOf: "strategy,day".utf8)
-    for column in table.columns {
-      out.append(UInt8(ascii: ","))
-      Text.appendCSVField(column, to: &out)
-    }
-    out.append(0x0A)
-    for row in table.rows {
-      Text.appendCSVField(row.strategy, to: &out)
-      out.append(UInt8(ascii: ","))
-      Text.appendCSVField(row.day, to: &out)
-      for cell in row.cells {
-        out.append(UInt8(ascii: ","))
-        appendCell(cell, missing: "", decimals: nil, to: &out)
-      }
+  /// The tidy forms: one record per row and column; JSON Lines objects, or CSV under a header.
+  private static func appendTidy(_ table: StatsTable, json: Bool, to out: inout [UInt8]) {
+    if !json {
+      out.append(contentsOf: tidyColumns.joined(separator: ",").utf8)
       out.append(0x0A)
+    }
+    for row in table.rows {
+      for (column, cell) in zip(table.columns, row.cells) {
+        if json {
+          out.append(contentsOf: "{\"strategy\":".utf8)
+          Text.appendJSONString(row.strategy, to: &out)
+          out.append(contentsOf: ",\"day\":".utf8)
+          if let day = row.day { Text.appendJSONString(day, to: &out) } else { appendNull(&out) }
+          out.append(contentsOf: (row.day == nil ? ",\"overall\":true" : ",\"overall\":false").utf8)
+          out.append(contentsOf: ",\"metric\":".utf8)
+          Text.appendJSONString(column, to: &out)
+          out.append(contentsOf: ",\"value\":".utf8)
+          appendTidyValue(cell, missing: "null", to: &out)
+          out.append(contentsOf: "}\n".utf8)
+        } else {
+          Text.appendCSVField(row.strategy, to: &out)
+          out.append(UInt8(ascii: ","))
+          if let day = row.day { Text.appendCSVField(day, to: &out) }
+          out.append(contentsOf: (row.day == nil ? ",true," : ",false,").utf8)
+          Text.appendCSVField(column, to: &out)
+          out.append(UInt8(ascii: ","))
+          appendTidyValue(cell, missing: "", to: &out)
+          out.append(0x0A)
+        }
+      }
+    }
+  }
+
+  private static func appendNull(_ out: inout [UInt8]) { out.append(contentsOf: "null".utf8) }
+
+  /// A tidy value: always a floating-point number (`3.0` for a count), or `missing`.
+  private static func appendTidyValue(_ cell: StatsCell, missing: String, to out: inout [UInt8]) {
+    switch cell {
+    case .count(let n): out.append(contentsOf: Text.roundTrip(Double(n)).utf8)
+    case .number(let x) where x.isFinite: out.append(contentsOf: Text.roundTrip(x).utf8)
+    case .number, .missing: out.append(contentsOf: missing.utf8)
     }
   }
 
   private static func appendTable(_ table: StatsTable, to out: inout [UInt8]) {
     let header = ["strategy", "day"] + table.columns
     let lines: [[String]] = table.rows.map { row in
-      [row.strategy, row.day]
+      [row.strategy, row.day ?? "all"]
         + row.cells.map { cell in
           var b: [UInt8] = []
           appendCell(cell, missing: "-", decimals: tableDecimals, to: &b)

@@ -21,7 +21,8 @@ enum CompareOptions {
     "level", valueName: "p", help: "Confidence level of the intervals (default 0.95).")
   static let format = Option<String>(
     "format", short: "f", valueName: "format", default: "table",
-    choices: ["table", "markdown", "json", "csv"], help: "Output format.")
+    choices: ["table", "markdown", "json", "jsonl", "csv"],
+    help: "Output format: json has the run header, jsonl and csv are tidy rows.")
   static let out = Option<String>(
     "out", valueName: "file", help: "Write the comparison to this file atomically.")
   static let report = Option<String>(
@@ -363,13 +364,13 @@ enum Compare {
         + " \(plural(setup.days, "day")) from \(setup.start), \(mode) mode",
       parameters: [
         ReportParameter(name: "mode", value: "simulation"),
-        ReportParameter(name: "diners", value: "\(setup.population.count)"),
-        ReportParameter(name: "days", value: "\(setup.days)"),
+        .integer("diners", setup.population.count),
+        .integer("days", setup.days),
         ReportParameter(name: "start", value: "\(setup.start)"),
         ReportParameter(name: "session_mode", value: mode),
-        ReportParameter(name: "deck_size", value: "\(setup.rules.size)"),
-        ReportParameter(name: "ndcg_k", value: "\(stats.options.ndcgK)"),
-        ReportParameter(name: "seed", value: "\(setup.seed)"),
+        .integer("deck_size", setup.rules.size),
+        .integer("ndcg_k", stats.options.ndcgK),
+        .integer("seed", setup.seed),
       ],
       metrics: table.metrics, arms: arms, baseline: baseline.map { names[$0] },
       differences: differences, daily: stats.dailySeries(strategies: names),
@@ -382,6 +383,7 @@ enum Compare {
       ])
     report.topDishes = LogEvaluation.topDishes(names: names, counts: shown, catalog: catalog)
     report.unitTables = [table]
+    report.run = RunRecord(context, inputs: setup.inputs)
     return report
   }
 }

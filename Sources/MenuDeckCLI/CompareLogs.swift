@@ -36,6 +36,8 @@ enum CompareLogs {
     var estimators: OffPolicyOptions
     /// `--ope-samples N`: the strategies as stochastic policies from N decks per session.
     var samples: Int?
+    /// The files read so far, with their hashes, for the run header (`RunRecord`).
+    var inputs: [RunInput] = []
     /// Threads that build the strategies' decks (`--jobs`).
     var jobs: Int
   }
@@ -44,8 +46,9 @@ enum CompareLogs {
     _ args: ParsedArguments, _ config: MenuDeckConfig, _ logs: [String],
     _ resampling: ResamplingOptions, _ context: CommandContext, outputs: RunOutputs
   ) throws -> ComparisonReport {
-    let setup = try self.setup(args, config, logs, context.io)
-    let sink = try read(logs, setup, context)
+    var setup = try self.setup(args, config, logs, context.io)
+    let (sink, read) = try self.read(logs, setup, context)
+    setup.inputs += RunInputs.history(read)
     let history = try sink.training.build()
     let deckDate = sink.deckDate
     let judged = try judgedDiners(sink, deckDate: deckDate)
@@ -92,7 +95,7 @@ enum CompareLogs {
     var opeParameters: [ReportParameter] = []
     if let sessions = sink.sessions {
       let part = try offPolicy(
-        sessions, setup, config, history, targetSeed, deckDate, context.io)
+        sessions, &setup, config, history, targetSeed, deckDate, context.io)
       // The off-policy table holds the strategies and the policies: a run has no estimates
       // there, and a run as the baseline leaves the off-policy differences undefined.
       try analysis.add(part.table, baseline: setup.baseline.map { names[$0] }, resampling)
@@ -121,6 +124,7 @@ enum CompareLogs {
     report.topDishes = LogEvaluation.topDishes(
       names: names, counts: shown + runArms.map(\.shown), catalog: setup.catalog)
     report.unitTables = unitTables
+    report.run = RunRecord(context, inputs: setup.inputs)
     return report
   }
 
@@ -130,22 +134,20 @@ enum CompareLogs {
   ) -> [ReportParameter] {
     [
       ReportParameter(name: "mode", value: "logs"),
-      ReportParameter(name: "logs", value: logs.joined(separator: ", ")),
+      .list("logs", logs),
       ReportParameter(name: "split", value: setup.split.describe(deckDate)),
       ReportParameter(name: "deck_date", value: "\(deckDate)"),
-      ReportParameter(name: "k", value: setup.cutoffs.map(String.init).joined(separator: ",")),
-      ReportParameter(name: "deck_size", value: "\(setup.rules.size)"),
-      ReportParameter(name: "training_events", value: "\(sink.trainingEvents)"),
-      ReportParameter(name: "evaluation_events", value: "\(sink.heldOut.events)"),
-      ReportParameter(name: "evaluated_diners", value: "\(judged)"),
-      ReportParameter(name: "seed", value: "\(setup.seed)"),
+      .integers("k", setup.cutoffs),
+      .integer("deck_size", setup.rules.size),
+      .integer("training_events", sink.trainingEvents),
+      .integer("evaluation_events", sink.heldOut.events),
+      .integer("evaluated_diners", judged),
+      .integer("seed", setup.seed),
     ]
       + (setup.runs.isEmpty
         ? []
         : [
-          ReportParameter(
-            name: "runs",
-            value: setup.runs.map { "\($0.name)=\($0.run.file)" }.joined(separator: ", "))
+          ReportParameter.perArm("runs", texts: setup.runs.map { ($0.name, $0.run.file) })
         ])
   }
 
@@ -159,18 +161,24 @@ enum CompareLogs {
         .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
     }
     let split = try self.split(args)
-    let (catalog, _) = try Inputs.loadCatalog(catalogPath, io)
+    let (catalog, catalogHash) = try Inputs.loadCatalog(catalogPath, io)
+    var inputs = RunInputs.config(config)
+    inputs.append(RunInput(role: "catalog", path: catalogPath, sha256: catalogHash))
     var profiles: [IDKey: UserProfile] = [:]
     if let path = args.value(CompareOptions.users) ?? config.users {
       guard Int(path) == nil else {
         throw UsageError("'--users' takes a users file when comparing on logs, got '\(path)'")
       }
-      for u in try Inputs.loadUsers(path, io).0 { profiles[IDKey(u.id)] = u }
+      let (users, usersHash) = try Inputs.loadUsers(path, io)
+      inputs.append(RunInput(role: "users", path: path, sha256: usersHash))
+      for u in users { profiles[IDKey(u.id)] = u }
     }
     let (rules, cutoffs) = try self.rules(args, config)
     let builder = try Inputs.deckBuilder(catalog, rules, config)
     let zone = try Inputs.timeZone(config)
-    let runs = try self.runs(args, io)
+    let hashedRuns = try self.runs(args, io)
+    inputs += hashedRuns.map { RunInput(role: "run", path: $0.run.file, sha256: $0.hash) }
+    let runs = hashedRuns.map { (name: $0.name, run: $0.run) }
     let (strategies, baseline) = try Compare.strategies(
       args, config, io, policies: args.values(CompareOptions.policy).count,
       runs: runs.map(\.name))
@@ -180,6 +188,7 @@ enum CompareLogs {
       config, zone: zone, catalogPath: catalogPath, logs: logs, seed: seed, rules: rules,
       skipBadLines: args.flag(InputOptions.skipBadLines))
     try settings.readLogs(as: args)
+    settings.hashesHistory = true
     try checkDistinct(logs, io)
     let ope = args.flag(CompareOptions.ope)
     if ope, case .holdout = split {
@@ -208,7 +217,7 @@ enum CompareLogs {
       catalog: catalog, profiles: profiles, split: split, rules: rules, cutoffs: cutoffs,
       builder: builder, arms: strategies.map { (name: $0.0, strategy: $0.1) }, runs: runs,
       baseline: baseline, seed: seed, settings: settings, ope: ope, policies: policies,
-      estimators: estimators, samples: samples, jobs: try InputOptions.jobs(args))
+      estimators: estimators, samples: samples, inputs: inputs, jobs: try InputOptions.jobs(args))
   }
 
   /// `--clip WEIGHT` and `--cross-fit FOLDS`, range-checked.
@@ -342,23 +351,23 @@ enum CompareLogs {
   /// The `--run` files, read and named: `NAME=`, else the tag of the file's first line (the
   /// name trec_eval gives a run), else the file's name without its extension.
   static func runs(_ args: ParsedArguments, _ io: CLIStreams) throws -> [(
-    name: String, run: TrecRun
+    name: String, run: TrecRun, hash: String
   )] {
-    var runs: [(name: String, run: TrecRun)] = []
+    var runs: [(name: String, run: TrecRun, hash: String)] = []
     for value in args.values(CompareOptions.run) {
       let (given, path) = runArgument(value)
       guard !path.isEmpty, !value.hasPrefix("=") else {
         throw UsageError(
           "'--run' takes [NAME=]FILE (a TREC run: diner Q0 dish rank score tag), got '\(value)'")
       }
-      let run = try Paths.using(path, io) { opened throws(DeckIOError) in
+      let (run, hash) = try Paths.using(path, io) { opened throws(DeckIOError) in
         let bytes = try TextInput.readBytes(
           path: opened, what: "run file", maxBytes: TrecRun.maxBytes)
-        return try TrecRun.parse(bytes, file: path)
+        return (try TrecRun.parse(bytes, file: path), ContentHash.sha256(bytes))
       }
       let base = String(path.split(separator: "/").last ?? Substring(path))
       let stem = base.lastIndex(of: ".").map { $0 == base.startIndex ? base : String(base[..<$0]) }
-      runs.append((given ?? run.tag ?? stem ?? base, run))
+      runs.append((given ?? run.tag ?? stem ?? base, run, hash))
     }
     return runs
   }
@@ -393,7 +402,7 @@ enum CompareLogs {
   /// with `--ope`, the logged sessions of the evaluation period).
   static func read(
     _ logs: [String], _ setup: Setup, _ context: CommandContext
-  ) throws -> LogSplitSink {
+  ) throws -> (LogSplitSink, EventReadStats) {
     var sink = LogSplitSink(catalog: setup.catalog, split: setup.split, seed: setup.seed)
     if setup.ope, case .date(let date) = setup.split {
       sink.sessions = LoggedSessions(catalog: setup.catalog, start: date)
@@ -416,7 +425,7 @@ enum CompareLogs {
         "\(files.joined(separator: ", ")): the events carry no time (no 'at' column mapped), so"
           + " they cannot be split by date; use --holdout FRACTION")
     }
-    return sink
+    return (sink, read)
   }
 
   /// The diners with a right swipe in the evaluation period, or a data error saying how to get
@@ -441,7 +450,7 @@ enum CompareLogs {
 
   /// `--ope`: each strategy's decks for the logged sessions and the off-policy estimates.
   static func offPolicy(
-    _ sessions: LoggedSessions, _ setup: Setup, _ config: MenuDeckConfig, _ history: History,
+    _ sessions: LoggedSessions, _ setup: inout Setup, _ config: MenuDeckConfig, _ history: History,
     _ seed: UInt64, _ deckDate: DeckDate, _ io: CLIStreams
   ) throws -> LogEvaluation.OffPolicyPart {
     try sessions.check()
@@ -470,11 +479,15 @@ enum CompareLogs {
       for (a, target) in zip(others, sampled) { targets[a] = target }
     }
     for (name, path) in setup.policies {
-      let file = try Paths.using(path, io) { opened throws(DeckIOError) in
+      let (file, hash) = try Paths.using(path, io) { opened throws(DeckIOError) in
         let bytes = try TextInput.readBytes(
           path: opened, what: "policy file", maxBytes: PolicyFile.maxBytes)
-        return try PolicyFile.parse(bytes, file: path, catalog: setup.catalog)
+        return (
+          try PolicyFile.parse(bytes, file: path, catalog: setup.catalog),
+          ContentHash.sha256(bytes)
+        )
       }
+      setup.inputs.append(RunInput(role: "policy", path: path, sha256: hash))
       targets.append(
         try LogEvaluation.policyTarget(
           name: name, file: file, log: log, positions: rules.size))
@@ -495,17 +508,18 @@ enum CompareLogs {
       }
     }
     part.parameters.append(
-      ReportParameter(
-        name: "ope_targets",
-        value: setup.arms.indices.map { a in
-          "\(setup.arms[a].name) "
-            + (known[a]
-              ? "exact distribution" : targets[a].isDeterministic ? "one deck" : "sampled")
-        }.joined(separator: ", ")))
+      ReportParameter.perArm(
+        "ope_targets",
+        texts: setup.arms.indices.map { a in
+          (
+            setup.arms[a].name,
+            known[a] ? "exact distribution" : targets[a].isDeterministic ? "one deck" : "sampled"
+          )
+        }))
     if let samples = setup.samples {
       let stochastic = setup.arms.indices.filter { !known[$0] && !targets[$0].isDeterministic }
         .map { setup.arms[$0].name }
-      part.parameters.append(ReportParameter(name: "ope_samples", value: "\(samples)"))
+      part.parameters.append(.integer("ope_samples", samples))
       part.notes.append(
         "--ope-samples \(samples): "
           + (stochastic.isEmpty

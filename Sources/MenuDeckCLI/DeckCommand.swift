@@ -223,18 +223,13 @@ enum DeckRun {
   static func headerInputs(
     _ config: MenuDeckConfig, _ settings: RunSettings, catalogHash: String, usersHash: String?,
     history: EventReadStats
-  ) -> [(role: String, path: String, hash: String)] {
-    var inputs: [(role: String, path: String, hash: String)] = []
-    if !config.bytes.isEmpty {
-      inputs.append(("config", config.path, ContentHash.sha256(config.bytes)))
+  ) -> [RunInput] {
+    var inputs = RunInputs.config(config)
+    inputs.append(RunInput(role: "catalog", path: settings.catalogPath, sha256: catalogHash))
+    if let usersHash, let path = settings.usersPath {
+      inputs.append(RunInput(role: "users", path: path, sha256: usersHash))
     }
-    inputs.append(("catalog", settings.catalogPath, catalogHash))
-    if let usersHash, let path = settings.usersPath { inputs.append(("users", path, usersHash)) }
-    for file in history.files {
-      guard let hash = file.sha256 else { continue }
-      inputs.append((file.snapshot ? "snapshot" : "history", file.file, hash))
-    }
-    return inputs
+    return inputs + RunInputs.history(history)
   }
 
   /// Every diner's deck written to `--out` (stdout, or a temporary file renamed over it only

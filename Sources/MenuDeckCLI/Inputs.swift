@@ -247,12 +247,15 @@ enum Inputs {
     return (catalog, ContentHash.sha256(bytes))
   }
 
-  /// The catalog and every problem in it (for `validate`).
-  static func checkCatalog(_ path: String, _ io: CLIStreams) throws -> (Catalog?, [DeckIOError]) {
+  /// The catalog and every problem in it, and the SHA-256 of its bytes (for `validate`).
+  static func checkCatalog(_ path: String, _ io: CLIStreams) throws -> (
+    Catalog?, [DeckIOError], String
+  ) {
     try Paths.using(path, io) { opened throws(DeckIOError) in
       let bytes = try TextInput.readBytes(path: opened, what: "catalog")
       let format = try DocumentFormat.resolve(nil, path: path, what: "catalog")
-      return CatalogReader.check(bytes, file: path, format: format)
+      let (catalog, problems) = CatalogReader.check(bytes, file: path, format: format)
+      return (catalog, problems, ContentHash.sha256(bytes))
     }
   }
 

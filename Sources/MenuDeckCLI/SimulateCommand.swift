@@ -69,8 +69,10 @@ enum SimulationOptions {
     help: "Write the simulated swipes as a log (.jsonl or .csv), one strategy only.")
   static let format = Option<String>(
     "format", short: "f", valueName: "format", default: "table",
-    choices: ["table", "json", "csv"],
-    help: "Format of the stats.")
+    choices: ["table", "json", "jsonl", "csv"],
+    help:
+      "Format of the stats: json has the run header, jsonl and csv are tidy (a row per strategy, day and metric)."
+  )
   static let out = Option<String>(
     "out", valueName: "file", help: "Write the stats to this file atomically.")
 }
@@ -87,8 +89,22 @@ struct SimulationSetup {
   var days: Int
   /// Threads that build each day's decks (`--jobs`).
   var jobs: Int
+  /// The files read (config, catalog, a users file), with their hashes, for the run header.
+  var inputs: [RunInput]
 
   var last: DeckDate { start.adding(days: days - 1) }
+
+  /// The run header's settings of a simulation: what decides its numbers besides the inputs.
+  var settings: [RunRecord.Setting] {
+    [
+      .init("seed", json: String(seed)),
+      .init("start", json: JSONText.string(start.description)),
+      .init("days", json: String(days)),
+      .init("diners", json: String(population.count)),
+      .init("session_mode", json: JSONText.string(simulation.mode == .all ? "all" : "pick")),
+      .init("deck_size", json: String(rules.size)),
+    ]
+  }
 }
 
 enum Simulate {
@@ -134,7 +150,14 @@ enum Simulate {
 
     let report = stats.report()
     let format = StatsFormat(rawValue: args.value(SimulationOptions.format) ?? "table") ?? .table
-    try outputs.write(report.render(format), to: "--out")
+    var run = RunRecord(context, inputs: setup.inputs)
+    run.settings =
+      setup.settings + [
+        .init(
+          "strategies",
+          json: "[" + strategies.map { JSONText.string($0.0) }.joined(separator: ",") + "]")
+      ]
+    try outputs.write(report.render(format, run: run), to: "--out")
     try outputs.commit()
     context.note(
       "simulated \(plural(setup.population.count, "diner")) x \(plural(setup.days, "day")) from \(setup.start)"
@@ -153,7 +176,9 @@ enum Simulate {
       throw CommandFailure(
         .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
     }
-    let (catalog, _) = try Inputs.loadCatalog(catalogPath, io)
+    let (catalog, catalogHash) = try Inputs.loadCatalog(catalogPath, io)
+    var inputs = RunInputs.config(config)
+    inputs.append(RunInput(role: "catalog", path: catalogPath, sha256: catalogHash))
     var population: Population
     var simulation = config.simulation
     if let mode = args.value(SimulationOptions.mode) {
@@ -173,7 +198,8 @@ enum Simulate {
       throw UsageError(
         "'--users' must be at most \(Limits.simulatedDiners.upperBound) (diners), got \(usersText)")
     } else {
-      let (profiles, _) = try Inputs.loadUsers(usersText, io)
+      let (profiles, usersHash) = try Inputs.loadUsers(usersText, io)
+      inputs.append(RunInput(role: "users", path: usersText, sha256: usersHash))
       guard !profiles.isEmpty else {
         throw CommandFailure(.dataError, "\(usersText): the users file has no users to simulate")
       }
@@ -202,7 +228,7 @@ enum Simulate {
     return SimulationSetup(
       catalog: catalog, population: population, builder: builder, rules: rules,
       simulation: simulation, seed: seed, start: start, days: days,
-      jobs: try InputOptions.jobs(args))
+      jobs: try InputOptions.jobs(args), inputs: inputs)
   }
 
   /// The strategies named by `--strategy` (default: the config's), each a named configuration
@@ -355,7 +381,7 @@ let statsCommand = CommandSpec(
     if !snapshots.isEmpty && snapshots.count != logs.count {
       throw UsageError("give either swipe logs or history snapshots to 'stats', not both")
     }
-    let (catalog, _) = try Inputs.loadCatalog(catalogPath, io)
+    let (catalog, catalogHash) = try Inputs.loadCatalog(catalogPath, io)
     var size = config.rules.size
     if let n = try args.value(StatsCommandOptions.size) {
       try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
@@ -370,15 +396,25 @@ let statsCommand = CommandSpec(
     try settings.readLogs(as: args)
     let options = StatsOptions(deckSize: size, repeatWindowDays: window)
     let format = StatsFormat(rawValue: args.value(StatsCommandOptions.format)!)!
+    // Only the JSON document has a run header: hash the logs only for it.
+    settings.hashesHistory = format == .json
+    var inputs = RunInputs.config(config)
+    inputs.append(RunInput(role: "catalog", path: catalogPath, sha256: catalogHash))
     if !snapshots.isEmpty {
-      let merged = try Snapshots.merge(snapshots, io)
+      let merged = try Snapshots.merge(snapshots, io, hashing: settings.hashesHistory) {
+        path, _, hash in
+        // Standard input may hold several snapshots, of one hash.
+        if let hash, !inputs.contains(where: { $0.path == path && $0.sha256 == hash }) {
+          inputs.append(RunInput(role: "snapshot", path: path, sha256: hash))
+        }
+      }
       let report: StatsReport
       do {
         report = try SnapshotStats.report(merged, catalog: catalog, options: options)
       } catch {
         throw CommandFailure(.dataError, "\(snapshots.joined(separator: ", ")): \(error)")
       }
-      io.stdout.write(bytes: report.render(format))
+      io.stdout.write(bytes: report.render(format, run: RunRecord(context, inputs: inputs)))
       context.note(
         "stats of a snapshot cover cards only: snapshots keep no sessions or days; "
           + "give the logs for the session metrics")
@@ -410,7 +446,8 @@ let statsCommand = CommandSpec(
       read = try Inputs.readLogs(logs, settings, io, into: &stats, onReject: nil)
       report = stats.report()
     }
-    io.stdout.write(bytes: report.render(format))
+    inputs += RunInputs.history(read)
+    io.stdout.write(bytes: report.render(format, run: RunRecord(context, inputs: inputs)))
     Summary.history(read, future: 0, date: DeckDate(daysSinceEpoch: 0), context: context)
     return .success
   })

@@ -14,9 +14,11 @@ let strategiesCommand = CommandSpec(
   options: [InputOptions.config.spec, StrategyListing.format.spec],
   run: { args, context in
     var named: [NamedStrategy] = []
+    var inputs: [RunInput] = []
     do {
       let config = try Inputs.loadConfig(args, context.io)
       named = config.strategies.keys.sorted().map { config.strategies[$0]! }
+      inputs = RunInputs.config(config)
     } catch let failure as CommandFailure
       where failure.exitCode == .noInput && !args.isGiven(InputOptions.config)
     {
@@ -34,9 +36,14 @@ let strategiesCommand = CommandSpec(
         context.warn("plugin '\(n.name)' (\(n.plugin!)) cannot describe itself: \(error)")
       }
     }
-    if args.value(StrategyListing.format) == "json" {
-      context.io.stdout.write(StrategyListing.json(builtins, named))
-    } else {
+    switch args.value(StrategyListing.format) {
+    case "json":
+      context.io.stdout.write(
+        StrategyListing.json(builtins, named, run: RunRecord(context, inputs: inputs)))
+    case "jsonl":
+      context.io.stdout.write(
+        builtins.map { StrategyListing.json($0) + "\n" }.joined())
+    default:
       context.io.stdout.write(StrategyListing.table(builtins, named))
     }
     return .success
@@ -45,8 +52,10 @@ let strategiesCommand = CommandSpec(
 enum StrategyListing {
   static let format = InputOptions.format.with {
     $0.defaultValue = "table"
-    $0.choices = ["table", "json"]
-    $0.help = "Output format."
+    $0.choices = ["table", "json", "jsonl"]
+    $0.help =
+      "Output format: json has the run header and the named configurations; jsonl is one"
+      + " strategy object per line."
   }
 
   static func table(_ builtins: [StrategyDescription], _ named: [NamedStrategy]) -> String {
@@ -79,20 +88,28 @@ enum StrategyListing {
     return out
   }
 
-  static func json(_ builtins: [StrategyDescription], _ named: [NamedStrategy]) -> String {
+  /// One strategy as a JSON object on one line (an element of `strategies`, a line of jsonl).
+  static func json(_ d: StrategyDescription) -> String {
     func s(_ text: String) -> String { JSONText.string(text) }
-    var out = "{\"strategies\":[\n"
-    out += builtins.map { d in
-      let options = d.options.map { o in
-        "{\"name\":\(s(o.name)),\"type\":\(s(o.type.rawValue)),\"default\":\(JSONReport.value(o.defaultValue)),\"meaning\":\(s(o.meaning))"
-          + (o.range.map {
-            ",\"min\":\(JSONReport.number($0.lowerBound)),\"max\":\(JSONReport.number($0.upperBound))"
-          } ?? "")
-          + "}"
-      }.joined(separator: ",")
-      return
-        "{\"identifier\":\(s(d.identifier)),\"summary\":\(s(d.summary)),\"options\":[\(options)],\"examples\":\(d.examples.count)}"
-    }.joined(separator: ",\n")
+    let options = d.options.map { o in
+      "{\"name\":\(s(o.name)),\"type\":\(s(o.type.rawValue)),\"default\":\(JSONReport.value(o.defaultValue)),\"meaning\":\(s(o.meaning))"
+        + (o.range.map {
+          ",\"min\":\(JSONReport.number($0.lowerBound)),\"max\":\(JSONReport.number($0.upperBound))"
+        } ?? "")
+        + "}"
+    }.joined(separator: ",")
+    return
+      "{\"identifier\":\(s(d.identifier)),\"summary\":\(s(d.summary)),\"options\":[\(options)],\"examples\":\(d.examples.count)}"
+  }
+
+  static func json(_ builtins: [StrategyDescription], _ named: [NamedStrategy], run: RunRecord?)
+    -> String
+  {
+    func s(_ text: String) -> String { JSONText.string(text) }
+    var out = "{"
+    if let run { out += "\"run\":" + run.json() + ",\n" }
+    out += "\"strategies\":[\n"
+    out += builtins.map(json).joined(separator: ",\n")
     out += "\n],\"named\":["
     out += named.map { n in
       let options = n.options.keys.sorted().map { "\(s($0)):\(s(n.options[$0]!))" }.joined(

@@ -46,6 +46,8 @@ enum Validation {
     var warnings: [String] = []
     /// Per error, its location.
     var locations: [(location: SourceLocation?, message: String)] = []
+    /// The inputs read whole, with the SHA-256 of their bytes, in the order read.
+    var hashed: [RunInput] = []
 
     mutating func fail(_ error: any Error) {
       errors.append((ExitCode.for(error), String(describing: error)))
@@ -79,6 +81,7 @@ enum Validation {
     do {
       config = try Inputs.loadConfig(args, io)
       found.lines.append(row("config", config.path.isEmpty ? "(none)" : config.path, "ok"))
+      found.hashed += RunInputs.config(config)
     } catch {
       found.fail(error)
       configFailed = true
@@ -130,7 +133,8 @@ enum Validation {
     -> Catalog?
   {
     do {
-      let (c, problems) = try Inputs.checkCatalog(settings.catalogPath, io)
+      let (c, problems, hash) = try Inputs.checkCatalog(settings.catalogPath, io)
+      found.hashed.append(RunInput(role: "catalog", path: settings.catalogPath, sha256: hash))
       for problem in problems { found.fail(problem) }
       if let c {
         found.lines.append(
@@ -156,11 +160,13 @@ enum Validation {
     guard let path = settings.usersPath else { return [] }
     var users: [UserProfile] = []
     do {
-      let (checked, problems) = try Paths.using(path, io) { opened throws(DeckIOError) in
+      let (checked, problems, hash) = try Paths.using(path, io) { opened throws(DeckIOError) in
         let bytes = try TextInput.readBytes(path: opened, what: "users file")
         let format = try DocumentFormat.resolve(nil, path: path, what: "users file")
-        return UsersReader.check(bytes, file: path, format: format)
+        let (users, problems) = UsersReader.check(bytes, file: path, format: format)
+        return (users, problems, ContentHash.sha256(bytes))
       }
+      found.hashed.append(RunInput(role: "users", path: path, sha256: hash))
       for problem in problems { found.fail(problem) }
       if let checked {
         users = checked
@@ -189,11 +195,13 @@ enum Validation {
     var bad: [DeckIOError] = []
     var s = settings
     s.skipBadLines = true
+    s.hashesHistory = true
     let collector = RejectCollector()
     do {
       let (_, stats, _) = try Inputs.loadHistory(
         s, catalog: catalog, cutoff: nil, io: io, rejects: nil, onReject: collector.add)
       bad = collector.errors
+      found.hashed += RunInputs.history(stats)
       for file in stats.files {
         var text =
           "\(plural(file.lines, "line")), \(plural(file.events, "swipe")) (\(file.right) right, \(file.left) left)"
@@ -248,7 +256,7 @@ enum Validation {
   }
 
   /// The JSON document of `--format json`.
-  static func report(_ found: Findings, exitCode: ExitCode) -> String {
+  static func report(_ found: Findings, exitCode: ExitCode, run: RunRecord) -> String {
     var out: [UInt8] = []
     func string(_ s: String?) {
       if let s { Text.appendJSONString(s, to: &out) } else { out += Array("null".utf8) }
@@ -257,7 +265,8 @@ enum Validation {
       Text.appendJSONString(k, to: &out)
       out.append(UInt8(ascii: ":"))
     }
-    out += Array("{\"valid\":\(found.errors.isEmpty),\"exit_code\":\(exitCode.rawValue),".utf8)
+    out += Array("{\"run\":".utf8) + Array(run.json().utf8)
+    out += Array(",\"valid\":\(found.errors.isEmpty),\"exit_code\":\(exitCode.rawValue),".utf8)
     key("inputs")
     out.append(UInt8(ascii: "["))
     for (n, row) in found.lines.enumerated() {
@@ -341,7 +350,8 @@ enum Validation {
         errors.isEmpty
         ? (!warnings.isEmpty && args.flag(strict) ? .failure : .success)
         : errors.contains(where: { $0.0 == .dataError }) ? .dataError : errors[0].0
-      context.io.stdout.write(report(found, exitCode: code))
+      context.io.stdout.write(
+        report(found, exitCode: code, run: RunRecord(context, inputs: found.hashed)))
       return code
     }
     if !errors.isEmpty {

@@ -206,13 +206,13 @@ struct ComparisonWriterTests {
     #expect(
       text(ComparisonWriter.render(smallComparison(), format: .csv)) == """
         kind,arm,baseline,metric,day,value,lower,upper,p_value,p_holm,p_bh,p_t,p_wilcoxon
-        estimate,popularity,,decks,,120,110,131,,,,,
+        estimate,popularity,,decks,,120.0,110.0,131.0,,,,,
         estimate,popularity,,like_rate,,0.25,0.2,0.3125,,,,,
         estimate,popularity,,catalog_coverage,,,,,,,,,
-        estimate,affinity,,decks,,118,108.5,129,,,,,
+        estimate,affinity,,decks,,118.0,108.5,129.0,,,,,
         estimate,affinity,,like_rate,,0.3125,0.25,0.375,,,,,
         estimate,affinity,,catalog_coverage,,0.4,0.4,0.4,,,,,
-        difference,affinity,popularity,decks,,-2,-6,3,0.52,0.52,0.52,0.5,0.625
+        difference,affinity,popularity,decks,,-2.0,-6.0,3.0,0.52,0.52,0.52,0.5,0.625
         difference,affinity,popularity,like_rate,,0.0625,0.01,0.115,1e-05,2e-05,2e-05,3.125e-06,0.000125
         difference,affinity,popularity,catalog_coverage,,,,,,,,,
         daily,popularity,,like_rate,2026-11-01,0.25,,,,,,,
@@ -221,6 +221,32 @@ struct ComparisonWriterTests {
         daily,affinity,,like_rate,2026-11-02,0.325,,,,,,,
 
         """)
+  }
+
+  /// The tidy JSON Lines: the CSV's rows as objects, in the same order, undefined values null.
+  @Test func jsonLinesAreTheCSVRows() throws {
+    let report = smallComparison()
+    let csv = text(ComparisonWriter.render(report, format: .csv)).split(separator: "\n")
+    let lines = text(ComparisonWriter.render(report, format: .jsonl)).split(separator: "\n")
+    #expect(lines.count == csv.count - 1)
+    #expect(
+      lines[0]
+        == #"{"kind":"estimate","arm":"popularity","baseline":null,"metric":"decks","day":null,"value":120.0,"lower":110.0,"upper":131.0,"p_value":null,"p_holm":null,"p_bh":null,"p_t":null,"p_wilcoxon":null}"#
+    )
+    for (line, row) in zip(lines, csv.dropFirst()) {
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      let fields = row.split(separator: ",", omittingEmptySubsequences: false)
+      for (key, field) in zip(ComparisonWriter.tidyColumns, fields) {
+        if field.isEmpty {
+          #expect(object[key] is NSNull, "\(key) in \(line)")
+        } else if let number = Double(field) {
+          #expect((object[key] as? Double) == number, "\(key) in \(line)")
+        } else {
+          #expect((object[key] as? String) == String(field), "\(key) in \(line)")
+        }
+      }
+    }
   }
 
   @Test func tableWithoutBaselineHasNoDifferences() {

@@ -53,6 +53,34 @@ private func pairedSample(units: Int, delta: Double, seed: UInt64) -> UnitTable 
     #expect(none == nil)
   }
 
+  /// A count's replicates are whole numbers, so its interval is too: the interpolated
+  /// quantiles rounded outward to the order statistics around them (never narrower).
+  @Test func aCountsIntervalIsWhole() {
+    let (lower, upper) = Resampling.interval(
+      [3, 4, 4, 5, 9, 10, 12, 12, 13, 20], level: 0.9, of: 10, whole: true)
+    let (rawLower, rawUpper) = Resampling.interval(
+      [3, 4, 4, 5, 9, 10, 12, 12, 13, 20], level: 0.9, of: 10)
+    #expect(rawLower! != rawLower!.rounded() && rawUpper! != rawUpper!.rounded())
+    #expect(lower == rawLower!.rounded(.down) && upper == rawUpper!.rounded(.up))
+    var arms: [ArmUnits] = []
+    for a in 0..<2 {
+      var arm = ArmUnits(arm: "arm\(a)", units: 7, metrics: 1)
+      for u in 0..<7 {
+        arm.add(unit: u, metric: 0, numerator: Double((u * 3 + a * 2) % 5 + u), denominator: 0)
+      }
+      arms.append(arm)
+    }
+    let table = UnitTable(
+      metrics: [MetricSpec(name: "picks", definition: "right swipes", form: .total)],
+      units: (0..<7).map { "u\($0)" }, arms: arms)
+    let (summaries, differences) = Resampling.analyze(
+      table, baseline: 0, options: ResamplingOptions(resamples: 333, seed: 4))
+    for e in summaries.map({ $0.estimates[0] }) + [differences[0].estimates[0]] {
+      for bound in [e.lower!, e.upper!] { #expect(bound == bound.rounded()) }
+      #expect(e.lower! <= e.value! && e.value! <= e.upper!)
+    }
+  }
+
   @Test func pValueCountsTiesAsExtremeAndIgnoresUndefinedPermutations() {
     // |-2| ties with 2 and 3 exceeds it: (1 + 2) / (1 + 3).
     #expect(Resampling.pValue(observed: 2, permuted: [1, -2, 3, nil]) == 0.75)

@@ -18,15 +18,44 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
 
 @Suite("Stats: writers")
 struct StatsWriterTests {
+  /// The tidy CSV: a row per strategy, day and metric; the row over every day marked by
+  /// `overall`, with no day; every value a floating-point number, undefined ones empty.
   @Test func csv() {
+    let lines = text(smallReport().render(.csv)).split(
+      separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.first == "strategy,day,overall,metric,value")
+    #expect(lines.count == 1 + 3 * 13 + 1 && lines.last == "")
     #expect(
-      text(smallReport().render(.csv)) == """
-        strategy,day,decks,cards_shown,right_swipes,left_swipes,like_rate,pick_rate,mean_swipes_to_pick,abandon_rate,finished_without_pick_rate,catalog_coverage,intra_deck_diversity,novelty,repeat_pick_rate
-        x,2026-11-01,1,2,1,1,0.5,1.0,2.0,0.0,0.0,0.4,1.0,1.0,0.0
-        x,2026-11-02,0,0,0,0,,,,,,0.0,,,
-        x,all,1,2,1,1,0.5,1.0,2.0,0.0,0.0,0.4,1.0,1.0,0.0
+      Array(lines[1...6]) == [
+        "x,2026-11-01,false,decks,1.0", "x,2026-11-01,false,cards_shown,2.0",
+        "x,2026-11-01,false,right_swipes,1.0", "x,2026-11-01,false,left_swipes,1.0",
+        "x,2026-11-01,false,like_rate,0.5", "x,2026-11-01,false,pick_rate,1.0",
+      ])
+    #expect(lines.contains("x,2026-11-02,false,like_rate,"))
+    #expect(lines.contains("x,,true,like_rate,0.5"))
+    #expect(lines[lines.count - 2] == "x,,true,repeat_pick_rate,0.0")
+  }
 
-        """)
+  /// The tidy JSON Lines hold the same records as the CSV, one object each, nulls for the
+  /// undefined values and for the day of the row over every day.
+  @Test func jsonLinesMatchTheWideRows() throws {
+    let report = smallReport()
+    let lines = text(report.render(.jsonl)).split(separator: "\n")
+    #expect(lines.count == 3 * 13)
+    #expect(
+      lines[0]
+        == #"{"strategy":"x","day":"2026-11-01","overall":false,"metric":"decks","value":1.0}"#)
+    #expect(
+      lines.contains(
+        #"{"strategy":"x","day":null,"overall":true,"metric":"like_rate","value":0.5}"#))
+    #expect(
+      lines.contains(
+        #"{"strategy":"x","day":"2026-11-02","overall":false,"metric":"like_rate","value":null}"#))
+    for line in lines {
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      #expect(object.keys.sorted() == ["day", "metric", "overall", "strategy", "value"])
+    }
   }
 
   /// A simulation reports its ground-truth columns in every run, also one without a session
@@ -38,8 +67,11 @@ struct StatsWriterTests {
     simulated.expectGroundTruth()
     let empty = simulated.report()
     #expect(empty.metrics.contains(.ndcgAtK) && empty.metrics.contains(.meanRegret))
-    let header = text(empty.render(.csv)).split(separator: "\n").first ?? ""
-    #expect(header.hasSuffix(",mean_pick_utility,mean_regret,ndcg_at_k"))
+    let lines = text(empty.render(.csv)).split(separator: "\n")
+    #expect(
+      lines.suffix(3).map { $0.split(separator: ",", omittingEmptySubsequences: false)[3] } == [
+        "mean_pick_utility", "mean_regret", "ndcg_at_k",
+      ])
     #expect(empty.rows.allSatisfy { $0[.ndcgAtK] == nil })
     let table = simulated.unitTable(strategies: ["(all)"], units: ["u1"])
     #expect(table.metrics.map(\.name).contains("ndcg_at_k"))
@@ -54,9 +86,9 @@ struct StatsWriterTests {
       text(smallReport().render(.json)) == """
         {"parameters":{"deck_size":3,"ndcg_k":3,"repeat_window_days":null,"catalog_items":5},
         "rows":[
-        {"strategy":"x","day":"2026-11-01","decks":1,"cards_shown":2,"right_swipes":1,"left_swipes":1,"like_rate":0.5,"pick_rate":1.0,"mean_swipes_to_pick":2.0,"abandon_rate":0.0,"finished_without_pick_rate":0.0,"catalog_coverage":0.4,"intra_deck_diversity":1.0,"novelty":1.0,"repeat_pick_rate":0.0},
-        {"strategy":"x","day":"2026-11-02","decks":0,"cards_shown":0,"right_swipes":0,"left_swipes":0,"like_rate":null,"pick_rate":null,"mean_swipes_to_pick":null,"abandon_rate":null,"finished_without_pick_rate":null,"catalog_coverage":0.0,"intra_deck_diversity":null,"novelty":null,"repeat_pick_rate":null},
-        {"strategy":"x","day":"all","decks":1,"cards_shown":2,"right_swipes":1,"left_swipes":1,"like_rate":0.5,"pick_rate":1.0,"mean_swipes_to_pick":2.0,"abandon_rate":0.0,"finished_without_pick_rate":0.0,"catalog_coverage":0.4,"intra_deck_diversity":1.0,"novelty":1.0,"repeat_pick_rate":0.0}
+        {"strategy":"x","day":"2026-11-01","overall":false,"decks":1,"cards_shown":2,"right_swipes":1,"left_swipes":1,"like_rate":0.5,"pick_rate":1.0,"mean_swipes_to_pick":2.0,"abandon_rate":0.0,"finished_without_pick_rate":0.0,"catalog_coverage":0.4,"intra_deck_diversity":1.0,"novelty":1.0,"repeat_pick_rate":0.0},
+        {"strategy":"x","day":"2026-11-02","overall":false,"decks":0,"cards_shown":0,"right_swipes":0,"left_swipes":0,"like_rate":null,"pick_rate":null,"mean_swipes_to_pick":null,"abandon_rate":null,"finished_without_pick_rate":null,"catalog_coverage":0.0,"intra_deck_diversity":null,"novelty":null,"repeat_pick_rate":null},
+        {"strategy":"x","day":null,"overall":true,"decks":1,"cards_shown":2,"right_swipes":1,"left_swipes":1,"like_rate":0.5,"pick_rate":1.0,"mean_swipes_to_pick":2.0,"abandon_rate":0.0,"finished_without_pick_rate":0.0,"catalog_coverage":0.4,"intra_deck_diversity":1.0,"novelty":1.0,"repeat_pick_rate":0.0}
         ]}
 
         """)
@@ -98,13 +130,16 @@ struct StatsWriterTests {
       GroundTruthSession(
         strategy: "x", user: "u1", day: nov(1), deck: [0, 1], pickedPosition: 2,
         oracle: [1, 0]))
-    #expect(
-      text(stats.report().render(.csv)) == """
-        strategy,day,decks,cards_shown,right_swipes,left_swipes,like_rate,pick_rate,mean_swipes_to_pick,abandon_rate,finished_without_pick_rate,catalog_coverage,intra_deck_diversity,novelty,repeat_pick_rate,mean_pick_utility,mean_regret,ndcg_at_k
-        x,2026-11-01,0,0,0,0,,,,,,0.0,,,,1.0,0.0,0.9185141564547846
-        x,all,0,0,0,0,,,,,,0.0,,,,1.0,0.0,0.9185141564547846
-
-        """)
+    let lines = text(stats.report().render(.csv)).split(separator: "\n").map(String.init)
+    #expect(lines.count == 1 + 2 * 16)
+    for day in ["2026-11-01,false", ",true"] {
+      for (metric, value) in [
+        ("decks", "0.0"), ("like_rate", ""), ("catalog_coverage", "0.0"),
+        ("mean_pick_utility", "1.0"), ("mean_regret", "0.0"), ("ndcg_at_k", "0.9185141564547846"),
+      ] {
+        #expect(lines.contains("x,\(day),\(metric),\(value)"))
+      }
+    }
   }
 
   @Test func writerQuotesAlignsWideTextAndHidesNonFiniteNumbers() {
@@ -112,14 +147,16 @@ struct StatsWriterTests {
       parameters: [StatsParameter(name: "p", value: .number(0.1234567))],
       columns: ["n", "rate"],
       rows: [
-        StatsTableRow(strategy: "a,\"b\"", day: "all", cells: [.count(-3), .number(.nan)]),
+        StatsTableRow(strategy: "a,\"b\"", day: nil, cells: [.count(-3), .number(.nan)]),
         StatsTableRow(strategy: "定食", day: "2026-11-01", cells: [.count(12), .number(-0.00004)]),
       ])
     #expect(
       text(StatsWriter.render(table, format: .csv)) == #"""
-        strategy,day,n,rate
-        "a,""b""",all,-3,
-        定食,2026-11-01,12,-4e-05
+        strategy,day,overall,metric,value
+        "a,""b""",,true,n,-3.0
+        "a,""b""",,true,rate,
+        定食,2026-11-01,false,n,12.0
+        定食,2026-11-01,false,rate,-4e-05
 
         """#)
     #expect(
@@ -133,8 +170,8 @@ struct StatsWriterTests {
       text(StatsWriter.render(table, format: .json)) == """
         {"parameters":{"p":0.1234567},
         "rows":[
-        {"strategy":"a,\\"b\\"","day":"all","n":-3,"rate":null},
-        {"strategy":"定食","day":"2026-11-01","n":12,"rate":-4e-05}
+        {"strategy":"a,\\"b\\"","day":null,"overall":true,"n":-3,"rate":null},
+        {"strategy":"定食","day":"2026-11-01","overall":false,"n":12,"rate":-4e-05}
         ]}
 
         """)
@@ -144,7 +181,7 @@ struct StatsWriterTests {
     let wide = String(repeating: "w", count: 95)
     let table = StatsTable(
       parameters: [], columns: ["n", wide, "m"],
-      rows: [StatsTableRow(strategy: "s", day: "all", cells: [.count(1), .count(2), .count(3)])])
+      rows: [StatsTableRow(strategy: "s", day: nil, cells: [.count(1), .count(2), .count(3)])])
     let expected = [
       "strategy  day  n", "s         all  1", "",
       "strategy  day  " + wide, "s         all  " + String(repeating: " ", count: 94) + "2", "",
@@ -156,15 +193,16 @@ struct StatsWriterTests {
 
   @Test func noMetricColumns() {
     let table = StatsTable(
-      parameters: [], columns: [], rows: [StatsTableRow(strategy: "s", day: "all", cells: [])])
+      parameters: [], columns: [], rows: [StatsTableRow(strategy: "s", day: nil, cells: [])])
     #expect(text(StatsWriter.render(table, format: .table)) == "strategy  day\ns         all\n")
-    #expect(text(StatsWriter.render(table, format: .csv)) == "strategy,day\ns,all\n")
+    #expect(text(StatsWriter.render(table, format: .csv)) == "strategy,day,overall,metric,value\n")
+    #expect(text(StatsWriter.render(table, format: .jsonl)) == "")
   }
 
   @Test func emptyTable() {
     let table = StatsTable(parameters: [], columns: ["n"], rows: [])
     #expect(text(StatsWriter.render(table, format: .json)) == "{\"parameters\":{},\n\"rows\":[]}\n")
-    #expect(text(StatsWriter.render(table, format: .csv)) == "strategy,day,n\n")
+    #expect(text(StatsWriter.render(table, format: .csv)) == "strategy,day,overall,metric,value\n")
     #expect(text(StatsWriter.render(table, format: .table)) == "strategy  day  n\n")
   }
 

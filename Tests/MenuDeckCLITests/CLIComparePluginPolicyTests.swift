@@ -103,11 +103,13 @@ struct CLIComparePluginPolicyTests {
     #expect(rankings == (try Self.offPolicy(r, arm: 4)))
 
     let json = try #require(try r.json() as? [String: Any])
-    let parameters = try #require(json["parameters"] as? [String: String])
+    let parameters = try #require(json["parameters"] as? [String: Any])
     #expect(
-      parameters["ope_targets"]
-        == "random exact distribution, uniform-plugin exact distribution, rankings-plugin exact"
-        + " distribution, minor0 one deck")
+      parameters["ope_targets"] as? [String: String]
+        == [
+          "random": "exact distribution", "uniform-plugin": "exact distribution",
+          "rankings-plugin": "exact distribution", "minor0": "one deck",
+        ])
     // The minor-0 plugin is a deterministic target: replay is defined for it alone.
     #expect(try CLICompareSlateTests.estimates(r, arm: 3)["replay"] as? Double != nil)
     #expect(try CLICompareSlateTests.estimates(r, arm: 1)["replay"] is NSNull)
@@ -127,8 +129,10 @@ struct CLIComparePluginPolicyTests {
     let r = compare(dir, ["uniform-plugin", "random"])
     #expect(r.code == .success, "\(r.stderr)")
     let json = try #require(try r.json() as? [String: Any])
-    let parameters = try #require(json["parameters"] as? [String: String])
-    #expect(parameters["ope_targets"] == "uniform-plugin one deck, random one deck")
+    let parameters = try #require(json["parameters"] as? [String: Any])
+    #expect(
+      parameters["ope_targets"] as? [String: String]
+        == ["uniform-plugin": "one deck", "random": "one deck"])
     let notes = try #require(json["notes"] as? [String])
     #expect(!notes.contains { $0.contains("evaluated as the distributions") })
   }

@@ -75,9 +75,9 @@ import Testing
     }
     let differences = try #require(json["differences"] as? [[String: Any]])
     #expect(differences.compactMap { $0["arm"] as? String } == ["popularity", "mix"])
-    let parameters = try #require(json["parameters"] as? [String: String])
-    #expect(parameters["ope_largest_weight"]?.hasSuffix("mix 4.0") == true)
-    #expect(parameters["ope_reward_model"]?.hasPrefix("dm and dr: in-sample") == true)
+    let parameters = try #require(json["parameters"] as? [String: Any])
+    #expect((parameters["ope_largest_weight"] as? [String: Any])?["mix"] as? Double == 4.0)
+    #expect((parameters["ope_reward_model"] as? String)?.hasPrefix("dm and dr: in-sample") == true)
     // The per-diner file holds the policy's off-policy rows, with their sums: u1 (1 + 0) / 2,
     // u2 (0 + 2) / 2.
     let rows = try dir.read("per-diner.csv").split(separator: "\n")
@@ -108,9 +108,11 @@ import Testing
     let mix = try #require(arms.last?["estimates"] as? [String: [String: Any]])
     // Weights 1, 4, 1, 2 with rewards 1, 0, 0, 1: clipped at 3, the 4 becomes 3 (reward 0).
     #expect(mix["ips_clip"]?["value"] as? Double == 0.75)
-    let parameters = try #require(json["parameters"] as? [String: String])
-    #expect(parameters["ope_clip"] == "3.0")
-    #expect(parameters["ope_reward_model"]?.contains("cross-fitted over 2 folds of diners") == true)
+    let parameters = try #require(json["parameters"] as? [String: Any])
+    #expect(parameters["ope_clip"] as? Double == 3.0)
+    #expect(
+      (parameters["ope_reward_model"] as? String)?.contains("cross-fitted over 2 folds of diners")
+        == true)
   }
 
   /// `--ope-samples N`: a strategy that randomises is evaluated as the distribution of its N
@@ -123,7 +125,7 @@ import Testing
     }
     let r = run("1")
     #expect(r.code == .success, "\(r.stderr)")
-    #expect(run("2").stdout == r.stdout)
+    #expect(CLITest.withoutArguments(run("2").stdout) == CLITest.withoutArguments(r.stdout))
     let json = try #require(try r.json() as? [String: Any])
     let arms = try #require(json["arms"] as? [[String: Any]])
     func estimates(_ a: Int) throws -> [String: [String: Any]] {
@@ -134,7 +136,7 @@ import Testing
     #expect(try estimates(1)["replay"]?["value"] is NSNull)
     let notes = try #require(json["notes"] as? [String])
     #expect(notes.contains { $0.hasPrefix("--ope-samples 300: random evaluated as stochastic") })
-    #expect((json["parameters"] as? [String: String])?["ope_samples"] == "300")
+    #expect((json["parameters"] as? [String: Any])?["ope_samples"] as? Int == 300)
     // popularity does not randomise: the same estimates as without sampling.
     let plain = Self.compare(dir, ["-s", "random", "--ope", "--format", "json"])
     let plainArms = try #require((try plain.json() as? [String: Any])?["arms"] as? [[String: Any]])

@@ -27,7 +27,8 @@ import Testing
     #expect(CLITest.withoutArguments(plain.stdout) == CLITest.withoutArguments(explicit.stdout))
     #expect(
       plain.stdout.hasPrefix(
-        "{\"run\":{\"version\":\"\(menudeckVersion)\",\"arguments\":[\"menudeck\",\"--date\",\"\(Self.date)\"],"
+        "{\"run\":{\"version\":\"\(menudeckVersion)\",\"command\":\"deck\","
+          + "\"arguments\":[\"menudeck\",\"--date\",\"\(Self.date)\"],"
       ))
     #expect(plain.stderr == Self.summary)
   }

@@ -125,7 +125,7 @@ struct CLIPluginTests {
       "2026-12-01", "--strategy", "veg-first", "--format", "csv",
     ])
     #expect(r.code == .success, "\(r.stderr)")
-    #expect(r.stdout.contains("veg-first,all,"))
+    #expect(r.stdout.contains("veg-first,,true,like_rate,"))
   }
 }
 

@@ -9,6 +9,8 @@ package enum ComparisonFormat: String, Sendable, CaseIterable {
   case markdown
   /// One JSON document (layout in `ComparisonWriter`).
   case json
+  /// Tidy JSON Lines: the rows of `csv`, one object per line, undefined values null.
+  case jsonl
   /// CSV in long format, one row per (arm, metric), difference and day (layout in
   /// `ComparisonWriter`).
   case csv

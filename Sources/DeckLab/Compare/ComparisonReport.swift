@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import DeckIO
 
@@ -115,14 +116,75 @@ package struct TopDishes: Sendable, Equatable {
   }
 }
 
-/// A run parameter written with the report (name and display value).
+/// A run parameter written with the report: its name, its value for people (table, Markdown,
+/// HTML) and the same value as typed JSON text (a number, a list, an object by arm) for JSON.
 package struct ReportParameter: Sendable, Equatable {
   package var name: String
   package var value: String
+  package var json: String
 
+  /// A text parameter: a JSON string.
   package init(name: String, value: String) {
+    self.init(name: name, value: value, json: JSONText.string(value))
+  }
+
+  package init(name: String, value: String, json: String) {
     self.name = name
     self.value = value
+    self.json = json
+  }
+
+  /// A whole number (a count, a seed), a JSON number.
+  package static func integer<N: BinaryInteger>(_ name: String, _ n: N) -> ReportParameter {
+    ReportParameter(name: name, value: String(n), json: String(n))
+  }
+
+  /// A real number in full precision.
+  package static func number(_ name: String, _ x: Double) -> ReportParameter {
+    let text = x.isFinite ? Text.roundTrip(x) : "null"
+    return ReportParameter(name: name, value: x.isFinite ? text : "undefined", json: text)
+  }
+
+  /// A list of texts: shown joined by ", ", a JSON array of strings.
+  package static func list(_ name: String, _ items: [String]) -> ReportParameter {
+    ReportParameter(
+      name: name, value: items.joined(separator: ", "),
+      json: "[" + items.map(JSONText.string).joined(separator: ",") + "]")
+  }
+
+  /// A list of whole numbers: shown joined by ",", a JSON array of numbers.
+  package static func integers(_ name: String, _ items: [Int]) -> ReportParameter {
+    let text = items.map(String.init)
+    return ReportParameter(
+      name: name, value: text.joined(separator: ","), json: "[" + text.joined(separator: ",") + "]")
+  }
+
+  /// One number per arm: shown as "arm value, ...", a JSON object keyed by arm (null where
+  /// undefined), keys in arm order. `shown` writes a value for people.
+  package static func perArm(
+    _ name: String, _ values: [(arm: String, value: Double?)],
+    shown: (Double) -> String = { Text.roundTrip($0) }
+  ) -> ReportParameter {
+    ReportParameter(
+      name: name,
+      value: values.map { "\($0.arm) \($0.value.map(shown) ?? "undefined")" }
+        .joined(separator: ", "),
+      json: "{"
+        + values.map { a, v in
+          JSONText.string(a) + ":"
+            + (v.flatMap { $0.isFinite ? Text.roundTrip($0) : nil } ?? "null")
+        }.joined(separator: ",") + "}")
+  }
+
+  /// One text per arm: shown as "arm text, ...", a JSON object keyed by arm.
+  package static func perArm(_ name: String, texts: [(arm: String, text: String)])
+    -> ReportParameter
+  {
+    ReportParameter(
+      name: name, value: texts.map { "\($0.arm) \($0.text)" }.joined(separator: ", "),
+      json: "{"
+        + texts.map { JSONText.string($0.arm) + ":" + JSONText.string($0.text) }
+        .joined(separator: ",") + "}")
   }
 }
 

@@ -77,7 +77,8 @@ package enum ComparisonWriter {
   package static func render(_ report: ComparisonReport, format: ComparisonFormat) -> [UInt8] {
     switch format {
     case .json: return Array(json(report).utf8)
-    case .csv: return Array(csv(report).utf8)
+    case .csv: return Array(tidy(report, json: false).utf8)
+    case .jsonl: return Array(tidy(report, json: true).utf8)
     case .table: return Array(table(report).utf8)
     case .markdown: return Array(markdown(report).utf8)
     }
@@ -93,8 +94,10 @@ package enum ComparisonWriter {
   // MARK: - JSON
 
   private static func json(_ report: ComparisonReport) -> String {
-    var s = "{\"title\":" + JSONText.string(report.title) + ",\n\"parameters\":{"
-    s += report.parameters.map { JSONText.string($0.name) + ":" + JSONText.string($0.value) }
+    var s = "{"
+    if let run = report.run { s += "\"run\":" + run.json() + ",\n" }
+    s += "\"title\":" + JSONText.string(report.title) + ",\n\"parameters\":{"
+    s += report.parameters.map { JSONText.string($0.name) + ":" + $0.json }
       .joined(separator: ",")
     s += "},\n\"units\":\(report.units),\"level\":" + jsonNumber(report.level, count: false)
     s += ",\"resamples\":\(report.resamples),\"baseline\":"
@@ -178,28 +181,46 @@ package enum ComparisonWriter {
 
   // MARK: - CSV
 
+  /// The columns of the tidy forms (CSV and JSON Lines), in order.
+  package static let tidyColumns =
+    ["kind", "arm", "baseline", "metric", "day", "value", "lower", "upper"]
+    + ReportText.pValueKeys
+
   /// The CSV's header line.
-  package static let csvHeader =
-    "kind,arm,baseline,metric,day,value,lower,upper,"
-    + ReportText.pValueKeys.joined(separator: ",") + "\n"
+  package static let csvHeader = tidyColumns.joined(separator: ",") + "\n"
 
-  private static let noPValues = [String](repeating: "", count: ReportText.pValueKeys.count)
-
-  private static func csv(_ report: ComparisonReport) -> String {
-    var s = csvHeader
+  /// The rows of the tidy forms, each field already written for its form (`json`: JSON text;
+  /// else a CSV field, empty when undefined). Numbers are floating point throughout (`99.0`),
+  /// counts too, so each column has one type for loaders.
+  private static func tidy(_ report: ComparisonReport, json: Bool) -> String {
+    let null = json ? "null" : ""
+    func text(_ x: String?) -> String {
+      guard let x else { return null }
+      return json ? JSONText.string(x) : ReportText.csvField(x)
+    }
+    func number(_ x: Double?) -> String {
+      x.flatMap { $0.isFinite ? Text.roundTrip($0) : nil } ?? null
+    }
+    var s = json ? "" : csvHeader
     func row(_ fields: [String]) {
-      s += fields.joined(separator: ",") + "\n"
+      if json {
+        s += "{"
+        for (n, (key, field)) in zip(tidyColumns, fields).enumerated() {
+          s += (n > 0 ? ",\"" : "\"") + key + "\":" + field
+        }
+        s += "}\n"
+      } else {
+        s += fields.joined(separator: ",") + "\n"
+      }
     }
-    func number(_ x: Double?, _ count: Bool) -> String {
-      ReportText.machineNumber(x, count: count) ?? ""
-    }
+    let noPValues = [String](repeating: null, count: ReportText.pValueKeys.count)
     for arm in report.arms {
       for (n, m) in report.metrics.enumerated() {
         let e = ReportText.estimate(arm.estimates, n)
         row(
           [
-            "estimate", ReportText.csvField(arm.arm), "", ReportText.csvField(m.name), "",
-            number(e.value, m.isCount), number(e.lower, m.isCount), number(e.upper, m.isCount),
+            text("estimate"), text(arm.arm), null, text(m.name), null, number(e.value),
+            number(e.lower), number(e.upper),
           ] + noPValues)
       }
     }
@@ -208,19 +229,17 @@ package enum ComparisonWriter {
         let e = ReportText.estimate(d.estimates, n)
         row(
           [
-            "difference", ReportText.csvField(d.arm), ReportText.csvField(d.baseline),
-            ReportText.csvField(m.name), "", number(e.value, m.isCount),
-            number(e.lower, m.isCount), number(e.upper, m.isCount),
-          ] + ReportText.pValueColumns(d, n).map { ReportText.pValueNumber($0.value) ?? "" })
+            text("difference"), text(d.arm), text(d.baseline), text(m.name), null,
+            number(e.value), number(e.lower), number(e.upper),
+          ] + ReportText.pValueColumns(d, n).map { number($0.value) })
       }
     }
     for series in report.daily {
-      let count = report.metrics.first { $0.name == series.metric }?.isCount ?? false
       for p in series.points {
         row(
           [
-            "daily", ReportText.csvField(series.arm), "", ReportText.csvField(series.metric),
-            p.day.description, number(p.value, count), "", "",
+            text("daily"), text(series.arm), null, text(series.metric), text(p.day.description),
+            number(p.value), null, null,
           ] + noPValues)
       }
     }

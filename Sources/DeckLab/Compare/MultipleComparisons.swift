@@ -1,3 +1,5 @@
+import DeckBase
+
 /// Adjusted p-values for the many tests of one report: with 9 arms against a baseline and 16
 /// metrics, `compare` tests 144 differences at once, and at p < 0.05 about 7 of them would come
 /// out "significant" by chance alone when no arm differs from the baseline.
@@ -90,11 +92,13 @@ package enum MultipleComparisons {
     report.parameters.removeAll {
       $0.name == familyParameter || $0.name == methodParameter
     }
+    let description = familyDescription(
+      tests: family.count, arms: report.differences.count, metrics: metrics)
     report.parameters.append(
       ReportParameter(
-        name: familyParameter,
-        value: familyDescription(
-          tests: family.count, arms: report.differences.count, metrics: metrics)))
+        name: familyParameter, value: description,
+        json: "{\"tests\":\(family.count),\"arms\":\(report.differences.count),"
+          + "\"metrics\":\(metrics),\"description\":" + JSONText.string(description) + "}"))
     report.parameters.append(ReportParameter(name: methodParameter, value: methodDescription))
   }
 }

@@ -65,7 +65,9 @@ package enum Resampling {
           let values = replicates.compactMap { $0[a * metrics + m] }
           let (lower, upper) =
             value != nil && hasInterval(table.metrics[m])
-            ? interval(values, level: options.level, of: options.resamples) : (nil, nil)
+            ? interval(
+              values, level: options.level, of: options.resamples,
+              whole: table.metrics[m].isCount) : (nil, nil)
           return Estimate(value: value, lower: lower, upper: upper)
         })
     }
@@ -84,7 +86,9 @@ package enum Resampling {
         }
         let (lower, upper) =
           observed != nil && hasInterval(table.metrics[m])
-          ? interval(values, level: options.level, of: options.resamples) : (nil, nil)
+          ? interval(
+            values, level: options.level, of: options.resamples, whole: table.metrics[m].isCount)
+          : (nil, nil)
         estimates.append(Estimate(value: observed, lower: lower, upper: upper))
         pValues.append(
           observed.map {
@@ -129,12 +133,16 @@ package enum Resampling {
   package static let minimumDefinedShare = 0.95
 
   /// The interval of `values` out of `resamples` replicates: nil when fewer than
-  /// `minimumDefinedShare` of them defined the metric.
-  package static func interval(_ values: [Double], level: Double, of resamples: Int) -> (
-    Double?, Double?
-  ) {
+  /// `minimumDefinedShare` of them defined the metric. With `whole` (a count, whose replicates
+  /// are whole numbers), the bounds are rounded outward to the order statistics around them,
+  /// so a count's interval is whole and never narrower than the interpolated one.
+  package static func interval(
+    _ values: [Double], level: Double, of resamples: Int, whole: Bool = false
+  ) -> (Double?, Double?) {
     guard Double(values.count) >= minimumDefinedShare * Double(resamples) else { return (nil, nil) }
-    return interval(values, level: level)
+    let (lower, upper) = interval(values, level: level)
+    guard whole else { return (lower, upper) }
+    return (lower.map { $0.rounded(.down) }, upper.map { $0.rounded(.up) })
   }
 
   /// The percentile interval of `values` at `level` (type-7 quantiles); nil when empty.

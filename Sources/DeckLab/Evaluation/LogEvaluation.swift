@@ -462,41 +462,33 @@ package enum LogEvaluation {
         + " above it (not exact in pick mode), and that each logged propensity is the logging"
         + " strategy's probability of that dish at that position (deck rules that move cards, such"
         + " as a category cap or the no-adjacent rule, break it)")
-    func each(_ value: (OffPolicyDiagnostics) -> String) -> String {
-      zip(targets, diagnostics).map { "\($0.name) \(value($1))" }.joined(separator: ", ")
+    func each(_ value: (OffPolicyDiagnostics) -> Double?) -> [(arm: String, value: Double?)] {
+      zip(targets, diagnostics).map { ($0.name, value($1)) }
     }
     var models = rewardModelDescription
     if let k = options.crossFitFolds {
       models += "; dm_cf and dr_cf: the same model cross-fitted over \(k) folds of diners"
     }
     var parameters = [
-      ReportParameter(name: "ope_sessions", value: "\(log.sessions.count)"),
-      ReportParameter(name: "ope_diners", value: "\(log.diners.count)"),
-      ReportParameter(name: "ope_positions", value: "\(positions)"),
+      ReportParameter.integer("ope_sessions", log.sessions.count),
+      .integer("ope_diners", log.diners.count),
+      .integer("ope_positions", positions),
       ReportParameter(name: "ope_reward_model", value: models),
-      ReportParameter(
-        name: "ope_effective_cards",
-        value: each { TextLayout.fixed($0.effectiveCards, decimals: 1) }
-      ),
-      ReportParameter(name: "ope_largest_weight", value: each { Text.roundTrip($0.largestWeight) }),
-      ReportParameter(
-        name: "ope_unsupported_mass", value: each { Text.roundTrip($0.unsupportedMass) }),
+      .perArm(
+        "ope_effective_cards", each { $0.effectiveCards },
+        shown: { TextLayout.fixed($0, decimals: 1) }),
+      .perArm("ope_largest_weight", each { $0.largestWeight }),
+      .perArm("ope_unsupported_mass", each { $0.unsupportedMass }),
     ]
     if let lambda = options.clip {
-      parameters.append(ReportParameter(name: "ope_clip", value: Text.roundTrip(lambda)))
+      parameters.append(.number("ope_clip", lambda))
     }
     if slates {
-      func slate(_ value: (OffPolicyDiagnostics) -> Double?) -> String {
-        zip(targets, diagnostics).map { t, d in
-          "\(t.name) \(value(d).map { Text.roundTrip($0) } ?? "undefined")"
-        }.joined(separator: ", ")
-      }
       parameters.append(
-        ReportParameter(
-          name: "ope_slate_effective_decks",
-          value: slate { $0.slateEffectiveDecks.map { ($0 * 10).rounded() / 10 } }))
-      parameters.append(
-        ReportParameter(name: "ope_largest_slate_weight", value: slate { $0.largestSlateWeight }))
+        .perArm(
+          "ope_slate_effective_decks",
+          each { $0.slateEffectiveDecks.map { ($0 * 10).rounded() / 10 } }))
+      parameters.append(.perArm("ope_largest_slate_weight", each { $0.largestSlateWeight }))
       notes.append(
         "slate estimates (iips, rips, sips, cascade_dr) are likes per logged deck, not per card:"
           + " rips and sips weigh each card by the target's probability of the logged cards"

@@ -59,7 +59,7 @@ package struct StatsReport: Sendable, Equatable {
       columns: metrics.map(\.name),
       rows: rows.map { row in
         StatsTableRow(
-          strategy: row.strategy, day: row.dayLabel,
+          strategy: row.strategy, day: row.day?.description,
           cells: metrics.map { metric in
             guard let value = row[metric] else { return .missing }
             return metric.isCount ? .count(Int(value)) : .number(value)
@@ -67,8 +67,10 @@ package struct StatsReport: Sendable, Equatable {
       })
   }
 
-  /// The report written in `format`.
-  package func render(_ format: StatsFormat) -> [UInt8] {
-    StatsWriter.render(table, format: format)
+  /// The report written in `format`; `run` heads the JSON document.
+  package func render(_ format: StatsFormat, run: RunRecord? = nil) -> [UInt8] {
+    var table = self.table
+    table.run = run
+    return StatsWriter.render(table, format: format)
   }
 }
