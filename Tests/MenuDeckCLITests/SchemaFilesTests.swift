@@ -1,4 +1,5 @@
 import DeckBase
+import DeckIO
 import Foundation
 import Testing
 
@@ -78,6 +79,31 @@ struct SchemaFilesTests {
     }
     for (id, document) in set.documents { visit(document, in: id, at: "") }
     #expect(checked > 30)
+  }
+
+  /// The shared `run` definition (common.schema.json) is what `RunRecord` writes, with fields of
+  /// a command's own beside it; one without `command` or with a bad hash is not.
+  @Test func runRecordsMatchTheSharedDefinition() throws {
+    let set = try OutputSchemas.loaded.get()
+    let record = RunRecord(
+      version: "0.1.0", command: "stats", arguments: ["menudeck", "stats", "-"],
+      inputs: [
+        RunInput(
+          role: "catalog", path: "Data/catalog.json", sha256: String(repeating: "ab", count: 32)),
+        RunInput(role: "history", path: "<stdin>", sha256: String(repeating: "0", count: 64)),
+      ])
+    func check(_ json: String) throws -> [SchemaViolation] {
+      set.validate(
+        try JSONReader.parse(Array(json.utf8), file: "run"), against: "#/$defs/run",
+        in: "common.schema.json")
+    }
+    #expect(try check(record.json()) == [])
+    #expect(try check(record.json(extra: [("date", "\"2026-11-30\""), ("seed", "7")])) == [])
+    var bad = record
+    bad.inputs[0].sha256 = "AB"
+    #expect(try check(bad.json()).map(\.instancePath) == ["/inputs/0/sha256"])
+    let noCommand = record.json().replacingOccurrences(of: "\"command\":\"stats\",", with: "")
+    #expect(try check(noCommand).map(\.keyword) == ["required"])
   }
 
   /// docs/schemas/README.md lists every schema, and the manual links it.
