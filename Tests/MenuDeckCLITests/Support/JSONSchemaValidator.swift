@@ -21,9 +21,9 @@ struct SchemaViolation: Sendable, Equatable, CustomStringConvertible {
 /// checked: an unknown keyword is a violation (keyword `unsupported`) wherever it is met, and
 /// `metaCheck()` finds it in every schema before any output is validated.
 ///
-/// Known: `$schema`, `$id` (both at a document's root only), `$ref` (`#/json/pointer` in the
-/// same document, or `file.schema.json#/pointer` beside it: resolved against the document's
-/// `$id`), `$defs`, `$comment`, `title`, `description`, `format` (an annotation: `date` and
+/// Known: `$schema`, `$id` (the meta-check wants both at a document's root only), `$ref`
+/// (`#/json/pointer` in the same document, or `file.schema.json#/pointer`, resolved against the
+/// document's `$id`: a sibling file when the `$id` is a file name, as in docs/schemas), `$defs`, `$comment`, `title`, `description`, `format` (an annotation: `date` and
 /// `date-time` only, never asserted), `type` (a name or a list; `integer` is a number without a
 /// fraction), `enum`, `const`, `properties`, `required`, `additionalProperties`, `propertyNames`,
 /// `items`, `prefixItems`, `minItems`, `maxItems`, `minimum`, `maximum`, `exclusiveMinimum`,
@@ -36,13 +36,6 @@ struct SchemaViolation: Sendable, Equatable, CustomStringConvertible {
 struct SchemaSet: Sendable {
   static let draft = "https://json-schema.org/draft/2020-12/schema"
 
-  /// The keywords this validator implements.
-  static let keywords: Set<String> = [
-    "$schema", "$id", "$ref", "$defs", "$comment", "title", "description", "format", "type",
-    "enum", "const", "properties", "required", "additionalProperties", "propertyNames", "items",
-    "prefixItems", "minItems", "maxItems", "minimum", "maximum", "exclusiveMinimum",
-    "exclusiveMaximum", "minLength", "maxLength", "pattern", "allOf", "anyOf", "oneOf", "not",
-  ]
   static let formats: Set<String> = ["date", "date-time"]
   static let typeNames: Set<String> = [
     "null", "boolean", "object", "array", "number", "integer", "string",
@@ -174,9 +167,10 @@ struct SchemaSet: Sendable {
 
   // MARK: - Types
 
-  /// The scalar types a value valid against `schema` may have: the names of `type` (`integer`
-  /// adds `number`'s parser rules, see CSV conversion) and of `enum` and `const` values, through
-  /// `$ref`, `allOf`, `anyOf` and `oneOf`. Empty when the schema says nothing about types.
+  /// The types a value valid against `schema` may have, as far as the CSV conversion and the
+  /// id checks need them: the names in `type` and the types of `enum` and `const` values
+  /// (`integer` for a whole number), collected through `$ref`, `allOf`, `anyOf` and `oneOf`.
+  /// Empty when the schema says nothing about types.
   func types(of schema: JSONValue, in document: String, depth: Int = 0) -> Set<String> {
     guard depth < 64, let o = schema.objectValue else { return [] }
     var out = Set<String>()
