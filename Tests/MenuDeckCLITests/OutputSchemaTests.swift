@@ -21,12 +21,14 @@ struct OutputSchemaTests {
       switch self {
       case .deck: ["deck.json.schema.json", "deck.jsonl.schema.json", "deck.csv.schema.json"]
       case .deckRejects: ["deck.json.schema.json", "rejects.jsonl.schema.json"]
-      case .strategies: ["strategies.json.schema.json"]
+      case .strategies: ["strategies.json.schema.json", "strategies.jsonl.schema.json"]
       case .validate: ["validate.json.schema.json"]
-      case .stats: ["stats.json.schema.json", "stats.csv.schema.json"]
-      case .simulate: ["simulate.json.schema.json", "simulate.csv.schema.json"]
+      case .stats: ["stats.json.schema.json", "stats.jsonl.schema.json", "stats.csv.schema.json"]
+      case .simulate:
+        ["simulate.json.schema.json", "simulate.jsonl.schema.json", "simulate.csv.schema.json"]
       case .simulateEvents, .playLog: ["swipe-log.jsonl.schema.json", "swipe-log.csv.schema.json"]
-      case .compareSimulation: ["compare.json.schema.json", "compare.csv.schema.json"]
+      case .compareSimulation:
+        ["compare.json.schema.json", "compare.jsonl.schema.json", "compare.csv.schema.json"]
       case .compareLogs:
         [
           "compare.json.schema.json", "compare.csv.schema.json",
@@ -167,6 +169,9 @@ struct OutputSchemaTests {
   static func strategies(_ checker: inout SchemaChecker) throws {
     let run = succeeded(["strategies", "--format", "json"])
     checker.document(run.stdoutBytes, "strategies.json.schema.json", "strategies json")
+    let lines = succeeded(["strategies", "--format", "jsonl"])
+    #expect(
+      checker.lines(lines.stdoutBytes, "strategies.jsonl.schema.json", "strategies jsonl") > 0)
   }
 
   /// `validate --format json`: valid inputs, bad log lines, a missing file, a warning under
@@ -203,6 +208,9 @@ struct OutputSchemaTests {
       checker.document(json.stdoutBytes, "stats.json.schema.json", "stats json (\(name))")
       let csv = succeeded(["stats", "--format", "csv"] + inputs)
       #expect(checker.csv(csv.stdoutBytes, "stats.csv.schema.json", "stats csv (\(name))") > 0)
+      let jsonl = succeeded(["stats", "--format", "jsonl"] + inputs)
+      #expect(
+        checker.lines(jsonl.stdoutBytes, "stats.jsonl.schema.json", "stats jsonl (\(name))") > 0)
     }
   }
 
@@ -215,6 +223,8 @@ struct OutputSchemaTests {
     checker.document(json.stdoutBytes, "simulate.json.schema.json", "simulate json")
     let csv = succeeded(["simulate", "--format", "csv"] + smallSimulation)
     #expect(checker.csv(csv.stdoutBytes, "simulate.csv.schema.json", "simulate csv") > 0)
+    let jsonl = succeeded(["simulate", "--format", "jsonl"] + smallSimulation)
+    #expect(checker.lines(jsonl.stdoutBytes, "simulate.jsonl.schema.json", "simulate jsonl") > 0)
   }
 
   /// `simulate --events` as JSON Lines and CSV, with and without propensities and drags.
@@ -281,6 +291,8 @@ struct OutputSchemaTests {
       checker.document(json.stdoutBytes, "compare.json.schema.json", "compare json \(baseline)")
       let csv = succeeded(base + baseline + ["--format", "csv"])
       #expect(checker.csv(csv.stdoutBytes, "compare.csv.schema.json", "compare csv") > 0)
+      let jsonl = succeeded(base + baseline + ["--format", "jsonl"])
+      #expect(checker.lines(jsonl.stdoutBytes, "compare.jsonl.schema.json", "compare jsonl") > 0)
     }
   }
 

@@ -98,7 +98,9 @@ struct SchemaFilesTests {
         in: "common.schema.json")
     }
     #expect(try check(record.json()) == [])
-    #expect(try check(record.json(extra: [("date", "\"2026-11-30\""), ("seed", "7")])) == [])
+    var withSettings = record
+    withSettings.settings = [.init("date", json: "\"2026-11-30\""), .init("seed", json: "7")]
+    #expect(try check(withSettings.json()) == [])
     var bad = record
     bad.inputs[0].sha256 = "AB"
     #expect(try check(bad.json()).map(\.instancePath) == ["/inputs/0/sha256"])
