@@ -321,8 +321,9 @@ struct DeckInputs {
     }
     let builder = try Inputs.deckBuilder(catalog, settings.rules, config)
     let jobs = args.declares(InputOptions.jobs) ? try InputOptions.jobs(args) : 1
+    // Only the JSON document has a run header: the other formats need no history hashes.
     var hashing = settings
-    hashing.hashesHistory = true
+    hashing.hashesHistory = settings.format == .json
     let (history, stats, future) = try Inputs.loadHistory(
       hashing, catalog: catalog, cutoff: settings.date, io: io, rejects: rejects, extra: extra,
       jobs: jobs)
