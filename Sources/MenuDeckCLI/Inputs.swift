@@ -23,9 +23,6 @@ struct RunSettings {
   /// How to read foreign CSV logs: `--columns`/`--right`/`--left` over the config's `columns`.
   /// nil means the config's (`readLogs` falls back to it).
   var columns: ColumnMapping? = nil
-  /// No notes on stderr about mapped logs (`--quiet`).
-  var quiet = false
-
   /// The header of CSV logs that have none (`--csv-header`).
   var csvHeader: [UInt8]? = nil
   /// Hash every history file as it is read, for the run header (`EventFileStats.sha256`).
@@ -194,8 +191,7 @@ enum Inputs {
     var settings = RunSettings(
       config: config, catalogPath: catalog, usersPath: users, historyPaths: history,
       strategyName: strategyName, strategy: strategy, seed: seed, date: date, zone: zone,
-      format: format, rules: rules, skipBadLines: skip, rejectsPath: rejects,
-      quiet: args.declares(InputOptions.quiet) && args.flag(InputOptions.quiet))
+      format: format, rules: rules, skipBadLines: skip, rejectsPath: rejects)
     try settings.readLogs(as: args)
     return settings
   }
@@ -501,10 +497,10 @@ enum Inputs {
         }
       }
       stats.merge(one, displayName: path == "-" ? "<stdin>" : path)
-      if let mapping = options.columns, !settings.quiet {
+      if let mapping = options.columns {
         for file in one.files {
           for note in mappedLogNotes(file, mapping, name: path == "-" ? "<stdin>" : path) {
-            io.diagnostics.note(note)
+            io.diagnostics.note(note, code: "mapped_log")
           }
         }
       }
@@ -592,9 +588,11 @@ enum Inputs {
     var stats = EventReadStats()
     stats.merge(raw, displayName: path)
     named(&result, stats)
-    if let mapping = options.columns, !settings.quiet {
+    if let mapping = options.columns {
       for file in stats.files {
-        for note in mappedLogNotes(file, mapping, name: path) { io.diagnostics.note(note) }
+        for note in mappedLogNotes(file, mapping, name: path) {
+          io.diagnostics.note(note, code: "mapped_log")
+        }
       }
     }
     return result

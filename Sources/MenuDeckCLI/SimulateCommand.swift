@@ -289,7 +289,9 @@ enum Simulate {
               pickedPosition: s.picked.map { $0 + 1 }, oracle: s.oracleUtilities))
         })
       try strategy.finish()
-      if let warning = Strategies.fallbackWarning(strategy) { context.warn(warning) }
+      if let warning = Strategies.fallbackWarning(strategy) {
+        context.warnAlways(warning, code: "fallback")
+      }
       totalSessions += result.sessions
       totalSwipes += result.swipes
     }
