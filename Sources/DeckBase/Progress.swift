@@ -48,45 +48,35 @@ package enum ProgressUnit: Sendable, Equatable {
 }
 
 /// The text of the one progress line: `menudeck: ingest  412.3/1024.0 MiB  40%  85.2 MiB/s  ETA 7s`.
-/// Pure, so that its tests give it the elapsed time and the width.
+/// Pure, so that its tests give it the rate and the width.
 package enum ProgressLine {
-  /// The line for `done` of `total` units after `elapsed` seconds, at most `columns - 1` display
-  /// columns wide (a terminal may wrap a line that reaches its last column). When it does not
-  /// fit, the parts go in this order: the rate, the amount, the ETA, the percentage; then the
-  /// label is cut.
+  /// The line for `done` of `total` units, going at `rate` units a second (nil: not known yet),
+  /// at most `columns - 1` display columns wide (a terminal may wrap a line that reaches its
+  /// last column). When it does not fit, the parts go in this order: the rate, the amount, the
+  /// ETA, the percentage; then the line is cut.
   package static func text(
-    program: String, label: String, unit: ProgressUnit, done: Int, total: Int?,
-    elapsed: Double, columns: Int
+    program: String, label: String, unit: ProgressUnit, done: Int, total: Int?, rate: Double?,
+    columns: Int
   ) -> String {
     let done = max(0, done)
     let total = total.map { max($0, done) }
     let head = program.isEmpty ? label : program + ": " + label
-    let amount = self.amount(done, of: total, unit)
-    var percent: String?
-    if let total, total > 0 { percent = "\(min(100, done * 100 / total))%" }
-    var rate: String?
-    var eta: String?
-    if elapsed > 0, done > 0 {
-      let perSecond = Double(done) / elapsed
-      rate = self.rate(perSecond, unit)
+    // (text, the rank it is dropped in: the highest first)
+    var parts: [(text: String, drop: Int)] = [(amount(done, of: total, unit), 3)]
+    if let total, total > 0 { parts.append(("\(min(100, done * 100 / total))%", 1)) }
+    if let rate, rate.isFinite, rate > 0 {
+      parts.append((self.rate(rate, unit), 4))
       if let total, total > done {
-        eta = "ETA " + duration(Double(total - done) / perSecond)
+        parts.append(("ETA " + duration(Double(total - done) / rate), 2))
       }
     }
-    // Most important first; dropped from the end of this list.
-    var kept: [(order: Int, text: String)] = []
-    if let percent { kept.append((1, percent)) }
-    if let eta { kept.append((2, eta)) }
-    kept.append((0, amount))
-    if let rate { kept.append((3, rate)) }
     let limit = max(1, columns - 1)
-    func render(_ parts: [(order: Int, text: String)]) -> String {
-      ([head] + parts.sorted { $0.order < $1.order }.map(\.text)).joined(separator: "  ")
+    func render() -> String { ([head] + parts.map(\.text)).joined(separator: "  ") }
+    while !parts.isEmpty, TextLayout.displayWidth(render()) > limit {
+      let last = parts.indices.max { parts[$0].drop < parts[$1].drop }!
+      parts.remove(at: last)
     }
-    while kept.count > 0, TextLayout.displayWidth(render(kept)) > limit {
-      kept.removeLast()
-    }
-    let line = render(kept)
+    let line = render()
     return TextLayout.displayWidth(line) > limit ? Text.truncate(line, limit) : line
   }
 

@@ -53,7 +53,16 @@ package final class ProgressReporter: Sendable {
     var unit: ProgressUnit
     var counter: ProgressCounter
     var started: Double
+    /// (time, units done) at the recent ticks, oldest first: the rate is the one over the last
+    /// `rateWindow` seconds, so that a slow start (a log hashed before it is read) does not
+    /// weigh on the ETA for the rest of the run.
+    var samples: [(time: Double, done: Int)] = []
   }
+
+  /// Seconds of recent work the rate is measured over.
+  package static let rateWindow = 5.0
+  /// The shortest span a rate is measured over.
+  package static let minimumSpan = 0.2
 
   private struct State: Sendable {
     var task: Task?
@@ -85,7 +94,8 @@ package final class ProgressReporter: Sendable {
     let counter = ProgressCounter(total: total ?? 0)
     let now = configuration.clock()
     locked { state in
-      state.task = Task(label: label, unit: unit, counter: counter, started: now)
+      state.task = Task(
+        label: label, unit: unit, counter: counter, started: now, samples: [(now, 0)])
       state.lastDraw = -Double.infinity
     }
     tick()
@@ -104,13 +114,23 @@ package final class ProgressReporter: Sendable {
   package func tick() {
     let now = configuration.clock()
     locked { state in
-      guard !state.closed, let task = state.task, now - task.started >= configuration.delay,
+      guard !state.closed, var task = state.task else { return }
+      let done = task.counter.done
+      task.samples.append((now, done))
+      if let keep = task.samples.firstIndex(where: { now - $0.time <= Self.rateWindow }), keep > 0 {
+        task.samples.removeFirst(keep - 1)
+      }
+      state.task = task
+      guard now - task.started >= configuration.delay,
         now - state.lastDraw >= configuration.interval * 0.9 || !state.shown
       else { return }
+      // A rate over less than `minimumSpan` seconds would be noise.
+      let oldest = task.samples[0]
+      let span = now - oldest.time
+      let rate = span >= Self.minimumSpan ? Double(done - oldest.done) / span : nil
       let text = ProgressLine.text(
-        program: configuration.program, label: task.label, unit: task.unit,
-        done: task.counter.done, total: task.counter.total, elapsed: now - task.started,
-        columns: configuration.columns() ?? 80)
+        program: configuration.program, label: task.label, unit: task.unit, done: done,
+        total: task.counter.total, rate: rate, columns: configuration.columns() ?? 80)
       configuration.write(Array(("\r" + text + "\u{1B}[K").utf8))
       state.shown = true
       state.lastDraw = now

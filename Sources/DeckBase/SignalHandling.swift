@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Synchronization
 
 /// How the real binary ends when it is interrupted: SIGINT, SIGTERM and SIGHUP are taken by one
 /// thread of its own (`sigwait`), which removes this run's temporary files and ends its plugins'

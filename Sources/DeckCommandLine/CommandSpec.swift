@@ -106,10 +106,17 @@ package struct CommandContext: Sendable {
   /// The whole command line, program name first (for the lock files' holder lines).
   package var arguments: [String]
 
+  /// A context for `commandPath`; streams whose printer has no program yet (not set up by
+  /// `runCommand`) get one that names this program and command.
   package init(io: CLIStreams, commandPath: [String], arguments: [String] = []) {
     self.io = io
     self.commandPath = commandPath
     self.arguments = arguments.isEmpty ? commandPath : arguments
+    if self.io.diagnostics.program.isEmpty, let program = commandPath.first {
+      self.io.diagnostics.program = program
+      self.io.diagnostics.command =
+        commandPath.count > 1 ? commandPath.dropFirst().joined(separator: " ") : nil
+    }
   }
 
   /// "menudeck deck".

@@ -6,7 +6,9 @@ package enum DiagnosticOptions {
     "quiet", short: "q", help: "No notes or warnings on stderr; errors still print.")
   package static let verbose = Flag(
     "verbose", short: "v",
-    help: "More notes on stderr: the inputs read with their sizes and hashes, phase timings, threads.")
+    help:
+      "More notes on stderr: the inputs read with their sizes and hashes, phase timings, "
+      + "threads.")
   package static let logFormat = Option<LogFormat>(
     "log-format", valueName: "format", default: LogFormat.text.rawValue,
     choices: LogFormat.allCases.map(\.rawValue),

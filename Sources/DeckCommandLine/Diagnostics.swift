@@ -192,6 +192,16 @@ package struct DiagnosticPrinter: Sendable {
     write(formatted(diagnostic))
   }
 
+  /// `diagnostic` in the JSON form, or `text` after "<program>: <level>: " in the text form (for
+  /// a message that words its location its own way), unless the settings hide its level.
+  package func emit(_ diagnostic: Diagnostic, text: String) {
+    guard shows(diagnostic.severity) else { return }
+    switch settings.format {
+    case .text: write(Self.line(program: program, diagnostic.severity, text))
+    case .json: emit(diagnostic)
+    }
+  }
+
   /// The line of `diagnostic` in the run's format, without the newline.
   package func formatted(_ diagnostic: Diagnostic) -> String {
     switch settings.format {

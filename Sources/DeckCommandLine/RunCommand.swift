@@ -49,7 +49,9 @@ package func runCommand(_ root: CommandSpec, arguments: [String], io: CLIStreams
       code = .usage
       break
     }
-    if let problem = options.environmentProblem { diagnostics.warning(problem, code: "environment") }
+    if let problem = options.environmentProblem {
+      diagnostics.warning(problem, code: "environment")
+    }
     progress = options.progressReporter(arguments, diagnostics.settings)
     diagnostics.progress = progress
     io.diagnostics = diagnostics
@@ -60,6 +62,12 @@ package func runCommand(_ root: CommandSpec, arguments: [String], io: CLIStreams
     progress?.start()
     let context = CommandContext(
       io: io, commandPath: path.map(\.name), arguments: commandLine)
+    let started = monotonicSeconds()
+    defer {
+      diagnostics.info(
+        "\(context.commandName) ended in \(formatSeconds(monotonicSeconds() - started)) "
+          + "(exit \(code))", code: "timing")
+    }
     do {
       code = try run(arguments, context)
     } catch let error as UsageError {

@@ -85,8 +85,19 @@ enum DeckRun {
     if outputs.isGiven("--rejects") {
       rejects = RejectsWriter(output: try outputs.output("--rejects"))
     }
+    var clock = PhaseClock()
     let inputs = try DeckInputs.load(args, config, settings, context.io, rejects: rejects)
     try rejects?.finish()
+    if context.isVerbose {
+      for input in inputs.header.inputs {
+        let size = Inputs.regularFileSize(input.path, context.io).map { plural($0, "byte") + ", " }
+        context.info(
+          "\(input.role) \(input.path): \(size ?? "")sha256 \(input.hash)", code: "input")
+      }
+      context.info(
+        "read the inputs and learnt '\(settings.strategyName)' in \(clock.lap()) on "
+          + plural(jobs, "thread"), code: "timing")
+    }
     let diners = try self.diners(
       args, users: inputs.users, history: inputs.history, context)
     let strategy = inputs.strategy
@@ -96,9 +107,16 @@ enum DeckRun {
     pipeline.replicas = try Strategies.replicas(
       of: settings.strategy, fallback: args.value(InputOptions.fallback) != nil,
       for: diners.count, batch: pipeline.batchSize, jobs: jobs, inputs: inputs, context.io)
-    let written = try write(
-      diners, pipeline, format: settings.format, catalog: inputs.catalog, header: header,
-      outputs: outputs, jobs: jobs)
+    let written = try context.withProgress("deck", unit: .items("diners"), total: diners.count) {
+      counter in
+      try write(
+        diners, pipeline, format: settings.format, catalog: inputs.catalog, header: header,
+        outputs: outputs, jobs: jobs, progress: counter)
+    }
+    context.info(
+      "built \(plural(diners.count, "deck")) in \(clock.lap()) on \(plural(jobs, "thread"))"
+        + (pipeline.replicas.isEmpty ? "" : " (\(pipeline.replicas.count + 1) plugin processes)"),
+      code: "timing")
     // The fallback's warning is the one line a cron operator must see, even with --quiet.
     if let warning = Strategies.fallbackWarning(strategy) {
       context.warnAlways(warning, code: "fallback")
@@ -242,7 +260,7 @@ enum DeckRun {
   /// deck or left-out pin, and how many decks were short.
   static func write(
     _ diners: [UserProfile], _ pipeline: DeckPipeline, format: DeckFormat, catalog: Catalog,
-    header: RunHeader, outputs: RunOutputs, jobs: Int
+    header: RunHeader, outputs: RunOutputs, jobs: Int, progress: ProgressCounter? = nil
   ) throws -> (shortDecks: Int, warningLines: [String]) {
     let output = try outputs.output("--out")
     var shortDecks = 0
@@ -262,6 +280,7 @@ enum DeckRun {
       }
       for w in warnings { warningLines.append("user '\(deck.user)': \(w)") }
       try writer.write(deck, warnings: warnings)
+      progress?.add(1)
     }
     try writer.end()
     try pipeline.strategy.finish()
@@ -290,6 +309,18 @@ enum Summary {
         "\(plural(future, "event")) on or after \(date) were not learned from (a deck never sees its own day)",
         code: "future_events")
     }
+  }
+}
+
+/// The time since the start of a run's phase, for `--verbose`'s timings.
+struct PhaseClock {
+  private var start = monotonicSeconds()
+
+  /// "1.25 s" since the last lap (or the start); the next lap starts now.
+  mutating func lap() -> String {
+    let now = monotonicSeconds()
+    defer { start = now }
+    return formatSeconds(now - start)
   }
 }
 

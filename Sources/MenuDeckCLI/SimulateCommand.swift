@@ -139,7 +139,7 @@ enum Simulate {
     context.note(
       "simulated \(plural(setup.population.count, "diner")) x \(plural(setup.days, "day")) from \(setup.start)"
         + " with seed \(setup.seed): \(plural(totals.sessions, "session")), \(plural(totals.swipes, "swipe"))"
-        + " over \(plural(strategies.count, "strategy", "strategies"))")
+        + " over \(plural(strategies.count, "strategy", "strategies"))", code: "summary")
     return .success
   }
 
@@ -253,15 +253,32 @@ enum Simulate {
     into stats: inout StatsAccumulator, eventWriter: EventWriter?, context: CommandContext,
     onSwipe: ((_ strategy: Int, _ item: String) -> Void)? = nil
   ) throws -> (sessions: Int, swipes: Int) {
+    try context.withProgress(
+      "simulate", unit: .items("days"), total: setup.days * strategies.count
+    ) { counter in
+      try simulate(
+        setup, strategies, into: &stats, eventWriter: eventWriter, context: context,
+        progress: counter, onSwipe: onSwipe)
+    }
+  }
+
+  /// `simulate`, each day of each strategy counted on `progress`.
+  private static func simulate(
+    _ setup: SimulationSetup, _ strategies: [(String, any RankingStrategy)],
+    into stats: inout StatsAccumulator, eventWriter: EventWriter?, context: CommandContext,
+    progress: ProgressCounter?, onSwipe: ((_ strategy: Int, _ item: String) -> Void)?
+  ) throws -> (sessions: Int, swipes: Int) {
     var totalSessions = 0
     var totalSwipes = 0
     stats.expectGroundTruth()
     let rule = setup.simulation.dragRule
     for (index, (name, strategy)) in strategies.enumerated() {
+      var clock = PhaseClock()
       let simulator = Simulator(
         population: setup.population, builder: setup.builder, seed: setup.seed,
         start: setup.start, days: setup.days)
       simulator.jobs = setup.jobs
+      simulator.progress = progress
       stats.strategy = name
       let result = try simulator.run(
         strategy: strategy,
@@ -294,6 +311,9 @@ enum Simulate {
       }
       totalSessions += result.sessions
       totalSwipes += result.swipes
+      context.info(
+        "simulated '\(name)': \(plural(setup.days, "day")) in \(clock.lap()) on "
+          + plural(setup.jobs, "thread"), code: "timing")
     }
     return (totalSessions, totalSwipes)
   }
@@ -383,7 +403,7 @@ let statsCommand = CommandSpec(
       io.stdout.write(bytes: report.render(format))
       context.note(
         "stats of a snapshot cover cards only: snapshots keep no sessions or days; "
-          + "give the logs for the session metrics")
+          + "give the logs for the session metrics", code: "snapshot_stats")
       return .success
     }
     let jobs = try InputOptions.jobs(args)
@@ -392,8 +412,10 @@ let statsCommand = CommandSpec(
     if jobs > 1 && logs.contains(where: { Inputs.canReadInParts($0, io) }) {
       // On every core, by diner: the logs parsed into buckets by diner, each bucket summed up
       // by an accumulator of its own; the buckets share no diner, so their reports add up.
-      let (parts, stats) = try Inputs.readByDiner(
-        logs, settings, io, catalog: catalog, jobs: jobs, keepsTimes: true, onReject: nil)
+      let (parts, stats) = try Inputs.counting("read", logs, settings, io) { settings in
+        try Inputs.readByDiner(
+          logs, settings, io, catalog: catalog, jobs: jobs, keepsTimes: true, onReject: nil)
+      }
       let shared = SharedBuckets(parts: parts)
       let buckets = Parallel.map(count: jobs, jobs: jobs) { b in
         var accumulator = StatsAccumulator(catalog: catalog, options: options)
@@ -409,7 +431,9 @@ let statsCommand = CommandSpec(
       read = stats
     } else {
       var stats = StatsAccumulator(catalog: catalog, options: options)
-      read = try Inputs.readLogs(logs, settings, io, into: &stats, onReject: nil)
+      read = try Inputs.counting("read", logs, settings, io) { settings in
+        try Inputs.readLogs(logs, settings, io, into: &stats, onReject: nil)
+      }
       report = stats.report()
     }
     io.stdout.write(bytes: report.render(format))

@@ -31,7 +31,9 @@ let strategiesCommand = CommandSpec(
             Strategies.configuration(n, n.plugin!, context.io),
             log: Strategies.log(n, context.io)))
       } catch {
-        context.warn("plugin '\(n.name)' (\(n.plugin!)) cannot describe itself: \(error)")
+        context.warn(
+          "plugin '\(n.name)' (\(n.plugin!)) cannot describe itself: \(error)",
+          code: "plugin_unavailable")
       }
     }
     if args.value(StrategyListing.format) == "json" {
