@@ -208,7 +208,7 @@ def signals(binary, work, rounds, figures):
             err = p.stderr.read().decode()
             p.stderr.close()
             n += 1
-            ok = (p.returncode == -sig and err.endswith("menudeck: stopped by %s; removed 1 temporary file\n" % name)
+            ok = (p.returncode == -sig and err.endswith("menudeck: error: stopped by %s; removed 1 temporary file\n" % name)
                   and sorted(os.listdir(d)) == ["events.jsonl"]
                   and open(os.path.join(d, "events.jsonl")).read() == "old")
             bad += 0 if ok else 1

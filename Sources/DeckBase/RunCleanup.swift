@@ -32,6 +32,7 @@ package final class RunCleanup: @unchecked Sendable {
   private var terminals:
     [UInt64: (input: Int32, output: Int32, settings: termios, leave: [UInt8])] =
       [:]
+  private var erasableLines: [UInt64: Int32] = [:]
 
   init() {
     mutex = .allocate(capacity: 1)
@@ -108,6 +109,22 @@ package final class RunCleanup: @unchecked Sendable {
     holding { _ = terminals.removeValue(forKey: token.value) }
   }
 
+  /// Registers a terminal descriptor a progress line may be drawn on (`ProgressReporter`): a
+  /// signal erases the line there first, so that the run's last line does not start in the
+  /// middle of it.
+  package func addErasableLine(_ fd: Int32) -> Token {
+    holding {
+      nextToken += 1
+      erasableLines[nextToken] = fd
+      return Token(value: nextToken)
+    }
+  }
+
+  /// Forgets a progress line's descriptor (the reporter closed).
+  package func removeErasableLine(_ token: Token) {
+    holding { _ = erasableLines.removeValue(forKey: token.value) }
+  }
+
   /// Whether a terminal is registered now (for tests).
   package var hasTerminals: Bool { holding { !terminals.isEmpty } }
 
@@ -137,11 +154,15 @@ package final class RunCleanup: @unchecked Sendable {
     package var replacedOutputs: Int = 0
   }
 
-  /// Restores every registered terminal, removes every registered temporary file and ends every
+  /// Erases every registered progress line, restores every registered terminal, removes every registered temporary file and ends every
   /// registered process group (SIGTERM, then SIGKILL after `grace` seconds). Leaves the registry held: the process is about to end,
   /// and nothing may start a rename or a plugin after this.
   func cleanUpForSignal(grace: Double = 0.2) -> Cleaned {
     pthread_mutex_lock(mutex)
+    for fd in Set(erasableLines.values) {
+      _ = ProgressReporter.eraseSequence.withUnsafeBytes { writeAll(fd, $0) }
+    }
+    erasableLines.removeAll()
     for var terminal in terminals.values {
       _ = terminal.leave.withUnsafeBytes { writeAll(terminal.output, $0) }
       _ = tcsetattr(terminal.input, TCSAFLUSH, &terminal.settings)

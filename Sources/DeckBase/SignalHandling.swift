@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -8,7 +10,8 @@
 
 /// How the real binary ends when it is interrupted: SIGINT, SIGTERM and SIGHUP are taken by one
 /// thread of its own (`sigwait`), which removes this run's temporary files and ends its plugins'
-/// process groups (`RunCleanup`), prints one line on standard error, and ends the process by the
+/// process groups (`RunCleanup`), prints one line on standard error
+/// (`menudeck: error: stopped by SIGTERM; ...`, or the form `setLineFormat` gives), and ends the process by the
 /// same signal with its default action, so the shell sees 130, 143 or 129 and a calling script
 /// stops as it should. SIGPIPE is ignored: a write to a closed pipe fails with EPIPE, which the
 /// output code turns into a quiet stop (see docs/exit-codes.md).
@@ -20,6 +23,19 @@ package enum SignalHandling {
   package static let endingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
   nonisolated(unsafe) private static var installed = false
+
+  /// The line printed when a signal ends the run, from its message ("stopped by SIGTERM; removed
+  /// 1 temporary file"), without the newline; nil: "<program>: error: <message>".
+  private static let lineFormat = Mutex<(@Sendable (String) -> String)?>(nil)
+
+  /// Whether `install` has run (only the real binary installs the handling).
+  package static var isInstalled: Bool { installed }
+
+  /// Gives the stop line the form of the run's other diagnostics (a JSON object with
+  /// `--log-format json`).
+  package static func setLineFormat(_ format: @escaping @Sendable (_ message: String) -> String) {
+    lineFormat.withLock { $0 = format }
+  }
 
   /// Blocks the ending signals in the calling thread (and so in every thread it starts later),
   /// ignores SIGPIPE, and starts the thread that waits for the signals. `program` starts the
@@ -63,7 +79,7 @@ package enum SignalHandling {
     var received: Int32 = 0
     while sigwait(&set, &received) != 0 {}
     let cleaned = RunCleanup.shared.cleanUpForSignal()
-    var line = "\(context.program): stopped by \(signalName(received))"
+    var message = "stopped by \(signalName(received))"
     var parts: [String] = []
     if cleaned.removedFiles > 0 {
       parts.append(
@@ -77,8 +93,9 @@ package enum SignalHandling {
         "\(cleaned.replacedOutputs) output\(cleaned.replacedOutputs == 1 ? " was" : "s were") "
           + "already in place")
     }
-    if !parts.isEmpty { line += "; " + parts.joined(separator: ", ") }
-    line += "\n"
+    if !parts.isEmpty { message += "; " + parts.joined(separator: ", ") }
+    let format = lineFormat.withLock { $0 }
+    let line = (format?(message) ?? "\(context.program): error: \(message)") + "\n"
     var bytes = Array(line.utf8)
     _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
     // End by the signal itself, with its default action.

@@ -1,3 +1,5 @@
+import DeckBase
+
 /// One option of a command: a flag (`--verbose`), a valued option (`--date 2026-11-30`,
 /// `--date=2026-11-30`) or a repeatable valued option (`--user a --user b`).
 ///
@@ -104,10 +106,17 @@ package struct CommandContext: Sendable {
   /// The whole command line, program name first (for the lock files' holder lines).
   package var arguments: [String]
 
+  /// A context for `commandPath`; streams whose printer has no program yet (not set up by
+  /// `runCommand`) get one that names this program and command.
   package init(io: CLIStreams, commandPath: [String], arguments: [String] = []) {
     self.io = io
     self.commandPath = commandPath
     self.arguments = arguments.isEmpty ? commandPath : arguments
+    if self.io.diagnostics.program.isEmpty, let program = commandPath.first {
+      self.io.diagnostics.program = program
+      self.io.diagnostics.command =
+        commandPath.count > 1 ? commandPath.dropFirst().joined(separator: " ") : nil
+    }
   }
 
   /// "menudeck deck".
@@ -116,20 +125,50 @@ package struct CommandContext: Sendable {
   /// The program name: "menudeck".
   package var programName: String { commandPath.first ?? "" }
 
-  /// Diagnostic lines to standard error, each starting with the program name.
-  package var diagnostics: DiagnosticPrinter {
-    DiagnosticPrinter(program: programName, sink: io.stderr)
-  }
+  /// Diagnostic lines to standard error, each starting with the program name, with the run's
+  /// settings (`--quiet`, `--verbose`, `--log-format`) and progress line.
+  package var diagnostics: DiagnosticPrinter { io.diagnostics }
+
+  /// Whether `--verbose` asked for the operator's details (`info`).
+  package var isVerbose: Bool { diagnostics.shows(.info) }
 
   /// Writes "<program>: error: <message>" to standard error (for a run that goes on, or ends
   /// with a thrown `ExitCode`).
-  package func error(_ message: String) { diagnostics.error(message) }
+  package func error(_ message: String, code: String? = nil) {
+    diagnostics.error(message, code: code)
+  }
 
-  /// Writes "<program>: warning: <message>" to standard error.
-  package func warn(_ message: String) { diagnostics.warning(message) }
+  /// Writes a thrown error as `runCommand` would (for a run that goes on after it): its location
+  /// in the JSON form's fields.
+  package func error(_ error: any Error) { diagnostics.error(error) }
 
-  /// Writes "<program>: note: <message>" to standard error.
-  package func note(_ message: String) { diagnostics.note(message) }
+  /// Writes "<program>: warning: <message>" to standard error, unless `--quiet`.
+  package func warn(_ message: String, code: String? = nil) {
+    diagnostics.warning(message, code: code)
+  }
+
+  /// Writes a warning even with `--quiet`: for the one line a cron operator must see.
+  package func warnAlways(_ message: String, code: String) {
+    diagnostics.warnAlways(message, code: code)
+  }
+
+  /// Writes "<program>: note: <message>" to standard error, unless `--quiet`.
+  package func note(_ message: String, code: String? = nil) {
+    diagnostics.note(message, code: code)
+  }
+
+  /// Writes "<program>: info: <message>" to standard error with `--verbose` only.
+  package func info(_ message: String, code: String? = nil) {
+    diagnostics.info(message, code: code)
+  }
+
+  /// Runs `body` as the task `label` of the progress line (see `DiagnosticPrinter.withProgress`).
+  package func withProgress<T>(
+    _ label: String, unit: ProgressUnit, total: Int? = nil,
+    _ body: (ProgressCounter?) throws -> T
+  ) rethrows -> T {
+    try diagnostics.withProgress(label, unit: unit, total: total, body)
+  }
 }
 
 /// A command, as data: its name and help, its options and arguments, its subcommands and what it

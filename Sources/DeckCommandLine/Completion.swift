@@ -22,9 +22,15 @@ package enum Completion {
     root.subcommands.filter { !$0.isHidden }
   }
 
-  /// The visible options of `command`, with `--help` (and `--version` on the root).
-  static func options(_ command: CommandSpec, root: Bool = false) -> [CommandOption] {
+  /// The visible options of `command`, then those it takes from `parent` (the root's apply to
+  /// every command), with `--help` (and `--version` on the root).
+  static func options(
+    _ command: CommandSpec, parent: CommandSpec? = nil, root: Bool = false
+  ) -> [CommandOption] {
     var options = command.options.filter { !$0.isHidden }
+    for option in parent?.options ?? [] where !option.isHidden {
+      if !options.contains(where: { $0.name == option.name }) { options.append(option) }
+    }
     options.append(.flag("help", short: "h", help: "Show help information."))
     if root { options.append(.flag("version", help: "Show the version.")) }
     return options
@@ -70,7 +76,7 @@ package enum Completion {
       }
     }
     for command in commands(root) {
-      let options = options(command)
+      let options = options(command, parent: root)
       lines.append("    \(command.name))")
       lines.append("      options=\"\(optionWords(options))\"")
       lines.append("      case \"$prev\" in")
@@ -158,7 +164,7 @@ package enum Completion {
       lines.append("    \(command.name))")
       lines.append("      shift words; (( CURRENT-- ))")
       lines.append("      _arguments -s \\")
-      lines += options(command).map(spec)
+      lines += options(command, parent: root).map(spec)
       lines.append("    '*:file:_files' ;;")
     }
     lines += ["  esac", "}", "compdef _\(id) \(program)"]
@@ -198,7 +204,7 @@ package enum Completion {
     }
     for command in commands(root) {
       let condition = "__fish_seen_subcommand_from \(command.name)"
-      lines += options(command).map { option($0, condition: condition) }
+      lines += options(command, parent: root).map { option($0, condition: condition) }
       if !command.arguments.isEmpty {
         lines.append("complete -c \(program) -n \(fishQuote(condition)) -F")
       }

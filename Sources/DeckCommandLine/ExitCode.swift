@@ -78,16 +78,22 @@ extension ExitCode {
 
 /// A failure with a message and an exit code, for `run` closures:
 /// `throw CommandFailure(.noInput, "'data/x.json': no such file; check --catalog")`.
-package struct CommandFailure: ExitCodeProviding, Sendable, Equatable, CustomStringConvertible {
+/// `code`, when given, is its JSON diagnostic's code, finer than the exit code's class.
+package struct CommandFailure: ExitCodeProviding, DiagnosticDescribing, Sendable, Equatable,
+  CustomStringConvertible
+{
   package var exitCode: ExitCode
   package var message: String
+  package var code: String?
 
-  package init(_ exitCode: ExitCode, _ message: String) {
+  package init(_ exitCode: ExitCode, _ message: String, code: String? = nil) {
     self.exitCode = exitCode
     self.message = message
+    self.code = code
   }
 
   package var description: String { message }
+  package var diagnosticCode: String? { code }
 }
 
 /// A wrong command line (exit 64). Printed as "<program>: error: <message>", the command's usage
@@ -102,4 +108,34 @@ package struct UsageError: ExitCodeProviding, Sendable, Equatable, CustomStringC
 
   package var exitCode: ExitCode { .usage }
   package var description: String { message }
+}
+
+extension ExitCode {
+  /// The snake_case code of this exit code's class, the `code` of an error's JSON diagnostic
+  /// when the error has no finer one (docs/diagnostics.md lists them).
+  package var diagnosticCode: String {
+    switch rawValue {
+    case 0: return "ok"
+    case 1: return "check_failed"
+    case 64: return "usage"
+    case 65: return "bad_input"
+    case 66: return "missing_input"
+    case 69: return "plugin_unavailable"
+    case 70: return "internal_error"
+    case 74: return "io_error"
+    case 75: return "busy"
+    case 76: return "plugin_protocol"
+    case 141: return "broken_pipe"
+    default: return "exit_\(rawValue)"
+    }
+  }
+
+  /// The code of `error`'s JSON diagnostic: its own (`DiagnosticDescribing`), else its exit
+  /// code's class.
+  package static func code(for error: any Error) -> String {
+    if let described = error as? any DiagnosticDescribing, let code = described.diagnosticCode {
+      return code
+    }
+    return ExitCode.for(error).diagnosticCode
+  }
 }

@@ -68,6 +68,9 @@ package struct CLIStreams: Sendable {
   package var environment: [String: String]
   /// The directory relative paths are resolved against (see `resolvePath(_:)`).
   package var currentDirectory: String
+  /// The diagnostic lines of the run on `stderr`, with the run's settings and progress line:
+  /// `runCommand` sets the root command's printer; until then lines carry no program name.
+  package var diagnostics: DiagnosticPrinter
 
   package init(
     stdout: any TextSink, stderr: any TextSink, stdin: any ByteSource,
@@ -80,6 +83,7 @@ package struct CLIStreams: Sendable {
     self.stderrIsTerminal = stderrIsTerminal
     self.environment = environment
     self.currentDirectory = currentDirectory
+    self.diagnostics = DiagnosticPrinter(program: "", sink: stderr)
   }
 
   /// The process's own streams: buffered standard output, unbuffered standard error, standard

@@ -75,6 +75,9 @@ package struct EventReaderOptions {
   /// Whether `read(_:into:)` hashes every log's bytes as it reads them (SHA-256 into
   /// `EventFileStats.sha256`), for run headers: the same pass, not a second read.
   package var hashing = false
+  /// Counts the bytes of the logs as they are read (the progress line of the command line);
+  /// shared by the threads that read parts of a log.
+  package var progress: ProgressCounter? = nil
 
   /// The format of a log without a telling name, from its first bytes (`head`).
   package func format(sniffing head: UnsafeBufferPointer<UInt8>) -> EventFormat {
@@ -325,6 +328,7 @@ package struct EventReader {
         nextLine: firstLine - 1, atFileStart: true)
       file.bytes -= header.count + 1
       file.lines -= 1
+      options.progress?.add(-(header.count + 1))
       return file
     }
     var file = try readRecords(
@@ -332,6 +336,7 @@ package struct EventReader {
       nextLine: firstLine - prelude.lines, atFileStart: fileStart || prelude.bytes > 0)
     file.bytes -= prelude.bytes
     file.lines -= prelude.lines
+    options.progress?.add(-prelude.bytes)
     return file
   }
 
@@ -379,6 +384,7 @@ package struct EventReader {
       if n == 0 { eof = true }
       filled += n
       file.bytes += n
+      options.progress?.add(n)
       if atFileStart {
         if filled < 3 && !eof { continue }
         atFileStart = false

@@ -6,7 +6,8 @@ import Foundation
 /// Starting a plugin: checking its executable, spawning it, and the `hello` -> `describe`
 /// handshake that reads what it declares.
 extension PluginStrategy {
-  /// Checks the executable and spawns it; its stderr lines go to `log` with the name prefixed.
+  /// Checks the executable and spawns it; its stderr lines go to `log` as they are (whoever
+  /// configured the plugin knows its name, and says whose lines they are).
   static func launch(_ c: Configuration, log: @escaping (String) -> Void)
     throws(StrategyError) -> PluginProcess
   {
@@ -25,11 +26,9 @@ extension PluginStrategy {
     guard access(path, X_OK) == 0 else {
       throw fault("'\(path)' is not executable; run: chmod +x '\(path)'")
     }
-    let prefix = "[\(c.name)] "
     do {
       return try PluginProcess(
-        executable: path, arguments: c.arguments, environment: c.environment,
-        log: { log(prefix + $0) })
+        executable: path, arguments: c.arguments, environment: c.environment, log: log)
     } catch {
       let hint =
         error.code == ENOENT || error.code == ENOEXEC

@@ -12,7 +12,8 @@ import Foundation
 /// clean exit. A plugin of minor version 1 (`minorVersion`) is asked for each diner's ranking
 /// distribution when the batch's contexts want it (`ScoringContext.wantsPolicy`), and may give
 /// prefix propensities; see `scores(_:for:request:asked:)` for how they become `Scores`.
-/// Every line the plugin writes to stderr goes to `log`, prefixed "[name] ".
+/// Every line the plugin writes to stderr goes to `log`, without its newline (the command line
+/// prints it as the named plugin's, `menudeck: plugin NAME: ...`).
 ///
 /// The plugin runs in a process group of its own. Any fault (see `PluginFault.Kind`) ends the
 /// whole group (SIGTERM, then SIGKILL after a short grace) and is thrown as

@@ -227,6 +227,7 @@ enum Compare {
     // Holm and Benjamini-Hochberg over every defined p-value of the report (the ranking and the
     // off-policy metrics of a comparison on logs together).
     MultipleComparisons.adjust(&report)
+    RunInputs.tell(report.run?.inputs ?? [], context)
     try outputs.write(ComparisonWriter.render(report, format: format), to: "--out")
     if outputs.isGiven("--report") {
       try outputs.write(HTMLReport.render(report), to: "--report")
@@ -236,10 +237,10 @@ enum Compare {
     }
     try outputs.commit()
     if let dir = args.value(CompareOptions.trec), !logs.isEmpty {
-      context.note("TREC qrels and runs written to \(dir)")
+      context.note("TREC qrels and runs written to \(dir)", code: "written")
     }
     if let path = args.value(CompareOptions.report), path != "-" {
-      context.note("report written to \(path)")
+      context.note("report written to \(path)", code: "written")
     }
     return .success
   }
@@ -352,13 +353,18 @@ enum Compare {
     }
     let table = stats.unitTable(strategies: names, units: units)
     try Limits.checkResampling(table, resamples: resampling.resamples)
-    let (arms, differences) = Resampling.analyze(table, baseline: baseline, options: resampling)
+    let (arms, differences) = context.withProgress(
+      "resample", unit: .items("resamples"),
+      total: Resampling.replicates(table, baseline: baseline, options: resampling)
+    ) { counter in
+      Resampling.analyze(table, baseline: baseline, options: resampling, progress: counter)
+    }
     let mode = setup.simulation.mode == .all ? "all" : "pick"
     context.note(
       "simulated \(plural(setup.population.count, "diner")) x \(plural(setup.days, "day"))"
         + " from \(setup.start) with seed \(setup.seed): \(plural(totals.sessions, "session")),"
-        + " \(plural(totals.swipes, "swipe")) over \(plural(names.count, "strategy", "strategies"))"
-    )
+        + " \(plural(totals.swipes, "swipe")) over \(plural(names.count, "strategy", "strategies"))",
+      code: "summary")
     var report = ComparisonReport(
       title: "simulation: \(plural(setup.population.count, "diner")) x"
         + " \(plural(setup.days, "day")) from \(setup.start), \(mode) mode",

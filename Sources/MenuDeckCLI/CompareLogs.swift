@@ -56,7 +56,7 @@ enum CompareLogs {
     if sink.trainingEvents == 0 {
       let warning =
         "no event before the split: the strategies learned nothing and rank as for first visits"
-      context.warn(warning)
+      context.warn(warning, code: "no_training_events")
       notes.append(warning)
     }
 
@@ -65,11 +65,19 @@ enum CompareLogs {
     let targetSeed = LogEvaluation.targetSeed(runSeed: setup.seed)
     let strategyNames = setup.arms.map(\.name)
     let names = strategyNames + setup.runs.map(\.name)
-    let (rankings, shown) = try LogEvaluation.rankDecks(
-      setup.arms,
-      diners: judged.map { setup.profiles[IDKey($0.user)] ?? UserProfile(id: $0.user) },
-      catalog: setup.catalog, history: history, builder: setup.builder, seed: targetSeed,
-      date: deckDate, jobs: setup.jobs)
+    var clock = PhaseClock()
+    let (rankings, shown) = try context.withProgress(
+      "rank", unit: .items("decks"), total: setup.arms.count * judged.count
+    ) { counter in
+      try LogEvaluation.rankDecks(
+        setup.arms,
+        diners: judged.map { setup.profiles[IDKey($0.user)] ?? UserProfile(id: $0.user) },
+        catalog: setup.catalog, history: history, builder: setup.builder, seed: targetSeed,
+        date: deckDate, jobs: setup.jobs, progress: counter)
+    }
+    context.info(
+      "ranked \(plural(judged.count, "diner"))'s decks for \(plural(setup.arms.count, "strategy", "strategies"))"
+        + " in \(clock.lap()) on \(plural(setup.jobs, "thread"))", code: "timing")
     if let dir = args.value(CompareOptions.trec) {
       try writeTrec(
         dir: dir, users: judged.map(\.user), relevant: judged.map(\.relevant),
@@ -90,7 +98,7 @@ enum CompareLogs {
       arms: zip(strategyNames, rankings).map { OfflineArm(name: $0, rankings: $1) }
         + runArms.map(\.offlineArm)
     ).table
-    var analysis = try Analysis(ranking, baseline: setup.baseline, resampling)
+    var analysis = try Analysis(ranking, baseline: setup.baseline, resampling, context)
     var unitTables = [ranking]
     var opeParameters: [ReportParameter] = []
     if let sessions = sink.sessions {
@@ -98,10 +106,11 @@ enum CompareLogs {
         sessions, &setup, config, history, targetSeed, deckDate, context.io)
       // The off-policy table holds the strategies and the policies: a run has no estimates
       // there, and a run as the baseline leaves the off-policy differences undefined.
-      try analysis.add(part.table, baseline: setup.baseline.map { names[$0] }, resampling)
+      try analysis.add(
+        part.table, baseline: setup.baseline.map { names[$0] }, resampling, context)
       unitTables.append(part.table)
       notes += part.notes
-      for warning in part.warnings { context.warn(warning) }
+      for warning in part.warnings { context.warn(warning, code: "off_policy") }
       opeParameters = part.parameters
     }
     for (_, strategy) in setup.arms { try strategy.finish() }
@@ -408,14 +417,16 @@ enum CompareLogs {
       sink.sessions = LoggedSessions(catalog: setup.catalog, start: date)
     }
     var read = EventReadStats()
-    for path in logs {
-      // The session sink names the file of an event without a propensity.
-      sink.sessions?.file = path
-      let one = try Inputs.readLogs([path], setup.settings, context.io, into: &sink, onReject: nil)
-      read.files += one.files
-      for id in one.unknownItemIDs
-      where read.unknownItemIDs.count < 5 && !read.unknownItemIDs.contains(id) {
-        read.unknownItemIDs.append(id)
+    try Inputs.counting("read", logs, setup.settings, context.io) { settings in
+      for path in logs {
+        // The session sink names the file of an event without a propensity.
+        sink.sessions?.file = path
+        let one = try Inputs.readLogs([path], settings, context.io, into: &sink, onReject: nil)
+        read.files += one.files
+        for id in one.unknownItemIDs
+        where read.unknownItemIDs.count < 5 && !read.unknownItemIDs.contains(id) {
+          read.unknownItemIDs.append(id)
+        }
       }
     }
     Summary.history(read, future: 0, date: DeckDate(daysSinceEpoch: 0), context: context)
@@ -539,9 +550,18 @@ enum CompareLogs {
     var arms: [ArmSummary]
     var differences: [ArmDifference]
 
-    init(_ table: UnitTable, baseline: Int?, _ resampling: ResamplingOptions) throws {
+    /// The estimates of `table`, the resamples counted on the progress line.
+    init(
+      _ table: UnitTable, baseline: Int?, _ resampling: ResamplingOptions,
+      _ context: CommandContext
+    ) throws {
       try Limits.checkResampling(table, resamples: resampling.resamples)
-      (arms, differences) = Resampling.analyze(table, baseline: baseline, options: resampling)
+      (arms, differences) = context.withProgress(
+        "resample", unit: .items("resamples"),
+        total: Resampling.replicates(table, baseline: baseline, options: resampling)
+      ) { counter in
+        Resampling.analyze(table, baseline: baseline, options: resampling, progress: counter)
+      }
       metrics = table.metrics
     }
 
@@ -551,10 +571,11 @@ enum CompareLogs {
     /// appended with undefined estimates for the earlier ones. `baseline` is the baseline's
     /// name; when `table` does not hold it, its metrics have no differences.
     mutating func add(
-      _ table: UnitTable, baseline: String?, _ resampling: ResamplingOptions
+      _ table: UnitTable, baseline: String?, _ resampling: ResamplingOptions,
+      _ context: CommandContext
     ) throws {
       let index = baseline.flatMap { name in table.arms.firstIndex { $0.arm == name } }
-      let more = try Analysis(table, baseline: index, resampling)
+      let more = try Analysis(table, baseline: index, resampling, context)
       let none = Estimate(value: nil, lower: nil, upper: nil)
       let earlier = metrics.count
       let added = more.metrics.count

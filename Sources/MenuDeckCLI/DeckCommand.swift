@@ -48,7 +48,6 @@ let deckCommand = CommandSpec(
         "Threads that read big swipe logs and build the decks (default: the cores available); "
         + "the output is the same for every number. A plugin runs one process per thread."
     ).spec,
-    InputOptions.quiet.spec,
   ],
   run: { args, context in try DeckRun.run(args, context) })
 
@@ -69,7 +68,6 @@ enum DeckRun {
   static let maxDinersFileBytes = 1 << 30
 
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let quiet = args.flag(InputOptions.quiet)
     // Usage errors before any input is read.
     let jobs = try InputOptions.jobs(args)
     _ = try shard(args)
@@ -87,10 +85,17 @@ enum DeckRun {
     if outputs.isGiven("--rejects") {
       rejects = RejectsWriter(output: try outputs.output("--rejects"))
     }
+    var clock = PhaseClock()
     let inputs = try DeckInputs.load(args, config, settings, context.io, rejects: rejects)
     try rejects?.finish()
+    RunInputs.tell(inputs.header.inputs, context)
+    if context.isVerbose {
+      context.info(
+        "read the inputs and learnt '\(settings.strategyName)' in \(clock.lap()) on "
+          + plural(jobs, "thread"), code: "timing")
+    }
     let diners = try self.diners(
-      args, users: inputs.users, history: inputs.history, quiet: quiet, context)
+      args, users: inputs.users, history: inputs.history, context)
     let strategy = inputs.strategy
     var header = inputs.header
     header.arguments = context.arguments
@@ -98,27 +103,36 @@ enum DeckRun {
     pipeline.replicas = try Strategies.replicas(
       of: settings.strategy, fallback: args.value(InputOptions.fallback) != nil,
       for: diners.count, batch: pipeline.batchSize, jobs: jobs, inputs: inputs, context.io)
-    let written = try write(
-      diners, pipeline, format: settings.format, catalog: inputs.catalog, header: header,
-      outputs: outputs, jobs: jobs)
-    // The fallback's warning is the one line a cron operator must see, even with --quiet.
-    if let warning = Strategies.fallbackWarning(strategy) { context.warn(warning) }
-
-    if !quiet {
-      let limit = 20
-      for line in written.warningLines.prefix(limit) { context.warn(line) }
-      if written.warningLines.count > limit {
-        context.warn(
-          "\(written.warningLines.count - limit) more warnings (each deck carries its own)")
-      }
-      Summary.history(inputs.stats, future: inputs.future, date: settings.date, context: context)
-      context.note(
-        "\(diners.count) deck\(diners.count == 1 ? "" : "s") for \(settings.date) with '\(settings.strategyName)'"
-          + (written.shortDecks > 0 ? ", \(written.shortDecks) short" : "")
-          + (outputs.dryRun
-            ? " would be built (dry run)"
-            : (args.value(DeckRun.out).flatMap { $0 == "-" ? nil : " written to \($0)" } ?? "")))
+    let written = try context.withProgress("deck", unit: .items("diners"), total: diners.count) {
+      counter in
+      try write(
+        diners, pipeline, format: settings.format, catalog: inputs.catalog, header: header,
+        outputs: outputs, jobs: jobs, progress: counter)
     }
+    context.info(
+      "built \(plural(diners.count, "deck")) in \(clock.lap()) on \(plural(jobs, "thread"))"
+        + (pipeline.replicas.isEmpty ? "" : " (\(pipeline.replicas.count + 1) plugin processes)"),
+      code: "timing")
+    // The fallback's warning is the one line a cron operator must see, even with --quiet.
+    if let warning = Strategies.fallbackWarning(strategy) {
+      context.warnAlways(warning, code: "fallback")
+    }
+
+    let limit = 20
+    for line in written.warningLines.prefix(limit) { context.warn(line, code: "deck_warning") }
+    if written.warningLines.count > limit {
+      context.warn(
+        "\(written.warningLines.count - limit) more warnings (each deck carries its own)",
+        code: "deck_warning")
+    }
+    Summary.history(inputs.stats, future: inputs.future, date: settings.date, context: context)
+    context.note(
+      "\(diners.count) deck\(diners.count == 1 ? "" : "s") for \(settings.date) with '\(settings.strategyName)'"
+        + (written.shortDecks > 0 ? ", \(written.shortDecks) short" : "")
+        + (outputs.dryRun
+          ? " would be built (dry run)"
+          : (args.value(DeckRun.out).flatMap { $0 == "-" ? nil : " written to \($0)" } ?? "")),
+      code: "summary")
     return .success
   }
 
@@ -134,7 +148,7 @@ enum DeckRun {
   /// history, sorted by id bytes. A diner is the bytes of its id (`IDKey`): a users file's
   /// "caf\u{E9}" is not the history's "cafe\u{301}".
   static func diners(
-    _ args: ParsedArguments, users: [UserProfile], history: History, quiet: Bool,
+    _ args: ParsedArguments, users: [UserProfile], history: History,
     _ context: CommandContext
   ) throws -> [UserProfile] {
     var profiles: [IDKey: UserProfile] = [:]
@@ -150,10 +164,10 @@ enum DeckRun {
         guard !id.isEmpty else {
           throw UsageError("'--user' needs a diner id, got an empty string")
         }
-        if profiles[IDKey(id)] == nil && history.users[id] == nil && !quiet {
+        if profiles[IDKey(id)] == nil && history.users[id] == nil {
           context.warn(
-            "user '\(id)' is in neither the users file nor the history; building a first-visit deck"
-          )
+            "user '\(id)' is in neither the users file nor the history; building a first-visit deck",
+            code: "unknown_diner")
         }
         ids.append(id)
       }
@@ -237,7 +251,7 @@ enum DeckRun {
   /// deck or left-out pin, and how many decks were short.
   static func write(
     _ diners: [UserProfile], _ pipeline: DeckPipeline, format: DeckFormat, catalog: Catalog,
-    header: RunHeader, outputs: RunOutputs, jobs: Int
+    header: RunHeader, outputs: RunOutputs, jobs: Int, progress: ProgressCounter? = nil
   ) throws -> (shortDecks: Int, warningLines: [String]) {
     let output = try outputs.output("--out")
     var shortDecks = 0
@@ -257,6 +271,7 @@ enum DeckRun {
       }
       for w in warnings { warningLines.append("user '\(deck.user)': \(w)") }
       try writer.write(deck, warnings: warnings)
+      progress?.add(1)
     }
     try writer.end()
     try pipeline.strategy.finish()
@@ -274,16 +289,29 @@ enum Summary {
       context.warn(
         "\(plural(stats.unknownItemEvents, "event")) naming dishes that are not in the catalog (e.g. "
           + stats.unknownItemIDs.map { "'\($0)'" }.joined(separator: ", ")
-          + "); they were left out")
+          + "); they were left out", code: "unknown_items")
     }
     if stats.skippedLines > 0 {
-      context.warn("skipped \(plural(stats.skippedLines, "malformed event line"))")
+      context.warn(
+        "skipped \(plural(stats.skippedLines, "malformed event line"))", code: "skipped_lines")
     }
     if future > 0 {
       context.note(
-        "\(plural(future, "event")) on or after \(date) were not learned from (a deck never sees its own day)"
-      )
+        "\(plural(future, "event")) on or after \(date) were not learned from (a deck never sees its own day)",
+        code: "future_events")
     }
+  }
+}
+
+/// The time since the start of a run's phase, for `--verbose`'s timings.
+struct PhaseClock {
+  private var start = monotonicSeconds()
+
+  /// "1.25 s" since the last lap (or the start); the next lap starts now.
+  mutating func lap() -> String {
+    let now = monotonicSeconds()
+    defer { start = now }
+    return formatSeconds(now - start)
   }
 }
 
@@ -321,9 +349,9 @@ struct DeckInputs {
     }
     let builder = try Inputs.deckBuilder(catalog, settings.rules, config)
     let jobs = args.declares(InputOptions.jobs) ? try InputOptions.jobs(args) : 1
-    // Only the JSON document has a run header: the other formats need no history hashes.
+    // Only the JSON run header and --verbose show the history's hashes.
     var hashing = settings
-    hashing.hashesHistory = settings.format == .json
+    hashing.hashesHistory = settings.format == .json || io.diagnostics.shows(.info)
     let (history, stats, future) = try Inputs.loadHistory(
       hashing, catalog: catalog, cutoff: settings.date, io: io, rejects: rejects, extra: extra,
       jobs: jobs)

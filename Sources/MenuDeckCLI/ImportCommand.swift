@@ -111,7 +111,7 @@ enum RealDataImportRun {
     try outputs.commit()
 
     for (severity, line) in summary(imported, counts, dataSet, dir: dir, out: out) {
-      context.diagnostics.print(severity, line)
+      context.diagnostics.print(severity, line, code: "summary")
     }
     return .success
   }

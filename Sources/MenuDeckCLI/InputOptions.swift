@@ -49,8 +49,6 @@ enum InputOptions {
   static let format = Option<String>(
     "format", short: "f", valueName: "format", choices: DeckFormat.allCases.map(\.rawValue),
     help: "Output format (config: format; default json).")
-  static let quiet = Flag(
-    "quiet", short: "q", help: "No summary or warnings on stderr (they stay in the output).")
   static let fallback = Option<String>(
     "fallback", valueName: "name",
     help: "If the strategy (a plugin) fails, give the affected diners this strategy's decks.")

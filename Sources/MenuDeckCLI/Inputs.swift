@@ -23,13 +23,12 @@ struct RunSettings {
   /// How to read foreign CSV logs: `--columns`/`--right`/`--left` over the config's `columns`.
   /// nil means the config's (`readLogs` falls back to it).
   var columns: ColumnMapping? = nil
-  /// No notes on stderr about mapped logs (`--quiet`).
-  var quiet = false
-
   /// The header of CSV logs that have none (`--csv-header`).
   var csvHeader: [UInt8]? = nil
   /// Hash every history file as it is read, for the run header (`EventFileStats.sha256`).
   var hashesHistory = false
+  /// Counts the bytes of the logs as they are read, for the progress line (`Inputs.counting`).
+  var progress: ProgressCounter? = nil
 
   /// The mapping the logs are read with.
   var effectiveColumns: ColumnMapping? { columns ?? config.columns }
@@ -41,6 +40,7 @@ struct RunSettings {
       columns: effectiveColumns)
     options.csvHeader = csvHeader
     options.hashing = hashesHistory
+    options.progress = progress
     return options
   }
 
@@ -194,8 +194,7 @@ enum Inputs {
     var settings = RunSettings(
       config: config, catalogPath: catalog, usersPath: users, historyPaths: history,
       strategyName: strategyName, strategy: strategy, seed: seed, date: date, zone: zone,
-      format: format, rules: rules, skipBadLines: skip, rejectsPath: rejects,
-      quiet: args.declares(InputOptions.quiet) && args.flag(InputOptions.quiet))
+      format: format, rules: rules, skipBadLines: skip, rejectsPath: rejects)
     try settings.readLogs(as: args)
     return settings
   }
@@ -268,13 +267,57 @@ enum Inputs {
     return (users, ContentHash.sha256(bytes))
   }
 
+  /// Runs `body` with `settings` whose reader counts the bytes of the logs `paths` on the
+  /// progress line `label` (their total from their sizes; unknown when one is read once, such
+  /// as standard input).
+  static func counting<T>(
+    _ label: String, _ paths: [String], _ settings: RunSettings, _ io: CLIStreams,
+    _ body: (RunSettings) throws -> T
+  ) rethrows -> T {
+    guard io.diagnostics.progress != nil else { return try body(settings) }
+    let sizes = paths.map { regularFileSize($0, io) }
+    let total = sizes.contains(nil) ? nil : sizes.reduce(0) { $0 + $1! }
+    return try io.diagnostics.withProgress(label, unit: .bytes, total: total) { counter in
+      var counted = settings
+      counted.progress = counter
+      if total == nil { counter?.markTotalUnknown() }
+      return try body(counted)
+    }
+  }
+
+  /// The size of the regular file `path`, nil for anything else (standard input, a pipe, a
+  /// file that is not there).
+  static func regularFileSize(_ path: String, _ io: CLIStreams) -> Int? {
+    guard path != "-" else { return nil }
+    let opened = Paths.open(path, io)
+    var info = stat()
+    guard FileSystem.kind(of: opened) == .regular, stat(opened, &info) == 0 else { return nil }
+    return Int(info.st_size)
+  }
+
   /// Streams the swipe logs into a history that stops the day before `date`. With `jobs` above
   /// 1 and a log big enough to be read in parts, the logs are read on `jobs` threads and
-  /// aggregated by diner (`EventReader.history(of:)`): the same history.
+  /// aggregated by diner (`EventReader.history(of:)`): the same history. The progress line
+  /// counts the bytes of the logs (not of the snapshots).
   static func loadHistory(
     _ settings: RunSettings, catalog: Catalog, cutoff: DeckDate?, io: CLIStreams,
     rejects: RejectsWriter?, onReject: ((EventReject) throws(DeckIOError) -> Void)? = nil,
     extra: [SwipeEvent] = [], jobs: Int = 1
+  ) throws -> (History, EventReadStats, Int) {
+    let logs = settings.historyPaths.filter {
+      $0 == "-" || !SnapshotFile.isSnapshot(path: Paths.open($0, io))
+    }
+    return try counting("read", logs, settings, io) { settings in
+      try readHistory(
+        settings, catalog: catalog, cutoff: cutoff, io: io, rejects: rejects, onReject: onReject,
+        extra: extra, jobs: jobs)
+    }
+  }
+
+  private static func readHistory(
+    _ settings: RunSettings, catalog: Catalog, cutoff: DeckDate?, io: CLIStreams,
+    rejects: RejectsWriter?, onReject: ((EventReject) throws(DeckIOError) -> Void)?,
+    extra: [SwipeEvent], jobs: Int
   ) throws -> (History, EventReadStats, Int) {
     let handler: ((EventReject) throws(DeckIOError) -> Void)?
     if let rejects {
@@ -504,10 +547,10 @@ enum Inputs {
         }
       }
       stats.merge(one, displayName: path == "-" ? "<stdin>" : path)
-      if let mapping = options.columns, !settings.quiet {
+      if let mapping = options.columns {
         for file in one.files {
           for note in mappedLogNotes(file, mapping, name: path == "-" ? "<stdin>" : path) {
-            io.diagnostics.note(note)
+            io.diagnostics.note(note, code: "mapped_log")
           }
         }
       }
@@ -595,9 +638,11 @@ enum Inputs {
     var stats = EventReadStats()
     stats.merge(raw, displayName: path)
     named(&result, stats)
-    if let mapping = options.columns, !settings.quiet {
+    if let mapping = options.columns {
       for file in stats.files {
-        for note in mappedLogNotes(file, mapping, name: path) { io.diagnostics.note(note) }
+        for note in mappedLogNotes(file, mapping, name: path) {
+          io.diagnostics.note(note, code: "mapped_log")
+        }
       }
     }
     return result

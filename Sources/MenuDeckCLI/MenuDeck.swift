@@ -24,11 +24,6 @@ package func runProcess(_ arguments: [String]) -> Int32 {
 /// The program name that starts every diagnostic line.
 let programName = "menudeck"
 
-extension CLIStreams {
-  /// menudeck's diagnostic lines, for code that has the streams but no command context.
-  var diagnostics: DiagnosticPrinter { DiagnosticPrinter(program: programName, sink: stderr) }
-}
-
 /// The command tree.
 package let menudeckCommand = CommandSpec(
   name: programName,
@@ -42,7 +37,11 @@ package let menudeckCommand = CommandSpec(
     69 plugin unavailable, 70 internal error, 74 I/O error, 75 an output is locked by another \
     run, 76 plugin protocol error, 141 standard output closed by its reader; 129, 130, 143 when \
     stopped by SIGHUP, SIGINT, SIGTERM.
+
+    Every command takes --quiet, --verbose, --log-format json (one JSON object per line on \
+    stderr, also set by MENUDECK_LOG_FORMAT) and --no-progress; see docs/diagnostics.md.
     """,
+  options: DiagnosticOptions.all,
   subcommands: [
     deckCommand, playCommand, validateCommand, strategiesCommand, ingestCommand, mergeCommand,
     simulateCommand,
@@ -52,9 +51,9 @@ package let menudeckCommand = CommandSpec(
   defaultSubcommand: "deck",
   version: menudeckVersion)
 
-// MARK: - Error to exit code, in one place
+// MARK: - Error to exit code and diagnostic code, in one place
 
-extension DeckIOError: ExitCodeProviding {
+extension DeckIOError: ExitCodeProviding, DiagnosticDescribing {
   package var exitCode: ExitCode {
     switch self {
     case .missingFile: return .noInput
@@ -62,9 +61,38 @@ extension DeckIOError: ExitCodeProviding {
     case .malformed, .invalid: return .dataError
     }
   }
+
+  package var diagnosticCode: String? {
+    switch self {
+    case .missingFile: return "missing_file"
+    case .io: return "io_error"
+    case .malformed: return "malformed_input"
+    case .invalid: return "invalid_input"
+    }
+  }
+
+  /// The file of every case; the line, column and field of a malformed one (line 0: the whole
+  /// file).
+  package var sourceLocation: SourceLocation? {
+    switch self {
+    case .malformed(let location, _): return location
+    case .missingFile(let path, _), .io(let path, _), .invalid(let path, _):
+      return SourceLocation(file: path, line: 0)
+    }
+  }
+
+  package var diagnosticMessage: String {
+    switch self {
+    case .malformed(_, let message), .io(_, let message), .invalid(_, let message):
+      return message
+    case .missingFile(let path, _):
+      let text = description
+      return text.hasPrefix(path + ": ") ? String(text.dropFirst(path.count + 2)) : text
+    }
+  }
 }
 
-extension DeckCoreError: ExitCodeProviding {
+extension DeckCoreError: ExitCodeProviding, DiagnosticDescribing {
   package var exitCode: ExitCode {
     switch self {
     // Memory the system refused is not the data's fault (sysexits has no code of its own).
@@ -72,9 +100,19 @@ extension DeckCoreError: ExitCodeProviding {
     case .invalidDrag, .invalidCatalog, .invalidRules, .invalidSnapshot: return .dataError
     }
   }
+
+  package var diagnosticCode: String? {
+    switch self {
+    case .outOfMemory: return "out_of_memory"
+    case .invalidDrag: return "invalid_drag"
+    case .invalidCatalog: return "invalid_catalog"
+    case .invalidRules: return "invalid_rules"
+    case .invalidSnapshot: return "invalid_snapshot"
+    }
+  }
 }
 
-extension StrategyError: ExitCodeProviding {
+extension StrategyError: ExitCodeProviding, DiagnosticDescribing {
   package var exitCode: ExitCode {
     switch self {
     case .unknownStrategy, .unknownOption, .invalidOption: return .dataError
@@ -86,6 +124,17 @@ extension StrategyError: ExitCodeProviding {
       case .exitedEarly, .crashed, .timedOut: return .unavailable
       default: return .protocolError
       }
+    }
+  }
+
+  package var diagnosticCode: String? {
+    switch self {
+    case .unknownStrategy: return "unknown_strategy"
+    case .unknownOption: return "unknown_strategy_option"
+    case .invalidOption: return "invalid_strategy_option"
+    case .failed: return "strategy_failed"
+    // "plugin_exited_early", "plugin_timed_out", "plugin_malformed", ...
+    case .plugin(let fault): return "plugin_" + fault.kind.rawValue.replacing("-", with: "_")
     }
   }
 }

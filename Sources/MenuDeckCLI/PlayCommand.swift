@@ -161,7 +161,7 @@ enum PlayRun {
       }
     }
     screen.restore()
-    context.note(summary(state, logged: appender?.count ?? 0, log: logPath))
+    context.note(summary(state, logged: appender?.count ?? 0, log: logPath), code: "summary")
     return .success
   }
 
@@ -199,7 +199,8 @@ enum PlayRun {
       if let profile = inputs.users.first(where: { IDKey.same($0.id, id) }) { return profile }
       if inputs.history.users[id] == nil {
         context.warn(
-          "user '\(id)' is in neither the users file nor the history; building a first-visit deck")
+          "user '\(id)' is in neither the users file nor the history; building a first-visit deck",
+          code: "unknown_diner")
       }
       return UserProfile(id: id)
     }

@@ -82,7 +82,8 @@ final class RunOutputs {
     self.set = set
     declared = plan.declared
     for path in set.removedStale {
-      context.note("removed '\(path)', a temporary file of a run that was killed")
+      context.note(
+        "removed '\(path)', a temporary file of a run that was killed", code: "stale_temporary")
     }
   }
 
@@ -324,7 +325,8 @@ final class RunOutputs {
     }
     for failure in set.unsyncedDirectories {
       context.warn(
-        "\(failure.description); the outputs are in place, but a power cut could lose the rename")
+        "\(failure.description); the outputs are in place, but a power cut could lose the rename",
+        code: "sync_failed")
     }
   }
 
@@ -351,7 +353,7 @@ final class RunOutputs {
       }
       context.note(
         "dry run: \(d.option) would write \(plural(bytes, "byte")) to \(shown); nothing was "
-          + "written")
+          + "written", code: "dry_run")
     }
   }
 

@@ -29,4 +29,14 @@ enum RunInputs {
       }
     }
   }
+
+  /// Under `--verbose`, one `info` line per input: its role, path, size and SHA-256.
+  static func tell(_ inputs: [RunInput], _ context: CommandContext) {
+    guard context.isVerbose else { return }
+    for input in inputs {
+      let size = Inputs.regularFileSize(input.path, context.io).map { plural($0, "byte") + ", " }
+      context.info(
+        "\(input.role) \(input.path): \(size ?? "")sha256 \(input.sha256)", code: "input")
+    }
+  }
 }

@@ -32,6 +32,6 @@ let sampleCommand = CommandSpec(
       try outputs.write(Array(file.contents.utf8), to: "--out", path: path)
     }
     try outputs.commit()
-    context.note("wrote \(paths.count) files to \(out)")
+    context.note("wrote \(paths.count) files to \(out)", code: "summary")
     return .success
   })

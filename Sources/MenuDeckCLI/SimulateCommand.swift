@@ -150,6 +150,7 @@ enum Simulate {
 
     let report = stats.report()
     let format = StatsFormat(rawValue: args.value(SimulationOptions.format) ?? "table") ?? .table
+    RunInputs.tell(setup.inputs, context)
     var run = RunRecord(context, inputs: setup.inputs)
     run.settings =
       setup.settings + [
@@ -162,7 +163,7 @@ enum Simulate {
     context.note(
       "simulated \(plural(setup.population.count, "diner")) x \(plural(setup.days, "day")) from \(setup.start)"
         + " with seed \(setup.seed): \(plural(totals.sessions, "session")), \(plural(totals.swipes, "swipe"))"
-        + " over \(plural(strategies.count, "strategy", "strategies"))")
+        + " over \(plural(strategies.count, "strategy", "strategies"))", code: "summary")
     return .success
   }
 
@@ -279,15 +280,32 @@ enum Simulate {
     into stats: inout StatsAccumulator, eventWriter: EventWriter?, context: CommandContext,
     onSwipe: ((_ strategy: Int, _ item: String) -> Void)? = nil
   ) throws -> (sessions: Int, swipes: Int) {
+    try context.withProgress(
+      "simulate", unit: .items("days"), total: setup.days * strategies.count
+    ) { counter in
+      try simulate(
+        setup, strategies, into: &stats, eventWriter: eventWriter, context: context,
+        progress: counter, onSwipe: onSwipe)
+    }
+  }
+
+  /// `simulate`, each day of each strategy counted on `progress`.
+  private static func simulate(
+    _ setup: SimulationSetup, _ strategies: [(String, any RankingStrategy)],
+    into stats: inout StatsAccumulator, eventWriter: EventWriter?, context: CommandContext,
+    progress: ProgressCounter?, onSwipe: ((_ strategy: Int, _ item: String) -> Void)?
+  ) throws -> (sessions: Int, swipes: Int) {
     var totalSessions = 0
     var totalSwipes = 0
     stats.expectGroundTruth()
     let rule = setup.simulation.dragRule
     for (index, (name, strategy)) in strategies.enumerated() {
+      var clock = PhaseClock()
       let simulator = Simulator(
         population: setup.population, builder: setup.builder, seed: setup.seed,
         start: setup.start, days: setup.days)
       simulator.jobs = setup.jobs
+      simulator.progress = progress
       stats.strategy = name
       let result = try simulator.run(
         strategy: strategy,
@@ -315,9 +333,14 @@ enum Simulate {
               pickedPosition: s.picked.map { $0 + 1 }, oracle: s.oracleUtilities))
         })
       try strategy.finish()
-      if let warning = Strategies.fallbackWarning(strategy) { context.warn(warning) }
+      if let warning = Strategies.fallbackWarning(strategy) {
+        context.warnAlways(warning, code: "fallback")
+      }
       totalSessions += result.sessions
       totalSwipes += result.swipes
+      context.info(
+        "simulated '\(name)': \(plural(setup.days, "day")) in \(clock.lap()) on "
+          + plural(setup.jobs, "thread"), code: "timing")
     }
     return (totalSessions, totalSwipes)
   }
@@ -397,7 +420,7 @@ let statsCommand = CommandSpec(
     let options = StatsOptions(deckSize: size, repeatWindowDays: window)
     let format = StatsFormat(rawValue: args.value(StatsCommandOptions.format)!)!
     // Only the JSON document has a run header: hash the logs only for it.
-    settings.hashesHistory = format == .json
+    settings.hashesHistory = format == .json || context.isVerbose
     var inputs = RunInputs.config(config)
     inputs.append(RunInput(role: "catalog", path: catalogPath, sha256: catalogHash))
     if !snapshots.isEmpty {
@@ -414,10 +437,11 @@ let statsCommand = CommandSpec(
       } catch {
         throw CommandFailure(.dataError, "\(snapshots.joined(separator: ", ")): \(error)")
       }
+      RunInputs.tell(inputs, context)
       io.stdout.write(bytes: report.render(format, run: RunRecord(context, inputs: inputs)))
       context.note(
         "stats of a snapshot cover cards only: snapshots keep no sessions or days; "
-          + "give the logs for the session metrics")
+          + "give the logs for the session metrics", code: "snapshot_stats")
       return .success
     }
     let jobs = try InputOptions.jobs(args)
@@ -426,8 +450,10 @@ let statsCommand = CommandSpec(
     if jobs > 1 && logs.contains(where: { Inputs.canReadInParts($0, io) }) {
       // On every core, by diner: the logs parsed into buckets by diner, each bucket summed up
       // by an accumulator of its own; the buckets share no diner, so their reports add up.
-      let (parts, stats) = try Inputs.readByDiner(
-        logs, settings, io, catalog: catalog, jobs: jobs, keepsTimes: true, onReject: nil)
+      let (parts, stats) = try Inputs.counting("read", logs, settings, io) { settings in
+        try Inputs.readByDiner(
+          logs, settings, io, catalog: catalog, jobs: jobs, keepsTimes: true, onReject: nil)
+      }
       let shared = SharedBuckets(parts: parts)
       let buckets = Parallel.map(count: jobs, jobs: jobs) { b in
         var accumulator = StatsAccumulator(catalog: catalog, options: options)
@@ -443,10 +469,13 @@ let statsCommand = CommandSpec(
       read = stats
     } else {
       var stats = StatsAccumulator(catalog: catalog, options: options)
-      read = try Inputs.readLogs(logs, settings, io, into: &stats, onReject: nil)
+      read = try Inputs.counting("read", logs, settings, io) { settings in
+        try Inputs.readLogs(logs, settings, io, into: &stats, onReject: nil)
+      }
       report = stats.report()
     }
     inputs += RunInputs.history(read)
+    RunInputs.tell(inputs, context)
     io.stdout.write(bytes: report.render(format, run: RunRecord(context, inputs: inputs)))
     Summary.history(read, future: 0, date: DeckDate(daysSinceEpoch: 0), context: context)
     return .success

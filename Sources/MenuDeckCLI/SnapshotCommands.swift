@@ -114,7 +114,7 @@ enum Ingest {
   }
 
   /// What `ingest` has added so far.
-  struct Progress {
+  struct Added {
     var snapshot: HistorySnapshot
     var added = 0
     var skipped = 0
@@ -141,7 +141,7 @@ enum Ingest {
 
     let intoOpened = Paths.open(into, io)
     let stateRead = request.adding ? FileState(path: intoOpened) : nil
-    var progress = Progress(
+    var state = Added(
       snapshot: stateRead == nil
         ? .empty : try SnapshotFile.read(path: intoOpened, displayName: into))
     var rejects: RejectsWriter?
@@ -149,12 +149,20 @@ enum Ingest {
       rejects = RejectsWriter(output: try outputs.output("--rejects"))
     }
     try request.settings.readLogs(as: args)
-    for log in request.logs {
-      try add(log, request, to: &progress, rejects: rejects, context)
+    let started = monotonicSeconds()
+    try Inputs.counting("ingest", request.logs, request.settings, io) { settings in
+      var counted = request
+      counted.settings = settings
+      for log in request.logs {
+        try add(log, counted, to: &state, rejects: rejects, context)
+      }
     }
+    context.info(
+      "read \(plural(request.logs.count, "log")) on \(plural(request.jobs, "thread")) in "
+        + formatSeconds(monotonicSeconds() - started), code: "timing")
     try rejects?.finish()
-    if progress.added > 0 || stateRead == nil {
-      try outputs.write(SnapshotOptions.encode(progress.snapshot, args), to: key)
+    if state.added > 0 || stateRead == nil {
+      try outputs.write(SnapshotOptions.encode(state.snapshot, args), to: key)
     }
     try outputs.commit {
       // Under the lock no menudeck run can have written the snapshot; something else did.
@@ -165,14 +173,15 @@ enum Ingest {
             + "take menudeck's lock?); nothing was written. Run the ingest again")
       }
     }
-    let snapshot = progress.snapshot
+    let snapshot = state.snapshot
     context.note(
       (outputs.dryRun ? "dry run: would ingest " : "ingested ")
-        + "\(plural(progress.added, "log")) (\(plural(progress.events, "swipe")))"
-        + (progress.skipped > 0 ? ", skipped \(progress.skipped) already ingested" : "")
+        + "\(plural(state.added, "log")) (\(plural(state.events, "swipe")))"
+        + (state.skipped > 0 ? ", skipped \(state.skipped) already ingested" : "")
         + "; \(into == "-" ? "standard output" : into) \(outputs.dryRun ? "would hold" : "holds") "
         + "\(plural(snapshot.sources.count, "log")), "
-        + "\(plural(Int(snapshot.events), "swipe")), \(plural(snapshot.users.count, "diner"))")
+        + "\(plural(Int(snapshot.events), "swipe")), \(plural(snapshot.users.count, "diner"))",
+      code: "summary")
     return .success
   }
 
@@ -197,7 +206,7 @@ enum Ingest {
     if config.bytes.isEmpty {
       context.note(
         "no config file: reading times in UTC with the relative drag rule; give --config "
-          + "so that swipe days match the decks' time zone")
+          + "so that swipe days match the decks' time zone", code: "no_config")
     }
     var before = TimeZones.today(in: zone).adding(days: 1)
     if let text = args.value(Ingest.before) {
@@ -232,7 +241,7 @@ enum Ingest {
 
   /// Reads one log into the snapshot, unless the snapshot (or this run) has its content already.
   static func add(
-    _ log: String, _ request: Request, to progress: inout Progress, rejects: RejectsWriter?,
+    _ log: String, _ request: Request, to added: inout Added, rejects: RejectsWriter?,
     _ context: CommandContext
   ) throws {
     let io = context.io
@@ -240,7 +249,7 @@ enum Ingest {
     // dropped at the end when the snapshot has it already.
     let once = log == "-" || Inputs.isReadOnce(log, io)
     if !once, request.jobs > 1, Inputs.canReadInParts(log, io) {
-      return try addInParts(log, request, to: &progress, rejects: rejects, context)
+      return try addInParts(log, request, to: &added, rejects: rejects, context)
     }
     let (hash, size) =
       once
@@ -248,9 +257,12 @@ enum Ingest {
       : try Paths.using(log, io) { opened throws(DeckIOError) in
         try fileSHA256(opened)
       }
-    if let hash, progress.has(hash) {
-      context.note("\(log) is already in \(request.shown) (same content); skipped")
-      progress.skipped += 1
+    if let hash, added.has(hash) {
+      context.note(
+        "\(log) is already in \(request.shown) (same content); skipped", code: "already_ingested")
+      added.skipped += 1
+      // Its bytes are done with, for the progress line.
+      request.settings.progress?.add(size)
       return
     }
     var sink = SnapshotIngest(cutoff: request.before)
@@ -265,11 +277,11 @@ enum Ingest {
       stats = try Inputs.readOnce(
         log, request.settings, io, into: &sink, sha256: &digest, onReject: handler)
       contentHash = digest.hexDigest()
-      if progress.has(contentHash!) {
+      if added.has(contentHash!) {
         context.note(
           "\(log == "-" ? "standard input" : log) is already in \(request.shown) (same "
-            + "content); skipped")
-        progress.skipped += 1
+            + "content); skipped", code: "already_ingested")
+        added.skipped += 1
         return
       }
       for reject in held { try rejects?.write(reject) }
@@ -285,14 +297,14 @@ enum Ingest {
       lines: Int64(stats.lines), events: Int64(stats.events))
     try record(
       sink.builder.build(), stats, source, skippedFuture: sink.skippedFuture, log, request,
-      to: &progress, context)
+      to: &added, context)
   }
 
   /// Reads a big regular log in parts on `request.jobs` threads while its content hash is
   /// computed on another: a log that the snapshot has already is dropped afterwards (its
   /// rejects, held until then, with it), as if it had been skipped before reading.
   static func addInParts(
-    _ log: String, _ request: Request, to progress: inout Progress, rejects: RejectsWriter?,
+    _ log: String, _ request: Request, to added: inout Added, rejects: RejectsWriter?,
     _ context: CommandContext
   ) throws {
     let io = context.io
@@ -313,9 +325,10 @@ enum Ingest {
     }
     // A log the snapshot has already is skipped whatever its read gave, as before reading.
     let (hash, size) = try hashing.wait().get()
-    if progress.has(hash) {
-      context.note("\(log) is already in \(request.shown) (same content); skipped")
-      progress.skipped += 1
+    if added.has(hash) {
+      context.note(
+        "\(log) is already in \(request.shown) (same content); skipped", code: "already_ingested")
+      added.skipped += 1
       return
     }
     let parts = try read.get()
@@ -326,7 +339,7 @@ enum Ingest {
       events: Int64(stats.events))
     try record(
       parts.snapshot, stats, source, skippedFuture: parts.skippedFuture, log, request,
-      to: &progress, context)
+      to: &added, context)
   }
 
   /// Rejects held until their log is known to be new.
@@ -334,28 +347,33 @@ enum Ingest {
     var items: [EventReject] = []
   }
 
-  /// Adds the snapshot of one log (`read`, without its source) to the progress, with the
+  /// Adds the snapshot of one log (`read`, without its source) to what this run added, with the
   /// warnings of its read.
   static func record(
     _ read: HistorySnapshot, _ stats: EventReadStats, _ source: HistorySnapshot.Source,
-    skippedFuture: Int, _ log: String, _ request: Request, to progress: inout Progress,
+    skippedFuture: Int, _ log: String, _ request: Request, to added: inout Added,
     _ context: CommandContext
   ) throws {
     let contentHash = source.sha256
+    context.info(
+      "\(log == "-" ? "standard input" : log): \(plural(Int(source.bytes), "byte")), "
+        + "\(plural(stats.lines, "line")), sha256 \(contentHash)", code: "input")
     var read = read
     read.hesitations = Int64(stats.hesitations)
     read.sources = [source]
-    progress.snapshot = try merge(read, into: progress.snapshot, request)
+    added.snapshot = try merge(read, into: added.snapshot, request)
     if skippedFuture > 0 {
       context.warn(
         "\(log): \(plural(skippedFuture, "swipe")) dated on or after \(request.before) "
-          + "were not ingested (give --before to move the limit)")
+          + "were not ingested (give --before to move the limit)", code: "future_events")
     }
-    progress.seen.insert(contentHash)
-    progress.added += 1
-    progress.events += stats.events
+    added.seen.insert(contentHash)
+    added.added += 1
+    added.events += stats.events
     if stats.skippedLines > 0 {
-      context.warn("\(log): skipped \(plural(stats.skippedLines, "malformed event line"))")
+      context.warn(
+        "\(log): skipped \(plural(stats.skippedLines, "malformed event line"))",
+        code: "skipped_lines")
     }
   }
 
@@ -426,7 +444,7 @@ enum Merge {
     context.note(
       "merged \(plural(count, "snapshot")) into \(out == "-" ? "standard output" : out): "
         + "\(plural(merged.sources.count, "log")), \(plural(Int(merged.events), "swipe")), "
-        + "\(plural(merged.users.count, "diner"))")
+        + "\(plural(merged.users.count, "diner"))", code: "summary")
     return .success
   }
 }

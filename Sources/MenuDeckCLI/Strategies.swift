@@ -10,16 +10,20 @@ import Foundation
 /// `strategies`: built-ins from the registry, external plugins as processes.
 enum Strategies {
   /// The strategy a configured name stands for. A plugin is started here (once per run); its
-  /// stderr goes to ours, each line prefixed with its name.
+  /// stderr goes to ours, each line a diagnostic of the plugin (`pluginLog`).
   static func make(_ named: NamedStrategy, _ io: CLIStreams) throws -> any RankingStrategy {
     if let plugin = named.plugin {
-      return try PluginStrategy(
-        configuration(named, plugin, io),
-        log: { line in
-          pluginLogLock.withLock { io.stderr.write(line + "\n") }
-        })
+      return try PluginStrategy(configuration(named, plugin, io), log: log(named, io))
     }
     return try StrategyRegistry.make(named.use, options: named.options)
+  }
+
+  /// Where the stderr lines of the plugin `named` go: menudeck's stderr, as its diagnostics.
+  static func log(_ named: NamedStrategy, _ io: CLIStreams) -> (String) -> Void {
+    let diagnostics = io.diagnostics
+    return { line in
+      pluginLogLock.withLock { diagnostics.pluginLog(plugin: named.name, line) }
+    }
   }
 
   /// One plugin's log line at a time on stderr, when several plugin processes run side by side.

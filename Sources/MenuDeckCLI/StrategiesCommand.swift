@@ -31,9 +31,11 @@ let strategiesCommand = CommandSpec(
         builtins.append(
           try PluginStrategy.describe(
             Strategies.configuration(n, n.plugin!, context.io),
-            log: { line in context.io.stderr.write(line + "\n") }))
+            log: Strategies.log(n, context.io)))
       } catch {
-        context.warn("plugin '\(n.name)' (\(n.plugin!)) cannot describe itself: \(error)")
+        context.warn(
+          "plugin '\(n.name)' (\(n.plugin!)) cannot describe itself: \(error)",
+          code: "plugin_unavailable")
       }
     }
     switch args.value(StrategyListing.format) {

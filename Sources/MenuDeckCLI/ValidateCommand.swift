@@ -48,27 +48,23 @@ enum Validation {
     var locations: [(location: SourceLocation?, message: String)] = []
     /// The inputs read whole, with the SHA-256 of their bytes, in the order read.
     var hashed: [RunInput] = []
+    /// Per error, the code of its JSON diagnostic.
+    var codes: [String] = []
 
     mutating func fail(_ error: any Error) {
       errors.append((ExitCode.for(error), String(describing: error)))
       locations.append(Validation.located(error))
+      codes.append(ExitCode.code(for: error))
     }
   }
 
-  /// Where an error is and what it says without the location.
+  /// Where an error is and what it says without the location (`DiagnosticDescribing`, as the
+  /// JSON diagnostics say it).
   static func located(_ error: any Error) -> (location: SourceLocation?, message: String) {
-    switch error as? DeckIOError {
-    case .malformed(let location, let message): return (location, message)
-    case .invalid(let path, let message): return (SourceLocation(file: path, line: 0), message)
-    case .missingFile(let path, _), .io(let path, _):
-      let text = String(describing: error)
-      let prefix = path + ": "
-      return (
-        SourceLocation(file: path, line: 0),
-        text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
-      )
-    case nil: return (nil, String(describing: error))
-    }
+    guard let described = error as? any DiagnosticDescribing,
+      let location = described.sourceLocation
+    else { return (nil, String(describing: error)) }
+    return (location, described.diagnosticMessage)
   }
 
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
@@ -109,6 +105,7 @@ enum Validation {
         found.errors.append((.dataError, "\(config.path): deck: \(error)"))
         found.locations.append(
           (SourceLocation(file: config.path, line: 0, field: "deck"), "\(error)"))
+        found.codes.append("invalid_rules")
       }
       found.warnings += vocabularyWarnings(users: users, catalog: catalog)
     }
@@ -340,11 +337,16 @@ enum Validation {
   static func finish(_ found: Findings, _ args: ParsedArguments, _ context: CommandContext)
     -> ExitCode
   {
+    RunInputs.tell(found.hashed, context)
     let (lines, errors, warnings) = (found.lines, found.errors, found.warnings)
     let json = args.value(format) == "json"
     if !json { for line in lines { context.io.stdout.write(line.rendered + "\n") } }
-    for w in warnings { context.warn(w) }
-    for (_, e) in errors { context.error("\(e)") }
+    for w in warnings { context.warn(w, code: "validation_warning") }
+    for (n, (_, text)) in errors.enumerated() {
+      let (location, message) = found.locations[n]
+      context.diagnostics.emit(
+        Diagnostic(.error, code: found.codes[n], message, location: location), text: text)
+    }
     if json {
       let code: ExitCode =
         errors.isEmpty

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import Foundation
 import Testing
@@ -86,6 +87,25 @@ private func pairedSample(units: Int, delta: Double, seed: UInt64) -> UnitTable 
     #expect(Resampling.pValue(observed: 2, permuted: [1, -2, 3, nil]) == 0.75)
     #expect(Resampling.pValue(observed: 0, permuted: [0, 0]) == 1)
     #expect(Resampling.pValue(observed: 5, permuted: [1, 2, 3]) == 0.25)
+  }
+
+  @Test func theProgressCountsEveryReplicateAndPermutation() {
+    let options = ResamplingOptions(resamples: 40, seed: 1)
+    // 12 units: 40 permutations per difference; 3 units: all 2^3 of them.
+    for values in [
+      [[Double]](repeating: (0..<12).map(Double.init), count: 3),
+      [[1, 2, 3], [2, 2, 5], [0, 1, 1]],
+    ] {
+      let table = meanTable(values)
+      let counter = ProgressCounter()
+      _ = Resampling.analyze(table, baseline: 0, options: options, progress: counter)
+      let expected = values[0].count > 10 ? 40 + 2 * 40 : 40 + 2 * 8
+      #expect(Resampling.replicates(table, baseline: 0, options: options) == expected)
+      #expect(counter.done == expected)
+      let alone = ProgressCounter()
+      _ = Resampling.analyze(table, baseline: nil, options: options, progress: alone)
+      #expect(alone.done == 40)
+    }
   }
 
   @Test func pointEstimatesAreTheTableValues() {

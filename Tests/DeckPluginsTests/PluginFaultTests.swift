@@ -111,14 +111,14 @@ struct PluginFaultTests {
       r.message
         == "strategy 'mis': \(Self.request2): was killed by signal 6 (SIGABRT) before replying; see its log above"
     )
-    #expect(r.log.prefix(2) == ["[mis] rank 1: 2 diners", "[mis] rank 2: 2 diners"])
+    #expect(r.log.prefix(2) == ["rank 1: 2 diners", "rank 2: 2 diners"])
     #expect(isGone(try #require(r.pid, "the plugin did not start: \(r.message ?? "")")))
   }
 
   @Test func anExceptionsTracebackReachesTheLog() throws {
     let r = try misbehave("raise")
-    #expect(r.log.contains("[mis] RuntimeError: misbehaving on purpose"))
-    #expect(r.log.first == "[mis] rank 1: 2 diners")
+    #expect(r.log.contains("RuntimeError: misbehaving on purpose"))
+    #expect(r.log.first == "rank 1: 2 diners")
   }
 
   @Test func hangIsStoppedAtTheTimeout() throws {
@@ -150,7 +150,7 @@ struct PluginFaultTests {
     #expect(
       r.message
         == "strategy 'mis': handshake: exited with status 3 before replying; see its log above")
-    #expect(r.log == ["[mis] leaving before the handshake"])
+    #expect(r.log == ["leaving before the handshake"])
   }
 
   @Test func wrongProtocolVersion() throws {

@@ -208,7 +208,7 @@ struct PluginEarlyExitTests {
     }
     #expect(
       m == "strategy 'sh': handshake: exited with status 4 before replying; see its log above")
-    #expect(log.lines == ["[sh] leaving with a child"])
+    #expect(log.lines == ["leaving with a child"])
     let child = try #require(
       pid_t(
         try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(
@@ -225,7 +225,7 @@ struct PluginStderrTests {
     let (catalog, history) = try pluginFixture()
     let count = 160_000
     let width = 100
-    let lines = FloodLines(prefix: "[loud] ", width: width)
+    let lines = FloodLines(prefix: "", width: width)
     let s = try PluginStrategy(
       .init(
         name: "loud", executable: pluginPath("misbehave.py"), timeout: 30,
@@ -265,9 +265,9 @@ struct PluginStderrTests {
     let log = LogLines()
     _ = try PluginStrategy.describe(.init(name: "log", executable: path), log: { log.append($0) })
     let lines = log.lines
-    #expect(lines.prefix(2) == ["[log] one", "[log] two"])
-    #expect(lines.last == "[log] last")
-    let pieces = lines.dropFirst(2).dropLast().map { $0.dropFirst("[log] ".count) }
+    #expect(lines.prefix(2) == ["one", "two"])
+    #expect(lines.last == "last")
+    let pieces = lines.dropFirst(2).dropLast().map { $0[...] }
     #expect(pieces.joined() == String(repeating: "y", count: long))
     // At most the kept maximum plus one read (64 KiB) waits for a newline.
     #expect(pieces.count >= long / (2 * PluginProcess.maxLogLine))
@@ -359,6 +359,6 @@ struct PluginSpawnTests {
       """, to: path)
     let log = LogLines()
     _ = try PluginStrategy.describe(.init(name: "fds", executable: path), log: { log.append($0) })
-    #expect(log.lines == ["[fds] not inherited", "[fds] has stderr"])
+    #expect(log.lines == ["not inherited", "has stderr"])
   }
 }

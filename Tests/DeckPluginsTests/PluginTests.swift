@@ -160,7 +160,7 @@ struct PluginTests {
     }
     #expect(scores[0].propensities == nil)
     try s.finish()
-    #expect(log.lines == ["[veg-first] 3 dishes, 2 vegetarian"])
+    #expect(log.lines == ["3 dishes, 2 vegetarian"])
   }
 
   @Test func vegFirstOptionsChangeTheScores() throws {
@@ -219,7 +219,7 @@ struct PluginTests {
     _ = try s.score(&batch)
     _ = try s.score(&batch)
     try s.finish()
-    #expect(log.lines == ["[chatty] rank 1: 2 diners", "[chatty] rank 2: 2 diners"])
+    #expect(log.lines == ["rank 1: 2 diners", "rank 2: 2 diners"])
   }
 
   /// A plugin that logs far more than a socket buffer holds while menudeck writes a large
@@ -234,8 +234,8 @@ struct PluginTests {
     try s.finish()
     let lines = log.lines
     #expect(lines.count == 20001)
-    #expect(lines.first == "[loud] rank 1: 5000 diners")
-    #expect(lines.last == "[loud] flood 19999")
+    #expect(lines.first == "rank 1: 5000 diners")
+    #expect(lines.last == "flood 19999")
   }
 
   @Test func describeOnlyStartsAndEnds() throws {
@@ -283,11 +283,11 @@ struct PluginLearnTests {
     try s.finish()
     #expect(
       log.lines == [
-        "[mis] learn 1: full, 7 events, 2 users in 2 lines: "
+        "learn 1: full, 7 events, 2 users in 2 lines: "
           + "[[\"u1\", [[\"katsu-curry\", 0, 1, null, \"2026-01-05\"], "
           + "[\"veg-gyoza\", 0, 2, null, \"2026-01-06\"], [\"inari\", 1, 0, \"2026-01-05\", null]]], "
           + "[\"u2\", [[\"katsu-curry\", 3, 0, \"2026-01-05\", null]]]]",
-        "[mis] learn 2: changes, 8 events, 1 users in 1 lines: "
+        "learn 2: changes, 8 events, 1 users in 1 lines: "
           + "[[\"u2\", [[\"katsu-curry\", 3, 0, \"2026-01-05\", null], "
           + "[\"inari\", 0, 1, null, \"2026-01-10\"]]]]",
       ])

@@ -53,6 +53,10 @@ import Testing
     #expect(try complete(["--vers"]) == "--version\n")
     // Options of one command are not offered for another.
     #expect(try complete(["deck", "--ope"]) == "\n")
+    // The root's options are every command's.
+    #expect(try complete(["ingest", "--log-f"]) == "--log-format\n")
+    #expect(try complete(["ingest", "--log-format", ""]) == "text json\n")
+    #expect(try complete(["stats", "--no-pro"]) == "--no-progress\n")
     // Every visible option of every command is in the script.
     let text = try String(contentsOfFile: path, encoding: .utf8)
     for command in menudeckCommand.subcommands where !command.isHidden {

@@ -82,7 +82,12 @@ import Testing
   @Test func unknownSubcommand() {
     expectUsage(
       ["deks"], "unknown subcommand 'deks' (did you mean 'deck'?)",
-      usage: "USAGE: menudeck [<subcommand>]\nSee 'menudeck --help' for more information.\n")
+      usage: """
+        USAGE: menudeck [--quiet] [--verbose] [--log-format <format>] [--no-progress]
+                        [<subcommand>]
+        See 'menudeck --help' for more information.
+
+        """)
   }
 
   @Test(arguments: ["2026-13-01", "2026-02-30", "30.11.2026", "2026-11-30T00:00:00Z", ""])

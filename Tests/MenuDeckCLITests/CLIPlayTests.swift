@@ -369,7 +369,7 @@ final class PseudoTerminal {
     #expect(process.terminationStatus == SIGTERM)
     #expect(pty.text.hasSuffix("\u{1B}[?1049l"), "not restored: \(pty.text.suffix(80))")
     #expect(pty.localFlags == flags)
-    #expect(try dir.read("stderr") == "menudeck: stopped by SIGTERM\n")
+    #expect(try dir.read("stderr") == "menudeck: error: stopped by SIGTERM\n")
   }
 }
 

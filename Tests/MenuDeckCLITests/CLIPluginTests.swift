@@ -45,7 +45,7 @@ struct CLIPluginTests {
     let r = deck(dir, ["--strategy", "veg-first", "--format", "jsonl"])
     #expect(r.code == .success, "\(r.stderr)")
     #expect(r.stdoutLines.filter { !$0.isEmpty }.count == 48)
-    #expect(r.stderr.contains("[veg-first] "))
+    #expect(r.stderr.contains("menudeck: plugin veg-first: "))
     // Deterministic: the same bytes twice.
     #expect(
       deck(dir, ["--strategy", "veg-first", "--format", "jsonl"]).stdoutBytes == r.stdoutBytes)
@@ -75,7 +75,9 @@ struct CLIPluginTests {
       #expect(run.code == .success, "\(run.stderr)")
       #expect(run.stdoutBytes == runs[0].stdoutBytes)
       // The plugin's one line at start, once per process: 1, 2, 3 and 4 (4 batches of 512).
-      let starts = run.stderr.split(separator: "\n").filter { $0.hasPrefix("[veg-first] ") }
+      let starts = run.stderr.split(separator: "\n").filter {
+        $0.hasPrefix("menudeck: plugin veg-first: ")
+      }
       #expect(starts.count == [1, 2, 3, 4][k], "\(run.stderr)")
     }
   }

@@ -144,7 +144,7 @@ struct CLIReliabilityTests {
     _ = run.wait()
     #expect(run.process.terminationReason == .uncaughtSignal)
     #expect(run.process.terminationStatus == signal)
-    #expect(run.stderr.hasSuffix("menudeck: stopped by \(name); removed 1 temporary file\n"))
+    #expect(run.stderr.hasSuffix("menudeck: error: stopped by \(name); removed 1 temporary file\n"))
     #expect(try dir.read("events.jsonl") == "old log")
     #expect(try dir.names() == ["events.jsonl", "run.stderr"])
   }
@@ -199,7 +199,8 @@ struct CLIReliabilityTests {
     #expect(run.process.terminationStatus == SIGTERM)
     #expect(
       run.stderr.hasSuffix(
-        "menudeck: stopped by SIGTERM; removed 1 temporary file, ended 1 plugin\n"), "\(run.stderr)"
+        "menudeck: error: stopped by SIGTERM; removed 1 temporary file, ended 1 plugin\n"),
+      "\(run.stderr)"
     )
     if let plugin {
       #expect(Self.eventually(10) { Self.isGone(plugin) }, "the plugin outlived the run")

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import Dispatch
 
@@ -46,15 +47,17 @@ package enum Resampling {
   /// randomization-test p-value, per metric. One set of bootstrap replicates serves both. Each
   /// difference also carries the paired t-test's and the Wilcoxon signed-rank test's p-values
   /// (`PairedTests`); the adjusted ones need the whole report's family
-  /// (`MultipleComparisons.adjust`).
+  /// (`MultipleComparisons.adjust`). `progress` counts the bootstrap replicates and the
+  /// permutations, `replicates(_:baseline:options:)` of them.
   package static func analyze(
-    _ table: UnitTable, baseline: Int?, options: ResamplingOptions
+    _ table: UnitTable, baseline: Int?, options: ResamplingOptions,
+    progress: ProgressCounter? = nil
   ) -> (arms: [ArmSummary], differences: [ArmDifference]) {
     precondition(
       baseline.map { table.arms.indices.contains($0) } ?? true,
       "the baseline must be one of the arms")
     let metrics = table.metrics.count
-    let replicates = bootstrap(table, options: options)
+    let replicates = bootstrap(table, options: options, progress: progress)
     // An estimate without a value (undefined, or not a finite number) gets no interval and no
     // p-value: its resamples would describe a number that is not there.
     let summaries = table.arms.indices.map { a in
@@ -77,7 +80,8 @@ package enum Resampling {
       var estimates: [Estimate] = []
       var pValues: [Double?] = []
       var defined: [Bool] = []
-      let permuted = permutations(table, arm: a, baseline: baseline, options: options)
+      let permuted = permutations(
+        table, arm: a, baseline: baseline, options: options, progress: progress)
       for m in 0..<metrics {
         let observed = difference(
           table.value(arm: a, metric: m), table.value(arm: baseline, metric: m))
@@ -119,6 +123,15 @@ package enum Resampling {
   /// interval sits below the value, often with the value as its upper end. Its randomization
   /// p-value stays valid: swapping two strategies' dishes within a diner is exchangeable under
   /// the null hypothesis whatever the statistic.
+  /// How many replicates `analyze` computes: the bootstrap's, and each difference's
+  /// permutations (every one of the 2^n when the units are few enough to be exact).
+  package static func replicates(_ table: UnitTable, baseline: Int?, options: ResamplingOptions)
+    -> Int
+  {
+    let permutations = isExact(table) ? 1 << table.units.count : options.resamples
+    return options.resamples + (baseline == nil ? 0 : (table.arms.count - 1) * permutations)
+  }
+
   package static func hasInterval(_ metric: MetricSpec) -> Bool {
     if case .coverage = metric.form { return false }
     return true
@@ -197,7 +210,9 @@ package enum Resampling {
   // MARK: - Replicates
 
   /// Per replicate, every (arm, metric) value at `arm * metrics + metric`.
-  static func bootstrap(_ table: UnitTable, options: ResamplingOptions) -> [[Double?]] {
+  static func bootstrap(
+    _ table: UnitTable, options: ResamplingOptions, progress: ProgressCounter? = nil
+  ) -> [[Double?]] {
     let n = table.units.count
     let metrics = table.metrics.count
     let width = table.arms.count * metrics
@@ -213,7 +228,7 @@ package enum Resampling {
       }
     }
     let (nums, dens) = (flatNum, flatDen)
-    return replicate(options.resamples) { r in
+    return replicate(options.resamples, progress: progress) { r in
       var stream = stream(options.seed, "bootstrap", r)
       var counts = [Int32](repeating: 0, count: n)
       for _ in 0..<n { counts[stream.nextInt(below: n)] += 1 }
@@ -252,7 +267,8 @@ package enum Resampling {
 
   /// Per permutation, the arm-minus-baseline difference of every metric.
   static func permutations(
-    _ table: UnitTable, arm: Int, baseline: Int, options: ResamplingOptions
+    _ table: UnitTable, arm: Int, baseline: Int, options: ResamplingOptions,
+    progress: ProgressCounter? = nil
   ) -> [[Double?]] {
     let n = table.units.count
     let metrics = table.metrics.count
@@ -281,7 +297,7 @@ package enum Resampling {
     let (numX0, denX0, numY0, denY0) = (numX, denX, numY, denY)
     let (numDelta0, denDelta0) = (numDelta, denDelta)
     let exact = isExact(table)
-    return replicate(exact ? 1 << n : options.resamples) { r in
+    return replicate(exact ? 1 << n : options.resamples, progress: progress) { r in
       var swap = [Bool](repeating: false, count: n)
       if exact {
         // Permutation r swaps the units whose bit is set in r: all 2^n of them.
@@ -354,14 +370,18 @@ package enum Resampling {
     }
   }
 
-  /// Runs `body` for replicates 0..<count on all cores; results in replicate order.
-  private static func replicate(_ count: Int, _ body: @Sendable (Int) -> [Double?]) -> [[Double?]] {
+  /// Runs `body` for replicates 0..<count on all cores; results in replicate order. `progress`
+  /// counts each replicate done.
+  private static func replicate(
+    _ count: Int, progress: ProgressCounter? = nil, _ body: @Sendable (Int) -> [Double?]
+  ) -> [[Double?]] {
     let results = ResultSlots(count: count)
     let chunks = min(count, 64)
     DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
       var r = chunk
       while r < count {
         results.set(r, body(r))
+        progress?.add(1)
         r += chunks
       }
     }

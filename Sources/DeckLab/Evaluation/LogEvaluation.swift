@@ -26,7 +26,8 @@ package enum LogEvaluation {
   /// (`DeckPipeline.build(users:jobs:)`: the same decks for every number).
   package static func rankDecks(
     _ arms: [Arm], diners: [UserProfile], catalog: Catalog, history: History,
-    builder: DeckBuilder, seed: UInt64, date: DeckDate, jobs: Int = 1
+    builder: DeckBuilder, seed: UInt64, date: DeckDate, jobs: Int = 1,
+    progress: ProgressCounter? = nil
   ) throws -> (rankings: [[[Int32]]], shown: [[Int]]) {
     var rankings: [[[Int32]]] = []
     var shown: [[Int]] = []
@@ -41,6 +42,7 @@ package enum LogEvaluation {
         let items = deck.cards.map(\.item)
         for i in items { counts[Int(i)] += 1 }
         lists.append(items)
+        progress?.add(1)
       }
       rankings.append(lists)
       shown.append(counts)

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import DeckIO
 import DeckStrategies
@@ -116,6 +117,8 @@ package final class Simulator {
   /// Threads that build a day's decks (`DeckPipeline.build(users:jobs:)`); the sessions are
   /// swiped in diner order on the calling thread, so the run is the same for every number.
   package var jobs = 1
+  /// Counts each day simulated (the progress line of the command line).
+  package var progress: ProgressCounter?
 
   package init(
     population: Population, builder: DeckBuilder, seed: UInt64, start: DeckDate, days: Int
@@ -196,6 +199,7 @@ package final class Simulator {
         result.sessions += 1
         try sessions(session)
       }
+      progress?.add(1)
     }
     result.history = history
     return result

@@ -44,6 +44,16 @@ enum CommandPage {
       }
       out += "\n"
     }
+    if level == 1 {
+      let global = path[0].options.filter { !$0.isHidden }
+      if !global.isEmpty {
+        out +=
+          "Every command also takes "
+          + global.map { optionLabel($0).map(ReferenceEscaping.code).joined(separator: "/") }
+          .joined(separator: ", ")
+          + " ([diagnostics](../diagnostics.md)).\n\n"
+      }
+    }
     for subcommand in command.subcommands where !subcommand.isHidden {
       out += section(path + [subcommand], level: level + 1)
     }

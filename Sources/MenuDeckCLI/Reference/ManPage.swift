@@ -14,6 +14,13 @@ enum ManPage {
       out += ".B \(root.name) \(command.name)\n.RI [ options ]\n.br\n"
     }
     out += ".SH DESCRIPTION\n" + discussion(root.discussion)
+    let global = root.options.filter { !$0.isHidden }
+    if !global.isEmpty {
+      out += ".SH OPTIONS\nEvery command takes these, before or after its name.\n"
+      for option in global {
+        out += ".TP\n" + optionLine(option) + "\n" + e(optionHelp(option)) + "\n"
+      }
+    }
     out += ".SH COMMANDS\n"
     for command in root.subcommands where !command.isHidden {
       out += section([root, command])
