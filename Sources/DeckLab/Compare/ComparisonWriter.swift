@@ -33,7 +33,8 @@ import DeckIO
 ///      "p_bh":0.002664002664002664,"p_t":2.1e-05,"p_wilcoxon":3.4e-05},...}},
 ///     ...],
 ///     "daily":[                                    per-day curves; [] for logs
-///     {"arm":"popularity","metric":"like_rate","points":[{"day":"2026-11-01","value":0.3},...]},
+///     {"arm":"popularity","metric":"like_rate","points":[{"day":"2026-11-01","value":0.3,
+///      "lower":0.27,"upper":0.33},...]},           the day's interval; null when undefined
 ///     ...],
 ///     "notes":["..."]}
 ///
@@ -50,8 +51,8 @@ import DeckIO
 ///   the p-values empty;
 /// - `difference` rows: one per non-baseline arm and metric: arm minus `baseline` with its
 ///   interval and p-values (as in JSON; empty when undefined); `day` empty;
-/// - `daily` rows: one per series and day: `value` is the day's value; `baseline`, `lower`,
-///   `upper` and the p-values empty.
+/// - `daily` rows: one per series and day: `value` is the day's value, `lower` and `upper` its
+///   interval (empty when undefined); `baseline` and the p-values empty.
 /// The title, parameters and notes are not in the CSV (use JSON for them).
 ///
 /// Table and Markdown: the title; the parameters, units, level, resamples and baseline; the
@@ -118,7 +119,9 @@ package enum ComparisonWriter {
       report.daily.map { series in
         let count = report.metrics.first { $0.name == series.metric }?.isCount ?? false
         let points = series.points.map { p in
-          "{\"day\":\"\(p.day)\",\"value\":" + jsonNumber(p.value, count: count) + "}"
+          "{\"day\":\"\(p.day)\",\"value\":" + jsonNumber(p.value, count: count)
+            + ",\"lower\":" + jsonNumber(p.lower, count: count) + ",\"upper\":"
+            + jsonNumber(p.upper, count: count) + "}"
         }
         return "{\"arm\":" + JSONText.string(series.arm) + ",\"metric\":"
           + JSONText.string(series.metric) + ",\"points\":[" + points.joined(separator: ",") + "]}"
@@ -220,7 +223,8 @@ package enum ComparisonWriter {
         row(
           [
             "daily", ReportText.csvField(series.arm), "", ReportText.csvField(series.metric),
-            p.day.description, number(p.value, count), "", "",
+            p.day.description, number(p.value, count), number(p.lower, count),
+            number(p.upper, count),
           ] + noPValues)
       }
     }
