@@ -75,7 +75,8 @@ struct ArmStyle: Equatable, Hashable {
   /// A small inline SVG of the marker on a short line in the arm's dash: the swatch beside its
   /// name in the tables and legends.
   func swatch() -> String {
-    var s = "<svg class=\"swatch\" width=\"26\" height=\"14\" viewBox=\"0 0 26 14\" aria-hidden=\"true\">"
+    var s =
+      "<svg class=\"swatch\" width=\"26\" height=\"14\" viewBox=\"0 0 26 14\" aria-hidden=\"true\">"
     s += "<line x1=\"1\" y1=\"7\" x2=\"25\" y2=\"7\" stroke=\"\(colour)\" stroke-width=\"2\""
     if let dash { s += " stroke-dasharray=\"\(dash)\"" }
     s += "/>" + marker(x: 13, y: 7, r: 5) + "</svg>"
@@ -85,7 +86,8 @@ struct ArmStyle: Equatable, Hashable {
   /// A bare marker as an inline SVG of `size` px, for the interval charts.
   func markerSVG(size: Double = 12) -> String {
     let half = size / 2
-    return "<svg class=\"mk\" width=\"\(f(size))\" height=\"\(f(size))\" viewBox=\"0 0 \(f(size)) \(f(size))\""
+    return
+      "<svg class=\"mk\" width=\"\(f(size))\" height=\"\(f(size))\" viewBox=\"0 0 \(f(size)) \(f(size))\""
       + " aria-hidden=\"true\">" + marker(x: half, y: half, r: half - 1) + "</svg>"
   }
 

@@ -392,7 +392,8 @@ package enum HTMLReport {
     for series in report.daily where !metrics.contains(series.metric) {
       metrics.append(series.metric)
     }
-    let arms = report.arms.map(\.arm).filter { arm in report.daily.contains { $0.arm == arm } }
+    let arms =
+      report.arms.map(\.arm).filter { arm in report.daily.contains { $0.arm == arm } }
       + report.daily.map(\.arm).filter { arm in !report.arms.contains { $0.arm == arm } }
     let hasBands = report.daily.contains { $0.points.contains { $0.lower != nil } }
     var s = "<section id=\"daily\">\n<h2>Per day</h2>\n<p class=\"help\">Lines: each day's value."
@@ -418,7 +419,8 @@ package enum HTMLReport {
       } else {
         s += curves(
           report, all.map { (arm: $0.arm, points: []) }, title: name + " per day",
-          unit: spec?.unit ?? "", x: SVGChart.XAxis(title: "day", label: { _ in "" }, labelWidth: 50),
+          unit: spec?.unit ?? "",
+          x: SVGChart.XAxis(title: "day", label: { _ in "" }, labelWidth: 50),
           empty: "no days", undefined: "undefined on every day")
       }
       s += "</section>\n"
@@ -477,11 +479,13 @@ package enum HTMLReport {
       let overall = report.metrics.first { $0.name == estimator }
       let spec = report.metrics[columns[0].metric]
       s += "<section class=\"metric positions\">\n"
-      s += metricHeading(estimator + "_pP", overall.map { o in
-        MetricSpec(
-          name: estimator + "_pP", definition: o.definition + "; per position",
-          form: spec.form, direction: spec.direction, unit: spec.unit)
-      } ?? spec)
+      s += metricHeading(
+        estimator + "_pP",
+        overall.map { o in
+          MetricSpec(
+            name: estimator + "_pP", definition: o.definition + "; per position",
+            form: spec.form, direction: spec.direction, unit: spec.unit)
+        } ?? spec)
       let points = report.arms.map { arm in
         (
           arm: arm.arm,

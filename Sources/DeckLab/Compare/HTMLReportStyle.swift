@@ -65,7 +65,7 @@ enum HTMLReportStyle {
     .dishes td { white-space: normal; min-width: 11em; max-width: 16em; text-align: left; }
     .dishes .category { color: var(--muted); font-size: .9em; }
     .dishes .count { font-weight: 600; }
-    /* The leaderboard: value over interval; best starred; significant differences tinted. */
+    /* The leaderboard: value over interval; the best starred; marked cells tinted. */
     .leaderboard th[scope="col"] { min-width: 8.5em; max-width: 10em; }
     .leaderboard .unit { white-space: normal; }
     .leaderboard .mname { display: block; overflow-wrap: anywhere; }
@@ -80,7 +80,7 @@ enum HTMLReportStyle {
     .leaderboard td.worse, .swatch-key.worse { background: var(--worse); }
     .leaderboard td.differs, .swatch-key.differs { background: var(--differs); }
     .swatch-key { padding: 0 4px; border-radius: 2px; color: var(--ink); white-space: nowrap; }
-    /* Metric sections: value and difference charts side by side when there is room. */
+    /* Metric sections: the two charts side by side when there is room. */
     .metric { margin: 1.2rem 0 1.6rem; break-inside: avoid; page-break-inside: avoid; }
     .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 500px), 1fr));
       gap: 8px 32px; }

@@ -76,7 +76,8 @@ enum IntervalChart {
         if let lo = e.lower, let hi = e.upper, lo.isFinite, hi.isFinite {
           let width = axis.position(hi, from: 0, to: 100) - axis.position(lo, from: 0, to: 100)
           s += "<span class=\"whisker\" style=\"left:\(at(lo));width:"
-          s += ReportText.fixed(max(0, width), decimals: 2) + "%;color:\(row.style.colour)\"></span>"
+          s +=
+            ReportText.fixed(max(0, width), decimals: 2) + "%;color:\(row.style.colour)\"></span>"
         }
         s += "<span class=\"dot\" style=\"left:\(at(value))\">" + row.style.markerSVG() + "</span>"
       } else {

@@ -47,7 +47,7 @@ package struct MetricMeaning: Sendable, Equatable {
     if let cut = name.range(of: "_at_", options: .backwards) {
       let k = name[cut.upperBound...]
       if !k.isEmpty && k.allSatisfy(\.isASCIIDigit) {
-        return byName[String(name[..<cut.upperBound])]
+        return byStem[String(name[..<cut.upperBound])]
       }
     }
     if let p = name.range(of: "_p", options: .backwards) {
@@ -66,7 +66,7 @@ package struct MetricMeaning: Sendable, Equatable {
   private static let perDeck = "likes per logged deck"
   private static let ofSessions = "share of sessions"
 
-  /// Exact names, and the stems (ending `_at_`) of the per-cutoff ranking metrics.
+  /// The metrics by their exact names.
   static let byName: [String: MetricMeaning] = [
     // Stats metrics (stats, simulate, compare in a simulation).
     "decks": MetricMeaning(.neither, "sessions"),
@@ -85,13 +85,8 @@ package struct MetricMeaning: Sendable, Equatable {
     "mean_pick_utility": MetricMeaning(.higher, "true utility"),
     "mean_regret": MetricMeaning(.lower, "true utility"),
     "ndcg_at_k": MetricMeaning(.higher, "NDCG, 0 to 1"),
-    // Ranking metrics (compare on logs).
-    "precision_at_": MetricMeaning(.higher, "share of the top k"),
-    "recall_at_": MetricMeaning(.higher, "share of relevant dishes"),
-    "ndcg_at_": MetricMeaning(.higher, "NDCG, 0 to 1"),
-    "map_at_": MetricMeaning(.higher, "AP, 0 to 1"),
+    // Ranking metrics (compare on logs); the per-cutoff ones are in `byStem`.
     "mrr": MetricMeaning(.higher, "reciprocal rank"),
-    "hit_rate_at_": MetricMeaning(.higher, "share of diners"),
     "intra_list_diversity": MetricMeaning(.neither, "share of card pairs"),
     "popularity_bias": MetricMeaning(.neither, "popularity percentile"),
     // Off-policy estimates (compare --ope).
@@ -111,6 +106,15 @@ package struct MetricMeaning: Sendable, Equatable {
     "cascade_dr": MetricMeaning(.higher, perDeck),
     "replay_matches": MetricMeaning(.neither, "cards"),
     "evaluated_cards": MetricMeaning(.neither, "cards"),
+  ]
+
+  /// The per-cutoff ranking metrics, by their name up to the cut-off (`precision_at_5`).
+  static let byStem: [String: MetricMeaning] = [
+    "precision_at_": MetricMeaning(.higher, "share of the top k"),
+    "recall_at_": MetricMeaning(.higher, "share of relevant dishes"),
+    "ndcg_at_": MetricMeaning(.higher, "NDCG, 0 to 1"),
+    "map_at_": MetricMeaning(.higher, "AP, 0 to 1"),
+    "hit_rate_at_": MetricMeaning(.higher, "share of diners"),
   ]
 }
 

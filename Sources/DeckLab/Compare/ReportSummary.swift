@@ -59,7 +59,11 @@ enum ReportSummary {
 
   /// The significance level of the marks: 1 − the report's confidence level (0.05 at 95%), so
   /// that a marked difference is one whose interval and adjusted test agree on the same level.
-  static func alpha(_ report: ComparisonReport) -> Double { 1 - report.level }
+  static func alpha(_ report: ComparisonReport) -> Double {
+    // Rounded to 12 decimals: 1 - 0.95 is 0.05000000000000004 in binary, and a Holm p of
+    // exactly 0.05 must not count as below 0.05.
+    ((1 - report.level) * 1e12).rounded() / 1e12
+  }
 
   /// How a difference compares with the baseline.
   enum Verdict: Equatable {

@@ -58,7 +58,6 @@ struct SVGAxis: Equatable {
   }
 }
 
-
 /// The line charts of the HTML report (per day, per position), as inline SVG. Every string from
 /// the input is escaped with `ReportText.html`; coordinates are written with one decimal. The
 /// text is sized for the chart's `viewBox`, which the page scales to its column: the report's
@@ -176,7 +175,8 @@ enum SVGChart {
       for run in runs(item.points.sorted { $0.x < $1.x }, banded: true) {
         let upper = run.map { f(x($0.x)) + " " + f(y($0.upper!)) }
         let lower = run.reversed().map { f(x($0.x)) + " " + f(y($0.lower!)) }
-        s += "<path class=\"band\" fill=\"\(colour)\" d=\"M" + (upper + lower).joined(separator: "L")
+        s +=
+          "<path class=\"band\" fill=\"\(colour)\" d=\"M" + (upper + lower).joined(separator: "L")
         s += "Z\"/>"
       }
     }

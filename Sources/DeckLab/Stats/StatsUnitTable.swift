@@ -94,9 +94,11 @@ extension StatsAccumulator {
       let end = session.end(deckSize: options.deckSize)
       for (metric, column) in perSession {
         guard let sums = session.sums(metric, end: end) else { continue }
-        arms[a].add(unit: u, metric: column, numerator: sums.numerator, denominator: sums.denominator)
+        arms[a].add(
+          unit: u, metric: column, numerator: sums.numerator, denominator: sums.denominator)
       }
-      arms[a].add(unit: u, metric: novelty, numerator: 0, denominator: Double(session.right + session.left))
+      arms[a].add(
+        unit: u, metric: novelty, numerator: 0, denominator: Double(session.right + session.left))
       arms[a].add(unit: u, metric: repeatRate, numerator: 0, denominator: Double(session.right))
     }
   }
