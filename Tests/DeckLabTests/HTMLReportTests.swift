@@ -242,9 +242,12 @@ struct HTMLReportTests {
     #expect(out.contains("<dd>menudeck &lt;b&gt;1&lt;/b&gt;</dd>"))
     #expect(
       out.contains(
-        "<code class=\"command\">menudeck compare --report &#39;&lt;script&gt;x&lt;/script&gt;.html&#39;"
-          + " &#39;it&#39;\\&#39;&#39;s&#39;</code>"))
-    #expect(out.contains("<td class=\"path\">/tmp/&lt;img onerror=x&gt;&quot;q&quot;.json</td>"))
+        "<span class=\"arg\">--report</span> <span class=\"arg\">"
+          + "&#39;&lt;script&gt;x&lt;/script&gt;.html&#39;</span> <span class=\"arg\">"
+          + "&#39;it&#39;\\&#39;&#39;s&#39;</span></code>"))
+    #expect(
+      out.contains(
+        "<td class=\"path\">/<wbr>tmp/<wbr>&lt;img onerror=x&gt;&quot;q&quot;.json</td>"))
     #expect(out.contains("<td class=\"hash\">ab&#39;cd</td>"))
   }
 

@@ -605,14 +605,18 @@ package enum HTMLReport {
     if let run = report.run {
       s += "<dl class=\"run\">\n<dt>version</dt><dd>menudeck " + h(run.version) + "</dd>\n"
       s += "<dt>command</dt><dd><code class=\"command\">"
-      s += h(run.arguments.map(shellQuoted).joined(separator: " ")) + "</code></dd>\n</dl>\n"
+      // An argument breaks across lines only when it is wider than the line.
+      s += run.arguments.map { "<span class=\"arg\">" + h(shellQuoted($0)) + "</span>" }
+        .joined(separator: " ")
+      s += "</code></dd>\n</dl>\n"
       if !run.inputs.isEmpty {
         s += "<div class=\"table-wrap\">\n<table class=\"data inputs\">\n<thead>\n<tr>"
         s += "<th scope=\"col\">input</th><th scope=\"col\">path</th>"
         s += "<th scope=\"col\">SHA-256</th></tr>\n</thead>\n<tbody>\n"
         for input in run.inputs {
           s += "<tr><th scope=\"row\">" + h(input.role) + "</th><td class=\"path\">"
-          s += h(input.path) + "</td><td class=\"hash\">" + h(input.sha256) + "</td></tr>\n"
+          s += h(input.path).replacingOccurrences(of: "/", with: "/<wbr>")
+          s += "</td><td class=\"hash\">" + h(input.sha256) + "</td></tr>\n"
         }
         s += "</tbody>\n</table>\n</div>\n"
       }

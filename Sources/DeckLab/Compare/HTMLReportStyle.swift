@@ -152,14 +152,16 @@ enum HTMLReportStyle {
       margin: 0 0 .6rem; font-size: .88rem; }
     dl.run dt { font-weight: 600; }
     dl.run dd { margin: 0; min-width: 0; }
-    code.command { display: block; white-space: pre-wrap; overflow-wrap: anywhere;
-      background: #f5f5f5; padding: 6px 8px; border-radius: 3px; }
+    code.command { display: block; background: #f5f5f5; padding: 6px 8px; border-radius: 3px; }
+    code.command .arg { display: inline-block; max-width: 100%; overflow-wrap: anywhere;
+      white-space: pre-wrap; }
     table.inputs td { white-space: normal; text-align: left; }
     table.inputs .path { overflow-wrap: anywhere; min-width: 10em; }
     table.inputs .hash { overflow-wrap: anywhere; word-break: break-all; min-width: 16em; }
     .parameters td { text-align: left; white-space: normal; overflow-wrap: anywhere;
       min-width: 12em; }
     .parameters th { background: var(--head); font-weight: 600; }
+    .parameters tr:first-child > * { border-top: 1px solid var(--rule); }
     @media (max-width: 700px) {
       body { padding: 12px 12px 32px; font-size: 14.5px; }
       h1 { font-size: 1.3rem; }
