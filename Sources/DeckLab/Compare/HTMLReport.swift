@@ -557,7 +557,11 @@ package enum HTMLReport {
     s += "</tbody>\n</table>\n</div>\n"
     if !report.differences.isEmpty {
       s += "<h3>Differences</h3>\n"
-      s += "<p class=\"help\">" + h(ReportText.differencesCaption(report)) + "</p>\n"
+      s += "<p class=\"help\">Each arm minus the baseline, value [lower, upper] at "
+      s += ReportText.percent(report.level) + "; p: the two-sided paired randomization test;"
+      s += " Holm: p adjusted by Holm's step-down method over the report's "
+      s += "\(ReportSummary.familyTests(report)) tests (in bold where below "
+      s += ReportText.fixed(ReportSummary.alpha(report), decimals: 2) + ").</p>\n"
       s += "<div class=\"table-wrap\">\n<table class=\"data differences\">\n<thead>\n<tr>"
       s += "<th scope=\"col\" rowspan=\"2\">metric</th>"
       for d in report.differences {
@@ -593,7 +597,7 @@ package enum HTMLReport {
   private static func metricLabel(_ metric: MetricSpec) -> String {
     let h = ReportText.html
     return "<span class=\"mname\" title=\"" + h(metric.name + ": " + metric.definition) + "\">"
-      + breakable(metric.name) + "</span> <span class=\"dir \(metric.direction.rawValue)\" title=\""
+      + h(metric.name) + "</span> <span class=\"dir \(metric.direction.rawValue)\" title=\""
       + h(metric.direction.phrase) + "\">" + metric.direction.arrow + "</span>"
   }
 

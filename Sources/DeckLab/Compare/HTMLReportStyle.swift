@@ -174,6 +174,9 @@ enum HTMLReportStyle {
         column-gap: 10px; padding-top: 6px; }
       .ichart.has-p .ilabel { display: block; }
       .inum { padding-left: 0; }
+      .leaderboard tbody th .tag { display: table; margin: 3px 0 0 31px; }
+      .leaderboard .armlabel { max-width: 8.5em; }
+      .leaderboard th[scope="col"] { min-width: 7.8em; }
       .iplot { height: 26px; }
       .ihead .iplot, .iaxis .iplot, .ititle .iplot { grid-column: 1 / -1; }
       .ichart .ihead, .ichart .iaxis, .ichart .ititle { grid-template-areas: "plot"; }
