@@ -175,7 +175,7 @@ enum HTMLReportStyle {
       .ichart.has-p .ilabel { display: block; }
       .inum { padding-left: 0; }
       .leaderboard tbody th .tag { display: table; margin: 3px 0 0 31px; }
-      .leaderboard .armlabel { max-width: 8.5em; }
+      .leaderboard .armlabel { max-width: 10.5em; }
       .leaderboard th[scope="col"] { min-width: 7.8em; }
       .iplot { height: 26px; }
       .ihead .iplot, .iaxis .iplot, .ititle .iplot { grid-column: 1 / -1; }
