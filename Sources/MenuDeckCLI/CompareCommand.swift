@@ -379,7 +379,7 @@ enum Compare {
         .integer("seed", setup.seed),
       ],
       metrics: table.metrics, arms: arms, baseline: baseline.map { names[$0] },
-      differences: differences, daily: stats.dailySeries(strategies: names),
+      differences: differences, daily: stats.dailySeries(strategies: names, resampling: resampling),
       level: resampling.level, resamples: resampling.resamples, units: units.count,
       notes: [
         "every strategy served the same \(plural(units.count, "simulated diner")) with the same random"

@@ -62,7 +62,10 @@ func smallComparison(
         points: [DailyPoint(day: nov(1), value: 0.25), DailyPoint(day: nov(2), value: nil)]),
       DailySeries(
         arm: names[1], metric: "like_rate",
-        points: [DailyPoint(day: nov(1), value: 0.3), DailyPoint(day: nov(2), value: 0.325)]),
+        points: [
+          DailyPoint(day: nov(1), value: 0.3, lower: 0.25, upper: 0.375),
+          DailyPoint(day: nov(2), value: 0.325),
+        ]),
     ],
     level: 0.95, resamples: 1000, units: 40, notes: notes)
 }
@@ -167,8 +170,8 @@ struct ComparisonWriterTests {
         {"arm":"affinity","baseline":"popularity","estimates":{"decks":{"value":-2,"lower":-6,"upper":3,"p_value":0.52,"p_holm":0.52,"p_bh":0.52,"p_t":0.5,"p_wilcoxon":0.625},"like_rate":{"value":0.0625,"lower":0.01,"upper":0.115,"p_value":1e-05,"p_holm":2e-05,"p_bh":2e-05,"p_t":3.125e-06,"p_wilcoxon":0.000125},"catalog_coverage":{"value":null,"lower":null,"upper":null,"p_value":null,"p_holm":null,"p_bh":null,"p_t":null,"p_wilcoxon":null}}}
         ],
         "daily":[
-        {"arm":"popularity","metric":"like_rate","points":[{"day":"2026-11-01","value":0.25},{"day":"2026-11-02","value":null}]},
-        {"arm":"affinity","metric":"like_rate","points":[{"day":"2026-11-01","value":0.3},{"day":"2026-11-02","value":0.325}]}
+        {"arm":"popularity","metric":"like_rate","points":[{"day":"2026-11-01","value":0.25,"lower":null,"upper":null},{"day":"2026-11-02","value":null,"lower":null,"upper":null}]},
+        {"arm":"affinity","metric":"like_rate","points":[{"day":"2026-11-01","value":0.3,"lower":0.25,"upper":0.375},{"day":"2026-11-02","value":0.325,"lower":null,"upper":null}]}
         ],
         "top_dishes":[],
         "notes":["catalog_coverage: undefined for popularity"]}
@@ -217,7 +220,7 @@ struct ComparisonWriterTests {
         difference,affinity,popularity,catalog_coverage,,,,,,,,,
         daily,popularity,,like_rate,2026-11-01,0.25,,,,,,,
         daily,popularity,,like_rate,2026-11-02,,,,,,,,
-        daily,affinity,,like_rate,2026-11-01,0.3,,,,,,,
+        daily,affinity,,like_rate,2026-11-01,0.3,0.25,0.375,,,,,
         daily,affinity,,like_rate,2026-11-02,0.325,,,,,,,
 
         """)

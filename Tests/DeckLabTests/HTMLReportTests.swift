@@ -86,13 +86,17 @@ func exampleComparison() -> ComparisonReport {
       let points = (0..<14).map { d in
         let learning = Double(a) * Double(d) / 14 * 0.5
         let value = center + spread * (learning + next() * 0.3 - 0.1)
+        let half = spread * (0.08 + next() * 0.06)
+        guard !(arm == "thompson" && d == 6) else {
+          return DailyPoint(day: nov(1).adding(days: d), value: nil)
+        }
         return DailyPoint(
-          day: nov(1).adding(days: d), value: arm == "thompson" && d == 6 ? nil : value)
+          day: nov(1).adding(days: d), value: value, lower: value - half, upper: value + half)
       }
       daily.append(DailySeries(arm: arm, metric: metric, points: points))
     }
   }
-  return ComparisonReport(
+  var report = ComparisonReport(
     title: "simulation: 1000 diners x 14 days from 2026-11-01",
     parameters: [
       ReportParameter(name: "seed", value: "42"),
@@ -106,6 +110,21 @@ func exampleComparison() -> ComparisonReport {
       "repeat_pick_rate is undefined for thompson: no right swipes repeat an earlier pick",
       "thompson has no sessions on 2026-11-07",
     ])
+  report.run = RunRecord(
+    version: "0.1.0", command: "compare",
+    arguments: [
+      "menudeck", "compare", "-s", "popularity", "-s", "affinity", "-s", "thompson",
+      "--baseline", "popularity", "--users", "1000", "--days", "14", "--report", "r.html",
+    ],
+    inputs: [
+      RunInput(
+        role: "config", path: "Config/menudeck.json",
+        sha256: "ba92f0c4d2e1a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3"),
+      RunInput(
+        role: "catalog", path: "Data/catalog.json",
+        sha256: "b27b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b"),
+    ])
+  return report
 }
 
 /// A report with hostile strings in every place a string can be.
@@ -118,7 +137,50 @@ private func hostileComparison() -> ComparisonReport {
   report.metrics[1].definition = "<b onmouseover=alert(1)>bold</b>"
   report.daily[0].metric = report.metrics[1].name
   report.daily[1].metric = report.metrics[1].name
+  report.run = RunRecord(
+    version: "<b>1</b>", command: "compare",
+    arguments: ["menudeck", "compare", "--report", "<script>x</script>.html", "it's"],
+    inputs: [RunInput(role: "catalog", path: "/tmp/<img onerror=x>\"q\".json", sha256: "ab'cd")])
   return report
+}
+
+/// A simulated comparison of `count` arms (the first the baseline): like_rate and
+/// mean_swipes_to_pick, with per-day bands, differences and Holm p-values.
+func manyArmsComparison(_ count: Int) -> ComparisonReport {
+  let names = (0..<count).map { "arm\($0)" }
+  let metrics = [
+    MetricSpec(name: "like_rate", definition: "right_swipes / cards_shown", form: .ratio),
+    MetricSpec(name: "mean_swipes_to_pick", definition: "swipes to the pick", form: .ratio),
+  ]
+  let arms = names.enumerated().map { a, name in
+    ArmSummary(
+      arm: name,
+      estimates: [
+        Estimate(value: 0.2 + 0.01 * Double(a), lower: 0.19, upper: 0.3),
+        Estimate(value: 3 - 0.1 * Double(a), lower: 2, upper: 3.2),
+      ])
+  }
+  let differences = names.dropFirst().enumerated().map { a, name in
+    ArmDifference(
+      arm: name, baseline: names[0],
+      estimates: [
+        Estimate(value: 0.01 * Double(a + 1), lower: 0, upper: 0.05),
+        Estimate(value: -0.1 * Double(a + 1), lower: -0.5, upper: 0),
+      ],
+      pValues: [0.001, 0.001], pHolm: [0.02, 0.02])
+  }
+  let daily = names.enumerated().map { a, name in
+    DailySeries(
+      arm: name, metric: "like_rate",
+      points: (0..<3).map { d in
+        let v = 0.2 + 0.01 * Double(a + d)
+        return DailyPoint(day: nov(1).adding(days: d), value: v, lower: v - 0.02, upper: v + 0.02)
+      })
+  }
+  return ComparisonReport(
+    title: "simulation: \(count) arms", parameters: [], metrics: metrics, arms: arms,
+    baseline: names[0], differences: differences, daily: daily, level: 0.95, resamples: 1000,
+    units: 100, notes: [])
 }
 
 private func html(_ report: ComparisonReport) -> String {
@@ -159,10 +221,34 @@ struct HTMLReportTests {
     #expect(out.contains("<li>a,b&quot;c|d\n&#39;quoted&#39;</li>"))
     #expect(
       out.contains("<p class=\"definition\">&lt;b onmouseover=alert(1)&gt;bold&lt;/b&gt;</p>"))
-    // Inside SVG: the arm label text, its tooltip and the chart's aria-label attribute.
-    #expect(out.contains(">a,b&quot;c|d</text>"))
-    #expect(out.contains("<title>&lt;script&gt;alert(1)&lt;/script&gt; (baseline): "))
+    // In the interval charts: the arm's name, its row's tooltip, the chart's aria-label.
+    #expect(out.contains("<span class=\"arm\">a,b&quot;c|d</span>"))
+    #expect(out.contains("title=\"&lt;script&gt;alert(1)&lt;/script&gt; (baseline): "))
     #expect(out.contains("aria-label=\"&lt;script&gt;alert(1)&lt;/script&gt;: value per arm\""))
+    // Inside SVG: a per-day line's tooltip and the chart's aria-label.
+    #expect(out.contains("<g><title>a,b&quot;c|d</title>"))
+    #expect(out.contains("aria-label=\"&lt;script&gt;alert(1)&lt;/script&gt; per day\""))
+    // The legend, the leaderboard's and the tables' arm labels (text and tooltip).
+    let label =
+      "<span class=\"armlabel\" title=\"&lt;script&gt;alert(1)&lt;/script&gt;\">"
+    #expect(out.components(separatedBy: label).count - 1 == 3)
+    #expect(out.contains("<span class=\"armname\">&lt;script&gt;alert(1)&lt;/script&gt;</span>"))
+    // The leaderboard's column header: the metric's name and definition in its tooltip.
+    #expect(
+      out.contains(
+        "title=\"&lt;script&gt;alert(1)&lt;/script&gt;: &lt;b onmouseover=alert(1)&gt;bold&lt;/b&gt;\""
+      ))
+    // The footer: version, arguments (shell-quoted, then escaped), paths and hashes.
+    #expect(out.contains("<dd>menudeck &lt;b&gt;1&lt;/b&gt;</dd>"))
+    #expect(
+      out.contains(
+        "<span class=\"arg\">--report</span> <span class=\"arg\">"
+          + "&#39;&lt;script&gt;x&lt;/script&gt;.html&#39;</span> <span class=\"arg\">"
+          + "&#39;it&#39;\\&#39;&#39;s&#39;</span></code>"))
+    #expect(
+      out.contains(
+        "<td class=\"path\">/<wbr>tmp/<wbr>&lt;img onerror=x&gt;&quot;q&quot;.json</td>"))
+    #expect(out.contains("<td class=\"hash\">ab&#39;cd</td>"))
   }
 
   @Test func selfContained() {
@@ -177,17 +263,27 @@ struct HTMLReportTests {
     }
   }
 
-  @Test func structure() {
+  @Test func structure() throws {
     let out = html(exampleComparison())
-    // 15 estimate charts, 15 difference charts, 3 per-day charts.
-    #expect(out.components(separatedBy: "<svg ").count - 1 == 33)
+    // 15 estimate charts, 15 difference charts, 3 per-day charts in a wide and a narrow variant.
+    #expect(out.components(separatedBy: "<div class=\"ichart").count - 1 == 30)
+    #expect(out.components(separatedBy: "<svg class=\"chart\"").count - 1 == 6)
     #expect(out.components(separatedBy: ": value per arm\"").count - 1 == 15)
     #expect(out.components(separatedBy: ": difference to popularity\"").count - 1 == 15)
-    #expect(out.contains("aria-label=\"like_rate per day\""))
-    #expect(out.contains("aria-label=\"pick_rate per day\""))
-    #expect(out.contains("aria-label=\"mean_swipes_to_pick per day\""))
+    for metric in ["like_rate", "pick_rate", "mean_swipes_to_pick"] {
+      #expect(out.components(separatedBy: "aria-label=\"\(metric) per day\"").count - 1 == 2)
+    }
+    // The summary comes first, the run record last.
+    let summary = try #require(out.range(of: "<section id=\"summary\">"))
+    let metrics = try #require(out.range(of: "<section id=\"metrics\">"))
+    let footer = try #require(out.range(of: "<footer id=\"run\">"))
+    #expect(summary.lowerBound < metrics.lowerBound && metrics.lowerBound < footer.lowerBound)
+    #expect(out.contains("<dd>menudeck 0.1.0</dd>"))
+    #expect(
+      out.contains(
+        "<td class=\"hash\">ba92f0c4d2e1a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3</td>"))
     // The undefined estimate and its difference.
-    #expect(out.components(separatedBy: ">undefined</text>").count - 1 == 2)
+    #expect(out.components(separatedBy: ">undefined</span>").count - 1 == 2)
     #expect(out.contains("<h3>Differences</h3>"))
     #expect(out.contains("<li>thompson has no sessions on 2026-11-07</li>"))
     #expect(!out.contains("nan") && !out.contains("inf"))
@@ -201,8 +297,11 @@ struct HTMLReportTests {
     report.daily = []
     report.notes = []
     let out = html(report)
-    #expect(out.components(separatedBy: "<svg ").count - 1 == 3)
+    #expect(out.components(separatedBy: "<div class=\"ichart").count - 1 == 3)
+    #expect(!out.contains("<svg class=\"chart\""))
     #expect(!out.contains("difference"))
+    #expect(!out.contains("Multiple comparisons"))
+    #expect(out.contains("were not recorded"))
     #expect(!out.contains("Per day"))
     #expect(!out.contains("Notes"))
     #expect(!out.contains("class=\"reference\""))
@@ -210,19 +309,23 @@ struct HTMLReportTests {
     #expect(out.contains("<tr><th scope=\"row\">baseline</th><td>none</td></tr>"))
     // catalog_coverage is undefined for the one arm: no axis, no dot, the word.
     let coverage = section(out, after: "<h3>catalog_coverage</h3>")
-    #expect(coverage.contains(">undefined</text>"))
-    #expect(!coverage.contains("<circle"))
+    #expect(coverage.contains(">undefined</span>"))
+    #expect(!coverage.contains("class=\"dot\""))
     #expect(!coverage.contains("class=\"tick\""))
   }
 
-  @Test func longArmNamesAreCutInChartsOnly() {
+  /// Long names are cut by the browser (`text-overflow`) where space is short: the HTML holds
+  /// the whole name, and a tooltip too.
+  @Test func longArmNamesStayWholeWithATooltip() {
     let long = "a-strategy-with-a-very-long-name"
     let out = html(smallComparison(arms: [long, "b"]))
-    // 25 - 11 characters for the name (13 and "…"), then the suffix; whole in the tooltip and the tables.
-    #expect(out.contains(">a-strategy-wi… (baseline)</text>"))
+    #expect(out.contains("<span class=\"arm\">a-strategy-with-a-very-long-name</span>"))
+    #expect(out.contains("title=\"a-strategy-with-a-very-long-name (baseline): 120 [110, 131]\""))
     #expect(
-      out.contains("<title>a-strategy-with-a-very-long-name (baseline): 120 [110, 131]</title>"))
-    #expect(out.contains("<th scope=\"col\">a-strategy-with-a-very-long-name</th>"))
+      out.contains(
+        "<span class=\"armlabel\" title=\"a-strategy-with-a-very-long-name\">"))
+    // The chart's label column is capped, so the plot keeps its room.
+    #expect(out.contains("--label:26ch"))
     #expect(ReportText.truncated("abcdef", 6) == "abcdef")
     #expect(ReportText.truncated("abcdefg", 6) == "abcde…")
   }
@@ -244,15 +347,58 @@ struct HTMLReportTests {
     let points = [0.2, nil, 0.3, 0.4, nil, 0.5].enumerated().map {
       DailyPoint(day: nov(1).adding(days: $0.offset), value: $0.element)
     }
-    let svg = SVGChart.daily(
-      [SVGChart.Series(label: "x", colour: "#000000", marker: 0, points: points)], title: "t")
-    let start = try #require(svg.range(of: "<path class=\"series\" stroke=\"#000000\" d=\""))
+    let svg = dailyChart(points)
+    let start = try #require(svg.range(of: "<path class=\"series\" stroke=\"#0072B2\" d=\""))
     let d = String(svg[start.upperBound...].prefix { $0 != "\"" })
     // Three runs: day 1 alone, days 3-4, day 6 alone; a marker on every defined day.
     #expect(d.filter { $0 == "M" }.count == 3)
     #expect(d.filter { $0 == "L" }.count == 1)
-    #expect(svg.components(separatedBy: "<circle").count - 1 == 4 + 1)  // + the legend's
-    #expect(svg.contains(">2026-11-01</text>"))
+    #expect(svg.components(separatedBy: "<circle").count - 1 == 4)
+    // Dates as MM-DD, the year in the axis title; the unit titles the y axis.
+    #expect(svg.contains(">11-01</text>"))
+    #expect(svg.contains(">day (2026)</text>"))
+    #expect(svg.contains(">likes per card</text>"))
+    // No bounds, no band.
+    #expect(!svg.contains("class=\"band\""))
+  }
+
+  @Test func bandsFollowTheDaysWithBothBounds() throws {
+    // Bounds on days 1-2 and 4-5; day 3 has a value but no interval.
+    let points = (0..<5).map { d in
+      DailyPoint(
+        day: nov(1).adding(days: d), value: 0.3, lower: d == 2 ? nil : 0.25,
+        upper: d == 2 ? nil : 0.35)
+    }
+    let svg = dailyChart(points)
+    #expect(svg.components(separatedBy: "<path class=\"band\" fill=\"#0072B2\"").count - 1 == 2)
+    // The axis covers the bounds (ticks 0.24 to 0.36), not only the values.
+    #expect(svg.contains(">0.24</text>") && svg.contains(">0.36</text>"))
+  }
+
+  @Test func dailyChartsOfFewArmsHaveBandsAndOfManyArmsPanels() {
+    let few = html(manyArmsComparison(3))
+    #expect(few.contains("class=\"band\""))
+    #expect(!few.contains("class=\"panels\""))
+    #expect(few.contains("Bands: its 95% interval"))
+    // 12 arms: the first chart draws every line and no band; a panel per non-baseline arm has
+    // that arm's band and the baseline's.
+    let many = html(manyArmsComparison(12))
+    let daily = many.components(separatedBy: "<section id=\"daily\">")[1]
+    let overview = daily.components(separatedBy: "<div class=\"panels\">")[0]
+    #expect(!overview.contains("class=\"band\""))
+    #expect(many.components(separatedBy: "<figure class=\"panel\">").count - 1 == 11)
+    #expect(many.components(separatedBy: "<path class=\"band\"").count - 1 == 22)
+    #expect(many.components(separatedBy: "class=\"series muted\"").count - 1 == 11)
+    // Without bounds, neither bands nor panels.
+    var bare = manyArmsComparison(12)
+    for s in bare.daily.indices {
+      for p in bare.daily[s].points.indices {
+        bare.daily[s].points[p].lower = nil
+        bare.daily[s].points[p].upper = nil
+      }
+    }
+    let out = html(bare)
+    #expect(!out.contains("class=\"band\"") && !out.contains("class=\"panels\""))
   }
 
   @Test func longSeriesHaveFewerMarkers() {
@@ -260,30 +406,28 @@ struct HTMLReportTests {
     let points = (0..<62).map { d in
       DailyPoint(day: nov(1).adding(days: d), value: d == 10 || d == 12 ? nil : Double(d % 7))
     }
-    let svg = SVGChart.daily(
-      [SVGChart.Series(label: "x", colour: "#000000", marker: 0, points: points)], title: "t")
-    // Even days but 10 and 12 (29), day 11, the legend's.
-    #expect(svg.components(separatedBy: "<circle").count - 1 == 29 + 1 + 1)
+    // Even days but 10 and 12 (29), and day 11.
+    #expect(dailyChart(points).components(separatedBy: "<circle").count - 1 == 29 + 1)
   }
 
   @Test func zeroWidthIntervalAndNegativeDifferences() {
     let rows = [
-      SVGIntervalRow(
-        label: "a", colour: "#000000", estimate: Estimate(value: -2, lower: -2, upper: -2),
-        text: "-2 [-2, -2]", side: "p 1.0000", marked: false)
+      IntervalRow(
+        label: "a", style: ArmStyle(index: 6), estimate: Estimate(value: -2, lower: -2, upper: -2),
+        text: "-2 [-2, -2]", pValues: ["p 1.0000", "Holm 1.0000"])
     ]
-    let svg = SVGChart.intervals(
-      rows, zeroLine: true, reference: nil, referenceLabel: "", title: "t")
+    let chart = IntervalChart.render(
+      rows, zeroLine: true, reference: nil, referenceLabel: "", axisTitle: "cards", label: "t")
     // The axis runs from -2 to 0 (zero is always on it); a whisker of zero length still has
-    // its end caps; the zero line is at the right end.
-    #expect(svg.contains(">-2.0</text>"))
-    #expect(svg.contains(">0.0</text>"))
+    // its end caps (CSS); the zero line is at the right end.
+    #expect(chart.contains(">-2.0</span>"))
+    #expect(chart.contains(">0.0</span>"))
     #expect(
-      svg.contains(
-        "<path class=\"whisker\" stroke=\"#000000\" d=\"M212.0 40.0H212.0M212.0 34.0V46.0M212.0 34.0V46.0\"/>"
-      ))
-    #expect(svg.contains("<line class=\"zero\" x1=\"496.0\""))
-    #expect(svg.contains(">p 1.0000</text>"))
+      chart.contains("<span class=\"whisker\" style=\"left:0.00%;width:0.00%;color:#000000\">"))
+    #expect(chart.contains("<span class=\"zero\" style=\"left:100.00%\">"))
+    #expect(chart.contains(">p 1.0000<br>Holm 1.0000</div>"))
+    #expect(chart.contains(">cards</div>"))
+    #expect(!chart.contains("class=\"ip significant\""))
   }
 
   @Test(
@@ -321,6 +465,16 @@ struct HTMLReportTests {
     #expect(ReportText.html("a\u{0}b\u{1B}c\td\ne") == "a\u{FFFD}b\u{FFFD}c\td\ne")
     #expect(ReportText.html("é人気") == "é人気")
   }
+}
+
+/// A per-day chart of one series (the first arm's style) in likes per card.
+private func dailyChart(_ points: [DailyPoint]) -> String {
+  SVGChart.lines(
+    [
+      SVGChart.Series(
+        label: "x", style: ArmStyle(index: 0), points: SVGChart.points(points, since: nov(1)))
+    ], title: "t", unit: "likes per card",
+    x: SVGChart.dayAxis(first: nov(1), last: points.map(\.day).max()!))
 }
 
 /// The part of `text` from `marker` to the next metric section.

@@ -377,6 +377,53 @@ struct StatsUnitsTests {
     }
   }
 
+  /// Per-day intervals: a bootstrap over the day's diners, from a stream of (seed, day) alone,
+  /// so the same whatever the event order, the other metrics or the other days.
+  @Test func dailySeriesCarryADinerBootstrapIntervalPerDay() throws {
+    let strategies = ["popularity", "random"]
+    let (stats, _) = try simulatedStats(strategies: strategies, users: 60, days: 4)
+    let options = ResamplingOptions(resamples: 200, seed: 9, level: 0.9)
+    let banded = stats.dailySeries(strategies: strategies, resampling: options)
+    let plain = stats.dailySeries(strategies: strategies)
+    #expect(banded.map { $0.points.map(\.value) } == plain.map { $0.points.map(\.value) })
+    var inside = 0
+    var total = 0
+    for series in banded {
+      for p in series.points {
+        guard let v = p.value else {
+          #expect(p.lower == nil && p.upper == nil)
+          continue
+        }
+        let lower = try #require(p.lower, "\(series.arm) \(series.metric) \(p.day)")
+        let upper = try #require(p.upper)
+        #expect(lower <= upper)
+        total += 1
+        if lower <= v && v <= upper { inside += 1 }
+      }
+    }
+    #expect(total > 0 && inside * 10 >= total * 9)
+    // Deterministic, and a metric's band does not depend on the other metrics asked for.
+    #expect(stats.dailySeries(strategies: strategies, resampling: options) == banded)
+    let alone = stats.dailySeries(
+      strategies: strategies, metrics: [.pickRate], resampling: options)
+    #expect(alone == banded.filter { $0.metric == "pick_rate" })
+    // Another seed, other bands; the same events in another order, the same bands.
+    var other = options
+    other.seed = 10
+    #expect(stats.dailySeries(strategies: strategies, resampling: other) != banded)
+    let events = handEvents
+    let forward = handStats(events: events).dailySeries(
+      strategies: ["(all)"], resampling: options)
+    let backward = handStats(events: events.reversed()).dailySeries(
+      strategies: ["(all)"], resampling: options)
+    #expect(forward == backward)
+    #expect(forward[0].points[0].lower != nil)
+    // Metrics not made of each session alone (novelty) keep no band.
+    let novelty = stats.dailySeries(
+      strategies: strategies, metrics: [.novelty], resampling: options)
+    #expect(novelty.allSatisfy { $0.points.allSatisfy { $0.lower == nil && $0.upper == nil } })
+  }
+
   @Test func showCountsAgreeWithADictionaryThroughGrowth() {
     var counts = UnitShowCounts()
     var reference: [UInt64: Int32] = [:]

@@ -125,6 +125,28 @@ import Testing
     #expect(b.stderr.contains("'--days' applies to simulations"))
   }
 
+  /// The per-day curves carry their intervals, the same for any number of threads.
+  @Test func dailyIntervalsAreWrittenAndIndependentOfTheThreads() throws {
+    let runs = ["1", "3"].map { jobs in
+      CLIRun(Self.simulation + ["--format", "json", "--jobs", jobs])
+    }
+    for r in runs { #expect(r.code == .success, "\(r.stderr)") }
+    #expect(runs[0].stdout == runs[1].stdout)
+    let daily = try #require(try object(runs[0])["daily"] as? [[String: Any]])
+    #expect(daily.count == 6)
+    var bounded = 0
+    for series in daily {
+      for point in try #require(series["points"] as? [[String: Any]]) {
+        #expect(point.keys.contains("lower") && point.keys.contains("upper"))
+        if let lower = point["lower"] as? Double, let upper = point["upper"] as? Double {
+          #expect(lower <= upper)
+          bounded += 1
+        }
+      }
+    }
+    #expect(bounded > 0)
+  }
+
   @Test func badResamplesAndLevelAreUsageErrors() {
     let a = CLIRun(Self.simulation + ["--resamples", "0"])
     #expect(a.code == .usage)

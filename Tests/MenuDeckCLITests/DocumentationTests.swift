@@ -82,6 +82,27 @@ import Testing
     }
   }
 
+  /// The table "Directions and units" of docs/metrics.md says what `MetricMeaning` says.
+  @Test func metricDirectionsAreDocumentedAsTheCodeHasThem() throws {
+    let page = Self.text("docs/metrics.md")
+    let start = try #require(page.range(of: "## Directions and units"))
+    let table = String(page[start.upperBound...]).components(separatedBy: "\n## ")[0]
+    var checked = 0
+    for line in table.split(separator: "\n") where line.hasPrefix("| `") {
+      let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+      let arrow = try #require(cells[1].first)
+      let names = cells[0].components(separatedBy: "`").enumerated()
+        .filter { $0.offset % 2 == 1 }.map(\.element)
+      for name in names where name != "_pP" {
+        let meaning = try #require(
+          MetricMeaning.of(name.replacingOccurrences(of: "<k>", with: "5")), "\(name)")
+        #expect(String(arrow) == meaning.direction.arrow, "\(name)")
+        checked += 1
+      }
+    }
+    #expect(checked >= 40)
+  }
+
   @Test func everySimulationKeyIsDocumented() {
     let page = Self.text("docs/commands/simulate.md")
     for key in SimulationConfig.keys {

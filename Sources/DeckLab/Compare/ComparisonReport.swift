@@ -64,14 +64,19 @@ package struct ArmDifference: Sendable, Equatable {
   }
 }
 
-/// One point of a per-day curve.
+/// One point of a per-day curve: the day's value and its confidence interval (nil when
+/// undefined, or not computed).
 package struct DailyPoint: Sendable, Equatable {
   package var day: DeckDate
   package var value: Double?
+  package var lower: Double?
+  package var upper: Double?
 
-  package init(day: DeckDate, value: Double?) {
+  package init(day: DeckDate, value: Double?, lower: Double? = nil, upper: Double? = nil) {
     self.day = day
     self.value = value
+    self.lower = lower
+    self.upper = upper
   }
 }
 

@@ -33,7 +33,8 @@ import DeckIO
 ///      "p_bh":0.002664002664002664,"p_t":2.1e-05,"p_wilcoxon":3.4e-05},...}},
 ///     ...],
 ///     "daily":[                                    per-day curves; [] for logs
-///     {"arm":"popularity","metric":"like_rate","points":[{"day":"2026-11-01","value":0.3},...]},
+///     {"arm":"popularity","metric":"like_rate","points":[{"day":"2026-11-01","value":0.3,
+///      "lower":0.27,"upper":0.33},...]},           the day's interval; null when undefined
 ///     ...],
 ///     "notes":["..."]}
 ///
@@ -50,8 +51,8 @@ import DeckIO
 ///   the p-values empty;
 /// - `difference` rows: one per non-baseline arm and metric: arm minus `baseline` with its
 ///   interval and p-values (as in JSON; empty when undefined); `day` empty;
-/// - `daily` rows: one per series and day: `value` is the day's value; `baseline`, `lower`,
-///   `upper` and the p-values empty.
+/// - `daily` rows: one per series and day: `value` is the day's value, `lower` and `upper` its
+///   interval (empty when undefined); `baseline` and the p-values empty.
 /// The title, parameters and notes are not in the CSV (use JSON for them).
 ///
 /// Table and Markdown: the title; the parameters, units, level, resamples and baseline; the
@@ -121,7 +122,9 @@ package enum ComparisonWriter {
       report.daily.map { series in
         let count = report.metrics.first { $0.name == series.metric }?.isCount ?? false
         let points = series.points.map { p in
-          "{\"day\":\"\(p.day)\",\"value\":" + jsonNumber(p.value, count: count) + "}"
+          "{\"day\":\"\(p.day)\",\"value\":" + jsonNumber(p.value, count: count)
+            + ",\"lower\":" + jsonNumber(p.lower, count: count) + ",\"upper\":"
+            + jsonNumber(p.upper, count: count) + "}"
         }
         return "{\"arm\":" + JSONText.string(series.arm) + ",\"metric\":"
           + JSONText.string(series.metric) + ",\"points\":[" + points.joined(separator: ",") + "]}"
@@ -149,11 +152,12 @@ package enum ComparisonWriter {
     var s = "{\"name\":" + JSONText.string(m.name) + ",\"definition\":"
     s += JSONText.string(m.definition) + ",\"form\":"
     switch m.form {
-    case .ratio: s += "\"ratio\",\"count\":false}"
-    case .total: s += "\"total\",\"count\":true}"
-    case .coverage(let items): s += "\"coverage\",\"count\":false,\"catalog_items\":\(items)}"
+    case .ratio: s += "\"ratio\",\"count\":false"
+    case .total: s += "\"total\",\"count\":true"
+    case .coverage(let items): s += "\"coverage\",\"count\":false,\"catalog_items\":\(items)"
     }
-    return s
+    s += ",\"direction\":" + JSONText.string(m.direction.rawValue)
+    return s + ",\"unit\":" + JSONText.string(m.unit) + "}"
   }
 
   private static func jsonEstimates(
@@ -239,7 +243,7 @@ package enum ComparisonWriter {
         row(
           [
             text("daily"), text(series.arm), null, text(series.metric), text(p.day.description),
-            number(p.value), null, null,
+            number(p.value), number(p.lower), number(p.upper),
           ] + noPValues)
       }
     }

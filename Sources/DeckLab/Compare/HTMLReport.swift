@@ -1,117 +1,310 @@
 import DeckCore
+import DeckIO
+import Foundation
 
 /// The `--report FILE.html` of `menudeck compare`: one self-contained HTML5 file.
 ///
 /// Nothing is loaded from anywhere (no scripts, external styles, fonts or images; the CSS is
-/// inline, the charts are inline SVG, no JavaScript), so the file reads the same offline, in a
-/// mail attachment or printed. Contents, top to bottom:
-/// - the title and a table of the parameters, units, level, resamples and baseline; the notes;
-/// - per metric (in report order) its name and definition, a dot-and-whisker chart of every arm's
-///   value with its confidence interval (the baseline arm's row in bold, its value as a dashed
-///   line) and, with a baseline, a chart of each other arm's difference to it with its interval,
-///   a line at zero, the p-value and the Holm-adjusted p-value, after a note on the family of
-///   tests the adjustment is over;
-/// - per-day line charts of every metric of `daily` (one line per arm, a legend, a marker per
-///   defined day, the line broken where a day is undefined);
-/// - the estimates and differences tables (the content of the Markdown output).
+/// inline, the charts are inline SVG or HTML, no JavaScript), so the file reads the same offline,
+/// in a mail attachment or printed. Contents, top to bottom:
+/// - the title, a one-line account of what was compared, and links to the sections;
+/// - **Summary**: a leaderboard of every arm on the headline metrics (`ReportSummary`), each cell
+///   `value [lower, upper]`, the best arm per metric marked by the metric's direction, and the
+///   differences from the baseline that are significant after Holm's adjustment marked; then
+///   the note on multiple comparisons (the family's size, the correction, what the p-values
+///   shown are, and whether the number of resamples lets any test reach significance);
+/// - the notes;
+/// - per metric its name, direction, unit and definition, a dot-and-whisker chart of every arm's
+///   value with its interval (the baseline's value as a dashed line) and, with a baseline, a
+///   chart of each other arm's difference with its interval, a line at zero, the p-value and
+///   the Holm-adjusted p-value (`IntervalChart`);
+/// - per-day charts of every metric of `daily` with bands for the days' intervals (`SVGChart`):
+///   one chart when there are at most `bandedArms` arms, else one of every line and a panel
+///   per arm against the baseline;
+/// - the dishes each arm showed most; the estimates and differences tables;
+/// - the footer: the version, command line and inputs with their SHA-256 (`report.run`, when
+///   recorded), and the parameters.
 ///
-/// Every string from the input (title, parameters, arm and metric names, definitions, notes) is
-/// escaped (`&`, `<`, `>`, `"`, `'`), in HTML text, SVG text and attributes alike. Numbers have
-/// fixed decimals (`ComparisonWriter.textDecimals`; counts whole); an undefined value draws
-/// nothing and says "undefined". The output holds no date or random number: the same report is
-/// always the same bytes. Arm colours are the Okabe–Ito palette (safe for colour-blind readers)
-/// in arm order; the per-day lines also differ by marker shape, so they read in grey print.
+/// Every arm has one `ArmStyle` (colour, marker, dash) in every chart, legend and table. Every
+/// string from the input (title, parameters, arm and metric names, definitions, notes, paths,
+/// arguments) is escaped (`&`, `<`, `>`, `"`, `'`), in HTML text, SVG text and attributes
+/// alike. Numbers have fixed decimals (`ComparisonWriter.textDecimals`; counts whole); an
+/// undefined value draws nothing and says "undefined". The output holds no date or random
+/// number: the same report is always the same bytes.
 package enum HTMLReport {
+  /// Up to this many arms a per-day chart draws every arm's band; with more, the bands go to
+  /// one panel per arm (beside the baseline), as a dozen overlapping bands hide each other.
+  static let bandedArms = 4
+
   /// The whole HTML file.
   package static func render(_ report: ComparisonReport) -> [UInt8] {
     let h = ReportText.html
     var s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
     s += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
     s += "<meta name=\"generator\" content=\"menudeck compare\">\n"
-    s += "<title>" + h(report.title) + "</title>\n<style>\n" + css + "</style>\n</head>\n<body>\n"
-    s += "<header>\n<h1>" + h(report.title) + "</h1>\n<table class=\"parameters\">\n<tbody>\n"
-    for field in ReportText.headerFields(report) {
-      s += "<tr><th scope=\"row\">" + h(field.name) + "</th><td>" + h(field.value) + "</td></tr>\n"
-    }
-    s += "</tbody>\n</table>\n</header>\n"
+    s += "<title>" + h(report.title) + "</title>\n<style>\n" + HTMLReportStyle.css
+    s += "</style>\n</head>\n<body>\n"
+    s += header(report)
+    s += summarySection(report)
     if !report.notes.isEmpty {
-      s += "<section class=\"notes\">\n<h2>Notes</h2>\n<ul>\n"
+      s += "<section id=\"notes\" class=\"notes\">\n<h2>Notes</h2>\n<ul>\n"
       for note in report.notes { s += "<li>" + h(note) + "</li>\n" }
       s += "</ul>\n</section>\n"
     }
     s += metricsSection(report)
+    s += positionsSection(report)
     s += dailySection(report)
     s += dishesSection(report)
     s += tablesSection(report)
+    s += footer(report)
     s += "</body>\n</html>\n"
     return Array(s.utf8)
   }
 
-  private static func colour(_ report: ComparisonReport, _ arm: String) -> String {
-    let n = report.arms.firstIndex { $0.arm == arm } ?? report.arms.count
-    return SVGChart.palette[n % SVGChart.palette.count]
+  // MARK: - Arms
+
+  /// The style of the arm named `arm`: by its place in `report.arms` (an unknown name after
+  /// them all).
+  static func style(_ report: ComparisonReport, _ arm: String) -> ArmStyle {
+    ArmStyle(index: report.arms.firstIndex { $0.arm == arm } ?? report.arms.count)
   }
+
+  /// The arm's swatch and name, for a table's header or row header; the whole name in a tooltip.
+  private static func armLabel(_ report: ComparisonReport, _ arm: String, suffix: String = "")
+    -> String
+  {
+    let h = ReportText.html
+    return "<span class=\"armlabel\" title=\"" + h(arm + suffix) + "\">"
+      + style(report, arm).swatch() + "<span class=\"armname\">" + h(arm + suffix)
+      + "</span></span>"
+  }
+
+  /// A metric's name with a break opportunity after each underscore, so that a long name wraps
+  /// between its words in a narrow column header.
+  private static func breakable(_ name: String) -> String {
+    ReportText.html(name).replacingOccurrences(of: "_", with: "_<wbr>")
+  }
+
+  /// `↑ higher is better · likes per card`, in a span classed by the direction.
+  private static func meaning(_ metric: MetricSpec, short: Bool = false) -> String {
+    let h = ReportText.html
+    let d = metric.direction
+    var s = "<span class=\"dir \(d.rawValue)\" title=\"" + h(d.phrase) + "\">" + d.arrow
+    if !short { s += " " + h(d.phrase) }
+    s += "</span>"
+    if !metric.unit.isEmpty {
+      s += short ? " <span class=\"unit\">" : " · <span class=\"unit\">"
+      s += h(metric.unit) + "</span>"
+    }
+    return s
+  }
+
+  // MARK: - Header and summary
+
+  private static func header(_ report: ComparisonReport) -> String {
+    let h = ReportText.html
+    var s = "<header>\n<h1>" + h(report.title) + "</h1>\n<p class=\"lede\">"
+    let arms = report.arms.count
+    s += "\(arms) arm\(arms == 1 ? "" : "s") compared on \(report.units) diner"
+    s += report.units == 1 ? "" : "s"
+    if let baseline = report.baseline { s += ", against the baseline " + h(baseline) }
+    s += "; " + ReportText.percent(report.level) + " confidence intervals from "
+    s += "\(report.resamples) bootstrap resamples of diners.</p>\n<nav><ul>"
+    var links = [("summary", "Summary")]
+    if !report.notes.isEmpty { links.append(("notes", "Notes")) }
+    links.append(("metrics", "Metrics"))
+    if report.metrics.contains(where: { positionMetric($0.name) != nil }) {
+      links.append(("positions", "By position"))
+    }
+    if !report.daily.isEmpty { links.append(("daily", "Per day")) }
+    if report.topDishes.contains(where: { !$0.dishes.isEmpty }) {
+      links.append(("dishes", "Dishes"))
+    }
+    links += [("tables", "Tables"), ("run", "Run")]
+    for (id, name) in links { s += "<li><a href=\"#\(id)\">\(name)</a></li>" }
+    return s + "</ul></nav>\n</header>\n"
+  }
+
+  private static func summarySection(_ report: ComparisonReport) -> String {
+    let h = ReportText.html
+    let headline = ReportSummary.headlineMetrics(report)
+    let level = ReportText.percent(report.level)
+    let alpha = ReportText.fixed(ReportSummary.alpha(report), decimals: 2)
+    var s = "<section id=\"summary\">\n<h2>Summary</h2>\n<p class=\"help\">The headline metrics,"
+    s += " value [" + level + " interval] per arm. Every metric is in the charts and tables"
+    s += " below.</p>\n"
+    let differenceOf = Dictionary(
+      report.differences.map { ($0.arm, $0) }, uniquingKeysWith: { first, _ in first })
+    s += "<div class=\"table-wrap\">\n<table class=\"leaderboard\">\n<thead>\n<tr>"
+    s += "<th scope=\"col\">arm</th>"
+    for m in headline {
+      let metric = report.metrics[m]
+      s += "<th scope=\"col\" title=\"" + h(metric.name + ": " + metric.definition) + "\">"
+      s += "<span class=\"mname\">" + breakable(metric.name) + "</span>"
+      s += "<span class=\"meaning\">" + meaning(metric, short: true) + "</span></th>"
+    }
+    s += "</tr>\n</thead>\n<tbody>\n"
+    let best = headline.map { ReportSummary.best(report, metric: $0) }
+    for (a, arm) in report.arms.enumerated() {
+      let isBaseline = arm.arm == report.baseline
+      s += "<tr\(isBaseline ? " class=\"baseline\"" : "")><th scope=\"row\">"
+      s += armLabel(report, arm.arm)
+      if isBaseline { s += "<span class=\"tag\">baseline</span>" }
+      s += "</th>"
+      for (column, m) in headline.enumerated() {
+        let metric = report.metrics[m]
+        let e = ReportText.estimate(arm.estimates, m)
+        var classes: [String] = []
+        var title: [String] = []
+        let isBest = best[column].contains(a)
+        if isBest {
+          classes.append("best")
+          title.append("best " + metric.name)
+        }
+        var arrow = ""
+        if let d = differenceOf[arm.arm] {
+          let verdict = ReportSummary.verdict(report, d, metric: m)
+          if verdict != .notSignificant {
+            let better = verdict.isBetter(metric.direction)
+            classes.append(better == true ? "better" : better == false ? "worse" : "differs")
+            arrow = verdict == .higher ? " ▲" : " ▼"
+            let diff = ReportText.estimate(d.estimates, m)
+            title.append(
+              (verdict == .higher ? "above" : "below") + " the baseline: "
+                + ReportText.estimateText(diff, count: metric.isCount, signed: true) + ", Holm p "
+                + ReportText.pValueText(ArmDifference.at(d.pHolm, m)))
+          }
+        }
+        s += "<td"
+        if !classes.isEmpty { s += " class=\"" + classes.joined(separator: " ") + "\"" }
+        if !title.isEmpty { s += " title=\"" + h(title.joined(separator: "; ")) + "\"" }
+        s += ">"
+        let value = ReportText.humanNumber(e.value, count: metric.isCount)
+        s += "<span class=\"v\">" + (isBest ? "<span class=\"star\">★</span>" : "")
+        s += h(value ?? "-") + arrow + "</span>"
+        if e.lower != nil || e.upper != nil {
+          let lower = ReportText.humanNumber(e.lower, count: metric.isCount) ?? "-"
+          let upper = ReportText.humanNumber(e.upper, count: metric.isCount) ?? "-"
+          s += "<span class=\"ci\">[" + h(lower) + ", " + h(upper) + "]</span>"
+        }
+        s += "</td>"
+      }
+      s += "</tr>\n"
+    }
+    s += "</tbody>\n</table>\n</div>\n<p class=\"key\"><span class=\"star\">★</span> best point"
+    s += " estimate by the metric's direction (↑ higher is better, ↓ lower is better; · neither,"
+    s += " none is marked)."
+    if !report.differences.isEmpty {
+      s += " ▲ ▼ significantly above or below the baseline: the paired randomization test's"
+      s += " p-value adjusted by Holm's method is below " + alpha + " (1 − the " + level
+      s += " level); <span class=\"swatch-key better\">better</span>"
+      s += " <span class=\"swatch-key worse\">worse</span>"
+      s += " <span class=\"swatch-key differs\">no better direction</span>."
+    }
+    s += "</p>\n" + multipleComparisons(report)
+    return s + "</section>\n"
+  }
+
+  /// The note on multiple comparisons: the family, the correction, what the shown p-values are,
+  /// and a warning when too few resamples let no test reach significance.
+  private static func multipleComparisons(_ report: ComparisonReport) -> String {
+    guard !report.differences.isEmpty else { return "" }
+    let h = ReportText.html
+    let tests = ReportSummary.familyTests(report)
+    let arms = report.differences.count
+    let metrics = report.metrics.count
+    let alpha = ReportSummary.alpha(report)
+    let alphaText = ReportText.fixed(alpha, decimals: 2)
+    var s = "<div class=\"callout\">\n<p><strong>Multiple comparisons.</strong> Against the"
+    s += " baseline this report makes \(tests) test\(tests == 1 ? "" : "s") (\(arms) arm"
+    s += "\(arms == 1 ? "" : "s") × \(metrics) metric\(metrics == 1 ? "" : "s")"
+    let left = arms * metrics - tests
+    s += left > 0 ? ", \(left) undefined left out)" : ")"
+    s += ", one per arm and metric, so some small p-values are expected by chance alone."
+    s += " Significance is called on the p-values adjusted by Holm's step-down method over"
+    s += " that whole family (<em>Holm</em> in the charts and tables): calling only those below "
+    s += alphaText + " keeps the chance of even one false positive in the report at "
+    s += ReportText.percent(alpha) + " or less, however the tests depend on each other. The"
+    s += " unadjusted p-values (<em>p</em>, the paired randomization test) are shown for"
+    s += " reference only. The JSON and CSV outputs add the Benjamini-Hochberg adjustment, a"
+    s += " paired t-test and a Wilcoxon signed-rank test.</p>\n"
+    let smallest = ReportSummary.smallestHolm(report)
+    if tests > 0 && smallest >= alpha {
+      s += "<p class=\"warning\">With "
+      if report.units <= Resampling.exactUnits {
+        s += "\(report.units) diners the exact test's smallest p-value is 2 / 2^\(report.units),"
+        s += " so over \(tests) tests the smallest Holm-adjusted p-value is "
+        s += h(ReportText.fixed(smallest, decimals: 4)) + ": no difference can be significant at "
+        s += alphaText + " with so few diners.</p>\n"
+      } else {
+        let needed = Int((Double(tests) / alpha).rounded(.up))
+        s += "\(report.resamples) resamples the smallest p-value is 1 / \(report.resamples + 1),"
+        s += " so over \(tests) tests the smallest Holm-adjusted p-value is "
+        s += h(ReportText.fixed(smallest, decimals: 4)) + ": no difference can be significant at "
+        s += alphaText + ". Run with <code>--resamples \(needed)</code> or more to let the"
+        s += " adjusted tests decide.</p>\n"
+      }
+    }
+    return s + "</div>\n"
+  }
+
+  // MARK: - Metrics
 
   private static func metricsSection(_ report: ComparisonReport) -> String {
     let h = ReportText.html
     let level = ReportText.percent(report.level)
-    var s = "<section>\n<h2>Metrics</h2>\n<p class=\"help\">Dots are values, whiskers " + level
-    s += " confidence intervals."
+    var s = "<section id=\"metrics\">\n<h2>Metrics</h2>\n<p class=\"help\">Markers are values,"
+    s += " whiskers " + level + " confidence intervals."
     if let baseline = report.baseline {
-      s += " Right: each arm minus the baseline (" + h(baseline) + ") with its " + level
-      s += " interval, a line at zero, the two-sided paired randomization-test p-value (p) and"
-      s += " the same adjusted for multiple comparisons (Holm)."
-    }
-    s += "</p>\n"
-    if !report.differences.isEmpty {
-      s +=
-        "<p class=\"help\">Multiple comparisons: this report tests "
-        + h(ReportText.familySize(report))
-      s += " at once, so some small p-values are expected by chance alone. Holm is the"
-      s += " p-value adjusted by Holm's step-down method over that family (every defined"
-      s += " randomization p-value of a non-baseline arm and a metric): taking as real only the"
-      s += " differences whose Holm value is below 0.05 keeps the chance of even one false"
-      s += " positive in the whole report at 5% or less, however the tests depend on each other."
-      s += " The JSON and"
-      s += " CSV outputs also give the Benjamini-Hochberg adjustment (false discovery rate), a"
-      s += " paired t-test and a Wilcoxon signed-rank test.</p>\n"
+      s += " Right (below on a phone): each arm minus the baseline (" + h(baseline) + ") with its"
+      s += " " + level + " interval and a line at zero; p is the two-sided paired"
+      s += " randomization-test p-value, Holm the same adjusted for multiple comparisons"
+      s += " (highlighted below " + ReportText.fixed(ReportSummary.alpha(report), decimals: 2)
+      s += ").</p>\n"
+    } else {
+      s += "</p>\n"
     }
     let baselineIndex = report.baseline.flatMap { b in report.arms.firstIndex { $0.arm == b } }
-    for (n, metric) in report.metrics.enumerated() {
-      s += "<section class=\"metric\">\n<h3>" + h(metric.name) + "</h3>\n"
+    let minus = Set(report.differences.map(\.baseline)).sorted()
+    let minusName = minus.count == 1 ? minus[0] : "baseline"
+    for (n, metric) in report.metrics.enumerated() where positionMetric(metric.name) == nil {
+      s += "<section class=\"metric\" id=\"metric-\(n + 1)\">\n<h3>" + h(metric.name) + "</h3>\n"
+      s += "<p class=\"meta\">" + meaning(metric) + "</p>\n"
       s += "<p class=\"definition\">" + h(metric.definition) + "</p>\n<div class=\"charts\">\n"
       let rows = report.arms.map { arm in
         let e = ReportText.estimate(arm.estimates, n)
-        let marked = arm.arm == report.baseline
-        return SVGIntervalRow(
-          label: arm.arm, suffix: marked ? " (baseline)" : "", colour: colour(report, arm.arm),
-          estimate: e, text: ReportText.estimateText(e, count: metric.isCount), side: nil,
-          marked: marked)
+        return IntervalRow(
+          label: arm.arm, style: style(report, arm.arm), estimate: e,
+          text: ReportText.estimateText(e, count: metric.isCount),
+          marked: arm.arm == report.baseline)
       }
       let reference = baselineIndex.flatMap {
         ReportText.estimate(report.arms[$0].estimates, n).value
       }
       s += "<figure>\n<figcaption>value [" + level + " interval]</figcaption>\n"
-      s += SVGChart.intervals(
+      s += IntervalChart.render(
         rows, zeroLine: false, reference: reference, referenceLabel: "baseline",
-        title: metric.name + ": value per arm")
+        axisTitle: metric.unit.isEmpty ? metric.name : metric.unit,
+        label: metric.name + ": value per arm")
       s += "</figure>\n"
       if !report.differences.isEmpty {
         let rows = report.differences.map { d in
           let e = ReportText.estimate(d.estimates, n)
-          return SVGIntervalRow(
-            label: d.arm, colour: colour(report, d.arm), estimate: e,
+          return IntervalRow(
+            label: d.arm, style: style(report, d.arm), estimate: e,
             text: ReportText.estimateText(e, count: metric.isCount, signed: true),
-            side: "p " + ReportText.pValueText(ArmDifference.at(d.pValues, n)),
-            sideBelow: "Holm " + ReportText.pValueText(ArmDifference.at(d.pHolm, n)),
-            marked: false)
+            pValues: [
+              "p " + ReportText.pValueText(ArmDifference.at(d.pValues, n)),
+              "Holm " + ReportText.pValueText(ArmDifference.at(d.pHolm, n)),
+            ],
+            significant: ReportSummary.verdict(report, d, metric: n) != .notSignificant)
         }
-        let baselines = Set(report.differences.map(\.baseline)).sorted()
-        let minus = baselines.count == 1 ? baselines[0] : "baseline"
-        s += "<figure>\n<figcaption>arm - " + h(minus) + " [" + level + " interval]</figcaption>\n"
-        s += SVGChart.intervals(
+        s += "<figure>\n<figcaption>arm − " + h(minusName) + " [" + level
+        s += " interval]</figcaption>\n"
+        s += IntervalChart.render(
           rows, zeroLine: true, reference: nil, referenceLabel: "",
-          title: metric.name + ": difference to " + minus)
+          axisTitle: "arm − " + minusName + (metric.unit.isEmpty ? "" : ", " + metric.unit),
+          label: metric.name + ": difference to " + minusName)
         s += "</figure>\n"
       }
       s += "</div>\n</section>\n"
@@ -119,106 +312,338 @@ package enum HTMLReport {
     return s + "</section>\n"
   }
 
+  // MARK: - Curves (per day, per position)
+
+  /// One metric's curves, one per arm: a chart of every arm (with bands when there are at most
+  /// `bandedArms` arms), in a wide variant for screens and print and a narrow one for phones
+  /// (the CSS shows one, so that neither is scaled far from its size); with more arms and
+  /// intervals, one panel per non-baseline arm with its band beside the baseline's (grey), the
+  /// panels on one y axis.
+  private static func curves(
+    _ report: ComparisonReport, _ curves: [(arm: String, points: [SVGChart.Point])],
+    title: String, unit: String, x: SVGChart.XAxis, empty: String, undefined: String
+  ) -> String {
+    let panels = curves.count > bandedArms
+    let hasBands = curves.contains { $0.points.contains { $0.lower != nil && $0.upper != nil } }
+    let series = curves.map { c in
+      SVGChart.Series(label: c.arm, style: style(report, c.arm), points: c.points, band: !panels)
+    }
+    func chart(_ series: [SVGChart.Series], width: Double, height: Double, scale: [Double] = [])
+      -> String
+    {
+      SVGChart.lines(
+        series, title: title, unit: unit, x: x, width: width, height: height, scale: scale,
+        empty: empty, undefined: undefined)
+    }
+    var s = "<figure class=\"curve-chart\">\n<div class=\"for-wide\">"
+    s += chart(series, width: 640, height: 290) + "</div>\n<div class=\"for-narrow\">"
+    s += chart(series, width: 400, height: 236) + "</div>\n</figure>\n"
+    guard panels && hasBands else { return s }
+    let scale = curves.flatMap { $0.points.flatMap { [$0.value, $0.lower, $0.upper] } }
+      .compactMap { $0 }
+    let baseline = curves.first { $0.arm == report.baseline }
+    s += "<div class=\"panels\">\n"
+    for c in curves where c.arm != report.baseline {
+      var pair: [SVGChart.Series] = []
+      if let baseline {
+        pair.append(
+          SVGChart.Series(
+            label: baseline.arm, style: style(report, baseline.arm), points: baseline.points,
+            muted: true))
+      }
+      pair.append(SVGChart.Series(label: c.arm, style: style(report, c.arm), points: c.points))
+      s += "<figure class=\"panel\">\n<figcaption>" + armLabel(report, c.arm) + "</figcaption>\n"
+      s += SVGChart.lines(
+        pair, title: title + ": " + c.arm, unit: unit, x: x, width: 290, height: 190,
+        scale: scale, empty: empty, undefined: undefined)
+      s += "</figure>\n"
+    }
+    return s + "</div>\n"
+  }
+
+  /// The help sentence of a section of curves: what the bands are, and where they go with many
+  /// arms.
+  private static func curvesHelp(
+    _ report: ComparisonReport, arms: Int, hasBands: Bool, bands: String
+  ) -> String {
+    guard hasBands else { return "" }
+    var s = " Bands: " + bands
+    if arms > bandedArms {
+      s += " With \(arms) arms the bands would hide each other: the first chart of each metric"
+      s += " draws every line, the panels below it each arm with its band"
+      s += report.baseline.map { " beside the baseline (" + ReportText.html($0) + ", grey)" } ?? ""
+      s += "."
+    }
+    return s
+  }
+
+  /// The heading, meaning and definition of a metric's section.
+  private static func metricHeading(_ name: String, _ spec: MetricSpec?) -> String {
+    let h = ReportText.html
+    let spec = spec ?? MetricSpec(name: name, definition: "", form: .ratio)
+    var s = "<h3>" + h(name) + "</h3>\n<p class=\"meta\">" + meaning(spec) + "</p>\n"
+    if !spec.definition.isEmpty { s += "<p class=\"definition\">" + h(spec.definition) + "</p>\n" }
+    return s
+  }
+
   private static func dailySection(_ report: ComparisonReport) -> String {
     guard !report.daily.isEmpty else { return "" }
-    let h = ReportText.html
     var metrics: [String] = []
     for series in report.daily where !metrics.contains(series.metric) {
       metrics.append(series.metric)
     }
-    var s = "<section>\n<h2>Per day</h2>\n<div class=\"charts\">\n"
+    let arms =
+      report.arms.map(\.arm).filter { arm in report.daily.contains { $0.arm == arm } }
+      + report.daily.map(\.arm).filter { arm in !report.arms.contains { $0.arm == arm } }
+    let hasBands = report.daily.contains { $0.points.contains { $0.lower != nil } }
+    var s = "<section id=\"daily\">\n<h2>Per day</h2>\n<p class=\"help\">Lines: each day's value."
+    s += curvesHelp(
+      report, arms: Set(arms).count, hasBands: hasBands,
+      bands: "its " + ReportText.percent(report.level)
+        + " interval, a bootstrap over the diners with a session that day.")
+    s += "</p>\n" + legend(report, arms)
+    let days = report.daily.flatMap { $0.points.map(\.day) }
+    // With few arms (no panels) two charts fit side by side.
+    let grid = Set(arms).count <= bandedArms
+    if grid { s += "<div class=\"curve-grid\">\n" }
     for name in metrics {
       let spec = report.metrics.first { $0.name == name }
-      s += "<figure class=\"metric\">\n<h3>" + h(name) + "</h3>\n"
-      if let spec { s += "<p class=\"definition\">" + h(spec.definition) + "</p>\n" }
-      let series = report.daily.filter { $0.metric == name }.map { d in
-        let n = report.arms.firstIndex { $0.arm == d.arm } ?? report.arms.count
-        return SVGChart.Series(
-          label: d.arm, colour: colour(report, d.arm), marker: n, points: d.points)
+      s += "<section class=\"metric daily\">\n" + metricHeading(name, spec)
+      let all = report.daily.filter { $0.metric == name }
+      if let first = days.min(), let last = days.max() {
+        let points = all.map { (arm: $0.arm, points: SVGChart.points($0.points, since: first)) }
+        s += curves(
+          report, points, title: name + " per day", unit: spec?.unit ?? "",
+          x: SVGChart.dayAxis(first: first, last: last), empty: "no days",
+          undefined: "undefined on every day")
+      } else {
+        s += curves(
+          report, all.map { (arm: $0.arm, points: []) }, title: name + " per day",
+          unit: spec?.unit ?? "",
+          x: SVGChart.XAxis(title: "day", label: { _ in "" }, labelWidth: 50),
+          empty: "no days", undefined: "undefined on every day")
       }
-      s += SVGChart.daily(series, title: name + " per day") + "</figure>\n"
+      s += "</section>\n"
     }
-    return s + "</div>\n</section>\n"
+    if grid { s += "</div>\n" }
+    return s + "</section>\n"
   }
+
+  /// A legend of `arms`: swatch and name.
+  private static func legend(_ report: ComparisonReport, _ arms: [String]) -> String {
+    var s = "<ul class=\"legend\">"
+    for arm in arms { s += "<li>" + armLabel(report, arm) + "</li>" }
+    return s + "</ul>\n"
+  }
+
+  /// Metric `name`'s estimator and position when it is an off-policy estimate at a position
+  /// (`ips_p3`: ips, 3), nil otherwise.
+  static func positionMetric(_ name: String) -> (estimator: String, position: Int)? {
+    guard let p = name.range(of: "_p", options: .backwards),
+      let position = Int(name[p.upperBound...]), position >= 1,
+      name[p.upperBound...].allSatisfy({ $0.isASCII && $0.isNumber })
+    else { return nil }
+    let estimator = String(name[..<p.lowerBound])
+    guard OffPolicy.Estimator(rawValue: estimator) != nil else { return nil }
+    return (estimator, position)
+  }
+
+  /// The off-policy estimates per position, one chart per estimator with a curve per arm over
+  /// the positions (their differences and p-values are in the tables).
+  private static func positionsSection(_ report: ComparisonReport) -> String {
+    var estimators: [String] = []
+    var byEstimator: [String: [(position: Int, metric: Int)]] = [:]
+    for (m, metric) in report.metrics.enumerated() {
+      guard let (estimator, position) = positionMetric(metric.name) else { continue }
+      if byEstimator[estimator] == nil { estimators.append(estimator) }
+      byEstimator[estimator, default: []].append((position, m))
+    }
+    guard !estimators.isEmpty else { return "" }
+    let hasBands = report.arms.contains { arm in
+      byEstimator.values.joined().contains {
+        ReportText.estimate(arm.estimates, $0.metric).lower != nil
+      }
+    }
+    var s = "<section id=\"positions\">\n<h2>By position</h2>\n<p class=\"help\">The off-policy"
+    s += " estimates at each logged position (metrics <code>NAME_pP</code>), one curve per arm."
+    s += curvesHelp(
+      report, arms: report.arms.count, hasBands: hasBands,
+      bands: "each position's " + ReportText.percent(report.level) + " interval.")
+    s += " Their differences from the baseline, with p-values, are in the tables.</p>\n"
+    s += legend(report, report.arms.map(\.arm))
+    let x = SVGChart.XAxis(title: "position", label: { "\($0)" }, labelWidth: 26)
+    let grid = report.arms.count <= bandedArms
+    if grid { s += "<div class=\"curve-grid\">\n" }
+    for estimator in estimators {
+      let columns = byEstimator[estimator]!.sorted { $0.position < $1.position }
+      let overall = report.metrics.first { $0.name == estimator }
+      let spec = report.metrics[columns[0].metric]
+      s += "<section class=\"metric positions\">\n"
+      s += metricHeading(
+        estimator + "_pP",
+        overall.map { o in
+          MetricSpec(
+            name: estimator + "_pP", definition: o.definition + "; per position",
+            form: spec.form, direction: spec.direction, unit: spec.unit)
+        } ?? spec)
+      let points = report.arms.map { arm in
+        (
+          arm: arm.arm,
+          points: columns.map { c in
+            let e = ReportText.estimate(arm.estimates, c.metric)
+            return SVGChart.Point(x: c.position, value: e.value, lower: e.lower, upper: e.upper)
+          }
+        )
+      }
+      s += curves(
+        report, points, title: estimator + " per position", unit: spec.unit, x: x,
+        empty: "no positions", undefined: "undefined at every position")
+      s += "</section>\n"
+    }
+    if grid { s += "</div>\n" }
+    return s + "</section>\n"
+  }
+
+  // MARK: - Tables
 
   /// The dishes each strategy showed most: rank, then a column per strategy.
   private static func dishesSection(_ report: ComparisonReport) -> String {
     guard report.topDishes.contains(where: { !$0.dishes.isEmpty }) else { return "" }
     let h = ReportText.html
-    var s = "<section>\n<h2>Dishes shown most</h2>\n"
+    var s = "<section id=\"dishes\">\n<h2>Dishes shown most</h2>\n"
     s += "<p class=\"help\">" + h(ReportText.dishesCaption(report)) + "</p>\n"
-    let grid = ReportText.dishesGrid(report, clean: h)
-    s += table(grid.header, grid.rows)
+    s += "<div class=\"table-wrap\">\n<table class=\"data dishes\">\n<thead>\n<tr>"
+    s += "<th scope=\"col\">rank</th>"
+    for top in report.topDishes { s += "<th scope=\"col\">" + armLabel(report, top.arm) + "</th>" }
+    s += "</tr>\n</thead>\n<tbody>\n"
+    let depth = report.topDishes.map(\.dishes.count).max() ?? 0
+    for r in 0..<depth {
+      s += "<tr><th scope=\"row\">\(r + 1)</th>"
+      for top in report.topDishes {
+        guard r < top.dishes.count else {
+          s += "<td></td>"
+          continue
+        }
+        let d = top.dishes[r]
+        s += "<td><span class=\"dish\">" + h(d.name) + "</span> <span class=\"category\">"
+        s += h(d.category) + "</span> <span class=\"count\">\(d.count)</span></td>"
+      }
+      s += "</tr>\n"
+    }
+    s += "</tbody>\n</table>\n</div>\n"
     return s + "</section>\n"
   }
 
   private static func tablesSection(_ report: ComparisonReport) -> String {
     let h = ReportText.html
-    var s = "<section>\n<h2>Tables</h2>\n<h3>Estimates</h3>\n"
+    var s = "<section id=\"tables\">\n<h2>Tables</h2>\n<h3>Estimates</h3>\n"
     s += "<p class=\"help\">" + h(ReportText.estimatesCaption(report)) + "</p>\n"
-    let estimates = ReportText.estimatesGrid(report, clean: h)
-    s += table(estimates.header, estimates.rows)
+    s += "<div class=\"table-wrap\">\n<table class=\"data\">\n<thead>\n<tr>"
+    s += "<th scope=\"col\">metric</th>"
+    for arm in report.arms {
+      s += "<th scope=\"col\">" + armLabel(report, arm.arm)
+      if arm.arm == report.baseline { s += "<span class=\"tag\">baseline</span>" }
+      s += "</th>"
+    }
+    s += "</tr>\n</thead>\n<tbody>\n"
+    for (n, metric) in report.metrics.enumerated() {
+      s += "<tr><th scope=\"row\">" + metricLabel(metric) + "</th>"
+      for arm in report.arms {
+        let e = ReportText.estimate(arm.estimates, n)
+        s += "<td>" + h(ReportText.estimateText(e, count: metric.isCount)) + "</td>"
+      }
+      s += "</tr>\n"
+    }
+    s += "</tbody>\n</table>\n</div>\n"
     if !report.differences.isEmpty {
       s += "<h3>Differences</h3>\n"
-      s += "<p class=\"help\">" + h(ReportText.differencesCaption(report)) + "</p>\n"
-      let diffs = ReportText.differencesGrid(report, clean: h)
-      s += table(diffs.header, diffs.rows)
+      s += "<p class=\"help\">Each arm minus the baseline, value [lower, upper] at "
+      s += ReportText.percent(report.level) + "; p: the two-sided paired randomization test;"
+      s += " Holm: p adjusted by Holm's step-down method over the report's "
+      s += "\(ReportSummary.familyTests(report)) tests (in bold where below "
+      s += ReportText.fixed(ReportSummary.alpha(report), decimals: 2) + ").</p>\n"
+      s += "<div class=\"table-wrap\">\n<table class=\"data differences\">\n<thead>\n<tr>"
+      s += "<th scope=\"col\" rowspan=\"2\">metric</th>"
+      for d in report.differences {
+        s += "<th scope=\"colgroup\" colspan=\"3\" class=\"group\">"
+        s += armLabel(report, d.arm, suffix: " − " + d.baseline) + "</th>"
+      }
+      s += "</tr>\n<tr>"
+      for _ in report.differences {
+        s += "<th scope=\"col\" class=\"group\">difference</th><th scope=\"col\">p</th>"
+        s += "<th scope=\"col\">Holm</th>"
+      }
+      s += "</tr>\n</thead>\n<tbody>\n"
+      for (n, metric) in report.metrics.enumerated() {
+        s += "<tr><th scope=\"row\">" + metricLabel(metric) + "</th>"
+        for d in report.differences {
+          let e = ReportText.estimate(d.estimates, n)
+          let significant = ReportSummary.verdict(report, d, metric: n) != .notSignificant
+          s += "<td class=\"group\">"
+          s += h(ReportText.estimateText(e, count: metric.isCount, signed: true)) + "</td>"
+          s += "<td>" + h(ReportText.pValueText(ArmDifference.at(d.pValues, n))) + "</td>"
+          s += significant ? "<td class=\"significant\">" : "<td>"
+          s += h(ReportText.pValueText(ArmDifference.at(d.pHolm, n))) + "</td>"
+        }
+        s += "</tr>\n"
+      }
+      s += "</tbody>\n</table>\n</div>\n"
     }
     return s + "</section>\n"
   }
 
-  /// A table of already escaped cells; the first column holds row headers.
-  private static func table(_ header: [String], _ rows: [[String]]) -> String {
-    var s = "<div class=\"table-wrap\">\n<table>\n<thead>\n<tr>"
-    for cell in header { s += "<th scope=\"col\">" + cell + "</th>" }
-    s += "</tr>\n</thead>\n<tbody>\n"
-    for row in rows {
-      s += "<tr><th scope=\"row\">" + row[0] + "</th>"
-      for cell in row.dropFirst() { s += "<td>" + cell + "</td>" }
-      s += "</tr>\n"
-    }
-    return s + "</tbody>\n</table>\n</div>\n"
+  /// A metric's name in a row header, with its direction's arrow and its definition in a
+  /// tooltip.
+  private static func metricLabel(_ metric: MetricSpec) -> String {
+    let h = ReportText.html
+    return "<span class=\"mname\" title=\"" + h(metric.name + ": " + metric.definition) + "\">"
+      + h(metric.name) + "</span> <span class=\"dir \(metric.direction.rawValue)\" title=\""
+      + h(metric.direction.phrase) + "\">" + metric.direction.arrow + "</span>"
   }
 
-  private static let css = """
-    body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
-      sans-serif; color: #1a1a1a; background: #fff; max-width: 1220px; margin: 0 auto;
-      padding: 20px 24px; line-height: 1.4; }
-    h1 { font-size: 1.45rem; margin: 0 0 .6rem; overflow-wrap: anywhere; }
-    h2 { font-size: 1.2rem; border-bottom: 1px solid #ccc; padding-bottom: .2rem;
-      margin: 1.8rem 0 .6rem; }
-    h3 { font-size: 1rem; margin: 0; overflow-wrap: anywhere;
-      font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
-    .definition, .help, figcaption { color: #555; font-size: .82rem; margin: .1rem 0 .35rem; }
-    .metric { margin: 1rem 0 1.4rem; break-inside: avoid; page-break-inside: avoid; }
-    .charts { display: flex; flex-wrap: wrap; gap: 6px 24px; }
-    figure { margin: 0; max-width: 570px; }
-    svg { display: block; max-width: 100%; height: auto; }
-    svg text { font-size: 12px; fill: #1a1a1a; }
-    svg .marked { font-weight: bold; }
-    svg .numbers { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace;
-      font-size: 10.5px; fill: #444; }
-    svg .tick, svg .note { font-size: 10px; fill: #555; }
-    svg .undefined { font-style: italic; fill: #767676; }
-    svg .legend { font-size: 11.5px; }
-    svg .grid { stroke: #e6e6e6; stroke-width: 1; }
-    svg .axis { stroke: #888; stroke-width: 1; }
-    svg .zero { stroke: #222; stroke-width: 1.5; }
-    svg .reference { stroke: #555; stroke-width: 1.2; stroke-dasharray: 4 3; }
-    svg .whisker, svg .series { stroke-width: 2; fill: none; }
-    table { border-collapse: collapse; font-size: .85rem; margin: .3rem 0 1rem; }
-    th, td { border: 1px solid #d4d4d4; padding: 3px 8px; text-align: right;
-      font-variant-numeric: tabular-nums; white-space: nowrap; }
-    th[scope="row"], thead th:first-child, .parameters td { text-align: left; }
-    thead th { background: #f2f2f2; white-space: normal; overflow-wrap: anywhere; }
-    .parameters th { background: #f7f7f7; font-weight: 600; }
-    .notes li { overflow-wrap: anywhere; }
-    .table-wrap { overflow-x: auto; }
-    @media print {
-      body { max-width: none; padding: 0; }
-      figure, table { break-inside: avoid; page-break-inside: avoid; }
-      .table-wrap { overflow: visible; }
-    }
+  // MARK: - Footer
 
-    """
+  private static func footer(_ report: ComparisonReport) -> String {
+    let h = ReportText.html
+    var s = "<footer id=\"run\">\n<h2>Run</h2>\n"
+    if let run = report.run {
+      s += "<dl class=\"run\">\n<dt>version</dt><dd>menudeck " + h(run.version) + "</dd>\n"
+      s += "<dt>command</dt><dd><code class=\"command\">"
+      // An argument breaks across lines only when it is wider than the line.
+      s += run.arguments.map { "<span class=\"arg\">" + h(shellQuoted($0)) + "</span>" }
+        .joined(separator: " ")
+      s += "</code></dd>\n</dl>\n"
+      if !run.inputs.isEmpty {
+        s += "<div class=\"table-wrap\">\n<table class=\"data inputs\">\n<thead>\n<tr>"
+        s += "<th scope=\"col\">input</th><th scope=\"col\">path</th>"
+        s += "<th scope=\"col\">SHA-256</th></tr>\n</thead>\n<tbody>\n"
+        for input in run.inputs {
+          s += "<tr><th scope=\"row\">" + h(input.role) + "</th><td class=\"path\">"
+          s += h(input.path).replacingOccurrences(of: "/", with: "/<wbr>")
+          s += "</td><td class=\"hash\">" + h(input.sha256) + "</td></tr>\n"
+        }
+        s += "</tbody>\n</table>\n</div>\n"
+      }
+    } else {
+      s += "<p class=\"help\">The version, command line and inputs of this report were not"
+      s += " recorded.</p>\n"
+    }
+    s += "<h3>Parameters</h3>\n<div class=\"table-wrap\">\n<table class=\"parameters\">\n<tbody>\n"
+    for field in ReportText.headerFields(report) {
+      s += "<tr><th scope=\"row\">" + h(field.name) + "</th><td>" + h(field.value) + "</td></tr>\n"
+    }
+    s += "</tbody>\n</table>\n</div>\n"
+    return s + "</footer>\n"
+  }
+
+  /// `argument` as a POSIX shell word: as it is when it holds only characters no shell treats
+  /// specially, else in single quotes (a quote inside as `'\''`). Not yet HTML-escaped.
+  static func shellQuoted(_ argument: String) -> String {
+    let plain = argument.unicodeScalars.allSatisfy { c in
+      (c.value >= 0x30 && c.value <= 0x39) || (c.value >= 0x41 && c.value <= 0x5A)
+        || (c.value >= 0x61 && c.value <= 0x7A) || "-_./=:,+@%".unicodeScalars.contains(c)
+    }
+    if plain && !argument.isEmpty { return argument }
+    return "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
 }

@@ -21,11 +21,22 @@ package struct MetricSpec: Sendable, Equatable {
   package var name: String
   package var definition: String
   package var form: MetricForm
+  /// Which way is better (`MetricMeaning`'s table by default; `.neither` for a name it lacks).
+  package var direction: MetricDirection
+  /// The unit of the value, for an axis title (`MetricMeaning`'s table by default; empty for a
+  /// name it lacks).
+  package var unit: String
 
-  package init(name: String, definition: String, form: MetricForm) {
+  package init(
+    name: String, definition: String, form: MetricForm, direction: MetricDirection? = nil,
+    unit: String? = nil
+  ) {
     self.name = name
     self.definition = definition
     self.form = form
+    let meaning = MetricMeaning.of(name)
+    self.direction = direction ?? meaning?.direction ?? .neither
+    self.unit = unit ?? meaning?.unit ?? ""
   }
 
   /// Whether the value is a whole-number count.

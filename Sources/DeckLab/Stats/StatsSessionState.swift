@@ -95,6 +95,41 @@ struct Session {
   func end(deckSize: Int) -> SessionEnd {
     SessionEnd(swiped: Int(right + left), deckSize: deckSize, firstRightPlace: swipesToPick)
   }
+
+  /// Whether `sums` knows `metric`: the metrics made of each session alone.
+  static func hasSums(_ metric: StatsMetric) -> Bool {
+    switch metric {
+    case .decks, .cardsShown, .rightSwipes, .leftSwipes, .likeRate, .pickRate, .meanSwipesToPick,
+      .abandonRate, .finishedWithoutPickRate, .intraDeckDiversity:
+      true
+    default: false
+    }
+  }
+
+  /// The session's numerator and denominator of `metric` (a count's denominator is 0; a session
+  /// without a pick adds nothing to `mean_swipes_to_pick`), given how it ended; nil for a metric
+  /// not made of each session alone (`hasSums`).
+  func sums(_ metric: StatsMetric, end: SessionEnd) -> (numerator: Double, denominator: Double)? {
+    let cards = Double(right + left)
+    switch metric {
+    case .decks: return (1, 0)
+    case .cardsShown: return (cards, 0)
+    case .rightSwipes: return (Double(right), 0)
+    case .leftSwipes: return (Double(left), 0)
+    case .likeRate: return (Double(right), cards)
+    case .intraDeckDiversity: return (Double(categoryCount), 1)
+    case .pickRate, .meanSwipesToPick, .abandonRate, .finishedWithoutPickRate:
+      switch (metric, end) {
+      case (.pickRate, .picked), (.abandonRate, .abandoned),
+        (.finishedWithoutPickRate, .finishedWithoutPick):
+        return (1, 1)
+      case (.meanSwipesToPick, .picked(let place)): return (Double(place), 1)
+      case (.meanSwipesToPick, _): return (0, 0)
+      default: return (0, 1)
+      }
+    default: return nil
+    }
+  }
 }
 
 /// Counts of one (strategy, day), or of one strategy over all days.

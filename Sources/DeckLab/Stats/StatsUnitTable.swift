@@ -79,48 +79,27 @@ extension StatsAccumulator {
     return (ids, unitOfUser)
   }
 
-  /// The counts of the sessions.
+  /// The counts of the sessions (`Session.sums`), and the denominators of `novelty` and
+  /// `repeat_pick_rate`, whose numerators come from the items shown and the pick days.
   private func addSessions(
     to arms: inout [ArmUnits], _ cells: UnitCells, _ columns: [StatsMetric: Int]
   ) {
-    let decks = columns[.decks]!
-    let cardsShown = columns[.cardsShown]!
-    let rightSwipes = columns[.rightSwipes]!
-    let leftSwipes = columns[.leftSwipes]!
-    let likeRate = columns[.likeRate]!
-    let pickRate = columns[.pickRate]!
-    let swipesToPick = columns[.meanSwipesToPick]!
-    let abandonRate = columns[.abandonRate]!
-    let finishedRate = columns[.finishedWithoutPickRate]!
-    let diversity = columns[.intraDeckDiversity]!
+    let perSession = StatsMetric.allCases.compactMap { metric in
+      Session.hasSums(metric) ? columns[metric].map { (metric, $0) } : nil
+    }
     let novelty = columns[.novelty]!
     let repeatRate = columns[.repeatPickRate]!
     for session in sessions {
       guard let (a, u) = cells.cell(session.key.strategy, session.key.user) else { continue }
-      let right = Double(session.right)
-      let cards = Double(session.right + session.left)
-      arms[a].add(unit: u, metric: decks, numerator: 1)
-      arms[a].add(unit: u, metric: cardsShown, numerator: cards)
-      arms[a].add(unit: u, metric: rightSwipes, numerator: right)
-      arms[a].add(unit: u, metric: leftSwipes, numerator: Double(session.left))
-      arms[a].add(unit: u, metric: likeRate, numerator: right, denominator: cards)
-      arms[a].add(
-        unit: u, metric: diversity, numerator: Double(session.categoryCount), denominator: 1)
-      arms[a].add(unit: u, metric: novelty, numerator: 0, denominator: cards)
-      arms[a].add(unit: u, metric: repeatRate, numerator: 0, denominator: right)
-      var picked = 0.0
-      var abandoned = 0.0
-      var finished = 0.0
-      switch session.end(deckSize: options.deckSize) {
-      case .picked(let place):
-        picked = 1
-        arms[a].add(unit: u, metric: swipesToPick, numerator: Double(place), denominator: 1)
-      case .abandoned: abandoned = 1
-      case .finishedWithoutPick: finished = 1
+      let end = session.end(deckSize: options.deckSize)
+      for (metric, column) in perSession {
+        guard let sums = session.sums(metric, end: end) else { continue }
+        arms[a].add(
+          unit: u, metric: column, numerator: sums.numerator, denominator: sums.denominator)
       }
-      arms[a].add(unit: u, metric: pickRate, numerator: picked, denominator: 1)
-      arms[a].add(unit: u, metric: abandonRate, numerator: abandoned, denominator: 1)
-      arms[a].add(unit: u, metric: finishedRate, numerator: finished, denominator: 1)
+      arms[a].add(
+        unit: u, metric: novelty, numerator: 0, denominator: Double(session.right + session.left))
+      arms[a].add(unit: u, metric: repeatRate, numerator: 0, denominator: Double(session.right))
     }
   }
 
