@@ -158,9 +158,9 @@ struct ComparisonWriterTests {
         "parameters":{"seed":"7","strategies":"popularity, affinity"},
         "units":40,"level":0.95,"resamples":1000,"baseline":"popularity",
         "metrics":[
-        {"name":"decks","definition":"sessions","form":"total","count":true},
-        {"name":"like_rate","definition":"right_swipes / cards_shown","form":"ratio","count":false},
-        {"name":"catalog_coverage","definition":"distinct items shown / catalog items","form":"coverage","count":false,"catalog_items":10}
+        {"name":"decks","definition":"sessions","form":"total","count":true,"direction":"neither","unit":"sessions"},
+        {"name":"like_rate","definition":"right_swipes / cards_shown","form":"ratio","count":false,"direction":"higher","unit":"likes per card"},
+        {"name":"catalog_coverage","definition":"distinct items shown / catalog items","form":"coverage","count":false,"catalog_items":10,"direction":"neither","unit":"share of the catalog"}
         ],
         "arms":[
         {"arm":"popularity","estimates":{"decks":{"value":120,"lower":110,"upper":131},"like_rate":{"value":0.25,"lower":0.2,"upper":0.3125},"catalog_coverage":{"value":null,"lower":null,"upper":null}}},
