@@ -17,9 +17,10 @@ let validateCommand = CommandSpec(
     cannot be read; with --strict, warnings also fail the check (exit 1).
 
     --format json writes one JSON document instead, for scripts and log shippers: \
-    {"valid", "exit_code", "inputs": [{"input", "path", "status"}], "errors": [{"level", \
-    "code", "message", "file", "line", "column", "field"}], "warnings": [{"level", "message"}]}, \
-    with null for a location part an error does not have. The diagnostics still go to stderr.
+    {"run", "valid", "exit_code", "inputs": [{"input", "path", "status"}], "errors": [{"level", \
+    "code", "exit_code", "message", "file", "line", "column", "field"}], "warnings": [{"level", \
+    "message"}]}, with null for a location part an error does not have; an error's code is the \
+    one --log-format json gives it. The diagnostics still go to stderr.
     """,
   options: InputOptions.all.filter {
     $0 != InputOptions.skipBadLines.spec && $0 != InputOptions.rejects.spec
@@ -282,9 +283,12 @@ enum Validation {
     out += Array("],".utf8)
     key("errors")
     out.append(UInt8(ascii: "["))
-    for (n, ((code, _), (location, message))) in zip(found.errors, found.locations).enumerated() {
+    for (n, ((exit, _), (location, message))) in zip(found.errors, found.locations).enumerated() {
       if n > 0 { out.append(UInt8(ascii: ",")) }
-      out += Array("{\"level\":\"error\",\"code\":\(code.rawValue),".utf8)
+      out += Array("{\"level\":\"error\",".utf8)
+      key("code")
+      string(n < found.codes.count ? found.codes[n] : nil)
+      out += Array(",\"exit_code\":\(exit.rawValue),".utf8)
       key("message")
       string(message)
       out.append(UInt8(ascii: ","))

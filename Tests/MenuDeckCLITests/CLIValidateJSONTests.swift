@@ -48,7 +48,8 @@ import Testing
     #expect(errors.first?["line"] as? Int == 3)
     #expect(errors.first?["column"] as? Int == 11)
     #expect(errors.first?["field"] as? String == "swipe")
-    #expect(errors.first?["code"] as? Int == 65)
+    #expect(errors.first?["code"] as? String == "malformed_input")
+    #expect(errors.first?["exit_code"] as? Int == 65)
     #expect(
       (errors.first?["message"] as? String)?.hasPrefix("'sideways' is not right or left") == true)
     let warnings = try #require(json["warnings"] as? [[String: String]])
