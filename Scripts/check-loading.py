@@ -72,7 +72,7 @@ OUTPUTS = [
         "columns": {"user": "str", "date": "date", "strategy": "str", "seed": "int",
                     "cards": "nested"},
         "ids": ["user"],
-        "pandas": 'pd.read_json(f, lines=True, dtype={"user": str}, convert_dates=["date"])',
+        "pandas": 'pd.read_json(f, lines=True, dtype={"user": str, "date": "datetime64[s]"})',
         "polars": 'pl.read_ndjson(f, schema_overrides={"date": pl.Date})',
         "duckdb": "duckdb.read_json(f)",
     },
@@ -82,9 +82,9 @@ OUTPUTS = [
         "columns": {"strategy": "str", "day": "date", "overall": "bool", "metric": "str",
                     "value": "float"},
         "ids": ["strategy"],
-        "pandas": 'pd.read_csv(f, dtype={"strategy": str}, parse_dates=["day"])',
-        "polars": 'pl.read_csv(f, schema_overrides={"strategy": pl.String}, try_parse_dates=True)',
-        "duckdb": 'duckdb.read_csv(f, dtype={"strategy": "VARCHAR"})',
+        "pandas": 'pd.read_csv(f, dtype={"strategy": str, "value": float}, parse_dates=["day"])',
+        "polars": 'pl.read_csv(f, schema_overrides={"strategy": pl.String, "day": pl.Date, "value": pl.Float64})',
+        "duckdb": 'duckdb.read_csv(f, dtype={"strategy": "VARCHAR", "day": "DATE", "value": "DOUBLE"})',
     },
     {
         "name": "stats.jsonl",
@@ -92,9 +92,9 @@ OUTPUTS = [
         "columns": {"strategy": "str", "day": "date", "overall": "bool", "metric": "str",
                     "value": "float"},
         "ids": ["strategy"],
-        "pandas": 'pd.read_json(f, lines=True, dtype={"strategy": str}, convert_dates=["day"])',
-        "polars": 'pl.read_ndjson(f, schema_overrides={"day": pl.Date})',
-        "duckdb": "duckdb.read_json(f)",
+        "pandas": 'pd.read_json(f, lines=True, dtype={"strategy": str, "day": "datetime64[s]", "value": float})',
+        "polars": 'pl.read_ndjson(f, schema_overrides={"day": pl.Date, "value": pl.Float64})',
+        "duckdb": 'duckdb.read_json(f, columns={"strategy": "VARCHAR", "day": "DATE", "overall": "BOOLEAN", "metric": "VARCHAR", "value": "DOUBLE"})',
     },
     {
         "name": "simulate.csv",
@@ -116,7 +116,7 @@ OUTPUTS = [
                     "position": "int", "deck": "date", "propensity": "float",
                     "prefix_propensity": "float"},
         "ids": ["user", "item"],
-        "pandas": 'pd.read_csv(f, dtype={"user": str, "item": str}, parse_dates=["at", "deck"])',
+        "pandas": 'pd.read_csv(f, dtype={"user": str, "item": str, "swipe": str}, parse_dates=["at", "deck"])',
         "polars": 'pl.read_csv(f, schema_overrides={"user": pl.String, "item": pl.String, "propensity": pl.Float64, "prefix_propensity": pl.Float64}, try_parse_dates=True)',
         "duckdb": 'duckdb.read_csv(f, dtype={"user": "VARCHAR", "item": "VARCHAR", "propensity": "DOUBLE", "prefix_propensity": "DOUBLE"})',
     },
@@ -127,7 +127,7 @@ OUTPUTS = [
         "columns": {"user": "str", "item": "str", "swipe": "str", "at": "datetime",
                     "position": "int", "deck": "date"},
         "ids": ["user", "item"],
-        "pandas": 'pd.read_json(f, lines=True, dtype={"user": str, "item": str}, convert_dates=["at", "deck"])',
+        "pandas": 'pd.read_json(f, lines=True, dtype={"user": str, "item": str, "at": "datetime64[s]", "deck": "datetime64[s]"})',
         "polars": 'pl.read_ndjson(f, schema_overrides={"user": pl.String, "item": pl.String, "at": pl.Datetime, "deck": pl.Date})',
         "duckdb": "duckdb.read_json(f)",
     },
@@ -140,9 +140,9 @@ OUTPUTS = [
                     "value": "float", "lower": "float", "upper": "float", "p_value": "float",
                     "p_holm": "float", "p_bh": "float", "p_t": "float", "p_wilcoxon": "float"},
         "ids": ["arm", "baseline"],
-        "pandas": 'pd.read_csv(f, dtype={"arm": str, "baseline": str}, parse_dates=["day"])',
-        "polars": 'pl.read_csv(f, schema_overrides={"arm": pl.String, "baseline": pl.String}, try_parse_dates=True)',
-        "duckdb": 'duckdb.read_csv(f, dtype={"arm": "VARCHAR", "baseline": "VARCHAR"})',
+        "pandas": 'pd.read_csv(f, dtype={"arm": str, "baseline": str, **dict.fromkeys(NUMS, float)}, parse_dates=["day"])',
+        "polars": 'pl.read_csv(f, schema_overrides={"arm": pl.String, "baseline": pl.String, "day": pl.Date, **dict.fromkeys(NUMS, pl.Float64)})',
+        "duckdb": 'duckdb.read_csv(f, dtype={"arm": "VARCHAR", "baseline": "VARCHAR", "day": "DATE", **dict.fromkeys(NUMS, "DOUBLE")})',
     },
     {
         "name": "compare.jsonl",
@@ -153,9 +153,9 @@ OUTPUTS = [
                     "value": "float", "lower": "float", "upper": "float", "p_value": "float",
                     "p_holm": "float", "p_bh": "float", "p_t": "float", "p_wilcoxon": "float"},
         "ids": ["arm", "baseline"],
-        "pandas": 'pd.read_json(f, lines=True, dtype={"arm": str, "baseline": str}, convert_dates=["day"])',
-        "polars": 'pl.read_ndjson(f, schema_overrides={"day": pl.Date})',
-        "duckdb": "duckdb.read_json(f)",
+        "pandas": 'pd.read_json(f, lines=True, dtype={"arm": str, "baseline": str, "day": "datetime64[s]", **dict.fromkeys(NUMS, float)})',
+        "polars": 'pl.read_ndjson(f, schema_overrides={"baseline": pl.String, "day": pl.Date, **dict.fromkeys(NUMS, pl.Float64)})',
+        "duckdb": 'duckdb.read_json(f, columns={"kind": "VARCHAR", "arm": "VARCHAR", "baseline": "VARCHAR", "metric": "VARCHAR", "day": "DATE", **dict.fromkeys(NUMS, "DOUBLE")})',
     },
     {
         "name": "per-diner.csv",
@@ -177,6 +177,54 @@ OUTPUTS = [
         "pandas": "pd.read_json(f, lines=True)",
         "polars": "pl.read_ndjson(f)",
         "duckdb": "duckdb.read_json(f)",
+    },
+]
+# The same outputs where a column is empty in every row, which loaders type from the data
+# alone as text or null: the one-liners must still give each column its type.
+OUTPUTS += [
+    {
+        "name": "stats-snapshot.csv",
+        "setup": ["ingest", "--out", "SNAPSHOT", "Data/swipes.jsonl"],
+        "command": ["stats", "--format", "csv", "SNAPSHOT"],
+        "same_as": "stats.csv",
+    },
+    {
+        "name": "stats-snapshot.jsonl",
+        "setup": ["ingest", "--out", "SNAPSHOT", "Data/swipes.jsonl"],
+        "command": ["stats", "--format", "jsonl", "SNAPSHOT"],
+        "same_as": "stats.jsonl",
+    },
+    {
+        "name": "compare-no-baseline.csv",
+        "command": ["compare", "-s", "random", "-s", "popularity", "--users", "40", "--days", "3",
+                    "--start", "2026-12-01", "--resamples", "50", "--format", "csv"],
+        "same_as": "compare.csv",
+    },
+    {
+        "name": "compare-no-baseline.jsonl",
+        "command": ["compare", "-s", "random", "-s", "popularity", "--users", "40", "--days", "3",
+                    "--start", "2026-12-01", "--resamples", "50", "--format", "jsonl"],
+        "same_as": "compare.jsonl",
+    },
+    {
+        "name": "compare-logs.csv",
+        "command": ["compare", "-s", "popularity", "-s", "affinity", "--baseline", "popularity",
+                    "--split", "2026-11-24", "Data/swipes.jsonl", "--resamples", "50",
+                    "--format", "csv"],
+        "same_as": "compare.csv",
+    },
+    {
+        "name": "compare-logs.jsonl",
+        "command": ["compare", "-s", "popularity", "-s", "affinity", "--baseline", "popularity",
+                    "--split", "2026-11-24", "Data/swipes.jsonl", "--resamples", "50",
+                    "--format", "jsonl"],
+        "same_as": "compare.jsonl",
+    },
+    {
+        "name": "events-drags.csv",
+        "command": ["simulate", "--users", "USERS", "--days", "2", "--start", "2026-12-01",
+                    "--drags", "--format", "json", "--events", "FILE"],
+        "same_as": "events.csv",
     },
 ]
 BY_NAME = {o["name"]: o for o in OUTPUTS}
@@ -206,10 +254,16 @@ def write_outputs(menudeck, directory):
     users = os.path.join(directory, "users.json")
     with open(users, "w") as f:
         json.dump(TRICKY_USERS, f)
+    snapshot = os.path.join(directory, "history.snap")
     for output in OUTPUTS:
         path = os.path.join(directory, output["name"])
-        argv = [menudeck] + [path if a == "FILE" else users if a == "USERS" else a
-                             for a in output["command"]]
+        names = {"FILE": path, "USERS": users, "SNAPSHOT": snapshot}
+        if "setup" in output and not os.path.exists(snapshot):
+            r = subprocess.run([menudeck] + [names.get(a, a) for a in output["setup"]], cwd=REPO,
+                               capture_output=True)
+            if r.returncode != 0:
+                raise SystemExit(f"FAIL: {output['setup']}: {last_lines(r.stderr.decode())}")
+        argv = [menudeck] + [names.get(a, a) for a in output["command"]]
         to_stdout = "FILE" not in output["command"]
         r = subprocess.run(argv, cwd=REPO, capture_output=True)
         if r.returncode != 0:
@@ -357,8 +411,12 @@ def accepts(library, wanted, got):
     return False
 
 
+# The numeric columns of compare's tidy forms, which the one-liners name (docs: "NUMS = [...]").
+NUMS = ["value", "lower", "upper", "p_value", "p_holm", "p_bh", "p_t", "p_wilcoxon"]
+
+
 def load(library, line, path):
-    scope = {"f": path}
+    scope = {"f": path, "NUMS": NUMS}
     if library == "pandas":
         import pandas as pd
         scope["pd"] = pd
@@ -402,10 +460,20 @@ def check_loader(library, output, path, records):
 # --- the docs ------------------------------------------------------------------------------------
 
 def check_docs():
-    """Every one-liner appears verbatim in docs/output-formats.md."""
+    """Every one-liner appears verbatim in docs/output-formats.md, and README.md shows only them."""
     with open(os.path.join(REPO, "docs", "output-formats.md"), encoding="utf-8") as f:
         text = f.read()
     missing = []
+    if 'NUMS = ["value", "lower", "upper", "p_value", "p_holm", "p_bh", "p_t", "p_wilcoxon"]' not in text:
+        missing.append("NUMS: its definition")
+    # The README shows some of the lines: each must be one of them, verbatim.
+    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    shown = readme.split("```python\n", 1)[1].split("```", 1)[0] if "```python\n" in readme else ""
+    known = {o[lib] for o in OUTPUTS if "same_as" not in o for lib in ("pandas", "polars", "duckdb")}
+    for line in shown.splitlines():
+        if line and not line.startswith("#") and line not in known:
+            missing.append(f"README.md's line {line!r} (not one of the checked one-liners)")
     for output in OUTPUTS:
         if "same_as" in output:
             continue
@@ -471,7 +539,7 @@ def main():
     failures = []
     missing = check_docs()
     for m in missing:
-        failures.append(f"docs/output-formats.md lacks the one-liner of {m}")
+        failures.append(f"docs: {m}")
     libraries = []
     for library in ("pandas", "polars", "duckdb"):
         try:

@@ -182,6 +182,11 @@ enum Compare {
     let format = ComparisonFormat(rawValue: args.value(CompareOptions.format) ?? "table") ?? .table
     let resampling = try self.resampling(args, config)
     let logs = args.arguments("log")
+    if let path = args.value(CompareOptions.perDiner), path != "-",
+      !path.lowercased().hasSuffix(".csv")
+    {
+      throw UsageError("'--per-diner \(path)': the per-diner values are CSV; give a .csv name")
+    }
     // Every file of the run, declared and locked before anything is read: --out, --report and
     // the TREC files, replaced together at the end.
     var declared: [(option: String, path: String?)] = [
@@ -205,7 +210,7 @@ enum Compare {
     }
     let outputs = try RunOutputs(
       declared, inputs: inputs, wait: OutputOptions.wait(args), standardOutput: "--out",
-      createDirectories: true,
+      createDirectories: ["--trec"],
       context: context)
     defer { outputs.abort() }
 
@@ -389,7 +394,9 @@ enum Compare {
       ])
     report.topDishes = LogEvaluation.topDishes(names: names, counts: shown, catalog: catalog)
     report.unitTables = [table]
-    report.run = RunRecord(context, inputs: setup.inputs)
+    let record = try Simulate.strategyRecord(args, config, strategies, context.io)
+    report.run = RunRecord(context, inputs: setup.inputs + record.inputs)
+    report.run?.settings = setup.settings + record.settings
     return report
   }
 }

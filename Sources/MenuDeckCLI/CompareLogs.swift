@@ -133,7 +133,12 @@ enum CompareLogs {
     report.topDishes = LogEvaluation.topDishes(
       names: names, counts: shown + runArms.map(\.shown), catalog: setup.catalog)
     report.unitTables = unitTables
-    report.run = RunRecord(context, inputs: setup.inputs)
+    let record = try Simulate.strategyRecord(
+      args, config, setup.arms.map { ($0.name, $0.strategy) }, context.io)
+    report.run = RunRecord(context, inputs: setup.inputs + record.inputs)
+    report.run?.settings =
+      [.init("seed", json: String(setup.seed)), .init("deck_date", json: "\"\(deckDate)\"")]
+      + record.settings
     return report
   }
 

@@ -94,10 +94,15 @@ enum DeckRun {
         "read the inputs and learnt '\(settings.strategyName)' in \(clock.lap()) on "
           + plural(jobs, "thread"), code: "timing")
     }
+    var listed: RunInput?
     let diners = try self.diners(
-      args, users: inputs.users, history: inputs.history, context)
+      args, users: inputs.users, history: inputs.history, context, listed: &listed)
     let strategy = inputs.strategy
     var header = inputs.header
+    if let listed {
+      header.inputs.append(listed)
+      RunInputs.tell([listed], context)
+    }
     header.arguments = context.arguments
     var pipeline = inputs.pipeline
     pipeline.replicas = try Strategies.replicas(
@@ -149,14 +154,16 @@ enum DeckRun {
   /// "caf\u{E9}" is not the history's "cafe\u{301}".
   static func diners(
     _ args: ParsedArguments, users: [UserProfile], history: History,
-    _ context: CommandContext
+    _ context: CommandContext, listed: inout RunInput?
   ) throws -> [UserProfile] {
     var profiles: [IDKey: UserProfile] = [:]
     for u in users { profiles[IDKey(u.id)] = u }
     var ids: [String]
     let requested = args.values(user)
     if let file = args.value(DeckRun.diners) {
-      ids = try listedDiners(file, context.io)
+      let (list, hash) = try listedDiners(file, context.io)
+      ids = list
+      listed = RunInput(role: "diners", path: file, sha256: hash)
     } else if !requested.isEmpty {
       ids = []
       var given = Set<IDKey>()
@@ -195,7 +202,7 @@ enum DeckRun {
 
   /// The ids of a `--diners` file: one per line (LF or CRLF), none empty or repeated, each at
   /// most `maxDinerIDBytes` bytes of UTF-8; a final line break is optional.
-  static func listedDiners(_ file: String, _ io: CLIStreams) throws -> [String] {
+  static func listedDiners(_ file: String, _ io: CLIStreams) throws -> ([String], String) {
     let bytes = try Paths.using(file, io) { opened throws(DeckIOError) in
       try TextInput.readBytes(path: opened, what: "diners file", maxBytes: maxDinersFileBytes)
     }
@@ -230,20 +237,20 @@ enum DeckRun {
       seen[IDKey(id)] = k + 1
       ids.append(id)
     }
-    return ids
+    return (ids, ContentHash.sha256(bytes))
   }
 
   /// The input files the run header names, with their content hashes.
   static func headerInputs(
     _ config: MenuDeckConfig, _ settings: RunSettings, catalogHash: String, usersHash: String?,
-    history: EventReadStats
+    history: EventReadStats, _ io: CLIStreams
   ) -> [RunInput] {
     var inputs = RunInputs.config(config)
     inputs.append(RunInput(role: "catalog", path: settings.catalogPath, sha256: catalogHash))
     if let usersHash, let path = settings.usersPath {
       inputs.append(RunInput(role: "users", path: path, sha256: usersHash))
     }
-    return inputs + RunInputs.history(history)
+    return inputs + RunInputs.plugins([settings.strategy], io) + RunInputs.history(history)
   }
 
   /// Every diner's deck written to `--out` (stdout, or a temporary file renamed over it only
@@ -365,7 +372,7 @@ struct DeckInputs {
       options: Strategies.headerOptions(strategy, settings.strategy), seed: settings.seed,
       size: settings.rules.size,
       inputs: DeckRun.headerInputs(
-        config, settings, catalogHash: catalogHash, usersHash: usersHash, history: stats))
+        config, settings, catalogHash: catalogHash, usersHash: usersHash, history: stats, io))
     let pipeline = DeckPipeline(
       builder: builder, strategy: strategy, history: history, seed: settings.seed,
       date: settings.date)

@@ -86,7 +86,7 @@ enum RealDataImportRun {
     let outputs = try RunOutputs(
       [("--out", join(out, catalogName)), ("--out", join(out, configName))],
       inputs: dataSet.inputFiles.map { RunOutputs.File("the data set file", join(dir, $0)) },
-      wait: OutputOptions.wait(args), createDirectories: true, context: context)
+      wait: OutputOptions.wait(args), createDirectories: ["--out"], context: context)
     defer { outputs.abort() }
 
     let imported = try RealData.importCatalog(

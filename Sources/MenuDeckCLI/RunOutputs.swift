@@ -46,16 +46,17 @@ final class RunOutputs {
   /// holds a lock. Notes on stderr which temporaries of killed runs it removed.
   ///
   /// `standardOutput` names the option that writes to standard output when it is not given (the
-  /// command's main result, `--out`). With `createDirectories`, missing directories of the
-  /// outputs are created once every check has passed (for outputs that are whole directories,
-  /// `--trec DIR`, `import --out DIR`).
+  /// command's main result, `--out`). The missing directories of the outputs of the options in
+  /// `createDirectories` are created once every check has passed (for outputs that are whole
+  /// directories, `--trec DIR`, `import --out DIR`); any other output whose directory is missing
+  /// is refused, so that a mistyped path fails instead of creating directories.
   ///
   /// With `dryRun` the same checks are made, but nothing is locked, created or written: every
   /// output (standard output too) counts the bytes it is given, and `commit` says on stderr
   /// what would have been written where.
   init(
     _ outputs: [(option: String, path: String?)], inputs: [File], wait: Double,
-    standardOutput: String? = nil, createDirectories: Bool = false, dryRun: Bool = false,
+    standardOutput: String? = nil, createDirectories: Set<String> = [], dryRun: Bool = false,
     context: CommandContext
   ) throws {
     io = context.io
@@ -162,12 +163,15 @@ final class RunOutputs {
   private struct Plan {
     let io: CLIStreams
     let inputs: [(file: File, identity: FileIdentity)]
-    let createDirectories: Bool
+    let createDirectories: Set<String>
     var declared: [(option: String, path: String, to: Destination)] = []
     var files: [(file: File, target: String, key: Key)] = []
     var directoriesToMake: [String] = []
 
-    init(io: CLIStreams, inputs: [(file: File, identity: FileIdentity)], createDirectories: Bool) {
+    init(
+      io: CLIStreams, inputs: [(file: File, identity: FileIdentity)],
+      createDirectories: Set<String>
+    ) {
       self.io = io
       self.inputs = inputs
       self.createDirectories = createDirectories
@@ -216,7 +220,7 @@ final class RunOutputs {
       let checked = target == opened ? file.path : target
       let shown = target == opened ? file.path : "\(file.path) (a link to \(target))"
       let dir = FileSystem.split(target).directory
-      if createDirectories && FileSystem.kind(of: dir) == nil {
+      if createDirectories.contains(file.option) && FileSystem.kind(of: dir) == nil {
         if !directoriesToMake.contains(dir) { directoriesToMake.append(dir) }
       } else {
         try Paths.checkOutput(checked, io, option: file.option, shown: shown)

@@ -1,5 +1,7 @@
+import DeckBase
 import DeckCommandLine
 import DeckIO
+import DeckStrategies
 
 /// The `run` object of every command's JSON output: what the run was made from.
 extension RunRecord {
@@ -28,6 +30,37 @@ enum RunInputs {
         RunInput(role: file.snapshot ? "snapshot" : "history", path: file.file, sha256: $0)
       }
     }
+  }
+
+  /// The executable of each plugin among `strategies`, hashed (role `plugin`): a deck made by a
+  /// plugin depends on its code as on any input. A plugin that cannot be read is left out (it
+  /// cannot have run either); one larger than 256 MiB is hashed as its first 256 MiB would not
+  /// say what ran, so it is left out too.
+  static func plugins(_ strategies: [NamedStrategy], _ io: CLIStreams) -> [RunInput] {
+    var seen = Set<String>()
+    return strategies.compactMap { named in
+      guard let plugin = named.plugin, seen.insert(plugin).inserted else { return nil }
+      let bytes = try? Paths.using(plugin, io) { opened throws(DeckIOError) in
+        try TextInput.readBytes(path: opened, what: "plugin", maxBytes: 256 << 20)
+      }
+      return bytes.map { RunInput(role: "plugin", path: plugin, sha256: ContentHash.sha256($0)) }
+    }
+  }
+
+  /// The run header's `options` setting: per strategy name, every option value, defaults
+  /// included, as `deck`'s header writes them.
+  static func options(
+    _ strategies: [(name: String, strategy: any RankingStrategy, named: NamedStrategy)]
+  ) -> RunRecord.Setting {
+    .init(
+      "options",
+      json: "{"
+        + strategies.map { s in
+          JSONText.string(s.name) + ":{"
+            + Strategies.headerOptions(s.strategy, s.named).map {
+              JSONText.string($0.name) + ":" + $0.json
+            }.joined(separator: ",") + "}"
+        }.joined(separator: ",") + "}")
   }
 
   /// Under `--verbose`, one `info` line per input: its role, path, size and SHA-256.

@@ -26,7 +26,7 @@ let sampleCommand = CommandSpec(
     let paths = files.map { RealDataImportRun.join(out, $0.name) }
     let outputs = try RunOutputs(
       paths.map { ("--out", $0) }, inputs: [], wait: OutputOptions.wait(args),
-      createDirectories: true, context: context)
+      createDirectories: ["--out"], context: context)
     defer { outputs.abort() }
     for (file, path) in zip(files, paths) {
       try outputs.write(Array(file.contents.utf8), to: "--out", path: path)

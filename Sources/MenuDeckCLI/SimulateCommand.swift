@@ -114,6 +114,13 @@ enum Simulate {
     if args.value(SimulationOptions.events) != nil && strategyNames(args, config).count > 1 {
       throw UsageError("'--events' writes one strategy's log; give one --strategy with it")
     }
+    if let path = args.value(SimulationOptions.events), path != "-",
+      EventAppender.format(path: path) == nil
+    {
+      throw UsageError(
+        "'--events \(path)': give the log a .jsonl (JSON Lines) or .csv name; the name says its"
+          + " format, and the readers go by it")
+    }
     // The outputs are declared and locked before any input is read.
     var inputs = Inputs.configFiles(config)
     if let catalog = args.value(InputOptions.catalog) { inputs.append(.init("--catalog", catalog)) }
@@ -133,7 +140,7 @@ enum Simulate {
     // Event log, replaced with the stats at the end.
     var eventWriter: EventWriter?
     if let path = args.value(SimulationOptions.events) {
-      let format: EventFormat = path.lowercased().hasSuffix(".csv") ? .csv : .jsonLines
+      let format = EventAppender.format(path: path) ?? .jsonLines
       eventWriter = EventWriter(
         format: format, output: try outputs.output("--events"), drags: setup.simulation.drags)
     }
@@ -150,14 +157,10 @@ enum Simulate {
 
     let report = stats.report()
     let format = StatsFormat(rawValue: args.value(SimulationOptions.format) ?? "table") ?? .table
-    RunInputs.tell(setup.inputs, context)
-    var run = RunRecord(context, inputs: setup.inputs)
-    run.settings =
-      setup.settings + [
-        .init(
-          "strategies",
-          json: "[" + strategies.map { JSONText.string($0.0) }.joined(separator: ",") + "]")
-      ]
+    let record = try Simulate.strategyRecord(args, config, strategies, io)
+    RunInputs.tell(setup.inputs + record.inputs, context)
+    var run = RunRecord(context, inputs: setup.inputs + record.inputs)
+    run.settings = setup.settings + record.settings
     try outputs.write(report.render(format, run: run), to: "--out")
     try outputs.commit()
     context.note(
@@ -246,6 +249,37 @@ enum Simulate {
     if names.isEmpty { names = [config.strategy] }
     var seen = Set<String>()
     return names.filter { seen.insert($0).inserted }
+  }
+
+  /// The configurations of the run's strategies, with the command line's `--option`s, in the
+  /// order of `strategies` (for the run header; unknown names are `strategies`' error).
+  static func namedStrategies(_ args: ParsedArguments, _ config: MenuDeckConfig) throws
+    -> [NamedStrategy]
+  {
+    let pairs = try args.keyValuePairs(InputOptions.option)
+    return strategyNames(args, config).compactMap { name in
+      guard var named = config.resolveStrategy(name) else { return nil }
+      for (key, value) in pairs { named.options[key] = value }
+      return named
+    }
+  }
+
+  /// What the run header records of the strategies besides their names: every option value
+  /// (`options`), and the plugins' executables among the inputs.
+  static func strategyRecord(
+    _ args: ParsedArguments, _ config: MenuDeckConfig,
+    _ strategies: [(String, any RankingStrategy)], _ io: CLIStreams
+  ) throws -> (settings: [RunRecord.Setting], inputs: [RunInput]) {
+    let named = try namedStrategies(args, config)
+    guard named.count == strategies.count else { return ([], []) }
+    let names = strategies.map(\.0)
+    return (
+      [
+        .init("strategies", json: "[" + names.map(JSONText.string).joined(separator: ",") + "]"),
+        RunInputs.options(zip(strategies, named).map { ($0.0, $0.1, $1) }),
+      ],
+      RunInputs.plugins(named, io)
+    )
   }
 
   static func strategies(

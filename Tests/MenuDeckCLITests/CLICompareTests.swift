@@ -125,6 +125,34 @@ import Testing
     #expect(b.stderr.contains("'--days' applies to simulations"))
   }
 
+  /// A missing directory of `--out`, `--report` or `--per-diner` is refused as for every other
+  /// command's outputs (exit 74, nothing created); only `--trec DIR`, a directory of its own, is
+  /// created.
+  @Test func aMissingOutputDirectoryIsRefused() throws {
+    let dir = try TempDir()
+    for option in ["--out", "--report", "--per-diner"] {
+      let r = CLIRun(Self.simulation + [option, dir.file("missing/out.csv")])
+      #expect(r.code == .ioError, "\(option): \(r.stderr)")
+      #expect(r.stderr.contains("no directory"), "\(option): \(r.stderr)")
+      #expect(!dir.exists("missing"), "\(option) created the directory")
+    }
+  }
+
+  /// `--per-diner` writes CSV: another name is refused before anything runs, and
+  /// `simulate --events` takes only the names whose format the readers know.
+  @Test func outputNamesSayTheirFormat() throws {
+    let dir = try TempDir()
+    let perDiner = CLIRun(Self.simulation + ["--per-diner", dir.file("pd.jsonl")])
+    #expect(perDiner.code == .usage)
+    #expect(perDiner.stderr.contains("the per-diner values are CSV; give a .csv name"))
+    let events = CLIRun([
+      "simulate", "--users", "3", "--days", "1", "--events", dir.file("events.txt"),
+    ])
+    #expect(events.code == .usage)
+    #expect(events.stderr.contains("give the log a .jsonl (JSON Lines) or .csv name"))
+    #expect(try dir.names().isEmpty)
+  }
+
   /// The per-day curves carry their intervals, the same for any number of threads.
   @Test func dailyIntervalsAreWrittenAndIndependentOfTheThreads() throws {
     let runs = ["1", "3"].map { jobs in

@@ -37,6 +37,40 @@ import Testing
     #expect(history["sha256"] == (try Self.sha256("\(CLITest.repoRoot)/Data/swipes.jsonl")))
   }
 
+  /// A plugin strategy's executable and a `--diners` list decide the decks as the data do:
+  /// both are inputs with their hashes; `simulate` and `compare` record every strategy's
+  /// options and their plugins too.
+  @Test func pluginsAndDinerListsAreInputs() throws {
+    let dir = try TempDir()
+    let list = try dir.write("diners.txt", "u01\nu02\n")
+    let plugin = "\(CLITest.repoRoot)/Config/plugins/veg_first.py"
+    let r = CLIRun(["deck", "--date", "2026-11-30", "--diners", list, "-s", "veg-first"])
+    #expect(r.code == .success, "\(r.stderr)")
+    let inputs = try Self.inputs(try Self.header(r))
+    #expect(
+      inputs.map { $0["role"] ?? "" } == [
+        "config", "catalog", "users", "plugin", "history", "diners",
+      ])
+    #expect(inputs[3]["path"] == "Config/plugins/veg_first.py")
+    #expect(inputs[3]["sha256"] == (try Self.sha256(plugin)))
+    let listHash = try Self.sha256(list)
+    #expect(inputs[5]["path"] == list && inputs[5]["sha256"] == listHash)
+
+    let ok = CLIRun([
+      "simulate", "--users", "3", "--days", "1", "-s", "veg-first", "-s", "affinity",
+      "--format", "json",
+    ])
+    #expect(ok.code == .success, "\(ok.stderr)")
+    let json = try #require(try ok.json() as? [String: Any])
+    let run = try #require(json["run"] as? [String: Any])
+    #expect(run["strategies"] as? [String] == ["veg-first", "affinity"])
+    let options = try #require(run["options"] as? [String: [String: Any]])
+    #expect(options["affinity"]?["weight_tags"] as? Double == 0.5)
+    #expect(options["veg-first"]?["diet"] as? String == "vegetarian")
+    let simInputs = try #require(run["inputs"] as? [[String: String]])
+    #expect(simInputs.map { $0["role"] ?? "" } == ["config", "catalog", "plugin"])
+  }
+
   @Test func standardInputAndSnapshotsAreHashedAsRead() throws {
     let dir = try TempDir("menudeck-run-header")
     let log = try [UInt8](

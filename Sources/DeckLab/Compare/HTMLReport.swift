@@ -234,13 +234,13 @@ package enum HTMLReport {
       if report.units <= Resampling.exactUnits {
         s += "\(report.units) diners the exact test's smallest p-value is 2 / 2^\(report.units),"
         s += " so over \(tests) tests the smallest Holm-adjusted p-value is "
-        s += h(ReportText.fixed(smallest, decimals: 4)) + ": no difference can be significant at "
+        s += h(ReportText.pValueText(smallest)) + ": no difference can be significant at "
         s += alphaText + " with so few diners.</p>\n"
       } else {
         let needed = Int((Double(tests) / alpha).rounded(.up))
         s += "\(report.resamples) resamples the smallest p-value is 1 / \(report.resamples + 1),"
         s += " so over \(tests) tests the smallest Holm-adjusted p-value is "
-        s += h(ReportText.fixed(smallest, decimals: 4)) + ": no difference can be significant at "
+        s += h(ReportText.pValueText(smallest)) + ": no difference can be significant at "
         s += alphaText + ". Run with <code>--resamples \(needed)</code> or more to let the"
         s += " adjusted tests decide.</p>\n"
       }

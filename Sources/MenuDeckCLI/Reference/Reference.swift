@@ -140,7 +140,7 @@ enum ReferenceRun {
     let paths = stale.map { RealDataImportRun.join(given, $0.path) }
     let outputs = try RunOutputs(
       paths.map { ("--out", $0) }, inputs: [], wait: OutputOptions.wait(args),
-      createDirectories: true, context: context)
+      createDirectories: ["--out"], context: context)
     defer { outputs.abort() }
     for (page, path) in zip(stale, paths) {
       try outputs.write(Array(page.content.utf8), to: "--out", path: path)
