@@ -96,7 +96,7 @@ enum StrategyListing {
     let options = d.options.map { o in
       "{\"name\":\(s(o.name)),\"type\":\(s(o.type.rawValue)),\"default\":\(JSONReport.value(o.defaultValue)),\"meaning\":\(s(o.meaning))"
         + (o.range.map {
-          ",\"min\":\(JSONReport.number($0.lowerBound)),\"max\":\(JSONReport.number($0.upperBound))"
+          ",\"min\":\(JSONReport.bound($0.lowerBound, of: o.type)),\"max\":\(JSONReport.bound($0.upperBound, of: o.type))"
         } ?? "")
         + "}"
     }.joined(separator: ",")
