@@ -13,7 +13,8 @@ enum CompareOptions {
     help: "A strategy or named configuration to compare (two or more).")
   static let baseline = Option<String>(
     "baseline", short: "b", valueName: "name",
-    help: "Report every other strategy's difference from this one.")
+    help: "Report every other strategy's difference from this one."
+  ).with { $0.completions = InputOptions.strategyCompletions }
   static let resamples = Option<Int>(
     "resamples", valueName: "n",
     help: "Bootstrap resamples and randomization-test permutations (default 1000).")

@@ -58,7 +58,8 @@ enum SimulationOptions {
     "start", valueName: "date", help: "First simulated day, YYYY-MM-DD (default: today).")
   static let strategies = Repeatable(
     "strategy", short: "s", valueName: "name",
-    help: "Strategy or named configuration to simulate (default: the config's).")
+    help: "Strategy or named configuration to simulate (default: the config's)."
+  ).with { $0.completions = InputOptions.strategyCompletions }
   static let mode = Option<String>(
     "mode", valueName: "mode", choices: ["pick", "all"],
     help: "Session mode: pick ends at the first right swipe, all swipes the whole deck.")
