@@ -154,9 +154,11 @@ package struct CommandContext: Sendable {
   /// in the JSON form's fields.
   package func error(_ error: any Error) { diagnostics.error(error) }
 
-  /// Writes "<program>: warning: <message>" to standard error, unless `--quiet`.
-  package func warn(_ message: String, code: String? = nil) {
-    diagnostics.warning(message, code: code)
+  /// Writes "<program>: warning: <message>" to standard error, unless `--quiet`. `location`:
+  /// the input it is about, for the JSON form (`SourceLocation.wholeFile` for a file as a whole,
+  /// which the message names itself).
+  package func warn(_ message: String, code: String? = nil, location: SourceLocation? = nil) {
+    diagnostics.warning(message, code: code, location: location)
   }
 
   /// Writes a warning even with `--quiet`: for the one line a cron operator must see.
@@ -164,14 +166,16 @@ package struct CommandContext: Sendable {
     diagnostics.warnAlways(message, code: code)
   }
 
-  /// Writes "<program>: note: <message>" to standard error, unless `--quiet`.
-  package func note(_ message: String, code: String? = nil) {
-    diagnostics.note(message, code: code)
+  /// Writes "<program>: note: <message>" to standard error, unless `--quiet`; `location` as for
+  /// `warn`.
+  package func note(_ message: String, code: String? = nil, location: SourceLocation? = nil) {
+    diagnostics.note(message, code: code, location: location)
   }
 
-  /// Writes "<program>: info: <message>" to standard error with `--verbose` only.
-  package func info(_ message: String, code: String? = nil) {
-    diagnostics.info(message, code: code)
+  /// Writes "<program>: info: <message>" to standard error with `--verbose` only; `location` as
+  /// for `warn`.
+  package func info(_ message: String, code: String? = nil, location: SourceLocation? = nil) {
+    diagnostics.info(message, code: code, location: location)
   }
 
   /// Runs `body` as the task `label` of the progress line (see `DiagnosticPrinter.withProgress`).

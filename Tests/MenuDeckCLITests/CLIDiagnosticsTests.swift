@@ -94,7 +94,7 @@ extension CLIRun {
     #expect(ingest.code == .success)
     #expect(
       ingest.stderr.contains(
-        "menudeck: info: Data/swipes.jsonl: \(log.count) bytes, "))
+        "menudeck: info: history Data/swipes.jsonl: \(log.count) bytes, "))
     #expect(ingest.stderr.contains("sha256 \(SHA256.hex(SHA256.hash(log)))\n"))
     #expect(ingest.stderr.contains("menudeck: info: read 1 log on "))
   }
@@ -116,6 +116,80 @@ extension CLIRun {
       #expect(Self.string(line, "program") == "menudeck")
       #expect(Self.string(line, "command") == "deck")
       #expect(line["file"]?.isNull == true && line["line"]?.isNull == true)
+    }
+  }
+
+  /// `-v`'s input lines carry the file they are about in `file`, as the other lines about a
+  /// file do.
+  @Test func inputLinesNameTheirFile() throws {
+    let deck = CLIRun(
+      ["deck", "--date", "2026-11-30", "--format", "jsonl", "-v", "--log-format", "json"])
+    #expect(deck.code == .success, "\(deck.stderr)")
+    let inputs = try Self.objects(deck.stderr).filter { Self.string($0, "code") == "input" }
+    #expect(
+      inputs.map { Self.string($0, "file") } == [
+        "Config/menudeck.json", "Data/catalog.json", "Data/users.json", "Data/swipes.jsonl",
+      ])
+    for line in inputs {
+      let file = try #require(Self.string(line, "file"))
+      #expect(Self.string(line, "message")?.contains(" \(file): ") == true)
+      #expect(line["line"]?.isNull == true)
+    }
+    let dir = try TempDir("menudeck-diagnostics")
+    let ingest = CLIRun(
+      ["ingest", "Data/swipes.jsonl", "--out", dir.file("h.snap"), "-v", "--log-format", "json"])
+    #expect(ingest.code == .success, "\(ingest.stderr)")
+    let input = try #require(
+      try Self.objects(ingest.stderr).first { Self.string($0, "code") == "input" })
+    #expect(Self.string(input, "file") == "Data/swipes.jsonl")
+    #expect(Self.string(input, "message")?.hasPrefix("history Data/swipes.jsonl: ") == true)
+  }
+
+  /// Skipped lines are counted per log, each warning naming its log.
+  @Test func skippedLinesAreWarnedPerLog() throws {
+    let dir = try TempDir("menudeck-diagnostics")
+    let good = #"{"user":"u1","item":"gyudon","swipe":"right","at":"2026-11-29T12:00:00Z"}"#
+    let bad = #"{"user":"u1","item":"gyudon","swipe":"up","at":"2026-11-29T12:00:00Z"}"#
+    let a = try dir.write("a.jsonl", [good, bad, bad].joined(separator: "\n") + "\n")
+    let b = try dir.write("b.jsonl", [bad, good].joined(separator: "\n") + "\n")
+    let c = try dir.write("c.jsonl", good + "\n")
+    let arguments = [
+      "deck", "--date", "2026-11-30", "--format", "jsonl", "--skip-bad-lines", "--history", a,
+      "--history", c, "--history", b,
+    ]
+    let json = CLIRun(arguments + ["--log-format", "json"])
+    #expect(json.code == .success, "\(json.stderr)")
+    let skipped = try Self.objects(json.stderr).filter {
+      Self.string($0, "code") == "skipped_lines"
+    }
+    #expect(skipped.map { Self.string($0, "file") } == [a, b])
+    #expect(
+      skipped.map { Self.string($0, "message") } == [
+        "\(a): skipped 2 malformed event lines", "\(b): skipped 1 malformed event line",
+      ])
+    let text = CLIRun(arguments)
+    #expect(text.stderr.contains("menudeck: warning: \(a): skipped 2 malformed event lines\n"))
+    #expect(text.stderr.contains("menudeck: warning: \(b): skipped 1 malformed event line\n"))
+  }
+
+  /// A field of the wrong type in a users file or a catalog is named in `field`.
+  @Test func aFieldOfTheWrongTypeIsNamed() throws {
+    let dir = try TempDir("menudeck-diagnostics")
+    let users = try dir.write("users.json", #"{"users":[{"id":7}]}"#)
+    let catalog = try dir.write(
+      "catalog.json", #"[{"id":"a","name":"A","category":"x","tags":"b"}]"#)
+    for (option, path, field, column) in [
+      ("--users", users, "id", 17), ("--catalog", catalog, "tags", 45),
+    ] {
+      let r = CLIRun(["deck", "--date", "2026-11-30", option, path, "--log-format", "json"])
+      #expect(r.code == .dataError)
+      let error = try #require(try Self.objects(r.stderr).first)
+      #expect(Self.string(error, "file") == path)
+      #expect(Self.string(error, "field") == field, "\(r.stderr)")
+      #expect(error["column"]?.doubleValue == Double(column))
+      #expect(Self.string(error, "message")?.hasPrefix("expected ") == true)
+      let text = CLIRun(["deck", "--date", "2026-11-30", option, path])
+      #expect(text.stderr.hasPrefix("menudeck: error: \(path):1:\(column): \(field): expected "))
     }
   }
 
