@@ -228,7 +228,6 @@ enum Compare {
     // Holm and Benjamini-Hochberg over every defined p-value of the report (the ranking and the
     // off-policy metrics of a comparison on logs together).
     MultipleComparisons.adjust(&report)
-    RunInputs.tell(report.run?.inputs ?? [], context)
     try outputs.write(ComparisonWriter.render(report, format: format), to: "--out")
     if outputs.isGiven("--report") {
       try outputs.write(HTMLReport.render(report), to: "--report")
@@ -335,6 +334,7 @@ enum Compare {
     _ context: CommandContext
   ) throws -> ComparisonReport {
     let setup = try Simulate.setup(args, config, context.io)
+    RunInputs.tell(setup.inputs, context)
     let (strategies, baseline) = try strategies(args, config, context.io)
     let names = strategies.map(\.0)
     var stats = StatsAccumulator(

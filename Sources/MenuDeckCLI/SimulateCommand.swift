@@ -129,6 +129,7 @@ enum Simulate {
       wait: OutputOptions.wait(args), standardOutput: "--out", context: context)
     defer { outputs.abort() }
     let setup = try Simulate.setup(args, config, io)
+    RunInputs.tell(setup.inputs, context)
     let strategies = try Simulate.strategies(args, config, io)
 
     // Event log, replaced with the stats at the end.
@@ -151,7 +152,6 @@ enum Simulate {
 
     let report = stats.report()
     let format = StatsFormat(rawValue: args.value(SimulationOptions.format) ?? "table") ?? .table
-    RunInputs.tell(setup.inputs, context)
     var run = RunRecord(context, inputs: setup.inputs)
     run.settings =
       setup.settings + [
@@ -479,6 +479,11 @@ let statsCommand = CommandSpec(
     RunInputs.tell(inputs, context)
     io.stdout.write(bytes: report.render(format, run: RunRecord(context, inputs: inputs)))
     Summary.history(read, future: 0, date: DeckDate(daysSinceEpoch: 0), context: context)
+    let decks = report.rows.filter { $0.day == nil }.reduce(0) { $0 + Int($1[.decks] ?? 0) }
+    let days = Set(report.rows.compactMap(\.day)).count
+    context.note(
+      "stats of \(plural(logs.count, "log")) (\(plural(read.events, "swipe")), "
+        + "\(plural(decks, "deck")) over \(plural(days, "day")))", code: "summary")
     return .success
   })
 

@@ -62,6 +62,58 @@ extension CLIRun {
     #expect(CLIRun(runs[3]).stderr.hasPrefix("menudeck: note: simulated 12 diners x 2 days"))
   }
 
+  /// stats and compare on logs end with a summary note, as deck, simulate and ingest do.
+  @Test func statsAndCompareOnLogsSayWhatTheyDid() throws {
+    let stats = CLIRun(["stats", "Data/swipes.jsonl"])
+    #expect(stats.code == .success)
+    #expect(
+      stats.stderr == "menudeck: note: stats of 1 log (3379 swipes, 516 decks over 14 days)\n")
+    let compare = CLIRun([
+      "compare", "-s", "random", "-s", "popularity", "--split", "2026-11-24", "Data/swipes.jsonl",
+      "--resamples", "20", "--log-format", "json",
+    ])
+    #expect(compare.code == .success, "\(compare.stderr)")
+    let lines = try Self.objects(compare.stderr)
+    let summary = try #require(lines.first { Self.string($0, "code") == "summary" })
+    #expect(
+      Self.string(summary, "message")
+        == "compared 2 strategies on 44 diners of Data/swipes.jsonl, split at 2026-11-24")
+    #expect(
+      CLIRun([
+        "compare", "-s", "random", "-s", "popularity", "--split", "2026-11-24",
+        "Data/swipes.jsonl", "--resamples", "20", "-q",
+      ]).stderr == "")
+  }
+
+  /// Under --verbose, the inputs come first, then the timings of the work done on them.
+  @Test func verboseTellsTheInputsBeforeTheTimings() {
+    let runs: [[String]] = [
+      [
+        "compare", "-s", "random", "-s", "popularity", "--split", "2026-11-24", "Data/swipes.jsonl",
+        "--resamples", "20",
+      ],
+      [
+        "compare", "-s", "random", "-s", "popularity", "--users", "12", "--days", "2",
+        "--resamples", "20",
+      ],
+      ["simulate", "--users", "12", "--days", "2", "-s", "popularity"],
+    ]
+    for arguments in runs {
+      let r = CLIRun(arguments + ["-v"])
+      #expect(r.code == .success, "\(arguments): \(r.stderr)")
+      let lines = r.stderr.split(separator: "\n").map(String.init)
+      let config = lines.firstIndex { $0.hasPrefix("menudeck: info: config ") }
+      let timing = lines.firstIndex {
+        $0.hasPrefix("menudeck: info: ranked ") || $0.hasPrefix("menudeck: info: simulated ")
+      }
+      #expect(config != nil && timing != nil && config! < timing!, "\(arguments): \(r.stderr)")
+    }
+    let onLogs = CLIRun(runs[0] + ["-v"])
+    #expect(
+      onLogs.stderr.contains("menudeck: info: ranked the decks of 44 diners for 2 strategies in "))
+    #expect(!onLogs.stderr.contains("'s decks"))
+  }
+
   @Test func errorsPrintWhenQuiet() {
     let r = CLIRun(["deck", "-q", "--catalog", "/nonexistent/catalog.json"])
     #expect(r.code == .noInput)
