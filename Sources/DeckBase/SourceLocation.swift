@@ -13,6 +13,11 @@ package struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
     self.field = field
   }
 
+  /// A file as a whole (line 0: no line of it in particular).
+  package static func wholeFile(_ file: String) -> SourceLocation {
+    SourceLocation(file: file, line: 0)
+  }
+
   /// `file:line:column` (column omitted when unknown).
   package var description: String {
     var s = "\(file):\(line)"

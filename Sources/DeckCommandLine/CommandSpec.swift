@@ -26,6 +26,10 @@ package struct CommandOption: Sendable, Equatable {
   package var defaultValue: String?
   /// When set, the only accepted values (a usage error names them).
   package var choices: [String]?
+  /// Values that shell completion offers when the option has no `choices`: the common ones of
+  /// an open set (the built-in strategies of `--strategy`, which also takes configured names).
+  /// Not checked, and not shown in help.
+  package var completions: [String]?
   /// One or two sentences for the OPTIONS section.
   package var help: String
   /// Accepted but left out of help and usage.
@@ -89,12 +93,20 @@ package struct CommandArgument: Sendable, Equatable {
   package var isOptional: Bool
   /// Takes every remaining positional value; only the last argument may repeat.
   package var isRepeating: Bool
+  /// When set, the values it takes: help lists them and shell completion offers them (instead
+  /// of file names). The command checks the value itself, so that its error can say more than
+  /// the list.
+  package var choices: [String]?
 
-  package init(_ name: String, help: String, isOptional: Bool = false, isRepeating: Bool = false) {
+  package init(
+    _ name: String, help: String, isOptional: Bool = false, isRepeating: Bool = false,
+    choices: [String]? = nil
+  ) {
     self.name = name
     self.help = help
     self.isOptional = isOptional
     self.isRepeating = isRepeating
+    self.choices = choices
   }
 }
 
@@ -142,9 +154,11 @@ package struct CommandContext: Sendable {
   /// in the JSON form's fields.
   package func error(_ error: any Error) { diagnostics.error(error) }
 
-  /// Writes "<program>: warning: <message>" to standard error, unless `--quiet`.
-  package func warn(_ message: String, code: String? = nil) {
-    diagnostics.warning(message, code: code)
+  /// Writes "<program>: warning: <message>" to standard error, unless `--quiet`. `location`:
+  /// the input it is about, for the JSON form (`SourceLocation.wholeFile` for a file as a whole,
+  /// which the message names itself).
+  package func warn(_ message: String, code: String? = nil, location: SourceLocation? = nil) {
+    diagnostics.warning(message, code: code, location: location)
   }
 
   /// Writes a warning even with `--quiet`: for the one line a cron operator must see.
@@ -152,14 +166,16 @@ package struct CommandContext: Sendable {
     diagnostics.warnAlways(message, code: code)
   }
 
-  /// Writes "<program>: note: <message>" to standard error, unless `--quiet`.
-  package func note(_ message: String, code: String? = nil) {
-    diagnostics.note(message, code: code)
+  /// Writes "<program>: note: <message>" to standard error, unless `--quiet`; `location` as for
+  /// `warn`.
+  package func note(_ message: String, code: String? = nil, location: SourceLocation? = nil) {
+    diagnostics.note(message, code: code, location: location)
   }
 
-  /// Writes "<program>: info: <message>" to standard error with `--verbose` only.
-  package func info(_ message: String, code: String? = nil) {
-    diagnostics.info(message, code: code)
+  /// Writes "<program>: info: <message>" to standard error with `--verbose` only; `location` as
+  /// for `warn`.
+  package func info(_ message: String, code: String? = nil, location: SourceLocation? = nil) {
+    diagnostics.info(message, code: code, location: location)
   }
 
   /// Runs `body` as the task `label` of the progress line (see `DiagnosticPrinter.withProgress`).
@@ -256,7 +272,9 @@ package struct CommandSpec: Sendable {
         }
         shorts[short] = option.name
       }
-      if option.kind == .flag && (option.defaultValue != nil || option.choices != nil) {
+      if option.kind == .flag
+        && (option.defaultValue != nil || option.choices != nil || option.completions != nil)
+      {
         problems.append("\(place): flag '--\(option.name)' cannot have a default or choices")
       }
       if option.kind == .repeatable && option.defaultValue != nil {
@@ -277,6 +295,9 @@ package struct CommandSpec: Sendable {
           "\(place): required argument '<\(argument.name)>' follows an optional one")
       }
       seenOptional = seenOptional || argument.isOptional
+      if argument.choices?.isEmpty == true {
+        problems.append("\(place): argument '<\(argument.name)>' has an empty list of choices")
+      }
     }
     if !subcommands.isEmpty && !arguments.isEmpty {
       problems.append("\(place): a command with subcommands cannot take positional arguments")

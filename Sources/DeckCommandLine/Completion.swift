@@ -1,7 +1,13 @@
-/// Shell completion scripts generated from a command tree: the subcommands, each command's
-/// options (long and short spellings), the choices of options that have them, and file names
-/// for every other option value and for arguments. Hidden commands and options are left out.
-/// `--help` and (on the root) `--version` are completed too, as every command takes them.
+/// Shell completion scripts generated from a command tree: the subcommands at every depth
+/// (`import movielens`), each command's options (long and short spellings, its own and those it
+/// takes from the commands above it), the values of options and arguments that have a fixed set
+/// (`choices`) or a suggested one (`completions`), and file names for every other value and
+/// argument. Hidden commands and options are left out. `--help` is completed on every command,
+/// `--version` on the root.
+///
+/// Options given before the command word (`menudeck --log-format json deck`) are skipped with
+/// their values when the scripts look for the command; an option the root does not know, given
+/// before any command word, starts the default subcommand, as the parser does.
 package enum Completion {
   package enum Shell: String, CaseIterable, Sendable {
     case bash, zsh, fish
@@ -17,26 +23,63 @@ package enum Completion {
     }
   }
 
-  /// The visible subcommands of `root`.
-  static func commands(_ root: CommandSpec) -> [CommandSpec] {
-    root.subcommands.filter { !$0.isHidden }
+  /// One command of the tree, with what completing after it needs.
+  struct Node {
+    /// The names after the program: [] for the root, ["import", "movielens"].
+    var path: [String]
+    var command: CommandSpec
+    /// Its visible options, then those of the commands above it that it does not redeclare,
+    /// nearest first; then `--help`, and `--version` on the root.
+    var options: [CommandOption]
+
+    /// The visible subcommands.
+    var subcommands: [CommandSpec] { command.subcommands.filter { !$0.isHidden } }
+
+    /// The path as one word list: "" for the root, "import movielens".
+    var key: String { path.joined(separator: " ") }
   }
 
-  /// The visible options of `command`, then those it takes from `parent` (the root's apply to
-  /// every command), with `--help` (and `--version` on the root).
-  static func options(
-    _ command: CommandSpec, parent: CommandSpec? = nil, root: Bool = false
-  ) -> [CommandOption] {
-    var options = command.options.filter { !$0.isHidden }
-    for option in parent?.options ?? [] where !option.isHidden {
-      if !options.contains(where: { $0.name == option.name }) { options.append(option) }
+  /// Every visible command of `root`'s tree, root first, each before its subcommands.
+  static func nodes(_ root: CommandSpec) -> [Node] {
+    var out: [Node] = []
+    func visit(_ command: CommandSpec, path: [String], inherited: [CommandOption]) {
+      var options = command.options.filter { !$0.isHidden }
+      for option in inherited where !options.contains(where: { $0.name == option.name }) {
+        options.append(option)
+      }
+      var shown = options
+      shown.append(.builtinHelp)
+      if path.isEmpty && command.version != nil { shown.append(.builtinVersion) }
+      out.append(Node(path: path, command: command, options: shown))
+      for sub in command.subcommands where !sub.isHidden {
+        visit(sub, path: path + [sub.name], inherited: options)
+      }
     }
-    options.append(.flag("help", short: "h", help: "Show help information."))
-    if root { options.append(.flag("version", help: "Show the version.")) }
-    return options
+    visit(root, path: [], inherited: [])
+    return out
   }
 
-  /// An identifier fragment for shell function names ("deck", "ingest").
+  /// What a value is completed with: a list of words, or file names.
+  enum Values: Equatable {
+    case words([String])
+    case files
+  }
+
+  static func values(_ option: CommandOption) -> Values {
+    if let words = option.choices ?? option.completions { return .words(words) }
+    return .files
+  }
+
+  static func values(_ argument: CommandArgument) -> Values {
+    argument.choices.map { .words($0) } ?? .files
+  }
+
+  /// The long and short spellings of an option: ["--out", "-o"].
+  static func spellings(_ option: CommandOption) -> [String] {
+    [option.spelling] + (option.short.map { ["-\($0)"] } ?? [])
+  }
+
+  /// An identifier fragment for shell function names ("deck", "import_movielens").
   static func identifier(_ name: String) -> String {
     String(name.map { $0.isLetter || $0.isNumber ? $0 : "_" })
   }
@@ -45,65 +88,122 @@ package enum Completion {
 
   private static func bash(_ root: CommandSpec) -> String {
     let program = root.name
-    let function = "_\(identifier(program))_complete"
+    let id = identifier(program)
+    let nodes = nodes(root)
+    func quoted(_ key: String) -> String { "\"\(key)\"" }
+    func reply(_ values: Values) -> String {
+      switch values {
+      case .words(let words):
+        return "COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\"))"
+      case .files:
+        return "COMPREPLY=($(compgen -f -- \"$cur\"))"
+      }
+    }
     var lines = [
       "# bash completion for \(program), generated by '\(program) completion bash'.",
       "# Load it with: source <(\(program) completion bash)",
-      "\(function)() {",
-      "  local cur=\"${COMP_WORDS[COMP_CWORD]}\" prev=\"\"",
-      "  [ \"$COMP_CWORD\" -gt 0 ] && prev=\"${COMP_WORDS[COMP_CWORD-1]}\"",
-      "  local command=\"\" i",
-      "  for ((i = 1; i < COMP_CWORD; i++)); do",
-      "    case \"${COMP_WORDS[i]}\" in",
-      "      -*) ;;",
-      "      *) command=\"${COMP_WORDS[i]}\"; break ;;",
-      "    esac",
-      "  done",
-      "  local options=\"\" values=\"\"",
-      "  case \"$command\" in",
+      "",
+      "# Sets what the command at path $1 takes: subs (its subcommands), options (every",
+      "# spelling), valued (the spellings that take a value), default (its default subcommand).",
+      "_\(id)_node() {",
+      "  case \"$1\" in",
     ]
-    func optionWords(_ options: [CommandOption]) -> String {
-      options.flatMap { o in [o.spelling] + (o.short.map { ["-\($0)"] } ?? []) }
-        .joined(separator: " ")
+    for node in nodes {
+      let valued = node.options.filter(\.takesValue).flatMap(spellings)
+      lines += [
+        "    \(quoted(node.key)))",
+        "      subs=\"\(node.subcommands.map(\.name).joined(separator: " "))\"",
+        "      options=\"\(node.options.flatMap(spellings).joined(separator: " "))\"",
+        "      valued=\"\(valued.joined(separator: " "))\"",
+        "      default=\"\(node.command.defaultSubcommand ?? "")\" ;;",
+      ]
     }
-    func valueCases(_ options: [CommandOption]) -> [String] {
-      options.filter { $0.kind != .flag }.map { o in
-        let spellings = ([o.spelling] + (o.short.map { ["-\($0)"] } ?? [])).joined(separator: "|")
-        let action =
-          o.choices.map { "COMPREPLY=($(compgen -W \"\($0.joined(separator: " "))\" -- \"$cur\"))" }
-          ?? "COMPREPLY=($(compgen -f -- \"$cur\"))"
-        return "        \(spellings)) \(action); return 0 ;;"
+    lines += [
+      "  esac",
+      "}",
+      "",
+      "# Completes the value of option $2 of the command at path $1; fails when $2 takes none.",
+      "_\(id)_value() {",
+      "  case \"$1\" in",
+    ]
+    for node in nodes {
+      let valued = node.options.filter(\.takesValue)
+      if valued.isEmpty { continue }
+      lines += ["    \(quoted(node.key)))", "      case \"$2\" in"]
+      for option in valued {
+        lines.append(
+          "        \(spellings(option).joined(separator: "|"))) \(reply(values(option))); return 0 ;;"
+        )
       }
-    }
-    for command in commands(root) {
-      let options = options(command, parent: root)
-      lines.append("    \(command.name))")
-      lines.append("      options=\"\(optionWords(options))\"")
-      lines.append("      case \"$prev\" in")
-      lines += valueCases(options)
       lines.append("      esac ;;")
     }
-    let rootOptions = options(root, root: true)
     lines += [
-      "    *)",
-      "      options=\"\(optionWords(rootOptions))\"",
-      "      case \"$prev\" in",
-    ]
-    lines += valueCases(rootOptions)
-    lines += [
-      "      esac",
-      "      if [[ \"$cur\" != -* ]]; then",
-      "        COMPREPLY=($(compgen -W \"\(commands(root).map(\.name).joined(separator: " "))\" -- \"$cur\"))",
-      "        return 0",
-      "      fi ;;",
       "  esac",
-      "  if [[ \"$cur\" == -* ]]; then",
+      "  return 1",
+      "}",
+      "",
+      "# Completes positional argument number $2 (from 0) of the command at path $1.",
+      "_\(id)_argument() {",
+      "  case \"$1\" in",
+    ]
+    for node in nodes where !node.command.arguments.isEmpty {
+      lines += ["    \(quoted(node.key)))", "      case \"$2\" in"]
+      for (index, argument) in node.command.arguments.enumerated() {
+        let pattern = argument.isRepeating ? "*" : String(index)
+        lines.append("        \(pattern)) \(reply(values(argument))) ;;")
+      }
+      lines.append("      esac ;;")
+    }
+    lines += [
+      "  esac",
+      "}",
+      "",
+      "_\(id)_complete() {",
+      "  local cur=\"${COMP_WORDS[COMP_CWORD]}\" prev=\"\"",
+      "  [ \"$COMP_CWORD\" -gt 0 ] && prev=\"${COMP_WORDS[COMP_CWORD-1]}\"",
+      "  local path=\"\" subs options valued default word i positionals=0 ended=0",
+      "  _\(id)_node \"\"",
+      "  # Find the command: skip options and their values, descend into subcommands.",
+      "  for ((i = 1; i < COMP_CWORD; i++)); do",
+      "    word=\"${COMP_WORDS[i]}\"",
+      "    if ((ended)); then positionals=$((positionals + 1)); continue; fi",
+      "    case \"$word\" in",
+      "      --) ended=1 ;;",
+      "      -?*)",
+      "        # -vs: the last letter is the one that may take a value.",
+      "        [[ \"$word\" != --* && ${#word} -gt 2 ]] && word=\"-${word: -1}\"",
+      "        if [[ -n \"$default\" && \" $options \" != *\" ${word%%=*} \"* ]]; then",
+      "          path=\"${path:+$path }$default\"",
+      "          _\(id)_node \"$path\"",
+      "        fi",
+      "        if [[ \"$word\" != *=* && \" $valued \" == *\" $word \"* ]]; then i=$((i + 1)); fi ;;",
+      "      *)",
+      "        if [[ \" $subs \" == *\" $word \"* ]]; then",
+      "          path=\"${path:+$path }$word\"",
+      "          _\(id)_node \"$path\"",
+      "        elif [[ -n \"$subs\" && \"$word\" == help ]]; then",
+      "          : # 'help <subcommand>' names the subcommands as they are run",
+      "        else",
+      "          if [[ -n \"$default\" ]]; then",
+      "            path=\"${path:+$path }$default\"",
+      "            _\(id)_node \"$path\"",
+      "          fi",
+      "          positionals=$((positionals + 1))",
+      "        fi ;;",
+      "    esac",
+      "  done",
+      "  [[ \"$prev\" == -[!-]?* ]] && prev=\"-${prev: -1}\"",
+      "  if ((!ended)) && _\(id)_value \"$path\" \"$prev\"; then return 0; fi",
+      "  if ((!ended)) && [[ \"$cur\" == -* ]]; then",
       "    COMPREPLY=($(compgen -W \"$options\" -- \"$cur\"))",
+      "  elif [[ -n \"$subs\" ]]; then",
+      "    COMPREPLY=($(compgen -W \"$subs\" -- \"$cur\"))",
       "  else",
-      "    COMPREPLY=($(compgen -f -- \"$cur\"))",
+      "    COMPREPLY=()",
+      "    _\(id)_argument \"$path\" \"$positionals\"",
       "  fi",
       "}",
-      "complete -o filenames -F \(function) \(program)",
+      "complete -o filenames -F _\(id)_complete \(program)",
     ]
     return lines.joined(separator: "\n") + "\n"
   }
@@ -123,23 +223,27 @@ package enum Completion {
     return out
   }
 
+  /// The zsh action of a value: `(json csv)` or `_files`.
+  static func zshAction(_ values: Values) -> String {
+    switch values {
+    case .words(let words): return "(\(words.map(zshQuote).joined(separator: " ")))"
+    case .files: return "_files"
+    }
+  }
+
   private static func zsh(_ root: CommandSpec) -> String {
     let program = root.name
     let id = identifier(program)
+    func function(_ node: Node) -> String {
+      (["_\(id)"] + node.path.map(identifier)).joined(separator: "_")
+    }
     func spec(_ o: CommandOption) -> String {
       let help = zshQuote(firstSentence(o.help))
-      let value: String
-      switch o.kind {
-      case .flag: value = ""
-      case .value, .repeatable:
-        let name = zshQuote(o.valueName)
-        value =
-          o.choices.map { ":\(name):(\($0.map(zshQuote).joined(separator: " ")))" }
-          ?? ":\(name):_files"
-      }
+      let value = o.takesValue ? ":\(zshQuote(o.valueName)):\(zshAction(values(o)))" : ""
       let many = o.kind == .repeatable ? "*" : ""
       if let short = o.short {
-        return "    '(\(o.spelling) -\(short))'{\(o.spelling),-\(short)}'[\(help)]\(value)' \\"
+        let exclusive = o.kind == .repeatable ? "*" : "(\(o.spelling) -\(short))"
+        return "    '\(exclusive)'{\(o.spelling),-\(short)}'[\(help)]\(value)' \\"
       }
       return "    '\(many)\(o.spelling)[\(help)]\(value)' \\"
     }
@@ -148,26 +252,58 @@ package enum Completion {
       "# zsh completion for \(program), generated by '\(program) completion zsh'.",
       "# Put it in a directory of $fpath as _\(program), or load it with:",
       "#   source <(\(program) completion zsh)",
-      "_\(id)() {",
-      "  local -a commands",
-      "  commands=(",
     ]
-    for command in commands(root) {
-      lines.append("    '\(command.name):\(zshQuote(firstSentence(command.abstract)))'")
+    for node in nodes(root) {
+      lines.append("")
+      lines.append("\(function(node))() {")
+      if node.subcommands.isEmpty {
+        lines.append("  _arguments -s \\")
+        lines += node.options.map(spec)
+        for (index, argument) in node.command.arguments.enumerated() {
+          let name = zshQuote(argument.name)
+          let action = zshAction(values(argument))
+          if argument.isRepeating {
+            lines.append("    '*:\(name):\(action)' \\")
+          } else {
+            let optional = argument.isOptional ? ":" : ""
+            lines.append("    '\(index + 1):\(optional)\(name):\(action)' \\")
+          }
+        }
+        lines[lines.count - 1].removeLast(2)
+        lines.append("}")
+        continue
+      }
+      lines += [
+        "  local curcontext=\"$curcontext\" state state_descr line",
+        "  typeset -A opt_args",
+        "  _arguments -C -s \\",
+      ]
+      lines += node.options.map(spec)
+      lines += [
+        "    '1: :->command' \\",
+        "    '*:: :->arguments' && return",
+        "  case $state in",
+        "    command)",
+        "      local -a commands",
+        "      commands=(",
+      ]
+      for sub in node.subcommands {
+        lines.append("        '\(zshQuote(sub.name)):\(zshQuote(firstSentence(sub.abstract)))'")
+      }
+      lines += [
+        "      )",
+        "      _describe 'command' commands ;;",
+        "    arguments)",
+        "      case ${words[1]} in",
+      ]
+      for sub in node.subcommands {
+        var child = node
+        child.path.append(sub.name)
+        lines.append("        \(sub.name)) \(function(child)) ;;")
+      }
+      lines += ["      esac ;;", "  esac", "}"]
     }
-    lines += [
-      "  )", "  if (( CURRENT == 2 )); then", "    _describe 'command' commands", "    return",
-      "  fi",
-    ]
-    lines += ["  case \"${words[2]}\" in"]
-    for command in commands(root) {
-      lines.append("    \(command.name))")
-      lines.append("      shift words; (( CURRENT-- ))")
-      lines.append("      _arguments -s \\")
-      lines += options(command, parent: root).map(spec)
-      lines.append("    '*:file:_files' ;;")
-    }
-    lines += ["  esac", "}", "compdef _\(id) \(program)"]
+    lines += ["", "compdef _\(id) \(program)"]
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -180,33 +316,50 @@ package enum Completion {
 
   private static func fish(_ root: CommandSpec) -> String {
     let program = root.name
-    let names = commands(root).map(\.name).joined(separator: " ")
     var lines = [
       "# fish completion for \(program), generated by '\(program) completion fish'.",
       "# Save it as ~/.config/fish/completions/\(program).fish",
       "complete -c \(program) -f",
     ]
-    for command in commands(root) {
-      lines.append(
-        "complete -c \(program) -n 'not __fish_seen_subcommand_from \(names)' -a \(command.name)"
-          + " -d \(fishQuote(firstSentence(command.abstract)))")
+    // The condition that the command line is at `node`: each name of its path seen, and none of
+    // its subcommands yet.
+    func condition(_ node: Node) -> String {
+      var parts = node.path.map { "__fish_seen_subcommand_from \($0)" }
+      let subs = node.subcommands.map(\.name)
+      if !subs.isEmpty {
+        parts.append("not __fish_seen_subcommand_from \(subs.joined(separator: " "))")
+      }
+      return parts.isEmpty ? "true" : parts.joined(separator: "; and ")
     }
     func option(_ o: CommandOption, condition: String) -> String {
       var line = "complete -c \(program) -n \(fishQuote(condition)) -l \(o.name)"
       if let short = o.short { line += " -s \(short)" }
-      if o.kind != .flag {
-        line += o.choices.map { " -x -a \(fishQuote($0.joined(separator: " ")))" } ?? " -r -F"
+      if o.takesValue {
+        switch values(o) {
+        case .words(let words): line += " -x -a \(fishQuote(words.joined(separator: " ")))"
+        case .files: line += " -r -F"
+        }
       }
       return line + " -d \(fishQuote(firstSentence(o.help)))"
     }
-    for o in options(root, root: true) {
-      lines.append(option(o, condition: "not __fish_seen_subcommand_from \(names)"))
-    }
-    for command in commands(root) {
-      let condition = "__fish_seen_subcommand_from \(command.name)"
-      lines += options(command, parent: root).map { option($0, condition: condition) }
-      if !command.arguments.isEmpty {
-        lines.append("complete -c \(program) -n \(fishQuote(condition)) -F")
+    for node in nodes(root) {
+      let when = condition(node)
+      for sub in node.subcommands {
+        lines.append(
+          "complete -c \(program) -n \(fishQuote(when)) -a \(sub.name)"
+            + " -d \(fishQuote(firstSentence(sub.abstract)))")
+      }
+      lines += node.options.map { option($0, condition: when) }
+      // Arguments: the values of the first one that has choices, else file names.
+      if let argument = node.command.arguments.first {
+        switch values(argument) {
+        case .words(let words):
+          lines.append(
+            "complete -c \(program) -n \(fishQuote(when)) -a \(fishQuote(words.joined(separator: " ")))"
+          )
+        case .files:
+          lines.append("complete -c \(program) -n \(fishQuote(when)) -F")
+        }
       }
     }
     return lines.joined(separator: "\n") + "\n"

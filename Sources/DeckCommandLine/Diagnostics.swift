@@ -112,8 +112,10 @@ package struct DiagnosticPrinter: Sendable {
   package func shows(_ severity: Severity) -> Bool { settings.shows(severity) }
 
   /// Prints `message` at `severity` (unless the settings hide it); `code` is the JSON form's
-  /// (default: the level's name). `location`, when given, starts the text form
-  /// ("file:line:column: message") and fills the JSON form's location fields.
+  /// (default: the level's name). `location`, when given, fills the JSON form's location fields;
+  /// a location in a file (line 1 or more) also starts the text form ("file:line:column:
+  /// message"), while a line about a whole file (line 0) names the file in its message, in its
+  /// own words ("history Data/swipes.jsonl: ...").
   package func print(
     _ severity: Severity, _ message: String, code: String? = nil, location: SourceLocation? = nil
   ) {
@@ -167,11 +169,17 @@ package struct DiagnosticPrinter: Sendable {
   }
 
   package func error(_ message: String, code: String? = nil) { print(.error, message, code: code) }
-  package func warning(_ message: String, code: String? = nil) {
-    print(.warning, message, code: code)
+  package func warning(
+    _ message: String, code: String? = nil, location: SourceLocation? = nil
+  ) {
+    print(.warning, message, code: code, location: location)
   }
-  package func note(_ message: String, code: String? = nil) { print(.note, message, code: code) }
-  package func info(_ message: String, code: String? = nil) { print(.info, message, code: code) }
+  package func note(_ message: String, code: String? = nil, location: SourceLocation? = nil) {
+    print(.note, message, code: code, location: location)
+  }
+  package func info(_ message: String, code: String? = nil, location: SourceLocation? = nil) {
+    print(.info, message, code: code, location: location)
+  }
 
   /// Runs `body` as the task `label` of the progress line, counted in `unit` (`total` units, or
   /// unknown, or counted by the work itself with `addTotal`), and erases the line when it
@@ -207,7 +215,7 @@ package struct DiagnosticPrinter: Sendable {
     switch settings.format {
     case .text:
       var message = diagnostic.message
-      if let location = diagnostic.location {
+      if let location = diagnostic.location, location.line > 0 {
         message = "\(location): " + (location.field.map { "\($0): " } ?? "") + message
       }
       if let plugin = diagnostic.plugin {

@@ -28,7 +28,7 @@ enum HelpFormatter {
     if !command.arguments.isEmpty {
       var rows = ["ARGUMENTS:"]
       for argument in command.arguments {
-        rows += row("<\(argument.name)>", argument.help)
+        rows += row("<\(argument.name)>", argumentHelp(argument))
       }
       sections.append(rows.joined(separator: "\n"))
     }
@@ -88,6 +88,16 @@ enum HelpFormatter {
     if option.help.isEmpty { return note }
     if option.help.hasSuffix(".") { return option.help.dropLast() + " " + note + "." }
     return option.help + " " + note
+  }
+
+  /// The help of an argument followed by its choices, kept before the final period: "The shell
+  /// (values: bash, zsh, fish)."
+  static func argumentHelp(_ argument: CommandArgument) -> String {
+    guard let choices = argument.choices else { return argument.help }
+    let note = "(values: " + choices.joined(separator: ", ") + ")"
+    if argument.help.isEmpty { return note }
+    if argument.help.hasSuffix(".") { return argument.help.dropLast() + " " + note + "." }
+    return argument.help + " " + note
   }
 
   /// "  label" then the help from column 27, wrapped; a label too long for its column gets a

@@ -180,14 +180,14 @@ package enum CatalogReader {
     _ = try v.requireObject("item \(n)")
     try v.rejectUnknownKeys(allowed: itemFields, in: "an item")
     let idValue = try v.value(at: "id")
-    let id = trimWhitespace(try idValue.requireString("field 'id'"))
+    let id = trimWhitespace(try idValue.requireString(field: "id"))
     if id.isEmpty { throw idValue.error("empty id; every item needs an id") }
     let name = try requiredText(v, "name", id: id)
     let category = try requiredText(v, "category", id: id).lowercased()
     var price: Double?
     if let p = try v.optionalValue(at: "price") {
       guard case .number(let d, let text) = p.kind else {
-        throw p.error("expected a number for field 'price', got \(p.typeDescription)")
+        throw p.error("expected a number, got \(p.typeDescription)", field: "price")
       }
       guard d >= 0 else { throw p.error(priceMessage(text)) }
       price = d
@@ -198,7 +198,7 @@ package enum CatalogReader {
     if let av = try v.optionalObject(at: "available") {
       try av.rejectUnknownKeys(allowed: availabilityFields, in: "'available'")
       if let wv = try av.optionalValue(at: "weekdays") {
-        let days = try wv.requireArray("field 'weekdays'")
+        let days = try wv.requireArray(field: "weekdays")
         guard !days.isEmpty else {
           throw wv.error(
             "empty 'weekdays'; list the days the dish is served, or leave 'weekdays' out for "
@@ -206,7 +206,7 @@ package enum CatalogReader {
         }
         var set = Set<Weekday>()
         for d in days {
-          let name = try d.requireString("an entry of 'weekdays'")
+          let name = try d.requireString(entryOf: "weekdays")
           guard let day = Weekday(name: trimWhitespace(name)) else {
             throw d.error(unknownWeekdayMessage(name))
           }
@@ -230,7 +230,7 @@ package enum CatalogReader {
     throws(DeckIOError) -> String
   {
     let field = try v.value(at: key)
-    let text = trimWhitespace(try field.requireString("field '\(key)'"))
+    let text = trimWhitespace(try field.requireString(field: key))
     if text.isEmpty {
       throw field.error("empty \(key) for item '\(id)'; every item needs a \(key)")
     }
@@ -239,7 +239,7 @@ package enum CatalogReader {
 
   private static func jsonDate(_ av: JSONValue, _ key: String) throws(DeckIOError) -> DeckDate? {
     guard let dv = try av.optionalValue(at: key) else { return nil }
-    let text = try dv.requireString("field '\(key)'")
+    let text = try dv.requireString(field: key)
     guard let date = DeckDate.parse(trimWhitespace(text)) else {
       throw dv.error(dateMessage(key, text))
     }

@@ -8,8 +8,21 @@ extension JSONValue {
     .malformed(location, message: message)
   }
 
+  /// An error at this value's location, which is the value of `field` (for the JSON
+  /// diagnostics' `field`; the text form reads "file:line:column: field: message").
+  package func error(_ message: String, field: String) -> DeckIOError {
+    var location = self.location
+    location.field = field
+    return .malformed(location, message: message)
+  }
+
   func typeError(expected: String, for what: String) -> DeckIOError {
     error("expected \(expected) for \(what), got \(typeDescription)")
+  }
+
+  /// "expected a string, got a number" at this value, the value of `field`.
+  func typeError(expected: String, field: String) -> DeckIOError {
+    error("expected \(expected), got \(typeDescription)", field: field)
   }
 
   /// This value as an object; `what` names it in the error ("the catalog", "item 3").
@@ -36,6 +49,38 @@ extension JSONValue {
     return b
   }
 
+  /// This value, the value of `field`, as an object (an array, a string, ...); a value of
+  /// another type is an error that names the field.
+  package func requireObject(field: String) throws(DeckIOError) -> JSONObject {
+    guard let o = objectValue else { throw typeError(expected: "an object", field: field) }
+    return o
+  }
+  package func requireArray(field: String) throws(DeckIOError) -> [JSONValue] {
+    guard let a = arrayValue else { throw typeError(expected: "an array", field: field) }
+    return a
+  }
+  package func requireString(field: String) throws(DeckIOError) -> String {
+    guard let s = stringValue else { throw typeError(expected: "a string", field: field) }
+    return s
+  }
+  package func requireNumber(field: String) throws(DeckIOError) -> Double {
+    guard let d = doubleValue else { throw typeError(expected: "a number", field: field) }
+    return d
+  }
+  package func requireBool(field: String) throws(DeckIOError) -> Bool {
+    guard let b = boolValue else { throw typeError(expected: "true or false", field: field) }
+    return b
+  }
+
+  /// This value, an element of the array of `field`, as a string: "expected a string for each
+  /// entry, got a number", at the element, naming the field.
+  package func requireString(entryOf field: String) throws(DeckIOError) -> String {
+    guard let s = stringValue else {
+      throw error("expected a string for each entry, got \(typeDescription)", field: field)
+    }
+    return s
+  }
+
   private func fields() throws(DeckIOError) -> JSONObject {
     guard let o = objectValue else { throw error("expected an object, got \(typeDescription)") }
     return o
@@ -53,50 +98,50 @@ extension JSONValue {
     return v
   }
 
-  /// A required string field: "expected a string for field 'name', got an array".
+  /// A required string field: "expected a string, got an array" at the value, naming the field.
   package func string(at key: String) throws(DeckIOError) -> String {
-    try value(at: key).requireString("field '\(key)'")
+    try value(at: key).requireString(field: key)
   }
   /// A string field that may be absent or null.
   package func optionalString(at key: String) throws(DeckIOError) -> String? {
-    try optionalValue(at: key)?.requireString("field '\(key)'")
+    try optionalValue(at: key)?.requireString(field: key)
   }
   package func number(at key: String) throws(DeckIOError) -> Double {
-    try value(at: key).requireNumber("field '\(key)'")
+    try value(at: key).requireNumber(field: key)
   }
   package func optionalNumber(at key: String) throws(DeckIOError) -> Double? {
-    try optionalValue(at: key)?.requireNumber("field '\(key)'")
+    try optionalValue(at: key)?.requireNumber(field: key)
   }
   package func bool(at key: String) throws(DeckIOError) -> Bool {
-    try value(at: key).requireBool("field '\(key)'")
+    try value(at: key).requireBool(field: key)
   }
   package func optionalBool(at key: String) throws(DeckIOError) -> Bool? {
-    try optionalValue(at: key)?.requireBool("field '\(key)'")
+    try optionalValue(at: key)?.requireBool(field: key)
   }
   package func array(at key: String) throws(DeckIOError) -> [JSONValue] {
-    try value(at: key).requireArray("field '\(key)'")
+    try value(at: key).requireArray(field: key)
   }
   package func optionalArray(at key: String) throws(DeckIOError) -> [JSONValue]? {
-    try optionalValue(at: key)?.requireArray("field '\(key)'")
+    try optionalValue(at: key)?.requireArray(field: key)
   }
   package func object(at key: String) throws(DeckIOError) -> JSONValue {
     let v = try value(at: key)
-    _ = try v.requireObject("field '\(key)'")
+    _ = try v.requireObject(field: key)
     return v
   }
   package func optionalObject(at key: String) throws(DeckIOError) -> JSONValue? {
     guard let v = try optionalValue(at: key) else { return nil }
-    _ = try v.requireObject("field '\(key)'")
+    _ = try v.requireObject(field: key)
     return v
   }
 
   /// An array of strings; absent or null gives []. Each element must be a string:
-  /// "expected a string for an entry of 'tags', got a number" at the element.
+  /// "expected a string for each entry, got a number" at the element, naming the field.
   package func stringArray(at key: String) throws(DeckIOError) -> [String] {
     guard let items = try optionalArray(at: key) else { return [] }
     var out: [String] = []
     out.reserveCapacity(items.count)
-    for v in items { out.append(try v.requireString("an entry of '\(key)'")) }
+    for v in items { out.append(try v.requireString(entryOf: key)) }
     return out
   }
 

@@ -118,7 +118,7 @@ package enum UsersReader {
       _ = try v.requireObject("user \(n)")
       try v.rejectUnknownKeys(allowed: userFields, in: "a user")
       let idValue = try v.value(at: "id")
-      let id = trimWhitespace(try idValue.requireString("field 'id'"))
+      let id = trimWhitespace(try idValue.requireString(field: "id"))
       if id.isEmpty { throw idValue.error("empty user id; every user needs an id") }
       let user = UserProfile(
         id: id, diets: normalisedList(try v.stringArray(at: "diets")),

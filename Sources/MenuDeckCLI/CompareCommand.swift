@@ -13,7 +13,8 @@ enum CompareOptions {
     help: "A strategy or named configuration to compare (two or more).")
   static let baseline = Option<String>(
     "baseline", short: "b", valueName: "name",
-    help: "Report every other strategy's difference from this one.")
+    help: "Report every other strategy's difference from this one."
+  ).with { $0.completions = InputOptions.strategyCompletions }
   static let resamples = Option<Int>(
     "resamples", valueName: "n",
     help: "Bootstrap resamples and randomization-test permutations (default 1000).")
@@ -232,7 +233,6 @@ enum Compare {
     // Holm and Benjamini-Hochberg over every defined p-value of the report (the ranking and the
     // off-policy metrics of a comparison on logs together).
     MultipleComparisons.adjust(&report)
-    RunInputs.tell(report.run?.inputs ?? [], context)
     try outputs.write(ComparisonWriter.render(report, format: format), to: "--out")
     if outputs.isGiven("--report") {
       try outputs.write(HTMLReport.render(report), to: "--report")
@@ -339,6 +339,7 @@ enum Compare {
     _ context: CommandContext
   ) throws -> ComparisonReport {
     let setup = try Simulate.setup(args, config, context.io)
+    RunInputs.tell(setup.inputs, context)
     let (strategies, baseline) = try strategies(args, config, context.io)
     let names = strategies.map(\.0)
     var stats = StatsAccumulator(
@@ -395,6 +396,7 @@ enum Compare {
     report.topDishes = LogEvaluation.topDishes(names: names, counts: shown, catalog: catalog)
     report.unitTables = [table]
     let record = try Simulate.strategyRecord(args, config, strategies, context.io)
+    RunInputs.tell(record.inputs, context)
     report.run = RunRecord(context, inputs: setup.inputs + record.inputs)
     report.run?.settings = setup.settings + record.settings
     return report

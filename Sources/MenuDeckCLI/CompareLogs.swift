@@ -49,6 +49,8 @@ enum CompareLogs {
     var setup = try self.setup(args, config, logs, context.io)
     let (sink, read) = try self.read(logs, setup, context)
     setup.inputs += RunInputs.history(read)
+    // Under --verbose the inputs come before the timings of what is done with them.
+    RunInputs.tell(setup.inputs, context)
     let history = try sink.training.build()
     let deckDate = sink.deckDate
     let judged = try judgedDiners(sink, deckDate: deckDate)
@@ -76,7 +78,7 @@ enum CompareLogs {
         date: deckDate, jobs: setup.jobs, progress: counter)
     }
     context.info(
-      "ranked \(plural(judged.count, "diner"))'s decks for \(plural(setup.arms.count, "strategy", "strategies"))"
+      "ranked the decks of \(plural(judged.count, "diner")) for \(plural(setup.arms.count, "strategy", "strategies"))"
         + " in \(clock.lap()) on \(plural(setup.jobs, "thread"))", code: "timing")
     if let dir = args.value(CompareOptions.trec) {
       try writeTrec(
@@ -102,8 +104,10 @@ enum CompareLogs {
     var unitTables = [ranking]
     var opeParameters: [ReportParameter] = []
     if let sessions = sink.sessions {
+      let told = setup.inputs.count
       let part = try offPolicy(
         sessions, &setup, config, history, targetSeed, deckDate, context.io)
+      RunInputs.tell(Array(setup.inputs[told...]), context)
       // The off-policy table holds the strategies and the policies: a run has no estimates
       // there, and a run as the baseline leaves the off-policy differences undefined.
       try analysis.add(
@@ -135,10 +139,20 @@ enum CompareLogs {
     report.unitTables = unitTables
     let record = try Simulate.strategyRecord(
       args, config, setup.arms.map { ($0.name, $0.strategy) }, context.io)
+    RunInputs.tell(record.inputs, context)
     report.run = RunRecord(context, inputs: setup.inputs + record.inputs)
     report.run?.settings =
       [.init("seed", json: String(setup.seed)), .init("deck_date", json: "\"\(deckDate)\"")]
       + record.settings
+    var arms = [plural(setup.arms.count, "strategy", "strategies")]
+    if !setup.runs.isEmpty { arms.append(plural(setup.runs.count, "run")) }
+    if !setup.policies.isEmpty { arms.append(plural(setup.policies.count, "policy", "policies")) }
+    let compared =
+      arms.count == 1 ? arms[0] : arms.dropLast().joined(separator: ", ") + " and " + arms.last!
+    context.note(
+      "compared \(compared) on \(plural(judged.count, "diner")) of "
+        + logs.map { $0 == "-" ? "standard input" : $0 }.joined(separator: ", ") + ", "
+        + setup.split.describe(deckDate), code: "summary")
     return report
   }
 

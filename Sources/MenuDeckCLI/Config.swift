@@ -83,7 +83,7 @@ package struct MenuDeckConfig: Sendable {
     let files = ConfigFiles(base: directory(of: path))
     try config.readFiles(root, files)
     if let v = try root.optionalValue(at: "strategy") {
-      config.strategy = try v.requireString("field 'strategy'")
+      config.strategy = try v.requireString(field: "strategy")
     }
     if let v = try root.optionalValue(at: "strategies") {
       config.strategies = try NamedStrategy.parseAll(v, files)

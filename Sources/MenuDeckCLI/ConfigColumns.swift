@@ -7,7 +7,7 @@ extension MenuDeckConfig {
   /// `"columns": {"map": {"user": "userId", ...}, "right": "rating>=4", "left": "rating<=2"}`.
   static func parseColumns(_ v: JSONValue) throws(DeckIOError) -> ColumnMapping {
     let labels = columnsLabels
-    _ = try v.requireObject("field 'columns'")
+    _ = try v.requireObject(field: "columns")
     try v.rejectUnknownKeys(allowed: columnsKeys, in: "'columns'")
     var map: [ColumnMapping.Field: String] = [:]
     if let m = try v.optionalValue(at: "map") {
@@ -23,7 +23,7 @@ extension MenuDeckConfig {
     }
     func rule(_ key: String, _ label: String) throws(DeckIOError) -> RatingRule? {
       guard let r = try v.optionalValue(at: key) else { return nil }
-      let text = try r.requireString("field 'columns.\(key)'")
+      let text = try r.requireString(field: "columns.\(key)")
       do {
         return try RatingRule.parse(text, label: label)
       } catch {

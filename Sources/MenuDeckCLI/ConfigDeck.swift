@@ -5,7 +5,7 @@ import DeckIO
 extension DeckRules {
   /// The config's "deck" section over the default rules, checked as a whole.
   static func parse(_ deck: JSONValue) throws(DeckIOError) -> DeckRules {
-    _ = try deck.requireObject("field 'deck'")
+    _ = try deck.requireObject(field: "deck")
     try deck.rejectUnknownKeys(allowed: MenuDeckConfig.deckKeys, in: "the deck rules")
     func int(_ key: String, in range: ClosedRange<Int>) throws(DeckIOError) -> Int? {
       guard let v = try deck.optionalValue(at: key) else { return nil }

@@ -9,7 +9,7 @@ struct ConfigFiles {
 
   /// A non-empty path string, resolved against `base`.
   func relative(_ value: JSONValue, _ key: String) throws(DeckIOError) -> String {
-    let text = try value.requireString("field '\(key)'")
+    let text = try value.requireString(field: key)
     guard !text.isEmpty else { throw value.error("'\(key)' is empty; give a file path") }
     return resolve(text, against: base)
   }

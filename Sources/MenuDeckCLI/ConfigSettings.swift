@@ -13,14 +13,14 @@ extension MenuDeckConfig {
       self.seed = seed
     }
     if let v = try root.optionalValue(at: "time_zone") {
-      timeZone = try v.requireString("field 'time_zone'")
+      timeZone = try v.requireString(field: "time_zone")
       guard TimeZones.zone(named: timeZone) != nil else {
         throw v.error(
           "unknown time zone '\(timeZone)'; use an IANA name such as 'Asia/Tokyo' or 'UTC'")
       }
     }
     if let v = try root.optionalValue(at: "format") {
-      let text = try v.requireString("field 'format'")
+      let text = try v.requireString(field: "format")
       guard let format = DeckFormat(rawValue: text) else {
         throw v.error(
           "unknown format '\(text)'"
@@ -30,7 +30,7 @@ extension MenuDeckConfig {
       self.format = format
     }
     if let v = try root.optionalValue(at: "drag_rule") {
-      let text = try v.requireString("field 'drag_rule'")
+      let text = try v.requireString(field: "drag_rule")
       switch text {
       case "relative": dragRule = .foodMenu
       case "absolute": dragRule = .cardDeck

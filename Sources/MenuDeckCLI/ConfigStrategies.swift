@@ -9,7 +9,7 @@ extension NamedStrategy {
     -> [String: NamedStrategy]
   {
     var strategies: [String: NamedStrategy] = [:]
-    let object = try v.requireObject("field 'strategies'")
+    let object = try v.requireObject(field: "strategies")
     for member in object.members {
       strategies[member.key] = try parse(member.value, name: member.key, files)
     }

@@ -296,17 +296,31 @@ enum Summary {
       context.warn(
         "\(plural(stats.unknownItemEvents, "event")) naming dishes that are not in the catalog (e.g. "
           + stats.unknownItemIDs.map { "'\($0)'" }.joined(separator: ", ")
-          + "); they were left out", code: "unknown_items")
+          + "); they were left out", code: "unknown_items",
+        location: onlyFile(stats, with: \.unknownItemEvents))
     }
-    if stats.skippedLines > 0 {
+    // One warning per log, which names it: with several, which one has the bad lines.
+    for file in stats.files where file.skippedLines > 0 {
       context.warn(
-        "skipped \(plural(stats.skippedLines, "malformed event line"))", code: "skipped_lines")
+        "\(file.file): skipped \(plural(file.skippedLines, "malformed event line"))",
+        code: "skipped_lines", location: .wholeFile(file.file))
     }
     if future > 0 {
       context.note(
         "\(plural(future, "event")) on or after \(date) were not learned from (a deck never sees its own day)",
         code: "future_events")
     }
+  }
+}
+
+extension Summary {
+  /// The one log whose count `key` is not 0, as a diagnostic's location; nil when several are
+  /// (a warning summed over the logs is about none of them in particular).
+  static func onlyFile(_ stats: EventReadStats, with key: KeyPath<EventFileStats, Int>)
+    -> SourceLocation?
+  {
+    let files = stats.files.filter { $0[keyPath: key] > 0 }
+    return files.count == 1 ? .wholeFile(files[0].file) : nil
   }
 }
 

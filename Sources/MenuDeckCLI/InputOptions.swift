@@ -1,6 +1,7 @@
 import DeckBase
 import DeckCommandLine
 import DeckIO
+import DeckStrategies
 
 /// Options shared by the commands that read the inputs. Code shared by several commands reads
 /// an option through these keys; a command whose help words one differently declares
@@ -28,7 +29,8 @@ enum InputOptions {
     "date", short: "d", valueName: "date",
     help: "Deck date, YYYY-MM-DD (default: today in the config's time zone).")
   static let strategy = Option<String>(
-    "strategy", short: "s", valueName: "name", help: "Strategy or named configuration.")
+    "strategy", short: "s", valueName: "name", help: "Strategy or named configuration."
+  ).with { $0.completions = strategyCompletions }
   static let option = Repeatable(
     "option", short: "o", valueName: "key=value", help: "Strategy option, over the config's.")
   static let size = Option<Int>(
@@ -51,7 +53,13 @@ enum InputOptions {
     help: "Output format (config: format; default json).")
   static let fallback = Option<String>(
     "fallback", valueName: "name",
-    help: "If the strategy (a plugin) fails, give the affected diners this strategy's decks.")
+    help: "If the strategy (a plugin) fails, give the affected diners this strategy's decks."
+  ).with { $0.completions = strategyCompletions }
+
+  /// What shell completion offers for a strategy's name: the built-ins. The named
+  /// configurations of a config are left out: the script is generated once, without a config,
+  /// and asking menudeck on every TAB would read one each time.
+  static var strategyCompletions: [String] { StrategyRegistry.identifiers }
 
   static let columns = Option<String>(
     "columns", valueName: "map",

@@ -549,8 +549,9 @@ enum Inputs {
       stats.merge(one, displayName: path == "-" ? "<stdin>" : path)
       if let mapping = options.columns {
         for file in one.files {
-          for note in mappedLogNotes(file, mapping, name: path == "-" ? "<stdin>" : path) {
-            io.diagnostics.note(note, code: "mapped_log")
+          let name = path == "-" ? "<stdin>" : path
+          for note in mappedLogNotes(file, mapping, name: name) {
+            io.diagnostics.note(note, code: "mapped_log", location: .wholeFile(name))
           }
         }
       }
@@ -641,7 +642,7 @@ enum Inputs {
     if let mapping = options.columns {
       for file in stats.files {
         for note in mappedLogNotes(file, mapping, name: path) {
-          io.diagnostics.note(note, code: "mapped_log")
+          io.diagnostics.note(note, code: "mapped_log", location: .wholeFile(path))
         }
       }
     }

@@ -28,6 +28,9 @@ final class RunOutputs {
   private let context: CommandContext
   /// `--dry-run`: every check is made, the bytes are counted, nothing is written or locked.
   let dryRun: Bool
+  /// The option of standard output when it was not given (`standardOutput`), which the
+  /// dry run's note does not name.
+  private var implicitOption: String?
   /// Where each declared output goes.
   private enum Destination {
     case standardOutput
@@ -63,6 +66,10 @@ final class RunOutputs {
     self.context = context
     self.dryRun = dryRun
     let given = try Self.given(outputs, standardOutput: standardOutput)
+    if let main = standardOutput, !outputs.contains(where: { $0.option == main && $0.path != nil })
+    {
+      implicitOption = main
+    }
     var plan = Plan(
       io: io, inputs: Self.identities(of: inputs, io), createDirectories: createDirectories)
     for file in given { try plan.add(file) }
@@ -345,9 +352,16 @@ final class RunOutputs {
   /// Leaves every target as it was.
   func abort() { set?.abort() }
 
-  /// What a dry run would have written: a note per declared output, with its byte count.
+  /// What a dry run would have written: a note per declared output, with its byte count, or,
+  /// for a file the run would not have touched (an ingest with nothing new), that it stays.
   private func reportDryRun() {
     for (index, d) in declared.enumerated() {
+      if outputs[index] == nil, case .file(let target) = d.to {
+        let fate =
+          FileSystem.kind(of: target) == nil ? "would not be created" : "would stay as it is"
+        context.note("dry run: \(d.path) \(fate); nothing was written", code: "dry_run")
+        continue
+      }
       let bytes = (outputs[index] as? CountingOutput)?.count ?? 0
       let shown: String
       switch d.to {
@@ -355,8 +369,10 @@ final class RunOutputs {
       case .standardError: shown = "standard error"
       case .file, .stream: shown = d.path
       }
+      // An option that was not given is not named: its bytes go to standard output.
+      let option = d.option == implicitOption && shown == "standard output" ? "" : d.option + " "
       context.note(
-        "dry run: \(d.option) would write \(plural(bytes, "byte")) to \(shown); nothing was "
+        "dry run: \(option)would write \(plural(bytes, "byte")) to \(shown); nothing was "
           + "written", code: "dry_run")
     }
   }

@@ -69,7 +69,8 @@ enum RunInputs {
     for input in inputs {
       let size = Inputs.regularFileSize(input.path, context.io).map { plural($0, "byte") + ", " }
       context.info(
-        "\(input.role) \(input.path): \(size ?? "")sha256 \(input.sha256)", code: "input")
+        "\(input.role) \(input.path): \(size ?? "")sha256 \(input.sha256)", code: "input",
+        location: .wholeFile(input.path))
     }
   }
 }

@@ -58,7 +58,8 @@ enum SimulationOptions {
     "start", valueName: "date", help: "First simulated day, YYYY-MM-DD (default: today).")
   static let strategies = Repeatable(
     "strategy", short: "s", valueName: "name",
-    help: "Strategy or named configuration to simulate (default: the config's).")
+    help: "Strategy or named configuration to simulate (default: the config's)."
+  ).with { $0.completions = InputOptions.strategyCompletions }
   static let mode = Option<String>(
     "mode", valueName: "mode", choices: ["pick", "all"],
     help: "Session mode: pick ends at the first right swipe, all swipes the whole deck.")
@@ -135,6 +136,7 @@ enum Simulate {
       wait: OutputOptions.wait(args), standardOutput: "--out", context: context)
     defer { outputs.abort() }
     let setup = try Simulate.setup(args, config, io)
+    RunInputs.tell(setup.inputs, context)
     let strategies = try Simulate.strategies(args, config, io)
 
     // Event log, replaced with the stats at the end.
@@ -158,7 +160,7 @@ enum Simulate {
     let report = stats.report()
     let format = StatsFormat(rawValue: args.value(SimulationOptions.format) ?? "table") ?? .table
     let record = try Simulate.strategyRecord(args, config, strategies, io)
-    RunInputs.tell(setup.inputs + record.inputs, context)
+    RunInputs.tell(record.inputs, context)
     var run = RunRecord(context, inputs: setup.inputs + record.inputs)
     run.settings = setup.settings + record.settings
     try outputs.write(report.render(format, run: run), to: "--out")
@@ -512,6 +514,11 @@ let statsCommand = CommandSpec(
     RunInputs.tell(inputs, context)
     io.stdout.write(bytes: report.render(format, run: RunRecord(context, inputs: inputs)))
     Summary.history(read, future: 0, date: DeckDate(daysSinceEpoch: 0), context: context)
+    let decks = report.rows.filter { $0.day == nil }.reduce(0) { $0 + Int($1[.decks] ?? 0) }
+    let days = Set(report.rows.compactMap(\.day)).count
+    context.note(
+      "stats of \(plural(logs.count, "log")) (\(plural(read.events, "swipe")), "
+        + "\(plural(decks, "deck")) over \(plural(days, "day")))", code: "summary")
     return .success
   })
 

@@ -259,7 +259,8 @@ enum Ingest {
       }
     if let hash, added.has(hash) {
       context.note(
-        "\(log) is already in \(request.shown) (same content); skipped", code: "already_ingested")
+        "\(log) is already in \(request.shown) (same content); skipped", code: "already_ingested",
+        location: .wholeFile(log))
       added.skipped += 1
       // Its bytes are done with, for the progress line.
       request.settings.progress?.add(size)
@@ -280,7 +281,8 @@ enum Ingest {
       if added.has(contentHash!) {
         context.note(
           "\(log == "-" ? "standard input" : log) is already in \(request.shown) (same "
-            + "content); skipped", code: "already_ingested")
+            + "content); skipped", code: "already_ingested",
+          location: .wholeFile(log == "-" ? "<stdin>" : log))
         added.skipped += 1
         return
       }
@@ -327,7 +329,8 @@ enum Ingest {
     let (hash, size) = try hashing.wait().get()
     if added.has(hash) {
       context.note(
-        "\(log) is already in \(request.shown) (same content); skipped", code: "already_ingested")
+        "\(log) is already in \(request.shown) (same content); skipped", code: "already_ingested",
+        location: .wholeFile(log))
       added.skipped += 1
       return
     }
@@ -355,9 +358,11 @@ enum Ingest {
     _ context: CommandContext
   ) throws {
     let contentHash = source.sha256
+    // The event reader's name for standard input, as in its errors.
+    let file = SourceLocation.wholeFile(log == "-" ? "<stdin>" : log)
     context.info(
-      "\(log == "-" ? "standard input" : log): \(plural(Int(source.bytes), "byte")), "
-        + "\(plural(stats.lines, "line")), sha256 \(contentHash)", code: "input")
+      "history \(log == "-" ? "standard input" : log): \(plural(Int(source.bytes), "byte")), "
+        + "\(plural(stats.lines, "line")), sha256 \(contentHash)", code: "input", location: file)
     var read = read
     read.hesitations = Int64(stats.hesitations)
     read.sources = [source]
@@ -365,7 +370,8 @@ enum Ingest {
     if skippedFuture > 0 {
       context.warn(
         "\(log): \(plural(skippedFuture, "swipe")) dated on or after \(request.before) "
-          + "were not ingested (give --before to move the limit)", code: "future_events")
+          + "were not ingested (give --before to move the limit)", code: "future_events",
+        location: file)
     }
     added.seen.insert(contentHash)
     added.added += 1
@@ -373,7 +379,7 @@ enum Ingest {
     if stats.skippedLines > 0 {
       context.warn(
         "\(log): skipped \(plural(stats.skippedLines, "malformed event line"))",
-        code: "skipped_lines")
+        code: "skipped_lines", location: file)
     }
   }
 

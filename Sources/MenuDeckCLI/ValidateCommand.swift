@@ -19,8 +19,9 @@ let validateCommand = CommandSpec(
     --format json writes one JSON document instead, for scripts and log shippers: \
     {"run", "valid", "exit_code", "inputs": [{"input", "path", "status"}], "errors": [{"level", \
     "code", "exit_code", "message", "file", "line", "column", "field"}], "warnings": [{"level", \
-    "message"}]}, with null for a location part an error does not have; an error's code is the \
-    one --log-format json gives it. The diagnostics still go to stderr.
+    "code", "message", "file"}]}, with null for a location part an error or warning does not \
+    have; their codes are the ones --log-format json gives them. The diagnostics still go to \
+    stderr.
     """,
   options: InputOptions.all.filter {
     $0 != InputOptions.skipBadLines.spec && $0 != InputOptions.rejects.spec
@@ -39,12 +40,20 @@ enum Validation {
       "The report: text rows (default), or one JSON document with each error's file, line and column."
   )
 
+  /// A warning of validate: what looks wrong, and the input it is about when it is about one.
+  struct Warning {
+    var message: String
+    var file: String?
+    /// The code of its JSON diagnostic, the same in the report.
+    var code = "validation_warning"
+  }
+
   /// What validate found: the report rows (stdout), the errors with their exit codes and the
   /// warnings (stderr).
   struct Findings {
     var lines: [Row] = []
     var errors: [(ExitCode, String)] = []
-    var warnings: [String] = []
+    var warnings: [Warning] = []
     /// Per error, its location.
     var locations: [(location: SourceLocation?, message: String)] = []
     /// The inputs read whole, with the SHA-256 of their bytes, in the order read.
@@ -108,7 +117,9 @@ enum Validation {
           (SourceLocation(file: config.path, line: 0, field: "deck"), "\(error)"))
         found.codes.append("invalid_rules")
       }
-      found.warnings += vocabularyWarnings(users: users, catalog: catalog)
+      found.warnings += vocabularyWarnings(users: users, catalog: catalog).map {
+        Warning(message: $0, file: settings.usersPath)
+      }
     }
 
     // Strategy
@@ -212,8 +223,11 @@ enum Validation {
       }
       if stats.unknownItemEvents > 0 {
         found.warnings.append(
-          "\(plural(stats.unknownItemEvents, "event")) naming dishes that are not in the catalog (e.g. "
-            + stats.unknownItemIDs.map { "'\($0)'" }.joined(separator: ", ") + ")")
+          Warning(
+            message:
+              "\(plural(stats.unknownItemEvents, "event")) naming dishes that are not in the catalog (e.g. "
+              + stats.unknownItemIDs.map { "'\($0)'" }.joined(separator: ", ") + ")",
+            file: Summary.onlyFile(stats, with: \.unknownItemEvents)?.file))
       }
     } catch {
       found.fail(error)
@@ -311,8 +325,14 @@ enum Validation {
     for (n, w) in found.warnings.enumerated() {
       if n > 0 { out.append(UInt8(ascii: ",")) }
       out += Array("{\"level\":\"warning\",".utf8)
+      key("code")
+      string(w.code)
+      out.append(UInt8(ascii: ","))
       key("message")
-      string(w)
+      string(w.message)
+      out.append(UInt8(ascii: ","))
+      key("file")
+      string(w.file)
       out.append(UInt8(ascii: "}"))
     }
     out += Array("]}\n".utf8)
@@ -345,7 +365,9 @@ enum Validation {
     let (lines, errors, warnings) = (found.lines, found.errors, found.warnings)
     let json = args.value(format) == "json"
     if !json { for line in lines { context.io.stdout.write(line.rendered + "\n") } }
-    for w in warnings { context.warn(w, code: "validation_warning") }
+    for w in warnings {
+      context.warn(w.message, code: w.code, location: w.file.map { .wholeFile($0) })
+    }
     for (n, (_, text)) in errors.enumerated() {
       let (location, message) = found.locations[n]
       context.diagnostics.emit(

@@ -210,6 +210,29 @@ import Testing
         == "Alpha (values: x, y; repeatable).")
   }
 
+  /// An argument with a fixed set of values lists them in help, as an option's choices are.
+  @Test func argumentHelpListsItsChoices() {
+    let shell = CommandArgument("shell", help: "The shell.", choices: ["bash", "zsh"])
+    #expect(HelpFormatter.argumentHelp(shell) == "The shell (values: bash, zsh).")
+    #expect(HelpFormatter.argumentHelp(CommandArgument("file", help: "A file.")) == "A file.")
+    let root = CommandSpec(
+      name: "tool", abstract: "Do a thing.", arguments: [shell], run: { _, _ in .success })
+    #expect(
+      Sample.run(["--help"], root: root).stdout.contains(
+        "  <shell>                 The shell (values: bash, zsh).\n"))
+    var empty = shell
+    empty.choices = []
+    var flag = CommandOption.flag("fast", help: "Go.")
+    flag.completions = ["x"]
+    let bad = CommandSpec(
+      name: "tool", abstract: "", options: [flag], arguments: [empty], run: { _, _ in .success })
+    #expect(
+      bad.definitionProblems() == [
+        "'tool': flag '--fast' cannot have a default or choices",
+        "'tool': argument '<shell>' has an empty list of choices",
+      ])
+  }
+
   @Test func rowsAlignAtColumn27AndMoveLongLabelsToTheirOwnLine() {
     // 22 characters of label leave the two spaces the column needs; 23 do not.
     let fits = String(repeating: "a", count: 22)

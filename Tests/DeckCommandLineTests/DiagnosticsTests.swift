@@ -177,6 +177,35 @@ import Testing
     #expect(string(line, "message") == "3 dishes")
   }
 
+  /// Warnings, notes and info lines about a file carry it in the JSON form; the text form
+  /// starts with a place in the file, and leaves a whole file to the message's own words.
+  @Test func linesAboutAFileCarryIt() throws {
+    let sink = CapturingSink()
+    let text = DiagnosticPrinter(
+      program: "tool", sink: sink, settings: DiagnosticSettings(verbosity: .verbose))
+    text.info("history a.jsonl: 3 bytes", code: "input", location: .wholeFile("a.jsonl"))
+    text.warning(
+      "odd", code: "odd", location: SourceLocation(file: "b.json", line: 2, column: 5, field: "id"))
+    text.note("a.jsonl: done", location: .wholeFile("a.jsonl"))
+    #expect(
+      sink.text
+        == "tool: info: history a.jsonl: 3 bytes\ntool: warning: b.json:2:5: id: odd\n"
+        + "tool: note: a.jsonl: done\n")
+    let jsonSink = CapturingSink()
+    let json = DiagnosticPrinter(
+      program: "tool", sink: jsonSink,
+      settings: DiagnosticSettings(verbosity: .verbose, format: .json))
+    json.info("history a.jsonl: 3 bytes", code: "input", location: .wholeFile("a.jsonl"))
+    json.warning(
+      "odd", code: "odd", location: SourceLocation(file: "b.json", line: 2, column: 5, field: "id"))
+    let lines = try objects(jsonSink.text)
+    #expect(lines.map { string($0, "file") } == ["a.jsonl", "b.json"])
+    #expect(lines[0]["line"]?.isNull == true)
+    #expect(string(lines[0], "message") == "history a.jsonl: 3 bytes")
+    #expect(lines[1]["line"]?.doubleValue == 2 && string(lines[1], "field") == "id")
+    #expect(string(lines[1], "message") == "odd")
+  }
+
   @Test func warningsThatMustBeSeenPassQuiet() {
     let sink = CapturingSink()
     let printer = DiagnosticPrinter(

@@ -328,23 +328,35 @@ func temporaryDirectory() throws -> URL {
     #expect(try doc.stringArray(at: "absent") == [])
   }
 
+  /// The field is the error's location's (the JSON diagnostics' `field`), not words of its
+  /// message.
   @Test func wrongTypeNamesTheFieldAndPointsAtTheValue() {
     let e = thrown { () throws(DeckIOError) in try doc.string(at: "price") }
     #expect(
       e
         == .malformed(
-          SourceLocation(file: "c.json", line: 3, column: 12),
-          message: "expected a string for field 'price', got an array"))
-    #expect(e?.description == "c.json:3:12: expected a string for field 'price', got an array")
+          SourceLocation(file: "c.json", line: 3, column: 12, field: "price"),
+          message: "expected a string, got an array"))
+    #expect(e?.description == "c.json:3:12: price: expected a string, got an array")
+    func located(_ e: DeckIOError?) -> (String?, String)? {
+      guard case .malformed(let at, let message) = e else { return nil }
+      return (at.field, message)
+    }
     #expect(
-      malformed(thrown { () throws(DeckIOError) in try doc.number(at: "name") })?.message
-        == "expected a number for field 'name', got a string")
+      located(thrown { () throws(DeckIOError) in try doc.number(at: "name") })!
+        == ("name", "expected a number, got a string"))
     #expect(
-      malformed(thrown { () throws(DeckIOError) in try doc.bool(at: "n") })?.message
-        == "expected true or false for field 'n', got a number")
+      located(thrown { () throws(DeckIOError) in try doc.bool(at: "n") })!
+        == ("n", "expected true or false, got a number"))
     #expect(
-      malformed(thrown { () throws(DeckIOError) in try doc.string(at: "note") })?.message
-        == "expected a string for field 'note', got null")
+      located(thrown { () throws(DeckIOError) in try doc.string(at: "note") })!
+        == ("note", "expected a string, got null"))
+    #expect(
+      located(thrown { () throws(DeckIOError) in try doc.array(at: "name") })!
+        == ("name", "expected an array, got a string"))
+    #expect(
+      located(thrown { () throws(DeckIOError) in _ = try doc.object(at: "name") })!
+        == ("name", "expected an object, got a string"))
   }
 
   @Test func missingRequiredFieldPointsAtTheObject() {
@@ -355,10 +367,12 @@ func temporaryDirectory() throws -> URL {
   }
 
   @Test func stringArrayPointsAtTheBadEntry() {
-    let e = malformed(thrown { () throws(DeckIOError) in try doc.stringArray(at: "tags") })
+    let error = thrown { () throws(DeckIOError) in try doc.stringArray(at: "tags") }
+    let e = malformed(error)
     #expect(e?.line == 4)
     #expect(e?.column == 17)
-    #expect(e?.message == "expected a string for an entry of 'tags', got a number")
+    #expect(e?.message == "expected a string for each entry, got a number")
+    #expect(error?.description.hasPrefix("c.json:4:17: tags: ") == true)
   }
 
   @Test func fieldAccessOnANonObjectSaysSo() throws {

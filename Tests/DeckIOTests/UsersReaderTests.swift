@@ -127,8 +127,8 @@ func usersError(_ text: String, _ format: DocumentFormat) -> DeckIOError? {
     #expect(
       usersError(#"[{"id": "a", "diets": "vegan"}]"#, .json)
         == .malformed(
-          SourceLocation(file: "u.json", line: 1, column: 23),
-          message: "expected an array for field 'diets', got a string"))
+          SourceLocation(file: "u.json", line: 1, column: 23, field: "diets"),
+          message: "expected an array, got a string"))
     #expect(
       usersError(#"["a"]"#, .json)
         == .malformed(

@@ -1,4 +1,5 @@
 import DeckCommandLine
+import DeckStrategies
 import Foundation
 import Testing
 
@@ -66,6 +67,41 @@ import Testing
     }
   }
 
+  /// bash completes the subcommands of `import` and their own options, a positional argument's
+  /// choices, after root options that take a value, and the strategies of `--strategy`.
+  @Test func bashCompletesNestedCommandsArgumentsAndStrategies() throws {
+    let (dir, path) = try Self.script("bash")
+    defer { withExtendedLifetime(dir) {} }
+    func complete(_ words: [String]) throws -> String? {
+      let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+      return try Self.shell(
+        "bash",
+        "cd '\(dir.path)'; source '\(path)'; COMP_WORDS=(menudeck \(quoted));"
+          + " COMP_CWORD=\(words.count); _menudeck_complete; echo \"${COMPREPLY[*]}\"")
+    }
+    #expect(try complete(["import", ""]) == "movielens uci\n")
+    #expect(try complete(["import", "movielens", "--o"]) == "--out\n")
+    #expect(try complete(["import", "movielens", "--w"]) == "--wait\n")
+    #expect(try complete(["import", "uci", "--log-f"]) == "--log-format\n")
+    #expect(try complete(["-q", "import", "m"]) == "movielens\n")
+    #expect(try complete(["completion", ""]) == "bash zsh fish\n")
+    #expect(try complete(["completion", "z"]) == "zsh\n")
+    // A root option's value is not the command word.
+    #expect(try complete(["--log-format", "json", "deck", "--fo"]) == "--format\n")
+    #expect(try complete(["--log-format=json", "deck", "--fo"]) == "--format\n")
+    #expect(try complete(["-v", "--log-format", "json", "stats", "--fo"]) == "--format\n")
+    // An option the root does not know goes to the default command, deck.
+    #expect(try complete(["--date", "2026-11-30", "--fo"]) == "--format\n")
+    let strategies = StrategyRegistry.identifiers
+    #expect(try complete(["deck", "--strategy", ""]) == strategies.joined(separator: " ") + "\n")
+    #expect(try complete(["compare", "-s", "random", "-s", "pop"]) == "popularity\n")
+    #expect(try complete(["-v", "simulate", "-vs", "aff"]) == "affinity\n")
+    // Files stay files: the value of --out, the logs of stats.
+    try dir.write("swipes.jsonl", "")
+    #expect(try complete(["deck", "--out", "swi"]) == "swipes.jsonl\n")
+    #expect(try complete(["stats", "--format", "csv", "swi"]) == "swipes.jsonl\n")
+  }
+
   /// zsh and fish load their scripts without a syntax error, and fish completes (zsh's
   /// completion needs its line editor, so only the load is checked there).
   @Test func zshAndFishLoadTheirScripts() throws {
@@ -79,11 +115,32 @@ import Testing
       let lines = out.split(separator: "\n").map { $0.split(separator: "\t").first ?? "" }
       #expect(lines == ["compare", "completion", "csv", "json", "jsonl", "table"], "\(out)")
     }
+    // Nested commands, an argument's choices, the strategies, root options before the command.
+    func fishCompletes(_ line: String) throws -> [Substring]? {
+      try Self.shell("fish", "source '\(fish.path)'; complete -C '\(line)'")?
+        .split(separator: "\n").map { $0.split(separator: "\t").first ?? "" }
+    }
+    if let words = try fishCompletes("menudeck import ") { #expect(words == ["movielens", "uci"]) }
+    if let words = try fishCompletes("menudeck import movielens --") {
+      #expect(words.contains("--out") && words.contains("--wait") && words.contains("--quiet"))
+      #expect(!words.contains("--date"))
+    }
+    if let words = try fishCompletes("menudeck completion ") {
+      #expect(words == ["bash", "fish", "zsh"])
+    }
+    if let words = try fishCompletes("menudeck --log-format json deck --strategy ") {
+      #expect(words.map(String.init) == StrategyRegistry.identifiers.sorted())
+    }
   }
 
+  /// A shell menudeck has no script for is named with the ones it has, without a guess.
   @Test func anUnknownShellIsAUsageError() {
-    let r = CLIRun(["completion", "bsh"])
-    #expect(r.code == .usage)
-    #expect(r.stderr.contains("unknown shell 'bsh' (did you mean 'bash'?); give bash, zsh or fish"))
+    for shell in ["tcsh", "bsh"] {
+      let r = CLIRun(["completion", shell])
+      #expect(r.code == .usage)
+      #expect(
+        r.stderr.hasPrefix("menudeck: error: unknown shell '\(shell)'; give bash, zsh or fish\n"),
+        "\(r.stderr)")
+    }
   }
 }

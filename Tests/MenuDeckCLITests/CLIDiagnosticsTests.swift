@@ -62,6 +62,58 @@ extension CLIRun {
     #expect(CLIRun(runs[3]).stderr.hasPrefix("menudeck: note: simulated 12 diners x 2 days"))
   }
 
+  /// stats and compare on logs end with a summary note, as deck, simulate and ingest do.
+  @Test func statsAndCompareOnLogsSayWhatTheyDid() throws {
+    let stats = CLIRun(["stats", "Data/swipes.jsonl"])
+    #expect(stats.code == .success)
+    #expect(
+      stats.stderr == "menudeck: note: stats of 1 log (3379 swipes, 516 decks over 14 days)\n")
+    let compare = CLIRun([
+      "compare", "-s", "random", "-s", "popularity", "--split", "2026-11-24", "Data/swipes.jsonl",
+      "--resamples", "20", "--log-format", "json",
+    ])
+    #expect(compare.code == .success, "\(compare.stderr)")
+    let lines = try Self.objects(compare.stderr)
+    let summary = try #require(lines.first { Self.string($0, "code") == "summary" })
+    #expect(
+      Self.string(summary, "message")
+        == "compared 2 strategies on 44 diners of Data/swipes.jsonl, split at 2026-11-24")
+    #expect(
+      CLIRun([
+        "compare", "-s", "random", "-s", "popularity", "--split", "2026-11-24",
+        "Data/swipes.jsonl", "--resamples", "20", "-q",
+      ]).stderr == "")
+  }
+
+  /// Under --verbose, the inputs come first, then the timings of the work done on them.
+  @Test func verboseTellsTheInputsBeforeTheTimings() {
+    let runs: [[String]] = [
+      [
+        "compare", "-s", "random", "-s", "popularity", "--split", "2026-11-24", "Data/swipes.jsonl",
+        "--resamples", "20",
+      ],
+      [
+        "compare", "-s", "random", "-s", "popularity", "--users", "12", "--days", "2",
+        "--resamples", "20",
+      ],
+      ["simulate", "--users", "12", "--days", "2", "-s", "popularity"],
+    ]
+    for arguments in runs {
+      let r = CLIRun(arguments + ["-v"])
+      #expect(r.code == .success, "\(arguments): \(r.stderr)")
+      let lines = r.stderr.split(separator: "\n").map(String.init)
+      let config = lines.firstIndex { $0.hasPrefix("menudeck: info: config ") }
+      let timing = lines.firstIndex {
+        $0.hasPrefix("menudeck: info: ranked ") || $0.hasPrefix("menudeck: info: simulated ")
+      }
+      #expect(config != nil && timing != nil && config! < timing!, "\(arguments): \(r.stderr)")
+    }
+    let onLogs = CLIRun(runs[0] + ["-v"])
+    #expect(
+      onLogs.stderr.contains("menudeck: info: ranked the decks of 44 diners for 2 strategies in "))
+    #expect(!onLogs.stderr.contains("'s decks"))
+  }
+
   @Test func errorsPrintWhenQuiet() {
     let r = CLIRun(["deck", "-q", "--catalog", "/nonexistent/catalog.json"])
     #expect(r.code == .noInput)
@@ -94,7 +146,7 @@ extension CLIRun {
     #expect(ingest.code == .success)
     #expect(
       ingest.stderr.contains(
-        "menudeck: info: Data/swipes.jsonl: \(log.count) bytes, "))
+        "menudeck: info: history Data/swipes.jsonl: \(log.count) bytes, "))
     #expect(ingest.stderr.contains("sha256 \(SHA256.hex(SHA256.hash(log)))\n"))
     #expect(ingest.stderr.contains("menudeck: info: read 1 log on "))
   }
@@ -116,6 +168,80 @@ extension CLIRun {
       #expect(Self.string(line, "program") == "menudeck")
       #expect(Self.string(line, "command") == "deck")
       #expect(line["file"]?.isNull == true && line["line"]?.isNull == true)
+    }
+  }
+
+  /// `-v`'s input lines carry the file they are about in `file`, as the other lines about a
+  /// file do.
+  @Test func inputLinesNameTheirFile() throws {
+    let deck = CLIRun(
+      ["deck", "--date", "2026-11-30", "--format", "jsonl", "-v", "--log-format", "json"])
+    #expect(deck.code == .success, "\(deck.stderr)")
+    let inputs = try Self.objects(deck.stderr).filter { Self.string($0, "code") == "input" }
+    #expect(
+      inputs.map { Self.string($0, "file") } == [
+        "Config/menudeck.json", "Data/catalog.json", "Data/users.json", "Data/swipes.jsonl",
+      ])
+    for line in inputs {
+      let file = try #require(Self.string(line, "file"))
+      #expect(Self.string(line, "message")?.contains(" \(file): ") == true)
+      #expect(line["line"]?.isNull == true)
+    }
+    let dir = try TempDir("menudeck-diagnostics")
+    let ingest = CLIRun(
+      ["ingest", "Data/swipes.jsonl", "--out", dir.file("h.snap"), "-v", "--log-format", "json"])
+    #expect(ingest.code == .success, "\(ingest.stderr)")
+    let input = try #require(
+      try Self.objects(ingest.stderr).first { Self.string($0, "code") == "input" })
+    #expect(Self.string(input, "file") == "Data/swipes.jsonl")
+    #expect(Self.string(input, "message")?.hasPrefix("history Data/swipes.jsonl: ") == true)
+  }
+
+  /// Skipped lines are counted per log, each warning naming its log.
+  @Test func skippedLinesAreWarnedPerLog() throws {
+    let dir = try TempDir("menudeck-diagnostics")
+    let good = #"{"user":"u1","item":"gyudon","swipe":"right","at":"2026-11-29T12:00:00Z"}"#
+    let bad = #"{"user":"u1","item":"gyudon","swipe":"up","at":"2026-11-29T12:00:00Z"}"#
+    let a = try dir.write("a.jsonl", [good, bad, bad].joined(separator: "\n") + "\n")
+    let b = try dir.write("b.jsonl", [bad, good].joined(separator: "\n") + "\n")
+    let c = try dir.write("c.jsonl", good + "\n")
+    let arguments = [
+      "deck", "--date", "2026-11-30", "--format", "jsonl", "--skip-bad-lines", "--history", a,
+      "--history", c, "--history", b,
+    ]
+    let json = CLIRun(arguments + ["--log-format", "json"])
+    #expect(json.code == .success, "\(json.stderr)")
+    let skipped = try Self.objects(json.stderr).filter {
+      Self.string($0, "code") == "skipped_lines"
+    }
+    #expect(skipped.map { Self.string($0, "file") } == [a, b])
+    #expect(
+      skipped.map { Self.string($0, "message") } == [
+        "\(a): skipped 2 malformed event lines", "\(b): skipped 1 malformed event line",
+      ])
+    let text = CLIRun(arguments)
+    #expect(text.stderr.contains("menudeck: warning: \(a): skipped 2 malformed event lines\n"))
+    #expect(text.stderr.contains("menudeck: warning: \(b): skipped 1 malformed event line\n"))
+  }
+
+  /// A field of the wrong type in a users file or a catalog is named in `field`.
+  @Test func aFieldOfTheWrongTypeIsNamed() throws {
+    let dir = try TempDir("menudeck-diagnostics")
+    let users = try dir.write("users.json", #"{"users":[{"id":7}]}"#)
+    let catalog = try dir.write(
+      "catalog.json", #"[{"id":"a","name":"A","category":"x","tags":"b"}]"#)
+    for (option, path, field, column) in [
+      ("--users", users, "id", 17), ("--catalog", catalog, "tags", 45),
+    ] {
+      let r = CLIRun(["deck", "--date", "2026-11-30", option, path, "--log-format", "json"])
+      #expect(r.code == .dataError)
+      let error = try #require(try Self.objects(r.stderr).first)
+      #expect(Self.string(error, "file") == path)
+      #expect(Self.string(error, "field") == field, "\(r.stderr)")
+      #expect(error["column"]?.doubleValue == Double(column))
+      #expect(Self.string(error, "message")?.hasPrefix("expected ") == true)
+      let text = CLIRun(["deck", "--date", "2026-11-30", option, path])
+      #expect(text.stderr.hasPrefix("menudeck: error: \(path):1:\(column): \(field): expected "))
     }
   }
 

@@ -98,7 +98,9 @@ import Testing
         "--format", "jsonl", "--skip-bad-lines", "--rejects", dir.file("rejects.jsonl"),
       ])
     #expect(result.code == .success)
-    #expect(result.stderr.contains("menudeck: warning: skipped 2 malformed event lines\n"))
+    #expect(
+      result.stderr.contains(
+        "menudeck: warning: \(dir.file("swipes.jsonl")): skipped 2 malformed event lines\n"))
     let rejects = try dir.read("rejects.jsonl").split(separator: "\n").map { line in
       try #require(
         try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -129,7 +131,9 @@ import Testing
     let dir = try Self.fixture(history: [Self.badSwipe] + Self.good + [Self.badJSON])
     let result = dir.run(Self.deckArgs(dir) + ["--format", "jsonl", "--skip-bad-lines"])
     #expect(result.code == .success)
-    #expect(result.stderr.contains("menudeck: warning: skipped 2 malformed event lines\n"))
+    #expect(
+      result.stderr.contains(
+        "menudeck: warning: \(dir.file("swipes.jsonl")): skipped 2 malformed event lines\n"))
     #expect(try dir.names() == ["catalog.json", "config.json", "swipes.jsonl"])
   }
 

@@ -149,7 +149,10 @@ import Testing
     let toStdout = CLIRun(["deck", "--config", config, "--dry-run"], in: dir.path)
     #expect(toStdout.code == .success)
     #expect(toStdout.stdout.isEmpty)
-    #expect(toStdout.stderr.contains("to standard output; nothing was written"))
+    // --out was not given: the note does not name it.
+    #expect(toStdout.stderr.hasPrefix("menudeck: note: dry run: would write "))
+    #expect(toStdout.stderr.contains(" bytes to standard output; nothing was written\n"))
+    #expect(!toStdout.stderr.contains("--out"), "\(toStdout.stderr)")
   }
 
   @Test func deckStillFailsOnBadInput() throws {
@@ -183,6 +186,12 @@ import Testing
       ["ingest", "-c", config, "--into", "h.snap", log, "--dry-run"], in: dir.path)
     #expect(again.code == .success, "\(again.stderr)")
     #expect(again.stderr.contains("already in h.snap"), "\(again.stderr)")
+    // Nothing new: the snapshot would stay as it is (not "would write 0 bytes").
+    #expect(
+      again.stderr.contains(
+        "menudeck: note: dry run: h.snap would stay as it is; nothing was written\n"),
+      "\(again.stderr)")
+    #expect(!again.stderr.contains("0 bytes"))
     #expect(try Data(contentsOf: URL(fileURLWithPath: dir.file("h.snap"))) == before)
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["h.snap"])
   }

@@ -54,6 +54,8 @@ import Testing
       (errors.first?["message"] as? String)?.hasPrefix("'sideways' is not right or left") == true)
     let warnings = try #require(json["warnings"] as? [[String: String]])
     #expect(warnings.first?["message"]?.contains("'nosuch'") == true)
+    #expect(warnings.first?["code"] == "validation_warning")
+    #expect(warnings.first?["file"] == "bad.csv")
     // With --strict and only the warning, exit 1 in both forms.
     try dir.write("warn.csv", "user,item,swipe,at\nu1,nosuch,right,2026-11-01T12:00:00Z\n")
     let strict = CLIRun(
@@ -63,6 +65,32 @@ import Testing
       ], in: dir.path)
     #expect(strict.code == .failure)
     #expect(try Self.document(strict)["exit_code"] as? Int == 1)
+  }
+
+  /// A warning has its code, and its file: a diner's unknown allergen is in the users file.
+  @Test func aWarningHasItsCodeAndFile() throws {
+    let dir = try TempDir("menudeck-validate-json")
+    try dir.write("users.json", #"[{"id": "u1", "allergens": ["peanuts"]}]"#)
+    let r = CLIRun(
+      [
+        "validate", "--config", "\(CLITest.repoRoot)/Config/menudeck.json", "--users",
+        "users.json", "--format", "json",
+      ], in: dir.path)
+    #expect(r.code == .success, "\(r.stderr)")
+    let warnings = try #require(try Self.document(r)["warnings"] as? [[String: Any]])
+    #expect(warnings.count == 1)
+    #expect(warnings.first?["code"] as? String == "validation_warning")
+    #expect(warnings.first?["file"] as? String == "users.json")
+    #expect((warnings.first?["message"] as? String)?.contains("'peanuts'") == true)
+    // The same code and file on stderr.
+    let stderr = CLIRun(
+      [
+        "validate", "--config", "\(CLITest.repoRoot)/Config/menudeck.json", "--users",
+        "users.json", "--log-format", "json",
+      ], in: dir.path)
+    let line = try #require(try CLIDiagnosticsTests.objects(stderr.stderr).first)
+    #expect(CLIDiagnosticsTests.string(line, "code") == "validation_warning")
+    #expect(CLIDiagnosticsTests.string(line, "file") == "users.json")
   }
 
   @Test func aConfigErrorHasItsLineAndColumn() throws {

@@ -29,7 +29,7 @@ enum CommandPage {
       for argument in command.arguments {
         out +=
           "| " + ReferenceEscaping.code(argumentLabel(argument)) + " | "
-          + ReferenceEscaping.cell(argument.help) + " |\n"
+          + ReferenceEscaping.cell(meaning(argument)) + " |\n"
       }
       out += "\n"
     }
@@ -88,6 +88,13 @@ enum CommandPage {
     case .value: return "a value"
     case .repeatable: return "a value, repeatable"
     }
+  }
+
+  /// The help, then the values it takes when they are fixed.
+  static func meaning(_ argument: CommandArgument) -> String {
+    guard let choices = argument.choices else { return argument.help }
+    let values = "Values: " + choices.joined(separator: ", ") + "."
+    return argument.help.isEmpty ? values : argument.help + " " + values
   }
 
   /// The help, then the accepted values when they are fixed.

@@ -39,7 +39,9 @@ enum ManPage {
     out += CommandPage.usage(path).map(e).joined(separator: "\n") + "\n.RE\n.fi\n"
     out += discussion(command.discussion)
     for argument in command.arguments {
-      out += ".TP\n.I " + e(CommandPage.argumentLabel(argument)) + "\n" + e(argument.help) + "\n"
+      out +=
+        ".TP\n.I " + e(CommandPage.argumentLabel(argument)) + "\n"
+        + e(CommandPage.meaning(argument)) + "\n"
     }
     for option in CommandPage.visibleOptions(path) {
       out += ".TP\n" + optionLine(option) + "\n" + e(optionHelp(option)) + "\n"
