@@ -112,16 +112,16 @@ import Testing
     ])
     #expect(compare.code == .usage)
     #expect(compare.stderr.contains("'--out \(log)' is an input of this run (the swipe log"))
-    // simulate --events naming its users file.
-    try dir.write("users.json", #"[{"id": "u1"}, {"id": "u2"}]"#)
-    let users = try dir.read("users.json")
+    // simulate --events naming its users file (a CSV, a name the log may also have).
+    try dir.write("users.csv", "id\nu1\nu2\n")
+    let users = try dir.read("users.csv")
     let simulate = dir.run([
-      "simulate", "--config", dir.file("config.json"), "--users", dir.file("users.json"),
-      "--days", "1", "--events", dir.file("users.json"),
+      "simulate", "--config", dir.file("config.json"), "--users", dir.file("users.csv"),
+      "--days", "1", "--events", dir.file("users.csv"),
     ])
     #expect(simulate.code == .usage)
     #expect(simulate.stderr.contains("is an input of this run (--users"))
-    #expect(try dir.read("users.json") == users)
+    #expect(try dir.read("users.csv") == users)
     // ingest --rejects naming a log, merge --out naming a snapshot it merges.
     let ingest = dir.run([
       "ingest", log, "--into", dir.file("h.snap"), "--skip-bad-lines", "--rejects", log,
