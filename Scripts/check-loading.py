@@ -314,23 +314,17 @@ def stdlib_type(value, kind):
     raise ValueError(kind)
 
 
-def stdlib_records(path, nested):
+def stdlib_records(path):
     with open(path, newline="", encoding="utf-8") as f:
         if path.endswith(".csv"):
             reader = csv.DictReader(f)
             return reader.fieldnames, list(reader)
         records = [json.loads(line) for line in f if line.strip()]
-    if nested:
-        flat = []
-        for r in records:
-            for inner in r[nested]:
-                flat.append({**{k: v for k, v in r.items() if k != nested}, **inner})
-        records = flat
     return (list(records[0].keys()) if records else []), records
 
 
 def check_stdlib(output, path):
-    columns, records = stdlib_records(path, output.get("nested"))
+    columns, records = stdlib_records(path)
     problems = []
     if not records:
         problems.append("no records")

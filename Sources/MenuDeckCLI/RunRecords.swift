@@ -34,8 +34,8 @@ enum RunInputs {
 
   /// The executable of each plugin among `strategies`, hashed (role `plugin`): a deck made by a
   /// plugin depends on its code as on any input. A plugin that cannot be read is left out (it
-  /// cannot have run either); one larger than 256 MiB is hashed as its first 256 MiB would not
-  /// say what ran, so it is left out too.
+  /// cannot run either, and starting it says why), and so is one over 256 MiB, which is not
+  /// read whole into memory for its hash.
   static func plugins(_ strategies: [NamedStrategy], _ io: CLIStreams) -> [RunInput] {
     var seen = Set<String>()
     return strategies.compactMap { named in

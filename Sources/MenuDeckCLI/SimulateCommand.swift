@@ -455,7 +455,7 @@ let statsCommand = CommandSpec(
     try settings.readLogs(as: args)
     let options = StatsOptions(deckSize: size, repeatWindowDays: window)
     let format = StatsFormat(rawValue: args.value(StatsCommandOptions.format)!)!
-    // Only the JSON document has a run header: hash the logs only for it.
+    // Only the JSON document's run header and --verbose show the logs' hashes.
     settings.hashesHistory = format == .json || context.isVerbose
     var inputs = RunInputs.config(config)
     inputs.append(RunInput(role: "catalog", path: catalogPath, sha256: catalogHash))

@@ -36,18 +36,22 @@ import Testing
     return (dir, dir.path + "/script")
   }
 
+  /// What the bash script at `path` completes after `menudeck <words>`, run in `dir` (so that
+  /// file names come from there): COMPREPLY's words, space-separated, and a line end.
+  static func bash(_ words: [String], _ path: String, in dir: TempDir) throws -> String? {
+    let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+    return try shell(
+      "bash",
+      "cd '\(dir.path)'; source '\(path)'; COMP_WORDS=(menudeck \(quoted));"
+        + " COMP_CWORD=\(words.count); _menudeck_complete; echo \"${COMPREPLY[*]}\"")
+  }
+
   /// bash completes commands, options of the command given, option choices and the root's
   /// options, from the script as `source` loads it.
   @Test func bashCompletesCommandsOptionsAndChoices() throws {
     let (dir, path) = try Self.script("bash")
     defer { withExtendedLifetime(dir) {} }
-    func complete(_ words: [String]) throws -> String? {
-      let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-      return try Self.shell(
-        "bash",
-        "source '\(path)'; COMP_WORDS=(menudeck \(quoted)); COMP_CWORD=\(words.count);"
-          + " _menudeck_complete; echo \"${COMPREPLY[*]}\"")
-    }
+    func complete(_ words: [String]) throws -> String? { try Self.bash(words, path, in: dir) }
     #expect(try complete(["co"]) == "compare completion\n")
     #expect(try complete(["compare", "--ope-s"]) == "--ope-samples\n")
     #expect(try complete(["deck", "--format", ""]) == "json jsonl csv table\n")
@@ -72,13 +76,7 @@ import Testing
   @Test func bashCompletesNestedCommandsArgumentsAndStrategies() throws {
     let (dir, path) = try Self.script("bash")
     defer { withExtendedLifetime(dir) {} }
-    func complete(_ words: [String]) throws -> String? {
-      let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-      return try Self.shell(
-        "bash",
-        "cd '\(dir.path)'; source '\(path)'; COMP_WORDS=(menudeck \(quoted));"
-          + " COMP_CWORD=\(words.count); _menudeck_complete; echo \"${COMPREPLY[*]}\"")
-    }
+    func complete(_ words: [String]) throws -> String? { try Self.bash(words, path, in: dir) }
     #expect(try complete(["import", ""]) == "movielens uci\n")
     #expect(try complete(["import", "movielens", "--o"]) == "--out\n")
     #expect(try complete(["import", "movielens", "--w"]) == "--wait\n")
