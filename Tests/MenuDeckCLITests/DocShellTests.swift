@@ -184,6 +184,23 @@ import Testing
     #expect(session.summary.contains("not run: line 1: swift test: the test suite itself"))
   }
 
+  /// A command in a block without a language would not run: it is reported, usage lines,
+  /// diagrams and messages are not.
+  @Test func commandsInBlocksWithoutALanguageAreReported() {
+    let block = MarkdownBlock(
+      file: "p.md", fenceLine: 10, language: "",
+      lines: [
+        "menudeck deck [--config <file>]", "menudeck         -> MenuDeckCLI",
+        "menudeck: error: x", "menudeck deck --date 2026-11-30", "swift run menudeck",
+        "Scripts/fuzz.sh all 600", "menudeck-bench   -> DeckBase",
+      ], followsPrevious: false)
+    #expect(
+      DocumentedCommandsTests.unlabelledCommands(block).map(\.0) == [14, 15, 16])
+    var text = block
+    text.language = "text"
+    #expect(DocumentedCommandsTests.unlabelledCommands(text).isEmpty)
+  }
+
   @Test func shownOutputMustStartTheOutput() {
     let result = DocResult(status: 0, stdout: "a  \nb\nc\n", stderr: "menudeck: note: done\n")
     #expect(DocumentedCommandsTests.shownOutputProblem(["a", "b", "  ...", "x"], result) == nil)

@@ -559,7 +559,10 @@ final class DocSession {
         "exited \(result.status), not \(command.expectedStatus) (run as: \(result.ranAs)); "
           + "its output:\n"
           + output.split(separator: "\n", omittingEmptySubsequences: false).suffix(30)
-          .joined(separator: "\n"))
+          .joined(separator: "\n")
+          + (result.status == 66
+            ? "\n(a file that the page takes for granted is made by one of "
+              + "DocumentedCommandsTests.fixtures)" : ""))
     }
     return result
   }
