@@ -315,7 +315,9 @@ import Testing
       try session.resetWorld()
       previous = nil
       for command in blockCommands {
-        guard let result = session.run(command) else { continue }
+        let result = session.run(command)
+        for problem in session.takeProblems() { Issue.record(Comment(rawValue: problem)) }
+        guard let result else { continue }
         previous = (command, result)
         if let problem = Self.shownOutputProblem(command.shownOutput, result) {
           Issue.record(
@@ -427,6 +429,7 @@ final class DocSession {
   var variables: [String: String]
   private var ran: [String: Int] = [:]
   private var notRun: [String] = []
+  private var problems: [String] = []
 
   init(page: String) throws {
     self.page = page
@@ -466,8 +469,15 @@ final class DocSession {
     return text
   }
 
+  /// What went wrong since the last call, each naming the page, line and command: the page
+  /// test records them as issues.
+  func takeProblems() -> [String] {
+    defer { problems = [] }
+    return problems
+  }
+
   private func fail(_ command: DocCommand, _ message: String) {
-    Issue.record(Comment(rawValue: "\(page):\(command.line): `\(command.oneLine)` " + message))
+    problems.append("\(page):\(command.line): `\(command.oneLine)` " + message)
   }
 
   /// Runs `command` and checks its exit status; nil when it is not run (listed, a variable
@@ -642,11 +652,8 @@ final class DocSession {
           else { continue }
           let made = shell(fixture.script, nil)
           if made?.status != 0 {
-            Issue.record(
-              Comment(
-                rawValue:
-                  "\(page): the fixture \(fixture.path) failed: \(made?.stderr ?? "bash did not run")"
-              ))
+            problems.append(
+              "\(page): the fixture \(fixture.path) failed: \(made?.stderr ?? "bash did not run")")
           }
         }
       }
