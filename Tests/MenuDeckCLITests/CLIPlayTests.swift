@@ -103,14 +103,16 @@ final class PseudoTerminal {
     return false
   }
 
-  /// Starts the binary in the repository root with the slave as standard input and output.
-  func start(_ arguments: [String], stderr: URL, environment: [String: String] = [:]) throws
-    -> Process
-  {
+  /// Starts the binary in `directory` (the repository root unless told) with the slave as
+  /// standard input and output.
+  func start(
+    _ arguments: [String], stderr: URL, environment: [String: String] = [:],
+    directory: String = CLITest.repoRoot
+  ) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try #require(MenudeckBinary.path))
     process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: CLITest.repoRoot)
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
     var env = ProcessInfo.processInfo.environment
     env["NO_COLOR"] = "1"
     for (k, v) in environment { env[k] = v }
