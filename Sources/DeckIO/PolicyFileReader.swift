@@ -113,16 +113,17 @@ package struct PolicyFile: Sendable, Equatable {
   }
 
   /// Reads a policy file's bytes against `catalog`: JSON Lines of decks when the first
-  /// non-blank byte is `{`, else CSV of per-position probabilities.
-  package static func parse(_ bytes: [UInt8], file: String, catalog: Catalog)
-    throws(DeckIOError) -> PolicyFile
-  {
+  /// non-blank byte is `{`, else CSV of per-position probabilities, its fields separated by
+  /// `delimiter`.
+  package static func parse(
+    _ bytes: [UInt8], file: String, catalog: Catalog, delimiter: CSVDelimiter = .comma
+  ) throws(DeckIOError) -> PolicyFile {
     if let first = bytes.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }),
       first == UInt8(ascii: "{")
     {
       return try parseDecks(bytes, file: file, catalog: catalog)
     }
-    let table = try CSVParser.parse(bytes, file: file)
+    let table = try CSVParser.parse(bytes, file: file, delimiter: delimiter)
     let itemColumn = try table.requireColumn("item")
     let positionColumn = try table.requireColumn("position")
     let probabilityColumn = try table.requireColumn("probability")
