@@ -150,13 +150,6 @@ private struct Scanner {
         message: "empty file; expected a header row naming the columns")
     }
     inHeader = false
-    if headerRow.fields.count == 1, !headerQuoted,
-      let other = delimiter.separating(headerRow.fields[0].utf8)
-    {
-      throw .malformed(
-        SourceLocation(file: file, line: headerRow.line, column: 1),
-        message: delimiter.wrongDelimiter(other))
-    }
     let header = headerRow.fields.map(trimSpaces)
     // Only spaces or tabs are blank too (they are trimmed off column names): a table of one
     // column without a name would not read back the same once written.
@@ -164,6 +157,13 @@ private struct Scanner {
       throw .malformed(
         SourceLocation(file: file, line: headerRow.line, column: 1),
         message: "blank first line; the first line must be the header row naming the columns")
+    }
+    if headerRow.fields.count == 1, !headerQuoted,
+      let other = delimiter.separating(headerRow.fields[0].utf8)
+    {
+      throw .malformed(
+        SourceLocation(file: file, line: headerRow.line, column: 1),
+        message: delimiter.wrongDelimiter(other))
     }
     var seen: [String: Int] = [:]
     for (n, name) in header.enumerated() {
