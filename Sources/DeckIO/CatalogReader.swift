@@ -375,7 +375,13 @@ private struct CSVItemRow {
 // MARK: - Shared field rules (catalog and users)
 
 func priceMessage(_ text: String) -> String {
-  "price '\(text)' must be a number 0 or more"
+  // A decimal comma, as spreadsheets write it where they separate fields with semicolons.
+  let pointed = text.replacingOccurrences(of: ",", with: ".")
+  if pointed != text, let d = parseDecimal(trimWhitespace(pointed)), d >= 0 {
+    return "price '\(text)' must be a number 0 or more with a decimal point; write "
+      + "'\(trimWhitespace(pointed))'"
+  }
+  return "price '\(text)' must be a number 0 or more"
 }
 
 func dateMessage(_ key: String, _ text: String) -> String {

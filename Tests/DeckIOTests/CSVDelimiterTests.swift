@@ -186,6 +186,24 @@ import Testing
     }
   }
 
+  @Test func aDecimalCommaInAPriceIsRefusedWithTheNumberToWrite() {
+    let error = thrown { () throws(DeckIOError) in
+      try CatalogReader.parse(
+        "id;name;category;price\na;Alpha;x;7,80\n", file: "c.csv", format: .csv,
+        delimiter: .semicolon)
+    }
+    #expect(
+      error?.description
+        == "c.csv:2:11: price '7,80' must be a number 0 or more with a decimal point; "
+        + "write '7.80'")
+    let other = thrown { () throws(DeckIOError) in
+      try CatalogReader.parse(
+        "id;name;category;price\na;Alpha;x;7,8,0\n", file: "c.csv", format: .csv,
+        delimiter: .semicolon)
+    }
+    #expect(other?.description.hasSuffix("price '7,8,0' must be a number 0 or more") == true)
+  }
+
   // MARK: - Swipe logs
 
   /// A log as rows: menudeck's columns and a note with every delimiter, quotes and line breaks;
