@@ -86,7 +86,10 @@ enum InputOptions {
       "What separates the fields of every CSV input: ',' (default), ';' or tab (config: "
       + "csv_delimiter).",
     expected: CSVDelimiter.expected, { CSVDelimiter(spelling: $0) }
-  ).with { $0.completions = CSVDelimiter.allCases.map(\.spelling) }
+  ).with {
+    // The words: a completed ';' would end the shell's command.
+    $0.completions = ["comma", "semicolon", "tab"]
+  }
 
   static let all =
     [config.spec, catalog.spec, users.spec, history.spec, skipBadLines.spec, rejects.spec]
