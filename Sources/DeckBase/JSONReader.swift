@@ -7,8 +7,13 @@
 ///   invalid escapes, lone surrogates, raw control characters in strings, invalid UTF-8,
 ///   duplicate keys (both positions named), nesting deeper than ``maxDepth``, and anything after
 ///   the value. A leading UTF-8 byte order mark is skipped (RFC 8259 section 8.1 allows ignoring
-///   it). Lines end with LF or CRLF: a carriage return not followed by a line feed is refused
-///   (stricter than RFC 8259, which counts it as white space), the same rule as in every reader.
+///   it). A carriage return is white space, as RFC 8259 says, so a document reads the same
+///   whatever its line ends (LF, CRLF, or CR alone, as old Mac files have); for locations, a CR
+///   not followed by a line feed ends a line, as a line feed does.
+/// - ``Dialect/record`` (one line of a JSON Lines file read whole, a policy file's decks): the
+///   document dialect, but a carriage return not followed by a line feed is refused
+///   (`loneCarriageReturnMessage`), the rule of every reader of line records: a file with CR-only
+///   line ends would be one record.
 /// - ``Dialect/protocolLine`` (plugin replies, one line each): what a program writes. `NaN`,
 ///   `Infinity` and `-Infinity` are numbers (Python writes them by default; the plugin host
 ///   reports them as non-finite scores, a clearer fault than malformed JSON), as is a number too
@@ -32,8 +37,10 @@ package enum JSONReader {
     package var refusesDuplicateKeys: Bool
     /// `NaN`, `Infinity` and `-Infinity` are numbers, and so is an overflowing number (infinity).
     package var allowsNonFinite: Bool
-    /// UTF-8 is checked, a byte order mark skipped and a lone carriage return refused.
+    /// UTF-8 is checked and a byte order mark skipped.
     package var checksText: Bool
+    /// A carriage return not followed by a line feed is refused instead of being white space.
+    package var refusesLoneCarriageReturn: Bool
     /// Numbers keep the text they were written with (for messages that quote it); without it a
     /// number's text is empty, and reading one makes no String.
     package var keepsNumberText: Bool
@@ -41,11 +48,15 @@ package enum JSONReader {
     /// Config, catalogs and users.
     package static let document = Dialect(
       explains: true, refusesDuplicateKeys: true, allowsNonFinite: false, checksText: true,
-      keepsNumberText: true)
+      refusesLoneCarriageReturn: false, keepsNumberText: true)
+    /// One line of a JSON Lines file (a policy file's decks).
+    package static let record = Dialect(
+      explains: true, refusesDuplicateKeys: true, allowsNonFinite: false, checksText: true,
+      refusesLoneCarriageReturn: true, keepsNumberText: true)
     /// One line of the plugin protocol.
     package static let protocolLine = Dialect(
       explains: false, refusesDuplicateKeys: false, allowsNonFinite: true, checksText: false,
-      keepsNumberText: false)
+      refusesLoneCarriageReturn: false, keepsNumberText: false)
   }
 
   /// Parses one JSON text. `file` names the input in locations.

@@ -77,17 +77,20 @@ struct JSONTreeReader {
     return v
   }
 
-  /// Skips white space. In the document dialect a carriage return must be followed by a line
-  /// feed: CR-only line ends are refused as in every reader (`loneCarriageReturnMessage`),
-  /// though JSON would allow them.
+  /// Skips white space. A carriage return is white space (RFC 8259); one not followed by a line
+  /// feed ends a line for locations (CR-only line ends), or is refused in the record dialect
+  /// (`loneCarriageReturnMessage`: the rule of line records).
   @inline(__always)
   mutating func skipWhitespace() throws(JSONSyntaxError) {
     while i < b.count {
       switch b[i] {
       case UInt8(ascii: " "), UInt8(ascii: "\t"): i += 1
       case UInt8(ascii: "\r"):
-        if dialect.checksText, i + 1 >= b.count || b[i + 1] != UInt8(ascii: "\n") {
-          throw fail(at: i, loneCarriageReturnMessage, short: "")
+        if i + 1 >= b.count || b[i + 1] != UInt8(ascii: "\n") {
+          if dialect.refusesLoneCarriageReturn {
+            throw fail(at: i, loneCarriageReturnMessage, short: "")
+          }
+          lines.newline(at: i)
         }
         i += 1
       case UInt8(ascii: "\n"):

@@ -2,11 +2,13 @@
 /// fast paths): one rule for line ends, one validation of UTF-8, one way to name a byte in a
 /// message, one line-and-column count.
 
-/// The one rule for line ends, in every reader (CSV and JSON catalogs and users, swipe logs in
-/// CSV, mapped CSV and JSON Lines, the config): a line ends with LF or CRLF. A carriage return
-/// that is not followed by a line feed (outside a quoted CSV field, where it is data) is refused
-/// with this message at its line and column, never read as part of a value or as white space:
-/// read so, a file with old Mac (CR-only) line ends would be one long line, and its swipes lost.
+/// The one rule for line ends, in every reader of line records (CSV catalogs, users and policy
+/// files, swipe logs in CSV, mapped CSV and JSON Lines, JSON Lines policy files, TREC runs): a
+/// line ends with LF or CRLF. A carriage return that is not followed by a line feed (outside a
+/// quoted CSV field, where it is data) is refused with this message at its line and column,
+/// never read as part of a value or as white space: read so, a file with old Mac (CR-only) line
+/// ends would be one long line, and its swipes lost. A JSON document (config, catalog, users) is
+/// no list of lines: there a carriage return is white space, as RFC 8259 says (`JSONReader`).
 package let loneCarriageReturnMessage =
   "carriage return not followed by a line feed; end lines with LF or CRLF (a file with "
   + "CR-only line ends, as old Mac files have, converts with: tr '\\r' '\\n' < old > new)"

@@ -78,8 +78,9 @@ package struct CSVTable: Sendable {
 /// rules without building Strings.
 ///
 /// - The first row is the header; every other row must have as many fields.
-/// - Fields may be quoted with `"`; inside quotes, commas and line breaks are data and `""` is one
-///   quote. A line break inside quotes is kept as LF even when the file uses CRLF, so a file's
+/// - Fields are separated by the delimiter (`CSVDelimiter`: a comma unless one is given).
+/// - Fields may be quoted with `"`; inside quotes, delimiters and line breaks are data and `""` is
+///   one quote. A line break inside quotes is kept as LF even when the file uses CRLF, so a file's
 ///   line-ending convention never changes the data.
 /// - Lines end with LF or CRLF; the last line may lack one; blank lines at the end are ignored.
 ///   A carriage return not followed by a line feed outside quotes (CR-only line ends) is an
@@ -88,19 +89,24 @@ package struct CSVTable: Sendable {
 /// - Errors, each with the line and column of the offending byte: invalid UTF-8, a quote inside
 ///   an unquoted field, text after a closing quote, an unterminated quote, a carriage return not
 ///   followed by a line feed, a row with the wrong number of fields (both counts named), a blank
-///   line between rows, duplicate column names.
+///   line between rows, duplicate column names, and a header separated by another delimiter
+///   than the one given (`CSVDelimiter.wrongDelimiter`: a header of one field that holds one,
+///   or a quoted header field followed by one).
 package enum CSVParser {
-  package static func parse(_ bytes: [UInt8], file: String) throws(DeckIOError) -> CSVTable {
-    var s = Scanner(b: bytes, file: file)
+  package static func parse(_ bytes: [UInt8], file: String, delimiter: CSVDelimiter = .comma)
+    throws(DeckIOError) -> CSVTable
+  {
+    var s = Scanner(b: bytes, file: file, delimiter: delimiter)
     return try s.table()
   }
 
-  package static func parse(_ text: String, file: String) throws(DeckIOError) -> CSVTable {
-    try parse(Array(text.utf8), file: file)
+  package static func parse(_ text: String, file: String, delimiter: CSVDelimiter = .comma)
+    throws(DeckIOError) -> CSVTable
+  {
+    try parse(Array(text.utf8), file: file, delimiter: delimiter)
   }
 }
 
-private let comma = UInt8(ascii: ",")
 private let dquote = UInt8(ascii: "\"")
 private let lf = UInt8(ascii: "\n")
 private let cr = UInt8(ascii: "\r")
@@ -108,12 +114,20 @@ private let cr = UInt8(ascii: "\r")
 private struct Scanner {
   let b: [UInt8]
   let file: String
+  let delimiter: CSVDelimiter
+  /// `delimiter`'s byte.
+  let separator: UInt8
   var i: Int
   var lines: LineTracker
+  /// Whether the header row is being read (a quoted header field followed by another
+  /// delimiter is then told as such).
+  var inHeader = true
 
-  init(b: [UInt8], file: String) {
+  init(b: [UInt8], file: String, delimiter: CSVDelimiter) {
     self.b = b
     self.file = file
+    self.delimiter = delimiter
+    self.separator = delimiter.byte
     let start = b.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     self.i = start
     self.lines = LineTracker(start: start)
@@ -130,11 +144,12 @@ private struct Scanner {
   }
 
   mutating func table() throws(DeckIOError) -> CSVTable {
-    guard let (headerRow, _) = try record() else {
+    guard let (headerRow, _, headerQuoted) = try record() else {
       throw .malformed(
         SourceLocation(file: file, line: 1, column: 1),
         message: "empty file; expected a header row naming the columns")
     }
+    inHeader = false
     let header = headerRow.fields.map(trimSpaces)
     // Only spaces or tabs are blank too (they are trimmed off column names): a table of one
     // column without a name would not read back the same once written.
@@ -142,6 +157,13 @@ private struct Scanner {
       throw .malformed(
         SourceLocation(file: file, line: headerRow.line, column: 1),
         message: "blank first line; the first line must be the header row naming the columns")
+    }
+    if headerRow.fields.count == 1, !headerQuoted,
+      let other = delimiter.separating(headerRow.fields[0].utf8)
+    {
+      throw .malformed(
+        SourceLocation(file: file, line: headerRow.line, column: 1),
+        message: delimiter.wrongDelimiter(other))
     }
     var seen: [String: Int] = [:]
     for (n, name) in header.enumerated() {
@@ -158,7 +180,7 @@ private struct Scanner {
     // Blank lines are fine at the end of the file; between rows they are an error, except with
     // one column, where a blank line is a record with one empty field.
     var blanks: [CSVRecord] = []
-    while let (r, isBlank) = try record() {
+    while let (r, isBlank, _) = try record() {
       if isBlank {
         blanks.append(r)
         continue
@@ -176,7 +198,8 @@ private struct Scanner {
       if r.fields.count != header.count {
         let hint =
           r.fields.count > header.count
-          ? "quote fields that contain commas" : "add the missing fields (they may be empty)"
+          ? "quote fields that contain \(delimiter.plural)"
+          : "add the missing fields (they may be empty)"
         throw .malformed(
           SourceLocation(file: file, line: r.line, column: 1),
           message: "row has \(r.fields.count) field\(r.fields.count == 1 ? "" : "s") but the "
@@ -187,8 +210,9 @@ private struct Scanner {
     return CSVTable(file: file, header: header, headerLine: headerRow.line, records: records)
   }
 
-  /// The next record and whether it is a blank line, or nil at the end of the input.
-  mutating func record() throws(DeckIOError) -> (CSVRecord, blank: Bool)? {
+  /// The next record, whether it is a blank line and whether a field of it was quoted, or nil at
+  /// the end of the input.
+  mutating func record() throws(DeckIOError) -> (CSVRecord, blank: Bool, quoted: Bool)? {
     guard i < b.count else { return nil }
     let line = lines.line
     var fields: [String] = []
@@ -202,7 +226,7 @@ private struct Scanner {
       } else {
         fields.append(try plainField())
       }
-      if i < b.count, b[i] == comma {
+      if i < b.count, b[i] == separator {
         i += 1
         continue
       }
@@ -216,15 +240,15 @@ private struct Scanner {
     }
     // `""` alone on a line is a record with one empty field, not a blank line.
     let blank = !sawQuote && fields == [""]
-    return (CSVRecord(line: line, fields: fields, positions: positions), blank)
+    return (CSVRecord(line: line, fields: fields, positions: positions), blank, sawQuote)
   }
 
-  /// An unquoted field at `i`; stops at a comma, a line end or the end of the input.
+  /// An unquoted field at `i`; stops at the delimiter, a line end or the end of the input.
   mutating func plainField() throws(DeckIOError) -> String {
     let start = i
     while i < b.count {
       let c = b[i]
-      if c == comma || c == lf { break }
+      if c == separator || c == lf { break }
       if c == cr {
         if i + 1 < b.count, b[i + 1] == lf { break }
         throw fail(at: i, loneCarriageReturnMessage)
@@ -289,8 +313,14 @@ private struct Scanner {
         throw fail(at: i, invalidUTF8Message(b, i))
       }
     }
-    if i < b.count, b[i] != comma, b[i] != lf, !(b[i] == cr && i + 1 < b.count && b[i + 1] == lf) {
+    if i < b.count, b[i] != separator, b[i] != lf,
+      !(b[i] == cr && i + 1 < b.count && b[i + 1] == lf)
+    {
       if b[i] == cr { throw fail(at: i, loneCarriageReturnMessage) }
+      if inHeader, let other = CSVDelimiter(rawValue: b[i]), other != delimiter {
+        // `"id";"name"` read with commas: the header's delimiter is another.
+        throw fail(at: i, delimiter.wrongDelimiter(other))
+      }
       throw fail(
         at: i,
         "unexpected \(describeByte(b, i)) after a closing quote; a quoted field must end at its "

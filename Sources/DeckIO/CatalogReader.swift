@@ -70,22 +70,22 @@ package enum CatalogReader {
   ]
 
   /// Reads the catalog at `path`; the format comes from the extension unless given.
-  package static func read(path: String, format: DocumentFormat? = nil) throws(DeckIOError)
-    -> Catalog
-  {
+  package static func read(
+    path: String, format: DocumentFormat? = nil, delimiter: CSVDelimiter = .comma
+  ) throws(DeckIOError) -> Catalog {
     let bytes = try TextInput.readBytes(path: path, what: "catalog")
     let format = try DocumentFormat.resolve(format, path: path, what: "catalog")
-    return try parse(bytes, file: path, format: format)
+    return try parse(bytes, file: path, format: format, delimiter: delimiter)
   }
 
-  /// Parses catalog bytes; `file` is used in error locations.
-  package static func parse(_ bytes: [UInt8], file: String, format: DocumentFormat)
-    throws(DeckIOError) -> Catalog
-  {
+  /// Parses catalog bytes; `file` is used in error locations, `delimiter` separates CSV fields.
+  package static func parse(
+    _ bytes: [UInt8], file: String, format: DocumentFormat, delimiter: CSVDelimiter = .comma
+  ) throws(DeckIOError) -> Catalog {
     let drafts: [Draft]
     switch format {
     case .json: drafts = try jsonItems(bytes, file: file)
-    case .csv: drafts = try csvItems(bytes, file: file)
+    case .csv: drafts = try csvItems(bytes, file: file, delimiter: delimiter)
     }
     return try finish(drafts, file: file)
   }
@@ -93,15 +93,16 @@ package enum CatalogReader {
   /// Parses catalog bytes like `parse`, but goes on after a bad item and returns every problem
   /// it finds (syntax errors of the file itself still stop it). The catalog is nil when there
   /// was any error.
-  package static func check(_ bytes: [UInt8], file: String, format: DocumentFormat)
-    -> (catalog: Catalog?, errors: [DeckIOError])
-  {
+  package static func check(
+    _ bytes: [UInt8], file: String, format: DocumentFormat, delimiter: CSVDelimiter = .comma
+  ) -> (catalog: Catalog?, errors: [DeckIOError]) {
     let collector = ErrorCollector()
     do throws(DeckIOError) {
       let drafts: [Draft]
       switch format {
       case .json: drafts = try jsonItems(bytes, file: file, collector: collector)
-      case .csv: drafts = try csvItems(bytes, file: file, collector: collector)
+      case .csv:
+        drafts = try csvItems(bytes, file: file, delimiter: delimiter, collector: collector)
       }
       let catalog = try finish(drafts, file: file, collector: collector)
       return (catalog, [])
@@ -112,10 +113,10 @@ package enum CatalogReader {
   }
 
   /// Parses catalog text (convenient for tests and tools).
-  package static func parse(_ text: String, file: String, format: DocumentFormat)
-    throws(DeckIOError) -> Catalog
-  {
-    try parse(Array(text.utf8), file: file, format: format)
+  package static func parse(
+    _ text: String, file: String, format: DocumentFormat, delimiter: CSVDelimiter = .comma
+  ) throws(DeckIOError) -> Catalog {
+    try parse(Array(text.utf8), file: file, format: format, delimiter: delimiter)
   }
 
   /// An item with the locations its errors point at.
@@ -248,10 +249,11 @@ package enum CatalogReader {
 
   // MARK: CSV
 
-  static func csvItems(_ bytes: [UInt8], file: String, collector: ErrorCollector? = nil)
-    throws(DeckIOError) -> [Draft]
-  {
-    let table = try CSVParser.parse(bytes, file: file)
+  static func csvItems(
+    _ bytes: [UInt8], file: String, delimiter: CSVDelimiter = .comma,
+    collector: ErrorCollector? = nil
+  ) throws(DeckIOError) -> [Draft] {
+    let table = try CSVParser.parse(bytes, file: file, delimiter: delimiter)
     let columns = try CSVItemColumns(table)
     var drafts: [Draft] = []
     drafts.reserveCapacity(table.records.count)
@@ -373,7 +375,13 @@ private struct CSVItemRow {
 // MARK: - Shared field rules (catalog and users)
 
 func priceMessage(_ text: String) -> String {
-  "price '\(text)' must be a number 0 or more"
+  // A decimal comma, as spreadsheets write it where they separate fields with semicolons.
+  let pointed = text.replacingOccurrences(of: ",", with: ".")
+  if pointed != text, let d = parseDecimal(trimWhitespace(pointed)), d >= 0 {
+    return "price '\(text)' must be a number 0 or more with a decimal point; write "
+      + "'\(trimWhitespace(pointed))'"
+  }
+  return "price '\(text)' must be a number 0 or more"
 }
 
 func dateMessage(_ key: String, _ text: String) -> String {

@@ -65,6 +65,8 @@ package struct EventReaderOptions {
   package var onReject: ((EventReject) throws(DeckIOError) -> Void)?
   /// Foreign CSV logs: their columns and rating rules (nil: menudeck's own columns).
   package var columns: ColumnMapping?
+  /// What separates the fields of CSV logs (and of `csvHeader`).
+  package var csvDelimiter = CSVDelimiter.comma
   /// Whether the parser takes its fast paths (`RecordParser.fastPaths`): tests and the fuzz
   /// targets turn them off to compare whole runs with the general path.
   var fastPaths = true
@@ -340,9 +342,31 @@ package struct EventReader {
     return file
   }
 
+  /// `readRecords` with CSV fields separated by `options.csvDelimiter`, a type for the loop.
   private func readRecords<S: EventSink, I: ByteInput>(
     _ input: inout I, name: String, format: EventFormat, into sink: inout S,
     stats: inout EventReadStats, nextLine firstLine: Int, atFileStart fileStart: Bool
+  ) throws(DeckIOError) -> EventFileStats {
+    switch (format, options.csvDelimiter) {
+    case (.csv, .semicolon):
+      return try readRecords(
+        &input, name: name, format: format, into: &sink, stats: &stats, nextLine: firstLine,
+        atFileStart: fileStart, SemicolonSeparator.self)
+    case (.csv, .tab):
+      return try readRecords(
+        &input, name: name, format: format, into: &sink, stats: &stats, nextLine: firstLine,
+        atFileStart: fileStart, TabSeparator.self)
+    default:
+      return try readRecords(
+        &input, name: name, format: format, into: &sink, stats: &stats, nextLine: firstLine,
+        atFileStart: fileStart, CommaSeparator.self)
+    }
+  }
+
+  private func readRecords<S: EventSink, I: ByteInput, D: CSVSeparator>(
+    _ input: inout I, name: String, format: EventFormat, into sink: inout S,
+    stats: inout EventReadStats, nextLine firstLine: Int, atFileStart fileStart: Bool,
+    _: D.Type
   ) throws(DeckIOError) -> EventFileStats {
     var file = EventFileStats(file: name, format: format)
     if format == .jsonLines, let columns = options.columns {
@@ -352,7 +376,8 @@ package struct EventReader {
     var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     defer { buffer.deallocate() }
     var parser = RecordParser(
-      rule: options.swipeRule, zone: options.zone, format: format, mapping: options.columns)
+      rule: options.swipeRule, zone: options.zone, format: format, mapping: options.columns,
+      delimiter: options.csvDelimiter)
     parser.fastPaths = options.fastPaths
     var filled = 0
     var start = 0
@@ -395,7 +420,7 @@ package struct EventReader {
       while start < filled {
         let outcome: RecordOutcome
         do {
-          outcome = try parser.parse(buffer + start, available: filled - start, eof: eof)
+          outcome = try parser.parse(buffer + start, available: filled - start, eof: eof, D.self)
         } catch let failure {
           // The bad record ends at the first line break at or after the failure (past a whole
           // quoted CSV record when the failure is about a value in it).

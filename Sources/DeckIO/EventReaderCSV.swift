@@ -11,27 +11,27 @@ import DeckCore
 // the same outcome on the same bytes, by EventReaderCSVFastTests and EventReaderFastPathTests.
 
 private let quote = UInt8(ascii: "\"")
-private let comma = UInt8(ascii: ",")
 private let newline = UInt8(ascii: "\n")
 private let cr = UInt8(ascii: "\r")
 
 /// CSV (RFC 4180): a header row naming the columns in any order, then one event per record.
-/// Fields may be quoted (`"a,b"`, `"say ""hi"""`, line breaks inside quotes); records end with LF
+/// Fields are separated by the delimiter `D` (a comma unless the options give another; "comma"
+/// below is whichever it is). Fields may be quoted (`"a,b"`, `"say ""hi"""`, line breaks inside quotes); records end with LF
 /// or CRLF, and a CR outside quotes that is not part of a CRLF is refused (CR-only line ends;
 /// `LineFailure.loneCarriageReturn`); an empty field means "not logged". Offsets in failures are
 /// from the record start.
 extension RecordParser {
   @inline(__always)
-  mutating func parseCSVRecord(_ p: UnsafePointer<UInt8>, available: Int, eof: Bool)
-    throws(LineFailure) -> RecordOutcome
-  {
+  mutating func parseCSVRecord<D: CSVSeparator>(
+    _ p: UnsafePointer<UInt8>, available: Int, eof: Bool, _: D.Type
+  ) throws(LineFailure) -> RecordOutcome {
     // The usual record (no quotes, all ASCII, its line break in the buffer, every value usual):
     // one pass over words and a fixed sequence of field reads. It is kept apart from the rest
     // (`parseCSVRecordInGeneral`, which goes on from the split when there is one) because the
     // compiler stops inlining into a function that large: there, the split was a call.
     var split: (contentEnd: Int, consumed: Int, nonASCII: Bool)? = nil
     if fastPaths && csvColumnCount > 0 {
-      split = csvSplitColumns(p, available, csvColumnCount)
+      split = csvSplitColumns(p, available, csvColumnCount, D.self)
       if let split, !split.nonASCII && csvByField && csvFieldValues(p, fromEnds: true) {
         do throws(LineFailure) {
           let kind = try finish(end: split.contentEnd)
@@ -41,15 +41,16 @@ extension RecordParser {
         }
       }
     }
-    return try parseCSVRecordInGeneral(p, available: available, eof: eof, split: split)
+    return try parseCSVRecordInGeneral(p, available: available, eof: eof, split: split, D.self)
   }
 
   /// Every record but the usual one: `split` is its `csvSplitColumns` result, if any.
   @inline(never)
-  mutating func parseCSVRecordInGeneral(
+  mutating func parseCSVRecordInGeneral<D: CSVSeparator>(
     _ p: UnsafePointer<UInt8>, available: Int, eof: Bool,
-    split: (contentEnd: Int, consumed: Int, nonASCII: Bool)?
+    split: (contentEnd: Int, consumed: Int, nonASCII: Bool)?, _: D.Type
   ) throws(LineFailure) -> RecordOutcome {
+    let comma = D.byte
     // Phase 1: split the record into fields and find where it ends: from the split when there
     // is one, else by words, and when that gives up, by the general loop from the record start.
     var k = 0
@@ -64,7 +65,7 @@ extension RecordParser {
       contentEnd = split.contentEnd
       consumed = split.consumed
       high = split.nonASCII ? 0x80 : 0
-    } else if fastPaths, let plain = csvSplitPlain(p, available) {
+    } else if fastPaths, let plain = csvSplitPlain(p, available, D.self) {
       k = plain.fields
       contentEnd = plain.contentEnd
       consumed = plain.consumed
@@ -125,6 +126,12 @@ extension RecordParser {
               break
             }
             throw LineFailure.loneCarriageReturn(at: after)
+          }
+          if csvColumnCount < 0, let other = CSVDelimiter(rawValue: c), other.byte != comma {
+            // `"user";"item"` read with commas: the header's delimiter is another.
+            var failure = LineFailure(after, nil, delimiter.wrongDelimiter(other))
+            failure.fatal = true
+            throw failure
           }
           throw LineFailure(
             after, nil,
@@ -216,7 +223,7 @@ extension RecordParser {
         throw LineFailure(
           k > columnCount ? csvData[3 * columnCount] : contentEnd, nil,
           "this row has \(k) fields but the header has \(columnCount); "
-            + "quote fields that contain commas")
+            + "quote fields that contain \(delimiter.plural)")
       }
       if fastPaths && csvByField && csvFieldValues(p, fromEnds: false) {
         let kind = try finish(end: contentEnd)

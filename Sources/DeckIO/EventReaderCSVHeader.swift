@@ -3,6 +3,16 @@ import DeckCore
 // The header row of a CSV log: menudeck's own columns, or those of a column mapping.
 extension RecordParser {
   mutating func readHeader(_ p: UnsafePointer<UInt8>, _ k: Int) throws(LineFailure) {
+    // One unquoted field holding another delimiter: no header of a log (two columns at least)
+    // reads so; it is separated by the other one.
+    if k == 1 && csvData[2] == 0,
+      let other = delimiter.separating(
+        UnsafeBufferPointer(start: p + csvData[0], count: csvData[1] - csvData[0]))
+    {
+      var failure = LineFailure(0, nil, delimiter.wrongDelimiter(other))
+      failure.fatal = true
+      throw failure
+    }
     if let mapping {
       try readMappedHeader(p, k, mapping)
       return

@@ -1,9 +1,28 @@
 import DeckCore
 
 private let quote = UInt8(ascii: "\"")
-private let comma = UInt8(ascii: ",")
 private let newline = UInt8(ascii: "\n")
 private let cr = UInt8(ascii: "\r")
+
+/// The delimiter of a CSV log as a type (`CSVDelimiter` as a value): the record loop of the
+/// event reader is compiled once for each, and compares bytes with its delimiter as with a
+/// constant, so that the usual comma costs what it cost when it was the only delimiter (no
+/// byte loaded from the parser, no vector built from it per record).
+protocol CSVSeparator {
+  static var byte: UInt8 { get }
+}
+
+enum CommaSeparator: CSVSeparator {
+  @inline(__always) static var byte: UInt8 { UInt8(ascii: ",") }
+}
+
+enum SemicolonSeparator: CSVSeparator {
+  @inline(__always) static var byte: UInt8 { UInt8(ascii: ";") }
+}
+
+enum TabSeparator: CSVSeparator {
+  @inline(__always) static var byte: UInt8 { UInt8(ascii: "\t") }
+}
 
 /// Owns the memory of the CSV state of a `RecordParser`: the field boundaries of one record
 /// (reused for every record) and the field of each header column. The parser keeps copies of
@@ -79,15 +98,16 @@ extension RecordParser {
   /// consumed, and whether any byte is non-ASCII. nil when it sees a quote or no line break:
   /// the general loop then reads the record from its start, so results never differ.
   @inline(__always)
-  mutating func csvSplitPlain(_ p: UnsafePointer<UInt8>, _ available: Int)
-    -> (fields: Int, contentEnd: Int, consumed: Int, nonASCII: Bool)?
-  {
+  mutating func csvSplitPlain<D: CSVSeparator>(
+    _ p: UnsafePointer<UInt8>, _ available: Int, _: D.Type
+  ) -> (fields: Int, contentEnd: Int, consumed: Int, nonASCII: Bool)? {
+    let comma = D.byte
     var k = 0
     var fieldStart = 0
     var nonASCII = false
     var j = 0
     while true {
-      // The high bit of each comma, line feed, quote, CR and non-ASCII byte from `j` on.
+      // The high bit of each delimiter, line feed, quote, CR and non-ASCII byte from `j` on.
       let base = j
       var marks: UInt64
       if j + 8 <= available {
@@ -128,26 +148,27 @@ extension RecordParser {
     }
   }
 
-  /// Splits the usual data record, `columns` unquoted fields ended by commas and a line break,
-  /// without a test per delimiter of which one it is: the commas, line feeds, quotes and CRs of
-  /// 64 bytes at a time become one bit mask, the fields are its first `columns` bits, and one
-  /// check at the end says whether they were `columns - 1` commas and then a line feed (or a
-  /// CRLF). The fields go to `csvEnds` (their ends only: each starts after the previous one's
-  /// delimiter).
+  /// Splits the usual data record, `columns` unquoted fields ended by delimiters (`D`, called
+  /// commas below) and a line break, without a test per delimiter of which one it is: the
+  /// commas, line feeds, quotes and CRs of 64 bytes at a time become one bit mask, the fields
+  /// are its first `columns` bits, and one check at the end says whether they were
+  /// `columns - 1` commas and then a line feed (or a CRLF). The fields go to `csvEnds` (their
+  /// ends only: each starts after the previous one's delimiter).
   /// Returns where the content ends (before a final CR), the bytes consumed, and whether a byte
   /// of the blocks read (the record's or after it) is non-ASCII, which only asks for the exact
   /// UTF-8 check of the fields. nil for any other record (a quote, another number of fields, a
   /// line break not within the 64-byte blocks in `p[0..<available]`): the other paths then read
   /// it from its start, so results never differ.
   @inline(__always)
-  func csvSplitColumns(_ p: UnsafePointer<UInt8>, _ available: Int, _ columns: Int)
-    -> (contentEnd: Int, consumed: Int, nonASCII: Bool)?
-  {
+  func csvSplitColumns<D: CSVSeparator>(
+    _ p: UnsafePointer<UInt8>, _ available: Int, _ columns: Int, _: D.Type
+  ) -> (contentEnd: Int, consumed: Int, nonASCII: Bool)? {
+    let comma = D.byte
     guard available >= 64 else { return nil }
     let ends = csvEnds
     let last = columns &- 1
     var base = 0
-    var (marks, nonASCII) = csvBlockMarks(p)
+    var (marks, nonASCII) = csvBlockMarks(p, D.self)
     // Any bits but those of a comma: a delimiter that is not where it should be.
     var wrong: UInt8 = 0
     var f = 0
@@ -155,7 +176,7 @@ extension RecordParser {
       while marks == 0 {
         base &+= 64
         guard base &+ 64 <= available else { return nil }
-        let block = csvBlockMarks(p + base)
+        let block = csvBlockMarks(p + base, D.self)
         marks = block.marks
         nonASCII = nonASCII || block.nonASCII
       }
@@ -190,15 +211,18 @@ extension RecordParser {
   }
 }
 
-/// The commas, line feeds, quotes and carriage returns of the 64 bytes at `p` as bits (bit `i`
-/// for byte `i`), and whether any of the 64 bytes is non-ASCII. Each 16 bytes are compared with
-/// the four delimiters as whole vectors (one byte compare instruction each: vector against vector, since
-/// a comparison with a scalar is made lane by lane), which gives 0xFF for a hit and 0x00
-/// otherwise; the low bit of each 8 lanes is then gathered into 8 bits by one multiplication.
+/// The delimiters (`D`'s byte: the commas), line feeds, quotes and carriage returns of the 64
+/// bytes at `p` as bits (bit `i` for byte `i`), and whether any of the 64 bytes is non-ASCII.
+/// Each 16 bytes are compared with the four delimiters as whole vectors (one byte compare
+/// instruction each: vector against vector, since a comparison with a scalar is made lane by
+/// lane), which gives 0xFF for a hit and 0x00 otherwise; the low bit of each 8 lanes is then
+/// gathered into 8 bits by one multiplication.
 @inline(__always)
-func csvBlockMarks(_ p: UnsafePointer<UInt8>) -> (marks: UInt64, nonASCII: Bool) {
+func csvBlockMarks<D: CSVSeparator>(_ p: UnsafePointer<UInt8>, _: D.Type) -> (
+  marks: UInt64, nonASCII: Bool
+) {
   let raw = UnsafeRawPointer(p)
-  let commas = SIMD16<UInt8>(repeating: comma)
+  let commas = SIMD16<UInt8>(repeating: D.byte)
   let newlines = SIMD16<UInt8>(repeating: newline)
   let quotes = SIMD16<UInt8>(repeating: quote)
   let crs = SIMD16<UInt8>(repeating: cr)

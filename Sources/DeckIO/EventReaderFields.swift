@@ -189,6 +189,9 @@ struct RecordParser {
   let zone: any UTCOffsetProvider
   let fixedOffset: Int?
   let format: EventFormat
+  /// The delimiter of CSV records (the record loop takes it as a type, `CSVSeparator`; this
+  /// value is for messages and for `parse` without one).
+  let delimiter: CSVDelimiter
   /// Whether the fast paths for the usual spellings are taken (tests turn them off to compare
   /// them with the general path, which must give the same results and failures).
   var fastPaths = true
@@ -243,12 +246,13 @@ struct RecordParser {
 
   init(
     rule: SwipeRule, zone: any UTCOffsetProvider, format: EventFormat,
-    mapping: ColumnMapping? = nil
+    mapping: ColumnMapping? = nil, delimiter: CSVDelimiter = .comma
   ) {
     self.rule = rule
     self.zone = zone
     self.fixedOffset = (zone as? FixedUTCOffset)?.seconds
     self.format = format
+    self.delimiter = delimiter
     self.mapping = mapping
     self.rightRule = mapping?.right
     self.leftRule = mapping?.left
@@ -260,13 +264,27 @@ struct RecordParser {
     csvFieldColumns = csvFields.fieldColumns
   }
 
+  /// The next record, its CSV fields separated by `D` (the record loop's delimiter, which is
+  /// `delimiter`).
   @inline(__always)
+  mutating func parse<D: CSVSeparator>(
+    _ p: UnsafePointer<UInt8>, available: Int, eof: Bool, _: D.Type
+  ) throws(LineFailure) -> RecordOutcome {
+    switch format {
+    case .jsonLines: return try parseJSONLine(p, available: available, eof: eof)
+    case .csv: return try parseCSVRecord(p, available: available, eof: eof, D.self)
+    }
+  }
+
+  /// The next record, its CSV fields separated by `delimiter` (tests: the reader's loop takes
+  /// the delimiter as a type).
   mutating func parse(_ p: UnsafePointer<UInt8>, available: Int, eof: Bool) throws(LineFailure)
     -> RecordOutcome
   {
-    switch format {
-    case .jsonLines: return try parseJSONLine(p, available: available, eof: eof)
-    case .csv: return try parseCSVRecord(p, available: available, eof: eof)
+    switch delimiter {
+    case .comma: return try parse(p, available: available, eof: eof, CommaSeparator.self)
+    case .semicolon: return try parse(p, available: available, eof: eof, SemicolonSeparator.self)
+    case .tab: return try parse(p, available: available, eof: eof, TabSeparator.self)
     }
   }
 

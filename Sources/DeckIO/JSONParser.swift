@@ -1,7 +1,8 @@
 import DeckBase
 
 /// The JSON documents of DeckIO's readers (config, catalogs, users): DeckBase's `JSONReader` in
-/// its document dialect, with its errors as this layer's `.malformed` at their line and column.
+/// its document dialect (in the record dialect for one line of a JSON Lines file), with its
+/// errors as this layer's `.malformed` at their line and column.
 package enum JSONParser {
   /// The deepest nesting of arrays and objects accepted (the one limit of every JSON reader).
   package static let maxDepth = JSONReader.maxDepth
@@ -10,6 +11,16 @@ package enum JSONParser {
   package static func parse(_ bytes: [UInt8], file: String) throws(DeckIOError) -> JSONValue {
     do {
       return try JSONReader.parse(bytes, file: file, dialect: .document)
+    } catch {
+      throw .malformed(error.location, message: error.message)
+    }
+  }
+
+  /// Parses one line of a JSON Lines file (its line end removed): a document, but a carriage
+  /// return not followed by a line feed is refused, as in every reader of line records.
+  package static func parseRecord(_ bytes: [UInt8], file: String) throws(DeckIOError) -> JSONValue {
+    do {
+      return try JSONReader.parse(bytes, file: file, dialect: .record)
     } catch {
       throw .malformed(error.location, message: error.message)
     }

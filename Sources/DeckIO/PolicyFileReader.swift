@@ -113,16 +113,17 @@ package struct PolicyFile: Sendable, Equatable {
   }
 
   /// Reads a policy file's bytes against `catalog`: JSON Lines of decks when the first
-  /// non-blank byte is `{`, else CSV of per-position probabilities.
-  package static func parse(_ bytes: [UInt8], file: String, catalog: Catalog)
-    throws(DeckIOError) -> PolicyFile
-  {
+  /// non-blank byte is `{`, else CSV of per-position probabilities, its fields separated by
+  /// `delimiter`.
+  package static func parse(
+    _ bytes: [UInt8], file: String, catalog: Catalog, delimiter: CSVDelimiter = .comma
+  ) throws(DeckIOError) -> PolicyFile {
     if let first = bytes.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }),
       first == UInt8(ascii: "{")
     {
       return try parseDecks(bytes, file: file, catalog: catalog)
     }
-    let table = try CSVParser.parse(bytes, file: file)
+    let table = try CSVParser.parse(bytes, file: file, delimiter: delimiter)
     let itemColumn = try table.requireColumn("item")
     let positionColumn = try table.requireColumn("position")
     let probabilityColumn = try table.requireColumn("probability")
@@ -212,13 +213,15 @@ package struct PolicyFile: Sendable, Equatable {
       number += 1
       var end = start
       while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-      // A CRLF line end is a line end (the JSON reader would refuse a lone carriage return).
-      let line = Array(bytes[start..<(end > start && bytes[end - 1] == 0x0D ? end - 1 : end)])
+      // A CRLF line end is a line end; any other carriage return is refused by the record
+      // dialect (CR-only line ends would make the file one line).
+      let crlf = end < bytes.count && end > start && bytes[end - 1] == 0x0D
+      let line = Array(bytes[start..<(crlf ? end - 1 : end)])
       start = end + 1
-      guard line.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0D) }) else { continue }
+      guard line.contains(where: { !($0 == 0x20 || $0 == 0x09) }) else { continue }
       let value: JSONValue
       do {
-        value = try JSONParser.parse(line, file: file)
+        value = try JSONParser.parseRecord(line, file: file)
       } catch {
         guard case .malformed(var location, let message) = error else { throw error }
         location.line = number

@@ -140,63 +140,99 @@ package enum SnapshotFile {
     textMagic + Array(Data(encode(snapshot)).base64EncodedString().utf8) + [0x0A]
   }
 
-  /// Decodes a whole snapshot file's bytes, in either form; `file` names it in errors.
+  /// Decodes a whole snapshot file's bytes, in either form; `file` names it in errors. The file
+  /// holds one snapshot and nothing else: bytes after its end (past the binary frame, or past
+  /// the line feed of the text form) are refused with their offset and count, as are several
+  /// snapshots one after the other (which `merge` adds up).
   package static func decode(_ bytes: [UInt8], file: String) throws(DeckIOError) -> HistorySnapshot
   {
-    let all = try decodeAll(bytes, file: file)
-    guard all.count == 1 else {
+    guard bytes.contains(where: { !isBlank($0) }) else {
+      throw .invalid(path: file, message: "the snapshot file is empty; ingest the logs again")
+    }
+    let (snapshot, end) = try decodeOne(bytes, at: 0, file: file)
+    guard end < bytes.count else { return snapshot }
+    // Snapshots after it (a stream saved to a file) are told apart from other bytes (and a
+    // broken one is named by its place).
+    if startsBinary(bytes[end...]) || bytes[end...].starts(with: textMagic) {
+      let all = try decodeAll(bytes, file: file)
       throw .invalid(
         path: file,
-        message: all.isEmpty
-          ? "the snapshot file is empty; ingest the logs again"
-          : "holds \(all.count) snapshots one after the other; give it to 'menudeck merge' to "
-            + "add them up into one")
+        message: "holds \(all.count) snapshots one after the other; give it to 'menudeck merge' "
+          + "to add them up into one")
     }
-    return all[0]
+    let extra = bytes.count - end
+    throw .invalid(
+      path: file,
+      message: "\(extra) byte\(extra == 1 ? "" : "s") after the end of the snapshot, from byte "
+        + "\(end) on; a snapshot file holds one snapshot and nothing after it (the snapshot "
+        + "itself is whole and its checksum matches): remove them with 'truncate -s \(end) "
+        + "FILE', or ingest the logs again")
   }
 
   /// Decodes the snapshots that follow one another in `bytes` (a stream: binary frames and
-  /// text lines, in any mix, with blank lines between them allowed). A part that is neither is
-  /// refused with its byte offset. `file` names the stream in errors.
+  /// text lines, in any mix, with white space between them allowed, as text lines and pipes
+  /// add it). Bytes that are neither are refused with their byte offset and how many there are
+  /// to the end. `file` names the stream in errors.
   package static func decodeAll(_ bytes: [UInt8], file: String) throws(DeckIOError)
     -> [HistorySnapshot]
   {
     var snapshots: [HistorySnapshot] = []
     var at = 0
     while at < bytes.count {
-      let b = bytes[at]
-      if b == 0x0A || b == 0x0D || b == 0x20 || b == 0x09 {
+      if isBlank(bytes[at]) {
         at += 1
         continue
       }
+      let rest = bytes[at...]
+      if !snapshots.isEmpty && !startsBinary(rest) && !rest.starts(with: textMagic) {
+        throw .invalid(
+          path: "\(file) (at byte \(at))",
+          message: "the \(rest.count) byte\(rest.count == 1 ? "" : "s") from byte \(at) to the "
+            + "end, after snapshot \(snapshots.count), do not start with a snapshot header: not a "
+            + "snapshot; give only what 'menudeck ingest' and 'menudeck merge' write")
+      }
       // Named by its place when the stream holds more than one.
       let name = at == 0 ? file : "\(file) (snapshot \(snapshots.count + 1), at byte \(at))"
-      let rest = bytes[at...]
-      if startsBinary(rest) {
-        let end = try frameEnd(rest, file: name)
-        snapshots.append(try decodeBinary(Array(bytes[at..<end]), file: name))
-        at = end
-      } else if rest.starts(with: textMagic) {
-        let start = at + textMagic.count
-        let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
-        var text = bytes[start..<end]
-        if text.last == 0x0D { text = text.dropLast() }
-        guard let data = Data(base64Encoded: Data(text)) else {
-          throw .invalid(
-            path: name,
-            message: "the text snapshot is not valid base64 (broken or cut short in a pipe?); "
-              + "write it again with 'ingest --base64' or 'merge --base64'")
-        }
-        snapshots.append(try decodeBinary([UInt8](data), file: name))
-        at = end
-      } else {
-        throw .invalid(
-          path: name,
-          message: "not a menudeck history snapshot (it does not start with the snapshot "
-            + "header); give a file written by 'menudeck ingest' or 'menudeck merge'")
-      }
+      let (snapshot, end) = try decodeOne(bytes, at: at, file: name)
+      snapshots.append(snapshot)
+      at = end
     }
     return snapshots
+  }
+
+  /// White space between the snapshots of a stream.
+  private static func isBlank(_ b: UInt8) -> Bool {
+    b == 0x0A || b == 0x0D || b == 0x20 || b == 0x09
+  }
+
+  /// The snapshot that starts at `at`, in either form, and where it ends: after its binary
+  /// frame, or after the line feed (or CRLF) that ends its text line (the end of the bytes when
+  /// the line has none).
+  private static func decodeOne(_ bytes: [UInt8], at: Int, file: String) throws(DeckIOError)
+    -> (HistorySnapshot, end: Int)
+  {
+    let rest = bytes[at...]
+    if startsBinary(rest) {
+      let end = try frameEnd(rest, file: file)
+      return (try decodeBinary(Array(bytes[at..<end]), file: file), end)
+    }
+    guard rest.starts(with: textMagic) else {
+      throw .invalid(
+        path: file,
+        message: "not a menudeck history snapshot (it does not start with the snapshot "
+          + "header); give a file written by 'menudeck ingest' or 'menudeck merge'")
+    }
+    let start = at + textMagic.count
+    let lineEnd = bytes[start...].firstIndex(of: 0x0A)
+    var text = bytes[start..<(lineEnd ?? bytes.count)]
+    if text.last == 0x0D { text = text.dropLast() }
+    guard let data = Data(base64Encoded: Data(text)) else {
+      throw .invalid(
+        path: file,
+        message: "the text snapshot is not valid base64 (broken or cut short in a pipe?); "
+          + "write it again with 'ingest --base64' or 'merge --base64'")
+    }
+    return (try decodeBinary([UInt8](data), file: file), lineEnd.map { $0 + 1 } ?? bytes.count)
   }
 
   /// Where the binary frame that starts `bytes` ends (its header's length, range-checked

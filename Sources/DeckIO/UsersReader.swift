@@ -31,29 +31,31 @@ package enum UsersReader {
   package static let userFields = ["id", "diets", "allergens", "disliked_categories"]
 
   /// Reads the users at `path`; the format comes from the extension unless given.
-  package static func read(path: String, format: DocumentFormat? = nil) throws(DeckIOError)
-    -> [UserProfile]
-  {
+  package static func read(
+    path: String, format: DocumentFormat? = nil, delimiter: CSVDelimiter = .comma
+  ) throws(DeckIOError) -> [UserProfile] {
     let bytes = try TextInput.readBytes(path: path, what: "users file")
     let format = try DocumentFormat.resolve(format, path: path, what: "users file")
-    return try parse(bytes, file: path, format: format)
+    return try parse(bytes, file: path, format: format, delimiter: delimiter)
   }
 
-  /// Parses users in file order; `file` is used in error locations.
-  package static func parse(_ bytes: [UInt8], file: String, format: DocumentFormat)
-    throws(DeckIOError) -> [UserProfile]
-  {
-    try parse(bytes, file: file, format: format, collector: nil)
+  /// Parses users in file order; `file` is used in error locations, `delimiter` separates CSV
+  /// fields.
+  package static func parse(
+    _ bytes: [UInt8], file: String, format: DocumentFormat, delimiter: CSVDelimiter = .comma
+  ) throws(DeckIOError) -> [UserProfile] {
+    try parse(bytes, file: file, format: format, delimiter: delimiter, collector: nil)
   }
 
   /// Parses users like `parse`, but goes on after a bad user and returns every problem it finds
   /// (syntax errors of the file itself still stop it); the users are nil when there was any.
-  package static func check(_ bytes: [UInt8], file: String, format: DocumentFormat)
-    -> (users: [UserProfile]?, errors: [DeckIOError])
-  {
+  package static func check(
+    _ bytes: [UInt8], file: String, format: DocumentFormat, delimiter: CSVDelimiter = .comma
+  ) -> (users: [UserProfile]?, errors: [DeckIOError]) {
     let collector = ErrorCollector()
     do throws(DeckIOError) {
-      let users = try parse(bytes, file: file, format: format, collector: collector)
+      let users = try parse(
+        bytes, file: file, format: format, delimiter: delimiter, collector: collector)
       return (users, [])
     } catch {
       if !collector.errors.contains(error) { collector.errors.append(error) }
@@ -62,12 +64,14 @@ package enum UsersReader {
   }
 
   static func parse(
-    _ bytes: [UInt8], file: String, format: DocumentFormat, collector: ErrorCollector?
+    _ bytes: [UInt8], file: String, format: DocumentFormat, delimiter: CSVDelimiter,
+    collector: ErrorCollector?
   ) throws(DeckIOError) -> [UserProfile] {
     let users: [(UserProfile, SourceLocation)]
     switch format {
     case .json: users = try jsonUsers(bytes, file: file, collector: collector)
-    case .csv: users = try csvUsers(bytes, file: file, collector: collector)
+    case .csv:
+      users = try csvUsers(bytes, file: file, delimiter: delimiter, collector: collector)
     }
     // Ids are their UTF-8 bytes (`IDKey`): "caf\u{E9}" and "cafe\u{301}" are two diners.
     var firstByID: [IDKey: SourceLocation] = [:]
@@ -87,10 +91,10 @@ package enum UsersReader {
     return users.map(\.0)
   }
 
-  package static func parse(_ text: String, file: String, format: DocumentFormat)
-    throws(DeckIOError) -> [UserProfile]
-  {
-    try parse(Array(text.utf8), file: file, format: format)
+  package static func parse(
+    _ text: String, file: String, format: DocumentFormat, delimiter: CSVDelimiter = .comma
+  ) throws(DeckIOError) -> [UserProfile] {
+    try parse(Array(text.utf8), file: file, format: format, delimiter: delimiter)
   }
 
   static func jsonUsers(_ bytes: [UInt8], file: String, collector: ErrorCollector? = nil)
@@ -128,10 +132,11 @@ package enum UsersReader {
     }
   }
 
-  static func csvUsers(_ bytes: [UInt8], file: String, collector: ErrorCollector? = nil)
-    throws(DeckIOError) -> [(UserProfile, SourceLocation)]
-  {
-    let table = try CSVParser.parse(bytes, file: file)
+  static func csvUsers(
+    _ bytes: [UInt8], file: String, delimiter: CSVDelimiter = .comma,
+    collector: ErrorCollector? = nil
+  ) throws(DeckIOError) -> [(UserProfile, SourceLocation)] {
+    let table = try CSVParser.parse(bytes, file: file, delimiter: delimiter)
     let idCol = try table.requireColumn("id")
     let dietsCol = table.column("diets")
     let allergensCol = table.column("allergens")

@@ -165,9 +165,10 @@ let compareCommand = CommandSpec(
     CompareOptions.trec.spec,
     InputOptions.skipBadLines.spec,
   ] + InputOptions.mapping + [
+    InputOptions.delimiter.spec,
     InputOptions.fallback.with(
       help: "If a strategy (a plugin) fails, give the affected diners this strategy's decks."
-    ).spec
+    ).spec,
   ],
   arguments: [
     CommandArgument(

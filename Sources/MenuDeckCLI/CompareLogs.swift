@@ -189,7 +189,9 @@ enum CompareLogs {
         .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
     }
     let split = try self.split(args)
-    let (catalog, catalogHash) = try Inputs.loadCatalog(catalogPath, io)
+    let delimiters = try InputOptions.delimiters(args, config)
+    let (catalog, catalogHash) = try Inputs.loadCatalog(
+      catalogPath, io, delimiter: delimiters.catalog)
     var inputs = RunInputs.config(config)
     inputs.append(RunInput(role: "catalog", path: catalogPath, sha256: catalogHash))
     var profiles: [IDKey: UserProfile] = [:]
@@ -197,7 +199,7 @@ enum CompareLogs {
       guard Int(path) == nil else {
         throw UsageError("'--users' takes a users file when comparing on logs, got '\(path)'")
       }
-      let (users, usersHash) = try Inputs.loadUsers(path, io)
+      let (users, usersHash) = try Inputs.loadUsers(path, io, delimiter: delimiters.users)
       inputs.append(RunInput(role: "users", path: path, sha256: usersHash))
       for u in users { profiles[IDKey(u.id)] = u }
     }
@@ -513,7 +515,9 @@ enum CompareLogs {
         let bytes = try TextInput.readBytes(
           path: opened, what: "policy file", maxBytes: PolicyFile.maxBytes)
         return (
-          try PolicyFile.parse(bytes, file: path, catalog: setup.catalog),
+          try PolicyFile.parse(
+            bytes, file: path, catalog: setup.catalog,
+            delimiter: setup.settings.delimiters.policy),
           ContentHash.sha256(bytes)
         )
       }

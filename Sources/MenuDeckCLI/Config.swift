@@ -50,12 +50,14 @@ package struct MenuDeckConfig: Sendable {
   package var simulation = SimulationConfig()
   /// How to read foreign CSV logs (`columns`: `map`, `right`, `left`); nil for menudeck's own.
   package var columns: ColumnMapping?
+  /// What separates the fields of each kind of CSV input (`csv_delimiter`); commas by default.
+  package var csvDelimiters = CSVDelimiters()
   /// The config file's bytes (for the run header's content hash); empty without a file.
   package var bytes: [UInt8] = []
 
   package static let topLevelKeys = [
     "catalog", "users", "history", "strategy", "strategies", "seed", "time_zone", "format",
-    "drag_rule", "deck", "simulation", "columns",
+    "drag_rule", "deck", "simulation", "columns", "csv_delimiter",
   ]
   package static let columnsKeys = ["map", "right", "left"]
   /// How messages name the parts of the `columns` key.
@@ -72,8 +74,9 @@ package struct MenuDeckConfig: Sendable {
   }
 
   /// Reads and checks a config file's bytes, one section at a time (each section's reader sits
-  /// in the file named after it: ConfigFiles.swift, ConfigStrategies.swift, ConfigSettings.swift,
-  /// ConfigColumns.swift, ConfigDeck.swift; "simulation" is DeckLab's `SimulationConfig.parse`).
+  /// in the file named after it: ConfigFiles.swift, with "csv_delimiter", ConfigStrategies.swift,
+  /// ConfigSettings.swift, ConfigColumns.swift, ConfigDeck.swift; "simulation" is DeckLab's
+  /// `SimulationConfig.parse`).
   package static func parse(_ bytes: [UInt8], path: String) throws(DeckIOError) -> MenuDeckConfig {
     var config = MenuDeckConfig(path: path)
     config.bytes = bytes
@@ -82,6 +85,7 @@ package struct MenuDeckConfig: Sendable {
     try root.rejectUnknownKeys(allowed: topLevelKeys, in: "the config")
     let files = ConfigFiles(base: directory(of: path))
     try config.readFiles(root, files)
+    try config.readDelimiters(root)
     if let v = try root.optionalValue(at: "strategy") {
       config.strategy = try v.requireString(field: "strategy")
     }

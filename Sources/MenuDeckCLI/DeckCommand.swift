@@ -362,11 +362,13 @@ struct DeckInputs {
     _ args: ParsedArguments, _ config: MenuDeckConfig, _ settings: RunSettings, _ io: CLIStreams,
     rejects: RejectsWriter? = nil, extra: [SwipeEvent] = []
   ) throws -> DeckInputs {
-    let (catalog, catalogHash) = try Inputs.loadCatalog(settings.catalogPath, io)
+    let (catalog, catalogHash) = try Inputs.loadCatalog(
+      settings.catalogPath, io, delimiter: settings.delimiters.catalog)
     var users: [UserProfile] = []
     var usersHash: String?
     if let path = settings.usersPath {
-      (users, usersHash) = try Inputs.loadUsers(path, io)
+      (users, usersHash) = try Inputs.loadUsers(
+        path, io, delimiter: settings.delimiters.users)
     }
     let builder = try Inputs.deckBuilder(catalog, settings.rules, config)
     let jobs = args.declares(InputOptions.jobs) ? try InputOptions.jobs(args) : 1

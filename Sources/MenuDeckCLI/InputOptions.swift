@@ -80,10 +80,31 @@ enum InputOptions {
       + "user,item,swipe,at: each log's first line is then data, and '-' is read as CSV.")
   /// `--columns`, `--right`, `--left`, `--csv-header`: for every command that reads swipe logs.
   static let mapping = [columns.spec, right.spec, left.spec, csvHeader.spec]
+  static let delimiter = Option<CSVDelimiter>(
+    "delimiter", valueName: "char",
+    help:
+      "What separates the fields of every CSV input: ',' (default), ';' or tab (config: "
+      + "csv_delimiter).",
+    expected: CSVDelimiter.expected, { CSVDelimiter(spelling: $0) }
+  ).with {
+    // The words: a completed ';' would end the shell's command.
+    $0.completions = ["comma", "semicolon", "tab"]
+  }
 
   static let all =
     [config.spec, catalog.spec, users.spec, history.spec, skipBadLines.spec, rejects.spec]
-    + mapping
+    + mapping + [delimiter.spec]
+
+  /// The delimiter of each kind of CSV input: `--delimiter` (every kind) when the command
+  /// declares it and it is given, else the config's `csv_delimiter`.
+  static func delimiters(_ args: ParsedArguments, _ config: MenuDeckConfig) throws
+    -> CSVDelimiters
+  {
+    guard args.declares(delimiter), let given = try args.value(delimiter) else {
+      return config.csvDelimiters
+    }
+    return .all(given)
+  }
 
   /// The header of `--csv-header`, checked as the reader checks a log's header (with the
   /// mapping of `settings`): a header the logs could not be read with is a usage error.

@@ -25,6 +25,9 @@ struct RunSettings {
   var columns: ColumnMapping? = nil
   /// The header of CSV logs that have none (`--csv-header`).
   var csvHeader: [UInt8]? = nil
+  /// What separates the fields of each kind of CSV input: `--delimiter` over the config's
+  /// `csv_delimiter` (set by `readLogs(as:)`).
+  var delimiters = CSVDelimiters()
   /// Hash every history file as it is read, for the run header (`EventFileStats.sha256`).
   var hashesHistory = false
   /// Counts the bytes of the logs as they are read, for the progress line (`Inputs.counting`).
@@ -39,14 +42,16 @@ struct RunSettings {
       swipeRule: config.dragRule, zone: TimeZoneOffsets(zone), skipBadLines: skipBadLines,
       columns: effectiveColumns)
     options.csvHeader = csvHeader
+    options.csvDelimiter = delimiters.history
     options.hashing = hashesHistory
     options.progress = progress
     return options
   }
 
-  /// Takes the options that say how logs are read (`--columns`, `--right`, `--left`,
-  /// `--csv-header`) from the command line, over the config.
+  /// Takes the options that say how logs (and the other CSV inputs) are read (`--columns`,
+  /// `--right`, `--left`, `--csv-header`, `--delimiter`) from the command line, over the config.
   mutating func readLogs(as args: ParsedArguments) throws {
+    delimiters = try InputOptions.delimiters(args, config)
     columns = try InputOptions.columnMapping(args, config: config)
     csvHeader = try InputOptions.csvHeader(args, self)
   }
@@ -237,33 +242,41 @@ enum Inputs {
     return (strategyName, strategy)
   }
 
-  static func loadCatalog(_ path: String, _ io: CLIStreams) throws -> (Catalog, String) {
+  /// The catalog at `path` (CSV fields separated by `delimiter`) and the SHA-256 of its bytes.
+  static func loadCatalog(_ path: String, _ io: CLIStreams, delimiter: CSVDelimiter) throws -> (
+    Catalog, String
+  ) {
     let bytes = try Paths.using(path, io) { p throws(DeckIOError) in
       try TextInput.readBytes(path: p, what: "catalog")
     }
     let format = try DocumentFormat.resolve(nil, path: path, what: "catalog")
-    let catalog = try CatalogReader.parse(bytes, file: path, format: format)
+    let catalog = try CatalogReader.parse(
+      bytes, file: path, format: format, delimiter: delimiter)
     return (catalog, ContentHash.sha256(bytes))
   }
 
   /// The catalog and every problem in it, and the SHA-256 of its bytes (for `validate`).
-  static func checkCatalog(_ path: String, _ io: CLIStreams) throws -> (
+  static func checkCatalog(_ path: String, _ io: CLIStreams, delimiter: CSVDelimiter) throws -> (
     Catalog?, [DeckIOError], String
   ) {
     try Paths.using(path, io) { opened throws(DeckIOError) in
       let bytes = try TextInput.readBytes(path: opened, what: "catalog")
       let format = try DocumentFormat.resolve(nil, path: path, what: "catalog")
-      let (catalog, problems) = CatalogReader.check(bytes, file: path, format: format)
+      let (catalog, problems) = CatalogReader.check(
+        bytes, file: path, format: format, delimiter: delimiter)
       return (catalog, problems, ContentHash.sha256(bytes))
     }
   }
 
-  static func loadUsers(_ path: String, _ io: CLIStreams) throws -> ([UserProfile], String) {
+  /// The users at `path` (CSV fields separated by `delimiter`) and the SHA-256 of its bytes.
+  static func loadUsers(_ path: String, _ io: CLIStreams, delimiter: CSVDelimiter) throws -> (
+    [UserProfile], String
+  ) {
     let bytes = try Paths.using(path, io) { p throws(DeckIOError) in
       try TextInput.readBytes(path: p, what: "users file")
     }
     let format = try DocumentFormat.resolve(nil, path: path, what: "users file")
-    let users = try UsersReader.parse(bytes, file: path, format: format)
+    let users = try UsersReader.parse(bytes, file: path, format: format, delimiter: delimiter)
     return (users, ContentHash.sha256(bytes))
   }
 

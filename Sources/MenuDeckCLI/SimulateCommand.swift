@@ -28,6 +28,10 @@ let simulateCommand = CommandSpec(
     InputOptions.config.spec,
     InputOptions.catalog.spec,
     SimulationOptions.users.spec,
+    InputOptions.delimiter.with(
+      help: "What separates the fields of CSV inputs (catalog, users file): ',' (default), ';' "
+        + "or tab (config: csv_delimiter)."
+    ).spec,
     SimulationOptions.days.spec,
     SimulationOptions.start.spec,
     SimulationOptions.strategies.spec,
@@ -182,7 +186,9 @@ enum Simulate {
       throw CommandFailure(
         .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
     }
-    let (catalog, catalogHash) = try Inputs.loadCatalog(catalogPath, io)
+    let delimiters = try InputOptions.delimiters(args, config)
+    let (catalog, catalogHash) = try Inputs.loadCatalog(
+      catalogPath, io, delimiter: delimiters.catalog)
     var inputs = RunInputs.config(config)
     inputs.append(RunInput(role: "catalog", path: catalogPath, sha256: catalogHash))
     var population: Population
@@ -204,7 +210,8 @@ enum Simulate {
       throw UsageError(
         "'--users' must be at most \(Limits.simulatedDiners.upperBound) (diners), got \(usersText)")
     } else {
-      let (profiles, usersHash) = try Inputs.loadUsers(usersText, io)
+      let (profiles, usersHash) = try Inputs.loadUsers(
+        usersText, io, delimiter: delimiters.users)
       inputs.append(RunInput(role: "users", path: usersText, sha256: usersHash))
       guard !profiles.isEmpty else {
         throw CommandFailure(.dataError, "\(usersText): the users file has no users to simulate")
@@ -412,6 +419,7 @@ let statsCommand = CommandSpec(
     InputOptions.right.spec,
     InputOptions.left.spec,
     InputOptions.csvHeader.spec,
+    InputOptions.delimiter.spec,
     StatsCommandOptions.size.spec,
     StatsCommandOptions.repeatWindow.spec,
     StatsCommandOptions.format.spec,
@@ -440,7 +448,8 @@ let statsCommand = CommandSpec(
     if !snapshots.isEmpty && snapshots.count != logs.count {
       throw UsageError("give either swipe logs or history snapshots to 'stats', not both")
     }
-    let (catalog, catalogHash) = try Inputs.loadCatalog(catalogPath, io)
+    let (catalog, catalogHash) = try Inputs.loadCatalog(
+      catalogPath, io, delimiter: try InputOptions.delimiters(args, config).catalog)
     var size = config.rules.size
     if let n = try args.value(StatsCommandOptions.size) {
       try Limits.check(n, option: "size", in: Limits.deckSize, "cards")

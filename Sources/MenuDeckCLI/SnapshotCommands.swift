@@ -38,7 +38,7 @@ let ingestCommand = CommandSpec(
         "Threads that read each log file, in parts (default: the cores available); the snapshot "
         + "is the same for every number."
     ).spec,
-  ] + InputOptions.mapping,
+  ] + InputOptions.mapping + [InputOptions.delimiter.spec],
   arguments: [
     CommandArgument(
       "log", help: "Swipe logs to ingest ('-' reads standard input).", isRepeating: true)

@@ -142,7 +142,8 @@ enum Validation {
     -> Catalog?
   {
     do {
-      let (c, problems, hash) = try Inputs.checkCatalog(settings.catalogPath, io)
+      let (c, problems, hash) = try Inputs.checkCatalog(
+        settings.catalogPath, io, delimiter: settings.delimiters.catalog)
       found.hashed.append(RunInput(role: "catalog", path: settings.catalogPath, sha256: hash))
       for problem in problems { found.fail(problem) }
       if let c {
@@ -172,7 +173,8 @@ enum Validation {
       let (checked, problems, hash) = try Paths.using(path, io) { opened throws(DeckIOError) in
         let bytes = try TextInput.readBytes(path: opened, what: "users file")
         let format = try DocumentFormat.resolve(nil, path: path, what: "users file")
-        let (users, problems) = UsersReader.check(bytes, file: path, format: format)
+        let (users, problems) = UsersReader.check(
+          bytes, file: path, format: format, delimiter: settings.delimiters.users)
         return (users, problems, ContentHash.sha256(bytes))
       }
       found.hashed.append(RunInput(role: "users", path: path, sha256: hash))

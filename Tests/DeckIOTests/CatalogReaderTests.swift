@@ -300,7 +300,7 @@ func expectMalformed(
   @Test(arguments: [
     ("-3", 7, "price '-3' must be a number 0 or more"),
     ("abc", 7, "price 'abc' must be a number 0 or more"),
-    ("\"1,5\"", 7, "price '1,5' must be a number 0 or more"),
+    ("\"1,5\"", 7, "price '1,5' must be a number 0 or more with a decimal point; write '1.5'"),
     ("inf", 7, "price 'inf' must be a number 0 or more"),
     ("nan", 7, "price 'nan' must be a number 0 or more"),
     ("+1", 7, "price '+1' must be a number 0 or more"),

@@ -14,10 +14,12 @@ import Testing
   /// The fast and the general path on the same bytes: the same outcome, which is returned.
   private static func same(
     _ bytes: [UInt8], eof: Bool = true, header: String = header,
-    sourceLocation: Testing.SourceLocation = #_sourceLocation
+    delimiter: CSVDelimiter = .comma, sourceLocation: Testing.SourceLocation = #_sourceLocation
   ) -> String {
-    let fast = parseOutcome(bytes, format: .csv, fast: true, header: header, eof: eof)
-    let general = parseOutcome(bytes, format: .csv, fast: false, header: header, eof: eof)
+    let fast = parseOutcome(
+      bytes, format: .csv, fast: true, header: header, eof: eof, delimiter: delimiter)
+    let general = parseOutcome(
+      bytes, format: .csv, fast: false, header: header, eof: eof, delimiter: delimiter)
     #expect(
       fast == general, "\(String(decoding: bytes, as: UTF8.self).debugDescription)",
       sourceLocation: sourceLocation)
@@ -50,16 +52,43 @@ import Testing
         r.nextInt(below: 3) == 0
           ? likely[r.nextInt(below: likely.count)] : UInt8(r.nextInt(below: 256))
       }
-      let got = block.withUnsafeBufferPointer { csvBlockMarks($0.baseAddress!) }
+      let got = block.withUnsafeBufferPointer {
+        csvBlockMarks($0.baseAddress!, CommaSeparator.self)
+      }
       let want = Self.referenceMarks(block)
       #expect(got.marks == want.0 && got.nonASCII == want.1, "\(block)")
       if got.marks != want.0 { return }
     }
   }
 
+  @Test func blockMarksOfTheOtherDelimitersMatchAPerByteReference() {
+    // The semicolon's and the tab's, each with the others (and the comma) as plain bytes.
+    var r = RandomStream(seed: 59)
+    let likely: [UInt8] = [
+      0x2C, 0x3B, 0x09, 0x0A, 0x22, 0x0D, 0xBB, 0x89, 0xAC, 0x3A, 0x3C, 0x08, 0x0B,
+    ]
+    func check<D: CSVSeparator>(_: D.Type) {
+      for _ in 0..<3000 {
+        let block = (0..<64).map { _ -> UInt8 in
+          r.nextInt(below: 3) == 0
+            ? likely[r.nextInt(below: likely.count)] : UInt8(r.nextInt(below: 256))
+        }
+        let got = block.withUnsafeBufferPointer { csvBlockMarks($0.baseAddress!, D.self) }
+        var want: UInt64 = 0
+        for (i, c) in block.enumerated() where c == D.byte || c == 0x0A || c == 0x22 || c == 0x0D {
+          want |= 1 << UInt64(i)
+        }
+        #expect(got.marks == want && got.nonASCII == block.contains { $0 >= 0x80 }, "\(block)")
+        if got.marks != want { return }
+      }
+    }
+    check(SemicolonSeparator.self)
+    check(TabSeparator.self)
+  }
+
   @Test func blockMarksAtTheEdges() {
     func marks(_ block: [UInt8]) -> (UInt64, Bool) {
-      let m = block.withUnsafeBufferPointer { csvBlockMarks($0.baseAddress!) }
+      let m = block.withUnsafeBufferPointer { csvBlockMarks($0.baseAddress!, CommaSeparator.self) }
       return (m.marks, m.nonASCII)
     }
     #expect(marks([UInt8](repeating: 0x2C, count: 64)) == (.max, false))
@@ -245,6 +274,96 @@ import Testing
     #expect(
       Self.same(record + Self.after, header: wide)
         == "event \(record.count) 1 u2|d2|right|\(Self.oct1 + 2 * 86_400)|0|nil|nil")
+  }
+
+  // MARK: - Other delimiters
+
+  @Test(arguments: [CSVDelimiter.semicolon, .tab])
+  func everyFieldLengthAcrossTheFirstBlocksWithAnotherDelimiter(_ d: CSVDelimiter) {
+    // The user id from 1 to 150 bytes, as with commas: every delimiter on each side of bytes 64
+    // and 128, commas (plain data here) in the item and a quoted field that holds `d`.
+    let s = String(UnicodeScalar(d.byte))
+    let header = ["user", "item", "swipe", "at", "position", "deck"].joined(separator: s) + "\n"
+    let after = Array(
+      String(
+        repeating: ["u9", "dish9", "left", "2026-10-01", "1", ""].joined(separator: s) + "\n",
+        count: 6
+      )
+      .utf8)
+    for length in 1...150 {
+      let user = String(repeating: "u", count: length)
+      for eol in ["\n", "\r\n"] {
+        let fields = [user, "dish,1", "left", "2026-10-01T20:17:10+09:00", "3", "2026-10-01"]
+        let record = Array((fields.joined(separator: s) + eol).utf8)
+        let at = Self.oct1 + 20 * 3600 + 17 * 60 + 10 - 8 * 3600
+        let want = "event \(record.count) 1 \(user)|dish,1|left|\(at)|3|Optional(2026-10-01)|nil"
+        #expect(Self.same(record + after, header: header, delimiter: d) == want)
+        #expect(Self.same(record, header: header, delimiter: d) == want)
+        #expect(Self.same(record, eof: false, header: header, delimiter: d) == want)
+        // The delimiter inside quotes, and a comma-separated record, which is one field here.
+        let quoted = Array(
+          ("\"\(user)\(s)x\"" + s + fields.dropFirst().joined(separator: s) + eol).utf8)
+        #expect(
+          Self.same(quoted + after, header: header, delimiter: d)
+            == "event \(quoted.count) 1 \(user)\(s)x|dish,1|left|\(at)|3|Optional(2026-10-01)|nil")
+        let commas = Array((fields.joined(separator: ",") + eol).utf8)
+        #expect(
+          Self.same(commas + after, header: header, delimiter: d)
+            == "failure \(commas.count - eol.utf8.count) - this row has 1 fields but the header has "
+            + "6; quote fields that contain \(d.plural)")
+      }
+    }
+  }
+
+  @Test(arguments: [CSVDelimiter.semicolon, .tab])
+  func quotesAndCarriageReturnsAtEachOffsetWithAnotherDelimiter(_ d: CSVDelimiter) {
+    let s = String(UnicodeScalar(d.byte))
+    let header = ["user", "item", "swipe", "at", "position", "deck"].joined(separator: s) + "\n"
+    let after = Array(
+      String(
+        repeating: ["u9", "dish9", "left", "2026-10-01", "1", ""].joined(separator: s) + "\n",
+        count: 6
+      )
+      .utf8)
+    func record(_ fields: [String], _ eol: String = "\n") -> [UInt8] {
+      Array((fields.joined(separator: s) + eol).utf8)
+    }
+    for pad in 0...100 {
+      let user = String(repeating: "v", count: pad)
+      let quoted = record(["\"\(user)\(s)a,b\"", "\"i\"\"x\"", "left", "2026-10-01", "2", ""])
+      #expect(
+        Self.same(quoted + after, header: header, delimiter: d)
+          == "event \(quoted.count) 1 \(user)\(s)a,b|i\"x|left|\(Self.oct1)|2|nil|nil")
+      let stray = record(["x\(user)\"q", "i", "left", "2026-10-01", "2", ""])
+      #expect(
+        Self.same(stray + after, header: header, delimiter: d)
+          == "failure \(pad + 1) - a '\"' inside an unquoted field; quote the whole field and "
+          + "double the '\"'")
+      let bareCR = record(["\(user)\rw", "i", "left", "2026-10-01", "2", ""])
+      #expect(
+        Self.same(bareCR + after, header: header, delimiter: d)
+          == "failure \(pad) - \(loneCarriageReturnMessage)")
+      let twoLines = record(["\"\(user)\nw\"", "i", "left", "2026-10-01", "2", ""])
+      #expect(
+        Self.same(twoLines + after, header: header, delimiter: d)
+          .hasPrefix("event \(twoLines.count) 2 \(user)\nw|i|"))
+      // Too few and too many fields, and text after a closing quote.
+      let short = record(["\(user)u", "i", "left", "2026-10-01", "2"])
+      #expect(
+        Self.same(short + after, header: header, delimiter: d)
+          == "failure \(short.count - 1) - this row has 5 fields but the header has 6; quote "
+          + "fields that contain \(d.plural)")
+      let long = record(["\(user)u", "i", "left", "2026-10-01", "2", "", "x"])
+      #expect(
+        Self.same(long + after, header: header, delimiter: d)
+          == "failure \(long.count - 2) - this row has 7 fields but the header has 6; quote "
+          + "fields that contain \(d.plural)")
+      let afterQuote = record(["\"\(user)\",x", "i", "left", "2026-10-01", "2", ""])
+      #expect(
+        Self.same(afterQuote + after, header: header, delimiter: d)
+          == "failure \(pad + 2) - unexpected text after a closing quote; quote the whole field "
+          + "and double any '\"' in it")
+    }
   }
 
   // MARK: - Through the reader

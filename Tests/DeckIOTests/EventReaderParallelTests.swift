@@ -20,7 +20,8 @@ struct EventReaderParallelTests {
 
   static func serial(
     _ path: String, _ format: EventFormat, skip: Bool, cutoff: DeckDate?,
-    zone: any UTCOffsetProvider = FixedUTCOffset.utc, header: [UInt8]? = nil
+    zone: any UTCOffsetProvider = FixedUTCOffset.utc, header: [UInt8]? = nil,
+    delimiter: CSVDelimiter = .comma
   ) -> Outcome {
     var out = Outcome()
     let rejects = Box()
@@ -28,6 +29,7 @@ struct EventReaderParallelTests {
       zone: zone, skipBadLines: skip, chunkSize: 97,
       onReject: { r throws(DeckIOError) in rejects.items.append(r) })
     options.csvHeader = header
+    options.csvDelimiter = delimiter
     let reader = EventReader(options: options)
     var ingest = SnapshotIngest(cutoff: cutoff)
     do {
@@ -43,7 +45,8 @@ struct EventReaderParallelTests {
 
   static func parallel(
     _ path: String, _ format: EventFormat, skip: Bool, cutoff: DeckDate?, jobs: Int,
-    zone: any UTCOffsetProvider = FixedUTCOffset.utc, header: [UInt8]? = nil
+    zone: any UTCOffsetProvider = FixedUTCOffset.utc, header: [UInt8]? = nil,
+    delimiter: CSVDelimiter = .comma
   ) -> (Outcome, parts: Int) {
     var out = Outcome()
     let rejects = Box()
@@ -51,6 +54,7 @@ struct EventReaderParallelTests {
       zone: zone, skipBadLines: skip, chunkSize: 97,
       onReject: { r throws(DeckIOError) in rejects.items.append(r) })
     options.csvHeader = header
+    options.csvDelimiter = delimiter
     let reader = EventReader(options: options)
     var parts = 0
     do {
@@ -69,20 +73,25 @@ struct EventReaderParallelTests {
 
   final class Box: @unchecked Sendable { var items: [EventReject] = [] }
 
-  /// A log of `n` events of 40 diners: CSV with a note column that has quoted commas, doubled
-  /// quotes and line breaks; optional CRLF, byte order mark, blank lines and bad records.
+  /// A log of `n` events of 40 diners: CSV with a note column that has quoted commas (the
+  /// delimiter `d`; the other delimiters unquoted), doubled quotes and line breaks; optional
+  /// CRLF, byte order mark, blank lines and bad records (written with commas: their commas
+  /// become `d`).
   static func log(
     _ format: EventFormat, n: Int, seed: UInt64, crlf: Bool = false, bom: Bool = false,
-    bad: [Int: String] = [:]
+    bad: [Int: String] = [:], delimiter d: CSVDelimiter = .comma
   ) -> String {
+    let s = String(UnicodeScalar(d.byte))
     var stream = RandomStream(
       seed: seed, date: DeckDate(year: 2026, month: 11, day: 1)!, user: "log")
     let end = crlf ? "\r\n" : "\n"
     var out = bom ? "\u{FEFF}" : ""
-    if format == .csv { out += "user,item,swipe,at,position,note" + end }
+    if format == .csv {
+      out += ["user", "item", "swipe", "at", "position", "note"].joined(separator: s) + end
+    }
     for k in 0..<n {
       if let line = bad[k] {
-        out += line + end
+        out += (format == .csv ? line.replacingOccurrences(of: ",", with: s) : line) + end
         continue
       }
       let user = "u\(stream.nextInt(below: 40))"
@@ -94,9 +103,12 @@ struct EventReaderParallelTests {
       if k % 17 == 5 { out += end }  // a blank line
       switch format {
       case .csv:
-        let notes = ["", "plain", "\"a, b\"", "\"say \"\"hi\"\"\"", "\"two\nlines\"", "\"x\r\ny\""]
+        let notes = [
+          "", "plain", "\"a\(s) b\"", "\"say \"\"hi\"\"\"", "\"two\nlines\"", "\"x\r\ny\"",
+          d == .comma ? "c;d\te" : "c,d",
+        ]
         let note = notes[stream.nextInt(below: notes.count)]
-        out += "\(user),\(item),\(swipe),\(at),\(position),\(note)" + end
+        out += [user, item, swipe, at, "\(position)", note].joined(separator: s) + end
       case .jsonLines:
         out +=
           "{\"user\":\"\(user)\",\"item\":\"\(item)\",\"swipe\":\"\(swipe)\",\"at\":\"\(at)\","
@@ -106,25 +118,30 @@ struct EventReaderParallelTests {
     return out
   }
 
+  /// Reads `text` serially and in parts: the same outcome, which is returned.
+  @discardableResult
   static func check(
     _ text: String, _ format: EventFormat, skip: Bool, cutoff: DeckDate? = nil,
-    jobs: [Int] = [2, 3, 7], expectParts: Bool = true
-  ) throws {
+    jobs: [Int] = [2, 3, 7], expectParts: Bool = true, delimiter: CSVDelimiter = .comma
+  ) throws -> Outcome {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent(format == .csv ? "log.csv" : "log.jsonl").path
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-    let want = serial(path, format, skip: skip, cutoff: cutoff)
+    let want = serial(path, format, skip: skip, cutoff: cutoff, delimiter: delimiter)
     for j in jobs {
-      let (got, parts) = parallel(path, format, skip: skip, cutoff: cutoff, jobs: j)
+      let (got, parts) = parallel(
+        path, format, skip: skip, cutoff: cutoff, jobs: j, delimiter: delimiter)
       #expect(got == want, "jobs \(j)")
       if expectParts && want.error == nil && want.rejects.isEmpty {
         #expect(parts > 1, "jobs \(j): read in \(parts) part(s)")
       }
     }
-    let (one, parts) = parallel(path, format, skip: skip, cutoff: cutoff, jobs: 1)
+    let (one, parts) = parallel(
+      path, format, skip: skip, cutoff: cutoff, jobs: 1, delimiter: delimiter)
     #expect(one == want)
     if want.error == nil { #expect(parts == 1) }
+    return want
   }
 
   @Test(
@@ -189,6 +206,29 @@ struct EventReaderParallelTests {
     let (got, parts) = Self.parallel(path, format, skip: false, cutoff: nil, jobs: 3, zone: zone)
     #expect(got == want)
     #expect(parts == 3)
+  }
+
+  /// The cuts keep their rule (line feeds outside quotes) whatever the delimiter.
+  @Test(
+    "semicolons and tabs: the serial reader's snapshot, the comma log's",
+    arguments: [CSVDelimiter.semicolon, .tab], [false, true])
+  func otherDelimiters(delimiter: CSVDelimiter, crlf: Bool) throws {
+    let comma = try Self.check(Self.log(.csv, n: 600, seed: 10, crlf: crlf), .csv, skip: false)
+    let other = try Self.check(
+      Self.log(.csv, n: 600, seed: 10, crlf: crlf, delimiter: delimiter), .csv, skip: false,
+      delimiter: delimiter)
+    #expect(other.error == nil)
+    #expect(other.snapshot == comma.snapshot)
+    #expect(other.stats?.events == comma.stats?.events)
+    // Bad records, skipped or refused, and a stray quote that flips the count of quotes.
+    for skip in [false, true] {
+      try Self.check(
+        Self.log(.csv, n: 600, seed: 11, bad: Self.csvBad, delimiter: delimiter), .csv,
+        skip: skip, expectParts: false, delimiter: delimiter)
+      try Self.check(
+        Self.log(.csv, n: 600, seed: 12, bad: Self.csvOddQuote, delimiter: delimiter), .csv,
+        skip: skip, expectParts: false, delimiter: delimiter)
+    }
   }
 
   @Test("small files, a header alone and empty files are read whole")

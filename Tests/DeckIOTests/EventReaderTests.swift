@@ -31,10 +31,11 @@ func readEvents(
 /// What parsing one record gave, as text to compare fast and general paths: the event, another
 /// kind, or the failure with its offset, field and message. A CSV record is read after `header`.
 func parseOutcome(
-  _ line: [UInt8], format: EventFormat, fast: Bool, header: String?, eof: Bool = true
+  _ line: [UInt8], format: EventFormat, fast: Bool, header: String?, eof: Bool = true,
+  delimiter: CSVDelimiter = .comma
 ) -> String {
   var parser = RecordParser(
-    rule: .foodMenu, zone: FixedUTCOffset(seconds: 3600), format: format)
+    rule: .foodMenu, zone: FixedUTCOffset(seconds: 3600), format: format, delimiter: delimiter)
   parser.fastPaths = fast
   if let header {
     let h = Array(header.utf8)

@@ -5,9 +5,11 @@ import Testing
 
 @testable import DeckIO
 
-/// The one rule for line ends in every reader: LF or CRLF; a CR that is not part of a CRLF
-/// (outside a quoted CSV field) is refused at its line and column with one message, never read
-/// as data or white space (a file with CR-only line ends would be one line: its swipes lost).
+/// The one rule for line ends in every reader of line records (swipe logs, CSV files, JSON Lines
+/// policy files): LF or CRLF; a CR that is not part of a CRLF (outside a quoted CSV field) is
+/// refused at its line and column with one message, never read as data or white space (a file
+/// with CR-only line ends would be one line: its swipes lost). A JSON document (config,
+/// catalog, users) reads the same whatever its line ends: a CR is white space there (RFC 8259).
 @Suite struct LineEndTests {
   /// `text` with its LF line ends made CR-only, or CRLF.
   private static func crOnly(_ text: String) -> String {
@@ -212,18 +214,27 @@ import Testing
     """
 
   @Test func catalogsAndUsersWithCROnlyLineEnds() throws {
-    #expect(throws: Self.loneCR("c.csv", 1, 17)) {
-      _ = try CatalogReader.parse(Self.crOnly(Self.catalogCSV), file: "c.csv", format: .csv)
+    // CSV: refused at the first CR, with every delimiter.
+    for d in CSVDelimiter.allCases {
+      let s = String(UnicodeScalar(d.byte))
+      #expect(throws: Self.loneCR("c.csv", 1, 17)) {
+        _ = try CatalogReader.parse(
+          Self.crOnly(Self.catalogCSV).replacingOccurrences(of: ",", with: s), file: "c.csv",
+          format: .csv, delimiter: d)
+      }
+      #expect(throws: Self.loneCR("u.csv", 1, 9)) {
+        _ = try UsersReader.parse(
+          Self.crOnly(Self.usersCSV).replacingOccurrences(of: ",", with: s), file: "u.csv",
+          format: .csv, delimiter: d)
+      }
     }
-    #expect(throws: Self.loneCR("c.json", 1, 2)) {
-      _ = try CatalogReader.parse(Self.crOnly(Self.catalogJSON), file: "c.json", format: .json)
-    }
-    #expect(throws: Self.loneCR("u.csv", 1, 9)) {
-      _ = try UsersReader.parse(Self.crOnly(Self.usersCSV), file: "u.csv", format: .csv)
-    }
-    #expect(throws: Self.loneCR("u.json", 1, 2)) {
-      _ = try UsersReader.parse(Self.crOnly(Self.usersJSON), file: "u.json", format: .json)
-    }
+    // JSON: a document, read as with LF.
+    #expect(
+      try CatalogReader.parse(Self.crOnly(Self.catalogJSON), file: "c.json", format: .json).items
+        == CatalogReader.parse(Self.catalogJSON, file: "c.json", format: .json).items)
+    #expect(
+      try UsersReader.parse(Self.crOnly(Self.usersJSON), file: "u.json", format: .json)
+        == UsersReader.parse(Self.usersJSON, file: "u.json", format: .json))
     // CRLF reads as LF does.
     for (text, format) in [(Self.catalogCSV, DocumentFormat.csv), (Self.catalogJSON, .json)] {
       let lf = try CatalogReader.parse(text, file: "c", format: format)
@@ -239,19 +250,58 @@ import Testing
     }
   }
 
-  @Test func jsonDocumentsRefuseALoneCRAnywhereBetweenTokens() throws {
-    #expect(throws: Self.loneCR("d.json", 2, 7)) {
-      _ = try JSONParser.parse("{\n  \"a\":\r1}", file: "d.json")
-    }
-    #expect(throws: Self.loneCR("d.json", 1, 3)) {
-      _ = try JSONParser.parse("[]\r", file: "d.json")
-    }
+  @Test func jsonDocumentsTakeALoneCRAsWhiteSpaceThatEndsALine() throws {
+    // Anywhere between tokens, and at the end.
+    let a = try JSONParser.parse("{\n  \"a\":\r1}", file: "d.json")["a"]
+    #expect(a?.doubleValue == 1)
+    #expect(a?.line == 3 && a?.column == 1)
+    #expect(try JSONParser.parse("[]\r", file: "d.json").arrayValue?.isEmpty == true)
+    #expect(try JSONParser.parse("\r\r[1,\r2]\r\r", file: "d.json").arrayValue?[1].line == 4)
+    // CRLF is one line end, CR alone one, LF alone one: "\r\r\n\n" is three.
+    let b = try JSONParser.parse("{\"x\":0,\r\r\n\n \"b\": 2}", file: "d.json")["b"]
+    #expect(b?.line == 4 && b?.column == 7)
+    // Errors in a CR-only document are at their line and column.
+    #expect(
+      malformed(
+        thrown { () throws(DeckIOError) in
+          try JSONParser.parse("{\r  \"a\": 1,\r  \"b\": tru\r}", file: "d.json")
+        })?.line == 3)
+    #expect(
+      malformed(
+        thrown { () throws(DeckIOError) in
+          try JSONParser.parse("{\r  \"a\": 1,\r  \"b\": tru\r}", file: "d.json")
+        })?.column == 8)
     // A CR in a string is a control character there, as before.
     #expect(throws: DeckIOError.self) { _ = try JSONParser.parse("\"a\rb\"", file: "d.json") }
-    // CRLF is fine, and counted as one line end.
-    let a = try JSONParser.parse("{\r\n\"a\":\r\n1}\r\n", file: "d.json")["a"]
-    #expect(a?.doubleValue == 1)
-    #expect(a?.line == 3)
+  }
+
+  @Test func jsonLinesRecordsRefuseALoneCR() throws {
+    // One line of a JSON Lines file (the record dialect), and a policy file of decks.
+    #expect(throws: Self.loneCR("p.jsonl", 1, 3)) {
+      _ = try JSONParser.parseRecord(Array("{}\r{}".utf8), file: "p.jsonl")
+    }
+    let catalog = try CatalogReader.parse(Self.catalogCSV, file: "c.csv", format: .csv)
+    let lines = [
+      #"{"deck":["a","b"],"probability":0.5}"#, #"{"deck":["b"],"probability":0.25}"#,
+    ]
+    let lf = try PolicyFile.parse(
+      Array((lines.joined(separator: "\n") + "\n").utf8), file: "p.jsonl", catalog: catalog)
+    let crlf = try PolicyFile.parse(
+      Array((lines.joined(separator: "\r\n") + "\r\n").utf8), file: "p.jsonl", catalog: catalog)
+    #expect(crlf == lf)
+    #expect(throws: Self.loneCR("p.jsonl", 1, 37)) {
+      _ = try PolicyFile.parse(
+        Array((lines.joined(separator: "\r") + "\r").utf8), file: "p.jsonl", catalog: catalog)
+    }
+    // A final CR without its line feed, and one before a line feed that is not the last byte.
+    #expect(throws: Self.loneCR("p.jsonl", 2, 34)) {
+      _ = try PolicyFile.parse(
+        Array((lines.joined(separator: "\n") + "\r").utf8), file: "p.jsonl", catalog: catalog)
+    }
+    #expect(throws: Self.loneCR("p.jsonl", 2, 1)) {
+      _ = try PolicyFile.parse(
+        Array((lines[0] + "\n\r\r\n" + lines[1]).utf8), file: "p.jsonl", catalog: catalog)
+    }
   }
 
   @Test func theMessageSaysWhatToDo() {

@@ -73,6 +73,67 @@ private func sample() -> HistorySnapshot {
     #expect(throws: DeckIOError.self) { try SnapshotFile.decodeAll(badText, file: "<stdin>") }
   }
 
+  @Test func bytesAfterTheEndOfASnapshotFileAreRefusedWithTheirOffset() throws {
+    let s = sample()
+    for whole in [SnapshotFile.encode(s), SnapshotFile.encodeText(s)] {
+      #expect(try SnapshotFile.decode(whole, file: "s.snap") == s)
+      // White space, a byte of anything, junk, the start of another snapshot.
+      for extra in [[0x0A], [0x0A, 0x0A], [0x20], [0x00, 0x00], Array("junk".utf8), [0x1A]] {
+        let n = extra.count
+        #expect(
+          throws: DeckIOError.invalid(
+            path: "s.snap",
+            message:
+              "\(n) byte\(n == 1 ? "" : "s") after the end of the snapshot, from byte "
+              + "\(whole.count) on; a snapshot file holds one snapshot and nothing after it (the "
+              + "snapshot itself is whole and its checksum matches): remove them with 'truncate -s "
+              + "\(whole.count) FILE', or ingest the logs again")
+        ) { try SnapshotFile.decode(whole + extra, file: "s.snap") }
+      }
+      // A second snapshot cut short is named by its place; a whole one asks for merge.
+      let cut = whole + Array(SnapshotFile.encode(.empty).prefix(30))
+      do {
+        _ = try SnapshotFile.decode(cut, file: "s.snap")
+        Issue.record("a cut second snapshot was read")
+      } catch {
+        #expect(
+          "\(error)".hasPrefix(
+            "s.snap (snapshot 2, at byte \(whole.count)): the snapshot is truncated"))
+      }
+      #expect(throws: DeckIOError.self) {
+        try SnapshotFile.decode(whole + SnapshotFile.encodeText(.empty), file: "s.snap")
+      }
+    }
+    // Bytes before the snapshot are no snapshot either; a file of white space is empty.
+    #expect(throws: DeckIOError.self) {
+      try SnapshotFile.decode([0x0A] + SnapshotFile.encode(s), file: "s.snap")
+    }
+    #expect(
+      throws: DeckIOError.invalid(
+        path: "s.snap", message: "the snapshot file is empty; ingest the logs again")
+    ) { try SnapshotFile.decode([0x0A, 0x20], file: "s.snap") }
+  }
+
+  @Test func aStreamTakesWhiteSpaceBetweenSnapshotsAndRefusesAnythingElseByItsOffset() throws {
+    let s = sample()
+    let e = HistorySnapshot.empty
+    let a = SnapshotFile.encode(s)
+    let b = SnapshotFile.encodeText(e)
+    #expect(
+      try SnapshotFile.decodeAll(a + [0x0A] + b + [0x0D, 0x0A, 0x20], file: "<stdin>") == [s, e])
+    #expect(
+      throws: DeckIOError.invalid(
+        path: "<stdin> (at byte \(a.count + 1))",
+        message:
+          "the 3 bytes from byte \(a.count + 1) to the end, after snapshot 1, do not start with a "
+          + "snapshot header: not a snapshot; give only what 'menudeck ingest' and 'menudeck "
+          + "merge' write")
+    ) { try SnapshotFile.decodeAll(a + [0x0A] + Array("xyz".utf8), file: "<stdin>") }
+    #expect(throws: DeckIOError.self) {
+      try SnapshotFile.decodeAll(a + Array("junk".utf8) + b, file: "<stdin>")
+    }
+  }
+
   @Test func truncatedAtEveryLengthIsRefused() {
     let bytes = SnapshotFile.encode(sample())
     for n in 0..<bytes.count {

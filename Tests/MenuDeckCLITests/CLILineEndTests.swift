@@ -5,8 +5,9 @@ import Testing
 @testable import DeckIO
 @testable import MenuDeckCLI
 
-/// CR-only line ends (old Mac files) through the commands: every reader refuses them with the
-/// same message at the first CR (exit 65), never 0 swipes from a full file; CRLF reads as LF.
+/// CR-only line ends (old Mac files) through the commands: every reader of line records (logs,
+/// CSV files) refuses them with the same message at the first CR (exit 65), never 0 swipes from
+/// a full file; CRLF reads as LF; JSON documents read the same with any of them.
 @Suite struct CLILineEndTests {
   static let config = CLITest.repoRoot + "/Config/menudeck.json"
 
@@ -55,12 +56,9 @@ import Testing
     #expect(lf.stdout.contains("3379 swipes (353 right, 3026 left)"))
   }
 
-  @Test func validateRefusesCatalogsUsersAndConfigsWithCROnlyLineEnds() throws {
+  @Test func validateRefusesCSVCatalogsAndUsersWithCROnlyLineEnds() throws {
     let dir = try TempDir()
-    for (flag, relative) in [
-      ("--catalog", "Data/catalog.csv"), ("--catalog", "Data/catalog.json"),
-      ("--users", "Data/users.csv"), ("--users", "Data/users.json"),
-    ] {
+    for (flag, relative) in [("--catalog", "Data/catalog.csv"), ("--users", "Data/users.csv")] {
       let path = try dir.write(
         (relative as NSString).lastPathComponent, try Self.converted(relative, "\r"))
       let result = dir.run(["validate", "--config", Self.config, flag, path])
@@ -69,11 +67,42 @@ import Testing
         result.stderr == Self.loneCRLine(path, column: try Self.firstCR(relative)) + "\n",
         "\(relative)")
     }
-    let configPath = try dir.write(
-      "menudeck.json", try Self.converted("Config/menudeck.json", "\r"))
-    let result = dir.run(["validate", "--config", configPath])
-    #expect(result.code == .dataError)
-    #expect(result.stderr.contains("\(configPath):1:2: \(loneCarriageReturnMessage)"))
+  }
+
+  /// JSON documents are no lists of lines: a CR is white space there (RFC 8259), so a CR-only
+  /// catalog, users file or config reads as its LF version.
+  @Test func validateReadsJSONCatalogsUsersAndConfigsWithCROnlyLineEndsAsWithLF() throws {
+    let dir = try TempDir()
+    for (flag, relative) in [("--catalog", "Data/catalog.json"), ("--users", "Data/users.json")] {
+      let name = (relative as NSString).lastPathComponent
+      let cr = try dir.write("cr-" + name, try Self.converted(relative, "\r"))
+      let lf = try dir.write("lf-" + name, try Self.converted(relative, "\n"))
+      let fromCR = dir.run(["validate", "--config", Self.config, flag, cr])
+      let fromLF = dir.run(["validate", "--config", Self.config, flag, lf])
+      #expect(fromCR.code == .success, "\(relative): \(fromCR.stderr)")
+      #expect(fromCR.stdout.hasSuffix("\nvalid\n"))
+      #expect(fromCR.stdout.replacingOccurrences(of: "cr-", with: "lf-") == fromLF.stdout)
+    }
+    // The bundled config with its paths made absolute, so that it reads from here.
+    let text = try Self.converted("Config/menudeck.json", "\n")
+      .replacingOccurrences(of: "\"../Data/", with: "\"\(CLITest.repoRoot)/Data/")
+      .replacingOccurrences(of: "\"plugins/", with: "\"\(CLITest.repoRoot)/Config/plugins/")
+    let cr = try dir.write("cr.json", text.replacingOccurrences(of: "\n", with: "\r"))
+    let lf = try dir.write("lf.json", text)
+    let fromCR = dir.run(["validate", "--config", cr])
+    let fromLF = dir.run(["validate", "--config", lf])
+    #expect(fromCR.code == .success, "\(fromCR.stderr)")
+    #expect(fromLF.code == .success)
+    #expect(fromCR.stdout.replacingOccurrences(of: "cr.json", with: "lf.json") == fromLF.stdout)
+    // Its errors are at their line and column, a CR ending a line.
+    let bad = try dir.write(
+      "bad.json",
+      text.replacingOccurrences(of: "\n", with: "\r")
+        .replacingOccurrences(of: "\"seed\": 20261130", with: "\"seed\": -1"))
+    let refused = dir.run(["validate", "--config", bad])
+    #expect(refused.code == .dataError)
+    let line = text.split(separator: "\n").firstIndex { $0.contains("\"seed\"") }! + 1
+    #expect(refused.stderr.contains("\(bad):\(line):11: 'seed' must be a whole number"))
   }
 
   @Test func deckRefusesALogWithCROnlyLineEndsEvenWhenSkippingBadLines() throws {

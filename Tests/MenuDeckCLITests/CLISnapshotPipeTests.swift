@@ -113,12 +113,16 @@ import Testing
     let cut = dir.run(["merge", "-", "--out", "x.snap"], stdin: Array(a.stdoutBytes.prefix(200)))
     #expect(cut.code == .dataError)
     #expect(cut.stderr.contains("<stdin>: the text snapshot is not valid base64"), "\(cut.stderr)")
-    // A log where a snapshot should be, after a good one: named by its place in the stream.
+    // A log where a snapshot should be, after a good one: named by its place in the stream, with
+    // how many bytes there are to the end.
     let mixed = dir.run(
       ["merge", "-", "--out", "x.snap"], stdin: a.stdoutBytes + Array("user,item\n".utf8))
     #expect(mixed.code == .dataError)
+    let at = a.stdoutBytes.count
     #expect(
-      mixed.stderr.contains("<stdin> (snapshot 2, at byte \(a.stdoutBytes.count))"),
+      mixed.stderr.contains(
+        "<stdin> (at byte \(at)): the 10 bytes from byte \(at) to the end, after snapshot 1, do "
+          + "not start with a snapshot header"),
       "\(mixed.stderr)")
     let twice = dir.run(["merge", "-", "-", "--out", "x.snap"])
     #expect(twice.code == .usage)

@@ -69,12 +69,12 @@ enum CLITest {
     USAGE: menudeck deck [--config <file>] [--catalog <file>] [--users <file>]
                          [--history <file> ...] [--skip-bad-lines]
                          [--rejects <file>] [--columns <map>] [--right <rule>]
-                         [--left <rule>] [--csv-header <columns>] [--date <date>]
-                         [--user <id> ...] [--diners <file>] [--shard <K/N>]
-                         [--strategy <name>] [--option <key=value> ...] [--size <n>]
-                         [--seed <n>] [--format <format>] [--out <file>]
-                         [--wait <seconds>] [--dry-run] [--fallback <name>]
-                         [--jobs <n>]
+                         [--left <rule>] [--csv-header <columns>]
+                         [--delimiter <char>] [--date <date>] [--user <id> ...]
+                         [--diners <file>] [--shard <K/N>] [--strategy <name>]
+                         [--option <key=value> ...] [--size <n>] [--seed <n>]
+                         [--format <format>] [--out <file>] [--wait <seconds>]
+                         [--dry-run] [--fallback <name>] [--jobs <n>]
     See 'menudeck deck --help' for more information.
 
     """
