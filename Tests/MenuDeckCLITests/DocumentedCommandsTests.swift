@@ -89,7 +89,7 @@ import Testing
   /// write in the current directory.
   static let shellPrograms: Set<String> = [
     "menudeck", "cat", "tail", "head", "split", "zcat", "gzip", "cut", "sort", "grep", "wc",
-    "echo", "printf", "source", "true", "test", "diff", "cmp", "ls", "mkdir",
+    "echo", "printf", "source", "true", "test", "diff", "cmp", "ls", "mkdir", "tr",
   ]
 
   // MARK: How a page's paths map into the world
