@@ -42,6 +42,7 @@ let deckCommand = CommandSpec(
     DeckRun.out.spec,
     OutputOptions.wait.spec,
     OutputOptions.dryRun.spec,
+    DeckRun.strict.spec,
     InputOptions.fallback.spec,
     InputOptions.jobs.with(
       help:
@@ -59,6 +60,11 @@ enum DeckRun {
   static let diners = Option<String>(
     "diners", valueName: "file",
     help: "Build exactly the diners listed in this file, one id per line.")
+  static let strict = Flag(
+    "strict",
+    help:
+      "Fail (exit 65, nothing written) instead of warning when the history is empty or ends "
+      + "more than the config's stale_history_days before the deck date: for cron.")
   static let shard = Option<String>(
     "shard", valueName: "K/N",
     help: "Build only the diners of shard K of N (by a stable hash of the id; see above).")
@@ -88,6 +94,7 @@ enum DeckRun {
     var clock = PhaseClock()
     let inputs = try DeckInputs.load(args, config, settings, context.io, rejects: rejects)
     try rejects?.finish()
+    try HistoryFreshness.tell(inputs.freshness, strict: args.flag(strict), context)
     RunInputs.tell(inputs.header.inputs, context)
     if context.isVerbose {
       context.info(
@@ -393,6 +400,13 @@ struct DeckInputs {
     return DeckInputs(
       config: config, settings: settings, catalog: catalog, users: users, history: history,
       stats: stats, future: future, strategy: strategy, header: header, pipeline: pipeline)
+  }
+
+  /// What is wrong with the history, when it is empty or stale (`HistoryFreshness`).
+  var freshness: HistoryFreshness? {
+    HistoryFreshness.check(
+      history, stats: stats, future: future, paths: settings.historyPaths, date: settings.date,
+      config: config)
   }
 
   /// One diner's deck, built by the pipeline as `deck` builds every diner's.

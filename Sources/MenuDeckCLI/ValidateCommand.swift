@@ -13,6 +13,10 @@ let validateCommand = CommandSpec(
     rules naming unknown items, and diners whose diets or allergens no dish mentions (a likely \
     typo that would leave them unprotected or with empty decks).
 
+    The history is also checked against the deck date (--date, default today in the config's \
+    time zone), as 'deck' checks it: a warning when it holds no swipes, or when its last swipe \
+    is more than the config's stale_history_days before that date.
+
     Exits 0 when everything is valid, 65 on bad data, 66 when an input is missing, 74 when one \
     cannot be read; with --strict, warnings also fail the check (exit 1).
 
@@ -26,6 +30,11 @@ let validateCommand = CommandSpec(
   options: InputOptions.all.filter {
     $0 != InputOptions.skipBadLines.spec && $0 != InputOptions.rejects.spec
   } + [
+    InputOptions.date.with(
+      help:
+        "The deck date the history is checked against: YYYY-MM-DD, or today, tomorrow, "
+        + "yesterday, +N or -N days from today, in the config's time zone (default: today)."
+    ).spec,
     InputOptions.strategy.with(help: "Also check this strategy's options.").spec,
     InputOptions.option.with(help: "Strategy option to check.").spec,
     Validation.strict.spec, Validation.format.spec,
@@ -207,10 +216,19 @@ enum Validation {
     s.hashesHistory = true
     let collector = RejectCollector()
     do {
-      let (_, stats, _) = try Inputs.loadHistory(
+      let (history, stats, _) = try Inputs.loadHistory(
         s, catalog: catalog, cutoff: nil, io: io, rejects: nil, onReject: collector.add)
       bad = collector.errors
       found.hashed += RunInputs.history(stats)
+      // Every swipe is in this history, those on or after the date too: the check asks only
+      // whether the history reaches close enough to it.
+      if let problem = HistoryFreshness.check(
+        history, stats: stats, future: 0, paths: settings.historyPaths, date: settings.date,
+        config: settings.config)
+      {
+        found.warnings.append(
+          Warning(message: problem.message, file: problem.file, code: problem.code))
+      }
       for file in stats.files {
         var text =
           "\(plural(file.lines, "line")), \(plural(file.events, "swipe")) (\(file.right) right, \(file.left) left)"
