@@ -42,7 +42,9 @@ struct HistoryFreshness: Error, Equatable, CustomStringConvertible {
     if history.events == 0 {
       var why: [String] = []
       if future > 0 {
-        why.append("\(plural(future, "swipe")) on or after that date were left out")
+        why.append(
+          "\(plural(future, "swipe")) on or after that date \(future == 1 ? "was" : "were") left "
+            + "out")
       }
       if stats.unknownItemEvents > 0 {
         why.append(
@@ -90,10 +92,9 @@ struct HistoryFreshness: Error, Equatable, CustomStringConvertible {
     return shown.prefix(3).joined(separator: ", ") + " and \(shown.count - 3) more"
   }
 
-  /// Tells `problem` as a warning, or throws it as the run's error when `strict`.
-  static func tell(_ problem: HistoryFreshness?, strict: Bool, _ context: CommandContext) throws {
+  /// Tells `problem` as a warning (`deck --strict` throws it instead).
+  static func tell(_ problem: HistoryFreshness?, _ context: CommandContext) {
     guard let problem else { return }
-    if strict { throw problem }
     context.warn(problem.message, code: problem.code, location: problem.file.map { .wholeFile($0) })
   }
 }

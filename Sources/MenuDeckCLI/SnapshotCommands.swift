@@ -11,7 +11,10 @@ let ingestCommand = CommandSpec(
     Reads swipe logs (JSON Lines or CSV, the same reader as 'deck') and writes their aggregates \
     to a snapshot file, which 'deck --history' reads instead of the logs, with identical decks. \
     With --into, the logs are added to an existing snapshot (created when missing): a nightly \
-    job ingests yesterday's log. With --out, they make a new snapshot of their own, written to \
+    job ingests yesterday's log. Without --into or --out they are added to the snapshot that \
+    the config's history names, so that one config serves the nightly ingest and the decks \
+    built from it; the config's logs beside it are left alone (deck reads them as they are). \
+    With --out, they make a new snapshot of their own, written to \
     a file or to standard output ('-'), for example one per partition of a log, added up \
     afterwards by 'merge'; --base64 writes it as one line of text, for pipes that carry lines.
 

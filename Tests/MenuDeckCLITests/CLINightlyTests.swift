@@ -438,5 +438,9 @@ import Testing
     #expect(warnings.map { $0["code"] as? String } == ["stale_history"])
     #expect(warnings.first?["file"] as? String == "Data/swipes.jsonl")
     #expect(CLIRun(["validate", "--date", "2026-11-30", "--strict"]).code == .success)
+    // Without --date there is no deck date to check against (an analyst's old data set).
+    let undated = CLIRun(["validate", "--strict"])
+    #expect(undated.code == .success)
+    #expect(undated.stderr == "")
   }
 }

@@ -73,8 +73,8 @@ enum CLITest {
                          [--user <id> ...] [--diners <file>] [--shard <K/N>]
                          [--strategy <name>] [--option <key=value> ...] [--size <n>]
                          [--seed <n>] [--format <format>] [--out <file>]
-                         [--wait <seconds>] [--dry-run] [--fallback <name>]
-                         [--jobs <n>]
+                         [--wait <seconds>] [--dry-run] [--strict]
+                         [--fallback <name>] [--jobs <n>]
     See 'menudeck deck --help' for more information.
 
     """
