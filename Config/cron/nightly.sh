@@ -24,6 +24,15 @@ config="$root/Config/cron/menudeck.json"
 date=${1:-today}
 
 mkdir -p "$root/spool" "$root/logs" "$root/var" "$root/decks"
+# One job at a time (a retry by hand while cron's still runs): menudeck locks the snapshot and
+# the decks, but the list of waiting logs must not be taken while another job moves them.
+if command -v flock >/dev/null 2>&1; then
+  exec 9>>"$root/var/.nightly.lock"
+  if ! flock -w 600 9; then
+    echo "nightly.sh: another nightly job still runs after 600 s; run this one again later" >&2
+    exit 75
+  fi
+fi
 # The waiting logs, listed once: exactly these are moved after the ingest.
 set --
 for log in "$root"/spool/*.jsonl "$root"/spool/*.csv; do
