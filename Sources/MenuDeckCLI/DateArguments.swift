@@ -10,9 +10,6 @@ enum DateArgument {
   /// The most days `+N` and `-N` count from today: 100 years, as the deck rules' day windows.
   static let maxOffset = Limits.ruleDays.upperBound
 
-  /// The forms, as help and messages name them.
-  static let forms = "YYYY-MM-DD, today, tomorrow, yesterday, +N or -N (days from today)"
-
   /// The date `text` names for `option`, the relative forms counted from `today`; a usage
   /// error (exit 64) that names the option and the forms otherwise.
   static func parse(_ text: String, option: String, today: DeckDate) throws -> DeckDate {

@@ -37,7 +37,8 @@ struct HistoryFreshness: Error, Equatable, CustomStringConvertible {
     config: MenuDeckConfig
   ) -> HistoryFreshness? {
     guard !paths.isEmpty else { return nil }
-    let where_ = paths.count == 1 ? paths[0] : nil
+    // Standard input by the reader's name for it, as in its errors.
+    let oneFile = paths.count == 1 ? (paths[0] == "-" ? "<stdin>" : paths[0]) : nil
     let named = files(paths)
     if history.events == 0 {
       var why: [String] = []
@@ -56,7 +57,7 @@ struct HistoryFreshness: Error, Equatable, CustomStringConvertible {
           "the history (\(named)) holds no swipes before the deck date \(date)"
           + (why.isEmpty ? "" : " (" + why.joined(separator: "; ") + ")")
           + ": every diner gets a first-visit deck. Check the logs and the nightly ingest",
-        file: where_)
+        file: oneFile)
     }
     let days = config.staleHistoryDays
     guard days > 0, let last = lastDay(history) else { return nil }
@@ -71,7 +72,7 @@ struct HistoryFreshness: Error, Equatable, CustomStringConvertible {
         + "\(days) of \(setting)): \(plural(history.events, "swipe")) of "
         + "\(plural(history.users.count, "diner")) in \(named). Add the missing days' logs (is "
         + "the nightly ingest running?), or raise stale_history_days",
-      file: where_)
+      file: oneFile)
   }
 
   /// The last day of any swipe in `history` (nil when it has none).

@@ -136,13 +136,15 @@ enum Ingest {
     let io = context.io
     var request = try self.request(args, context)
     let into = request.into
-    // The config's snapshot is the one input that `--into` may name: it is read and replaced
-    // under the lock. Every other file the config names stays an input no output may replace.
+    // A snapshot of the config's history is the one input that `--into` may name: it is read
+    // and replaced under the lock. Every other file the config names (its logs too) stays an
+    // input that no output may replace.
     let inputs =
       request.logs.map { RunOutputs.File("the swipe log", $0) }
       + Inputs.configFiles(request.config).filter { file in
         !(request.adding && file.option == ConfigSnapshot.historyOption
-          && ConfigSnapshot.sameFile(file.path, into, io))
+          && ConfigSnapshot.sameFile(file.path, into, io)
+          && ConfigSnapshot.isSnapshot(file.path, io))
       }
     // The snapshot is read and replaced under its lock: the lock is taken before it is read.
     let key = request.adding ? "--into" : "--out"

@@ -13,6 +13,8 @@ import Testing
   static let catalog = CLITest.repoRoot + "/Data/catalog.json"
   static let users = CLITest.repoRoot + "/Data/users.json"
   static let log = CLITest.repoRoot + "/Data/swipes.jsonl"
+  static let goodLine =
+    #"{"user":"u01","item":"napolitan","swipe":"right","at":"2026-11-20T12:00:00+09:00"}"# + "\n"
 
   /// A config in `dir` whose history is `history` (paths relative to `dir`), over the bundled
   /// catalog and users, in Tokyo's time zone, with `extra` keys.
@@ -184,6 +186,8 @@ import Testing
     let config = try Self.config(in: dir, history: ["h.snap"])
     #expect(dir.run(["ingest", "--config", config, Self.log]).code == .success)
     let bytes = try dir.read("h.snap")
+    try dir.write("old.jsonl", Self.goodLine)
+    let logs = try Self.config(in: dir, history: ["old.jsonl", "h.snap"], name: "logs.json")
     let refused: [[String]] = [
       ["ingest", "--config", config, Self.log, "--out", dir.file("h.snap")],
       ["deck", "--config", config, "--date", "2026-11-30", "--out", dir.file("h.snap")],
@@ -192,6 +196,8 @@ import Testing
         "--skip-bad-lines", "--rejects", dir.file("h.snap"),
       ],
       ["ingest", "--config", config, Self.log, "--into", config],
+      // A log of the config's history is not its snapshot.
+      ["ingest", "--config", logs, Self.log, "--into", dir.file("old.jsonl")],
     ]
     for args in refused {
       let run = dir.run(args)
@@ -199,6 +205,7 @@ import Testing
       #expect(run.stderr.contains("an output never replaces an input"), "\(run.stderr)")
     }
     #expect(try dir.read("h.snap") == bytes)
+    #expect(try dir.read("old.jsonl") == Self.goodLine)
     #expect(!dir.exists("other.snap"))
   }
 
