@@ -48,6 +48,9 @@ package struct MenuDeckConfig: Sendable {
   package var rules = DeckRules()
   /// The simulated population (`menudeck simulate`); defaults when absent.
   package var simulation = SimulationConfig()
+  /// A history that ends more than this many days before the deck date is stale: `deck`,
+  /// `play` and `validate` warn (`deck --strict` fails); 0 turns the check off.
+  package var staleHistoryDays = 2
   /// How to read foreign CSV logs (`columns`: `map`, `right`, `left`); nil for menudeck's own.
   package var columns: ColumnMapping?
   /// What separates the fields of each kind of CSV input (`csv_delimiter`); commas by default.
@@ -57,7 +60,7 @@ package struct MenuDeckConfig: Sendable {
 
   package static let topLevelKeys = [
     "catalog", "users", "history", "strategy", "strategies", "seed", "time_zone", "format",
-    "drag_rule", "deck", "simulation", "columns", "csv_delimiter",
+    "drag_rule", "deck", "simulation", "columns", "csv_delimiter", "stale_history_days",
   ]
   package static let columnsKeys = ["map", "right", "left"]
   /// How messages name the parts of the `columns` key.

@@ -4,8 +4,23 @@ import DeckIO
 import DeckStrategies
 
 extension MenuDeckConfig {
-  /// The run settings: "seed", "time_zone", "format" and "drag_rule".
+  /// The run settings: "seed", "time_zone", "format", "drag_rule" and "stale_history_days".
   mutating func readSettings(_ root: JSONValue) throws(DeckIOError) {
+    if let v = try root.optionalValue(at: "stale_history_days") {
+      let range = Limits.ruleDays
+      guard let text = v.numberText, let n = Int(text) ?? beyondInt(text), n >= range.lowerBound
+      else {
+        throw v.error(
+          "'stale_history_days' must be a whole number of days, \(range.lowerBound) (no check) "
+            + "or more")
+      }
+      guard n <= range.upperBound else {
+        throw v.error(
+          "'stale_history_days' is \(text), more than the limit \(range.upperBound); give a "
+            + "whole number from \(range.lowerBound) to \(range.upperBound)")
+      }
+      staleHistoryDays = n
+    }
     if let v = try root.optionalValue(at: "seed") {
       guard let text = v.numberText, let seed = UInt64(text) else {
         throw v.error("'seed' must be a whole number from 0 to 18446744073709551615")

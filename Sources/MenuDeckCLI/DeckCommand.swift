@@ -17,6 +17,10 @@ let deckCommand = CommandSpec(
     inputs, seed and date, whatever the order of users and events in the inputs and whatever \
     --jobs.
 
+    A history that holds no swipe before the deck date, or whose last swipe is more than the \
+    config's stale_history_days (default 2) before it, is warned about with its dates and \
+    counts; --strict makes it an error (exit 65) and writes nothing, for cron.
+
     Many machines: --shard K/N keeps the diners whose shard is K (the first 8 bytes of the \
     SHA-256 of the id, big-endian, modulo N, plus 1). The JSON Lines outputs of shards 1 to N, \
     concatenated and sorted stably by diner id (bytes), are the one-machine output; so are the \
@@ -42,6 +46,7 @@ let deckCommand = CommandSpec(
     DeckRun.out.spec,
     OutputOptions.wait.spec,
     OutputOptions.dryRun.spec,
+    DeckRun.strict.spec,
     InputOptions.fallback.spec,
     InputOptions.jobs.with(
       help:
@@ -59,6 +64,11 @@ enum DeckRun {
   static let diners = Option<String>(
     "diners", valueName: "file",
     help: "Build exactly the diners listed in this file, one id per line.")
+  static let strict = Flag(
+    "strict",
+    help:
+      "Fail (exit 65, nothing written) instead of warning when the history is empty or ends "
+      + "more than the config's stale_history_days before the deck date: for cron.")
   static let shard = Option<String>(
     "shard", valueName: "K/N",
     help: "Build only the diners of shard K of N (by a stable hash of the id; see above).")
@@ -88,6 +98,10 @@ enum DeckRun {
     var clock = PhaseClock()
     let inputs = try DeckInputs.load(args, config, settings, context.io, rejects: rejects)
     try rejects?.finish()
+    // Under --strict an empty or stale history fails the run before anything is written;
+    // otherwise it is told with the history's other messages, before the summary.
+    let freshness = inputs.freshness
+    if args.flag(strict), let problem = freshness { throw problem }
     RunInputs.tell(inputs.header.inputs, context)
     if context.isVerbose {
       context.info(
@@ -131,6 +145,7 @@ enum DeckRun {
         code: "deck_warning")
     }
     Summary.history(inputs.stats, future: inputs.future, date: settings.date, context: context)
+    HistoryFreshness.tell(freshness, context)
     context.note(
       "\(diners.count) deck\(diners.count == 1 ? "" : "s") for \(settings.date) with '\(settings.strategyName)'"
         + (written.shortDecks > 0 ? ", \(written.shortDecks) short" : "")
@@ -395,6 +410,13 @@ struct DeckInputs {
     return DeckInputs(
       config: config, settings: settings, catalog: catalog, users: users, history: history,
       stats: stats, future: future, strategy: strategy, header: header, pipeline: pipeline)
+  }
+
+  /// What is wrong with the history, when it is empty or stale (`HistoryFreshness`).
+  var freshness: HistoryFreshness? {
+    HistoryFreshness.check(
+      history, stats: stats, future: future, paths: settings.historyPaths, date: settings.date,
+      config: config)
   }
 
   /// One diner's deck, built by the pipeline as `deck` builds every diner's.

@@ -27,7 +27,9 @@ enum InputOptions {
     help: "With --skip-bad-lines, write each skipped line (file, line, reason, text) here.")
   static let date = Option<String>(
     "date", short: "d", valueName: "date",
-    help: "Deck date, YYYY-MM-DD (default: today in the config's time zone).")
+    help:
+      "Deck date: YYYY-MM-DD, or today, tomorrow, yesterday, +N or -N days from today, in the "
+      + "config's time zone (default: today).")
   static let strategy = Option<String>(
     "strategy", short: "s", valueName: "name", help: "Strategy or named configuration."
   ).with { $0.completions = strategyCompletions }

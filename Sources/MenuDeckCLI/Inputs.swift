@@ -96,7 +96,7 @@ enum Inputs {
     var files = [RunOutputs.File("--config", config.path)]
     if let catalog = config.catalog { files.append(.init("the config's \"catalog\"", catalog)) }
     if let users = config.users { files.append(.init("the config's \"users\"", users)) }
-    for log in config.history { files.append(.init("the config's \"history\"", log)) }
+    for log in config.history { files.append(.init(ConfigSnapshot.historyOption, log)) }
     for name in config.strategies.keys.sorted() {
       if let plugin = config.strategies[name]?.plugin {
         files.append(.init("the plugin of '\(name)'", plugin))
@@ -171,13 +171,10 @@ enum Inputs {
     var seed = config.seed
     if args.declares(InputOptions.seed), let s = try args.value(InputOptions.seed) { seed = s }
     let zone = try Inputs.timeZone(config)
-    var date = TimeZones.today(in: zone)
+    let today = TimeZones.today(in: zone)
+    var date = today
     if args.declares(InputOptions.date), let text = args.value(InputOptions.date) {
-      guard let d = DeckDate.parse(text) else {
-        throw UsageError(
-          "invalid date '\(text)' for '--date'; expected YYYY-MM-DD, e.g. 2026-11-30")
-      }
-      date = d
+      date = try DateArgument.parse(text, option: "--date", today: today)
     }
     var format = config.format
     if args.declares(exactly: InputOptions.format.spec), let f = args.value(InputOptions.format) {
@@ -317,6 +314,7 @@ enum Inputs {
     rejects: RejectsWriter?, onReject: ((EventReject) throws(DeckIOError) -> Void)? = nil,
     extra: [SwipeEvent] = [], jobs: Int = 1
   ) throws -> (History, EventReadStats, Int) {
+    try HistoryFiles.checkPresent(settings.historyPaths, settings, io)
     let logs = settings.historyPaths.filter {
       $0 == "-" || !SnapshotFile.isSnapshot(path: Paths.open($0, io))
     }

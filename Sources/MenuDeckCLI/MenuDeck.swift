@@ -92,6 +92,13 @@ extension DeckIOError: ExitCodeProviding, DiagnosticDescribing {
   }
 }
 
+extension HistoryFreshness: ExitCodeProviding, DiagnosticDescribing {
+  /// Only `deck --strict` throws it: the history is unfit for the deck date.
+  var exitCode: ExitCode { .dataError }
+  var diagnosticCode: String? { code }
+  var sourceLocation: SourceLocation? { file.map { SourceLocation(file: $0, line: 0) } }
+}
+
 extension DeckCoreError: ExitCodeProviding, DiagnosticDescribing {
   package var exitCode: ExitCode {
     switch self {

@@ -94,6 +94,7 @@ enum PlayRun {
         .init("--log", path), inputs: Inputs.files(args, settings), io: io)
     }
     var inputs = try DeckInputs.load(args, config, settings, io)
+    HistoryFreshness.tell(inputs.freshness, context)
     let diner = try self.diner(args, inputs, context)
     let (input, output) = try terminal(io)
     let deck = try inputs.deck(for: diner)

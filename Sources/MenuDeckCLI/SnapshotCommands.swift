@@ -11,7 +11,10 @@ let ingestCommand = CommandSpec(
     Reads swipe logs (JSON Lines or CSV, the same reader as 'deck') and writes their aggregates \
     to a snapshot file, which 'deck --history' reads instead of the logs, with identical decks. \
     With --into, the logs are added to an existing snapshot (created when missing): a nightly \
-    job ingests yesterday's log. With --out, they make a new snapshot of their own, written to \
+    job ingests yesterday's log. Without --into or --out they are added to the snapshot that \
+    the config's history names, so that one config serves the nightly ingest and the decks \
+    built from it; the config's logs beside it are left alone (deck reads them as they are). \
+    With --out, they make a new snapshot of their own, written to \
     a file or to standard output ('-'), for example one per partition of a log, added up \
     afterwards by 'merge'; --base64 writes it as one line of text, for pipes that carry lines.
 
@@ -85,7 +88,9 @@ enum SnapshotOptions {
 enum Ingest {
   static let into = Option<String>(
     "into", valueName: "snapshot",
-    help: "The snapshot to add the logs to; created when it does not exist.")
+    help:
+      "The snapshot to add the logs to; created when it does not exist (default: the snapshot "
+      + "the config's history names).")
   static let out = Option<String>(
     "out", valueName: "snapshot",
     help:
@@ -93,7 +98,9 @@ enum Ingest {
       + "output).")
   static let before = Option<String>(
     "before", valueName: "date",
-    help: "Ingest only swipes dated before this day (default: tomorrow in the config's zone).")
+    help:
+      "Ingest only swipes dated before this day: YYYY-MM-DD, or today, tomorrow, +N or -N days "
+      + "from today in the config's time zone (default: tomorrow).")
 
   /// What the command line and the config ask `ingest` for.
   struct Request {
@@ -129,9 +136,16 @@ enum Ingest {
     let io = context.io
     var request = try self.request(args, context)
     let into = request.into
+    // A snapshot of the config's history is the one input that `--into` may name: it is read
+    // and replaced under the lock. Every other file the config names (its logs too) stays an
+    // input that no output may replace.
     let inputs =
       request.logs.map { RunOutputs.File("the swipe log", $0) }
-      + Inputs.configFiles(request.config)
+      + Inputs.configFiles(request.config).filter { file in
+        !(request.adding && file.option == ConfigSnapshot.historyOption
+          && ConfigSnapshot.sameFile(file.path, into, io)
+          && ConfigSnapshot.isSnapshot(file.path, io))
+      }
     // The snapshot is read and replaced under its lock: the lock is taken before it is read.
     let key = request.adding ? "--into" : "--out"
     let outputs = try RunOutputs(
@@ -144,6 +158,7 @@ enum Ingest {
     var state = Added(
       snapshot: stateRead == nil
         ? .empty : try SnapshotFile.read(path: intoOpened, displayName: into))
+    try ConfigSnapshot.checkReadings(state.snapshot, request, io)
     var rejects: RejectsWriter?
     if request.rejectsPath != nil {
       rejects = RejectsWriter(output: try outputs.output("--rejects"))
@@ -193,12 +208,6 @@ enum Ingest {
       throw UsageError(
         "give '--into' (add to a snapshot) or '--out' (write a new one), not both")
     }
-    guard let into = given.0 ?? given.1 else {
-      throw UsageError(
-        "missing '--into <snapshot>' (the snapshot to add the logs to) or '--out <snapshot>' "
-          + "(a new snapshot of these logs, '-' for standard output)")
-    }
-    let adding = given.0 != nil
     let logs = args.arguments("log")
     guard !logs.isEmpty else { throw UsageError("give at least one swipe log to ingest") }
     let config = try Inputs.loadConfig(args, io, catalogOptional: true)
@@ -208,12 +217,24 @@ enum Ingest {
         "no config file: reading times in UTC with the relative drag rule; give --config "
           + "so that swipe days match the decks' time zone", code: "no_config")
     }
-    var before = TimeZones.today(in: zone).adding(days: 1)
+    // Without --into or --out, the logs go into the snapshot that the config's history names.
+    let configured = try ConfigSnapshot.find(config, io, intoGiven: given != (nil, nil))
+    guard let into = given.0 ?? given.1 ?? configured else {
+      throw UsageError(
+        "missing '--into <snapshot>' (the snapshot to add the logs to) or '--out <snapshot>' "
+          + "(a new snapshot of these logs, '-' for standard output); "
+          + (config.bytes.isEmpty
+            ? "with --config, the snapshot its \"history\" names is the default"
+            : "the config \(config.path) names no snapshot in its \"history\" to add to"))
+    }
+    let adding = given.1 == nil
+    let today = TimeZones.today(in: zone)
+    var before = today.adding(days: 1)
     if let text = args.value(Ingest.before) {
-      guard let d = DeckDate.parse(text) else {
-        throw UsageError("invalid date '\(text)' for '--before'; expected YYYY-MM-DD")
-      }
-      before = d
+      before = try DateArgument.parse(text, option: "--before", today: today)
+    }
+    if adding, let configured, ConfigSnapshot.sameFile(into, configured, io) {
+      try ConfigSnapshot.refuseConfigLogs(logs, config, snapshot: into, io)
     }
     guard !adding || into != "-" else {
       throw UsageError(

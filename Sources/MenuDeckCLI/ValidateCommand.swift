@@ -13,6 +13,10 @@ let validateCommand = CommandSpec(
     rules naming unknown items, and diners whose diets or allergens no dish mentions (a likely \
     typo that would leave them unprotected or with empty decks).
 
+    With --date, the history is also checked against that deck date as 'deck' checks it: a \
+    warning when it holds no swipes, or when its last swipe is more than the config's \
+    stale_history_days before the date ('validate --date today --strict' before a nightly job).
+
     Exits 0 when everything is valid, 65 on bad data, 66 when an input is missing, 74 when one \
     cannot be read; with --strict, warnings also fail the check (exit 1).
 
@@ -26,6 +30,11 @@ let validateCommand = CommandSpec(
   options: InputOptions.all.filter {
     $0 != InputOptions.skipBadLines.spec && $0 != InputOptions.rejects.spec
   } + [
+    InputOptions.date.with(
+      help:
+        "Check that the history reaches close enough to this deck date: YYYY-MM-DD, or today, "
+        + "tomorrow, yesterday, +N or -N days from today, in the config's time zone."
+    ).spec,
     InputOptions.strategy.with(help: "Also check this strategy's options.").spec,
     InputOptions.option.with(help: "Strategy option to check.").spec,
     Validation.strict.spec, Validation.format.spec,
@@ -132,7 +141,7 @@ enum Validation {
     }
 
     if let catalog, !settings.historyPaths.isEmpty {
-      checkLogs(settings, catalog, io, &found)
+      checkLogs(args, settings, catalog, io, &found)
     }
     return finish(found, args, context)
   }
@@ -201,7 +210,8 @@ enum Validation {
 
   /// The event logs: every bad line, not just the first.
   static func checkLogs(
-    _ settings: RunSettings, _ catalog: Catalog, _ io: CLIStreams, _ found: inout Findings
+    _ args: ParsedArguments, _ settings: RunSettings, _ catalog: Catalog, _ io: CLIStreams,
+    _ found: inout Findings
   ) {
     var bad: [DeckIOError] = []
     var s = settings
@@ -209,10 +219,20 @@ enum Validation {
     s.hashesHistory = true
     let collector = RejectCollector()
     do {
-      let (_, stats, _) = try Inputs.loadHistory(
+      let (history, stats, _) = try Inputs.loadHistory(
         s, catalog: catalog, cutoff: nil, io: io, rejects: nil, onReject: collector.add)
       bad = collector.errors
       found.hashed += RunInputs.history(stats)
+      // Every swipe is in this history, those on or after the date too: the check asks only
+      // whether the history reaches close enough to it.
+      if args.isGiven(InputOptions.date),
+        let problem = HistoryFreshness.check(
+          history, stats: stats, future: 0, paths: settings.historyPaths, date: settings.date,
+          config: settings.config)
+      {
+        found.warnings.append(
+          Warning(message: problem.message, file: problem.file, code: problem.code))
+      }
       for file in stats.files {
         var text =
           "\(plural(file.lines, "line")), \(plural(file.events, "swipe")) (\(file.right) right, \(file.left) left)"

@@ -65,6 +65,7 @@ import Testing
     #expect(
       result.stderr == """
         menudeck: warning: user 'u1': deck has 2 of 10 cards (the catalog has only 2 dishes)
+        menudeck: warning: the history ends on 2026-11-20, 10 days before the deck date 2026-11-30 (more than the 2 of stale_history_days in \(dir.file("config.json"))): 1 swipe of 1 diner in \(dir.file("swipes.jsonl")). Add the missing days' logs (is the nightly ingest running?), or raise stale_history_days
         menudeck: note: 1 deck for 2026-11-30 with 'affinity', 1 short
 
         """)
@@ -94,7 +95,8 @@ import Testing
   func badDate(text: String) {
     expectUsage(
       ["deck", "--date", text],
-      "invalid date '\(text)' for '--date'; expected YYYY-MM-DD, e.g. 2026-11-30")
+      "invalid date '\(text)' for '--date'; expected YYYY-MM-DD, e.g. 2026-11-30, or today, "
+        + "tomorrow, yesterday, +N or -N (days from today in the config's time zone)")
   }
 
   @Test func sizeMustBePositive() {
@@ -181,7 +183,7 @@ import Testing
       dir.run(["--config", dir.file("config.json"), "--date", "2026-11-30"]), .dataError,
       "\(dir.file("config.json")):1:29: unknown field 'sed' in the config (did you mean 'seed'?); known fields: "
         + "catalog, users, history, strategy, strategies, seed, time_zone, format, drag_rule, deck, simulation, "
-        + "columns, csv_delimiter"
+        + "columns, csv_delimiter, stale_history_days"
     )
   }
 

@@ -74,7 +74,7 @@ enum CLITest {
                          [--diners <file>] [--shard <K/N>] [--strategy <name>]
                          [--option <key=value> ...] [--size <n>] [--seed <n>]
                          [--format <format>] [--out <file>] [--wait <seconds>]
-                         [--dry-run] [--fallback <name>] [--jobs <n>]
+                         [--dry-run] [--strict] [--fallback <name>] [--jobs <n>]
     See 'menudeck deck --help' for more information.
 
     """
