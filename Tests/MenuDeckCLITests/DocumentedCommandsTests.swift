@@ -44,8 +44,12 @@ import Testing
 
   /// Every config shipped in Config/.
   static let configs: [String] = {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: CLITest.repoRoot + "/Config"))
-    return (names ?? []).filter { $0.hasSuffix(".json") }.sorted()
+    let root = CLITest.repoRoot + "/Config"
+    var names: [String] = []
+    if let found = FileManager.default.enumerator(atPath: root) {
+      for case let name as String in found where name.hasSuffix(".json") { names.append(name) }
+    }
+    return names.sorted()
   }()
 
   static func page(_ path: String) throws -> String {
@@ -63,6 +67,16 @@ import Testing
   }
 
   static let notRun: [NotRun] = [
+    NotRun(
+      pattern: #"swift build -c release && install \.build/release/menudeck /usr/local/bin/"#,
+      reason:
+        "builds the package (minutes of every core) and installs it for every user of the "
+        + "machine; the cron recipe's other commands run the build that `swift test` made"),
+    NotRun(
+      pattern: #"crontab /srv/menudeck/Config/cron/crontab"#,
+      reason:
+        "replaces the crontab of the user running the tests; CLINightlyCronTests runs the "
+        + "crontab's PATH and job line as cron would, night after night"),
     NotRun(pattern: #"swift test( .*)?"#, reason: "the test suite itself, this test included"),
     NotRun(
       pattern: #"swift build( -c release)?"#,
@@ -89,8 +103,17 @@ import Testing
   /// write in the current directory.
   static let shellPrograms: Set<String> = [
     "menudeck", "cat", "tail", "head", "split", "zcat", "gzip", "cut", "sort", "grep", "wc",
-    "echo", "printf", "source", "true", "test", "diff", "cmp", "ls", "mkdir", "tr",
+    "echo", "printf", "source", "true", "test", "diff", "cmp", "ls", "mkdir", "tr", "cp",
+    "nightly.sh",
   ]
+
+  /// The repository's own scripts, which a page may run from their copy in the world (the cron
+  /// recipe's job, at its mapped place on the server).
+  static let worldScripts: Set<String> = ["Config/cron/nightly.sh"]
+
+  static func isWorldScript(_ program: String, in world: String) -> Bool {
+    worldScripts.contains { program.hasPrefix(world + "/") && program.hasSuffix("/" + $0) }
+  }
 
   // MARK: How a page's paths map into the world
 
@@ -118,6 +141,9 @@ import Testing
     Mapping(
       pattern: #"(^|[\s="'])/srv/decks/"#, template: "$1{world}/srv/decks/",
       why: "a cron host's output directory"),
+    Mapping(
+      pattern: #"(^|[\s="'])/srv/menudeck(?=[/\s]|$)"#, template: "$1{world}/srv/menudeck",
+      why: "the cron recipe's folder on the server (docs/cron.md)"),
     Mapping(
       pattern: #"\$\{fpath\[1\]\}"#, template: "{world}/zsh-functions",
       why: "zsh's first function directory (the block runs in bash)"),
@@ -188,6 +214,10 @@ import Testing
         menudeck ingest a.jsonl --out shard-1.snap && menudeck ingest b.jsonl --out shard-2.snap
         rm a.jsonl b.jsonl
         """),
+    // The cron recipe installed on its server (docs/cron.md's first block).
+    Fixture(
+      path: "srv/menudeck/Config/cron/nightly.sh",
+      script: "mkdir -p srv/menudeck && cp -R Config Data srv/menudeck/"),
     // The bundled config installed on a cron host, its paths made absolute.
     Fixture(
       path: "etc/menudeck/menudeck.json",
@@ -218,7 +248,7 @@ import Testing
 
   // MARK: The tests
 
-  /// Every config in Config/ validates. A config that names no catalog (the real-data configs:
+  /// Every config in Config/ and its folders validates. A config that names no catalog (the real-data configs:
   /// their data is not shipped) validates with the stand-in data set, imported, as its catalog
   /// and its ratings as the history, read with the config's own column mapping; that mapping
   /// is the one `menudeck import` writes.
@@ -263,6 +293,18 @@ import Testing
         columns?.columns == imports.columns && columns?.right == imports.right
           && columns?.left == imports.left,
         "\(path)'s columns are not those 'menudeck import \(dataSet.rawValue)' writes")
+    }
+    // A snapshot the config names that its nightly job keeps (Config/cron/) does not exist
+    // before the first night: the first ingest makes it, from the sample's log.
+    // (The parsed config's paths are resolved from its folder already.)
+    for history in config.history where history.hasSuffix(".snap") {
+      let snapshot = dir.file(history)
+      guard !FileManager.default.fileExists(atPath: snapshot) else { continue }
+      try FileManager.default.createDirectory(
+        atPath: (snapshot as NSString).deletingLastPathComponent,
+        withIntermediateDirectories: true)
+      let ingest = dir.run(["ingest", "--config", path, "Data/swipes.jsonl"])
+      try #require(ingest.code == .success, "the first night's ingest: \(ingest.stderr)")
     }
     let result = dir.run(arguments)
     #expect(
@@ -545,7 +587,7 @@ final class DocSession {
       }
     } else {
       let refused = ShellWords.programs(tokens).filter {
-        !T.shellPrograms.contains($0) && $0 != allowed
+        !T.shellPrograms.contains($0) && $0 != allowed && !T.isWorldScript($0, in: world)
       }
       if !refused.isEmpty {
         fail(
