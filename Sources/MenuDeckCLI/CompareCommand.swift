@@ -110,8 +110,10 @@ let compareCommand = CommandSpec(
     otherwise). With --baseline, every other strategy's paired difference from the baseline, \
     with its interval and a paired randomization-test p-value, that p-value adjusted for the \
     many tests of the report (Holm; Benjamini-Hochberg), and a paired t-test and a Wilcoxon \
-    signed-rank test. The unit of resampling is the diner: a diner's sessions share tastes and \
-    history, so they are resampled together.
+    signed-rank test. The randomization test draws enough permutations for the smallest \
+    Holm-adjusted p-value to reach a tenth of 1 - level (--permutations sets them), and every \
+    output says when no difference can be significant. The unit of resampling is the diner: a \
+    diner's sessions share tastes and history, so they are resampled together.
 
     Without logs it simulates: every strategy serves the same seeded population on the same \
     days with the same random numbers, so differences are paired diner by diner. The metrics \
@@ -123,9 +125,10 @@ let compareCommand = CommandSpec(
     ranking metrics (precision, recall, NDCG, MAP, hit rate at each k of --k 1,5,10; MRR; \
     coverage, novelty, diversity, popularity bias at the largest k) judge those decks against \
     the right swipes of the evaluation period. --run FILE evaluates a TREC run made elsewhere on \
-    the same diners. With --ope, off-policy estimates (replay, IPS, SNIPS, doubly robust) of \
-    each strategy's like rate in the slots the logged diners reached, from the propensities the \
-    logging strategy wrote.
+    the same diners. The ranking metrics favour the strategy that wrote the log (it decided what \
+    each diner could swipe), and a note says so. With --ope, off-policy estimates (replay, IPS, \
+    SNIPS, doubly robust) of each strategy's like rate in the slots the logged diners reached, \
+    from the propensities the logging strategy wrote, correct for that.
 
     Examples:
       menudeck compare -s random -s popularity -s affinity --baseline random --users 1000 --days 14
