@@ -14,10 +14,11 @@ import DeckBase
 /// there when fewer than about 10 permutations in B + 1 are as extreme as it (the p-value's
 /// resolution is then 10 steps, not 1, so the Monte Carlo draw decides little). 144 tests at
 /// 95% take 29,000 permutations; 30 tests 6,000; up to 5 tests the `minimum`, 1,000 (the old
-/// default). `cap` bounds the work: a permutation costs about units / 2 x metrics additions per
-/// arm, so the permutations cost at most `cap` / `Resampling`'s 1,000 bootstrap resamples times
-/// the bootstrap (the count, never the clock, decides: results stay the same on any machine).
-/// The cap still lets Holm reach α/10 for 500 tests at 95% and α for 5,000.
+/// default). `cap` bounds the work: a permutation adds about half the units' sums of every
+/// metric for one arm, a bootstrap resample all of them for every arm, so at the cap the
+/// permutations cost about as much as 50,000 resamples (the count, never the clock, decides:
+/// results stay the same on any machine). The cap still lets Holm reach α/10 for 500 tests at
+/// 95% and α for 5,000.
 ///
 /// With at most `Resampling.exactUnits` diners the test enumerates all 2^n swaps instead: its
 /// smallest p-value is 2 / 2^n (the identity and the swap of every diner tie), whatever B.
