@@ -14,10 +14,14 @@ What it checks:
       with scipy's defaults (zero_method="wilcox", correction=False, method="auto"): they must
       equal p_t and p_wilcoxon to 1e-9 (both null where scipy gives nan or refuses, and for
       coverage, which has no per-diner paired value);
-    - from the report's p_value list (the defined ones, in report order: the family)
+    - from the report's p_value list (the defined ones, in report order, less those of two arms
+      identical for every diner: the family)
       statsmodels.stats.multitest.multipletests(p, method="holm") and method="fdr_bh": they must
       equal p_holm and p_bh to 1e-12, and the family's size must be the one the report states
-      in its parameter p_adjust_family;
+      in its parameter p_adjust_family. The identical ones are found again from per.csv (the
+      same numerator, and denominator for a ratio, for every diner; for coverage the same
+      count of dishes, which the report's list must then agree with): they must be the list the
+      report states, with p_value, p_holm and p_bh all 1;
     - from per.csv the pooled difference sum N_a / sum D_a - sum N_b / sum D_b (a count: the
       difference of the sums), which must equal the report's difference to 1e-12: the file holds
       the sums the report was made of.
@@ -275,6 +279,9 @@ def check_run(name, report, per_diner_path):
     methods = {}
     defined = {"p_t": 0, "p_wilcoxon": 0}
     family, places = [], []
+    stated_family = report["parameters"].get("p_adjust_family", {})
+    stated_identical = {(i["arm"], i["metric"]) for i in stated_family.get("identical", [])}
+    identical = set()
     for d in report["differences"]:
         arm, base = d["arm"], d["baseline"]
         for metric in metrics:
@@ -300,14 +307,28 @@ def check_run(name, report, per_diner_path):
                 if g > worst["difference"]:
                     worst["difference"] = g
                     where["difference"] = f"{arm} {metric}: {e['value']!r} vs {pooled!r}"
-            if e["p_value"] is not None:
+            same = all(a[1] == b[1] and (form != "ratio" or a[2] == b[2])
+                       for a, b in zip(arm_rows, base_rows))
+            # Coverage's per-diner counts can only refute the report's claim, not prove it.
+            if e["p_value"] is not None and (
+                    same if form != "coverage" else same and (arm, metric) in stated_identical):
+                identical.add((arm, metric))
+                for key in ("p_value", "p_holm", "p_bh"):
+                    if e[key] != 1:
+                        counted = "p_bh" if key == "p_bh" else "p_holm"
+                        worst[counted] = math.inf
+                        where[counted] = (f"{arm} {metric}: identical arms, {key} {e[key]!r} "
+                                          "is not 1")
+            elif e["p_value"] is not None:
                 family.append(e["p_value"])
                 places.append((arm, metric))
-    stated = report["parameters"].get("p_adjust_family", "")
+    stated = stated_family.get("description", "")
     arms = len(report["differences"])
-    left = arms * len(metrics) - len(family)
+    left = arms * len(metrics) - len(family) - len(identical)
+    parts = ([f"{left} undefined"] if left else []) + (
+        [f"{len(identical)} identical for every diner"] if identical else [])
     expected_family = (f"arm x metric: {len(family)} tests ({arms} arms x {len(metrics)} metrics"
-                       + (f", {left} undefined left out)" if left else ")"))
+                       + (", " + " and ".join(parts) + " left out)" if parts else ")"))
     adjusted = {
         "p_holm": [float(x) for x in multipletests(family, method="holm")[1]],
         "p_bh": [float(x) for x in multipletests(family, method="fdr_bh")[1]],
@@ -327,14 +348,17 @@ def check_run(name, report, per_diner_path):
 
     log(f"  {len(report['differences'])} arms x {len(metrics)} metrics against "
         f"{report['baseline']!r}, {report['units']} diners")
-    log(f"  family: {len(family)} defined randomization p-values; the report says "
-        f"{stated!r}")
+    log(f"  family: {len(family)} defined randomization p-values, {len(identical)} of identical "
+        f"arms left out; the report says {stated!r}")
     log(f"  p_t defined {defined['p_t']}, p_wilcoxon defined {defined['p_wilcoxon']}; "
         f"scipy's Wilcoxon branches: "
         + ", ".join(f"{k} {v}" for k, v in sorted(methods.items())))
-    ok = stated == expected_family
-    if not ok:
+    ok = stated == expected_family and identical == stated_identical
+    if stated != expected_family:
         log(f"  the family stated is not {expected_family!r}")
+    if identical != stated_identical:
+        log(f"  identical arms found {sorted(identical)}, the report lists "
+            f"{sorted(stated_identical)}")
     for key, tolerance in (("p_t", TEST_TOLERANCE), ("p_wilcoxon", TEST_TOLERANCE),
                            ("p_holm", ADJUST_TOLERANCE), ("p_bh", ADJUST_TOLERANCE),
                            ("difference", ADJUST_TOLERANCE)):

@@ -16,8 +16,13 @@ enum CompareOptions {
     help: "Report every other strategy's difference from this one."
   ).with { $0.completions = InputOptions.strategyCompletions }
   static let resamples = Option<Int>(
-    "resamples", valueName: "n",
-    help: "Bootstrap resamples and randomization-test permutations (default 1000).")
+    "resamples", valueName: "n", help: "Bootstrap resamples of the intervals (default 1000).")
+  static let permutations = Option<Int>(
+    "permutations", valueName: "n",
+    help:
+      "Randomization-test permutations per difference (default: enough for the report's"
+      + " family of tests to reach significance, \(PermutationCount.minimum) to"
+      + " \(PermutationCount.cap)).")
   static let level = Option<Double>(
     "level", valueName: "p", help: "Confidence level of the intervals (default 0.95).")
   static let format = Option<String>(
@@ -105,8 +110,10 @@ let compareCommand = CommandSpec(
     otherwise). With --baseline, every other strategy's paired difference from the baseline, \
     with its interval and a paired randomization-test p-value, that p-value adjusted for the \
     many tests of the report (Holm; Benjamini-Hochberg), and a paired t-test and a Wilcoxon \
-    signed-rank test. The unit of resampling is the diner: a diner's sessions share tastes and \
-    history, so they are resampled together.
+    signed-rank test. The randomization test draws enough permutations for the smallest \
+    Holm-adjusted p-value to reach a tenth of 1 - level (--permutations sets them), and every \
+    output says when no difference can be significant. The unit of resampling is the diner: a \
+    diner's sessions share tastes and history, so they are resampled together.
 
     Without logs it simulates: every strategy serves the same seeded population on the same \
     days with the same random numbers, so differences are paired diner by diner. The metrics \
@@ -118,9 +125,10 @@ let compareCommand = CommandSpec(
     ranking metrics (precision, recall, NDCG, MAP, hit rate at each k of --k 1,5,10; MRR; \
     coverage, novelty, diversity, popularity bias at the largest k) judge those decks against \
     the right swipes of the evaluation period. --run FILE evaluates a TREC run made elsewhere on \
-    the same diners. With --ope, off-policy estimates (replay, IPS, SNIPS, doubly robust) of \
-    each strategy's like rate in the slots the logged diners reached, from the propensities the \
-    logging strategy wrote.
+    the same diners. The ranking metrics favour the strategy that wrote the log (it decided what \
+    each diner could swipe), and a note says so. With --ope, off-policy estimates (replay, IPS, \
+    SNIPS, doubly robust) of each strategy's like rate in the slots the logged diners reached, \
+    from the propensities the logging strategy wrote, correct for that.
 
     Examples:
       menudeck compare -s random -s popularity -s affinity --baseline random --users 1000 --days 14
@@ -134,6 +142,7 @@ let compareCommand = CommandSpec(
     InputOptions.option.with(help: "Strategy option, for all.").spec,
     CompareOptions.baseline.spec,
     CompareOptions.resamples.spec,
+    CompareOptions.permutations.spec,
     CompareOptions.level.spec,
     InputOptions.seed.with(help: "Random seed of the simulation and the bootstrap.").spec,
     InputOptions.jobs.with(
@@ -234,6 +243,13 @@ enum Compare {
     // Holm and Benjamini-Hochberg over every defined p-value of the report (the ranking and the
     // off-policy metrics of a comparison on logs together).
     MultipleComparisons.adjust(&report)
+    if let significance = report.significance {
+      if let warning = significance.unattainable {
+        context.warn(warning, code: "significance_unattainable")
+      } else if let note = significance.capped {
+        context.note(note, code: "permutations_capped")
+      }
+    }
     try outputs.write(ComparisonWriter.render(report, format: format), to: "--out")
     if outputs.isGiven("--report") {
       try outputs.write(HTMLReport.render(report), to: "--report")
@@ -251,7 +267,9 @@ enum Compare {
     return .success
   }
 
-  /// `--resamples`, `--level` and the seed of the bootstrap.
+  /// `--resamples`, `--permutations`, `--level` and the seed of the bootstrap. The
+  /// permutations are `--permutations` when given; else `permutations(...)` chooses them from the
+  /// report's family once the per-diner tables are known.
   static func resampling(_ args: ParsedArguments, _ config: MenuDeckConfig) throws
     -> ResamplingOptions
   {
@@ -263,6 +281,13 @@ enum Compare {
       }
       resampling.resamples = n
     }
+    if let n = try args.value(CompareOptions.permutations) {
+      guard Limits.permutations.contains(n) else {
+        throw UsageError(
+          "'--permutations' must be between 1 and \(Limits.permutations.upperBound), got \(n)")
+      }
+      resampling.permutations = n
+    }
     if let level = try args.value(CompareOptions.level) {
       guard level > 0 && level < 1 else {
         throw UsageError("'--level' must be between 0 and 1 (e.g. 0.95), got \(level)")
@@ -271,6 +296,50 @@ enum Compare {
     }
     resampling.seed = try args.value(InputOptions.seed) ?? config.seed
     return resampling
+  }
+
+  /// The randomization test's permutations for the differences of `tables` from the baseline
+  /// (each table with the baseline's index in it, nil when it has none): `--permutations` when
+  /// given, else `PermutationCount`'s count for the family the tables' tests make. Sets
+  /// `resampling.permutations`; nil (and nothing set) without a baseline.
+  static func permutations(
+    _ tables: [(table: UnitTable, baseline: Int?)], given: Bool,
+    _ resampling: inout ResamplingOptions
+  ) -> Significance? {
+    guard tables.contains(where: { $0.baseline != nil }) else { return nil }
+    let tests = tables.reduce(0) { $0 + Resampling.familyTests($1.table, baseline: $1.baseline) }
+    // A table of at most `Resampling.exactUnits` diners enumerates its swaps; the others draw,
+    // and say what the drawn permutations allow.
+    let units = tables.filter { $0.baseline != nil }.map(\.table.units.count).max() ?? 0
+    let significance = PermutationCount.choose(
+      tests: tests, alpha: MultipleComparisons.alpha(level: resampling.level), units: units,
+      given: given ? resampling.permutations : nil)
+    if significance.source != .exact { resampling.permutations = significance.permutations }
+    return significance
+  }
+
+  /// The bootstrap and the randomization tests of `table` (`Resampling.analyze`), counted on
+  /// the progress line, and their time under --verbose.
+  static func resample(
+    _ table: UnitTable, baseline: Int?, _ resampling: ResamplingOptions, _ context: CommandContext
+  ) -> (arms: [ArmSummary], differences: [ArmDifference]) {
+    var clock = PhaseClock()
+    let result = context.withProgress(
+      "resample", unit: .items("resamples"),
+      total: Resampling.replicates(table, baseline: baseline, options: resampling)
+    ) { counter in
+      Resampling.analyze(table, baseline: baseline, options: resampling, progress: counter)
+    }
+    let tests =
+      baseline == nil
+      ? ""
+      : " and \(table.arms.count - 1) x \(Resampling.permutationCount(table, options: resampling))"
+        + " permutations"
+    context.info(
+      "resampled \(plural(table.units.count, "diner")) x \(plural(table.metrics.count, "metric")):"
+        + " \(resampling.resamples) bootstrap resamples\(tests) in \(clock.lap())",
+      code: "timing")
+    return result
   }
 
   static let coverageNote =
@@ -360,12 +429,10 @@ enum Compare {
     }
     let table = stats.unitTable(strategies: names, units: units)
     try Limits.checkResampling(table, resamples: resampling.resamples)
-    let (arms, differences) = context.withProgress(
-      "resample", unit: .items("resamples"),
-      total: Resampling.replicates(table, baseline: baseline, options: resampling)
-    ) { counter in
-      Resampling.analyze(table, baseline: baseline, options: resampling, progress: counter)
-    }
+    var resampling = resampling
+    let significance = permutations(
+      [(table, baseline)], given: args.isGiven(CompareOptions.permutations), &resampling)
+    let (arms, differences) = resample(table, baseline: baseline, resampling, context)
     let mode = setup.simulation.mode == .all ? "all" : "pick"
     context.note(
       "simulated \(plural(setup.population.count, "diner")) x \(plural(setup.days, "day"))"
@@ -396,6 +463,7 @@ enum Compare {
       ])
     report.topDishes = LogEvaluation.topDishes(names: names, counts: shown, catalog: catalog)
     report.unitTables = [table]
+    report.significance = significance
     let record = try Simulate.strategyRecord(args, config, strategies, context.io)
     RunInputs.tell(record.inputs, context)
     report.run = RunRecord(context, inputs: setup.inputs + record.inputs)

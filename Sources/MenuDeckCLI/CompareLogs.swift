@@ -100,22 +100,35 @@ enum CompareLogs {
       arms: zip(strategyNames, rankings).map { OfflineArm(name: $0, rankings: $1) }
         + runArms.map(\.offlineArm)
     ).table
-    var analysis = try Analysis(ranking, baseline: setup.baseline, resampling, context)
     var unitTables = [ranking]
     var opeParameters: [ReportParameter] = []
+    var offPolicyTable: UnitTable?
     if let sessions = sink.sessions {
       let told = setup.inputs.count
       let part = try offPolicy(
         sessions, &setup, config, history, targetSeed, deckDate, context.io)
       RunInputs.tell(Array(setup.inputs[told...]), context)
-      // The off-policy table holds the strategies and the policies: a run has no estimates
-      // there, and a run as the baseline leaves the off-policy differences undefined.
-      try analysis.add(
-        part.table, baseline: setup.baseline.map { names[$0] }, resampling, context)
+      offPolicyTable = part.table
       unitTables.append(part.table)
       notes += part.notes
       for warning in part.warnings { context.warn(warning, code: "off_policy") }
       opeParameters = part.parameters
+    }
+    // The off-policy table holds the strategies and the policies: a run has no estimates
+    // there, and a run as the baseline leaves the off-policy differences undefined.
+    let baselineName = setup.baseline.map { names[$0] }
+    let offPolicyBaseline = offPolicyTable.flatMap { table in
+      baselineName.flatMap { name in table.arms.firstIndex { $0.arm == name } }
+    }
+    // The permutations are chosen for the family of both tables' tests, before either is
+    // resampled.
+    var resampling = resampling
+    let significance = Compare.permutations(
+      [(ranking, setup.baseline)] + (offPolicyTable.map { [($0, offPolicyBaseline)] } ?? []),
+      given: args.isGiven(CompareOptions.permutations), &resampling)
+    var analysis = try Analysis(ranking, baseline: setup.baseline, resampling, context)
+    if let offPolicyTable {
+      try analysis.add(offPolicyTable, baseline: baselineName, resampling, context)
     }
     for (_, strategy) in setup.arms { try strategy.finish() }
     let skipped = sink.heldOut.dinerCount - judged.count
@@ -137,6 +150,10 @@ enum CompareLogs {
     report.topDishes = LogEvaluation.topDishes(
       names: names, counts: shown + runArms.map(\.shown), catalog: setup.catalog)
     report.unitTables = unitTables
+    report.significance = significance
+    // Without --ope the ranking metrics are all the report has, and they favour the logging
+    // strategy: say so, and what would correct it.
+    if !setup.ope { report.loggingBias = sink.loggingBias }
     let record = try Simulate.strategyRecord(
       args, config, setup.arms.map { ($0.name, $0.strategy) }, context.io)
     RunInputs.tell(record.inputs, context)
@@ -153,6 +170,7 @@ enum CompareLogs {
       "compared \(compared) on \(plural(judged.count, "diner")) of "
         + logs.map { $0 == "-" ? "standard input" : $0 }.joined(separator: ", ") + ", "
         + setup.split.describe(deckDate), code: "summary")
+    if let bias = report.loggingBias { context.note(bias.note, code: "logging_bias") }
     return report
   }
 
@@ -579,12 +597,7 @@ enum CompareLogs {
       _ context: CommandContext
     ) throws {
       try Limits.checkResampling(table, resamples: resampling.resamples)
-      (arms, differences) = context.withProgress(
-        "resample", unit: .items("resamples"),
-        total: Resampling.replicates(table, baseline: baseline, options: resampling)
-      ) { counter in
-        Resampling.analyze(table, baseline: baseline, options: resampling, progress: counter)
-      }
+      (arms, differences) = Compare.resample(table, baseline: baseline, resampling, context)
       metrics = table.metrics
     }
 

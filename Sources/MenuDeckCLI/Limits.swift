@@ -18,8 +18,11 @@ enum Limits {
   static let simulatedDiners = 1...1_000_000
   /// Threads (`--jobs`): each holds a batch of decks at a time.
   static let jobs = 1...Parallel.maxJobs
-  /// Bootstrap resamples and randomization-test permutations (`--resamples`).
+  /// Bootstrap resamples (`--resamples`).
   static let resamples = 1...1_000_000
+  /// Randomization-test permutations per difference (`--permutations`): only counts are kept,
+  /// so the bound is the time (about units / 2 x metrics additions each), not the memory.
+  static let permutations = 1...PermutationCount.maximum
   /// Replicate values the bootstrap keeps in memory at once (resamples x strategies x metrics,
   /// 16 bytes each): 3.2 GB.
   static let replicateValues = 200_000_000

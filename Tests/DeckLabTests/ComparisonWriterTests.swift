@@ -15,7 +15,7 @@ func smallComparison(
   ]
 ) -> ComparisonReport {
   let undefined = Estimate(value: nil, lower: nil, upper: nil)
-  return ComparisonReport(
+  var report = ComparisonReport(
     title: "simulation: 40 diners x 2 days from 2026-11-01",
     parameters: [
       ReportParameter(name: "seed", value: "7"),
@@ -68,6 +68,9 @@ func smallComparison(
         ]),
     ],
     level: 0.95, resamples: 1000, units: 40, notes: notes)
+  // Two tests (decks and like_rate; coverage is undefined), 999 permutations given.
+  report.significance = PermutationCount.choose(tests: 2, alpha: 0.05, units: 40, given: 999)
+  return report
 }
 
 /// The arm and note names every format must escape.
@@ -83,12 +86,13 @@ struct ComparisonWriterTests {
       text(ComparisonWriter.render(smallComparison(), format: .table)) == """
         simulation: 40 diners x 2 days from 2026-11-01
 
-        seed:       7
-        strategies: popularity, affinity
-        units:      40
-        level:      95%
-        resamples:  1000
-        baseline:   popularity
+        seed:         7
+        strategies:   popularity, affinity
+        units:        40
+        level:        95%
+        resamples:    1000
+        permutations: 999 per difference (--permutations): over 2 tests the smallest Holm-adjusted p-value is 0.0020
+        baseline:     popularity
 
         estimates: value [lower, upper], 95% confidence interval
         metric                         popularity                 affinity
@@ -121,6 +125,7 @@ struct ComparisonWriterTests {
         | units | 40 |
         | level | 95% |
         | resamples | 1000 |
+        | permutations | 999 per difference (--permutations): over 2 tests the smallest Holm-adjusted p-value is 0.0020 |
         | baseline | popularity |
 
         ## Estimates
@@ -157,6 +162,8 @@ struct ComparisonWriterTests {
         {"title":"simulation: 40 diners x 2 days from 2026-11-01",
         "parameters":{"seed":"7","strategies":"popularity, affinity"},
         "units":40,"level":0.95,"resamples":1000,"baseline":"popularity",
+        "significance":{"alpha":0.05,"tests":2,"permutations":999,"source":"option","needed":1000,"min_p_value":0.001,"min_p_holm":0.002,"attainable":true},
+        "logging_bias":null,
         "metrics":[
         {"name":"decks","definition":"sessions","form":"total","count":true,"direction":"neither","unit":"sessions"},
         {"name":"like_rate","definition":"right_swipes / cards_shown","form":"ratio","count":false,"direction":"higher","unit":"likes per card"},
@@ -195,10 +202,11 @@ struct ComparisonWriterTests {
     var report = smallComparison()
     report.baseline = nil
     report.differences = []
+    report.significance = nil
     report.daily = []
     report.notes = []
     let out = text(ComparisonWriter.render(report, format: .json))
-    #expect(out.contains("\"baseline\":null,"))
+    #expect(out.contains("\"baseline\":null,\n\"significance\":null,\n\"logging_bias\":null,"))
     #expect(out.contains("\"differences\":[],\n\"daily\":[],\n\"top_dishes\":[],\n\"notes\":[]}\n"))
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
@@ -208,20 +216,20 @@ struct ComparisonWriterTests {
   @Test func csv() {
     #expect(
       text(ComparisonWriter.render(smallComparison(), format: .csv)) == """
-        kind,arm,baseline,metric,day,value,lower,upper,p_value,p_holm,p_bh,p_t,p_wilcoxon
-        estimate,popularity,,decks,,120.0,110.0,131.0,,,,,
-        estimate,popularity,,like_rate,,0.25,0.2,0.3125,,,,,
-        estimate,popularity,,catalog_coverage,,,,,,,,,
-        estimate,affinity,,decks,,118.0,108.5,129.0,,,,,
-        estimate,affinity,,like_rate,,0.3125,0.25,0.375,,,,,
-        estimate,affinity,,catalog_coverage,,0.4,0.4,0.4,,,,,
-        difference,affinity,popularity,decks,,-2.0,-6.0,3.0,0.52,0.52,0.52,0.5,0.625
-        difference,affinity,popularity,like_rate,,0.0625,0.01,0.115,1e-05,2e-05,2e-05,3.125e-06,0.000125
-        difference,affinity,popularity,catalog_coverage,,,,,,,,,
-        daily,popularity,,like_rate,2026-11-01,0.25,,,,,,,
-        daily,popularity,,like_rate,2026-11-02,,,,,,,,
-        daily,affinity,,like_rate,2026-11-01,0.3,0.25,0.375,,,,,
-        daily,affinity,,like_rate,2026-11-02,0.325,,,,,,,
+        kind,arm,baseline,metric,day,value,lower,upper,p_value,p_holm,p_bh,p_t,p_wilcoxon,min_p_holm,significance_attainable
+        estimate,popularity,,decks,,120.0,110.0,131.0,,,,,,,
+        estimate,popularity,,like_rate,,0.25,0.2,0.3125,,,,,,,
+        estimate,popularity,,catalog_coverage,,,,,,,,,,,
+        estimate,affinity,,decks,,118.0,108.5,129.0,,,,,,,
+        estimate,affinity,,like_rate,,0.3125,0.25,0.375,,,,,,,
+        estimate,affinity,,catalog_coverage,,0.4,0.4,0.4,,,,,,,
+        difference,affinity,popularity,decks,,-2.0,-6.0,3.0,0.52,0.52,0.52,0.5,0.625,0.002,true
+        difference,affinity,popularity,like_rate,,0.0625,0.01,0.115,1e-05,2e-05,2e-05,3.125e-06,0.000125,0.002,true
+        difference,affinity,popularity,catalog_coverage,,,,,,,,,,0.002,true
+        daily,popularity,,like_rate,2026-11-01,0.25,,,,,,,,,
+        daily,popularity,,like_rate,2026-11-02,,,,,,,,,,
+        daily,affinity,,like_rate,2026-11-01,0.3,0.25,0.375,,,,,,,
+        daily,affinity,,like_rate,2026-11-02,0.325,,,,,,,,,
 
         """)
   }
@@ -234,7 +242,7 @@ struct ComparisonWriterTests {
     #expect(lines.count == csv.count - 1)
     #expect(
       lines[0]
-        == #"{"kind":"estimate","arm":"popularity","baseline":null,"metric":"decks","day":null,"value":120.0,"lower":110.0,"upper":131.0,"p_value":null,"p_holm":null,"p_bh":null,"p_t":null,"p_wilcoxon":null}"#
+        == #"{"kind":"estimate","arm":"popularity","baseline":null,"metric":"decks","day":null,"value":120.0,"lower":110.0,"upper":131.0,"p_value":null,"p_holm":null,"p_bh":null,"p_t":null,"p_wilcoxon":null,"min_p_holm":null,"significance_attainable":null}"#
     )
     for (line, row) in zip(lines, csv.dropFirst()) {
       let object = try #require(
@@ -243,6 +251,8 @@ struct ComparisonWriterTests {
       for (key, field) in zip(ComparisonWriter.tidyColumns, fields) {
         if field.isEmpty {
           #expect(object[key] is NSNull, "\(key) in \(line)")
+        } else if field == "true" || field == "false" {
+          #expect((object[key] as? Bool) == (field == "true"), "\(key) in \(line)")
         } else if let number = Double(field) {
           #expect((object[key] as? Double) == number, "\(key) in \(line)")
         } else {
@@ -252,10 +262,46 @@ struct ComparisonWriterTests {
     }
   }
 
+  /// When no difference can be significant, and on logs without --ope, every format says so:
+  /// a note in the table, Markdown and JSON, the JSON's fields, and the CSV's last columns.
+  @Test func everyFormatSaysWhenNoDifferenceCanBeSignificant() throws {
+    var report = smallComparison(notes: [])
+    report.significance = PermutationCount.choose(tests: 2, alpha: 0.05, units: 40, given: 20)
+    report.loggingBias = LoggingBias(evaluationEvents: 100, withPropensity: 0, byDate: true)
+    let warning = try #require(report.significance?.unattainable)
+    #expect(
+      warning
+        == "no difference can be significant at 0.05: with 20 permutations the smallest p-value"
+        + " is 1 / 21, so over 2 tests the smallest Holm-adjusted p-value is 0.0953; give"
+        + " --permutations 1000 or more (or leave --permutations out: the default chooses"
+        + " enough)")
+    let bias = report.loggingBias!.note
+    #expect(bias.contains("log each card's position and propensity"))
+    let table = text(ComparisonWriter.render(report, format: .table))
+    #expect(table.hasSuffix("notes:\n- " + bias + "\n- " + warning + "\n"))
+    let markdown = text(ComparisonWriter.render(report, format: .markdown))
+    #expect(markdown.contains("## Notes\n\n- " + ReportText.markdown(bias, lineStart: true)))
+    #expect(markdown.contains("\n- " + ReportText.markdown(warning, lineStart: true) + "\n"))
+    let json = text(ComparisonWriter.render(report, format: .json))
+    #expect(json.contains("\"attainable\":false}"))
+    #expect(json.contains("\"logging_bias\":{\"propensities\":\"none\",\"evaluation_events\":100"))
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    #expect(object["notes"] as? [String] == [bias, warning])
+    let csv = text(ComparisonWriter.render(report, format: .csv))
+    #expect(
+      csv.contains(
+        "\ndifference,affinity,popularity,decks,,-2.0,-6.0,3.0,0.52,0.52,0.52,0.5,0.625,"
+          + "0.09523809523809523,false\n"))
+    let jsonl = text(ComparisonWriter.render(report, format: .jsonl))
+    #expect(jsonl.contains("\"min_p_holm\":0.09523809523809523,\"significance_attainable\":false}"))
+  }
+
   @Test func tableWithoutBaselineHasNoDifferences() {
     var report = smallComparison()
     report.baseline = nil
     report.differences = []
+    report.significance = nil
     report.notes = []
     let out = text(ComparisonWriter.render(report, format: .table))
     #expect(out.contains("baseline:   none\n"))
@@ -391,13 +437,13 @@ struct ComparisonWriterTests {
     #expect(
       table.header == [
         "kind", "arm", "baseline", "metric", "day", "value", "lower", "upper", "p_value",
-        "p_holm", "p_bh", "p_t", "p_wilcoxon",
+        "p_holm", "p_bh", "p_t", "p_wilcoxon", "min_p_holm", "significance_attainable",
       ])
     #expect(table.records.count == 13)
     #expect(table.records[3][1] == punctuatedName + "\nx")
     #expect(table.records[6][1] == punctuatedName + "\nx")
     #expect(table.records[6][2] == hostileName)
-    #expect(table.records.allSatisfy { $0.fields.count == 13 })
+    #expect(table.records.allSatisfy { $0.fields.count == 15 })
     #expect(text(bytes).contains("\"a,b\"\"c|d\nx\""))
   }
 
@@ -420,12 +466,15 @@ struct ComparisonWriterTests {
       level: 0.9, resamples: 0, units: 0, notes: [])
     #expect(
       text(ComparisonWriter.render(report, format: .csv))
-        == "kind,arm,baseline,metric,day,value,lower,upper,p_value,p_holm,p_bh,p_t,p_wilcoxon\n")
+        == "kind,arm,baseline,metric,day,value,lower,upper,p_value,p_holm,p_bh,p_t,p_wilcoxon,"
+        + "min_p_holm,significance_attainable\n")
     #expect(
       text(ComparisonWriter.render(report, format: .json)) == """
         {"title":"",
         "parameters":{},
         "units":0,"level":0.9,"resamples":0,"baseline":null,
+        "significance":null,
+        "logging_bias":null,
         "metrics":[],
         "arms":[],
         "differences":[],

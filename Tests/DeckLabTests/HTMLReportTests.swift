@@ -177,10 +177,13 @@ func manyArmsComparison(_ count: Int) -> ComparisonReport {
         return DailyPoint(day: nov(1).adding(days: d), value: v, lower: v - 0.02, upper: v + 0.02)
       })
   }
-  return ComparisonReport(
+  var report = ComparisonReport(
     title: "simulation: \(count) arms", parameters: [], metrics: metrics, arms: arms,
     baseline: names[0], differences: differences, daily: daily, level: 0.95, resamples: 1000,
     units: 100, notes: [])
+  report.significance = PermutationCount.choose(
+    tests: 2 * (count - 1), alpha: 0.05, units: 100, given: 1000)
+  return report
 }
 
 private func html(_ report: ComparisonReport) -> String {
@@ -294,6 +297,7 @@ struct HTMLReportTests {
     report.arms.removeLast()
     report.baseline = nil
     report.differences = []
+    report.significance = nil
     report.daily = []
     report.notes = []
     let out = html(report)

@@ -110,6 +110,39 @@ struct MultipleComparisonsTests {
     #expect(report.parameters.filter { $0.name == "p_adjust_family" }.count == 1)
   }
 
+  /// A test whose two arms are identical for every diner has p = 1 whatever the data: it is
+  /// left out of the family (both adjusted p-values 1), and the family's size, description and
+  /// JSON say so.
+  @Test func identicalArmsAreLeftOutOfTheFamily() throws {
+    var report = smallComparison()
+    report.differences.append(
+      ArmDifference(
+        arm: "thompson", baseline: "popularity", estimates: report.differences[0].estimates,
+        pValues: [1, 0.03, 0.9], identical: [true, false, false]))
+    report.differences[0].pValues = [1, 0.000_01, nil]
+    report.differences[0].identical = [true, false, false]
+    #expect(MultipleComparisons.familyTests(report) == 3)
+    MultipleComparisons.adjust(&report)
+    // statsmodels on [1e-05, 0.03, 0.9]: holm [3e-05, 0.06, 0.9], fdr_bh [3e-05, 0.045, 0.9].
+    let d0 = report.differences[0]
+    let d1 = report.differences[1]
+    #expect(d0.pHolm[0] == 1 && d0.pHolm[2] == nil && d0.pBH[0] == 1 && d0.pBH[2] == nil)
+    #expect(d1.pHolm[0] == 1 && d1.pBH[0] == 1 && d1.pHolm[2] == 0.9 && d1.pBH[2] == 0.9)
+    #expect(abs(d0.pHolm[1]! - 3e-05) < 1e-18 && abs(d0.pBH[1]! - 3e-05) < 1e-18)
+    #expect(abs(d1.pHolm[1]! - 0.06) < 1e-15 && abs(d1.pBH[1]! - 0.045) < 1e-15)
+    let family = try #require(report.parameters.first { $0.name == "p_adjust_family" })
+    #expect(
+      family.value
+        == "arm x metric: 3 tests (2 arms x 3 metrics, 1 undefined and 2 identical for every"
+        + " diner left out)")
+    #expect(
+      family.json.contains(
+        "\"identical\":[{\"arm\":\"affinity\",\"metric\":\"decks\"},"
+          + "{\"arm\":\"thompson\",\"metric\":\"decks\"}]"))
+    // The report's statement of what the permutations allow counts the same family.
+    #expect(report.significance?.tests == 3)
+  }
+
   @Test func aFamilyWithoutUndefinedTestsOrWithoutDifferences() {
     #expect(
       MultipleComparisons.familyDescription(tests: 144, arms: 9, metrics: 16)

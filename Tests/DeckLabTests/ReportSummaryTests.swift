@@ -174,20 +174,57 @@ struct ReportSummaryTests {
     #expect(ReportSummary.best(neutral, metric: 0).isEmpty)
   }
 
-  @Test func theMultipleComparisonsNoteStatesTheFamilyAndWhatTheResamplesAllow() {
+  @Test func theMultipleComparisonsNoteStatesTheFamilyAndWhatThePermutationsAllow() {
     var report = manyArmsComparison(4)
     let out = html(report)
     #expect(out.contains("makes 6 tests (3 arms × 2 metrics)"))
     #expect(out.contains("Holm&#39;s step-down") || out.contains("Holm's step-down"))
     #expect(out.contains("shown for reference only"))
-    // 6 tests x 1/1001 = 0.006: the resamples are enough, no warning.
-    #expect(!out.contains("--resamples"))
-    report.resamples = 99
+    // 6 tests x 1/1001 = 0.006: the permutations are enough, no warning.
+    #expect(
+      out.contains(
+        "Permutations of the randomization test: 1000 per difference (--permutations): over 6"
+          + " tests the smallest Holm-adjusted p-value is 0.0060."))
+    #expect(out.contains("randomization tests with 1000 permutations each."))
+    #expect(!out.contains("class=\"warning\""))
+    report.significance = PermutationCount.choose(tests: 6, alpha: 0.05, units: 100, given: 99)
     let few = html(report)
-    #expect(few.contains("smallest Holm-adjusted p-value is 0.0600"))
-    #expect(few.contains("<code>--resamples 120</code>"))
+    #expect(
+      few.contains(
+        "<p class=\"warning\">No difference can be significant at 0.05: with 99 permutations the"
+          + " smallest p-value is 1 / 100, so over 6 tests the smallest Holm-adjusted p-value is"
+          + " 0.0600; give --permutations 2000 or more (or leave --permutations out: the default"
+          + " chooses enough).</p>"))
     report.differences[0].pValues = [nil, 0.5]
     #expect(html(report).contains("5 tests (3 arms × 2 metrics, 1 undefined left out)"))
+    report.differences[1].identical = [true, false]
+    #expect(
+      html(report).contains(
+        "4 tests (3 arms × 2 metrics, 1 undefined and 1 identical for every diner left out)"))
+  }
+
+  @Test func fewDinersSayTheyNeedMoreDinersNotPermutations() {
+    var report = manyArmsComparison(4)
+    report.units = 6
+    report.significance = PermutationCount.choose(tests: 6, alpha: 0.05, units: 6, given: nil)
+    let out = html(report)
+    #expect(out.contains("randomization tests over all 64 swaps of the diners."))
+    #expect(
+      out.contains(
+        "No difference can be significant at 0.05: with 6 diners the randomization test"
+          + " enumerates all 2^6 swaps and its smallest p-value is 2 / 2^6, so over 6 tests the"
+          + " smallest Holm-adjusted p-value is 0.1875; more diners are needed."))
+  }
+
+  @Test func theLoggingBiasIsInTheSummaryOfAComparisonOnLogs() {
+    var report = manyArmsComparison(3)
+    #expect(!html(report).contains("What the log showed"))
+    report.loggingBias = LoggingBias(evaluationEvents: 10, withPropensity: 10, byDate: true)
+    let out = html(report)
+    #expect(out.contains("<strong>What the log showed.</strong> The ranking metrics favour the"))
+    #expect(out.contains("add --ope for off-policy estimates"))
+    // In the summary, not twice in the notes.
+    #expect(!out.contains("<li>the ranking metrics favour"))
   }
 
   @Test func shellQuotingOfArguments() {

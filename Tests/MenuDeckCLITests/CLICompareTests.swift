@@ -43,17 +43,29 @@ import Testing
     }
     let differences = try #require(json["differences"] as? [[String: Any]])
     #expect(differences.count == 2)
+    let parameters = try #require(json["parameters"] as? [String: Any])
+    let adjusted = try #require(parameters["p_adjust_family"] as? [String: Any])
+    // The tests whose two arms are identical for every diner are out of the family: here
+    // decks (common random numbers give both strategies the same sessions).
+    let identical = try #require(adjusted["identical"] as? [[String: String]]).map {
+      ($0["arm"] ?? "") + " " + ($0["metric"] ?? "")
+    }
+    #expect(identical.contains("popularity decks") && identical.contains("affinity decks"))
     var family: [Double] = []
     var holm: [Double] = []
     var bh: [Double] = []
     for d in differences {
       let estimates = try #require(d["estimates"] as? [String: [String: Any]])
+      let arm = try #require(d["arm"] as? String)
       for name in metrics {
         let e = try #require(estimates[name])
         for key in ["p_value", "p_holm", "p_bh", "p_t", "p_wilcoxon"] {
           #expect(e.keys.contains(key), "\(name) has no \(key)")
         }
-        if let p = e["p_value"] as? Double {
+        if identical.contains(arm + " " + name) {
+          #expect(e["p_value"] as? Double == 1 && e["p_holm"] as? Double == 1)
+          #expect(e["p_bh"] as? Double == 1)
+        } else if let p = e["p_value"] as? Double {
           family.append(p)
           holm.append(try #require(e["p_holm"] as? Double))
           bh.append(try #require(e["p_bh"] as? Double))
@@ -76,13 +88,12 @@ import Testing
     for i in family.indices {
       #expect(abs(holm[i] - expectedHolm[i]) < 1e-12 && abs(bh[i] - expectedBH[i]) < 1e-12)
     }
-    let parameters = try #require(json["parameters"] as? [String: Any])
-    let left = 2 * metrics.count - family.count
-    let adjusted = try #require(parameters["p_adjust_family"] as? [String: Any])
+    let left = 2 * metrics.count - family.count - identical.count
     #expect(
       adjusted["description"] as? String
-        == "arm x metric: \(family.count) tests (2 arms x \(metrics.count) metrics"
-        + (left > 0 ? ", \(left) undefined left out)" : ")"))
+        == "arm x metric: \(family.count) tests (2 arms x \(metrics.count) metrics, "
+        + (left > 0 ? "\(left) undefined and " : "")
+        + "\(identical.count) identical for every diner left out)")
     #expect(adjusted["tests"] as? Int == family.count && adjusted["arms"] as? Int == 2)
     #expect(adjusted["metrics"] as? Int == metrics.count)
     #expect((parameters["p_adjust"] as? String)?.contains("Holm") == true)

@@ -404,7 +404,7 @@ extension CLIRun {
     #expect(simulate.contains("\rmenudeck: simulate  0/6 days  0%"))
     let compare = stderr([
       "compare", "-s", "random", "-s", "popularity", "--baseline", "random", "--users", "12",
-      "--days", "2", "--resamples", "50",
+      "--days", "2", "--resamples", "50", "--permutations", "50",
     ])
     #expect(compare.contains("\rmenudeck: simulate  0/4 days  0%"))
     #expect(compare.contains("\rmenudeck: resample  0/100 resamples  0%"))

@@ -33,7 +33,10 @@ package struct ArmSummary: Sendable, Equatable {
 /// - `pHolm`, `pBH`: `pValues` adjusted by Holm's step-down and by Benjamini-Hochberg over the
 ///   report's family of tests (`MultipleComparisons.adjust` fills them; empty before);
 /// - `pT`, `pWilcoxon`: the paired t-test and the Wilcoxon signed-rank test on the per-diner
-///   paired values (`PairedTests`); nil for coverage.
+///   paired values (`PairedTests`); nil for coverage;
+/// - `identical`: whether the two arms have the same sums for every diner
+///   (`Resampling.identical`): then p is 1 whatever the data, and the test is left out of the
+///   family (empty: none is).
 package struct ArmDifference: Sendable, Equatable {
   package var arm: String
   package var baseline: String
@@ -43,10 +46,12 @@ package struct ArmDifference: Sendable, Equatable {
   package var pBH: [Double?]
   package var pT: [Double?]
   package var pWilcoxon: [Double?]
+  package var identical: [Bool]
 
   package init(
     arm: String, baseline: String, estimates: [Estimate], pValues: [Double?],
-    pHolm: [Double?] = [], pBH: [Double?] = [], pT: [Double?] = [], pWilcoxon: [Double?] = []
+    pHolm: [Double?] = [], pBH: [Double?] = [], pT: [Double?] = [], pWilcoxon: [Double?] = [],
+    identical: [Bool] = []
   ) {
     self.arm = arm
     self.baseline = baseline
@@ -56,7 +61,12 @@ package struct ArmDifference: Sendable, Equatable {
     self.pBH = pBH
     self.pT = pT
     self.pWilcoxon = pWilcoxon
+    self.identical = identical
   }
+
+  /// Whether metric `n`'s arms are identical for every diner (false past the end of
+  /// `identical`).
+  package func isIdentical(_ n: Int) -> Bool { n < identical.count && identical[n] }
 
   /// Element `n` of `values`, nil past its end (an array filled for fewer metrics).
   package static func at(_ values: [Double?], _ n: Int) -> Double? {
@@ -213,8 +223,15 @@ package struct ComparisonReport: Sendable, Equatable {
   /// The per-diner sums the estimates were made from (one table per group of metrics: the
   /// ranking metrics, the off-policy ones), for `--per-diner`.
   package var unitTables: [UnitTable] = []
-  /// Bootstrap resamples (also the randomization test's permutations).
+  /// Bootstrap resamples.
   package var resamples: Int
+  /// With a baseline: the randomization test's permutations, why that many, and whether a
+  /// difference can be significant (its `tests` set by `MultipleComparisons.adjust`); nil
+  /// without one.
+  package var significance: Significance? = nil
+  /// On logs evaluated without `--ope`: the note that the ranking metrics favour the logging
+  /// strategy, and what the log holds to correct it; nil otherwise.
+  package var loggingBias: LoggingBias? = nil
   /// Units (diners) the estimates are over.
   package var units: Int
   /// Remarks a reader must see (units left out, metrics undefined, ...).
@@ -224,6 +241,13 @@ package struct ComparisonReport: Sendable, Equatable {
   /// The version, command line and inputs (with their hashes) the report was made from; nil
   /// when the caller did not record them (tests of the writers).
   package var run: RunRecord? = nil
+
+  /// The notes of the table, Markdown and JSON: `notes`, then the logging bias's note and the
+  /// note that no difference can be significant, when there are such. The HTML report shows
+  /// these two in the summary instead.
+  package var allNotes: [String] {
+    notes + [loggingBias?.note, significance?.unattainable].compactMap { $0 }
+  }
 
   package init(
     title: String, parameters: [ReportParameter], metrics: [MetricSpec], arms: [ArmSummary],

@@ -18,6 +18,11 @@ import DeckIO
 ///     {"title":"...",
 ///     "parameters":{"seed":"42",...},            parameter values are strings, in report order
 ///     "units":1000,"level":0.95,"resamples":1000,"baseline":"popularity",   (or null)
+///     "significance":{"alpha":0.05,"tests":32,"permutations":7000,"source":"family",
+///      "needed":7000,"min_p_value":0.000142836737608913,"min_p_holm":0.004570775603485216,
+///      "attainable":true},                        null without a baseline (`Significance`)
+///     "logging_bias":{"propensities":"none","evaluation_events":1439,"with_propensity":0,
+///      "note":"..."},                             logs without --ope; else null (`LoggingBias`)
 ///     "metrics":[
 ///     {"name":"decks","definition":"...","form":"total","count":true},
 ///     {"name":"catalog_coverage","definition":"...","form":"coverage","count":false,
@@ -46,13 +51,15 @@ import DeckIO
 ///
 /// CSV: RFC 4180 (a field is quoted when it holds a comma, quote, CR or LF; quotes doubled), LF
 /// line ends, the header `kind,arm,baseline,metric,day,value,lower,upper,p_value,p_holm,p_bh,p_t,
-/// p_wilcoxon`, then
-/// - `estimate` rows: one per arm and metric (arm order, then metric order); `baseline`, `day` and
-///   the p-values empty;
+/// p_wilcoxon,min_p_holm,significance_attainable`, then
+/// - `estimate` rows: one per arm and metric (arm order, then metric order); `baseline`, `day`,
+///   the p-values and the last two columns empty;
 /// - `difference` rows: one per non-baseline arm and metric: arm minus `baseline` with its
-///   interval and p-values (as in JSON; empty when undefined); `day` empty;
+///   interval and p-values (as in JSON; empty when undefined), and the report's smallest
+///   attainable Holm-adjusted p-value and whether it is below 1 − level (`true`/`false`: can any
+///   difference be significant), the same on every difference row; `day` empty;
 /// - `daily` rows: one per series and day: `value` is the day's value, `lower` and `upper` its
-///   interval (empty when undefined); `baseline` and the p-values empty.
+///   interval (empty when undefined); `baseline`, the p-values and the last two columns empty.
 /// The title, parameters and notes are not in the CSV (use JSON for them).
 ///
 /// Table and Markdown: the title; the parameters, units, level, resamples and baseline; the
@@ -103,6 +110,8 @@ package enum ComparisonWriter {
     s += "},\n\"units\":\(report.units),\"level\":" + jsonNumber(report.level, count: false)
     s += ",\"resamples\":\(report.resamples),\"baseline\":"
     s += report.baseline.map(JSONText.string) ?? "null"
+    s += ",\n\"significance\":" + (report.significance?.json ?? "null")
+    s += ",\n\"logging_bias\":" + (report.loggingBias?.json ?? "null")
     s += ",\n\"metrics\":" + jsonList(report.metrics.map(jsonMetric))
     s += ",\n\"arms\":"
     s += jsonList(
@@ -139,7 +148,7 @@ package enum ComparisonWriter {
         return "{\"arm\":" + JSONText.string(top.arm) + ",\"dishes\":["
           + dishes.joined(separator: ",") + "]}"
       })
-    s += ",\n\"notes\":[" + report.notes.map(JSONText.string).joined(separator: ",") + "]}\n"
+    s += ",\n\"notes\":[" + report.allNotes.map(JSONText.string).joined(separator: ",") + "]}\n"
     return s
   }
 
@@ -188,7 +197,7 @@ package enum ComparisonWriter {
   /// The columns of the tidy forms (CSV and JSON Lines), in order.
   package static let tidyColumns =
     ["kind", "arm", "baseline", "metric", "day", "value", "lower", "upper"]
-    + ReportText.pValueKeys
+    + ReportText.pValueKeys + ["min_p_holm", "significance_attainable"]
 
   /// The CSV's header line.
   package static let csvHeader = tidyColumns.joined(separator: ",") + "\n"
@@ -217,7 +226,10 @@ package enum ComparisonWriter {
         s += fields.joined(separator: ",") + "\n"
       }
     }
-    let noPValues = [String](repeating: null, count: ReportText.pValueKeys.count)
+    let noPValues = [String](repeating: null, count: ReportText.pValueKeys.count + 2)
+    let significance =
+      report.significance.map { [number($0.smallestHolm), $0.attainable ? "true" : "false"] }
+      ?? [null, null]
     for arm in report.arms {
       for (n, m) in report.metrics.enumerated() {
         let e = ReportText.estimate(arm.estimates, n)
@@ -235,7 +247,7 @@ package enum ComparisonWriter {
           [
             text("difference"), text(d.arm), text(d.baseline), text(m.name), null,
             number(e.value), number(e.lower), number(e.upper),
-          ] + ReportText.pValueColumns(d, n).map { number($0.value) })
+          ] + ReportText.pValueColumns(d, n).map { number($0.value) } + significance)
       }
     }
     for series in report.daily {
@@ -275,9 +287,9 @@ package enum ComparisonWriter {
       let grid = ReportText.dishesGrid(report, clean: clean)
       s += renderGrid(grid.header, grid.rows, groups: report.topDishes.indices.map { [$0 + 1] })
     }
-    if !report.notes.isEmpty {
+    if !report.allNotes.isEmpty {
       s += "\nnotes:\n"
-      for note in report.notes { s += "- " + clean(note) + "\n" }
+      for note in report.allNotes { s += "- " + clean(note) + "\n" }
     }
     return s
   }
@@ -341,9 +353,11 @@ package enum ComparisonWriter {
       let grid = ReportText.dishesGrid(report, clean: md)
       s += markdownTable(grid.header, grid.rows)
     }
-    if !report.notes.isEmpty {
+    if !report.allNotes.isEmpty {
       s += "\n## Notes\n\n"
-      for note in report.notes { s += "- " + ReportText.markdown(note, lineStart: true) + "\n" }
+      for note in report.allNotes {
+        s += "- " + ReportText.markdown(note, lineStart: true) + "\n"
+      }
     }
     return s
   }

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import DeckIO
 import Foundation
@@ -12,7 +13,9 @@ import Foundation
 ///   `value [lower, upper]`, the best arm per metric marked by the metric's direction, and the
 ///   differences from the baseline that are significant after Holm's adjustment marked; then
 ///   the note on multiple comparisons (the family's size, the correction, what the p-values
-///   shown are, and whether the number of resamples lets any test reach significance);
+///   shown are, the permutations of the randomization test and whether they let any test reach
+///   significance); on logs evaluated without `--ope`, the note on what the log showed
+///   (`LoggingBias`);
 /// - the notes;
 /// - per metric its name, direction, unit and definition, a dot-and-whisker chart of every arm's
 ///   value with its interval (the baseline's value as a dashed line) and, with a baseline, a
@@ -109,7 +112,14 @@ package enum HTMLReport {
     s += report.units == 1 ? "" : "s"
     if let baseline = report.baseline { s += ", against the baseline " + h(baseline) }
     s += "; " + ReportText.percent(report.level) + " confidence intervals from "
-    s += "\(report.resamples) bootstrap resamples of diners.</p>\n<nav><ul>"
+    s += "\(report.resamples) bootstrap resamples of diners"
+    if let significance = report.significance {
+      s +=
+        significance.source == .exact
+        ? "; randomization tests over all \(significance.permutations) swaps of the diners"
+        : "; randomization tests with \(significance.permutations) permutations each"
+    }
+    s += ".</p>\n<nav><ul>"
     var links = [("summary", "Summary")]
     if !report.notes.isEmpty { links.append(("notes", "Notes")) }
     links.append(("metrics", "Metrics"))
@@ -202,11 +212,16 @@ package enum HTMLReport {
       s += " <span class=\"swatch-key differs\">no better direction</span>."
     }
     s += "</p>\n" + multipleComparisons(report)
+    if let bias = report.loggingBias {
+      s += "<div class=\"callout\">\n<p class=\"warning\"><strong>What the log showed.</strong> "
+      s += h(bias.note.prefix(1).uppercased() + bias.note.dropFirst()) + ".</p>\n</div>\n"
+    }
     return s + "</section>\n"
   }
 
   /// The note on multiple comparisons: the family, the correction, what the shown p-values are,
-  /// and a warning when too few resamples let no test reach significance.
+  /// the permutations and the smallest adjusted p-value they allow, and a warning when no test
+  /// can reach significance (`Significance.unattainable`).
   private static func multipleComparisons(_ report: ComparisonReport) -> String {
     guard !report.differences.isEmpty else { return "" }
     let h = ReportText.html
@@ -214,12 +229,20 @@ package enum HTMLReport {
     let arms = report.differences.count
     let metrics = report.metrics.count
     let alpha = ReportSummary.alpha(report)
-    let alphaText = ReportText.fixed(alpha, decimals: 2)
+    let alphaText = Text.roundTrip(alpha)
     var s = "<div class=\"callout\">\n<p><strong>Multiple comparisons.</strong> Against the"
     s += " baseline this report makes \(tests) test\(tests == 1 ? "" : "s") (\(arms) arm"
     s += "\(arms == 1 ? "" : "s") × \(metrics) metric\(metrics == 1 ? "" : "s")"
-    let left = arms * metrics - tests
-    s += left > 0 ? ", \(left) undefined left out)" : ")"
+    let identical = report.differences.reduce(0) { sum, d in
+      sum
+        + (0..<metrics).filter { d.isIdentical($0) && ArmDifference.at(d.pValues, $0) != nil }
+        .count
+    }
+    let undefined = arms * metrics - tests - identical
+    var left: [String] = []
+    if undefined > 0 { left.append("\(undefined) undefined") }
+    if identical > 0 { left.append("\(identical) identical for every diner") }
+    s += left.isEmpty ? ")" : ", " + left.joined(separator: " and ") + " left out)"
     s += ", one per arm and metric, so some small p-values are expected by chance alone."
     s += " Significance is called on the p-values adjusted by Holm's step-down method over"
     s += " that whole family (<em>Holm</em> in the charts and tables): calling only those below "
@@ -228,21 +251,11 @@ package enum HTMLReport {
     s += " unadjusted p-values (<em>p</em>, the paired randomization test) are shown for"
     s += " reference only. The JSON and CSV outputs add the Benjamini-Hochberg adjustment, a"
     s += " paired t-test and a Wilcoxon signed-rank test.</p>\n"
-    let smallest = ReportSummary.smallestHolm(report)
-    if tests > 0 && smallest >= alpha {
-      s += "<p class=\"warning\">With "
-      if report.units <= Resampling.exactUnits {
-        s += "\(report.units) diners the exact test's smallest p-value is 2 / 2^\(report.units),"
-        s += " so over \(tests) tests the smallest Holm-adjusted p-value is "
-        s += h(ReportText.pValueText(smallest)) + ": no difference can be significant at "
-        s += alphaText + " with so few diners.</p>\n"
-      } else {
-        let needed = Int((Double(tests) / alpha).rounded(.up))
-        s += "\(report.resamples) resamples the smallest p-value is 1 / \(report.resamples + 1),"
-        s += " so over \(tests) tests the smallest Holm-adjusted p-value is "
-        s += h(ReportText.pValueText(smallest)) + ": no difference can be significant at "
-        s += alphaText + ". Run with <code>--resamples \(needed)</code> or more to let the"
-        s += " adjusted tests decide.</p>\n"
+    if let significance = report.significance {
+      s += "<p>Permutations of the randomization test: " + h(significance.summary) + ".</p>\n"
+      if let unattainable = significance.unattainable {
+        s += "<p class=\"warning\">"
+        s += h(unattainable.prefix(1).uppercased() + unattainable.dropFirst()) + ".</p>\n"
       }
     }
     return s + "</div>\n"

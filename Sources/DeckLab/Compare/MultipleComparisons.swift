@@ -5,9 +5,16 @@ import DeckBase
 /// out "significant" by chance alone when no arm differs from the baseline.
 ///
 /// **The family** is every randomization-test p-value of the report's differences (every
-/// non-baseline arm x every metric) that is defined; an undefined one (no estimate on either
-/// side) is not a test and is left out. The t-test and Wilcoxon p-values are not adjusted: they
-/// test the same hypotheses again, as a check of the randomization test, not as more tests.
+/// non-baseline arm x every metric) that is defined, except those of two arms identical for
+/// every diner. An undefined one (no estimate on either side) is not a test and is left out. An
+/// identical one (`Resampling.identical`: `decks` in a simulation, where common random numbers
+/// give every strategy the same sessions) cannot reject whatever the data: every permutation
+/// gives the observed 0 and p = 1. Left in, it would only raise every other test's Holm factor;
+/// left out, the family's error rate is unchanged (it is never rejected: its p-value and both
+/// adjusted ones are 1), and the others stay valid, as being identical is not changed by any
+/// swap of a diner's two arms, so conditioning on it leaves each test's permutation distribution
+/// as it was. The t-test and Wilcoxon p-values are not adjusted: they test the same hypotheses
+/// again, as a check of the randomization test, not as more tests.
 ///
 /// Both adjustments give, per test, the smallest level at which the procedure would reject it,
 /// capped at 1, as statsmodels' `multipletests(p, method="holm")` and `method="fdr_bh"` do
@@ -46,6 +53,28 @@ package enum MultipleComparisons {
     return adjusted
   }
 
+  /// The significance level of a report at confidence level `level`: 1 − level, rounded to 12
+  /// decimals (1 − 0.95 is 0.05000000000000004 in binary, and a Holm p of exactly 0.05 must not
+  /// count as below 0.05), so that a difference called significant is one whose interval and
+  /// adjusted test agree on the same level.
+  package static func alpha(level: Double) -> Double {
+    ((1 - level) * 1e12).rounded() / 1e12
+  }
+
+  /// Whether difference `d`'s metric `n` is in the report's family: its randomization p-value
+  /// is defined and its two arms are not identical for every diner.
+  package static func inFamily(_ d: ArmDifference, _ n: Int) -> Bool {
+    guard let p = ArmDifference.at(d.pValues, n), p.isFinite else { return false }
+    return !d.isIdentical(n)
+  }
+
+  /// The tests of the family of `report` (see the type's documentation).
+  package static func familyTests(_ report: ComparisonReport) -> Int {
+    report.differences.reduce(0) { sum, d in
+      sum + report.metrics.indices.filter { inFamily(d, $0) }.count
+    }
+  }
+
   /// The name of the report parameter that states the family.
   package static let familyParameter = "p_adjust_family"
   /// The name of the report parameter that states the adjustments.
@@ -54,25 +83,34 @@ package enum MultipleComparisons {
     "p_holm: Holm step-down; p_bh: Benjamini-Hochberg; of the randomization p-values"
 
   /// The family's definition for `report`: "arm x metric: N tests (K arms x M metrics, U
-  /// undefined left out)".
-  package static func familyDescription(tests: Int, arms: Int, metrics: Int) -> String {
-    let left = arms * metrics - tests
+  /// undefined and I identical for every diner left out)".
+  package static func familyDescription(tests: Int, arms: Int, metrics: Int, identical: Int = 0)
+    -> String
+  {
+    let undefined = arms * metrics - tests - identical
+    var left: [String] = []
+    if undefined > 0 { left.append("\(undefined) undefined") }
+    if identical > 0 { left.append("\(identical) identical for every diner") }
     return "arm x metric: \(tests) test\(tests == 1 ? "" : "s") (\(arms) arm\(arms == 1 ? "" : "s")"
       + " x \(metrics) metric\(metrics == 1 ? "" : "s")"
-      + (left > 0 ? ", \(left) undefined left out)" : ")")
+      + (left.isEmpty ? ")" : ", " + left.joined(separator: " and ") + " left out)")
   }
 
   /// Fills `pHolm` and `pBH` of every difference of `report` over the family of its defined
-  /// randomization p-values, and states the family and the methods in its parameters (replacing
-  /// earlier ones). A report without differences is left as it is.
+  /// randomization p-values (an identical one gets 1 for both, outside the family), states the
+  /// family and the methods in its parameters (replacing earlier ones), and sets the family's
+  /// size in `report.significance`. A report without differences is left as it is.
   package static func adjust(_ report: inout ComparisonReport) {
     guard !report.differences.isEmpty else { return }
     let metrics = report.metrics.count
     var family: [Double] = []
     var places: [(difference: Int, metric: Int)] = []
+    var identical: [(arm: String, metric: String)] = []
     for (d, difference) in report.differences.enumerated() {
       for m in 0..<metrics {
-        guard m < difference.pValues.count, let p = difference.pValues[m], p.isFinite else {
+        guard let p = ArmDifference.at(difference.pValues, m), p.isFinite else { continue }
+        if difference.isIdentical(m) {
+          identical.append((difference.arm, report.metrics[m].name))
           continue
         }
         family.append(p)
@@ -82,8 +120,14 @@ package enum MultipleComparisons {
     let holm = holm(family)
     let bh = benjaminiHochberg(family)
     for d in report.differences.indices {
-      report.differences[d].pHolm = [Double?](repeating: nil, count: metrics)
-      report.differences[d].pBH = [Double?](repeating: nil, count: metrics)
+      let difference = report.differences[d]
+      report.differences[d].pHolm = (0..<metrics).map { m -> Double? in
+        guard let p = ArmDifference.at(difference.pValues, m), p.isFinite,
+          difference.isIdentical(m)
+        else { return nil }
+        return 1
+      }
+      report.differences[d].pBH = report.differences[d].pHolm
     }
     for (i, place) in places.enumerated() {
       report.differences[place.difference].pHolm[place.metric] = holm[i]
@@ -93,12 +137,18 @@ package enum MultipleComparisons {
       $0.name == familyParameter || $0.name == methodParameter
     }
     let description = familyDescription(
-      tests: family.count, arms: report.differences.count, metrics: metrics)
+      tests: family.count, arms: report.differences.count, metrics: metrics,
+      identical: identical.count)
+    let identicalJSON = identical.map {
+      "{\"arm\":" + JSONText.string($0.arm) + ",\"metric\":" + JSONText.string($0.metric) + "}"
+    }
     report.parameters.append(
       ReportParameter(
         name: familyParameter, value: description,
         json: "{\"tests\":\(family.count),\"arms\":\(report.differences.count),"
-          + "\"metrics\":\(metrics),\"description\":" + JSONText.string(description) + "}"))
+          + "\"metrics\":\(metrics),\"identical\":[" + identicalJSON.joined(separator: ",")
+          + "],\"description\":" + JSONText.string(description) + "}"))
     report.parameters.append(ReportParameter(name: methodParameter, value: methodDescription))
+    report.significance?.tests = family.count
   }
 }

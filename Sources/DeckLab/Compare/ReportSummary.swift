@@ -58,11 +58,10 @@ enum ReportSummary {
   }
 
   /// The significance level of the marks: 1 − the report's confidence level (0.05 at 95%), so
-  /// that a marked difference is one whose interval and adjusted test agree on the same level.
+  /// that a marked difference is one whose interval and adjusted test agree on the same level
+  /// (`MultipleComparisons.alpha`).
   static func alpha(_ report: ComparisonReport) -> Double {
-    // Rounded to 12 decimals: 1 - 0.95 is 0.05000000000000004 in binary, and a Holm p of
-    // exactly 0.05 must not count as below 0.05.
-    ((1 - report.level) * 1e12).rounded() / 1e12
+    MultipleComparisons.alpha(level: report.level)
   }
 
   /// How a difference compares with the baseline.
@@ -91,21 +90,8 @@ enum ReportSummary {
     return value > 0 ? .higher : .lower
   }
 
-  /// The number of tests in the family Holm adjusted over: the defined randomization p-values.
+  /// The number of tests in the family Holm adjusted over (`MultipleComparisons.familyTests`).
   static func familyTests(_ report: ComparisonReport) -> Int {
-    report.differences.reduce(0) { sum, d in
-      sum + d.pValues.prefix(report.metrics.count).filter { $0.map(\.isFinite) == true }.count
-    }
-  }
-
-  /// The smallest p-value the randomization test can give (1 / (permutations + 1); with all
-  /// 2^n swaps of n ≤ `Resampling.exactUnits` diners, 2 / 2^n: the identity and the swap of
-  /// every diner tie), and so the smallest Holm-adjusted one, `tests` times it (at most 1).
-  static func smallestHolm(_ report: ComparisonReport) -> Double {
-    let tests = Double(familyTests(report))
-    let smallest =
-      report.units <= Resampling.exactUnits && report.units > 0
-      ? 2 / Double(1 << report.units) : 1 / Double(report.resamples + 1)
-    return min(1, tests * smallest)
+    MultipleComparisons.familyTests(report)
   }
 }

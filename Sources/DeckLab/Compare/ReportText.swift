@@ -88,14 +88,18 @@ enum ReportText {
   }
 
   /// The header lines of the table, Markdown and HTML: the report's parameters, then units,
-  /// level, resamples and baseline (`none` without one).
+  /// level, resamples, the randomization test's permutations (with a baseline) and baseline
+  /// (`none` without one).
   static func headerFields(_ report: ComparisonReport) -> [ReportParameter] {
     report.parameters + [
       ReportParameter(name: "units", value: String(report.units)),
       ReportParameter(name: "level", value: percent(report.level)),
       ReportParameter(name: "resamples", value: String(report.resamples)),
-      ReportParameter(name: "baseline", value: report.baseline ?? "none"),
     ]
+      + (report.significance.map {
+        [ReportParameter(name: "permutations", value: $0.summary)]
+      } ?? [])
+      + [ReportParameter(name: "baseline", value: report.baseline ?? "none")]
   }
 
   static func dishesCaption(_ report: ComparisonReport) -> String {
@@ -132,9 +136,7 @@ enum ReportText {
 
   /// "32 tests of every arm x metric": the size of the family the adjusted p-values are over.
   static func familySize(_ report: ComparisonReport) -> String {
-    let tests = report.differences.reduce(0) { sum, d in
-      sum + d.pValues.prefix(report.metrics.count).filter { $0.map(\.isFinite) == true }.count
-    }
+    let tests = MultipleComparisons.familyTests(report)
     return "\(tests) test\(tests == 1 ? "" : "s") of every arm x metric"
   }
 

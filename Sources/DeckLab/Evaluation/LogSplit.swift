@@ -34,6 +34,9 @@ package struct LogSplitSink: EventSink {
   package private(set) var trainingEvents = 0
   /// The latest deck day of any event (date splits).
   package private(set) var lastDay: Int32?
+  /// Evaluated events (those `heldOut` counts) that carry a propensity: whether `--ope` could
+  /// correct the ranking metrics' bias (`LoggingBias`).
+  package private(set) var evaluationPropensities = 0
 
   package init(catalog: Catalog, split: LogSplit, seed: UInt64) {
     self.split = split
@@ -73,7 +76,7 @@ package struct LogSplitSink: EventSink {
         return disposition
       }
       _ = sessions?.event(e)
-      return heldOut.event(e.swipeEvent)
+      return evaluate(e)
     case .holdout:
       var h = StableHash()
       h.combine(seed)
@@ -81,7 +84,7 @@ package struct LogSplitSink: EventSink {
       h.combine(UInt64(0xff))
       h.combine(bytes: e.item)
       if h.finalized < threshold {
-        return heldOut.event(e.swipeEvent)
+        return evaluate(e)
       }
       let disposition = training.event(e)
       if disposition == .accepted {
@@ -90,6 +93,23 @@ package struct LogSplitSink: EventSink {
       }
       return disposition
     }
+  }
+
+  /// An event of the evaluation period, counted in `evaluationPropensities` when `heldOut`
+  /// counts it and it carries a propensity.
+  private mutating func evaluate(_ e: RawEvent) -> EventDisposition {
+    let before = heldOut.events
+    let disposition = heldOut.event(e.swipeEvent)
+    if heldOut.events > before && e.propensity != nil { evaluationPropensities += 1 }
+    return disposition
+  }
+
+  /// The bias note of the ranking metrics on these logs without `--ope`.
+  package var loggingBias: LoggingBias {
+    var byDate = false
+    if case .date = split { byDate = true }
+    return LoggingBias(
+      evaluationEvents: heldOut.events, withPropensity: evaluationPropensities, byDate: byDate)
   }
 
   package mutating func finish() {
