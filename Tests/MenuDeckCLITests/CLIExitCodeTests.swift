@@ -26,7 +26,7 @@ import Testing
   }
 
   func expectUsage(
-    _ arguments: [String], _ message: String, usage: String = CLITest.deckUsage,
+    _ arguments: [String], _ message: String, usage: String = CLITest.deckHelpNote,
     sourceLocation: Testing.SourceLocation = #_sourceLocation
   ) {
     let result = CLIRun(arguments)
@@ -82,12 +82,7 @@ import Testing
   @Test func unknownSubcommand() {
     expectUsage(
       ["deks"], "unknown subcommand 'deks' (did you mean 'deck'?)",
-      usage: """
-        USAGE: menudeck [--quiet] [--verbose] [--log-format <format>] [--no-progress]
-                        [<subcommand>]
-        See 'menudeck --help' for more information.
-
-        """)
+      usage: "menudeck: note: see 'menudeck --help'\n")
   }
 
   @Test(arguments: ["2026-13-01", "2026-02-30", "30.11.2026", "2026-11-30T00:00:00Z", ""])

@@ -182,9 +182,9 @@ final class PseudoTerminal {
     let run = CLIRun(["play", "--date", "2026-11-30"])
     #expect(run.code == .usage)
     #expect(
-      run.stderr.hasPrefix(
-        "menudeck: error: play swipes one diner's deck: give --user ID (the users file has 48 "
-          + "diners)\nUSAGE: menudeck play "))
+      run.stderr
+        == "menudeck: error: play swipes one diner's deck: give --user ID (the users file has 48 "
+        + "diners)\nmenudeck: note: see 'menudeck play --help'\n")
   }
 
   @Test func theLogIsNeverAnInput() throws {
