@@ -430,6 +430,8 @@ package struct EventReader {
           file.events += 1
           if e.swipe == .right { file.right += 1 } else { file.left += 1 }
           if sink.event(e) == .unknownItem {
+            // Only the first unknown dish's line is kept: the common path pays nothing.
+            if file.unknownItemEvents == 0 { file.firstUnknownItemLine = nextLine }
             file.unknownItemEvents += 1
             noteUnknown(e.item, in: &stats)
           }

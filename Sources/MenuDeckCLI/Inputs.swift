@@ -387,7 +387,7 @@ enum Inputs {
     }
     do {
       let (history, unknown, ids) = try merged.history(for: catalog, before: cutoff)
-      stats.noteUnknown(Int(unknown), ids: ids)
+      stats.noteUnknown(Int(unknown), ids: ids, inputs: snapshots + logs)
       return (history, stats, ingest.skippedFuture)
     } catch {
       if case .outOfMemory = error { throw error }

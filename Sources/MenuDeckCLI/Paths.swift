@@ -35,11 +35,17 @@ enum Paths {
 }
 
 extension EventReadStats {
-  /// Adds events of unknown items found outside the reader (in snapshots).
-  mutating func noteUnknown(_ count: Int, ids: [String]) {
+  /// Adds events of unknown items found outside the reader, in the history that the snapshots
+  /// and logs `inputs` made: the file's own when it is one input, else the merge's (no one file
+  /// holds them, and a snapshot has no lines).
+  mutating func noteUnknown(_ count: Int, ids: [String], inputs: [String]) {
     guard count > 0 else { return }
-    if files.isEmpty { files.append(EventFileStats(file: "", format: .jsonLines)) }
-    files[files.count - 1].unknownItemEvents += count
+    if inputs.count == 1, let k = files.lastIndex(where: { $0.file == inputs[0] }) {
+      files[k].unknownItemEvents += count
+    } else {
+      mergedUnknownItemEvents += count
+      mergedInputs = inputs
+    }
     for id in ids
     where !unknownItemIDs.contains(where: { IDKey.same($0, id) })
       && unknownItemIDs.count < EventReadStats.unknownIDLimit
