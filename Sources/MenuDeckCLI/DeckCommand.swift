@@ -82,8 +82,8 @@ enum DeckRun {
     defer { outputs.abort() }
 
     var rejects: RejectsWriter?
-    if outputs.isGiven("--rejects") {
-      rejects = RejectsWriter(output: try outputs.output("--rejects"))
+    if let path = settings.rejectsPath, outputs.isGiven("--rejects") {
+      rejects = InputOptions.rejectsWriter(path, output: try outputs.output("--rejects"))
     }
     var clock = PhaseClock()
     let inputs = try DeckInputs.load(args, config, settings, context.io, rejects: rejects)

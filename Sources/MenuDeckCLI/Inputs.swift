@@ -188,9 +188,7 @@ enum Inputs {
     }
     let skip = args.declares(InputOptions.skipBadLines) && args.flag(InputOptions.skipBadLines)
     let rejects = args.declares(InputOptions.rejects) ? args.value(InputOptions.rejects) : nil
-    if rejects != nil && !skip {
-      throw UsageError("'--rejects' needs '--skip-bad-lines' (without it a bad line stops the run)")
-    }
+    try InputOptions.checkRejects(rejects, skipBadLines: skip)
     var settings = RunSettings(
       config: config, catalogPath: catalog, usersPath: users, historyPaths: history,
       strategyName: strategyName, strategy: strategy, seed: seed, date: date, zone: zone,
