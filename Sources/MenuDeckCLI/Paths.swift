@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCommandLine
 import DeckCore
 import DeckIO
@@ -124,7 +125,11 @@ extension DeckIOError {
       location.file = fix(location.file)
       return .malformed(location, message: message)
     case .invalid(let path, let message):
-      return .invalid(path: fix(path), message: message)
+      // A message may show the path in a command line to run (a compressed log's).
+      return .invalid(
+        path: fix(path),
+        message: message.replacingOccurrences(
+          of: " \(TextLayout.shellWord(opened)) ", with: " \(TextLayout.shellWord(written)) "))
     }
   }
 }
