@@ -7,8 +7,16 @@ extension MenuDeckConfig {
   /// The run settings: "seed", "time_zone", "format" and "drag_rule".
   mutating func readSettings(_ root: JSONValue) throws(DeckIOError) {
     if let v = try root.optionalValue(at: "seed") {
-      guard let text = v.numberText, let seed = UInt64(text) else {
-        throw v.error("'seed' must be a whole number from 0 to 18446744073709551615")
+      let expected = "a whole number from 0 to \(UInt64.max)"
+      guard let text = v.numberText else {
+        throw v.error("'seed' is \(v.typeDescription), not a whole number; give \(expected)")
+      }
+      guard let seed = UInt64(text) else {
+        throw v.error(
+          "'seed': "
+            + (RangeText.isWholeNumber(text)
+              ? RangeText.outOfRange(text, give: expected)
+              : RangeText.not("a whole number", text, give: expected)))
       }
       self.seed = seed
     }

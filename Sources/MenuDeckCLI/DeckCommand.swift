@@ -194,8 +194,13 @@ enum DeckRun {
   static func shard(_ args: ParsedArguments) throws -> DinerShard? {
     guard let text = args.value(DeckRun.shard) else { return nil }
     guard let shard = DinerShard(text) else {
-      throw UsageError(
-        "'--shard' must be K/N with 1 <= K <= N <= \(DinerShard.maxCount), got '\(text)'")
+      let expected = "K/N with 1 <= K <= N <= \(DinerShard.maxCount), e.g. 2/8"
+      let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+      // Two whole numbers that make no shard are out of range; anything else is no K/N.
+      if parts.count == 2, parts.allSatisfy({ RangeText.isWholeNumber(String($0)) }) {
+        throw Limits.outOfRange("shard", text, give: expected)
+      }
+      throw UsageError("'--shard': " + RangeText.not("K/N", text, give: expected))
     }
     return shard
   }

@@ -46,9 +46,7 @@ enum InputOptions {
 
   /// `--jobs`, range-checked, or the cores available.
   static func jobs(_ args: ParsedArguments) throws -> Int {
-    guard let n = try args.value(jobs) else { return Parallel.availableCores() }
-    try Limits.check(n, option: "jobs", in: Limits.jobs, "threads")
-    return n
+    try Limits.value(args, jobs, in: Limits.jobs, "threads") ?? Parallel.availableCores()
   }
   static let format = Option<String>(
     "format", short: "f", valueName: "format", choices: DeckFormat.allCases.map(\.rawValue),

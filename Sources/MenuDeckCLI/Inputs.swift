@@ -182,8 +182,9 @@ enum Inputs {
       format = parsed
     }
     var rules = config.rules
-    if args.declares(InputOptions.size), let n = try args.value(InputOptions.size) {
-      try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
+    if args.declares(InputOptions.size),
+      let n = try Limits.value(args, InputOptions.size, in: Limits.deckSize, "cards")
+    {
       rules.size = n
     }
     let skip = args.declares(InputOptions.skipBadLines) && args.flag(InputOptions.skipBadLines)

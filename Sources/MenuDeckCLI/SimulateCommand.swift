@@ -176,8 +176,7 @@ enum Simulate {
   static func setup(_ args: ParsedArguments, _ config: MenuDeckConfig, _ io: CLIStreams) throws
     -> SimulationSetup
   {
-    let days = try args.value(SimulationOptions.days) ?? 30
-    try Limits.check(days, option: "days", in: Limits.days, "100 years")
+    let days = try Limits.value(args, SimulationOptions.days, in: Limits.days, "100 years") ?? 30
     guard let catalogPath = args.value(InputOptions.catalog) ?? config.catalog else {
       throw CommandFailure(
         .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
@@ -197,12 +196,12 @@ enum Simulate {
     if let s = try args.value(InputOptions.seed) { seed = s }
     let usersText = args.value(SimulationOptions.users) ?? "1000"
     if let n = Int(usersText) {
-      try Limits.check(n, option: "users", in: Limits.simulatedDiners, "diners")
+      try Limits.check(n, option: "users", in: Limits.simulatedDiners, "diners", text: usersText)
       population = Population(catalog: catalog, count: n, config: simulation, seed: seed)
     } else if isCount(usersText) {
       // Digits beyond any Int: a count, not a file name.
-      throw UsageError(
-        "'--users' must be at most \(Limits.simulatedDiners.upperBound) (diners), got \(usersText)")
+      throw Limits.outOfRange(
+        "users", usersText, give: Limits.span(Limits.simulatedDiners, "diners"))
     } else {
       let (profiles, usersHash) = try Inputs.loadUsers(usersText, io)
       inputs.append(RunInput(role: "users", path: usersText, sha256: usersHash))
@@ -212,8 +211,7 @@ enum Simulate {
       population = Population(catalog: catalog, users: profiles, config: simulation, seed: seed)
     }
     var rules = config.rules
-    if let n = try args.value(InputOptions.size) {
-      try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
+    if let n = try Limits.value(args, InputOptions.size, in: Limits.deckSize, "cards") {
       rules.size = n
     }
     let builder = try Inputs.deckBuilder(catalog, rules, config)
@@ -442,12 +440,11 @@ let statsCommand = CommandSpec(
     }
     let (catalog, catalogHash) = try Inputs.loadCatalog(catalogPath, io)
     var size = config.rules.size
-    if let n = try args.value(StatsCommandOptions.size) {
-      try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
+    if let n = try Limits.value(args, StatsCommandOptions.size, in: Limits.deckSize, "cards") {
       size = n
     }
-    let window = try args.value(StatsCommandOptions.repeatWindow)
-    if let window { try Limits.check(window, option: "repeat-window", in: Limits.days, "days") }
+    let window = try Limits.value(
+      args, StatsCommandOptions.repeatWindow, in: Limits.days, "days")
     let zone = try Inputs.timeZone(config)
     var settings = RunSettings.readingLogs(
       config, zone: zone, catalogPath: catalogPath, logs: logs,

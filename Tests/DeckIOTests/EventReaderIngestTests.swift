@@ -85,7 +85,7 @@ private func eventTemporaryDirectory() throws -> URL {
       box.rejects.map(\.reason) == [
         #"swipe: 'rihgt' is not right or left; use "right" or "left" (lowercase)"#,
         "user: invalid UTF-8 (byte 0xFF); save the log as UTF-8",
-        "position: 0 is not a card position; positions start at 1",
+        "position: '0' is out of range: give a card position from 1 to 10000 (the most cards a deck has)",
       ])
     #expect(
       box.rejects[0].error
