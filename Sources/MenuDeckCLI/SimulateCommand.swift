@@ -88,6 +88,8 @@ struct SimulationSetup {
   var seed: UInt64
   var start: DeckDate
   var days: Int
+  /// The config's time zone: the simulated sessions' wall-clock times are in it.
+  var zone: TimeZone
   /// Threads that build each day's decks (`--jobs`).
   var jobs: Int
   /// The files read (config, catalog, a users file), with their hashes, for the run header.
@@ -143,8 +145,10 @@ enum Simulate {
     var eventWriter: EventWriter?
     if let path = args.value(SimulationOptions.events) {
       let format = EventAppender.format(path: path) ?? .jsonLines
+      // The times get the offset the config's zone has at each one, as every log carries.
       eventWriter = EventWriter(
-        format: format, output: try outputs.output("--events"), drags: setup.simulation.drags)
+        format: format, output: try outputs.output("--events"), drags: setup.simulation.drags,
+        zone: TimeZoneOffsets(setup.zone))
     }
 
     var stats = StatsAccumulator(
@@ -231,7 +235,7 @@ enum Simulate {
     }
     return SimulationSetup(
       catalog: catalog, population: population, builder: builder, rules: rules,
-      simulation: simulation, seed: seed, start: start, days: days,
+      simulation: simulation, seed: seed, start: start, days: days, zone: zone,
       jobs: try InputOptions.jobs(args), inputs: inputs)
   }
 
