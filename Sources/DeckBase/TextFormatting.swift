@@ -41,6 +41,20 @@ package enum TextLayout {
   /// Display width in a terminal: East Asian wide and fullwidth characters count 2.
   package static func displayWidth(_ s: String) -> Int { Text.displayWidth(s) }
 
+  /// `argument` as a POSIX shell word, for a command line shown to be run (a report's, a
+  /// message's): as it is when it holds only characters no shell treats specially, else in
+  /// single quotes (a quote inside as `'\''`).
+  package static func shellWord(_ argument: String) -> String {
+    let plain = argument.unicodeScalars.allSatisfy { c in
+      (c.value >= 0x30 && c.value <= 0x39) || (c.value >= 0x41 && c.value <= 0x5A)
+        || (c.value >= 0x61 && c.value <= 0x7A) || "-_./=:,+@%".unicodeScalars.contains(c)
+    }
+    if plain && !argument.isEmpty { return argument }
+    var quoted = "'"
+    for c in argument { quoted += c == "'" ? "'\\''" : String(c) }
+    return quoted + "'"
+  }
+
   package static func padRight(_ s: String, _ width: Int) -> String { Text.padRight(s, width) }
 
   package static func padLeft(_ s: String, _ width: Int) -> String { Text.padLeft(s, width) }

@@ -146,13 +146,13 @@ package struct DiagnosticPrinter: Sendable {
     }
   }
 
-  /// A wrong command line: in the text form `usageText` (the message, the usage and the pointer
-  /// to the help) as it is; in the JSON form one error line of code `usage`.
-  package func usageError(_ message: String, usageText: String) {
-    switch settings.format {
-    case .text: writeRaw(usageText)
-    case .json: emit(Diagnostic(.error, code: "usage", message))
-    }
+  /// A wrong command line: the error (code `usage`) and a note pointing at the command's help
+  /// (code `help`), "see 'menudeck deck --help'", as two lines in either form. Both print with
+  /// `--quiet` too: the pointer belongs to the error, and the command line that asked for quiet
+  /// may be the one that is wrong.
+  package func usageError(_ message: String, help: String) {
+    emit(Diagnostic(.error, code: "usage", message))
+    emit(Diagnostic(.note, code: "help", help))
   }
 
   /// A line a plugin wrote on its standard error: "<program>: plugin NAME: <line>" or a JSON

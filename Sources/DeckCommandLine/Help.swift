@@ -61,12 +61,11 @@ enum HelpFormatter {
     return sections.joined(separator: "\n\n") + "\n"
   }
 
-  /// The lines of a usage error.
-  static func usageError(_ message: String, path: [CommandSpec]) -> String {
-    let commandName = path.map(\.name).joined(separator: " ")
-    return DiagnosticPrinter.line(program: path[0].name, .error, message) + "\n"
-      + usageLines(path).joined(separator: "\n")
-      + "\nSee '\(commandName) --help' for more information.\n"
+  /// The pointer that follows a usage error: "see 'menudeck deck --help'". The usage block
+  /// itself is only in the help, so that the error stays the line a reader sees first (cron
+  /// mail, a log shipper).
+  static func helpPointer(path: [CommandSpec]) -> String {
+    "see '" + path.map(\.name).joined(separator: " ") + " --help'"
   }
 
   static func label(_ option: CommandOption) -> String {

@@ -1,3 +1,5 @@
+import DeckBase
+
 /// An option declared once, as a value a command lists in its spec (`key.spec`) and reads its
 /// value with (`args.value(key)`): a misspelt key is a compile error, and the type of the value
 /// and how its text is read are stated where the option is declared.
@@ -38,6 +40,9 @@ package struct Option<Value>: OptionKey {
   /// What a valid value looks like, for the usage error.
   let expected: String
   let convert: @Sendable (String) -> Value?
+  /// For a whole-number type: its whole range ("a whole number from 0 to ..."), for a whole
+  /// number it cannot hold, which is out of range rather than not a number.
+  var wholeRange: String?
 
   package init(
     _ name: String, short: Character? = nil, valueName: String? = nil,
@@ -70,17 +75,27 @@ extension Option where Value == String {
 package protocol OptionText {
   /// What a valid text looks like, for the usage error.
   static var expected: String { get }
+  /// For a whole-number type, its range ("a whole number from 0 to ..."); nil for others.
+  static var wholeRange: String? { get }
   init?(optionText: String)
+}
+
+extension OptionText {
+  package static var wholeRange: String? { nil }
 }
 
 extension Int: OptionText {
   /// Decimal digits, optional sign.
   package static var expected: String { "a whole number like 10" }
+  package static var wholeRange: String? {
+    RangeText.span("a whole number", from: "\(Int.min)", to: "\(Int.max)")
+  }
   package init?(optionText text: String) { self.init(text) }
 }
 
 extension UInt64: OptionText {
   package static var expected: String { "a whole number from 0 to \(UInt64.max)" }
+  package static var wholeRange: String? { expected }
   package init?(optionText text: String) { self.init(text) }
 }
 
@@ -102,6 +117,7 @@ extension Option where Value: OptionText {
     self.init(
       name, short: short, valueName: valueName, default: defaultValue, help: help,
       isHidden: isHidden, expected: Value.expected, { Value(optionText: $0) })
+    wholeRange = Value.wholeRange
   }
 }
 
@@ -131,9 +147,16 @@ extension ParsedArguments {
   /// The value given, or the declared default, or nil.
   package func value(_ key: Option<String>) -> String? { value(key.spec.name) }
 
-  /// The value (or default) read as the key's type; a text it rejects is a usage error.
+  /// The value (or default) read as the key's type; a text it rejects is a usage error, which
+  /// for a whole number the type cannot hold says it is out of range.
   package func value<Value>(_ key: Option<Value>) throws -> Value? {
-    try value(key.spec.name, expected: key.expected, key.convert)
+    let name = key.spec.name
+    if let range = key.wholeRange, let text = value(name), RangeText.isWholeNumber(text),
+      key.convert(text) == nil
+    {
+      throw UsageError("'--\(name)': " + RangeText.outOfRange(text, give: range))
+    }
+    return try value(name, expected: key.expected, key.convert)
   }
 
   /// Every value given, in order.

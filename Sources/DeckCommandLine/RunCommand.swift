@@ -2,12 +2,12 @@ import DeckBase
 
 /// Parses `arguments` (the command line without the program name) against the command tree
 /// rooted at `root` and runs what they ask for:
-/// - a command: its `run` closure; a thrown `UsageError` prints the usage (exit 64), any other
+/// - a command: its `run` closure; a thrown `UsageError` is a wrong command line (exit 64), any other
 ///   error prints "<program>: error: <message>" with the code of `ExitCode.for(_:)`;
 /// - `--help`, `-h` or `help <subcommand>`: the help on standard output, exit 0;
 /// - `--version` (when the root has a version): the version on standard output, exit 0;
-/// - a wrong command line: "<program>: error: <message>", the usage line and a pointer to the help
-///   on standard error, exit 64.
+/// - a wrong command line: "<program>: error: <message>" and "<program>: note: see '<command>
+///   --help'" on standard error (the usage block is only in the help), exit 64.
 /// Standard output is flushed at the end; a failed write there turns a success into exit 74.
 ///
 /// When the root declares `DiagnosticOptions.all`, every line on standard error goes through one
@@ -32,20 +32,20 @@ package func runCommand(_ root: CommandSpec, arguments: [String], io: CLIStreams
     code = .success
   case .usageError(let path, let message):
     diagnostics.command = commandName(path)
-    diagnostics.usageError(message, usageText: HelpFormatter.usageError(message, path: path))
+    diagnostics.usageError(message, help: HelpFormatter.helpPointer(path: path))
     code = .usage
   case .run(let path, let arguments):
     diagnostics.command = commandName(path)
     guard let run = path[path.count - 1].run else {
-      diagnostics.usageError("missing subcommand", usageText: HelpFormatter.help(path))
+      diagnostics.usageError(
+        "missing subcommand", help: HelpFormatter.helpPointer(path: path))
       code = .usage
       break
     }
     do {
       diagnostics.settings = try options.settings(arguments)
     } catch {
-      diagnostics.usageError(
-        error.message, usageText: HelpFormatter.usageError(error.message, path: path))
+      diagnostics.usageError(error.message, help: HelpFormatter.helpPointer(path: path))
       code = .usage
       break
     }
@@ -72,8 +72,7 @@ package func runCommand(_ root: CommandSpec, arguments: [String], io: CLIStreams
       code = try run(arguments, context)
     } catch let error as UsageError {
       progress?.close()
-      diagnostics.usageError(
-        error.message, usageText: HelpFormatter.usageError(error.message, path: path))
+      diagnostics.usageError(error.message, help: HelpFormatter.helpPointer(path: path))
       code = .usage
     } catch {
       progress?.close()

@@ -41,6 +41,10 @@ package struct EventFileStats: Sendable, Equatable {
   package var hesitations = 0
   /// Events whose item the sink did not know (a subset of `events`).
   package var unknownItemEvents = 0
+  /// The 1-based line of the first of them in file order (for a CSV record on several lines,
+  /// the line it starts on), whatever the number of parts the file was read in; 0 when there is
+  /// none or it has no line (the unknown dishes of a history snapshot).
+  package var firstUnknownItemLine = 0
   /// Bad lines skipped under `skipBadLines`.
   package var skippedLines = 0
   /// Rated records whose rating matched neither swipe rule (logs read with a `ColumnMapping`):
@@ -70,6 +74,12 @@ package struct EventReadStats: Sendable, Equatable {
 
   package static let unknownIDLimit = 5
 
+  /// Events of dishes not in the catalog that no one file holds: found in the history that
+  /// history snapshots merged with other inputs (several snapshots, or snapshots and logs) make.
+  package var mergedUnknownItemEvents = 0
+  /// The inputs of that merge, as the user named them.
+  package var mergedInputs: [String] = []
+
   package init() {}
 
   private func sum(_ key: KeyPath<EventFileStats, Int>) -> Int {
@@ -81,7 +91,7 @@ package struct EventReadStats: Sendable, Equatable {
   package var right: Int { sum(\.right) }
   package var left: Int { sum(\.left) }
   package var hesitations: Int { sum(\.hesitations) }
-  package var unknownItemEvents: Int { sum(\.unknownItemEvents) }
+  package var unknownItemEvents: Int { sum(\.unknownItemEvents) + mergedUnknownItemEvents }
   package var skippedLines: Int { sum(\.skippedLines) }
   package var neutral: Int { sum(\.neutral) }
   /// Whether any file has no time column.

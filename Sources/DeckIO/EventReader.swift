@@ -37,6 +37,58 @@ package enum EventFormat: String, Sendable, CaseIterable {
     default: return nil
     }
   }
+
+  /// A compression of swipe logs: its name and the command that writes a log out uncompressed.
+  package typealias Compression = (name: String, decompress: String)
+
+  /// The compression a log's name says it has (`.gz`, `.bz2`, `.xz`, `.zst`, any case); nil
+  /// for any other name.
+  package static func compression(ofPath path: String) -> Compression? {
+    guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+    switch path[path.index(after: dot)...].lowercased() {
+    case "gz": return ("gzip", "zcat")
+    case "bz2": return ("bzip2", "bzcat")
+    case "xz": return ("xz", "xzcat")
+    case "zst": return ("zstd", "zstdcat")
+    default: return nil
+    }
+  }
+
+  /// The bytes `compression(ofBytes:)` needs to tell every compression it knows.
+  package static let magicLength = 10
+
+  /// The compression whose magic number starts `head` (gzip, bzip2, xz, zstd), whatever the
+  /// name: none of them starts like text (each has a byte that is not UTF-8, or, for bzip2,
+  /// ten bytes no log starts with). Nil when `head` is too short to tell.
+  package static func compression(ofBytes head: UnsafeBufferPointer<UInt8>) -> Compression? {
+    func starts(_ magic: [UInt8]) -> Bool {
+      head.count >= magic.count && zip(head, magic).allSatisfy { $0 == $1 }
+    }
+    if starts([0x1F, 0x8B]) { return ("gzip", "zcat") }
+    if starts([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return ("xz", "xzcat") }
+    if starts([0x28, 0xB5, 0x2F, 0xFD]) { return ("zstd", "zstdcat") }
+    if head.count >= 10, starts([0x42, 0x5A, 0x68]), (0x31...0x39).contains(head[3]),
+      starts([0x42, 0x5A, 0x68, head[3], 0x31, 0x41, 0x59, 0x26, 0x53, 0x59])
+    {
+      return ("bzip2", "bzcat")
+    }
+    return nil
+  }
+
+  /// What to say of a compressed log (`name` as the messages name it; `<stdin>` for standard
+  /// input): menudeck reads logs uncompressed, so the log is decompressed into standard input
+  /// (`-`, told JSON Lines or CSV by its first bytes). `byName`: the name said so, not the bytes.
+  package static func compressedLogMessage(
+    name: String, _ compression: Compression, byName: Bool
+  ) -> String {
+    let (kind, tool) = compression
+    let source = name == "<stdin>" ? "LOG" : TextLayout.shellWord(name)
+    let despite = byName || name == "<stdin>" ? "" : ", whatever its name says"
+    return
+      "the swipe log is compressed (\(kind)\(despite)) and menudeck reads logs uncompressed; pipe it through \(tool) and give '-' "
+      + "for the log: \(tool) \(source) | menudeck deck --history - (ingest, stats and compare "
+      + "take '-' as a log argument)"
+  }
 }
 
 /// One swipe log to read: a path (`-` is standard input) and, optionally, its format.
@@ -162,6 +214,11 @@ package struct EventReader {
           FileInput(fd: fd), name: source.path, format: nil, into: &sink, stats: &stats)
         stats.files.append(file)
         continue
+      } else if let compression = EventFormat.compression(ofPath: source.path) {
+        throw .invalid(
+          path: source.path,
+          message: EventFormat.compressedLogMessage(
+            name: source.path, compression, byName: true))
       } else {
         throw .invalid(
           path: source.path,
@@ -411,8 +468,20 @@ package struct EventReader {
       file.bytes += n
       options.progress?.add(n)
       if atFileStart {
-        if filled < 3 && !eof { continue }
+        // Enough bytes for a byte order mark and the longest magic number, however the input
+        // hands them out (a pipe may give a few at a time), so that every way of reading a
+        // file tells the same.
+        if filled < EventFormat.magicLength && !eof { continue }
         atFileStart = false
+        // Once per file: compressed bytes would fail at line 1 with a message about UTF-8 or
+        // JSON that hides what is wrong.
+        if let compression = EventFormat.compression(
+          ofBytes: UnsafeBufferPointer(start: buffer, count: filled))
+        {
+          throw .invalid(
+            path: name,
+            message: EventFormat.compressedLogMessage(name: name, compression, byName: false))
+        }
         if filled >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { start = 3 }
       }
 
@@ -455,6 +524,8 @@ package struct EventReader {
           file.events += 1
           if e.swipe == .right { file.right += 1 } else { file.left += 1 }
           if sink.event(e) == .unknownItem {
+            // Only the first unknown dish's line is kept: the common path pays nothing.
+            if file.unknownItemEvents == 0 { file.firstUnknownItemLine = nextLine }
             file.unknownItemEvents += 1
             noteUnknown(e.item, in: &stats)
           }

@@ -186,6 +186,9 @@ extension EventReader {
     total.right += f.right
     total.left += f.left
     total.hesitations += f.hesitations
+    // Parts come in file order, with the file's line numbers: the first part that has one holds
+    // the file's first.
+    if total.firstUnknownItemLine == 0 { total.firstUnknownItemLine = f.firstUnknownItemLine }
     total.unknownItemEvents += f.unknownItemEvents
     total.skippedLines += f.skippedLines
     total.neutral += f.neutral

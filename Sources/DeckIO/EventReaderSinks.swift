@@ -246,29 +246,54 @@ package struct SwipeEventCollector: SwipeEventSink {
   }
 }
 
-/// Writes skipped lines to a rejects file, one JSON object per line:
+/// Writes skipped lines to a rejects file, in JSON Lines, one object per line:
 ///
 ///     {"file":"swipes.jsonl","line":12,"column":31,"field":"swipe","reason":"...","text":"..."}
 ///
+/// or in CSV, one row per line after the header `file,line,column,field,reason,text,base64`.
+///
 /// `text` is the rejected line (a whole CSV record, line breaks inside quotes included) exactly as
-/// read, without its final line break, as a JSON string. A line that is not valid UTF-8 cannot be
-/// a JSON string without loss, so it gets `"base64"` with its exact bytes instead of `"text"`.
-/// `column` and `field` are `null` when unknown.
+/// read, without its final line break. A line that is not valid UTF-8 cannot be a JSON string
+/// or CSV text without loss, so it gets `base64` with its exact bytes instead of `text` (in CSV,
+/// the other of the two is empty). `column` and `field` are `null` (CSV: empty) when unknown.
 ///
 /// The rejects go to a `ByteOutput` (a run's pending file, replaced with its other outputs, or
 /// standard output); `finish()` writes what is still buffered.
 package final class RejectsWriter {
   private let output: any ByteOutput
+  private let format: EventFormat
   private var buffer: [UInt8] = []
   package private(set) var count = 0
 
-  package init(output: any ByteOutput) {
+  /// The CSV header: the columns of the JSON Lines form, in its order.
+  package static let csvHeader = "file,line,column,field,reason,text,base64"
+
+  /// The format a rejects file's name asks for: JSON Lines for `.jsonl` and `.ndjson` (and
+  /// `-`, standard output), CSV for `.csv` (case-insensitive); nil for any other name.
+  package static func format(path: String) -> EventFormat? {
+    if path == "-" { return .jsonLines }
+    return EventAppender.format(path: path)
+  }
+
+  package init(output: any ByteOutput, format: EventFormat = .jsonLines) {
     self.output = output
+    self.format = format
     buffer.reserveCapacity(1 << 16)
+    // A CSV file has its header even with no row: an empty table, not an empty file.
+    if format == .csv { buffer.append(contentsOf: Array((Self.csvHeader + "\n").utf8)) }
   }
 
   /// Appends one rejected line.
   package func write(_ reject: EventReject) throws(DeckIOError) {
+    switch format {
+    case .jsonLines: appendJSON(reject)
+    case .csv: appendCSV(reject)
+    }
+    count += 1
+    if buffer.count >= 1 << 16 { try flush() }
+  }
+
+  private func appendJSON(_ reject: EventReject) {
     let loc = reject.location
     buffer.append(contentsOf: Array("{\"file\":".utf8))
     appendJSONString(Array(loc.file.utf8))
@@ -291,8 +316,27 @@ package final class RejectsWriter {
       buffer.append(UInt8(ascii: "\""))
     }
     buffer.append(contentsOf: Array("}\n".utf8))
-    count += 1
-    if buffer.count >= 1 << 16 { try flush() }
+  }
+
+  private func appendCSV(_ reject: EventReject) {
+    let loc = reject.location
+    let comma = UInt8(ascii: ",")
+    Text.appendCSVField(loc.file, to: &buffer)
+    buffer.append(contentsOf: Array(",\(loc.line),".utf8))
+    buffer.append(contentsOf: Array((loc.column.map { String($0) } ?? "").utf8))
+    buffer.append(comma)
+    Text.appendCSVField(loc.field ?? "", to: &buffer)
+    buffer.append(comma)
+    Text.appendCSVField(reject.reason, to: &buffer)
+    buffer.append(comma)
+    if let text = String(validating: reject.text, as: UTF8.self) {
+      Text.appendCSVField(text, to: &buffer)
+      buffer.append(comma)
+    } else {
+      buffer.append(comma)
+      buffer.append(contentsOf: Array(Data(reject.text).base64EncodedString().utf8))
+    }
+    buffer.append(UInt8(ascii: "\n"))
   }
 
   /// Writes what is still buffered.

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 
 // The values of a record's fields (text is already unquoted and unescaped; `off` is where it
@@ -191,16 +192,10 @@ extension RecordParser {
       if v > limit { break }
     }
     if i == n && n > 0 && v <= limit && !(n > 1 && p[0] == UInt8(ascii: "0")) {
-      if v == 0 {
-        throw LineFailure(off, .position, "0 is not a card position; positions start at 1")
-      }
+      if v == 0 { throw LineFailure(off, .position, positionOutOfRange(p, n)) }
       return Int32(v)
     }
-    if v > limit {
-      throw LineFailure(
-        off, .position,
-        "\(quoted(p, n)) is beyond the last card position (\(limit), the most cards a deck has)")
-    }
+    if v > limit { throw LineFailure(off, .position, positionOutOfRange(p, n)) }
     throw LineFailure(
       off, .position, "\(quoted(p, n)) is not a whole number; give the 1-based card position")
   }
@@ -213,8 +208,9 @@ extension RecordParser {
     guard v > 0 && v <= 1 else {
       throw LineFailure(
         off, .propensity,
-        "\(quoted(p, n)) is not in (0, 1]; give the probability the ranking had of showing it there"
-      )
+        RangeText.outOfRange(
+          shortText(p, n),
+          give: "the probability the ranking had of showing it there, above 0 and up to 1"))
     }
     return v
   }
@@ -227,8 +223,10 @@ extension RecordParser {
     guard v > 0 && v <= 1 else {
       throw LineFailure(
         off, .prefixPropensity,
-        "\(quoted(p, n)) is not in (0, 1]; give the probability the ranking had of showing the "
-          + "deck's cards from position 1 to this one, in their order")
+        RangeText.outOfRange(
+          shortText(p, n),
+          give: "the probability the ranking had of showing the deck's cards from position 1 to "
+            + "this one, in their order, above 0 and up to 1"))
     }
     return v
   }
@@ -238,7 +236,7 @@ extension RecordParser {
     let v = try numberValue(p, n, off, .width)
     guard v > 0 else {
       throw LineFailure(
-        off, .width, "\(quoted(p, n)) is not a card width; it must be greater than 0")
+        off, .width, RangeText.outOfRange(shortText(p, n), give: "a card width above 0"))
     }
     return v
   }
@@ -250,7 +248,9 @@ extension RecordParser {
   {
     if let v = parseNumber(p, n) {
       guard v.isFinite else {
-        throw LineFailure(off, field, "\(quoted(p, n)) is out of range")
+        throw LineFailure(
+          off, field, RangeText.outOfRange(shortText(p, n), give: "a finite number like 12.5 or -3")
+        )
       }
       return v
     }
@@ -259,10 +259,19 @@ extension RecordParser {
 }
 
 /// Short quoted text for messages: at most 40 characters, invalid UTF-8 shown as U+FFFD.
-func quoted(_ p: UnsafePointer<UInt8>, _ n: Int) -> String {
+func quoted(_ p: UnsafePointer<UInt8>, _ n: Int) -> String { "'\(shortText(p, n))'" }
+
+/// The text of `quoted` without its quotes.
+func shortText(_ p: UnsafePointer<UInt8>, _ n: Int) -> String {
   let s = String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
-  if s.count > 40 { return "'\(s.prefix(40))...'" }
-  return "'\(s)'"
+  return s.count > 40 ? "\(s.prefix(40))..." : s
+}
+
+/// A card position outside 1 to `EventReader.maxPosition`.
+private func positionOutOfRange(_ p: UnsafePointer<UInt8>, _ n: Int) -> String {
+  RangeText.outOfRange(
+    shortText(p, n),
+    give: "a card position from 1 to \(EventReader.maxPosition) (the most cards a deck has)")
 }
 
 private let exactPowersOfTen: [Double] = [

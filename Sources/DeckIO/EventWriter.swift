@@ -25,6 +25,9 @@ package struct LogEvent: Sendable, Hashable {
   package var drag: LoggedDrag?
   /// Wall-clock seconds since 1970-01-01T00:00 in the log's zone (as `SwipeEvent.at`).
   package var at: Int64
+  /// Seconds east of UTC in effect at `at` in the log's zone, written after the time
+  /// (`+09:00`); nil: the writer's zone says, or none is written.
+  package var utcOffset: Int?
   /// 1-based card position, if logged.
   package var position: Int?
   /// The date of the deck, if logged.
@@ -37,14 +40,15 @@ package struct LogEvent: Sendable, Hashable {
 
   package init(
     user: String, item: String, swipe: SwipeDirection?, drag: LoggedDrag? = nil, at: Int64,
-    position: Int? = nil, deck: DeckDate? = nil, propensity: Double? = nil,
-    prefixPropensity: Double? = nil
+    utcOffset: Int? = nil, position: Int? = nil, deck: DeckDate? = nil,
+    propensity: Double? = nil, prefixPropensity: Double? = nil
   ) {
     self.user = user
     self.item = item
     self.swipe = swipe
     self.drag = drag
     self.at = at
+    self.utcOffset = utcOffset
     self.position = position
     self.deck = deck
     self.propensity = propensity
@@ -78,8 +82,13 @@ package struct LogEvent: Sendable, Hashable {
 /// `propensity`. The writer checks that both are in (0, 1] and leaves their relation to whoever
 /// logs them (the off-policy reader, `LoggedSessions.check()`, refuses a log that breaks it).
 ///
-/// `at` is written as local wall-clock time `YYYY-MM-DDTHH:MM:SS` without an offset, so the reader
-/// takes it as it is in its configured zone and gives back the same `at`. Numbers are written in
+/// `at` is written as local wall-clock time with the offset from UTC in effect then,
+/// `YYYY-MM-DDTHH:MM:SS+09:00`, as every log menudeck reads and writes carries: the event's own
+/// (`LogEvent.utcOffset`, `play`'s, taken with the instant), else the one the writer's zone has
+/// at that wall-clock time (`simulate`'s; in an hour the clocks repeat, the first). A reader in
+/// that zone gives back the same `at`. Without either (no zone, a wall-clock time the zone skips,
+/// an offset that is no whole number of minutes) it is written without an offset, which the
+/// reader takes as it is in its configured zone: the same `at` too. Numbers are written in
 /// plain decimal (never an exponent) with the fewest digits that read back to the same `Double`
 /// (the standard library's shortest round-trip digits, which are the same on every platform), so
 /// the reader gets back exactly the values written and the bytes never depend on the locale.
@@ -89,6 +98,8 @@ package final class EventWriter {
   package let format: EventFormat
   /// Whether CSV output has the `dx` and `width` columns (JSON Lines always may carry them).
   package let drags: Bool
+  /// The zone whose offsets the times get when an event carries none.
+  package let zone: (any UTCOffsetProvider)?
   private let output: ByteOutput
   private var buffer: [UInt8] = []
   private var started = false
@@ -101,10 +112,14 @@ package final class EventWriter {
       : "user,item,swipe,at,position,deck,propensity,prefix_propensity"
   }
 
-  package init(format: EventFormat, output: ByteOutput, drags: Bool = false) {
+  package init(
+    format: EventFormat, output: ByteOutput, drags: Bool = false,
+    zone: (any UTCOffsetProvider)? = nil
+  ) {
     self.format = format
     self.output = output
     self.drags = drags
+    self.zone = zone
     buffer.reserveCapacity(1 << 16 + 512)
   }
 
@@ -161,7 +176,7 @@ package final class EventWriter {
         contentsOf: swipe == .right ? ",\"swipe\":\"right\"".utf8 : ",\"swipe\":\"left\"".utf8)
     }
     buffer.append(contentsOf: ",\"at\":\"".utf8)
-    EventWriter.appendTimestamp(e.at, to: &buffer)
+    EventWriter.appendTimestamp(e.at, offset: offset(of: e), to: &buffer)
     buffer.append(UInt8(ascii: "\""))
     if let position = e.position {
       buffer.append(contentsOf: ",\"position\":".utf8)
@@ -199,7 +214,7 @@ package final class EventWriter {
     buffer.append(comma)
     if let swipe = e.swipe { buffer.append(contentsOf: swipe.name.utf8) }
     buffer.append(comma)
-    EventWriter.appendTimestamp(e.at, to: &buffer)
+    EventWriter.appendTimestamp(e.at, offset: offset(of: e), to: &buffer)
     buffer.append(comma)
     if let position = e.position { Text.appendInt(UInt64(position), to: &buffer) }
     buffer.append(comma)
@@ -217,8 +232,30 @@ package final class EventWriter {
     buffer.append(0x0A)
   }
 
-  /// `YYYY-MM-DDTHH:MM:SS` for wall-clock seconds since 1970-01-01T00:00.
-  static func appendTimestamp(_ at: Int64, to out: inout [UInt8]) {
+  /// The offset written after `e`'s time: its own, else its zone's at that wall-clock time.
+  private func offset(of e: LogEvent) -> Int? {
+    if let own = e.utcOffset { return own }
+    return zone.flatMap { EventWriter.offset(ofLocal: e.at, in: $0) }
+  }
+
+  /// The offset from UTC that wall-clock `local` has in `zone`: the `o` for which the zone's
+  /// offset at the instant `local - o` is `o`. In an hour the clocks repeat (set back) there are
+  /// two, and the first instant's (the larger offset) is taken; in an hour they skip (set
+  /// forward) there is none: nil. An offset is one of those in effect within a day of `local`.
+  package static func offset(ofLocal local: Int64, in zone: any UTCOffsetProvider) -> Int? {
+    var best: Int?
+    for probe in [local - 86_400, local, local + 86_400] {
+      let candidate = zone.offset(atUTC: probe)
+      if zone.offset(atUTC: local - Int64(candidate)) == candidate, candidate > (best ?? .min) {
+        best = candidate
+      }
+    }
+    return best
+  }
+
+  /// `YYYY-MM-DDTHH:MM:SS` for wall-clock seconds since 1970-01-01T00:00, then `offset` as
+  /// `+HH:MM` or `-HH:MM` (`+00:00` for UTC) when it is given and a whole number of minutes.
+  static func appendTimestamp(_ at: Int64, offset: Int? = nil, to out: inout [UInt8]) {
     let day = localDay(seconds: at)
     let seconds = Int(at - day * 86_400)
     out.append(contentsOf: DeckDate(daysSinceEpoch: Int32(day)).description.utf8)
@@ -232,6 +269,12 @@ package final class EventWriter {
     two(seconds / 60 % 60)
     out.append(UInt8(ascii: ":"))
     two(seconds % 60)
+    // An offset of seconds (local mean time, before 1900 in some zones) has no ISO form.
+    guard let offset, offset % 60 == 0, abs(offset) < 24 * 3600 else { return }
+    out.append(UInt8(ascii: offset < 0 ? "-" : "+"))
+    two(abs(offset) / 3600)
+    out.append(UInt8(ascii: ":"))
+    two(abs(offset) / 60 % 60)
   }
 
   /// A finite number in plain decimal with its shortest round-trip digits: `0.125`, `-187.5`,

@@ -24,6 +24,9 @@ package enum StrategyError: Error, Equatable, Sendable, CustomStringConvertible 
   case unknownStrategy(String, known: [String])
   case unknownOption(strategy: String, key: String, known: [String])
   case invalidOption(strategy: String, key: String, value: String, expected: String)
+  /// A number of the option's kind outside its declared range; `expected`: "a number from 0.0
+  /// to 1.0" (`RangeText`).
+  case optionOutOfRange(strategy: String, key: String, value: String, expected: String)
   case failed(strategy: String, message: String)
   /// An external plugin failed (see `PluginFault` for the kinds).
   case plugin(PluginFault)
@@ -39,6 +42,9 @@ package enum StrategyError: Error, Equatable, Sendable, CustomStringConvertible 
       return "strategy '\(strategy)' has no option '\(key)'\(didYouMean(key, known)); \(valid)"
     case .invalidOption(let strategy, let key, let value, let expected):
       return "strategy '\(strategy)' option '\(key)': '\(value)' is not \(expected)"
+    case .optionOutOfRange(let strategy, let key, let value, let expected):
+      return "strategy '\(strategy)' option '\(key)': "
+        + RangeText.outOfRange(value, give: expected)
     case .failed(let strategy, let message):
       return "strategy '\(strategy)': \(message)"
     case .plugin(let fault):

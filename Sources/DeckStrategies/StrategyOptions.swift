@@ -1,3 +1,5 @@
+import DeckBase
+
 /// Options for one strategy, checked against its description: unknown keys and ill-typed or
 /// out-of-range values are errors naming the key; missing keys take their defaults.
 package struct StrategyOptions: Sendable, Equatable {
@@ -32,14 +34,33 @@ package struct StrategyOptions: Sendable, Equatable {
       if spec.type == .int, x.isFinite, x == x.rounded(), abs(x) < 0x1p63 { return "\(Int(x))" }
       return "\(x)"
     }
-    let rangeText =
-      spec.range.map { r in " in \(bound(r.lowerBound))...\(bound(r.upperBound))" } ?? ""
+    let kind = spec.type == .int ? "a whole number" : "a number"
+    let expected = spec.range.map { r in
+      RangeText.span(kind, from: bound(r.lowerBound), to: bound(r.upperBound))
+    }
+    // Not of the kind at all: "'abc' is not a number; give a number from 0.0 to 1.0".
+    func not(_ what: String) -> StrategyError {
+      bad(what + (expected.map { "; give \($0)" } ?? ""))
+    }
+    // Of the kind, outside the range: "'2' is out of range: give a number from 0.0 to 1.0".
+    func outOfRange() -> StrategyError {
+      .optionOutOfRange(
+        strategy: strategy, key: spec.name, value: text, expected: expected ?? kind)
+    }
     switch spec.type {
     case .double:
-      guard let v = Double(text), v.isFinite, inRange(v) else { throw bad("a number" + rangeText) }
+      guard let v = Double(text) else { throw not("a number") }
+      // "inf", "nan", "1e999": numbers, but none a score can use.
+      guard v.isFinite else { throw not("a finite number") }
+      guard inRange(v) else { throw outOfRange() }
       return .double(v)
     case .int:
-      guard let v = Int(text), inRange(Double(v)) else { throw bad("an integer" + rangeText) }
+      guard let v = Int(text) else {
+        // Digits an Int cannot hold are a whole number beyond every range.
+        if RangeText.isWholeNumber(text) { throw outOfRange() }
+        throw not("a whole number")
+      }
+      guard inRange(Double(v)) else { throw outOfRange() }
       return .int(v)
     case .bool:
       switch text {

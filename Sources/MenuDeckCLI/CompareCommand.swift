@@ -274,24 +274,16 @@ enum Compare {
     -> ResamplingOptions
   {
     var resampling = ResamplingOptions()
-    if let n = try args.value(CompareOptions.resamples) {
-      guard Limits.resamples.contains(n) else {
-        throw UsageError(
-          "'--resamples' must be between 1 and \(Limits.resamples.upperBound), got \(n)")
-      }
+    if let n = try Limits.value(args, CompareOptions.resamples, in: Limits.resamples) {
       resampling.resamples = n
     }
-    if let n = try args.value(CompareOptions.permutations) {
-      guard Limits.permutations.contains(n) else {
-        throw UsageError(
-          "'--permutations' must be between 1 and \(Limits.permutations.upperBound), got \(n)")
-      }
+    if let n = try Limits.value(args, CompareOptions.permutations, in: Limits.permutations) {
       resampling.permutations = n
     }
-    if let level = try args.value(CompareOptions.level) {
-      guard level > 0 && level < 1 else {
-        throw UsageError("'--level' must be between 0 and 1 (e.g. 0.95), got \(level)")
-      }
+    if let level = try Limits.value(
+      args, CompareOptions.level, give: "a level above 0 and below 1 (e.g. 0.95)",
+      accepts: { $0 > 0 && $0 < 1 })
+    {
       resampling.level = level
     }
     resampling.seed = try args.value(InputOptions.seed) ?? config.seed

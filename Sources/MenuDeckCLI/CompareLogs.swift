@@ -255,12 +255,8 @@ enum CompareLogs {
           + " it needs)")
     }
     let estimators = try self.estimators(args)
-    let samples = try args.value(CompareOptions.opeSamples)
-    if let samples, !(1...LogEvaluation.maxSamples).contains(samples) {
-      throw UsageError(
-        "'--ope-samples' must be between 1 and \(LogEvaluation.maxSamples) decks per session,"
-          + " got \(samples)")
-    }
+    let samples = try Limits.value(
+      args, CompareOptions.opeSamples, in: 1...LogEvaluation.maxSamples, "decks per session")
     return Setup(
       catalog: catalog, profiles: profiles, split: split, rules: rules, cutoffs: cutoffs,
       builder: builder, arms: strategies.map { (name: $0.0, strategy: $0.1) }, runs: runs,
@@ -270,18 +266,12 @@ enum CompareLogs {
 
   /// `--clip WEIGHT` and `--cross-fit FOLDS`, range-checked.
   static func estimators(_ args: ParsedArguments) throws -> OffPolicyOptions {
-    let clip = try args.value(CompareOptions.clip)
-    if let clip, !(clip > 0 && clip.isFinite) {
-      throw UsageError(
-        "'--clip' must be a positive weight (e.g. 100: no card counts for more than 100), got"
-          + " \(clip)")
-    }
-    let folds = try args.value(CompareOptions.crossFit)
-    if let folds, !OffPolicyOptions.folds.contains(folds) {
-      throw UsageError(
-        "'--cross-fit' must be between \(OffPolicyOptions.folds.lowerBound) and"
-          + " \(OffPolicyOptions.folds.upperBound) folds, got \(folds)")
-    }
+    let clip = try Limits.value(
+      args, CompareOptions.clip,
+      give: "a weight above 0 (e.g. 100: no card counts for more than 100)"
+    ) { $0 > 0 }
+    let folds = try Limits.value(
+      args, CompareOptions.crossFit, in: OffPolicyOptions.folds, "folds")
     return OffPolicyOptions(clip: clip, crossFitFolds: folds)
   }
 
@@ -312,16 +302,16 @@ enum CompareLogs {
 
   /// `--split DATE` or `--holdout FRACTION`, exactly one of them.
   static func split(_ args: ParsedArguments) throws -> LogSplit {
-    switch (args.value(CompareOptions.split), try args.value(CompareOptions.holdout)) {
+    let holdout = try Limits.value(
+      args, CompareOptions.holdout, give: "a fraction above 0 and below 1 (e.g. 0.2)"
+    ) { $0 > 0 && $0 < 1 }
+    switch (args.value(CompareOptions.split), holdout) {
     case (let text?, nil):
       guard let date = DeckDate.parse(text) else {
         throw UsageError("invalid date '\(text)' for '--split'; expected YYYY-MM-DD")
       }
       return .date(date)
     case (nil, let fraction?):
-      guard fraction > 0 && fraction < 1 else {
-        throw UsageError("'--holdout' must be between 0 and 1 (e.g. 0.2), got \(fraction)")
-      }
       return .holdout(fraction)
     case (nil, nil):
       throw UsageError(
@@ -339,8 +329,7 @@ enum CompareLogs {
     DeckRules, [Int]
   ) {
     var rules = config.rules
-    if let n = try args.value(InputOptions.size) {
-      try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
+    if let n = try Limits.value(args, InputOptions.size, in: Limits.deckSize, "cards") {
       rules.size = n
     }
     guard let text = args.value(CompareOptions.k) else { return (rules, [rules.size]) }
@@ -369,8 +358,7 @@ enum CompareLogs {
           "'--k' takes cut-offs as whole numbers separated by commas, e.g. 1,5,10; got '\(text)'")
       }
       guard let k = Int(part), Limits.deckSize.contains(k) else {
-        throw UsageError(
-          "'--k' must be between 1 and \(Limits.deckSize.upperBound), got \(part)")
+        throw Limits.outOfRange("k", String(part), give: Limits.span(Limits.deckSize))
       }
       cutoffs.append(k)
     }

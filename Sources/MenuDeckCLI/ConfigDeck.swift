@@ -9,16 +9,7 @@ extension DeckRules {
     try deck.rejectUnknownKeys(allowed: MenuDeckConfig.deckKeys, in: "the deck rules")
     func int(_ key: String, in range: ClosedRange<Int>) throws(DeckIOError) -> Int? {
       guard let v = try deck.optionalValue(at: key) else { return nil }
-      guard let text = v.numberText, let n = Int(text) ?? beyondInt(text), n >= range.lowerBound
-      else {
-        throw v.error("'deck.\(key)' must be a whole number \(range.lowerBound) or more")
-      }
-      guard n <= range.upperBound else {
-        throw v.error(
-          "'deck.\(key)' is \(text), more than the limit \(range.upperBound); give a whole "
-            + "number from \(range.lowerBound) to \(range.upperBound)")
-      }
-      return n
+      return try wholeNumber(v, "deck.\(key)", in: range)
     }
     var rules = DeckRules()
     if let n = try int("size", in: Limits.deckSize) { rules.size = n }
@@ -44,17 +35,8 @@ extension DeckRules {
     -> Int?
   {
     if let v = try deck.optionalValue(at: "max_per_category") {
-      guard let text = v.numberText, let n = Int(text) ?? beyondInt(text), n >= 1 else {
-        throw v.error(
-          "'deck.max_per_category' must be a whole number 1 or more (or null for no cap)")
-      }
-      guard n <= Limits.deckSize.upperBound else {
-        throw v.error(
-          "'deck.max_per_category' is \(text), more than the limit "
-            + "\(Limits.deckSize.upperBound); give a whole number from 1 to "
-            + "\(Limits.deckSize.upperBound) (or null for no cap)")
-      }
-      return n
+      return try wholeNumber(
+        v, "deck.max_per_category", in: Limits.deckSize, or: "null for no cap")
     } else if deck["max_per_category"]?.isNull == true {
       return nil
     }
@@ -62,8 +44,24 @@ extension DeckRules {
   }
 }
 
-/// `Int.max` for a whole number written with more digits than an `Int` holds (so that it is
-/// reported as over its limit), else nil.
-func beyondInt(_ text: String) -> Int? {
-  !text.isEmpty && text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) ? Int.max : nil
+/// The whole number `v` of config key `key` within `range` (`or`: what else it may be, for the
+/// message), or a data error at its place: "'deck.size': '0' is out of range: give a whole
+/// number from 1 to 10000"; a whole number too long for an Int is out of range too.
+func wholeNumber(
+  _ v: JSONValue, _ key: String, in range: ClosedRange<Int>, or other: String? = nil
+) throws(DeckIOError) -> Int {
+  let expected = Limits.span(range) + (other.map { " (or \($0))" } ?? "")
+  guard let text = v.numberText else {
+    throw v.error("'\(key)' is \(v.typeDescription), not a whole number; give \(expected)")
+  }
+  guard let n = Int(text) else {
+    if RangeText.isWholeNumber(text) {
+      throw v.error("'\(key)': " + RangeText.outOfRange(text, give: expected))
+    }
+    throw v.error("'\(key)': " + RangeText.not("a whole number", text, give: expected))
+  }
+  guard range.contains(n) else {
+    throw v.error("'\(key)': " + RangeText.outOfRange(text, give: expected))
+  }
+  return n
 }

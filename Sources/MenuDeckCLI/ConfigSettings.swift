@@ -7,23 +7,20 @@ extension MenuDeckConfig {
   /// The run settings: "seed", "time_zone", "format", "drag_rule" and "stale_history_days".
   mutating func readSettings(_ root: JSONValue) throws(DeckIOError) {
     if let v = try root.optionalValue(at: "stale_history_days") {
-      let range = Limits.ruleDays
-      guard let text = v.numberText, let n = Int(text) ?? beyondInt(text), n >= range.lowerBound
-      else {
-        throw v.error(
-          "'stale_history_days' must be a whole number of days, \(range.lowerBound) (no check) "
-            + "or more")
-      }
-      guard n <= range.upperBound else {
-        throw v.error(
-          "'stale_history_days' is \(text), more than the limit \(range.upperBound); give a "
-            + "whole number from \(range.lowerBound) to \(range.upperBound)")
-      }
-      staleHistoryDays = n
+      // (0 turns the check off: docs/config.md.)
+      staleHistoryDays = try wholeNumber(v, "stale_history_days", in: Limits.ruleDays)
     }
     if let v = try root.optionalValue(at: "seed") {
-      guard let text = v.numberText, let seed = UInt64(text) else {
-        throw v.error("'seed' must be a whole number from 0 to 18446744073709551615")
+      let expected = "a whole number from 0 to \(UInt64.max)"
+      guard let text = v.numberText else {
+        throw v.error("'seed' is \(v.typeDescription), not a whole number; give \(expected)")
+      }
+      guard let seed = UInt64(text) else {
+        throw v.error(
+          "'seed': "
+            + (RangeText.isWholeNumber(text)
+              ? RangeText.outOfRange(text, give: expected)
+              : RangeText.not("a whole number", text, give: expected)))
       }
       self.seed = seed
     }

@@ -37,8 +37,12 @@ extension NamedStrategy {
       let path = try files.relative(pluginValue, "plugin")
       var timeout: Double?
       if let t = try entry.optionalValue(at: "timeout") {
-        guard let d = t.doubleValue, d > 0, d <= 3600 else {
-          throw t.error("'timeout' must be a number of seconds from above 0 to 3600")
+        let expected = "a number of seconds above 0, up to 3600"
+        guard let d = t.doubleValue, let text = t.numberText else {
+          throw t.error("'timeout' is \(t.typeDescription), not a number; give \(expected)")
+        }
+        guard d > 0, d <= 3600 else {
+          throw t.error("'timeout': " + RangeText.outOfRange(text, give: expected))
         }
         timeout = d
       }

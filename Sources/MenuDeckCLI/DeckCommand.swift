@@ -92,8 +92,8 @@ enum DeckRun {
     defer { outputs.abort() }
 
     var rejects: RejectsWriter?
-    if outputs.isGiven("--rejects") {
-      rejects = RejectsWriter(output: try outputs.output("--rejects"))
+    if let path = settings.rejectsPath, outputs.isGiven("--rejects") {
+      rejects = InputOptions.rejectsWriter(path, output: try outputs.output("--rejects"))
     }
     var clock = PhaseClock()
     let inputs = try DeckInputs.load(args, config, settings, context.io, rejects: rejects)
@@ -209,8 +209,13 @@ enum DeckRun {
   static func shard(_ args: ParsedArguments) throws -> DinerShard? {
     guard let text = args.value(DeckRun.shard) else { return nil }
     guard let shard = DinerShard(text) else {
-      throw UsageError(
-        "'--shard' must be K/N with 1 <= K <= N <= \(DinerShard.maxCount), got '\(text)'")
+      let expected = "K/N with 1 <= K <= N <= \(DinerShard.maxCount), e.g. 2/8"
+      let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+      // Two whole numbers that make no shard are out of range; anything else is no K/N.
+      if parts.count == 2, parts.allSatisfy({ RangeText.isWholeNumber(String($0)) }) {
+        throw Limits.outOfRange("shard", text, give: expected)
+      }
+      throw UsageError("'--shard': " + RangeText.not("K/N", text, give: expected))
     }
     return shard
   }
@@ -307,12 +312,10 @@ enum Summary {
   /// Warnings about the logs that a cron operator should see.
   static func history(_ stats: EventReadStats, future: Int, date: DeckDate, context: CommandContext)
   {
-    if stats.unknownItemEvents > 0 {
+    if let (message, location) = unknownItems(stats) {
       context.warn(
-        "\(plural(stats.unknownItemEvents, "event")) naming dishes that are not in the catalog (e.g. "
-          + stats.unknownItemIDs.map { "'\($0)'" }.joined(separator: ", ")
-          + "); they were left out", code: "unknown_items",
-        location: onlyFile(stats, with: \.unknownItemEvents))
+        message + "; they were left out (correct the ids, or add the dishes to the catalog)",
+        code: "unknown_items", location: location)
     }
     // One warning per log, which names it: with several, which one has the bad lines.
     for file in stats.files where file.skippedLines > 0 {
@@ -329,13 +332,38 @@ enum Summary {
 }
 
 extension Summary {
-  /// The one log whose count `key` is not 0, as a diagnostic's location; nil when several are
-  /// (a warning summed over the logs is about none of them in particular).
-  static func onlyFile(_ stats: EventReadStats, with key: KeyPath<EventFileStats, Int>)
-    -> SourceLocation?
-  {
-    let files = stats.files.filter { $0[keyPath: key] > 0 }
-    return files.count == 1 ? .wholeFile(files[0].file) : nil
+  /// The events naming dishes that are not in the catalog: how many, the first ids, and where.
+  /// When one log has them, the location is the first one's file:line (the whole file for a
+  /// snapshot, which has no lines); with several, the message gives each log's count and first
+  /// line, in the order of the logs. Nil when there are none.
+  static func unknownItems(_ stats: EventReadStats) -> (String, SourceLocation?)? {
+    let total = stats.unknownItemEvents
+    guard total > 0 else { return nil }
+    let text =
+      "\(plural(total, "event")) naming dishes that are not in the catalog (e.g. "
+      + stats.unknownItemIDs.map { "'\($0)'" }.joined(separator: ", ") + ")"
+    let files = stats.files.filter { $0.unknownItemEvents > 0 }
+    if files.count == 1 && stats.mergedUnknownItemEvents == 0 {
+      let file = files[0]
+      guard file.firstUnknownItemLine > 0 else {
+        return (text + " in \(file.file)", .wholeFile(file.file))
+      }
+      return (
+        text + (total > 1 ? ", the first on this line" : ""),
+        SourceLocation(file: file.file, line: file.firstUnknownItemLine)
+      )
+    }
+    var places = files.map { file in
+      let line = file.firstUnknownItemLine
+      let at = file.unknownItemEvents == 1 ? " at line " : " from line "
+      return "\(file.unknownItemEvents) in \(file.file)" + (line > 0 ? at + "\(line)" : "")
+    }
+    if stats.mergedUnknownItemEvents > 0 {
+      places.append(
+        "\(stats.mergedUnknownItemEvents) in the history merged from "
+          + stats.mergedInputs.joined(separator: ", "))
+    }
+    return (text + ": " + places.joined(separator: ", "), nil)
   }
 }
 

@@ -24,7 +24,9 @@ enum InputOptions {
     help: "Skip malformed event lines instead of stopping (exit 65); counts them on stderr.")
   static let rejects = Option<String>(
     "rejects", valueName: "file",
-    help: "With --skip-bad-lines, write each skipped line (file, line, reason, text) here.")
+    help:
+      "With --skip-bad-lines, write each skipped line (file, line, reason, text) here: JSON Lines "
+      + "for a .jsonl or .ndjson name or '-', CSV for a .csv name.")
   static let date = Option<String>(
     "date", short: "d", valueName: "date",
     help:
@@ -46,9 +48,7 @@ enum InputOptions {
 
   /// `--jobs`, range-checked, or the cores available.
   static func jobs(_ args: ParsedArguments) throws -> Int {
-    guard let n = try args.value(jobs) else { return Parallel.availableCores() }
-    try Limits.check(n, option: "jobs", in: Limits.jobs, "threads")
-    return n
+    try Limits.value(args, jobs, in: Limits.jobs, "threads") ?? Parallel.availableCores()
   }
   static let format = Option<String>(
     "format", short: "f", valueName: "format", choices: DeckFormat.allCases.map(\.rawValue),
@@ -106,6 +106,30 @@ enum InputOptions {
       return config.csvDelimiters
     }
     return .all(given)
+  }
+
+  /// Checks `--rejects`: it needs `--skip-bad-lines`, and its name must say its format
+  /// (`RejectsWriter.format(path:)`), as a log's does, so that what is written is what the
+  /// name says. Both are usage errors, before anything is read or written.
+  static func checkRejects(_ path: String?, skipBadLines: Bool) throws(UsageError) {
+    guard let path else { return }
+    if !skipBadLines {
+      throw UsageError("'--rejects' needs '--skip-bad-lines' (without it a bad line stops the run)")
+    }
+    if RejectsWriter.format(path: path) == nil {
+      let why =
+        path.lowercased().hasSuffix(".json")
+        ? "a .json name says one JSON document, but the rejects are one record per line"
+        : "the name must say the format"
+      throw UsageError(
+        "'--rejects \(path)': \(why); name it .jsonl or .ndjson (JSON Lines) or .csv (CSV), or "
+          + "give '-' for standard output (JSON Lines)")
+    }
+  }
+
+  /// The rejects file's writer on `output`, in the format its name `path` says.
+  static func rejectsWriter(_ path: String, output: any ByteOutput) -> RejectsWriter {
+    RejectsWriter(output: output, format: RejectsWriter.format(path: path) ?? .jsonLines)
   }
 
   /// The header of `--csv-header`, checked as the reader checks a log's header (with the

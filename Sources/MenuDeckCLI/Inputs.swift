@@ -184,15 +184,14 @@ enum Inputs {
       format = parsed
     }
     var rules = config.rules
-    if args.declares(InputOptions.size), let n = try args.value(InputOptions.size) {
-      try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
+    if args.declares(InputOptions.size),
+      let n = try Limits.value(args, InputOptions.size, in: Limits.deckSize, "cards")
+    {
       rules.size = n
     }
     let skip = args.declares(InputOptions.skipBadLines) && args.flag(InputOptions.skipBadLines)
     let rejects = args.declares(InputOptions.rejects) ? args.value(InputOptions.rejects) : nil
-    if rejects != nil && !skip {
-      throw UsageError("'--rejects' needs '--skip-bad-lines' (without it a bad line stops the run)")
-    }
+    try InputOptions.checkRejects(rejects, skipBadLines: skip)
     var settings = RunSettings(
       config: config, catalogPath: catalog, usersPath: users, historyPaths: history,
       strategyName: strategyName, strategy: strategy, seed: seed, date: date, zone: zone,
@@ -398,7 +397,7 @@ enum Inputs {
     }
     do {
       let (history, unknown, ids) = try merged.history(for: catalog, before: cutoff)
-      stats.noteUnknown(Int(unknown), ids: ids)
+      stats.noteUnknown(Int(unknown), ids: ids, inputs: snapshots + logs)
       return (history, stats, ingest.skippedFuture)
     } catch {
       if case .outOfMemory = error { throw error }

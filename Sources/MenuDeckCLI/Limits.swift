@@ -27,17 +27,57 @@ enum Limits {
   /// 16 bytes each): 3.2 GB.
   static let replicateValues = 200_000_000
 
-  /// `n` of option `--name` within `range`, or a usage error naming the option and the limit.
+  /// `n` of option `--name` within `range`, or a usage error naming the option and the limit:
+  /// "'--size': '0' is out of range: give a whole number from 1 to 10000 (cards)". `text`: the
+  /// value as given, when it is not `n`'s digits.
   static func check(
-    _ n: Int, option name: String, in range: ClosedRange<Int>, _ unit: String? = nil
+    _ n: Int, option name: String, in range: ClosedRange<Int>, _ unit: String? = nil,
+    text: String? = nil
   ) throws {
-    guard n >= range.lowerBound else {
-      throw UsageError("'--\(name)' must be \(range.lowerBound) or more, got \(n)")
+    guard !range.contains(n) else { return }
+    throw outOfRange(name, text ?? String(n), give: span(range, unit))
+  }
+
+  /// The value of the whole-number option `key` within `range`, nil when it is not given (and
+  /// has no default). A text that is no whole number is the option's usage error ("invalid
+  /// value 'x' for '--size'; expected a whole number like 10"); one too long for an Int is out
+  /// of range, as any other outside `range`.
+  static func value(
+    _ args: ParsedArguments, _ key: Option<Int>, in range: ClosedRange<Int>, _ unit: String? = nil
+  ) throws -> Int? {
+    let name = key.spec.name
+    guard let text = args.value(name) else { return nil }
+    if RangeText.isWholeNumber(text) && Int(text) == nil {
+      throw outOfRange(name, text, give: span(range, unit))
     }
-    guard n <= range.upperBound else {
-      throw UsageError(
-        "'--\(name)' must be at most \(range.upperBound)\(unit.map { " (\($0))" } ?? ""), got \(n)")
+    guard let n = try args.value(key) else { return nil }
+    try check(n, option: name, in: range, unit, text: text)
+    return n
+  }
+
+  /// The value of the decimal option `key`, nil when it is not given, refused unless `accepts`
+  /// it: "'--level': '1.5' is out of range: give a level above 0 and below 1 (e.g. 0.95)". A
+  /// text that is no finite number is the option's usage error, as for every option.
+  static func value(
+    _ args: ParsedArguments, _ key: Option<Double>, give expected: String,
+    accepts: (Double) -> Bool
+  ) throws -> Double? {
+    guard let v = try args.value(key) else { return nil }
+    guard accepts(v) else {
+      throw outOfRange(key.spec.name, args.value(key.spec.name) ?? "\(v)", give: expected)
     }
+    return v
+  }
+
+  /// "a whole number from 1 to 10000 (cards)".
+  static func span(_ range: ClosedRange<Int>, _ unit: String? = nil) -> String {
+    RangeText.span("a whole number", from: "\(range.lowerBound)", to: "\(range.upperBound)")
+      + (unit.map { " (\($0))" } ?? "")
+  }
+
+  /// The usage error of option `--name` given `text`, out of its range.
+  static func outOfRange(_ name: String, _ text: String, give expected: String) -> UsageError {
+    UsageError("'--\(name)': " + RangeText.outOfRange(text, give: expected))
   }
 
   /// Whether the bootstrap of `table` with `resamples` fits `replicateValues`; a usage error

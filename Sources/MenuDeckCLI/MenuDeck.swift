@@ -122,7 +122,7 @@ extension DeckCoreError: ExitCodeProviding, DiagnosticDescribing {
 extension StrategyError: ExitCodeProviding, DiagnosticDescribing {
   package var exitCode: ExitCode {
     switch self {
-    case .unknownStrategy, .unknownOption, .invalidOption: return .dataError
+    case .unknownStrategy, .unknownOption, .invalidOption, .optionOutOfRange: return .dataError
     // A built-in strategy that breaks its contract (wrong number of scores, NaN) is a bug.
     case .failed: return .software
     case .plugin(let fault):
@@ -138,7 +138,7 @@ extension StrategyError: ExitCodeProviding, DiagnosticDescribing {
     switch self {
     case .unknownStrategy: return "unknown_strategy"
     case .unknownOption: return "unknown_strategy_option"
-    case .invalidOption: return "invalid_strategy_option"
+    case .invalidOption, .optionOutOfRange: return "invalid_strategy_option"
     case .failed: return "strategy_failed"
     // "plugin_exited_early", "plugin_timed_out", "plugin_malformed", ...
     case .plugin(let fault): return "plugin_" + fault.kind.rawValue.replacing("-", with: "_")

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCommandLine
 import DeckCore
 import DeckIO
@@ -35,11 +36,17 @@ enum Paths {
 }
 
 extension EventReadStats {
-  /// Adds events of unknown items found outside the reader (in snapshots).
-  mutating func noteUnknown(_ count: Int, ids: [String]) {
+  /// Adds events of unknown items found outside the reader, in the history that the snapshots
+  /// and logs `inputs` made: the file's own when it is one input, else the merge's (no one file
+  /// holds them, and a snapshot has no lines).
+  mutating func noteUnknown(_ count: Int, ids: [String], inputs: [String]) {
     guard count > 0 else { return }
-    if files.isEmpty { files.append(EventFileStats(file: "", format: .jsonLines)) }
-    files[files.count - 1].unknownItemEvents += count
+    if inputs.count == 1, let k = files.lastIndex(where: { $0.file == inputs[0] }) {
+      files[k].unknownItemEvents += count
+    } else {
+      mergedUnknownItemEvents += count
+      mergedInputs = inputs
+    }
     for id in ids
     where !unknownItemIDs.contains(where: { IDKey.same($0, id) })
       && unknownItemIDs.count < EventReadStats.unknownIDLimit
@@ -118,7 +125,11 @@ extension DeckIOError {
       location.file = fix(location.file)
       return .malformed(location, message: message)
     case .invalid(let path, let message):
-      return .invalid(path: fix(path), message: message)
+      // A message may show the path in a command line to run (a compressed log's).
+      return .invalid(
+        path: fix(path),
+        message: message.replacingOccurrences(
+          of: " \(TextLayout.shellWord(opened)) ", with: " \(TextLayout.shellWord(written)) "))
     }
   }
 }

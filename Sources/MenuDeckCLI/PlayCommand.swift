@@ -225,17 +225,18 @@ enum PlayRun {
     }
   }
 
-  /// A log line for `entry`, stamped with the wall clock in the config's time zone.
-  static func logEvent(_ entry: PlayLogEntry, user: String, settings: RunSettings) -> LogEvent {
-    let now = Date()
-    let at =
-      Int64(now.timeIntervalSince1970.rounded(.down))
-      + Int64(settings.zone.secondsFromGMT(for: now))
+  /// A log line for `entry`, stamped with the wall clock in the config's time zone and the
+  /// offset from UTC it has at that instant (daylight saving time included).
+  static func logEvent(
+    _ entry: PlayLogEntry, user: String, settings: RunSettings, now: Date = Date()
+  ) -> LogEvent {
+    let offset = settings.zone.secondsFromGMT(for: now)
+    let at = Int64(now.timeIntervalSince1970.rounded(.down)) + Int64(offset)
     let propensity = entry.propensity.flatMap { $0 > 0 && $0 <= 1 ? $0 : nil }
     let prefixPropensity = entry.prefixPropensity.flatMap { $0 > 0 && $0 <= 1 ? $0 : nil }
     return LogEvent(
       user: user, item: entry.item, swipe: entry.swipe,
-      drag: entry.dx.map { LoggedDrag(dx: $0, width: entry.width) }, at: at,
+      drag: entry.dx.map { LoggedDrag(dx: $0, width: entry.width) }, at: at, utcOffset: offset,
       position: entry.position, deck: settings.date, propensity: propensity,
       prefixPropensity: prefixPropensity)
   }

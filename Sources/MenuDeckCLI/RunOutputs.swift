@@ -462,14 +462,18 @@ final class PendingFileOutput: ByteOutput {
 
 /// `--wait SECONDS`, for every command that writes files.
 enum OutputOptions {
-  // Plain decimal seconds ("30", "0.5"), not the hexadecimal or exponent forms Double reads.
+  // Plain decimal seconds ("30", "0.5", "-1", which is out of range), not the hexadecimal or
+  // exponent forms Double reads.
   static let wait = Option<Double>(
     "wait", valueName: "seconds",
     help:
       "If another run is writing one of this run's output files, wait up to this long for it "
       + "(default 0: stop at once with exit 75).",
     expected: "seconds, like 30 or 0.5",
-    { text in text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } ? Double(text) : nil })
+    { text in
+      let digits = text.first == "-" ? text.dropFirst() : Substring(text)
+      return digits.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } ? Double(text) : nil
+    })
 
   /// The longest `--wait` (a week).
   static let maxWait = 7 * 86_400.0
@@ -481,12 +485,9 @@ enum OutputOptions {
       + "say on stderr what would be written where (bytes).")
 
   static func wait(_ args: ParsedArguments) throws -> Double {
-    guard let seconds = try args.value(wait) else { return 0 }
-    guard seconds >= 0, seconds <= maxWait else {
-      throw UsageError(
-        "'--wait' must be between 0 and \(Int(maxWait)) seconds (a week), got \(seconds)")
-    }
-    return seconds
+    try Limits.value(
+      args, wait, give: "a number of seconds from 0 to \(Int(maxWait)) (a week)"
+    ) { $0 >= 0 && $0 <= maxWait } ?? 0
   }
 }
 

@@ -92,6 +92,8 @@ struct SimulationSetup {
   var seed: UInt64
   var start: DeckDate
   var days: Int
+  /// The config's time zone: the simulated sessions' wall-clock times are in it.
+  var zone: TimeZone
   /// Threads that build each day's decks (`--jobs`).
   var jobs: Int
   /// The files read (config, catalog, a users file), with their hashes, for the run header.
@@ -147,8 +149,10 @@ enum Simulate {
     var eventWriter: EventWriter?
     if let path = args.value(SimulationOptions.events) {
       let format = EventAppender.format(path: path) ?? .jsonLines
+      // The times get the offset the config's zone has at each one, as every log carries.
       eventWriter = EventWriter(
-        format: format, output: try outputs.output("--events"), drags: setup.simulation.drags)
+        format: format, output: try outputs.output("--events"), drags: setup.simulation.drags,
+        zone: TimeZoneOffsets(setup.zone))
     }
 
     var stats = StatsAccumulator(
@@ -180,8 +184,7 @@ enum Simulate {
   static func setup(_ args: ParsedArguments, _ config: MenuDeckConfig, _ io: CLIStreams) throws
     -> SimulationSetup
   {
-    let days = try args.value(SimulationOptions.days) ?? 30
-    try Limits.check(days, option: "days", in: Limits.days, "100 years")
+    let days = try Limits.value(args, SimulationOptions.days, in: Limits.days, "100 years") ?? 30
     guard let catalogPath = args.value(InputOptions.catalog) ?? config.catalog else {
       throw CommandFailure(
         .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
@@ -203,12 +206,12 @@ enum Simulate {
     if let s = try args.value(InputOptions.seed) { seed = s }
     let usersText = args.value(SimulationOptions.users) ?? "1000"
     if let n = Int(usersText) {
-      try Limits.check(n, option: "users", in: Limits.simulatedDiners, "diners")
+      try Limits.check(n, option: "users", in: Limits.simulatedDiners, "diners", text: usersText)
       population = Population(catalog: catalog, count: n, config: simulation, seed: seed)
     } else if isCount(usersText) {
       // Digits beyond any Int: a count, not a file name.
-      throw UsageError(
-        "'--users' must be at most \(Limits.simulatedDiners.upperBound) (diners), got \(usersText)")
+      throw Limits.outOfRange(
+        "users", usersText, give: Limits.span(Limits.simulatedDiners, "diners"))
     } else {
       let (profiles, usersHash) = try Inputs.loadUsers(
         usersText, io, delimiter: delimiters.users)
@@ -219,8 +222,7 @@ enum Simulate {
       population = Population(catalog: catalog, users: profiles, config: simulation, seed: seed)
     }
     var rules = config.rules
-    if let n = try args.value(InputOptions.size) {
-      try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
+    if let n = try Limits.value(args, InputOptions.size, in: Limits.deckSize, "cards") {
       rules.size = n
     }
     let builder = try Inputs.deckBuilder(catalog, rules, config)
@@ -240,7 +242,7 @@ enum Simulate {
     }
     return SimulationSetup(
       catalog: catalog, population: population, builder: builder, rules: rules,
-      simulation: simulation, seed: seed, start: start, days: days,
+      simulation: simulation, seed: seed, start: start, days: days, zone: zone,
       jobs: try InputOptions.jobs(args), inputs: inputs)
   }
 
@@ -451,12 +453,11 @@ let statsCommand = CommandSpec(
     let (catalog, catalogHash) = try Inputs.loadCatalog(
       catalogPath, io, delimiter: try InputOptions.delimiters(args, config).catalog)
     var size = config.rules.size
-    if let n = try args.value(StatsCommandOptions.size) {
-      try Limits.check(n, option: "size", in: Limits.deckSize, "cards")
+    if let n = try Limits.value(args, StatsCommandOptions.size, in: Limits.deckSize, "cards") {
       size = n
     }
-    let window = try args.value(StatsCommandOptions.repeatWindow)
-    if let window { try Limits.check(window, option: "repeat-window", in: Limits.days, "days") }
+    let window = try Limits.value(
+      args, StatsCommandOptions.repeatWindow, in: Limits.days, "days")
     let zone = try Inputs.timeZone(config)
     var settings = RunSettings.readingLogs(
       config, zone: zone, catalogPath: catalogPath, logs: logs,

@@ -160,8 +160,8 @@ enum Ingest {
         ? .empty : try SnapshotFile.read(path: intoOpened, displayName: into))
     try ConfigSnapshot.checkReadings(state.snapshot, request, io)
     var rejects: RejectsWriter?
-    if request.rejectsPath != nil {
-      rejects = RejectsWriter(output: try outputs.output("--rejects"))
+    if let path = request.rejectsPath {
+      rejects = InputOptions.rejectsWriter(path, output: try outputs.output("--rejects"))
     }
     try request.settings.readLogs(as: args)
     let started = monotonicSeconds()
@@ -243,9 +243,7 @@ enum Ingest {
     }
     let skip = args.flag(InputOptions.skipBadLines)
     let rejectsPath = args.value(InputOptions.rejects)
-    if rejectsPath != nil && !skip {
-      throw UsageError("'--rejects' needs '--skip-bad-lines' (without it a bad line stops the run)")
-    }
+    try InputOptions.checkRejects(rejectsPath, skipBadLines: skip)
     guard !adding || [nil, .regular].contains(FileSystem.kind(of: Paths.open(into, io))) else {
       throw CommandFailure(
         .usage,

@@ -23,7 +23,7 @@ let validateCommand = CommandSpec(
     --format json writes one JSON document instead, for scripts and log shippers: \
     {"run", "valid", "exit_code", "inputs": [{"input", "path", "status"}], "errors": [{"level", \
     "code", "exit_code", "message", "file", "line", "column", "field"}], "warnings": [{"level", \
-    "code", "message", "file"}]}, with null for a location part an error or warning does not \
+    "code", "message", "file", "line"}]}, with null for a location part an error or warning does not \
     have; their codes are the ones --log-format json gives them. The diagnostics still go to \
     stderr.
     """,
@@ -49,10 +49,11 @@ enum Validation {
       "The report: text rows (default), or one JSON document with each error's file, line and column."
   )
 
-  /// A warning of validate: what looks wrong, and the input it is about when it is about one.
+  /// A warning of validate: what looks wrong, and the input it is about when it is about one
+  /// (a line of it when one line is where to look: the first event naming an unknown dish).
   struct Warning {
     var message: String
-    var file: String?
+    var location: SourceLocation?
     /// The code of its JSON diagnostic, the same in the report.
     var code = "validation_warning"
   }
@@ -127,7 +128,7 @@ enum Validation {
         found.codes.append("invalid_rules")
       }
       found.warnings += vocabularyWarnings(users: users, catalog: catalog).map {
-        Warning(message: $0, file: settings.usersPath)
+        Warning(message: $0, location: settings.usersPath.map { .wholeFile($0) })
       }
     }
 
@@ -231,7 +232,9 @@ enum Validation {
           config: settings.config)
       {
         found.warnings.append(
-          Warning(message: problem.message, file: problem.file, code: problem.code))
+          Warning(
+            message: problem.message, location: problem.file.map { .wholeFile($0) },
+            code: problem.code))
       }
       for file in stats.files {
         var text =
@@ -243,13 +246,11 @@ enum Validation {
         if file.skippedLines > 0 { text += ", \(plural(file.skippedLines, "bad line"))" }
         found.lines.append(row("history", file.file, text))
       }
-      if stats.unknownItemEvents > 0 {
+      if let (message, location) = Summary.unknownItems(stats) {
         found.warnings.append(
           Warning(
-            message:
-              "\(plural(stats.unknownItemEvents, "event")) naming dishes that are not in the catalog (e.g. "
-              + stats.unknownItemIDs.map { "'\($0)'" }.joined(separator: ", ") + ")",
-            file: Summary.onlyFile(stats, with: \.unknownItemEvents)?.file))
+            message: message + " (correct the ids, or add the dishes to the catalog)",
+            location: location))
       }
     } catch {
       found.fail(error)
@@ -354,7 +355,10 @@ enum Validation {
       string(w.message)
       out.append(UInt8(ascii: ","))
       key("file")
-      string(w.file)
+      string(w.location?.file)
+      out.append(UInt8(ascii: ","))
+      key("line")
+      out += Array((w.location.map { $0.line > 0 ? "\($0.line)" : "null" } ?? "null").utf8)
       out.append(UInt8(ascii: "}"))
     }
     out += Array("]}\n".utf8)
@@ -388,7 +392,7 @@ enum Validation {
     let json = args.value(format) == "json"
     if !json { for line in lines { context.io.stdout.write(line.rendered + "\n") } }
     for w in warnings {
-      context.warn(w.message, code: w.code, location: w.file.map { .wholeFile($0) })
+      context.warn(w.message, code: w.code, location: w.location)
     }
     for (n, (_, text)) in errors.enumerated() {
       let (location, message) = found.locations[n]

@@ -194,8 +194,7 @@ import Testing
         """)
     #expect(
       Sample.run([], root: root).stderr
-        == "tool: error: missing argument '<input>'\nUSAGE: tool [options] <input>\n"
-        + "See 'tool --help' for more information.\n")
+        == "tool: error: missing argument '<input>'\ntool: note: see 'tool --help'\n")
   }
 
   @Test func optionHelpNotes() {

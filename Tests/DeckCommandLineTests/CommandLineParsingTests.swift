@@ -293,10 +293,7 @@ enum CommandLineSample {
     #expect(outcome.stdout == "")
     #expect(
       outcome.stderr
-        == "t: error: \(message)\n"
-        + "USAGE: t [--size <size>] [--seed <seed>] [--ratio <ratio>]\n"
-        + "         [--option <option> ...]\n"
-        + "See 't --help' for more information.\n")
+        == "t: error: \(message)\nt: note: see 't --help'\n")
   }
 
   @Test func positionalArgumentsByName() {

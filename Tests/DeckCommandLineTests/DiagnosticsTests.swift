@@ -78,7 +78,10 @@ import Testing
   @Test func quietAndVerboseTogetherAreAUsageError() {
     let r = run(["work", "-qv"])
     #expect(r.code == .usage)
-    #expect(r.stderr.hasPrefix("tool: error: give '--quiet' or '--verbose', not both\nUSAGE:"))
+    #expect(
+      r.stderr
+        == "tool: error: give '--quiet' or '--verbose', not both\n"
+        + "tool: note: see 'tool work --help'\n")
   }
 
   @Test func jsonLinesCarryEveryField() throws {
@@ -119,23 +122,30 @@ import Testing
     #expect(string(failed[0], "code") == "internal_error")
   }
 
-  @Test func usageErrorsAreOneJSONLine() throws {
+  @Test func usageErrorsAreAnErrorAndAHelpNoteInJSONLines() throws {
     // Before the command line could be parsed: the format is found by scanning it.
     let unknown = run(["work", "--bogus", "--log-format", "json"])
     #expect(unknown.code == .usage)
     let lines = try objects(unknown.stderr)
-    #expect(lines.count == 1)
+    #expect(lines.count == 2)
+    #expect(string(lines[0], "level") == "error")
     #expect(string(lines[0], "code") == "usage")
     #expect(string(lines[0], "message") == "unknown option '--bogus'")
     #expect(string(lines[0], "command") == "work")
-    // Thrown by the command.
+    #expect(string(lines[1], "level") == "note")
+    #expect(string(lines[1], "code") == "help")
+    #expect(string(lines[1], "message") == "see 'tool work --help'")
+    #expect(string(lines[1], "command") == "work")
+    // Thrown by the command; the note prints with --quiet too, as the error does.
     let thrown = try objects(run(["work", "-q", "--fail", "usage", "--log-format", "json"]).stderr)
-    #expect(thrown.count == 1)
+    #expect(thrown.count == 2)
     #expect(string(thrown[0], "message") == "'--fail' is not for today")
-    // Before any command: no command.
+    #expect(string(thrown[1], "code") == "help")
+    // Before any command: no command, and the pointer is to the root's help.
     let root = try objects(run(["--log-format", "json", "nope"]).stderr)
     #expect(string(root[0], "message")?.hasPrefix("unknown subcommand 'nope'") == true)
     #expect(root[0]["command"]?.isNull == true)
+    #expect(string(root[1], "message") == "see 'tool --help'")
   }
 
   @Test func theEnvironmentGivesTheFormatWhenTheCommandLineDoesNot() throws {

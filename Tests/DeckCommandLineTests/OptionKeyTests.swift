@@ -47,9 +47,20 @@ import Testing
   @Test(arguments: [
     (["--size", "x"], "invalid value 'x' for '--size'; expected a whole number like 10"),
     (["--ratio", "inf"], "invalid value 'inf' for '--ratio'; expected a number like 0.5"),
+    // A whole number the type cannot hold is out of range, not "invalid".
     (
       ["--seed", "-1"],
-      "invalid value '-1' for '--seed'; expected a whole number from 0 to 18446744073709551615"
+      "'--seed': '-1' is out of range: give a whole number from 0 to 18446744073709551615"
+    ),
+    (
+      ["--seed", "18446744073709551616"],
+      "'--seed': '18446744073709551616' is out of range: give a whole number from 0 to "
+        + "18446744073709551615"
+    ),
+    (
+      ["--size", "-99999999999999999999"],
+      "'--size': '-99999999999999999999' is out of range: give a whole number from "
+        + "-9223372036854775808 to 9223372036854775807"
     ),
   ])
   func aValueTheTypeRejectsIsAUsageError(arguments: [String], message: String) {

@@ -386,8 +386,8 @@ private func readError(
         mapped(mapping))
         == .malformed(
           SourceLocation(file: "r.csv", line: 2, column: 27, field: "pscore_cascade"),
-          message: "'1.5' is not in (0, 1]; give the probability the ranking had of showing the "
-            + "deck's cards from position 1 to this one, in their order"))
+          message: "'1.5' is out of range: give the probability the ranking had of showing the "
+            + "deck's cards from position 1 to this one, in their order, above 0 and up to 1"))
   }
 
   @Test func rulesAloneReadTheRatingColumnAndIgnoreSwipeColumns() throws {

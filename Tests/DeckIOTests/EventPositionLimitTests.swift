@@ -16,7 +16,7 @@ import Testing
   @Test(arguments: ["10001", "2147483000", "2147483647", "2147483648", "99999999999999999999"])
   func aPositionBeyondTheLimitIsAMalformedLine(position: String) throws {
     let message =
-      "'\(position)' is beyond the last card position (10000, the most cards a deck has)"
+      "'\(position)' is out of range: give a card position from 1 to 10000 (the most cards a deck has)"
     #expect(
       throws: DeckIOError.malformed(
         SourceLocation(file: "log", line: 1, column: 69, field: "position"), message: message)

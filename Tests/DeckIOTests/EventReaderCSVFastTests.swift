@@ -731,7 +731,8 @@ import Testing
         == "failure 13 swipe 'up' is not right or left; use \"right\" or \"left\" (lowercase)")
     #expect(
       Self.same(header, "u,2026-10-01,left,0,x,\n")
-        == "failure 18 position 0 is not a card position; positions start at 1")
+        == "failure 18 position '0' is out of range: give a card position from 1 to 10000 (the most cards a deck has)"
+    )
     #expect(
       Self.same(header, "u,2026-10-01,left,1,x,\n")
         == "failure 20 deck 'x' is not a date; use YYYY-MM-DD (a real date)")
@@ -745,8 +746,9 @@ import Testing
     // A bad prefix propensity after a bad propensity: the propensity's column comes first.
     #expect(
       Self.same("user,item,swipe,at,prefix_propensity,propensity\n", "u,d,left,2026-10-01,2,3\n")
-        == "failure 20 prefix_propensity '2' is not in (0, 1]; give the probability the ranking "
-        + "had of showing the deck's cards from position 1 to this one, in their order")
+        == "failure 20 prefix_propensity '2' is out of range: give the probability the ranking "
+        + "had of showing the deck's cards from position 1 to this one, in their order, above 0 "
+        + "and up to 1")
     #expect(
       Self.same("user,item,swipe,at,propensity,prefix_propensity\n", "u,d,left,2026-10-01,1,x\n")
         == "failure 22 prefix_propensity 'x' is not a number; write it like 12.5 or -3")

@@ -77,7 +77,7 @@ private func eventMalformed(_ line: Int, _ column: Int, _ field: String?, _ mess
     ),
     (
       #"{"user":"u1","item":"a","swipe":"left","at":"2026-11-20","position":0}"#, 69, "position",
-      "0 is not a card position; positions start at 1"
+      "'0' is out of range: give a card position from 1 to 10000 (the most cards a deck has)"
     ),
     (
       #"{"user":"u1","item":"a","swipe":"left","at":"2026-11-20","position":"3"}"#, 69, "position",
@@ -86,29 +86,30 @@ private func eventMalformed(_ line: Int, _ column: Int, _ field: String?, _ mess
     (
       #"{"user":"u1","item":"a","swipe":"left","at":"2026-11-20","propensity":1.5}"#, 71,
       "propensity",
-      "'1.5' is not in (0, 1]; give the probability the ranking had of showing it there"
+      "'1.5' is out of range: give the probability the ranking had of showing it there, above 0 and up to 1"
     ),
     (
       #"{"user":"u1","item":"a","swipe":"left","at":"2026-11-20","propensity":0}"#, 71,
-      "propensity", "'0' is not in (0, 1]; give the probability the ranking had of showing it there"
+      "propensity",
+      "'0' is out of range: give the probability the ranking had of showing it there, above 0 and up to 1"
     ),
     (
       #"{"user":"u1","item":"a","swipe":"left","at":"2026-11-20","prefix_propensity":1.5}"#, 78,
       "prefix_propensity",
-      "'1.5' is not in (0, 1]; give the probability the ranking had of showing the deck's cards "
-        + "from position 1 to this one, in their order"
+      "'1.5' is out of range: give the probability the ranking had of showing the deck's cards "
+        + "from position 1 to this one, in their order, above 0 and up to 1"
     ),
     (
       #"{"user":"u1","item":"a","swipe":"left","at":"2026-11-20","prefix_propensity":-0.5}"#, 78,
       "prefix_propensity",
-      "'-0.5' is not in (0, 1]; give the probability the ranking had of showing the deck's cards "
-        + "from position 1 to this one, in their order"
+      "'-0.5' is out of range: give the probability the ranking had of showing the deck's cards "
+        + "from position 1 to this one, in their order, above 0 and up to 1"
     ),
     (
       #"{"user":"u1","item":"a","swipe":"left","at":"2026-11-20","prefix_propensity":0}"#, 78,
       "prefix_propensity",
-      "'0' is not in (0, 1]; give the probability the ranking had of showing the deck's cards "
-        + "from position 1 to this one, in their order"
+      "'0' is out of range: give the probability the ranking had of showing the deck's cards "
+        + "from position 1 to this one, in their order, above 0 and up to 1"
     ),
     (
       #"{"user":"u1","item":"a","swipe":"left","at":"2026-11-20","prefix_propensity":"0.5"}"#, 78,
@@ -116,7 +117,7 @@ private func eventMalformed(_ line: Int, _ column: Int, _ field: String?, _ mess
     ),
     (
       #"{"user":"u1","item":"a","swipe":"left","at":"2026-11-20","prefix_propensity":1e999}"#, 78,
-      "prefix_propensity", "'1e999' is out of range"
+      "prefix_propensity", "'1e999' is out of range: give a finite number like 12.5 or -3"
     ),
     (
       #"{"user":"u1","item":"a","swipe":"left","at":"2026-11-20","prefix_propensity":.5}"#, 78,
@@ -132,11 +133,11 @@ private func eventMalformed(_ line: Int, _ column: Int, _ field: String?, _ mess
     ),
     (
       #"{"user":"u1","item":"a","dx":200,"width":0,"at":"2026-11-20"}"#, 42, "width",
-      "'0' is not a card width; it must be greater than 0"
+      "'0' is out of range: give a card width above 0"
     ),
     (
       #"{"user":"u1","item":"a","dx":200,"width":-5,"at":"2026-11-20"}"#, 42, "width",
-      "'-5' is not a card width; it must be greater than 0"
+      "'-5' is out of range: give a card width above 0"
     ),
     (
       #"{"user":"u1","item":"a","dx":2e,"width":300,"at":"2026-11-20"}"#, 30, "dx",
@@ -144,7 +145,7 @@ private func eventMalformed(_ line: Int, _ column: Int, _ field: String?, _ mess
     ),
     (
       #"{"user":"u1","item":"a","dx":1e999,"width":300,"at":"2026-11-20"}"#, 30, "dx",
-      "'1e999' is out of range"
+      "'1e999' is out of range: give a finite number like 12.5 or -3"
     ),
     (
       #"{"user":"u1","item":"a","swipe":"left","dx":200,"at":"2026-11-20"}"#, 45, "dx",
@@ -321,8 +322,8 @@ private func eventMalformed(_ line: Int, _ column: Int, _ field: String?, _ mess
   @Test func csvPrefixPropensityErrors() {
     let header = "user,item,swipe,at,propensity,prefix_propensity\n"
     let range =
-      "is not in (0, 1]; give the probability the ranking had of showing the deck's cards from "
-      + "position 1 to this one, in their order"
+      "is out of range: give the probability the ranking had of showing the deck's cards from "
+      + "position 1 to this one, in their order, above 0 and up to 1"
     #expect(
       eventCSVError(header + "u1,a,left,2026-11-20,0.5,1.5\n")
         == eventMalformed(2, 26, "prefix_propensity", "'1.5' \(range)"))
@@ -342,7 +343,8 @@ private func eventMalformed(_ line: Int, _ column: Int, _ field: String?, _ mess
       eventCSVError(header + "u1,a,left,2026-11-20,2,2\n")
         == eventMalformed(
           2, 22, "propensity",
-          "'2' is not in (0, 1]; give the probability the ranking had of showing it there"))
+          "'2' is out of range: give the probability the ranking had of showing it there, above 0 and up to 1"
+        ))
     #expect(
       eventCSVError("user,item,swipe,at,prefix_propensity,prefix_propensity\n")
         == eventMalformed(

@@ -85,7 +85,7 @@ private func eventTemporaryDirectory() throws -> URL {
       box.rejects.map(\.reason) == [
         #"swipe: 'rihgt' is not right or left; use "right" or "left" (lowercase)"#,
         "user: invalid UTF-8 (byte 0xFF); save the log as UTF-8",
-        "position: 0 is not a card position; positions start at 1",
+        "position: '0' is out of range: give a card position from 1 to 10000 (the most cards a deck has)",
       ])
     #expect(
       box.rejects[0].error
@@ -150,6 +150,60 @@ private func eventTemporaryDirectory() throws -> URL {
     #expect(writer.count == 3)
   }
 
+  @Test func rejectsWriterWritesCSVThatReadsBackToTheSameFields() throws {
+    let output = MemoryOutput()
+    let writer = RejectsWriter(output: output, format: .csv)
+    let options = EventReaderOptions(
+      skipBadLines: true,
+      onReject: { (reject: EventReject) throws(DeckIOError) in try writer.write(reject) })
+    // A record on two lines with quotes and a comma, a bad date, and bytes that are not UTF-8.
+    var bytes = Array("user,item,swipe,at\nu1,\"a, \"\"b\"\"\nc\",rihgt,2026-11-20\n".utf8)
+    bytes += Array("u2,b,left,2026-13-40\n".utf8)
+    bytes += Array("u3,".utf8) + [0xC3, 0x28] + Array(",left,2026-11-20\n".utf8)
+    let (_, stats) = try readEvents(bytes: bytes, .csv, options: options, name: "in,1.csv")
+    #expect(stats.skippedLines == 3)
+    try writer.finish()
+    let table = try CSVParser.parse(output.bytes, file: "rejects.csv")
+    #expect(table.header == RejectsWriter.csvHeader.split(separator: ",").map(String.init))
+    #expect(table.records.count == 3)
+    let rows = table.records.map(\.fields)
+    #expect(rows.map { $0[0] } == ["in,1.csv", "in,1.csv", "in,1.csv"])
+    // The line of the problem: in the record on two lines, its second (the swipe).
+    #expect(rows.map { $0[1] } == ["3", "4", "5"])
+    #expect(rows[0][3] == "swipe")
+    #expect(rows[0][4].hasPrefix("swipe: 'rihgt' is not right or left"))
+    #expect(rows[0][5] == "u1,\"a, \"\"b\"\"\nc\",rihgt,2026-11-20", "the record as read")
+    #expect(rows[0][6] == "")
+    #expect(rows[1][5] == "u2,b,left,2026-13-40")
+    #expect(rows[2][5] == "", "not UTF-8: no text")
+    #expect(
+      rows[2][6]
+        == Data([UInt8]("u3,".utf8) + [0xC3, 0x28] + Array(",left,2026-11-20".utf8))
+        .base64EncodedString())
+    #expect(writer.count == 3)
+  }
+
+  @Test func aCSVRejectsFileHasItsHeaderWithNoRows() throws {
+    let output = MemoryOutput()
+    let writer = RejectsWriter(output: output, format: .csv)
+    try writer.finish()
+    #expect(output.text == RejectsWriter.csvHeader + "\n")
+    let lines = MemoryOutput()
+    try RejectsWriter(output: lines).finish()
+    #expect(lines.bytes.isEmpty)
+  }
+
+  @Test func theRejectsFormatIsTheNames() {
+    #expect(RejectsWriter.format(path: "rej.csv") == .csv)
+    #expect(RejectsWriter.format(path: "out/REJ.CSV") == .csv)
+    #expect(RejectsWriter.format(path: "rej.jsonl") == .jsonLines)
+    #expect(RejectsWriter.format(path: "rej.ndjson") == .jsonLines)
+    #expect(RejectsWriter.format(path: "-") == .jsonLines)
+    #expect(RejectsWriter.format(path: "rej.json") == nil)
+    #expect(RejectsWriter.format(path: "rej.txt") == nil)
+    #expect(RejectsWriter.format(path: "rejects") == nil)
+  }
+
   // MARK: - History
 
   @Test func unknownItemsAreCountedReportedAndLeftOut() throws {
@@ -169,6 +223,7 @@ private func eventTemporaryDirectory() throws -> URL {
     #expect(stats.events == 9)
     #expect(stats.unknownItemEvents == 7)
     #expect(stats.unknownItemIDs == ["zz", "yy", "x1", "x2", "x3"])
+    #expect(stats.files.map(\.firstUnknownItemLine) == [2])
     let history = try ingest.build()
     #expect(history.right == 1)
     #expect(history.left == 1)
@@ -300,6 +355,7 @@ private func eventTemporaryDirectory() throws -> URL {
     second.events = 2
     second.left = 2
     second.unknownItemEvents = 1
+    second.firstUnknownItemLine = 3
     var third = second
     third.file = otherPath
     #expect(stats.files == [first, second, third])

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import Testing
 
@@ -228,11 +229,11 @@ struct ReportSummaryTests {
   }
 
   @Test func shellQuotingOfArguments() {
-    #expect(HTMLReport.shellQuoted("--users") == "--users")
-    #expect(HTMLReport.shellQuoted("Data/swipes.jsonl") == "Data/swipes.jsonl")
-    #expect(HTMLReport.shellQuoted("a b") == "'a b'")
-    #expect(HTMLReport.shellQuoted("it's") == "'it'\\''s'")
-    #expect(HTMLReport.shellQuoted("") == "''")
-    #expect(HTMLReport.shellQuoted("$HOME") == "'$HOME'")
+    #expect(TextLayout.shellWord("--users") == "--users")
+    #expect(TextLayout.shellWord("Data/swipes.jsonl") == "Data/swipes.jsonl")
+    #expect(TextLayout.shellWord("a b") == "'a b'")
+    #expect(TextLayout.shellWord("it's") == "'it'\\''s'")
+    #expect(TextLayout.shellWord("") == "''")
+    #expect(TextLayout.shellWord("$HOME") == "'$HOME'")
   }
 }

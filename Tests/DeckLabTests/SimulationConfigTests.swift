@@ -86,30 +86,45 @@ struct SimulationConfigTests {
   @Test(
     "impossible values name the key and file:line:column",
     arguments: [
-      (#""open_probability": 1.5"#, "'open_probability' is '1.5'; give a probability from 0 to 1"),
+      (
+        #""open_probability": 1.5"#,
+        "'open_probability': '1.5' is out of range: give a probability from 0 to 1"
+      ),
       (#""open_probability": -0"#, "(no error)"),
       (
         #""give_up_probability": -0.01"#,
-        "'give_up_probability' is '-0.01'; give a probability from 0 to 1"
+        "'give_up_probability': '-0.01' is out of range: give a probability from 0 to 1"
       ),
       (
         #""vegetarian_share": 1.0000001"#,
-        "'vegetarian_share' is '1.0000001'; give a probability from 0 to 1"
+        "'vegetarian_share': '1.0000001' is out of range: give a probability from 0 to 1"
       ),
-      (#""satiation_half_life_days": -1"#, "'satiation_half_life_days' is '-1'; give 0 or more"),
-      (#""category_taste_spread": -0.5"#, "'category_taste_spread' is '-0.5'; give 0 or more"),
-      (#""temperature": 0"#, "'temperature' is '0'; give a number of 0.001 or more"),
-      (#""temperature": 1e-300"#, "'temperature' is '1e-300'; give a number of 0.001 or more"),
+      (
+        #""satiation_half_life_days": -1"#,
+        "'satiation_half_life_days': '-1' is out of range: give a number 0 or more"
+      ),
+      (
+        #""category_taste_spread": -0.5"#,
+        "'category_taste_spread': '-0.5' is out of range: give a number 0 or more"
+      ),
+      (#""temperature": 0"#, "'temperature': '0' is out of range: give a number 0.001 or more"),
+      (
+        #""temperature": 1e-300"#,
+        "'temperature': '1e-300' is out of range: give a number 0.001 or more"
+      ),
       (
         #""pickiness_mean": 1e308"#,
-        "'pickiness_mean' is '1e308'; give a number from -1000000 to 1000000"
+        "'pickiness_mean': '1e308' is out of range: give a number from -1000000 to 1000000"
       ),
-      (#""card_width": 0"#, "'card_width' is '0'; give points above 0"),
-      (#""patience": 0"#, "'patience' is '0'; give a whole number 1 or more"),
-      (#""patience": 2.5"#, "'patience' is '2.5'; give a whole number 1 or more"),
+      (#""card_width": 0"#, "'card_width': '0' is out of range: give a number of points above 0"),
+      (#""patience": 0"#, "'patience': '0' is out of range: give a whole number 1 or more"),
+      (
+        #""patience": 2.5"#,
+        "'patience': '2.5' is not a whole number; give a whole number 1 or more"
+      ),
       (
         #""session_start_minute": 1381"#,
-        "'session_start_minute' is '1381'; give a whole number from 0 to 1380"
+        "'session_start_minute': '1381' is out of range: give a whole number from 0 to 1380"
       ),
       (#""temperature": "hot""#, "expected a number for 'temperature', got a string"),
       (#""drags": 1"#, "expected true or false for 'drags', got a number"),

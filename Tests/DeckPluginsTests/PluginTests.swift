@@ -196,7 +196,10 @@ struct PluginTests {
 
   @Test func optionOutOfTheDeclaredRange() throws {
     let m = message { _ = try plugin("veg_first.py", name: "veg-first", options: ["boost": "-1"]) }
-    #expect(m == "strategy 'veg-first' option 'boost': '-1' is not a number in 0.0...100.0")
+    #expect(
+      m
+        == "strategy 'veg-first' option 'boost': '-1' is out of range: give a number from 0.0 to 100.0"
+    )
   }
 
   @Test func orderRepliesBecomeScoresAndPropensitiesFollowTheirItems() throws {

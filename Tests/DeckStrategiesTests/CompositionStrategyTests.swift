@@ -186,7 +186,8 @@ struct DiversifyStrategyTests {
         + StrategyRegistry.identifiers.joined(separator: ", ") + ")")
     #expect(
       message { _ = try StrategyRegistry.make("diversify", options: ["lambda": "1.5"]) }
-        == "strategy 'diversify' option 'lambda': '1.5' is not a number in 0.0...1.0")
+        == "strategy 'diversify' option 'lambda': '1.5' is out of range: give a number from 0.0 to 1.0"
+    )
     let f = try fixture(items: ["a:rice:x", "b:rice", "c:soup:x|y", "d:soup"])
     let s = try learned("diversify", ["base": "thompson"], on: f)
     let users = ["u1", "u2", "u3"]
@@ -452,7 +453,7 @@ struct PlackettLuceStrategyTests {
   func badOptions() {
     #expect(
       message { _ = try StrategyRegistry.make("plackett-luce", options: ["temperature": "0"]) }
-        == "strategy 'plackett-luce' option 'temperature': '0' is not a number in 0.0001...1000000.0"
+        == "strategy 'plackett-luce' option 'temperature': '0' is out of range: give a number from 0.0001 to 1000000.0"
     )
     #expect(
       message { _ = try StrategyRegistry.make("plackett-luce", options: ["base": ""]) }

@@ -108,9 +108,11 @@ struct ItemKNNStrategyTests {
   func badOptions() {
     #expect(
       message { _ = try StrategyRegistry.make("itemknn", options: ["neighbours": "0"]) }
-        == "strategy 'itemknn' option 'neighbours': '0' is not an integer in 1...10000")
+        == "strategy 'itemknn' option 'neighbours': '0' is out of range: give a whole number from 1 to 10000"
+    )
     #expect(
       message { _ = try StrategyRegistry.make("itemknn", options: ["recent_days": "2.5"]) }
-        == "strategy 'itemknn' option 'recent_days': '2.5' is not an integer in 1...36500")
+        == "strategy 'itemknn' option 'recent_days': '2.5' is not a whole number; give a whole number from 1 to 36500"
+    )
   }
 }

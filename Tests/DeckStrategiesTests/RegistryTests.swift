@@ -50,25 +50,34 @@ struct RegistryTests {
   }
 
   static let badValues: [(String, String, String, String)] = [
-    ("popularity", "prior_likes", "abc", "a number in 0.0...1000000.0"),
-    ("popularity", "prior_likes", "-0.5", "a number in 0.0...1000000.0"),
-    ("popularity", "prior_passes", "1000000.5", "a number in 0.0...1000000.0"),
-    ("popularity", "prior_passes", "nan", "a number in 0.0...1000000.0"),
-    ("popularity", "prior_passes", "inf", "a number in 0.0...1000000.0"),
-    ("popularity", "prior_passes", "", "a number in 0.0...1000000.0"),
-    ("affinity", "weight_popularity", "1.01", "a number in 0.0...1.0"),
-    ("affinity", "weight_popularity", "-0.01", "a number in 0.0...1.0"),
-    ("affinity", "weight_tags", "half", "a number in 0.0...1.0"),
-    ("affinity", "prior_strength", "-1", "a number in 0.0...1000000.0"),
+    ("popularity", "prior_likes", "abc", "is not a number; give a number from 0.0 to 1000000.0"),
+    ("popularity", "prior_likes", "-0.5", "is out of range: give a number from 0.0 to 1000000.0"),
+    (
+      "popularity", "prior_passes", "1000000.5",
+      "is out of range: give a number from 0.0 to 1000000.0"
+    ),
+    (
+      "popularity", "prior_passes", "nan",
+      "is not a finite number; give a number from 0.0 to 1000000.0"
+    ),
+    (
+      "popularity", "prior_passes", "inf",
+      "is not a finite number; give a number from 0.0 to 1000000.0"
+    ),
+    ("popularity", "prior_passes", "", "is not a number; give a number from 0.0 to 1000000.0"),
+    ("affinity", "weight_popularity", "1.01", "is out of range: give a number from 0.0 to 1.0"),
+    ("affinity", "weight_popularity", "-0.01", "is out of range: give a number from 0.0 to 1.0"),
+    ("affinity", "weight_tags", "half", "is not a number; give a number from 0.0 to 1.0"),
+    ("affinity", "prior_strength", "-1", "is out of range: give a number from 0.0 to 1000000.0"),
   ]
 
   @Test(
     "an ill-typed or out-of-range value names the key, the value and what is expected",
     arguments: badValues)
-  func badValue(_ strategy: String, _ key: String, _ value: String, _ expected: String) {
+  func badValue(_ strategy: String, _ key: String, _ value: String, _ problem: String) {
     #expect(
       message { _ = try StrategyRegistry.make(strategy, options: [key: value]) }
-        == "strategy '\(strategy)' option '\(key)': '\(value)' is not \(expected)")
+        == "strategy '\(strategy)' option '\(key)': '\(value)' \(problem)")
   }
 
   static let goodValues: [(String, String, String)] = [

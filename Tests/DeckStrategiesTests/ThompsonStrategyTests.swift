@@ -164,6 +164,7 @@ struct ThompsonStrategyTests {
         + "is 0 (a dish never shown would score 0/0)")
     #expect(
       message { _ = try StrategyRegistry.make("thompson", options: ["prior_likes": "-1"]) }
-        == "strategy 'thompson' option 'prior_likes': '-1' is not a number in 0.0...1000000.0")
+        == "strategy 'thompson' option 'prior_likes': '-1' is out of range: give a number from 0.0 to 1000000.0"
+    )
   }
 }

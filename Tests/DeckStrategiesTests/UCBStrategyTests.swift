@@ -64,7 +64,8 @@ struct UCBStrategyTests {
     #expect(scores(s, f, user: "u2", date: "2026-02-01", seed: 1) == scores(s, f))
     #expect(
       message { _ = try StrategyRegistry.make("ucb", options: ["exploration": "-0.1"]) }
-        == "strategy 'ucb' option 'exploration': '-0.1' is not a number in 0.0...1000.0")
+        == "strategy 'ucb' option 'exploration': '-0.1' is out of range: give a number from 0.0 to 1000.0"
+    )
   }
 }
 
@@ -146,6 +147,7 @@ struct EpsilonGreedyStrategyTests {
   func badEpsilon() {
     #expect(
       message { _ = try StrategyRegistry.make("epsilon-greedy", options: ["epsilon": "1.5"]) }
-        == "strategy 'epsilon-greedy' option 'epsilon': '1.5' is not a number in 0.0...1.0")
+        == "strategy 'epsilon-greedy' option 'epsilon': '1.5' is out of range: give a number from 0.0 to 1.0"
+    )
   }
 }

@@ -148,7 +148,10 @@ import Testing
     }
     let bad = Self.compare(dir, ["-s", "random", "--ope", "--ope-samples", "0"])
     #expect(bad.code == .usage)
-    #expect(bad.stderr.contains("'--ope-samples' must be between 1 and 10000"))
+    #expect(
+      bad.stderr.contains(
+        "'--ope-samples': '0' is out of range: give a whole number from 1 to 10000 (decks per session)"
+      ))
   }
 
   /// The off-policy estimates cover every diner with a logged card, the ranking metrics only
@@ -178,10 +181,12 @@ import Testing
     #expect(clipNoOPE.stderr.contains("'--clip' is for off-policy estimates: add --ope"))
     let zeroClip = Self.compare(dir, ["--ope", "--clip", "0", "-s", "random"])
     #expect(zeroClip.code == .usage)
-    #expect(zeroClip.stderr.contains("'--clip' must be a positive weight"))
+    #expect(zeroClip.stderr.contains("'--clip': '0' is out of range: give a weight above 0"))
     let oneFold = Self.compare(dir, ["--ope", "--cross-fit", "1", "-s", "random"])
     #expect(oneFold.code == .usage)
-    #expect(oneFold.stderr.contains("'--cross-fit' must be between 2 and 20 folds, got 1"))
+    #expect(
+      oneFold.stderr.contains(
+        "'--cross-fit': '1' is out of range: give a whole number from 2 to 20 (folds)"))
     let badValue = Self.compare(dir, ["--ope", "--policy", "p.csv"])
     #expect(badValue.code == .usage)
     #expect(badValue.stderr.contains("'--policy' takes NAME=FILE"))

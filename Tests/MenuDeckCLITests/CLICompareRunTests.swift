@@ -123,8 +123,8 @@ import Testing
   static let badCutoffs: [([String], String)] = [
     (["--k", "5,1"], "'--k' takes its cut-offs in ascending order: give 1,5"),
     (["--k", "1,5,5"], "'--k' gives the cut-off 5 twice; give each once"),
-    (["--k", "0,5"], "'--k' must be between 1 and 10000, got 0"),
-    (["--k", "10001"], "'--k' must be between 1 and 10000, got 10001"),
+    (["--k", "0,5"], "'--k': '0' is out of range: give a whole number from 1 to 10000"),
+    (["--k", "10001"], "'--k': '10001' is out of range: give a whole number from 1 to 10000"),
     (["--k", "1,,5"], "'--k' takes cut-offs as whole numbers separated by commas, e.g. 1,5,10"),
     (["--k", "five"], "'--k' takes cut-offs as whole numbers separated by commas"),
     (["--k", "-1"], "'--k' takes cut-offs as whole numbers separated by commas"),

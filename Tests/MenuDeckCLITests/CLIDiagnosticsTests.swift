@@ -298,30 +298,35 @@ extension CLIRun {
   }
 
   @Test func usageErrorsAreJSONLinesToo() throws {
-    // The text form is the error, the usage and the pointer to the help, as it was.
+    // The text form is the error and the pointer to the help; the usage is only in --help.
     let text = CLIRun(["deck", "--dat", "2026-11-30"])
     #expect(
       text.stderr
-        == "menudeck: error: unknown option '--dat' (did you mean '--date'?)\n" + CLITest.deckUsage)
+        == "menudeck: error: unknown option '--dat' (did you mean '--date'?)\n"
+        + CLITest.deckHelpNote)
     let json = CLIRun(["deck", "--dat", "2026-11-30", "--log-format", "json"])
     #expect(json.code == .usage)
     let lines = try Self.objects(json.stderr)
-    #expect(lines.count == 1)
+    #expect(lines.count == 2)
     #expect(Self.string(lines[0], "level") == "error")
     #expect(Self.string(lines[0], "code") == "usage")
     #expect(Self.string(lines[0], "message") == "unknown option '--dat' (did you mean '--date'?)")
     #expect(Self.string(lines[0], "command") == "deck")
+    #expect(Self.string(lines[1], "level") == "note")
+    #expect(Self.string(lines[1], "code") == "help")
+    #expect(Self.string(lines[1], "message") == "see 'menudeck deck --help'")
+    #expect(Self.string(lines[1], "command") == "deck")
     // A usage error the command finds, after parsing.
     let bad = CLIRun(["deck", "--date", "2026-13-01", "--log-format", "json"])
     #expect(bad.code == .usage)
-    #expect(try Self.objects(bad.stderr).map { Self.string($0, "code") } == ["usage"])
+    #expect(try Self.objects(bad.stderr).map { Self.string($0, "code") } == ["usage", "help"])
   }
 
   @Test func theEnvironmentAsksForJSONLines() throws {
     let r = CLIRun(
       ["deck", "--date", "2026-13-01"], terminal: false,
       environment: ["MENUDECK_LOG_FORMAT": "json"])
-    #expect(try Self.objects(r.stderr).count == 1)
+    #expect(try Self.objects(r.stderr).count == 2)
     let text = CLIRun(
       ["deck", "--date", "2026-13-01", "--log-format", "text"], terminal: false,
       environment: ["MENUDECK_LOG_FORMAT": "json"])
@@ -342,12 +347,16 @@ extension CLIRun {
         path + ["--quiet", "--no-progress", "--log-format", "json", "--no-such-option"])
       #expect(json.code == .usage, "\(path)")
       let lines = try Self.objects(json.stderr)
-      #expect(lines.count == 1, "\(path)")
+      #expect(lines.count == 2, "\(path)")
       #expect(Self.string(lines[0], "message") == "unknown option '--no-such-option'", "\(path)")
       #expect(Self.string(lines[0], "command") == path.joined(separator: " "))
+      let command = (["menudeck"] + path).joined(separator: " ")
+      #expect(Self.string(lines[1], "message") == "see '\(command) --help'", "\(path)")
       let text = CLIRun(["-v"] + path + ["--log-format=text", "--no-such-option"])
       #expect(
-        text.stderr.hasPrefix("menudeck: error: unknown option '--no-such-option'\nUSAGE:"),
+        text.stderr
+          == "menudeck: error: unknown option '--no-such-option'\n"
+          + "menudeck: note: see '\(command) --help'\n",
         "\(path)")
       let help = CLIRun(path + ["--help"])
       for option in ["-q, --quiet", "-v, --verbose", "--log-format <format>", "--no-progress"] {

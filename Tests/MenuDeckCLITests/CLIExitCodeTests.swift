@@ -26,7 +26,7 @@ import Testing
   }
 
   func expectUsage(
-    _ arguments: [String], _ message: String, usage: String = CLITest.deckUsage,
+    _ arguments: [String], _ message: String, usage: String = CLITest.deckHelpNote,
     sourceLocation: Testing.SourceLocation = #_sourceLocation
   ) {
     let result = CLIRun(arguments)
@@ -83,12 +83,7 @@ import Testing
   @Test func unknownSubcommand() {
     expectUsage(
       ["deks"], "unknown subcommand 'deks' (did you mean 'deck'?)",
-      usage: """
-        USAGE: menudeck [--quiet] [--verbose] [--log-format <format>] [--no-progress]
-                        [<subcommand>]
-        See 'menudeck --help' for more information.
-
-        """)
+      usage: "menudeck: note: see 'menudeck --help'\n")
   }
 
   @Test(arguments: ["2026-13-01", "2026-02-30", "30.11.2026", "2026-11-30T00:00:00Z", ""])
@@ -101,9 +96,11 @@ import Testing
 
   @Test func sizeMustBePositive() {
     expectUsage(
-      ["deck", "--date", "2026-11-30", "--size", "0"], "'--size' must be 1 or more, got 0")
+      ["deck", "--date", "2026-11-30", "--size", "0"],
+      "'--size': '0' is out of range: give a whole number from 1 to 10000 (cards)")
     expectUsage(
-      ["deck", "--date", "2026-11-30", "--size", "-3"], "'--size' must be 1 or more, got -3")
+      ["deck", "--date", "2026-11-30", "--size", "-3"],
+      "'--size': '-3' is out of range: give a whole number from 1 to 10000 (cards)")
     #expect(CLIRun(["deck", "--date", "2026-11-30", "--size", "1", "--quiet"]).code == .success)
   }
 
@@ -118,7 +115,8 @@ import Testing
   @Test func badOptionValues() {
     expectUsage(
       ["deck", "--date", "2026-11-30", "--option", "weight_tags=abc"],
-      "strategy 'affinity' option 'weight_tags': 'abc' is not a number in 0.0...1.0")
+      "strategy 'affinity' option 'weight_tags': 'abc' is not a number; give a number from 0.0 to 1.0"
+    )
     expectUsage(
       ["deck", "--date", "2026-11-30", "--option", "nosuch=1"],
       "strategy 'affinity' has no option 'nosuch'; valid options: weight_popularity, "

@@ -80,8 +80,8 @@ import Testing
     #expect(
       Self.holds(
         r.stderr,
-        "warning: 1 event naming dishes that are not in the catalog (e.g. '\(Self.nfd)'); they "
-          + "were left out"),
+        "log.jsonl:1: 1 event naming dishes that are not in the catalog (e.g. '\(Self.nfd)'); "
+          + "they were left out (correct the ids, or add the dishes to the catalog)\n"),
       "\(r.stderr)")
     // Tea was picked two days ago and is held back; the catalog's café was never picked.
     let line = try #require(Self.deckLine(r, of: "u1"))
@@ -122,7 +122,8 @@ import Testing
     #expect(r.code == .success, "\(r.stderr)")
     #expect(
       Self.holds(
-        r.stderr, "1 event naming dishes that are not in the catalog (e.g. '\(Self.nfd)')"),
+        r.stderr,
+        "log.jsonl:1: 1 event naming dishes that are not in the catalog (e.g. '\(Self.nfd)')"),
       "\(r.stderr)")
     let json = try #require(try r.json() as? [String: Any])
     let rows = try #require(json["rows"] as? [[String: Any]])
@@ -154,10 +155,11 @@ import Testing
       ] + (ope ? ["--ope"] : []))
     #expect(r.code == .success, "\(r.stderr)")
     // Both decomposed swipes are unknown dishes, reported once, as the training side reports
-    // its own: no sink matched them to the catalog's café.
+    // its own: no sink matched them to the catalog's café. The first is on line 4.
     let warning =
-      "menudeck: warning: 2 events naming dishes that are not in the catalog (e.g. "
-      + "'\(Self.nfd)'); they were left out\n"
+      "menudeck: warning: \(dir.file("log.jsonl")):4: 2 events naming dishes that are not in the "
+      + "catalog (e.g. '\(Self.nfd)'), the first on this line; they were left out (correct the "
+      + "ids, or add the dishes to the catalog)\n"
     #expect(Self.holds(r.stderr, warning), "\(r.stderr)")
     let qrels = try dir.read("trec/qrels.txt")
     #expect(Array(qrels.utf8) == Array("d1 0 tea 1\nd2 0 \(Self.nfc) 1\nd2 0 miso 0\n".utf8))

@@ -170,7 +170,9 @@ import Testing
     let result = dir.run(
       ["validate", "--catalog", "ml/movies.csv", "--history", "ml/ratings.csv"] + options)
     #expect(result.code == .usage)
-    #expect(result.stderr.hasPrefix("menudeck: error: \(message)\nUSAGE: menudeck validate "))
+    #expect(
+      result.stderr
+        == "menudeck: error: \(message)\nmenudeck: note: see 'menudeck validate --help'\n")
   }
 
   @Test func aMappedColumnMissingFromTheHeaderIsBadData() throws {

@@ -49,15 +49,15 @@ import Testing
     for size in ["9223372036854775807", "10001"] {
       expectUsage(
         dir.run(["deck", "--config", config, "--date", "2026-11-30", "--size", size]),
-        "'--size' must be at most 10000 (cards), got \(size)")
+        "'--size': '\(size)' is out of range: give a whole number from 1 to 10000 (cards)")
       expectUsage(
         dir.run(["stats", "--config", config, "--size", size, dir.file("swipes.jsonl")]),
-        "'--size' must be at most 10000 (cards), got \(size)")
+        "'--size': '\(size)' is out of range: give a whole number from 1 to 10000 (cards)")
       expectUsage(
         dir.run([
           "compare", "--config", config, "-s", "random", "-s", "popularity", "--split",
           "2026-11-20", "--size", size, dir.file("swipes.jsonl"),
-        ]), "'--size' must be at most 10000 (cards), got \(size)")
+        ]), "'--size': '\(size)' is out of range: give a whole number from 1 to 10000 (cards)")
     }
     // The limit itself is a deck (of the two dishes there are).
     let full = dir.run([
@@ -68,7 +68,7 @@ import Testing
     #expect(full.stdoutLines.count == 4)
     expectUsage(
       dir.run(["stats", "--config", config, "--repeat-window", "36501", dir.file("swipes.jsonl")]),
-      "'--repeat-window' must be at most 36500 (days), got 36501")
+      "'--repeat-window': '36501' is out of range: give a whole number from 1 to 36500 (days)")
   }
 
   @Test func simulatedDinersBeyondTheLimitAreUsageErrors() throws {
@@ -77,19 +77,19 @@ import Testing
     for users in ["9223372036854775807", "1000001", "99999999999999999999"] {
       expectUsage(
         dir.run(["simulate", "--config", config, "--users", users, "--days", "1"]),
-        "'--users' must be at most 1000000 (diners), got \(users)")
+        "'--users': '\(users)' is out of range: give a whole number from 1 to 1000000 (diners)")
       expectUsage(
         dir.run([
           "compare", "--config", config, "-s", "random", "-s", "popularity", "--users", users,
           "--days", "1",
-        ]), "'--users' must be at most 1000000 (diners), got \(users)")
+        ]), "'--users': '\(users)' is out of range: give a whole number from 1 to 1000000 (diners)")
     }
     expectUsage(
       dir.run(["simulate", "--config", config, "--users", "0", "--days", "1"]),
-      "'--users' must be 1 or more, got 0")
+      "'--users': '0' is out of range: give a whole number from 1 to 1000000 (diners)")
     expectUsage(
       dir.run(["simulate", "--config", config, "--users", "5", "--days", "36501"]),
-      "'--days' must be at most 36500 (100 years), got 36501")
+      "'--days': '36501' is out of range: give a whole number from 1 to 36500 (100 years)")
   }
 
   @Test func aBootstrapThatWouldNotFitInMemoryIsAUsageError() throws {
@@ -109,19 +109,32 @@ import Testing
   @Test(arguments: [
     (
       "size", "10001",
-      "'deck.size' is 10001, more than the limit 10000; give a whole number from 1 to 10000"
+      "'deck.size': '10001' is out of range: give a whole number from 1 to 10000"
     ),
     (
       "size", "99999999999999999999",
-      "'deck.size' is 99999999999999999999, more than the limit 10000; give a whole number from 1 to 10000"
+      "'deck.size': '99999999999999999999' is out of range: give a whole number from 1 to 10000"
     ),
     (
       "cooldown_days", "36501",
-      "'deck.cooldown_days' is 36501, more than the limit 36500; give a whole number from 0 to 36500"
+      "'deck.cooldown_days': '36501' is out of range: give a whole number from 0 to 36500"
     ),
     (
       "max_per_category", "10001",
-      "'deck.max_per_category' is 10001, more than the limit 10000; give a whole number from 1 to 10000 (or null for no cap)"
+      "'deck.max_per_category': '10001' is out of range: give a whole number from 1 to 10000 (or null for no cap)"
+    ),
+    // Below the range, and not whole numbers at all: each says which.
+    ("size", "0", "'deck.size': '0' is out of range: give a whole number from 1 to 10000"),
+    (
+      "reshow_days", "-1",
+      "'deck.reshow_days': '-1' is out of range: give a whole number from 0 to 36500"
+    ),
+    (
+      "size", "2.5", "'deck.size': '2.5' is not a whole number; give a whole number from 1 to 10000"
+    ),
+    (
+      "size", "\"ten\"",
+      "'deck.size' is a string, not a whole number; give a whole number from 1 to 10000"
     ),
   ])
   func configValuesBeyondTheirLimitsAreDataErrors(key: String, value: String, message: String)
@@ -134,6 +147,65 @@ import Testing
     #expect(result.stderr.hasPrefix("menudeck: error: \(dir.file("config.json")):1:"))
     #expect(result.stderr.contains(message))
     #expect(result.stderr.hasSuffix("\(message)\n"))
+  }
+
+  @Test(arguments: [
+    (
+      #""seed": -1"#,
+      "'seed': '-1' is out of range: give a whole number from 0 to 18446744073709551615"
+    ),
+    (
+      #""seed": 18446744073709551616"#,
+      "'seed': '18446744073709551616' is out of range: give a whole number from 0 to "
+        + "18446744073709551615"
+    ),
+    (
+      #""seed": 1.5"#,
+      "'seed': '1.5' is not a whole number; give a whole number from 0 to 18446744073709551615"
+    ),
+    (
+      #""strategies": {"p": {"plugin": "p.py", "timeout": 0}}"#,
+      "'timeout': '0' is out of range: give a number of seconds above 0, up to 3600"
+    ),
+    (
+      #""strategies": {"p": {"plugin": "p.py", "timeout": "soon"}}"#,
+      "'timeout' is a string, not a number; give a number of seconds above 0, up to 3600"
+    ),
+  ])
+  func configSettingsOutOfRangeSayWhatToGive(entry: String, message: String) throws {
+    let dir = try CLIExitCodeTests.fixture(config: #"{"catalog": "catalog.json", \#(entry)}"#)
+    let result = dir.run(["deck", "--config", dir.file("config.json"), "--date", "2026-11-30"])
+    #expect(result.code == .dataError)
+    #expect(result.stderr.hasPrefix("menudeck: error: \(dir.file("config.json")):1:"))
+    #expect(result.stderr.hasSuffix(": \(message)\n"), "\(result.stderr)")
+  }
+
+  /// Options: a number outside the range says so and what to give; a text that is no number
+  /// keeps its own message.
+  @Test(arguments: [
+    (
+      ["--level", "1.5"],
+      "'--level': '1.5' is out of range: give a level above 0 and below 1 (e.g. 0.95)"
+    ),
+    (["--level", "high"], "invalid value 'high' for '--level'; expected a number like 0.5"),
+    (
+      ["--resamples", "0"],
+      "'--resamples': '0' is out of range: give a whole number from 1 to 1000000"
+    ),
+    (
+      ["--wait", "-1"],
+      "'--wait': '-1' is out of range: give a number of seconds from 0 to 604800 (a week)"
+    ),
+  ])
+  func optionsOutOfRangeSayWhatToGive(extra: [String], message: String) throws {
+    let dir = try CLIExitCodeTests.fixture()
+    let result = dir.run(
+      [
+        "compare", "--config", dir.file("config.json"), "-s", "random", "-s", "popularity",
+        "--days", "1", "--users", "3",
+      ] + extra)
+    #expect(result.code == .usage)
+    #expect(result.stderr.hasPrefix("menudeck: error: \(message)\n"), "\(result.stderr)")
   }
 
   // MARK: Off-policy logs
@@ -171,8 +243,8 @@ import Testing
       result.stderr.hasPrefix("menudeck: error: \(dir.file("log.jsonl")):4:"), "\(result.stderr)")
     #expect(
       result.stderr.contains(
-        "position: '2147483000' is beyond the last card position (10000, the most cards a deck "
-          + "has)"))
+        "position: '2147483000' is out of range: give a card position from 1 to 10000 (the most "
+          + "cards a deck has)"))
   }
 
   @Test func cardsPastTheLastEvaluatedPositionAreLeftOutWithANote() throws {

@@ -409,14 +409,10 @@ import Testing
   }
 
   @Test(arguments: [
-    ("-1", "'stale_history_days' must be a whole number of days, 0 (no check) or more"),
-    ("1.5", "'stale_history_days' must be a whole number of days, 0 (no check) or more"),
-    ("\"2\"", "'stale_history_days' must be a whole number of days, 0 (no check) or more"),
-    (
-      "36501",
-      "'stale_history_days' is 36501, more than the limit 36500; give a whole number from 0 to "
-        + "36500"
-    ),
+    ("-1", "'stale_history_days': '-1' is out of range: give a whole number from 0 to 36500"),
+    ("1.5", "'stale_history_days': '1.5' is not a whole number; give a whole number from 0 to"),
+    ("\"2\"", "'stale_history_days' is a string, not a whole number; give a whole number from"),
+    ("36501", "'stale_history_days': '36501' is out of range: give a whole number from 0 to 36500"),
   ])
   func theSettingIsChecked(value: String, message: String) throws {
     let dir = try TempDir()

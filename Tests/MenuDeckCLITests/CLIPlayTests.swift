@@ -184,9 +184,9 @@ final class PseudoTerminal {
     let run = CLIRun(["play", "--date", "2026-11-30"])
     #expect(run.code == .usage)
     #expect(
-      run.stderr.hasPrefix(
-        "menudeck: error: play swipes one diner's deck: give --user ID (the users file has 48 "
-          + "diners)\nUSAGE: menudeck play "))
+      run.stderr
+        == "menudeck: error: play swipes one diner's deck: give --user ID (the users file has 48 "
+        + "diners)\nmenudeck: note: see 'menudeck play --help'\n")
   }
 
   @Test func theLogIsNeverAnInput() throws {
@@ -257,6 +257,11 @@ final class PseudoTerminal {
     #expect(events[1]["swipe"] as? String == "left")
     #expect(events[2]["dx"] as? Double == 195)
     #expect(events[0]["item"] as? String == events[1]["item"] as? String)
+    // The times carry the config's offset (Asia/Tokyo), as every other log does.
+    for event in events {
+      let at = try #require(event["at"] as? String)
+      #expect(at.count == 25 && at.hasSuffix("+09:00"), "\(at)")
+    }
     // The first deck's cards, as `deck` builds them.
     let deck = CLIRun(["deck", "--user", "u01", "--date", "2026-11-30", "--format", "jsonl"])
     let cards = try #require(try deck.jsonLines().first?["cards"] as? [[String: Any]])
@@ -275,6 +280,33 @@ final class PseudoTerminal {
       "deck", "--user", "u01", "--date", "2026-12-31", "--history", log, "--format", "jsonl",
     ])
     #expect(again.code == .success, "\(again.stderr)")
+  }
+
+  /// A log line's time is the instant's wall-clock time in the config's zone with the offset
+  /// in effect then: daylight saving time in summer, not in winter.
+  @Test func aLogLinesTimeCarriesTheOffsetOfItsInstant() throws {
+    let zone = try #require(TimeZone(identifier: "America/New_York"))
+    let settings = RunSettings.readingLogs(MenuDeckConfig(), zone: zone, skipBadLines: false)
+    let entry = PlayLogEntry(item: "gyudon", swipe: .right, position: 1)
+    let summer = Date(timeIntervalSince1970: 1_784_000_000)  // 2026-07-14T03:33:20Z
+    let winter = Date(timeIntervalSince1970: 1_796_000_000.75)  // 2026-11-30T00:53:20.75Z
+    let out = MemoryOutput()
+    let writer = EventWriter(format: .jsonLines, output: out)
+    for now in [summer, winter] {
+      try writer.write(PlayRun.logEvent(entry, user: "u01", settings: settings, now: now))
+    }
+    try writer.finish()
+    let times = out.text.split(separator: "\n").map {
+      $0.components(separatedBy: "\"at\":\"")[1].prefix(25)
+    }
+    #expect(times == ["2026-07-13T23:33:20-04:00", "2026-11-29T19:53:20-05:00"])
+    // Read back in that zone: the same wall-clock times.
+    var sink = SwipeEventCollector()
+    _ = try EventReader(options: EventReaderOptions(zone: TimeZoneOffsets(zone))).read(
+      text: out.text, name: "log", format: .jsonLines, into: &sink)
+    let summerAt: Int64 = 1_784_000_000 - 4 * 3600
+    let winterAt: Int64 = 1_796_000_000 - 5 * 3600
+    #expect(sink.events.map(\.at) == [summerAt, winterAt])
   }
 
   /// An error while the deck is on screen (here the log's disk is full) gives the terminal

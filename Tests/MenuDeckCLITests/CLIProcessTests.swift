@@ -87,7 +87,8 @@ struct CLIProcessTests {
     #expect(result.stdout == "")
     #expect(
       result.stderr
-        == "menudeck: error: unknown option '--dat' (did you mean '--date'?)\n" + CLITest.deckUsage)
+        == "menudeck: error: unknown option '--dat' (did you mean '--date'?)\n"
+        + CLITest.deckHelpNote)
   }
 
   /// A CSV log on the process's own standard input: told from JSON Lines by its first character,

@@ -43,12 +43,13 @@ import Testing
     #expect(other.code == .ioError)
     #expect(other.stderr.contains("is not a menudeck lock file"), "\(other.stderr)")
     #expect(try dir.read(".decks.json.lock") == "my notes")
-    // One output that is the other's lock file.
+    // One output that is the other's lock file (--rejects takes only names that say its
+    // format, so --out is the lock file of the rejects).
     try FileManager.default.removeItem(atPath: dir.file(".decks.json.lock"))
     let pair = dir.run(
       Self.deck(dir) + [
-        "--out", dir.file("decks.json"), "--skip-bad-lines", "--rejects",
-        dir.file(".decks.json.lock"),
+        "--out", dir.file(".rejects.jsonl.lock"), "--skip-bad-lines", "--rejects",
+        dir.file("rejects.jsonl"),
       ])
     #expect(pair.code == .usage)
     #expect(pair.stderr.contains("one is the lock file of the other"))

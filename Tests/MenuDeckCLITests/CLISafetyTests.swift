@@ -77,7 +77,7 @@ import Testing
 
   @Test func twoOutputsOnOneFileOrOnStandardOutputAreRefused() throws {
     let dir = try Self.fixture()
-    let out = dir.file("decks.json")
+    let out = dir.file("decks.jsonl")
     expectRefused(
       dir.run(Self.deck(dir) + ["--out", out, "--skip-bad-lines", "--rejects", out]),
       "'--rejects \(out)' and '--out \(out)' name the same file; give each output its own file")

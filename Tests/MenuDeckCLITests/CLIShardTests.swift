@@ -116,8 +116,10 @@ import Testing
   @Test(
     "usage errors before anything is read",
     arguments: [
-      (["--shard", "0/3"], "'--shard' must be K/N"), (["--shard", "4/3"], "'--shard' must be K/N"),
-      (["--shard", "x"], "'--shard' must be K/N"), (["--jobs", "0"], "'--jobs' must be"),
+      (["--shard", "0/3"], "'--shard': '0/3' is out of range: give K/N"),
+      (["--shard", "4/3"], "'--shard': '4/3' is out of range: give K/N"),
+      (["--shard", "x"], "'--shard': 'x' is not K/N; give K/N"),
+      (["--jobs", "0"], "'--jobs': '0' is out of range"),
       (["--diners", "d.txt", "--user", "u01"], "either '--user' or '--diners'"),
     ])
   func usage(extra: [String], message: String) throws {

@@ -56,6 +56,44 @@ import Testing
     #expect(deck.code == .success, "\(deck.stderr)")
   }
 
+  /// The simulated log's times carry the offset the config's zone has at each (daylight saving
+  /// time starts on 2026-03-08 in New York), and read back to the same days and totals.
+  @Test func simulatedTimesCarryTheZonesOffsetAtEach() throws {
+    let dir = try TempDir()
+    let config = try dir.write(
+      "ny.json",
+      #"{"catalog": "\#(CLITest.repoRoot)/Data/catalog.json", "time_zone": "America/New_York"}"#)
+    for name in ["s.jsonl", "s.csv"] {
+      let sim = dir.run([
+        "simulate", "--config", config, "--users", "20", "--days", "4", "--start", "2026-03-06",
+        "--strategy", "popularity", "--seed", "4", "--events", dir.file(name), "--format", "json",
+      ])
+      #expect(sim.code == .success, "\(sim.stderr)")
+      let text = try dir.read(name)
+      let times = text.split(separator: "\n").compactMap { line -> (String, String)? in
+        let parts = line.components(separatedBy: name.hasSuffix(".csv") ? "," : "\"at\":\"")
+        guard name.hasSuffix(".csv") ? parts.count > 3 && parts[3] != "at" : parts.count > 1
+        else { return nil }
+        let at = name.hasSuffix(".csv") ? parts[3] : String(parts[1].prefix(25))
+        return (String(at.prefix(10)), String(at.suffix(6)))
+      }
+      #expect(times.count > 20)
+      for (day, offset) in times {
+        #expect(offset == (day < "2026-03-08" ? "-05:00" : "-04:00"), "\(day) \(offset)")
+      }
+      #expect(Set(times.map(\.0)).count == 4, "every day has sessions")
+      let stats = dir.run(["stats", "--config", config, dir.file(name), "--format", "json"])
+      #expect(stats.code == .success, "\(stats.stderr)")
+      func total(_ run: CLIRun, _ key: String) throws -> Double? {
+        let object = try #require(try run.json() as? [String: Any])
+        let rows = try #require(object["rows"] as? [[String: Any]])
+        return rows.last(where: { ($0["day"] as? String) == "all" })?[key] as? Double
+      }
+      #expect(try total(sim, "cards_shown") == total(stats, "cards_shown"))
+      #expect(try total(sim, "decks") == total(stats, "decks"))
+    }
+  }
+
   @Test func everyNumberOfJobsGivesTheSameBytes() throws {
     let dir = try TempDir()
     let one = simulate(
@@ -86,7 +124,10 @@ import Testing
     let dir = try TempDir()
     let run = simulate(["--jobs", jobs], in: dir)
     #expect(run.code == .usage)
-    #expect(run.stderr.contains("'--jobs' must be"), "\(run.stderr)")
+    #expect(
+      run.stderr.contains(
+        "'--jobs': '\(jobs)' is out of range: give a whole number from 1 to 1024 (threads)"),
+      "\(run.stderr)")
   }
 
   @Test func zeroOrNegativeDaysAndUsersAreUsageErrors() throws {

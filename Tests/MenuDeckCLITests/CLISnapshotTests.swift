@@ -69,11 +69,11 @@ import Testing
       let run = dir.run([
         "ingest", "--config", CLITest.repoRoot + "/Config/menudeck.json", big, "--into",
         dir.file("h\(jobs).snap"), "--jobs", jobs, "--skip-bad-lines", "--rejects",
-        dir.file("r\(jobs).txt"),
+        dir.file("r\(jobs).jsonl"),
       ])
       #expect(run.code == .success, "\(run.stderr)")
       snapshots.append(Array(try Data(contentsOf: URL(fileURLWithPath: dir.file("h\(jobs).snap")))))
-      rejects.append(try dir.read("r\(jobs).txt"))
+      rejects.append(try dir.read("r\(jobs).jsonl"))
       notes.append(run.stderr.replacingOccurrences(of: "h\(jobs).snap", with: "h.snap"))
     }
     #expect(snapshots[1] == snapshots[0])
@@ -85,11 +85,11 @@ import Testing
     // its bad lines are neither an error nor rejects now.
     let again = dir.run([
       "ingest", "--config", CLITest.repoRoot + "/Config/menudeck.json", big, "--into",
-      dir.file("h1.snap"), "--jobs", "3", "--rejects", dir.file("again.txt"), "--skip-bad-lines",
+      dir.file("h1.snap"), "--jobs", "3", "--rejects", dir.file("again.jsonl"), "--skip-bad-lines",
     ])
     #expect(again.code == .success, "\(again.stderr)")
     #expect(again.stderr.contains("is already in"), "\(again.stderr)")
-    #expect(try dir.read("again.txt") == "")
+    #expect(try dir.read("again.jsonl") == "")
     let strict = dir.run([
       "ingest", "--config", CLITest.repoRoot + "/Config/menudeck.json", big, "--into",
       dir.file("h1.snap"), "--jobs", "3",
@@ -144,9 +144,9 @@ import Testing
       let run = dir.run([
         "deck", "--config", CLITest.repoRoot + "/Config/menudeck.json", "--date", "2026-12-01",
         "--format", "jsonl", "--history", big, "--history", Self.log, "--jobs", jobs,
-        "--skip-bad-lines", "--rejects", dir.file("r\(jobs).txt"),
+        "--skip-bad-lines", "--rejects", dir.file("r\(jobs).jsonl"),
       ])
-      runs.append((run, try dir.read("r\(jobs).txt")))
+      runs.append((run, try dir.read("r\(jobs).jsonl")))
     }
     let (first, rejects) = runs[0]
     #expect(first.code == .success, "\(first.stderr)")

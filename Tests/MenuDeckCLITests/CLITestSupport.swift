@@ -65,19 +65,9 @@ enum CLITest {
     Array(try Data(contentsOf: URL(fileURLWithPath: repoRoot + "/" + relative)))
   }
 
-  static let deckUsage = """
-    USAGE: menudeck deck [--config <file>] [--catalog <file>] [--users <file>]
-                         [--history <file> ...] [--skip-bad-lines]
-                         [--rejects <file>] [--columns <map>] [--right <rule>]
-                         [--left <rule>] [--csv-header <columns>]
-                         [--delimiter <char>] [--date <date>] [--user <id> ...]
-                         [--diners <file>] [--shard <K/N>] [--strategy <name>]
-                         [--option <key=value> ...] [--size <n>] [--seed <n>]
-                         [--format <format>] [--out <file>] [--wait <seconds>]
-                         [--dry-run] [--strict] [--fallback <name>] [--jobs <n>]
-    See 'menudeck deck --help' for more information.
-
-    """
+  /// The line after a usage error of `deck`: the pointer to its help (the usage block is only
+  /// in the help).
+  static let deckHelpNote = "menudeck: note: see 'menudeck deck --help'\n"
 }
 
 /// A directory of its own for one test, removed when the test is done with it.

@@ -52,10 +52,12 @@ import Testing
     #expect(errors.first?["exit_code"] as? Int == 65)
     #expect(
       (errors.first?["message"] as? String)?.hasPrefix("'sideways' is not right or left") == true)
-    let warnings = try #require(json["warnings"] as? [[String: String]])
-    #expect(warnings.first?["message"]?.contains("'nosuch'") == true)
-    #expect(warnings.first?["code"] == "validation_warning")
-    #expect(warnings.first?["file"] == "bad.csv")
+    let warnings = try #require(json["warnings"] as? [[String: Any]])
+    #expect((warnings.first?["message"] as? String)?.contains("'nosuch'") == true)
+    #expect(warnings.first?["code"] as? String == "validation_warning")
+    #expect(warnings.first?["file"] as? String == "bad.csv")
+    // The line of the first event naming a dish not in the catalog.
+    #expect(warnings.first?["line"] as? Int == 2)
     // With --strict and only the warning, exit 1 in both forms.
     try dir.write("warn.csv", "user,item,swipe,at\nu1,nosuch,right,2026-11-01T12:00:00Z\n")
     let strict = CLIRun(
@@ -81,6 +83,7 @@ import Testing
     #expect(warnings.count == 1)
     #expect(warnings.first?["code"] as? String == "validation_warning")
     #expect(warnings.first?["file"] as? String == "users.json")
+    #expect(warnings.first?["line"] is NSNull, "about the whole file")
     #expect((warnings.first?["message"] as? String)?.contains("'peanuts'") == true)
     // The same code and file on stderr.
     let stderr = CLIRun(

@@ -73,9 +73,9 @@ import Testing
     let log = dir.file("swipes.jsonl")
     #expect(
       result.stderr == """
-        menudeck: error: \(log):2:109: prefix_propensity: '1.5' is not in (0, 1]; give the \
+        menudeck: error: \(log):2:109: prefix_propensity: '1.5' is out of range: give the \
         probability the ranking had of showing the deck's cards from position 1 to this one, in \
-        their order
+        their order, above 0 and up to 1
         menudeck: error: \(log):3:92: prefix_propensity: expected a number, found '"half"'; give a \
         number in (0, 1]
 

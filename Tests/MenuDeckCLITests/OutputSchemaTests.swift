@@ -20,7 +20,8 @@ struct OutputSchemaTests {
     var schemas: Set<String> {
       switch self {
       case .deck: ["deck.json.schema.json", "deck.jsonl.schema.json", "deck.csv.schema.json"]
-      case .deckRejects: ["deck.json.schema.json", "rejects.jsonl.schema.json"]
+      case .deckRejects:
+        ["deck.json.schema.json", "rejects.jsonl.schema.json", "rejects.csv.schema.json"]
       case .strategies: ["strategies.json.schema.json", "strategies.jsonl.schema.json"]
       case .validate: ["validate.json.schema.json"]
       case .stats: ["stats.json.schema.json", "stats.jsonl.schema.json", "stats.csv.schema.json"]
@@ -164,6 +165,15 @@ struct OutputSchemaTests {
     #expect(checker.lines(text, "rejects.jsonl.schema.json", "rejects") == 3)
     let written = String(decoding: text, as: UTF8.self)
     #expect(written.contains("\"base64\":") && written.contains("\"text\":"))
+    // The same rejects in CSV, for a .csv name: a row each, after the header.
+    let csvRejects = dir.file("rejects.csv")
+    _ = succeeded([
+      "deck", "--date", "2026-11-30", "--history", jsonl, "--history", csv, "--skip-bad-lines",
+      "--rejects", csvRejects, "--format", "json",
+    ])
+    let table = try file(csvRejects)
+    #expect(checker.csv(table, "rejects.csv.schema.json", "rejects csv") == 3)
+    #expect(String(decoding: table, as: UTF8.self).hasPrefix("file,line,column,field,reason,"))
   }
 
   static func strategies(_ checker: inout SchemaChecker) throws {

@@ -623,7 +623,7 @@ package enum HTMLReport {
       s += "<dl class=\"run\">\n<dt>version</dt><dd>menudeck " + h(run.version) + "</dd>\n"
       s += "<dt>command</dt><dd><code class=\"command\">"
       // An argument breaks across lines only when it is wider than the line.
-      s += run.arguments.map { "<span class=\"arg\">" + h(shellQuoted($0)) + "</span>" }
+      s += run.arguments.map { "<span class=\"arg\">" + h(TextLayout.shellWord($0)) + "</span>" }
         .joined(separator: " ")
       s += "</code></dd>\n</dl>\n"
       if !run.inputs.isEmpty {
@@ -647,16 +647,5 @@ package enum HTMLReport {
     }
     s += "</tbody>\n</table>\n</div>\n"
     return s + "</footer>\n"
-  }
-
-  /// `argument` as a POSIX shell word: as it is when it holds only characters no shell treats
-  /// specially, else in single quotes (a quote inside as `'\''`). Not yet HTML-escaped.
-  static func shellQuoted(_ argument: String) -> String {
-    let plain = argument.unicodeScalars.allSatisfy { c in
-      (c.value >= 0x30 && c.value <= 0x39) || (c.value >= 0x41 && c.value <= 0x5A)
-        || (c.value >= 0x61 && c.value <= 0x7A) || "-_./=:,+@%".unicodeScalars.contains(c)
-    }
-    if plain && !argument.isEmpty { return argument }
-    return "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 }

@@ -150,7 +150,7 @@ package struct SimulationConfig: Sendable, Equatable {
       case "price_sensitivity_spread":
         // The spread of a log-normal: exp(spread * z) must stay finite.
         let d = try nonNegative(v, key)
-        guard d <= 5 else { throw v.error("'\(key)' is \(text(v)); give a number from 0 to 5") }
+        guard d <= 5 else { throw outOfRange(v, key, give: "a number from 0 to 5") }
         c.priceSensitivitySpread = d
       case "satiation_strength": c.satiationStrength = try nonNegative(v, key)
       case "satiation_half_life_days": c.satiationHalfLifeDays = try nonNegative(v, key)
@@ -160,9 +160,7 @@ package struct SimulationConfig: Sendable, Equatable {
       case "give_up_probability": c.giveUpProbability = try probability(v, key)
       case "temperature":
         let t = try number(v, key)
-        guard t >= 0.001 else {
-          throw v.error("'temperature' is \(text(v)); give a number of 0.001 or more")
-        }
+        guard t >= 0.001 else { throw outOfRange(v, key, give: "a number 0.001 or more") }
         c.temperature = t
       case "session_start_minute":
         c.sessionStartMinute = try wholeNumber(v, key, in: 0...latestStartMinute)
@@ -171,7 +169,7 @@ package struct SimulationConfig: Sendable, Equatable {
       case "drags": c.drags = try v.requireBool("'drags'")
       case "card_width":
         let w = try number(v, key)
-        guard w > 0 else { throw v.error("'card_width' is \(text(v)); give points above 0") }
+        guard w > 0 else { throw outOfRange(v, key, give: "a number of points above 0") }
         c.cardWidth = w
       case "hesitation_probability": c.hesitationProbability = try probability(v, key)
       default:
@@ -188,7 +186,12 @@ package struct SimulationConfig: Sendable, Equatable {
     return c
   }
 
-  private static func text(_ v: JSONValue) -> String { "'\(v.numberText ?? "?")'" }
+  /// "'give_up_probability': '2' is out of range: give a probability from 0 to 1", at `v`.
+  private static func outOfRange(_ v: JSONValue, _ key: String, give expected: String)
+    -> DeckIOError
+  {
+    v.error("'\(key)': " + RangeText.outOfRange(v.numberText ?? "?", give: expected))
+  }
 
   /// Utilities are sums of these parameters times small factors; beyond this magnitude they
   /// stop being meaningful and can overflow to infinity.
@@ -197,22 +200,20 @@ package struct SimulationConfig: Sendable, Equatable {
   private static func number(_ v: JSONValue, _ key: String) throws(DeckIOError) -> Double {
     let d = try v.requireNumber("'\(key)'")
     guard d.isFinite, abs(d) <= maximumMagnitude else {
-      throw v.error("'\(key)' is \(text(v)); give a number from -1000000 to 1000000")
+      throw outOfRange(v, key, give: "a number from -1000000 to 1000000")
     }
     return d
   }
 
   private static func probability(_ v: JSONValue, _ key: String) throws(DeckIOError) -> Double {
     let d = try number(v, key)
-    guard d >= 0 && d <= 1 else {
-      throw v.error("'\(key)' is \(text(v)); give a probability from 0 to 1")
-    }
+    guard d >= 0 && d <= 1 else { throw outOfRange(v, key, give: "a probability from 0 to 1") }
     return d
   }
 
   private static func nonNegative(_ v: JSONValue, _ key: String) throws(DeckIOError) -> Double {
     let d = try number(v, key)
-    guard d >= 0 else { throw v.error("'\(key)' is \(text(v)); give 0 or more") }
+    guard d >= 0 else { throw outOfRange(v, key, give: "a number 0 or more") }
     return d
   }
 
@@ -220,13 +221,15 @@ package struct SimulationConfig: Sendable, Equatable {
     throws(DeckIOError) -> Int
   {
     let d = try number(v, key)
-    guard d == d.rounded(.towardZero), d >= Double(range.lowerBound),
-      d <= Double(range.upperBound)
-    else {
-      let bounds =
-        range.upperBound == Int(Int32.max)
-        ? "\(range.lowerBound) or more" : "from \(range.lowerBound) to \(range.upperBound)"
-      throw v.error("'\(key)' is \(text(v)); give a whole number \(bounds)")
+    let expected = RangeText.span(
+      "a whole number", from: "\(range.lowerBound)",
+      to: range.upperBound == Int(Int32.max) ? nil : "\(range.upperBound)")
+    guard d == d.rounded(.towardZero) else {
+      throw v.error(
+        "'\(key)': " + RangeText.not("a whole number", v.numberText ?? "?", give: expected))
+    }
+    guard d >= Double(range.lowerBound), d <= Double(range.upperBound) else {
+      throw outOfRange(v, key, give: expected)
     }
     return Int(d)
   }
