@@ -102,7 +102,7 @@ import Testing
     let refused = dir.run(["validate", "--config", bad])
     #expect(refused.code == .dataError)
     let line = text.split(separator: "\n").firstIndex { $0.contains("\"seed\"") }! + 1
-    #expect(refused.stderr.contains("\(bad):\(line):11: 'seed' must be a whole number"))
+    #expect(refused.stderr.contains("\(bad):\(line):11: 'seed': '-1' is out of range"))
   }
 
   @Test func deckRefusesALogWithCROnlyLineEndsEvenWhenSkippingBadLines() throws {

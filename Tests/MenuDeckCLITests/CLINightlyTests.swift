@@ -191,9 +191,10 @@ import Testing
     let refused: [[String]] = [
       ["ingest", "--config", config, Self.log, "--out", dir.file("h.snap")],
       ["deck", "--config", config, "--date", "2026-11-30", "--out", dir.file("h.snap")],
+      // (A rejects file must be named .jsonl, .ndjson or .csv: the config's log is one.)
       [
-        "ingest", "--config", config, Self.log, "--into", dir.file("other.snap"),
-        "--skip-bad-lines", "--rejects", dir.file("h.snap"),
+        "ingest", "--config", logs, Self.log, "--into", dir.file("other.snap"),
+        "--skip-bad-lines", "--rejects", dir.file("old.jsonl"),
       ],
       ["ingest", "--config", config, Self.log, "--into", config],
       // A log of the config's history is not its snapshot.

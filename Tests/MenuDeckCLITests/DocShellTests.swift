@@ -184,7 +184,8 @@ import Testing
     #expect(
       problems.first?.hasPrefix(
         "README.md:1: `menudeck deck --size 0` exited 64, not 0 (run as: menudeck deck --size 0); "
-          + "its output:\nmenudeck: error: '--size' must be 1 or more, got 0\nUSAGE: menudeck deck "
+          + "its output:\nmenudeck: error: '--size': '0' is out of range: give a whole number from "
+          + "1 to 10000 (cards)\nmenudeck: note: see 'menudeck deck --help'"
       )
         == true)
     #expect(session.run(Self.command("swift test")) == nil)
