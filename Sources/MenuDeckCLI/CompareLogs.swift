@@ -237,6 +237,7 @@ enum CompareLogs {
       skipBadLines: args.flag(InputOptions.skipBadLines))
     try settings.readLogs(as: args)
     settings.hashesHistory = true
+    try HistoryFiles.checkPresent(logs, config, io)
     try checkDistinct(logs, io)
     let ope = args.flag(CompareOptions.ope)
     if ope, case .holdout = split {

@@ -105,10 +105,9 @@ enum HistoryFiles {
   /// Refuses a missing history file before any is read (exit 66): a snapshot that the first
   /// nightly ingest has not made yet, or a mistyped path. A log with a log's name is left to the
   /// reader, whose message is the same.
-  static func checkPresent(_ paths: [String], _ settings: RunSettings, _ io: CLIStreams) throws {
+  static func checkPresent(_ paths: [String], _ config: MenuDeckConfig, _ io: CLIStreams) throws {
     for path in paths where path != "-" && FileSystem.kind(of: Paths.open(path, io)) == nil {
       guard EventFormat.forPath(path) == nil else { continue }
-      let config = settings.config
       guard path.hasSuffix(".snap") else {
         throw DeckIOError.missingFile(path: path, what: "swipe log or history snapshot")
       }

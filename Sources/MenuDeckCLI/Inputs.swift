@@ -313,7 +313,7 @@ enum Inputs {
     rejects: RejectsWriter?, onReject: ((EventReject) throws(DeckIOError) -> Void)? = nil,
     extra: [SwipeEvent] = [], jobs: Int = 1
   ) throws -> (History, EventReadStats, Int) {
-    try HistoryFiles.checkPresent(settings.historyPaths, settings, io)
+    try HistoryFiles.checkPresent(settings.historyPaths, settings.config, io)
     let logs = settings.historyPaths.filter {
       $0 == "-" || !SnapshotFile.isSnapshot(path: Paths.open($0, io))
     }

@@ -446,6 +446,7 @@ let statsCommand = CommandSpec(
     var logs = args.arguments("log")
     if logs.isEmpty { logs = config.history }
     guard !logs.isEmpty else { throw UsageError("give the swipe logs to summarise") }
+    try HistoryFiles.checkPresent(logs, config, io)
     let snapshots = logs.filter { $0 != "-" && SnapshotFile.isSnapshot(path: Paths.open($0, io)) }
     if !snapshots.isEmpty && snapshots.count != logs.count {
       throw UsageError("give either swipe logs or history snapshots to 'stats', not both")

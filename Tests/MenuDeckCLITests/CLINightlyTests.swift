@@ -308,6 +308,18 @@ import Testing
     let validate = CLIRun(["validate", "--history", dir.file("h.snap"), "--log-format", "json"])
     #expect(validate.code == .noInput)
     #expect(validate.stderr.contains("\"code\":\"missing_file\""), "\(validate.stderr)")
+    // The commands that take logs as arguments say the same.
+    for args in [
+      ["stats", dir.file("h.snap")],
+      ["compare", "-s", "random", "-s", "popularity", "--split", "2026-11-24", dir.file("h.snap")],
+    ] {
+      let run = CLIRun(args)
+      #expect(run.code == .noInput, "\(args): \(run.stderr)")
+      #expect(
+        run.stderr.hasPrefix(
+          "menudeck: error: \(dir.file("h.snap")): no such file (the history snapshot; "),
+        "\(run.stderr)")
+    }
   }
 
   // MARK: - Stale or empty history
