@@ -32,7 +32,8 @@ package final class FileLock {
 
   /// Why a lock could not be taken.
   package enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Another run holds it (after waiting `waited` seconds); `holder` is what it wrote.
+    /// Another run holds it (after the `waited` seconds the caller allowed); `holder` is what it
+    /// wrote.
     case busy(target: String, lockFile: String, holder: String?, waited: Double)
     case system(SystemError)
 
@@ -109,8 +110,9 @@ package final class FileLock {
         if waited >= wait {
           let text = FileLock.awaitHolderText(fd)
           close(fd)
-          throw .busy(
-            target: target, lockFile: path, holder: text, waited: wait > 0 ? waited : 0)
+          // The message tells the wait that was asked for (`--wait 0.1`: "after waiting 0.1
+          // s"): the time measured overshoots it by however late this thread was woken.
+          throw .busy(target: target, lockFile: path, holder: text, waited: wait > 0 ? wait : 0)
         }
         sleepSeconds(min(pause, wait - waited))
         pause = min(pause * 2, 0.1)

@@ -10,6 +10,8 @@ package struct ParsedArguments: Sendable {
   var given: [String: [String]]
   /// Positional values in order, after `--` included; "-" is a positional value (stdin).
   package internal(set) var positionals: [String]
+  /// The command as typed to run it, "menudeck stats": for messages that show a command line.
+  package internal(set) var commandName = ""
 
   init(declared: [String: CommandOption], arguments: [CommandArgument]) {
     self.declared = declared

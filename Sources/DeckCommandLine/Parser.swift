@@ -170,6 +170,7 @@ struct CommandLineParser {
     var arguments = ParsedArguments(declared: declared, arguments: specs)
     arguments.given = given.filter { declared[$0.key] != nil }
     arguments.positionals = positionals
+    arguments.commandName = path.map(\.name).joined(separator: " ")
     return .run(path: path, arguments: arguments)
   }
 

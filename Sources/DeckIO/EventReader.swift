@@ -79,15 +79,14 @@ package enum EventFormat: String, Sendable, CaseIterable {
   /// input): menudeck reads logs uncompressed, so the log is decompressed into standard input
   /// (`-`, told JSON Lines or CSV by its first bytes). `byName`: the name said so, not the bytes.
   package static func compressedLogMessage(
-    name: String, _ compression: Compression, byName: Bool
+    name: String, _ compression: Compression, byName: Bool, piped: String
   ) -> String {
     let (kind, tool) = compression
     let source = name == "<stdin>" ? "LOG" : TextLayout.shellWord(name)
     let despite = byName || name == "<stdin>" ? "" : ", whatever its name says"
     return
-      "the swipe log is compressed (\(kind)\(despite)) and menudeck reads logs uncompressed; pipe it through \(tool) and give '-' "
-      + "for the log: \(tool) \(source) | menudeck deck --history - (ingest, stats and compare "
-      + "take '-' as a log argument)"
+      "the swipe log is compressed (\(kind)\(despite)) and menudeck reads logs uncompressed; "
+      + "pipe it through \(tool) and give '-' for the log: \(tool) \(source) | \(piped)"
   }
 }
 
@@ -105,6 +104,9 @@ package struct EventSource: Sendable, Equatable {
 
 /// Settings of the event reader.
 package struct EventReaderOptions {
+  /// The command line that reads a log from standard input, shown in the message about a
+  /// compressed log ("zcat log.gz | menudeck stats -").
+  package var pipedLog = "menudeck deck --history -"
   /// Decides raw drags (`dx`, `width`).
   package var swipeRule: SwipeRule
   /// The configured zone: timestamps with `Z` or an offset are converted to its wall clock.
@@ -218,7 +220,7 @@ package struct EventReader {
         throw .invalid(
           path: source.path,
           message: EventFormat.compressedLogMessage(
-            name: source.path, compression, byName: true))
+            name: source.path, compression, byName: true, piped: options.pipedLog))
       } else {
         throw .invalid(
           path: source.path,
@@ -480,7 +482,8 @@ package struct EventReader {
         {
           throw .invalid(
             path: name,
-            message: EventFormat.compressedLogMessage(name: name, compression, byName: false))
+            message: EventFormat.compressedLogMessage(
+              name: name, compression, byName: false, piped: options.pipedLog))
         }
         if filled >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { start = 3 }
       }

@@ -32,6 +32,8 @@ struct RunSettings {
   var hashesHistory = false
   /// Counts the bytes of the logs as they are read, for the progress line (`Inputs.counting`).
   var progress: ProgressCounter? = nil
+  /// This command reading a log from standard input (set by `readLogs(as:)`), for messages.
+  var pipedLog = "menudeck deck --history -"
 
   /// The mapping the logs are read with.
   var effectiveColumns: ColumnMapping? { columns ?? config.columns }
@@ -45,6 +47,7 @@ struct RunSettings {
     options.csvDelimiter = delimiters.history
     options.hashing = hashesHistory
     options.progress = progress
+    options.pipedLog = pipedLog
     return options
   }
 
@@ -54,6 +57,8 @@ struct RunSettings {
     delimiters = try InputOptions.delimiters(args, config)
     columns = try InputOptions.columnMapping(args, config: config)
     csvHeader = try InputOptions.csvHeader(args, self)
+    pipedLog =
+      args.commandName + (args.declares(InputOptions.history) ? " --history -" : " -")
   }
 
   /// Settings for a command that only reads swipe logs (`stats`, `ingest`, `compare` on logs):

@@ -69,7 +69,7 @@ import Testing
         path: path,
         message: "the swipe log is compressed (gzip) and menudeck reads logs uncompressed; pipe "
           + "it through zcat and give '-' for the log: zcat '\(path)' | menudeck deck --history "
-          + "- (ingest, stats and compare take '-' as a log argument)")
+          + "-")
     ) {
       _ = try EventReader().read([EventSource(path: path)], into: &sink)
     }
@@ -82,8 +82,7 @@ import Testing
       let message =
         "the swipe log is compressed (\(head.name), whatever its name says) and menudeck reads "
         + "logs uncompressed; pipe it through \(head.tool) and give '-' for the log: "
-        + "\(head.tool) log.jsonl | menudeck deck --history - (ingest, stats and compare take "
-        + "'-' as a log argument)"
+        + "\(head.tool) log.jsonl | menudeck deck --history -"
       let want = DeckIOError.invalid(path: "log.jsonl", message: message)
       for chunk in [16, 97, 1 << 16] {
         let options = EventReaderOptions(skipBadLines: true, chunkSize: chunk)
@@ -103,12 +102,11 @@ import Testing
 
   @Test func standardInputSaysLOG() {
     let message = EventFormat.compressedLogMessage(
-      name: "<stdin>", ("xz", "xzcat"), byName: false)
+      name: "<stdin>", ("xz", "xzcat"), byName: false, piped: "menudeck stats -")
     #expect(
       message
         == "the swipe log is compressed (xz) and menudeck reads logs uncompressed; pipe it "
-        + "through xzcat and give '-' for the log: xzcat LOG | menudeck deck --history - "
-        + "(ingest, stats and compare take '-' as a log argument)")
+        + "through xzcat and give '-' for the log: xzcat LOG | menudeck stats -")
   }
 
   @Test func shortLogsAreReadAsBefore() throws {
