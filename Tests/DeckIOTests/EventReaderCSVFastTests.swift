@@ -278,18 +278,20 @@ import Testing
 
   // MARK: - Other delimiters
 
+  /// The delimiter as text, the six-column header it separates, and six plain records to follow
+  /// the record under test.
+  static func withDelimiter(_ d: CSVDelimiter) -> (String, String, [UInt8]) {
+    let s = String(UnicodeScalar(d.byte))
+    let header = ["user", "item", "swipe", "at", "position", "deck"].joined(separator: s) + "\n"
+    let record = ["u9", "dish9", "left", "2026-10-01", "1", ""].joined(separator: s) + "\n"
+    return (s, header, Array(String(repeating: record, count: 6).utf8))
+  }
+
   @Test(arguments: [CSVDelimiter.semicolon, .tab])
   func everyFieldLengthAcrossTheFirstBlocksWithAnotherDelimiter(_ d: CSVDelimiter) {
     // The user id from 1 to 150 bytes, as with commas: every delimiter on each side of bytes 64
     // and 128, commas (plain data here) in the item and a quoted field that holds `d`.
-    let s = String(UnicodeScalar(d.byte))
-    let header = ["user", "item", "swipe", "at", "position", "deck"].joined(separator: s) + "\n"
-    let after = Array(
-      String(
-        repeating: ["u9", "dish9", "left", "2026-10-01", "1", ""].joined(separator: s) + "\n",
-        count: 6
-      )
-      .utf8)
+    let (s, header, after) = Self.withDelimiter(d)
     for length in 1...150 {
       let user = String(repeating: "u", count: length)
       for eol in ["\n", "\r\n"] {
@@ -317,14 +319,7 @@ import Testing
 
   @Test(arguments: [CSVDelimiter.semicolon, .tab])
   func quotesAndCarriageReturnsAtEachOffsetWithAnotherDelimiter(_ d: CSVDelimiter) {
-    let s = String(UnicodeScalar(d.byte))
-    let header = ["user", "item", "swipe", "at", "position", "deck"].joined(separator: s) + "\n"
-    let after = Array(
-      String(
-        repeating: ["u9", "dish9", "left", "2026-10-01", "1", ""].joined(separator: s) + "\n",
-        count: 6
-      )
-      .utf8)
+    let (s, header, after) = Self.withDelimiter(d)
     func record(_ fields: [String], _ eol: String = "\n") -> [UInt8] {
       Array((fields.joined(separator: s) + eol).utf8)
     }

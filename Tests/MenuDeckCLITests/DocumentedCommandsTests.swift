@@ -200,20 +200,8 @@ import Testing
     Fixture(
       path: "today.jsonl.gz",
       script: #"grep '"deck":"2026-11-29"' Data/swipes.jsonl | gzip -c > today.jsonl.gz"#),
-    Fixture(
-      path: "part-*.snap",
-      script: """
-        head -n 1700 Data/swipes.jsonl > a.jsonl && tail -n +1701 Data/swipes.jsonl > b.jsonl
-        menudeck ingest a.jsonl --out part-1.snap && menudeck ingest b.jsonl --out part-2.snap
-        rm a.jsonl b.jsonl
-        """),
-    Fixture(
-      path: "shard-*.snap",
-      script: """
-        head -n 1700 Data/swipes.jsonl > a.jsonl && tail -n +1701 Data/swipes.jsonl > b.jsonl
-        menudeck ingest a.jsonl --out shard-1.snap && menudeck ingest b.jsonl --out shard-2.snap
-        rm a.jsonl b.jsonl
-        """),
+    twoSnapshots("part"),
+    twoSnapshots("shard"),
     // The cron recipe installed on its server (docs/cron.md's first block).
     Fixture(
       path: "srv/menudeck/Config/cron/nightly.sh",
@@ -240,6 +228,17 @@ import Testing
       path: "Real/uci/catalog.csv",
       script: "menudeck import uci ~/data/uci-restaurants --out Real/uci"),
   ]
+
+  /// `NAME-1.snap` and `NAME-2.snap`: the sample's log in two parts, one snapshot each.
+  static func twoSnapshots(_ name: String) -> Fixture {
+    Fixture(
+      path: "\(name)-*.snap",
+      script: """
+        head -n 1700 Data/swipes.jsonl > a.jsonl && tail -n +1701 Data/swipes.jsonl > b.jsonl
+        menudeck ingest a.jsonl --out \(name)-1.snap && menudeck ingest b.jsonl --out \(name)-2.snap
+        rm a.jsonl b.jsonl
+        """)
+  }
 
   /// Options whose value is a file the command writes: never made by a fixture.
   static let outputOptions: Set<String> = [

@@ -479,11 +479,7 @@ package enum Resampling {
   ) -> Double? where S.Element == [Int32] {
     // A sum or a ratio that is not a finite number (a weight of 1 / 1e-320) is undefined.
     switch form {
-    case .total: return num.isFinite ? num : nil
-    case .ratio:
-      guard den != 0 else { return nil }
-      let r = num / den
-      return r.isFinite ? r : nil
+    case .total, .ratio: return sums(form, num, den)
     case .coverage(let catalogItems):
       guard catalogItems > 0 else { return nil }
       var seen = [Bool](repeating: false, count: catalogItems)
