@@ -16,6 +16,9 @@ package struct NamedStrategy: Sendable, Equatable {
   package var plugin: String?
   /// Seconds to wait for each plugin reply.
   package var timeout: Double?
+  /// The options its spelling gave (`NAME:key=value`, see `StrategySpelling`), also in
+  /// `options`: they stay over the command line's `--option`s.
+  package var variant: [String: String] = [:]
 
   package init(
     name: String, use: String, options: [String: String], plugin: String? = nil,
@@ -107,16 +110,6 @@ package struct MenuDeckConfig: Sendable {
       config.rules = try DeckRules.parse(deck)
     }
     return config
-  }
-
-  /// The built-in identifier and raw options for a strategy name: a named configuration from
-  /// this config, or a built-in with its options from this config's entry of the same name.
-  package func resolveStrategy(_ name: String) -> NamedStrategy? {
-    if let named = strategies[name] { return named }
-    if StrategyRegistry.description(of: name) != nil {
-      return NamedStrategy(name: name, use: name, options: [:])
-    }
-    return nil
   }
 
   /// The drag rule as the config names it: "relative" or "absolute".

@@ -217,24 +217,27 @@ enum Inputs {
       strategyName = s
       fromCommandLine = true
     }
-    guard let named = config.resolveStrategy(strategyName) else {
-      let message =
-        "unknown strategy '\(strategyName)'\(didYouMean(strategyName, config.strategyNames)); "
-        + "valid strategies: " + config.strategyNames.joined(separator: ", ")
-      if fromCommandLine { throw UsageError(message) }
-      throw CommandFailure(.dataError, "\(config.path): \(message)")
+    func fail(_ message: String) -> Error {
+      if fromCommandLine { return UsageError(message) }
+      return CommandFailure(.dataError, "\(config.path): \(message)")
     }
-    var strategy = named
+    let resolved: NamedStrategy?
+    do {
+      resolved = try config.resolveStrategy(strategyName)
+    } catch {
+      throw fail(error.description)
+    }
+    guard var strategy = resolved else { throw fail(config.unknownStrategy(strategyName)) }
     if args.declares(InputOptions.option) {
-      for (key, value) in try args.keyValuePairs(InputOptions.option) {
-        strategy.options[key] = value
-      }
+      strategy.override(with: try args.keyValuePairs(InputOptions.option))
     }
     if needsStrategy, let description = StrategyRegistry.description(of: strategy.use) {
       do {
         _ = try StrategyOptions(raw: strategy.options, for: description)
       } catch {
-        if args.declares(InputOptions.option) && !args.values(InputOptions.option).isEmpty {
+        if fromCommandLine
+          || (args.declares(InputOptions.option) && !args.values(InputOptions.option).isEmpty)
+        {
           throw UsageError(error.description)
         }
         throw CommandFailure(.dataError, "\(config.path): \(error)")

@@ -269,8 +269,8 @@ enum Simulate {
   {
     let pairs = try args.keyValuePairs(InputOptions.option)
     return strategyNames(args, config).compactMap { name in
-      guard var named = config.resolveStrategy(name) else { return nil }
-      for (key, value) in pairs { named.options[key] = value }
+      guard var named = try? config.resolveStrategy(name) else { return nil }
+      named.override(with: pairs)
       return named
     }
   }
@@ -300,12 +300,14 @@ enum Simulate {
     var strategies: [(String, any RankingStrategy)] = []
     let fallback = try Strategies.fallback(args, config)
     for name in names {
-      guard var named = config.resolveStrategy(name) else {
-        throw UsageError(
-          "unknown strategy '\(name)'\(didYouMean(name, config.strategyNames)); valid strategies: "
-            + config.strategyNames.joined(separator: ", "))
+      let resolved: NamedStrategy?
+      do {
+        resolved = try config.resolveStrategy(name)
+      } catch {
+        throw UsageError(error.description)
       }
-      for (key, value) in try args.keyValuePairs(InputOptions.option) { named.options[key] = value }
+      guard var named = resolved else { throw UsageError(config.unknownStrategy(name)) }
+      named.override(with: try args.keyValuePairs(InputOptions.option))
       if named.plugin == nil {
         do {
           _ = try StrategyRegistry.make(named.use, options: named.options)
