@@ -90,11 +90,12 @@ enum CompareOptions {
       + "rows strategy,diner,metric,value,numerator,denominator, atomically.")
 
   /// Options that only a comparison on logs reads.
-  static let logsOnly: [any OptionKey] = [
-    split, holdout, k, ope, clip, crossFit, opeSamples, policy, run, trec,
-    InputOptions.skipBadLines, InputOptions.columns,
-    InputOptions.right, InputOptions.left,
-  ]
+  static let logsOnly: [any OptionKey] =
+    [
+      split, holdout, k, ope, clip, crossFit, opeSamples, policy, run, trec,
+      InputOptions.skipBadLines, InputOptions.columns,
+      InputOptions.right, InputOptions.left, CompareTuning.flag,
+    ] + CompareTuning.options
   /// Options that only a simulated comparison reads.
   static let simulationOnly: [any OptionKey] = [
     SimulationOptions.days, SimulationOptions.start, SimulationOptions.mode,
@@ -172,6 +173,12 @@ let compareCommand = CommandSpec(
     CompareOptions.policy.spec,
     CompareOptions.run.spec,
     CompareOptions.trec.spec,
+    CompareTuning.flag.spec,
+    CompareTuning.grid.spec,
+    TuneOptions.random.spec,
+    TuneOptions.metric.spec,
+    TuneOptions.validationDays.spec,
+    TuneOptions.validationFraction.spec,
     InputOptions.skipBadLines.spec,
   ] + InputOptions.mapping + [
     InputOptions.delimiter.spec,

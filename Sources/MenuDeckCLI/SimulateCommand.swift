@@ -277,11 +277,14 @@ enum Simulate {
 
   /// What the run header records of the strategies besides their names: every option value
   /// (`options`), and the plugins' executables among the inputs.
+  /// `named`: the configurations the strategies were made from, when they are not the command
+  /// line's (`compare --tune` records the winners).
   static func strategyRecord(
     _ args: ParsedArguments, _ config: MenuDeckConfig,
-    _ strategies: [(String, any RankingStrategy)], _ io: CLIStreams
+    _ strategies: [(String, any RankingStrategy)], _ io: CLIStreams,
+    named given: [NamedStrategy]? = nil
   ) throws -> (settings: [RunRecord.Setting], inputs: [RunInput]) {
-    let named = try namedStrategies(args, config)
+    let named = try given ?? namedStrategies(args, config)
     guard named.count == strategies.count else { return ([], []) }
     let names = strategies.map(\.0)
     return (
