@@ -250,6 +250,10 @@ enum CompareLogs {
     let (rules, cutoffs) = try self.rules(args, config)
     let builder = try Inputs.deckBuilder(catalog, rules, config)
     let zone = try Inputs.timeZone(config)
+    let seed = try args.value(InputOptions.seed) ?? config.seed
+    // The tuning's mistakes before any plugin starts.
+    let tuning = try CompareTuning.setup(
+      args, config, split: split, rules: rules, cutoffs: cutoffs, seed: seed)
     let hashedRuns = try self.runs(args, io)
     inputs += hashedRuns.map { RunInput(role: "run", path: $0.run.file, sha256: $0.hash) }
     let runs = hashedRuns.map { (name: $0.name, run: $0.run) }
@@ -257,7 +261,6 @@ enum CompareLogs {
       args, config, io, policies: args.values(CompareOptions.policy).count,
       runs: runs.map(\.name))
     try checkRunNames(runs, strategies: strategies.map(\.0))
-    let seed = try args.value(InputOptions.seed) ?? config.seed
     var settings = RunSettings.readingLogs(
       config, zone: zone, catalogPath: catalogPath, logs: logs, seed: seed, rules: rules,
       skipBadLines: args.flag(InputOptions.skipBadLines))
@@ -284,8 +287,6 @@ enum CompareLogs {
     let estimators = try self.estimators(args)
     let samples = try Limits.value(
       args, CompareOptions.opeSamples, in: 1...LogEvaluation.maxSamples, "decks per session")
-    let tuning = try CompareTuning.setup(
-      args, config, split: split, rules: rules, cutoffs: cutoffs, seed: seed)
     return Setup(
       catalog: catalog, profiles: profiles, split: split, rules: rules, cutoffs: cutoffs,
       builder: builder, arms: strategies.map { (name: $0.0, strategy: $0.1) }, runs: runs,

@@ -153,7 +153,7 @@ struct CompareTuning {
     var tunedNamed: [NamedStrategy] = []
     var won: [(arm: String, text: String)] = []
     var values: [(arm: String, value: Double?)] = []
-    var counts: [(arm: String, value: Double?)] = []
+    var counts: [(arm: String, count: Int)] = []
     for (arm, search) in zip(setup.arms, arms) {
       let result = try Tuning.run(
         search.named, settings: search.settings, validation: check, metric: metric,
@@ -161,7 +161,7 @@ struct CompareTuning {
       let index = result.selected ?? 0
       let winner = Tuning.candidate(search.named, result.candidates[index]).named
       values.append((arm.name, result.values[index][result.metric]))
-      counts.append((arm.name, Double(result.candidates.count)))
+      counts.append((arm.name, result.candidates.count))
       won.append(
         (
           arm.name,
@@ -193,7 +193,11 @@ struct CompareTuning {
         name: "tuning",
         value: "\(metric) on the validation, \(validationText), \(plural(judged.count, "diner"))"),
       ReportParameter.perArm("tuned", texts: won),
-      ReportParameter.perArm("tuned_settings", counts, shown: { String(Int($0)) }),
+      ReportParameter(
+        name: "tuned_settings",
+        value: counts.map { "\($0.arm) \($0.count)" }.joined(separator: ", "),
+        json: "{"
+          + counts.map { JSONText.string($0.arm) + ":\($0.count)" }.joined(separator: ",") + "}"),
       ReportParameter.perArm("tuned_value", values),
     ]
     return (tunedArms, tunedNamed, parameters)

@@ -61,11 +61,23 @@ let tuneCommand = CommandSpec(
     TuneOptions.grid.spec,
     TuneOptions.random.spec,
     TuneOptions.metric.spec,
-    CompareOptions.split.spec,
-    CompareOptions.holdout.spec,
+    CompareOptions.split.with(
+      help:
+        "The split of the later comparison: the validation is the last days before this date,"
+        + " and the events from it on are never read."
+    ).spec,
+    CompareOptions.holdout.with(
+      help:
+        "For logs without times, the hold-out of the later comparison: the validation is carved"
+        + " from the other (diner, dish) pairs, and the held-out ones are never read."
+    ).spec,
     TuneOptions.validationDays.spec,
     TuneOptions.validationFraction.spec,
-    CompareOptions.k.spec,
+    CompareOptions.k.with(
+      help:
+        "The cut-offs of the ranking metrics, ascending, e.g. 1,5,10 (default: the --metric's,"
+        + " else the deck size); the deck holds the largest."
+    ).spec,
     InputOptions.size.spec,
     InputOptions.seed.with(
       help: "Random seed of the decks, the hold-outs and --random (config: seed)."
@@ -130,7 +142,7 @@ enum Tune {
     let validation = try self.validation(sink.validation, setup, context)
     context.info(
       "set aside \(plural(sink.setAside, "event")) of the evaluation side (\(setup.split.describe(sink.validation.deckDate))) unread",
-      code: "tune_test_unread")
+      code: "tune_unread")
 
     var clock = PhaseClock()
     let result = try Tuning.run(
@@ -172,7 +184,7 @@ enum Tune {
       let v = result.values[configured][result.metric].map { TextLayout.fixed($0, decimals: 4) }
       summary += "; as configured, \(v ?? "undefined")"
     }
-    context.note(summary + ")", code: "tune_summary")
+    context.note(summary + ")", code: "summary")
     if let out = outPath, out != "-" {
       let included = config.included.contains { sameFile($0.path, out, io) }
       context.note(

@@ -271,7 +271,7 @@ enum Tuning {
   }
 
   private static func bound(_ x: Double, _ spec: OptionSpec?) -> String {
-    spec?.type == .int ? String(Int(x)) : Text.roundTrip(x)
+    spec?.type == .int ? String(Int(x)) : Text.number(x)
   }
 
   /// `LOW..HIGH` or `LOW..HIGH:log`, as a range of the option's kind; nil when the values are

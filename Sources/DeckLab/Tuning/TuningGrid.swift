@@ -136,7 +136,7 @@ package struct TuningGrid: Sendable, Equatable {
       } else {
         v = low + u * (high - low)
       }
-      return Text.roundTrip(Swift.min(Swift.max(significant(v, digits: 3), low), high))
+      return Text.number(Swift.min(Swift.max(significant(v, digits: 3), low), high))
     }
   }
 
