@@ -28,6 +28,7 @@ package final class AffinityStrategy: BuiltinStrategy {
     options: [
       OptionSpec(
         "weight_popularity", .double, default: .double(0.3), range: 0...1,
+        tuning: [.double(0), .double(0.3), .double(0.6), .double(1)],
         "share of global popularity in the score; 1 is plain popularity, 0 is affinity only"),
       OptionSpec(
         "prior_strength", .double, default: .double(5), range: 0...1_000_000,
@@ -35,6 +36,7 @@ package final class AffinityStrategy: BuiltinStrategy {
           + "popularity; larger needs more of their own swipes to move a dish"),
       OptionSpec(
         "weight_tags", .double, default: .double(0.5), range: 0...1,
+        tuning: [.double(0), .double(0.5), .double(1)],
         "share of the mean tag affinity in a dish's affinity (the rest is its category's)"),
       OptionSpec(
         "prior_likes", .double, default: .double(1), range: 0...1_000_000,

@@ -33,6 +33,7 @@ package final class DiversifyStrategy: BuiltinStrategy {
         "the built-in strategy whose scores are re-ranked (with its default options)"),
       OptionSpec(
         "lambda", .double, default: .double(0.5), range: 0...1,
+        tuning: [.double(0.25), .double(0.5), .double(0.75), .double(1)],
         "weight of relevance against similarity to the cards already placed; 1 keeps the base order"
       ),
       OptionSpec(

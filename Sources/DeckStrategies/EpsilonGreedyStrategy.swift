@@ -35,6 +35,7 @@ package final class EpsilonGreedyStrategy: BuiltinStrategy {
     options: [
       OptionSpec(
         "epsilon", .double, default: .double(0.1), range: 0...1,
+        tuning: [.double(0), .double(0.05), .double(0.1), .double(0.2)],
         "probability that a card slot takes a uniformly random remaining dish instead of the best"
       ),
       OptionSpec(
@@ -42,6 +43,7 @@ package final class EpsilonGreedyStrategy: BuiltinStrategy {
         "pseudo right swipes per dish in the popularity score, as in the popularity strategy"),
       OptionSpec(
         "prior_passes", .double, default: .double(1), range: 0...1_000_000,
+        tuning: [.double(1), .double(100)],
         "pseudo left swipes per dish in the popularity score, as in the popularity strategy"),
     ],
     examples: [

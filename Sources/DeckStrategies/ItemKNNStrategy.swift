@@ -30,9 +30,11 @@ package final class ItemKNNStrategy: BuiltinStrategy {
     options: [
       OptionSpec(
         "neighbours", .int, default: .int(20), range: 1...10_000,
+        tuning: [.int(10), .int(20), .int(50), .int(100)],
         "most similar dishes kept per dish (top-k of the cosine similarity)"),
       OptionSpec(
         "recent_days", .int, default: .int(30), range: 1...36_500,
+        tuning: [.int(30), .int(365), .int(36_500)],
         "likes whose last right swipe is at most this many days before the deck date are the query"
       ),
       OptionSpec(

@@ -62,6 +62,7 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
         "the built-in strategy whose scores are the softmax logits (with its default options)"),
       OptionSpec(
         "temperature", .double, default: .double(0.1), range: 0.0001...1_000_000,
+        tuning: [.double(0.01), .double(0.1), .double(1)],
         "divides the base scores before the softmax; lower follows the base order more closely"),
       OptionSpec(
         "samples", .int, default: .int(100), range: 1...1_000_000,

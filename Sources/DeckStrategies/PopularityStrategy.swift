@@ -24,6 +24,7 @@ package final class PopularityStrategy: BuiltinStrategy {
         "pseudo right swipes every dish starts with (the Beta prior's alpha)"),
       OptionSpec(
         "prior_passes", .double, default: .double(1), range: 0...1_000_000,
+        tuning: [.double(1), .double(10), .double(100), .double(1000)],
         "pseudo left swipes every dish starts with (the Beta prior's beta); raise it to trust "
           + "dishes shown only a few times less"),
     ],

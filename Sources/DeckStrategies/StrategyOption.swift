@@ -10,6 +10,15 @@ package enum OptionValue: Sendable, Equatable, CustomStringConvertible {
   case bool(Bool)
   case string(String)
 
+  /// The value of a number option, as a Double.
+  package var number: Double? {
+    switch self {
+    case .double(let v): return v
+    case .int(let v): return Double(v)
+    case .bool, .string: return nil
+    }
+  }
+
   package var description: String {
     switch self {
     case .double(let v): return String(v)
@@ -28,15 +37,32 @@ package struct OptionSpec: Sendable, Equatable {
   package let meaning: String
   /// Inclusive bounds for numeric options.
   package let range: ClosedRange<Double>?
+  /// The values `compare --tune` and `tune` try for this option when no `--grid` names it (the
+  /// default is tried too, listed here or not); empty: the option is not tuned by default. A
+  /// small grid: every tuned option of a strategy multiplies the candidates.
+  package let tuning: [OptionValue]
 
   package init(
     _ name: String, _ type: OptionType, default defaultValue: OptionValue,
-    range: ClosedRange<Double>? = nil, _ meaning: String
+    range: ClosedRange<Double>? = nil, tuning: [OptionValue] = [], _ meaning: String
   ) {
     self.name = name
     self.type = type
     self.defaultValue = defaultValue
     self.meaning = meaning
     self.range = range
+    self.tuning = tuning
+  }
+
+  /// The values a default grid tries: `tuning` with the default among them (numbers in
+  /// ascending order, else the default first when it is not listed); empty when the option is
+  /// not tuned by default.
+  package var defaultGrid: [OptionValue] {
+    guard !tuning.isEmpty else { return [] }
+    guard !tuning.contains(defaultValue) else { return tuning }
+    let values = tuning + [defaultValue]
+    let numbers = values.compactMap(\.number)
+    guard numbers.count == values.count else { return [defaultValue] + tuning }
+    return zip(numbers, values).sorted { $0.0 < $1.0 }.map(\.1)
   }
 }

@@ -22,6 +22,7 @@ package final class UCBStrategy: BuiltinStrategy {
     options: [
       OptionSpec(
         "exploration", .double, default: .double(2.0.squareRoot()), range: 0...1000,
+        tuning: [.double(0), .double(0.5), .double(2.0.squareRoot()), .double(3)],
         "weight c of the confidence bonus c * sqrt(ln N / n); sqrt(2) is classic UCB1, 0 is greedy"
       )
     ],

@@ -90,11 +90,12 @@ enum CompareOptions {
       + "rows strategy,diner,metric,value,numerator,denominator, atomically.")
 
   /// Options that only a comparison on logs reads.
-  static let logsOnly: [any OptionKey] = [
-    split, holdout, k, ope, clip, crossFit, opeSamples, policy, run, trec,
-    InputOptions.skipBadLines, InputOptions.columns,
-    InputOptions.right, InputOptions.left,
-  ]
+  static let logsOnly: [any OptionKey] =
+    [
+      split, holdout, k, ope, clip, crossFit, opeSamples, policy, run, trec,
+      InputOptions.skipBadLines, InputOptions.columns,
+      InputOptions.right, InputOptions.left, CompareTuning.flag,
+    ] + CompareTuning.options
   /// Options that only a simulated comparison reads.
   static let simulationOnly: [any OptionKey] = [
     SimulationOptions.days, SimulationOptions.start, SimulationOptions.mode,
@@ -105,7 +106,8 @@ let compareCommand = CommandSpec(
   name: "compare",
   abstract: "Compare strategies with confidence intervals, on simulated diners or on real logs.",
   discussion: """
-    Runs two or more strategies (built-ins or named configurations) on the same work and prints \
+    Runs two or more strategies (built-ins, named configurations or variants \
+    NAME:key=value,...) on the same work and prints \
     every metric per strategy with a bootstrap confidence interval (95% unless --level says \
     otherwise). With --baseline, every other strategy's paired difference from the baseline, \
     with its interval and a paired randomization-test p-value, that p-value adjusted for the \
@@ -128,7 +130,9 @@ let compareCommand = CommandSpec(
     the same diners. The ranking metrics favour the strategy that wrote the log (it decided what \
     each diner could swipe), and a note says so. With --ope, off-policy estimates (replay, IPS, \
     SNIPS, doubly robust) of each strategy's like rate in the slots the logged diners reached, \
-    from the propensities the logging strategy wrote, correct for that.
+    from the propensities the logging strategy wrote, correct for that. With --tune, every \
+    strategy is first tuned (as 'menudeck tune' does) on a validation carved from the training \
+    side, and compared with its winning options.
 
     Examples:
       menudeck compare -s random -s popularity -s affinity --baseline random --users 1000 --days 14
@@ -172,6 +176,12 @@ let compareCommand = CommandSpec(
     CompareOptions.policy.spec,
     CompareOptions.run.spec,
     CompareOptions.trec.spec,
+    CompareTuning.flag.spec,
+    CompareTuning.grid.spec,
+    TuneOptions.random.spec,
+    TuneOptions.metric.spec,
+    TuneOptions.validationDays.spec,
+    TuneOptions.validationFraction.spec,
     InputOptions.skipBadLines.spec,
   ] + InputOptions.mapping + [
     InputOptions.delimiter.spec,

@@ -40,6 +40,8 @@ enum CompareLogs {
     var inputs: [RunInput] = []
     /// Threads that build the strategies' decks (`--jobs`).
     var jobs: Int
+    /// `--tune`: the search of every strategy, made on a validation before the comparison.
+    var tuning: CompareTuning?
   }
 
   static func run(
@@ -47,10 +49,34 @@ enum CompareLogs {
     _ resampling: ResamplingOptions, _ context: CommandContext, outputs: RunOutputs
   ) throws -> ComparisonReport {
     var setup = try self.setup(args, config, logs, context.io)
-    let (sink, read) = try self.read(logs, setup, context)
+    let sink: LogSplitSink
+    let read: EventReadStats
+    var tuned: (arms: [LogEvaluation.Arm], named: [NamedStrategy], parameters: [ReportParameter])?
+    if let tuning = setup.tuning {
+      // One pass: the validation (of the training side only) and the comparison's own split.
+      guard
+        var both = ValidationSplitSink(
+          catalog: setup.catalog, split: setup.split, cut: tuning.cut, seed: setup.seed,
+          keepsTest: true)
+      else { throw Tuning.validationBeforeTime }
+      if setup.ope, case .date(let date) = setup.split {
+        both.test!.sessions = LoggedSessions(catalog: setup.catalog, start: date)
+      }
+      read = try self.read(
+        logs, split: setup.split, setup.settings, context, into: &both,
+        file: { sink, path in sink.test!.sessions?.file = path })
+      sink = both.test!
+      RunInputs.tell(setup.inputs + RunInputs.history(read), context)
+      tuned = try tuning.tune(
+        both.validation, setup, config, fallback: try Strategies.fallback(args, config),
+        context: context)
+      setup.arms = tuned!.arms
+    } else {
+      (sink, read) = try self.read(logs, setup, context)
+    }
     setup.inputs += RunInputs.history(read)
     // Under --verbose the inputs come before the timings of what is done with them.
-    RunInputs.tell(setup.inputs, context)
+    if tuned == nil { RunInputs.tell(setup.inputs, context) }
     let history = try sink.training.build()
     let deckDate = sink.deckDate
     let judged = try judgedDiners(sink, deckDate: deckDate)
@@ -139,7 +165,7 @@ enum CompareLogs {
     }
     let parameters =
       self.parameters(setup, sink, logs, deckDate: deckDate, judged: judged.count)
-      + opeParameters
+      + (tuned?.parameters ?? []) + opeParameters
     var report = ComparisonReport(
       title: "logs: \(logs.joined(separator: ", ")), \(setup.split.describe(deckDate)), "
         + "k = \(setup.cutoffs.map(String.init).joined(separator: ", "))",
@@ -155,7 +181,7 @@ enum CompareLogs {
     // strategy: say so, and what would correct it.
     if !setup.ope { report.loggingBias = sink.loggingBias }
     let record = try Simulate.strategyRecord(
-      args, config, setup.arms.map { ($0.name, $0.strategy) }, context.io)
+      args, config, setup.arms.map { ($0.name, $0.strategy) }, context.io, named: tuned?.named)
     RunInputs.tell(record.inputs, context)
     report.run = RunRecord(context, inputs: setup.inputs + record.inputs)
     report.run?.settings =
@@ -224,6 +250,10 @@ enum CompareLogs {
     let (rules, cutoffs) = try self.rules(args, config)
     let builder = try Inputs.deckBuilder(catalog, rules, config)
     let zone = try Inputs.timeZone(config)
+    let seed = try args.value(InputOptions.seed) ?? config.seed
+    // The tuning's mistakes before any plugin starts.
+    let tuning = try CompareTuning.setup(
+      args, config, split: split, rules: rules, cutoffs: cutoffs, seed: seed)
     let hashedRuns = try self.runs(args, io)
     inputs += hashedRuns.map { RunInput(role: "run", path: $0.run.file, sha256: $0.hash) }
     let runs = hashedRuns.map { (name: $0.name, run: $0.run) }
@@ -231,7 +261,6 @@ enum CompareLogs {
       args, config, io, policies: args.values(CompareOptions.policy).count,
       runs: runs.map(\.name))
     try checkRunNames(runs, strategies: strategies.map(\.0))
-    let seed = try args.value(InputOptions.seed) ?? config.seed
     var settings = RunSettings.readingLogs(
       config, zone: zone, catalogPath: catalogPath, logs: logs, seed: seed, rules: rules,
       skipBadLines: args.flag(InputOptions.skipBadLines))
@@ -262,7 +291,8 @@ enum CompareLogs {
       catalog: catalog, profiles: profiles, split: split, rules: rules, cutoffs: cutoffs,
       builder: builder, arms: strategies.map { (name: $0.0, strategy: $0.1) }, runs: runs,
       baseline: baseline, seed: seed, settings: settings, ope: ope, policies: policies,
-      estimators: estimators, samples: samples, inputs: inputs, jobs: try InputOptions.jobs(args))
+      estimators: estimators, samples: samples, inputs: inputs, jobs: try InputOptions.jobs(args),
+      tuning: tuning)
   }
 
   /// `--clip WEIGHT` and `--cross-fit FOLDS`, range-checked.
@@ -326,14 +356,17 @@ enum CompareLogs {
   /// The config's deck rules with the deck size, and the cutoffs of the ranking metrics. The
   /// deck is `--size` when given (it must hold the largest `--k`), else the largest `--k`, else
   /// the config's deck size; without `--k` the one cutoff is the deck size.
-  static func rules(_ args: ParsedArguments, _ config: MenuDeckConfig) throws -> (
-    DeckRules, [Int]
-  ) {
+  /// `impliedK`: the cut-offs when `--k` is not given (`tune --metric ndcg@5` implies 5).
+  static func rules(_ args: ParsedArguments, _ config: MenuDeckConfig, impliedK: String? = nil)
+    throws -> (DeckRules, [Int])
+  {
     var rules = config.rules
     if let n = try Limits.value(args, InputOptions.size, in: Limits.deckSize, "cards") {
       rules.size = n
     }
-    guard let text = args.value(CompareOptions.k) else { return (rules, [rules.size]) }
+    guard let text = args.value(CompareOptions.k) ?? impliedK else {
+      return (rules, [rules.size])
+    }
     let cutoffs = try self.cutoffs(text)
     let largest = cutoffs[cutoffs.count - 1]
     if args.isGiven(InputOptions.size) {
@@ -444,11 +477,23 @@ enum CompareLogs {
     if setup.ope, case .date(let date) = setup.split {
       sink.sessions = LoggedSessions(catalog: setup.catalog, start: date)
     }
+    let read = try self.read(
+      logs, split: setup.split, setup.settings, context, into: &sink,
+      // The session sink names the file of an event without a propensity.
+      file: { sink, path in sink.sessions?.file = path })
+    return (sink, read)
+  }
+
+  /// One pass over the logs into `sink` (`file` is told each log's path before its events);
+  /// the summary of what was read, and the refusal of a date split of logs without times.
+  static func read<S: EventSink>(
+    _ logs: [String], split: LogSplit, _ settings: RunSettings, _ context: CommandContext,
+    into sink: inout S, file: (inout S, String) -> Void
+  ) throws -> EventReadStats {
     var read = EventReadStats()
-    try Inputs.counting("read", logs, setup.settings, context.io) { settings in
+    try Inputs.counting("read", logs, settings, context.io) { settings in
       for path in logs {
-        // The session sink names the file of an event without a propensity.
-        sink.sessions?.file = path
+        file(&sink, path)
         let one = try Inputs.readLogs([path], settings, context.io, into: &sink, onReject: nil)
         read.files += one.files
         for id in one.unknownItemIDs
@@ -458,13 +503,13 @@ enum CompareLogs {
       }
     }
     Summary.history(read, future: 0, date: DeckDate(daysSinceEpoch: 0), context: context)
-    if read.untimed, case .date = setup.split {
+    if read.untimed, case .date = split {
       let files = read.files.filter(\.untimed).map(\.file)
       throw UsageError(
         "\(files.joined(separator: ", ")): the events carry no time (no 'at' column mapped), so"
           + " they cannot be split by date; use --holdout FRACTION")
     }
-    return (sink, read)
+    return read
   }
 
   /// The diners with a right swipe in the evaluation period, or a data error saying how to get

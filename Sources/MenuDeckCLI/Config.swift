@@ -16,6 +16,9 @@ package struct NamedStrategy: Sendable, Equatable {
   package var plugin: String?
   /// Seconds to wait for each plugin reply.
   package var timeout: Double?
+  /// The options its spelling gave (`NAME:key=value`, see `StrategySpelling`), also in
+  /// `options`: they stay over the command line's `--option`s.
+  package var variant: [String: String] = [:]
 
   package init(
     name: String, use: String, options: [String: String], plugin: String? = nil,
@@ -57,10 +60,13 @@ package struct MenuDeckConfig: Sendable {
   package var csvDelimiters = CSVDelimiters()
   /// The config file's bytes (for the run header's content hash); empty without a file.
   package var bytes: [UInt8] = []
+  /// The files "include" names (and those they include), in the order read.
+  package var included: [IncludedConfig] = []
 
   package static let topLevelKeys = [
     "catalog", "users", "history", "strategy", "strategies", "seed", "time_zone", "format",
     "drag_rule", "deck", "simulation", "columns", "csv_delimiter", "stale_history_days",
+    "include",
   ]
   package static let columnsKeys = ["map", "right", "left"]
   /// How messages name the parts of the `columns` key.
@@ -80,7 +86,10 @@ package struct MenuDeckConfig: Sendable {
   /// in the file named after it: ConfigFiles.swift, with "csv_delimiter", ConfigStrategies.swift,
   /// ConfigSettings.swift, ConfigColumns.swift, ConfigDeck.swift; "simulation" is DeckLab's
   /// `SimulationConfig.parse`).
-  package static func parse(_ bytes: [UInt8], path: String) throws(DeckIOError) -> MenuDeckConfig {
+  /// Files it includes are read with `read`.
+  package static func parse(
+    _ bytes: [UInt8], path: String, read: ConfigFileReader = MenuDeckConfig.readFile
+  ) throws(DeckIOError) -> MenuDeckConfig {
     var config = MenuDeckConfig(path: path)
     config.bytes = bytes
     let root = try JSONParser.parse(bytes, file: path)
@@ -95,6 +104,7 @@ package struct MenuDeckConfig: Sendable {
     if let v = try root.optionalValue(at: "strategies") {
       config.strategies = try NamedStrategy.parseAll(v, files)
     }
+    try config.readIncludes(root, files, read: read)
     try config.readSettings(root)
     if let sim = try root.optionalValue(at: "simulation") {
       config.simulation = try SimulationConfig.parse(sim, file: path)
@@ -107,16 +117,6 @@ package struct MenuDeckConfig: Sendable {
       config.rules = try DeckRules.parse(deck)
     }
     return config
-  }
-
-  /// The built-in identifier and raw options for a strategy name: a named configuration from
-  /// this config, or a built-in with its options from this config's entry of the same name.
-  package func resolveStrategy(_ name: String) -> NamedStrategy? {
-    if let named = strategies[name] { return named }
-    if StrategyRegistry.description(of: name) != nil {
-      return NamedStrategy(name: name, use: name, options: [:])
-    }
-    return nil
   }
 
   /// The drag rule as the config names it: "relative" or "absolute".

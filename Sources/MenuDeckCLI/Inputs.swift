@@ -102,6 +102,7 @@ enum Inputs {
     if let catalog = config.catalog { files.append(.init("the config's \"catalog\"", catalog)) }
     if let users = config.users { files.append(.init("the config's \"users\"", users)) }
     for log in config.history { files.append(.init(ConfigSnapshot.historyOption, log)) }
+    for file in config.included { files.append(.init(includeOption, file.path)) }
     for name in config.strategies.keys.sorted() {
       if let plugin = config.strategies[name]?.plugin {
         files.append(.init("the plugin of '\(name)'", plugin))
@@ -109,6 +110,9 @@ enum Inputs {
     }
     return files
   }
+
+  /// How the inputs of a run name the files the config includes.
+  static let includeOption = "the config's \"include\""
 
   /// The deck builder for `rules`; rules it refuses are the config's data error (exit 65).
   static func deckBuilder(_ catalog: Catalog, _ rules: DeckRules, _ config: MenuDeckConfig) throws
@@ -154,7 +158,11 @@ enum Inputs {
         "\(path): no such file (the default config); run menudeck from the directory that holds "
           + "Config/, or give --config FILE")
     }
-    return try MenuDeckConfig.parse(bytes, path: path)
+    return try MenuDeckConfig.parse(bytes, path: path) { included, what throws(DeckIOError) in
+      try Paths.using(included, io) { p throws(DeckIOError) in
+        try TextInput.readBytes(path: p, what: what)
+      }
+    }
   }
 
   static func settings(
@@ -217,24 +225,27 @@ enum Inputs {
       strategyName = s
       fromCommandLine = true
     }
-    guard let named = config.resolveStrategy(strategyName) else {
-      let message =
-        "unknown strategy '\(strategyName)'\(didYouMean(strategyName, config.strategyNames)); "
-        + "valid strategies: " + config.strategyNames.joined(separator: ", ")
-      if fromCommandLine { throw UsageError(message) }
-      throw CommandFailure(.dataError, "\(config.path): \(message)")
+    func fail(_ message: String) -> Error {
+      if fromCommandLine { return UsageError(message) }
+      return CommandFailure(.dataError, "\(config.path): \(message)")
     }
-    var strategy = named
+    let resolved: NamedStrategy?
+    do {
+      resolved = try config.resolveStrategy(strategyName)
+    } catch {
+      throw fail(error.description)
+    }
+    guard var strategy = resolved else { throw fail(config.unknownStrategy(strategyName)) }
     if args.declares(InputOptions.option) {
-      for (key, value) in try args.keyValuePairs(InputOptions.option) {
-        strategy.options[key] = value
-      }
+      strategy.override(with: try args.keyValuePairs(InputOptions.option))
     }
     if needsStrategy, let description = StrategyRegistry.description(of: strategy.use) {
       do {
         _ = try StrategyOptions(raw: strategy.options, for: description)
       } catch {
-        if args.declares(InputOptions.option) && !args.values(InputOptions.option).isEmpty {
+        if fromCommandLine
+          || (args.declares(InputOptions.option) && !args.values(InputOptions.option).isEmpty)
+        {
           throw UsageError(error.description)
         }
         throw CommandFailure(.dataError, "\(config.path): \(error)")

@@ -45,7 +45,7 @@ package let menudeckCommand = CommandSpec(
   subcommands: [
     deckCommand, playCommand, validateCommand, strategiesCommand, ingestCommand, mergeCommand,
     simulateCommand,
-    statsCommand, compareCommand, importCommand, sampleCommand, completionCommand,
+    statsCommand, compareCommand, tuneCommand, importCommand, sampleCommand, completionCommand,
     referenceCommand,
   ],
   defaultSubcommand: "deck",

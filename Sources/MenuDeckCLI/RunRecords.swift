@@ -19,7 +19,11 @@ enum RunInputs {
   /// The config file, when one was read.
   static func config(_ config: MenuDeckConfig) -> [RunInput] {
     config.bytes.isEmpty
-      ? [] : [RunInput(role: "config", path: config.path, sha256: ContentHash.sha256(config.bytes))]
+      ? []
+      : [RunInput(role: "config", path: config.path, sha256: ContentHash.sha256(config.bytes))]
+        + config.included.map {
+          RunInput(role: "include", path: $0.path, sha256: ContentHash.sha256($0.bytes))
+        }
   }
 
   /// Each swipe log (`history`) and history snapshot (`snapshot`) read with hashing on, in the

@@ -269,19 +269,22 @@ enum Simulate {
   {
     let pairs = try args.keyValuePairs(InputOptions.option)
     return strategyNames(args, config).compactMap { name in
-      guard var named = config.resolveStrategy(name) else { return nil }
-      for (key, value) in pairs { named.options[key] = value }
+      guard var named = try? config.resolveStrategy(name) else { return nil }
+      named.override(with: pairs)
       return named
     }
   }
 
   /// What the run header records of the strategies besides their names: every option value
   /// (`options`), and the plugins' executables among the inputs.
+  /// `named`: the configurations the strategies were made from, when they are not the command
+  /// line's (`compare --tune` records the winners).
   static func strategyRecord(
     _ args: ParsedArguments, _ config: MenuDeckConfig,
-    _ strategies: [(String, any RankingStrategy)], _ io: CLIStreams
+    _ strategies: [(String, any RankingStrategy)], _ io: CLIStreams,
+    named given: [NamedStrategy]? = nil
   ) throws -> (settings: [RunRecord.Setting], inputs: [RunInput]) {
-    let named = try namedStrategies(args, config)
+    let named = try given ?? namedStrategies(args, config)
     guard named.count == strategies.count else { return ([], []) }
     let names = strategies.map(\.0)
     return (
@@ -300,12 +303,14 @@ enum Simulate {
     var strategies: [(String, any RankingStrategy)] = []
     let fallback = try Strategies.fallback(args, config)
     for name in names {
-      guard var named = config.resolveStrategy(name) else {
-        throw UsageError(
-          "unknown strategy '\(name)'\(didYouMean(name, config.strategyNames)); valid strategies: "
-            + config.strategyNames.joined(separator: ", "))
+      let resolved: NamedStrategy?
+      do {
+        resolved = try config.resolveStrategy(name)
+      } catch {
+        throw UsageError(error.description)
       }
-      for (key, value) in try args.keyValuePairs(InputOptions.option) { named.options[key] = value }
+      guard var named = resolved else { throw UsageError(config.unknownStrategy(name)) }
+      named.override(with: try args.keyValuePairs(InputOptions.option))
       if named.plugin == nil {
         do {
           _ = try StrategyRegistry.make(named.use, options: named.options)

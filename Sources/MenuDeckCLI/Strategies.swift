@@ -63,10 +63,14 @@ enum Strategies {
   /// is a usage error.
   static func fallback(_ args: ParsedArguments, _ config: MenuDeckConfig) throws -> NamedStrategy? {
     guard let name = args.value(InputOptions.fallback) else { return nil }
-    guard let fallback = config.resolveStrategy(name) else {
-      throw UsageError(
-        "unknown fallback strategy '\(name)'\(didYouMean(name, config.strategyNames)); valid "
-          + "strategies: " + config.strategyNames.joined(separator: ", "))
+    let resolved: NamedStrategy?
+    do {
+      resolved = try config.resolveStrategy(name)
+    } catch {
+      throw UsageError("--fallback: \(error)")
+    }
+    guard let fallback = resolved else {
+      throw UsageError(config.unknownStrategy(name, role: "fallback strategy"))
     }
     return fallback
   }

@@ -9,7 +9,8 @@ let strategiesCommand = CommandSpec(
   abstract: "List the ranking strategies with their options.",
   discussion: """
     Lists every built-in strategy with its one-line summary and its options (type, default, \
-    meaning), and the named configurations of the config file, if there is one.
+    the values 'tune' and 'compare --tune' try, meaning), and the named configurations of the \
+    config file (with those it includes), if there is one.
     """,
   options: [InputOptions.config.spec, StrategyListing.format.spec],
   run: { args, context in
@@ -71,9 +72,12 @@ enum StrategyListing {
         let width = d.options.map { $0.name.count + $0.type.rawValue.count + 3 }.max() ?? 0
         for o in d.options {
           let label = "\(o.name) (\(o.type.rawValue))"
+          let tuning =
+            o.tuning.isEmpty
+            ? "" : ", tuned over " + o.defaultGrid.map(Tuning.optionText).joined(separator: ", ")
           out +=
             "    " + label + String(repeating: " ", count: width - label.count)
-            + "  default \(o.defaultValue). \(o.meaning)\n"
+            + "  default \(o.defaultValue)\(tuning). \(o.meaning)\n"
         }
       }
       out += "\n"
@@ -98,6 +102,8 @@ enum StrategyListing {
         + (o.range.map {
           ",\"min\":\(JSONReport.bound($0.lowerBound, of: o.type)),\"max\":\(JSONReport.bound($0.upperBound, of: o.type))"
         } ?? "")
+        + (o.tuning.isEmpty
+          ? "" : ",\"tuning\":[" + o.tuning.map(JSONReport.value).joined(separator: ",") + "]")
         + "}"
     }.joined(separator: ",")
     return

@@ -75,6 +75,7 @@ import Testing
     (["stats"], "help-stats.txt"),
     (["compare"], "help-compare.txt"),
     (["import"], "help-import.txt"),
+    (["tune"], "help-tune.txt"),
   ])
   func help(command: [String], golden: String) {
     let result = CLIRun(command + ["--help"])

@@ -15,7 +15,7 @@ struct OutputSchemaTests {
   /// use: `outputsMatchTheirSchemas` checks that the list is the truth).
   enum Output: String, CaseIterable, Sendable {
     case deck, deckRejects, strategies, validate, stats, simulate, simulateEvents, playLog
-    case compareSimulation, compareLogs
+    case compareSimulation, compareLogs, tune
 
     var schemas: Set<String> {
       switch self {
@@ -35,6 +35,7 @@ struct OutputSchemaTests {
           "compare.json.schema.json", "compare.csv.schema.json",
           "compare-per-diner.csv.schema.json",
         ]
+      case .tune: ["tune.csv.schema.json", "tune.jsonl.schema.json", "strategies.json.schema.json"]
       }
     }
   }
@@ -54,6 +55,7 @@ struct OutputSchemaTests {
     case .playLog: try Self.playLog(&checker, dir)
     case .compareSimulation: try Self.compareSimulation(&checker)
     case .compareLogs: try Self.compareLogs(&checker, dir)
+    case .tune: try Self.tune(&checker)
     }
     #expect(checker.used == output.schemas)
   }
@@ -345,5 +347,36 @@ struct OutputSchemaTests {
         > 0)
     let opeCSV = succeeded(ope + ["--format", "csv"])
     #expect(checker.csv(opeCSV.stdoutBytes, "compare.csv.schema.json", "compare csv (--ope)") > 0)
+
+    let tuned = succeeded(
+      split + [
+        "--tune", "--validation-days", "3", "--grid", "popularity.prior_passes=1,100",
+        "--format", "json",
+      ])
+    checker.document(tuned.stdoutBytes, "compare.json.schema.json", "compare json (--tune)")
+    #expect(tuned.stdout.contains(#""tuned":{"popularity":"prior_passes="#))
+  }
+
+  /// `tune` in csv and jsonl (a grid and a random search, with a quoted setting), and the
+  /// strategies' default grids in `strategies --format json`.
+  static func tune(_ checker: inout SchemaChecker) throws {
+    let base = ["tune", "--split", "2026-11-24", "--validation-days", "3", swipes]
+    let csv = succeeded(base + ["-s", "itemknn", "--grid", "neighbours=5,10", "--format", "csv"])
+    #expect(checker.csv(csv.stdoutBytes, "tune.csv.schema.json", "tune csv") == 2 * 10)
+    let jsonl = succeeded(
+      base + [
+        "-s", "blend", "--grid", #"components="popularity:1,ucb:1","popularity:3,ucb:1""#,
+        "--format", "jsonl",
+      ])
+    #expect(checker.lines(jsonl.stdoutBytes, "tune.jsonl.schema.json", "tune jsonl") == 2 * 10)
+    let random = succeeded(
+      base + [
+        "-s", "popularity", "--grid", "prior_passes=1..1000:log", "--random", "3", "--format",
+        "jsonl",
+      ])
+    #expect(checker.lines(random.stdoutBytes, "tune.jsonl.schema.json", "tune jsonl (random)") > 0)
+    let strategies = succeeded(["strategies", "--format", "json"])
+    checker.document(strategies.stdoutBytes, "strategies.json.schema.json", "strategies json")
+    #expect(strategies.stdout.contains(#""tuning":[10,20,50,100]"#))
   }
 }

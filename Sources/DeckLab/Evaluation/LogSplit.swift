@@ -27,7 +27,7 @@ package struct LogSplitSink: EventSink {
   package var sessions: LoggedSessions?
   package let split: LogSplit
   package let seed: UInt64
-  private let threshold: UInt64
+  private let rule: LogSplitRule
   /// The last local day of a training event (hold-out decks are built the day after).
   package private(set) var lastTrainingDay: Int32 = 0
   /// Events learned from.
@@ -41,18 +41,15 @@ package struct LogSplitSink: EventSink {
   package init(catalog: Catalog, split: LogSplit, seed: UInt64) {
     self.split = split
     self.seed = seed
+    rule = LogSplitRule(split, seed: seed)
+    // The split decides by the event's deck date (else the local day of its `at`), the same
+    // day on both sides: the history's own cutoff (by `at`) is not used.
+    training = HistoryIngest(catalog: catalog, cutoff: nil)
     switch split {
     case .date(let date):
-      // The split decides by the event's deck date (else the local day of its `at`), the same
-      // day on both sides: the history's own cutoff (by `at`) is not used.
-      training = HistoryIngest(catalog: catalog, cutoff: nil)
       heldOut = HeldOutSwipes(catalog: catalog, split: date)
-      threshold = 0
-    case .holdout(let fraction):
-      training = HistoryIngest(catalog: catalog, cutoff: nil)
+    case .holdout:
       heldOut = HeldOutSwipes(catalog: catalog, split: DeckDate(daysSinceEpoch: 0))
-      threshold = UInt64(
-        (fraction * 0x1p64).rounded(.down).clamped(to: 0...0x1.fffffffffffffp63))
     }
   }
 
@@ -67,10 +64,10 @@ package struct LogSplitSink: EventSink {
 
   package mutating func event(_ e: RawEvent) -> EventDisposition {
     switch split {
-    case .date(let date):
+    case .date:
       let day = e.deck?.daysSinceEpoch ?? e.day
       lastDay = max(lastDay ?? day, day)
-      if day < date.daysSinceEpoch {
+      if rule.isTraining(e) {
         let disposition = training.event(e)
         if disposition == .accepted { trainingEvents += 1 }
         return disposition
@@ -78,12 +75,7 @@ package struct LogSplitSink: EventSink {
       _ = sessions?.event(e)
       return evaluate(e)
     case .holdout:
-      var h = StableHash()
-      h.combine(seed)
-      h.combine(bytes: e.user)
-      h.combine(UInt64(0xff))
-      h.combine(bytes: e.item)
-      if h.finalized < threshold {
+      if !rule.isTraining(e) {
         return evaluate(e)
       }
       let disposition = training.event(e)
@@ -115,6 +107,43 @@ package struct LogSplitSink: EventSink {
   package mutating func finish() {
     training.finish()
     heldOut.finish()
+  }
+}
+
+/// Which side of a `LogSplit` an event falls on, and nothing else: the one rule of
+/// `LogSplitSink` and of the validation carved from its training side (`ValidationSplitSink`).
+package struct LogSplitRule: Sendable {
+  package let split: LogSplit
+  package let seed: UInt64
+  private let threshold: UInt64
+
+  package init(_ split: LogSplit, seed: UInt64) {
+    self.split = split
+    self.seed = seed
+    switch split {
+    case .date: threshold = 0
+    case .holdout(let fraction):
+      threshold = UInt64(
+        (fraction * 0x1p64).rounded(.down).clamped(to: 0...0x1.fffffffffffffp63))
+    }
+  }
+
+  /// Whether `e` trains: dated before the split, or its (diner, dish) pair outside the
+  /// hold-out (a stable hash of seed, diner and dish, so that every event of a pair falls on
+  /// the same side).
+  @inline(__always)
+  package func isTraining(_ e: RawEvent) -> Bool {
+    switch split {
+    case .date(let date):
+      return (e.deck?.daysSinceEpoch ?? e.day) < date.daysSinceEpoch
+    case .holdout:
+      var h = StableHash()
+      h.combine(seed)
+      h.combine(bytes: e.user)
+      h.combine(UInt64(0xff))
+      h.combine(bytes: e.item)
+      return h.finalized >= threshold
+    }
   }
 }
 

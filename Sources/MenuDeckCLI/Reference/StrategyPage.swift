@@ -2,7 +2,7 @@ import DeckCommandLine
 import DeckStrategies
 
 /// The generated part of docs/strategies.md: every built-in's identifier, summary, options
-/// (type, default, range, meaning) and worked examples, as its `StrategyDescription` declares
+/// (type, default, range, the default grid of `tune`, meaning) and worked examples, as its `StrategyDescription` declares
 /// them. The examples run as tests (Tests/DeckStrategiesTests/ExampleTests.swift), so the orders shown are checked.
 enum StrategyPage {
   static func markdown(_ strategies: [StrategyDescription]) -> String {
@@ -24,7 +24,8 @@ enum StrategyPage {
     if strategy.options.isEmpty {
       out += "Options: none.\n\n"
     } else {
-      out += "| option | type | default | range | meaning |\n|---|---|---|---|---|\n"
+      out +=
+        "| option | type | default | range | tuned over | meaning |\n|---|---|---|---|---|---|\n"
       for option in strategy.options {
         let range =
           option.range.map {
@@ -33,6 +34,8 @@ enum StrategyPage {
         out +=
           "| `" + option.name + "` | " + option.type.rawValue + " | "
           + ReferenceEscaping.code(ReferenceNumber.text(option.defaultValue)) + " | " + range
+          + " | "
+          + option.defaultGrid.map { ReferenceNumber.text($0) }.joined(separator: ", ")
           + " | " + ReferenceEscaping.cell(option.meaning) + " |\n"
       }
       out += "\n"

@@ -1,0 +1,108 @@
+import DeckBase
+import DeckCommandLine
+import DeckIO
+import DeckLab
+import Foundation
+
+/// A file of named configurations that a config includes ("include": see `ConfigInclude`), as
+/// `tune --out` writes it: `{"strategies": {"NAME": {"use": ..., "options": {...}}}}`.
+enum ConfigFragment {
+  /// The entry of one named configuration, on one line: `{"use": "itemknn", "options": {...}}`
+  /// (a plugin's executable as an absolute path, so that the file may live anywhere). Option
+  /// values are written as the config reads them back: numbers and booleans as such, the rest
+  /// as strings (`TuningWriter.jsonValue`).
+  static func entry(_ named: NamedStrategy, _ io: CLIStreams) -> String {
+    let options = named.options.keys.sorted().map {
+      JSONText.string($0) + ": " + TuningWriter.jsonValue(named.options[$0]!)
+    }.joined(separator: ", ")
+    var fields: [String] = []
+    if let plugin = named.plugin {
+      let absolute = URL(fileURLWithPath: Paths.open(plugin, io)).standardizedFileURL.path
+      fields.append("\"plugin\": " + JSONText.string(absolute))
+    } else {
+      fields.append("\"use\": " + JSONText.string(named.use))
+    }
+    fields.append("\"options\": {" + options + "}")
+    if let timeout = named.timeout { fields.append("\"timeout\": " + JSONText.number(timeout)) }
+    return "{" + fields.joined(separator: ", ") + "}"
+  }
+
+  /// The fragment with `entry` as `name`: the other members of `existing` (a fragment read
+  /// from the file being replaced) kept in their order and `name` replaced in its place, or
+  /// added last.
+  static func render(name: String, entry: String, existing: JSONValue?) -> String {
+    var members: [(key: String, text: String)] = []
+    var include: JSONValue?
+    if let existing {
+      include = existing["include"]
+      for m in existing["strategies"]?.objectValue?.members ?? [] {
+        members.append((m.key, compact(m.value)))
+      }
+    }
+    if let k = members.firstIndex(where: { $0.key == name }) {
+      members[k].text = entry
+    } else {
+      members.append((name, entry))
+    }
+    var out = "{\n"
+    if let include { out += "  \"include\": " + compact(include) + ",\n" }
+    out += "  \"strategies\": {\n"
+    out += members.map { "    " + JSONText.string($0.key) + ": " + $0.text }.joined(
+      separator: ",\n")
+    out += "\n  }\n}\n"
+    return out
+  }
+
+  /// An existing `--out` file read as a fragment to merge into: nil when it does not exist; a
+  /// data error when it is not a fragment (another kind of file is never replaced).
+  static func existing(_ path: String, _ io: CLIStreams) throws -> JSONValue? {
+    let opened = Paths.open(path, io)
+    guard FileSystem.kind(of: opened) == .regular else { return nil }
+    let bytes = try Paths.using(path, io) { p throws(DeckIOError) in
+      try TextInput.readBytes(path: p, what: "config fragment")
+    }
+    let advice =
+      "'--out' adds the tuned configuration to a file of named configurations; choose another"
+      + " --out"
+    let root: JSONValue
+    do {
+      root = try JSONParser.parse(bytes, file: path)
+    } catch {
+      throw CommandFailure(.dataError, "\(error); \(advice)")
+    }
+    guard let object = root.objectValue else {
+      throw CommandFailure(
+        .dataError,
+        "\(path): is \(root.typeDescription), not a file of named configurations;"
+          + " \(advice)")
+    }
+    for m in object.members where !MenuDeckConfig.includedKeys.contains(m.key) {
+      throw CommandFailure(
+        .dataError,
+        "\(m.keyLocation): '\(m.key)': the file is not only named configurations (a config?);"
+          + " \(advice)")
+    }
+    if let strategies = root["strategies"], strategies.objectValue == nil {
+      throw CommandFailure(
+        .dataError,
+        "\(strategies.location): 'strategies' is \(strategies.typeDescription), not an object;"
+          + " \(advice)")
+    }
+    return root
+  }
+
+  /// A JSON value on one line, numbers as written.
+  static func compact(_ value: JSONValue) -> String {
+    switch value.kind {
+    case .null: return "null"
+    case .bool(let b): return b ? "true" : "false"
+    case .number(let d, let text): return text.isEmpty ? Text.roundTrip(d) : text
+    case .string(let s): return JSONText.string(s)
+    case .array(let items): return "[" + items.map(compact).joined(separator: ", ") + "]"
+    case .object(let o):
+      return "{"
+        + o.members.map { JSONText.string($0.key) + ": " + compact($0.value) }.joined(
+          separator: ", ") + "}"
+    }
+  }
+}
