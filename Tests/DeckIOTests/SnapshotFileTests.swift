@@ -163,12 +163,12 @@ private func sample() -> HistorySnapshot {
 
   @Test func messagesSayWhatIsWrong() {
     var bytes = SnapshotFile.encode(sample())
-    bytes[9] = 2  // version 2
+    bytes[9] = 3  // version 3
     #expect(
       throws: DeckIOError.invalid(
         path: "s.snap",
         message:
-          "snapshot format version 2 is newer than this menudeck reads (1); use a newer menudeck")
+          "snapshot format version 3 is newer than this menudeck reads (2); use a newer menudeck")
     ) {
       try SnapshotFile.decode(bytes, file: "s.snap")
     }

@@ -215,7 +215,7 @@ extension CLIRun {
       Self.string($0, "code") == "skipped_lines"
     }
     #expect(skipped.map { Self.string($0, "file") } == [a, b])
-    #expect(skipped.map { $0["line"] as? Int } == [2, 1])
+    #expect(skipped.map { $0["line"]?.doubleValue } == [2, 1])
     #expect(
       skipped.map { Self.string($0, "message") } == [
         "skipped 2 malformed event lines, the first on this line",
