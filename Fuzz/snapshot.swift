@@ -31,7 +31,7 @@ public func fuzzSnapshot(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   return 0
 }
 
-/// `payload` as a snapshot file: magic, version 1, length, payload, SHA-256.
+/// `payload` as a snapshot file: magic, the current format version, length, payload, SHA-256.
 private func wrapped(_ payload: [UInt8]) -> [UInt8] {
   var out = SnapshotFile.magic
   for k in 0..<4 { out.append(UInt8(truncatingIfNeeded: SnapshotFile.version >> (8 * UInt32(k)))) }
