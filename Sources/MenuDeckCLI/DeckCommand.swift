@@ -341,8 +341,8 @@ enum Summary {
     }
     if future > 0 {
       context.note(
-        "\(plural(future, "event")) on or after \(date) were not learned from (a deck never sees its own day)",
-        code: "future_events")
+        "\(plural(future, "event")) on or after \(date) \(future == 1 ? "was" : "were") not "
+          + "learned from (a deck never sees its own day)", code: "future_events")
     }
   }
 }
