@@ -177,8 +177,12 @@ package enum SnapshotFile {
         message: "holds \(all.count) snapshots one after the other; give it to 'menudeck merge' "
           + "to add them up into one")
     }
-    let extra = bytes.count - end
-    throw .invalid(
+    throw bytesAfterTheEnd(bytes.count - end, from: end, file: file)
+  }
+
+  /// Bytes after the end of the (last) snapshot of a file that are no snapshot.
+  private static func bytesAfterTheEnd(_ extra: Int, from end: Int, file: String) -> DeckIOError {
+    .invalid(
       path: file,
       message: "\(extra) byte\(extra == 1 ? "" : "s") after the end of the snapshot, from byte "
         + "\(end) on; a snapshot file holds one snapshot and nothing after it (the snapshot "
@@ -344,9 +348,11 @@ package enum SnapshotFile {
     return try decode(bytes, file: displayName ?? path)
   }
 
-  /// Reads and decodes the snapshots at `path`, one or several one after the other (a stream
-  /// saved to a file, `cat a.snap b.snap > c.snap`), as `decodeAll` reads them; a file that
-  /// holds none is refused as `decode` refuses it.
+  /// Reads and decodes the snapshots at `path`: one, or several one after the other (snapshot
+  /// files put together, `cat a.snap b.snap > c.snap`). As in a file of one, nothing else may
+  /// follow a snapshot (a blank line either): what does not start another is refused with its
+  /// offset, and an empty file as `decode` refuses it. Each snapshot after the first is named by
+  /// its place in errors.
   package static func readAll(path: String, displayName: String? = nil) throws(DeckIOError)
     -> [HistorySnapshot]
   {
@@ -355,7 +361,18 @@ package enum SnapshotFile {
     guard bytes.contains(where: { !isBlank($0) }) else {
       throw .invalid(path: file, message: "the snapshot file is empty; ingest the logs again")
     }
-    return try decodeAll(bytes, file: file)
+    var snapshots: [HistorySnapshot] = []
+    var at = 0
+    while true {
+      let name = at == 0 ? file : "\(file) (snapshot \(snapshots.count + 1), at byte \(at))"
+      let (snapshot, end) = try decodeOne(bytes, at: at, file: name)
+      snapshots.append(snapshot)
+      guard end < bytes.count else { return snapshots }
+      guard startsBinary(bytes[end...]) || bytes[end...].starts(with: textMagic) else {
+        throw bytesAfterTheEnd(bytes.count - end, from: end, file: file)
+      }
+      at = end
+    }
   }
 
   /// `read(path:displayName:)`, with the SHA-256 (hex) of the bytes it read when `hashing`.

@@ -529,7 +529,8 @@ enum Ingest {
     throw CommandFailure(
       .dataError,
       "\(log): \(request.shown) already holds a log named '\(name)' with other content ("
-        + describe(held) + "; this one " + describe(source)
+        + (held.path == log ? "" : "read from \(held.path), ") + describe(held) + "; this one "
+        + describe(source)
         + "): a day delivered again (a partial delivery, a corrected log, a copy with other line "
         + "ends) would count its swipes twice, so nothing was written. If both logs are to be "
         + "counted, rename this one; to replace the day, rebuild the snapshot from the logs "
@@ -537,7 +538,7 @@ enum Ingest {
       code: "log_name_taken")
   }
 
-  /// A log as the name check tells it: its path (the held one's), hash, size and days.
+  /// A log as the name check tells it: the start of its hash, its lines, swipes and days.
   static func describe(_ source: HistorySnapshot.Source) -> String {
     var text = "sha256 \(source.sha256.prefix(12))…, \(plural(Int(source.lines), "line")), "
     text += plural(Int(source.events), "swipe")

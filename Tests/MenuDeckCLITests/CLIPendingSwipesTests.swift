@@ -214,6 +214,15 @@ import Testing
         Self.decks([dir.file("ab.snap")], date, in: dir).stdout
           == Self.decks(a + b, date, in: dir).stdout, "\(date)")
     }
+    // Nothing else may follow the snapshots of a file, as a file of one.
+    try dir.write("junk.snap", both + Array("\n".utf8))
+    let junk = dir.run(["merge", dir.file("junk.snap"), "--out", dir.file("mj.snap")])
+    #expect(junk.code == .dataError)
+    #expect(
+      junk.stderr.contains(
+        "junk.snap: 1 byte after the end of the snapshot, from byte \(both.count) on"),
+      "\(junk.stderr)")
+    #expect(!dir.exists("mj.snap"))
     // The readers of one history still send such a file to merge (exit 65).
     let deck = Self.decks([dir.file("c.snap")], "2026-11-21", in: dir)
     #expect(deck.code == .dataError)
@@ -267,7 +276,7 @@ import Testing
       #expect(
         run.stderr.hasPrefix(
           "menudeck: error: \(log): \(snap) already holds a log named '2026-11-18.jsonl' with "
-            + "other content (sha256 "), "\(label): \(run.stderr)")
+            + "other content (read from \(partial), sha256 "), "\(label): \(run.stderr)")
       #expect(
         run.stderr.contains(", 100 lines, 98 swipes of 2026-11-18; this one sha256 "),
         "\(run.stderr)")
