@@ -6,7 +6,8 @@
 // never gets past the checksum); with option bit 0, the bytes are decoded as a whole file
 // instead (the header, the length and the checksum themselves).
 // Invariants: a snapshot that decodes, encoded again, decodes to the same snapshot; so does a
-// merge that succeeds; merging with the empty snapshot changes nothing.
+// merge that succeeds; merging with the empty snapshot changes nothing; adding up its pending
+// swipes leaves none pending and the same number of swipes.
 
 import DeckCore
 
@@ -31,7 +32,7 @@ public func fuzzSnapshot(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   return 0
 }
 
-/// `payload` as a snapshot file: magic, version 1, length, payload, SHA-256.
+/// `payload` as a snapshot file: magic, the current format version, length, payload, SHA-256.
 private func wrapped(_ payload: [UInt8]) -> [UInt8] {
   var out = SnapshotFile.magic
   for k in 0..<4 { out.append(UInt8(truncatingIfNeeded: SnapshotFile.version >> (8 * UInt32(k)))) }
@@ -50,6 +51,12 @@ private func check(_ s: HistorySnapshot) {
   }
   if let same = try? HistorySnapshot.merge(s, HistorySnapshot()) {
     require(same.items == s.items && same.users == s.users, "merging with nothing changed it")
+  }
+  // Adding up the pending swipes keeps every swipe.
+  if let counted = try? s.counting(before: nil) {
+    require(
+      counted.pending.isEmpty && counted.events == s.events,
+      "adding up the pending swipes changed the number of swipes")
   }
   // The history of a deck run, for a catalog of the snapshot's items.
   let items = s.items.map { MenuItem(id: $0.id, name: $0.id, category: "c") }

@@ -157,10 +157,14 @@ def s(text):
     return u(len(b)) + b
 
 
-def payload(items, users, days=None, settings=None, sources=()):
+def payload(items, users, days=None, settings=None, sources=(), pending=(), version=2):
+    """A snapshot payload of format `version` (2: the sources' days and the pending swipes;
+    1: neither)."""
     out = u(len(sources))
-    for sha, path, nbytes, lines, events in sources:
+    for sha, path, nbytes, lines, events, first, last in sources:
         out += s(sha) + s(path) + u(nbytes) + u(lines) + u(events)
+        if version >= 2:
+            out += z(first) + z(last)
     flags = (1 if days else 0) | (2 if settings else 0)
     out += u(flags)
     if days:
@@ -180,24 +184,35 @@ def payload(items, users, days=None, settings=None, sources=()):
         for item, right, left, last_right, last_left in records:
             out += u(item - previous) + u(right) + u(left) + z(last_right) + z(last_left)
             previous = item
+    if version >= 2:
+        # In the canonical order: day, user bytes, item bytes, left before right, position.
+        out += u(len(pending))
+        for day, user_id, item_id, right, position in pending:
+            out += z(day) + s(user_id) + s(item_id) + u(position * 2 + (1 if right else 0))
     return out
 
 
-def whole(p):
-    return b"MDSNAP\r\n\x1a" + struct.pack("<IQ", 1, len(p)) + p + hashlib.sha256(p).digest()
+def whole(p, version=2):
+    return (b"MDSNAP\r\n\x1a" + struct.pack("<IQ", version, len(p)) + p
+            + hashlib.sha256(p).digest())
 
 
 never = -2147483648
 a = payload(
-    [("gyudon", 3, 1, [(1, 4, 2), (2, 1, 1)]), ("oyakodon", 1, 2, [(3, 2, 0)])],
+    [("gyudon", 2, 1, [(1, 2, 1), (2, 1, 1)]), ("oyakodon", 1, 2, [(3, 2, 0)])],
     [("u01", [(0, 2, 1, 20500, 20400), (1, 1, 0, 20510, never)]), ("u02", [(1, 0, 2, never, 20511)])],
     days=(20400, 20511), settings=("Asia/Tokyo", "relative"),
-    sources=[("ab" * 32, "Data/swipes.jsonl", 1000, 12, 11)])
+    sources=[("ab" * 32, "Data/swipes.jsonl", 1000, 14, 13, 20400, 20513)],
+    pending=[(20512, "u01", "gyudon", True, 1), (20513, "u02", "katsudon", False, 0)])
 b = payload([("gyudon", 1, 0, [])], [("u03", [(0, 1, 0, 20600, never)])], days=(20600, 20600),
-            sources=[("cd" * 32, "more.jsonl", 100, 1, 1)])
+            sources=[("cd" * 32, "more.jsonl", 100, 1, 1, 20600, 20600)])
+one = payload(
+    [("gyudon", 1, 0, [])], [("u03", [(0, 1, 0, 20600, never)])], days=(20600, 20600),
+    sources=[("cd" * 32, "more.jsonl", 100, 1, 1, 0, 0)], version=1)
 write("snapshot", [
     ("two", bytes([0]) + struct.pack("<H", len(a)) + a + b),
     ("same-twice", bytes([0]) + struct.pack("<H", len(a)) + a + a),
     ("empty-and-one", bytes([0]) + struct.pack("<H", 0) + b),
     ("whole-file", bytes([1]) + whole(a)),
+    ("whole-file-format-1", bytes([1]) + whole(one, version=1)),
 ])

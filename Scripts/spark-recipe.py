@@ -56,9 +56,9 @@ header (the first line of the file) is dropped from partition 0 and given to eve
 with `--csv-header`. A compressed log (.gz) is not splittable and gives one partition: the
 recipe refuses it unless --partitions is 1.
 
-Swipes dated on or after --date are left out of the snapshots (`ingest --before DATE`): the
-one-machine deck ignores them too (a deck never learns from its own day), and a snapshot holding
-them could not build the deck of that date. Ingest and deck run with `--jobs` equal to
+Swipes dated on or after --date are not added up in the snapshots (`ingest --before DATE`):
+they wait in them, pending, and the deck of that date leaves them out as the one-machine deck
+does (a deck never learns from its own day). Ingest and deck run with `--jobs` equal to
 spark.task.cpus (1 by default): Spark already runs one task per core.
 
 Usage:

@@ -1,18 +1,24 @@
 // A snapshot turned into the catalog-indexed `History` a deck is built from.
 extension HistorySnapshot {
   /// The catalog-indexed history for a deck on `date`: items missing from the catalog are left
-  /// out (counted in `unknownItemEvents`, with the first few ids), as when reading logs.
+  /// out (counted in `unknownItemEvents`, with the first few ids), as when reading logs. The
+  /// pending swipes dated before `date` (all of them when nil) are in it as if they were added
+  /// up; the later ones are not (`pendingCount(before:)` tells how many those are).
   ///
-  /// - Throws: when the snapshot holds swipes on or after `date`: a deck never learns from its
-  ///   own day, and a snapshot no longer knows which swipes those were.
+  /// - Throws: when the snapshot has added up swipes on or after `date`: a deck never learns
+  ///   from its own day, and the aggregates no longer know which swipes those were.
   public func history(for catalog: Catalog, before date: DeckDate?) throws(DeckCoreError)
     -> (history: History, unknownItemEvents: Int64, unknownItemIDs: [String])
   {
     if let date, let lastDay, lastDay >= date.daysSinceEpoch {
       throw .invalidSnapshot(
-        "it holds swipes up to \(DeckDate(daysSinceEpoch: lastDay)), so it cannot build decks for "
-          + "\(date) (a deck learns only from the days before it); build from the raw logs, or "
-          + "from a snapshot of the logs before \(date)")
+        "it has added up swipes of the days up to \(DeckDate(daysSinceEpoch: lastDay)), so it "
+          + "cannot build decks for \(date) (a deck learns only from the days before it); build "
+          + "from the raw logs, or from a snapshot that 'ingest --before \(date)' makes of them "
+          + "(it keeps the later swipes waiting)")
+    }
+    if pendingCount(before: date) > 0 {
+      return try counting(before: date).history(for: catalog, before: date)
     }
     let catalogIndex = items.map { catalog.index(of: $0.id) }
     let totals = try itemTotals(catalogIndex, catalogCount: catalog.count)

@@ -1,7 +1,8 @@
 // The sum of two snapshots: merged logs, items, diners and records.
 extension HistorySnapshot {
   /// The sum of two snapshots. Associative and commutative; refuses to count a log twice (a
-  /// log without swipes, which counts nothing, may be in both).
+  /// log without swipes, which counts nothing, may be in both). The pending swipes of both are
+  /// kept, pending, in one list in canonical order.
   public static func merge(_ a: HistorySnapshot, _ b: HistorySnapshot) throws(DeckCoreError)
     -> HistorySnapshot
   {
@@ -25,9 +26,30 @@ extension HistorySnapshot {
     let merged = HistorySnapshot(
       sources: sources, items: items, users: users, firstDay: minOptional(a.firstDay, b.firstDay),
       lastDay: maxOptional(a.lastDay, b.lastDay), hesitations: hesitations,
-      timeZone: a.timeZone ?? b.timeZone, dragRule: a.dragRule ?? b.dragRule)
+      timeZone: a.timeZone ?? b.timeZone, dragRule: a.dragRule ?? b.dragRule,
+      pending: mergedPending(a.pending, b.pending))
     _ = try merged.totalSwipes()
     return merged
+  }
+
+  /// Two lists in canonical order as one (a swipe in both is a swipe of each: kept twice).
+  static func mergedPending(_ a: [PendingSwipe], _ b: [PendingSwipe]) -> [PendingSwipe] {
+    if a.isEmpty { return b }
+    if b.isEmpty { return a }
+    var out: [PendingSwipe] = []
+    out.reserveCapacity(a.count + b.count)
+    var i = 0
+    var j = 0
+    while i < a.count || j < b.count {
+      if j == b.count || (i < a.count && !(b[j] < a[i])) {
+        out.append(a[i])
+        i += 1
+      } else {
+        out.append(b[j])
+        j += 1
+      }
+    }
+    return out
   }
 
   /// The logs of both sides (none in both, but for logs without swipes), in hash order.

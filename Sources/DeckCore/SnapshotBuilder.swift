@@ -15,6 +15,8 @@ public struct SnapshotBuilder: Sendable {
   private var firstDay: Int32?
   private var lastDay: Int32?
   public var hesitations: Int64 = 0
+  /// Swipes kept as they are, not added up (`HistorySnapshot.pending`), in the order given.
+  private var pending: [HistorySnapshot.PendingSwipe] = []
 
   public init() {}
 
@@ -62,6 +64,15 @@ public struct SnapshotBuilder: Sendable {
     tables[Int(user)].add(item: item, right: isRight, day: day)
   }
 
+  /// Keeps one swipe as it is, to be added up later (`HistorySnapshot.pending`). Memory grows
+  /// with each one: a list of the swipes, as the log holds them.
+  public mutating func addPending(_ swipe: HistorySnapshot.PendingSwipe) {
+    pending.append(swipe)
+  }
+
+  /// Swipes kept as they are so far.
+  public var pendingCount: Int { pending.count }
+
   /// The snapshot in canonical order, listing `sources` as its ingested logs.
   public func build(sources: [HistorySnapshot.Source] = []) -> HistorySnapshot {
     let order = itemIDs.indices.sorted {
@@ -91,7 +102,8 @@ public struct SnapshotBuilder: Sendable {
     }
     return HistorySnapshot(
       sources: sources.sorted { $0.sha256.utf8.lexicographicallyPrecedes($1.sha256.utf8) },
-      items: items, users: users, firstDay: firstDay, lastDay: lastDay, hesitations: hesitations)
+      items: items, users: users, firstDay: firstDay, lastDay: lastDay, hesitations: hesitations,
+      pending: pending.sorted())
   }
 }
 

@@ -47,6 +47,9 @@ package struct EventFileStats: Sendable, Equatable {
   package var firstUnknownItemLine = 0
   /// Bad lines skipped under `skipBadLines`.
   package var skippedLines = 0
+  /// The 1-based line the first of them starts on, in file order whatever the number of parts
+  /// the file was read in; 0 when there is none.
+  package var firstSkippedLine = 0
   /// Rated records whose rating matched neither swipe rule (logs read with a `ColumnMapping`):
   /// not swipes, not in `events`.
   package var neutral = 0

@@ -510,6 +510,7 @@ package struct EventReader {
             throw .malformed(
               at.location(in: record, file: name, firstLine: nextLine), message: at.message)
           }
+          if file.skippedLines == 0 { file.firstSkippedLine = nextLine }
           file.skippedLines += 1
           file.lines += end.lines
           nextLine += end.lines

@@ -30,10 +30,11 @@ extension EventReader {
 
   /// What reading a log into a snapshot gave.
   package struct SnapshotRead: Sendable {
+    /// The log's swipes: those on or after the cutoff pending (`snapshot.pending`).
     package var snapshot: HistorySnapshot
     package var stats: EventReadStats
-    /// Swipes on or after the cutoff, not aggregated.
-    package var skippedFuture: Int
+    /// The line of the first swipe on or after the cutoff (0 when none).
+    package var firstPendingLine: Int
     /// How many parts the file was read in (1: serially).
     package var parts: Int
   }
@@ -47,21 +48,24 @@ extension EventReader {
     package var parts: Int
   }
 
-  /// Reads the regular file `path` (format `format`) into a snapshot on up to `jobs` threads.
-  /// `options.onReject` is called on this thread, in file order.
+  /// Reads the regular file `path` (format `format`) into a snapshot on up to `jobs` threads;
+  /// swipes on or after `cutoff` are pending, and those of dishes `catalog` does not have (when
+  /// given) are counted as unknown, with the first one's line. `options.onReject` is called on
+  /// this thread, in file order.
   package func readSnapshot(
-    path: String, name: String? = nil, format: EventFormat, cutoff: DeckDate?, jobs: Int,
-    minimumPartBytes: Int = EventReader.minimumPartBytes
+    path: String, name: String? = nil, format: EventFormat, cutoff: DeckDate?,
+    catalog: Catalog? = nil, jobs: Int, minimumPartBytes: Int = EventReader.minimumPartBytes
   ) throws(DeckIOError) -> SnapshotRead {
     let read = try readInParts(
       path: path, name: name, format: format, jobs: jobs, minimumPartBytes: minimumPartBytes,
-      sink: { SnapshotIngest(cutoff: cutoff) },
+      sink: { SnapshotIngest(cutoff: cutoff, catalog: catalog) },
       // Each part's snapshot is built by its worker.
-      finish: { ingest in (ingest.builder.build(), ingest.skippedFuture) })
+      finish: { ingest in (ingest.builder.build(), ingest.firstPendingLine) })
     var snapshot = HistorySnapshot.empty
-    var skippedFuture = 0
-    for (k, (part, future)) in read.results.enumerated() {
-      skippedFuture += future
+    var firstPendingLine = 0
+    for (k, (part, line)) in read.results.enumerated() {
+      // Parts come in file order, with the file's line numbers.
+      if firstPendingLine == 0 { firstPendingLine = line }
       do {
         snapshot = k == 0 ? part : try HistorySnapshot.merge(snapshot, part)
       } catch {
@@ -69,7 +73,8 @@ extension EventReader {
       }
     }
     return SnapshotRead(
-      snapshot: snapshot, stats: read.stats, skippedFuture: skippedFuture, parts: read.parts)
+      snapshot: snapshot, stats: read.stats, firstPendingLine: firstPendingLine,
+      parts: read.parts)
   }
 
   /// Reads the regular file `path` (format `format`) on up to `jobs` threads: each part into a
@@ -190,6 +195,7 @@ extension EventReader {
     // the file's first.
     if total.firstUnknownItemLine == 0 { total.firstUnknownItemLine = f.firstUnknownItemLine }
     total.unknownItemEvents += f.unknownItemEvents
+    if total.firstSkippedLine == 0 { total.firstSkippedLine = f.firstSkippedLine }
     total.skippedLines += f.skippedLines
     total.neutral += f.neutral
     total.untimed = total.untimed || f.untimed

@@ -9,7 +9,7 @@ import Foundation
 //
 //     offset  size  contents
 //     0       9     magic: "MDSNAP\r\n" followed by 0x1A (tells text tools it is binary)
-//     9       4     format version, little-endian UInt32 (this reader: 1)
+//     9       4     format version, little-endian UInt32 (this writer: 2; this reader: 1 and 2)
 //     13      8     payload length in bytes, little-endian UInt64
 //     21      n     payload
 //     21+n    32    SHA-256 of the payload
@@ -17,7 +17,9 @@ import Foundation
 // The payload is a sequence of unsigned LEB128 varints (`u`), zigzag varints for values that
 // may be negative (`z`), and strings (`s` = u byte length + UTF-8 bytes):
 //
-//     u sources;    per source: s sha256 (hex), s path, u bytes, u lines, u events
+//     u sources;    per source (ascending hash): s sha256 (hex), s path, u bytes, u lines,
+//                   u events, z firstDay, z lastDay  (the days of its swipes; -2147483648 for
+//                   none)
 //     u flags (bit 0: has days, bit 1: has reading settings);
 //                   bit 0: z firstDay, z lastDay  (days since 1970-01-01)
 //                   bit 1: s time zone, s drag rule  (as the config names them)
@@ -27,6 +29,12 @@ import Foundation
 //     u users;      per user (ascending id bytes): s id, u records;
 //                   per record (ascending item): u item-index delta from the previous record,
 //                   u right, u left, z lastRight, z lastLeft  (-2147483648 = never)
+//     u pending;    per pending swipe (a swipe not added up yet, in the order of
+//                   `HistorySnapshot.PendingSwipe`: day, user bytes, item bytes, left before
+//                   right, position): z day, s user, s item, u position * 2 + (1 if right)
+//
+// Format 1 (menudeck before pending swipes) has neither the sources' days nor the pending
+// swipes; it is read as a snapshot without them (the days of its sources unknown).
 //
 // A reader checks the magic, the version (a newer one is refused with a message to upgrade),
 // the length (a truncated file is refused) and the checksum (a corrupt one is refused) before it
@@ -41,7 +49,7 @@ import Foundation
 
 package enum SnapshotFile {
   package static let magic: [UInt8] = Array("MDSNAP\r\n".utf8) + [0x1A]
-  package static let version: UInt32 = 1
+  package static let version: UInt32 = 2
   static let headerSize = 9 + 4 + 8
   static let checksumSize = 32
   /// The format's "no day" in a record's lastRight/lastLeft (a day field of the format, not a
@@ -80,6 +88,8 @@ package enum SnapshotFile {
       p.u(UInt64(s.bytes))
       p.u(UInt64(s.lines))
       p.u(UInt64(s.events))
+      p.z(Int64(s.firstDay ?? noDay))
+      p.z(Int64(s.lastDay ?? noDay))
     }
     let days = snapshot.firstDay != nil && snapshot.lastDay != nil
     let settings = snapshot.timeZone != nil || snapshot.dragRule != nil
@@ -118,6 +128,13 @@ package enum SnapshotFile {
         p.z(Int64(r.lastRightDay ?? noDay))
         p.z(Int64(r.lastLeftDay ?? noDay))
       }
+    }
+    p.u(UInt64(snapshot.pending.count))
+    for swipe in snapshot.pending {
+      p.z(Int64(swipe.day))
+      p.s(swipe.user)
+      p.s(swipe.item)
+      p.u(UInt64(UInt32(bitPattern: swipe.position)) << 1 | (swipe.swipe == .right ? 1 : 0))
     }
     var out = magic
     var v = version
@@ -160,8 +177,12 @@ package enum SnapshotFile {
         message: "holds \(all.count) snapshots one after the other; give it to 'menudeck merge' "
           + "to add them up into one")
     }
-    let extra = bytes.count - end
-    throw .invalid(
+    throw bytesAfterTheEnd(bytes.count - end, from: end, file: file)
+  }
+
+  /// Bytes after the end of the (last) snapshot of a file that are no snapshot.
+  private static func bytesAfterTheEnd(_ extra: Int, from end: Int, file: String) -> DeckIOError {
+    .invalid(
       path: file,
       message: "\(extra) byte\(extra == 1 ? "" : "s") after the end of the snapshot, from byte "
         + "\(end) on; a snapshot file holds one snapshot and nothing after it (the snapshot "
@@ -313,7 +334,7 @@ package enum SnapshotFile {
           + "logs again or restore a copy")
     }
     do throws(DecodeFailure) {
-      return try decodePayload(Array(payload))
+      return try decodePayload(Array(payload), version: version)
     } catch {
       throw refuse("the snapshot is corrupt (\(error.message)); ingest the logs again")
     }
@@ -325,6 +346,33 @@ package enum SnapshotFile {
   {
     let bytes = try TextInput.readBytes(path: path, what: "history snapshot")
     return try decode(bytes, file: displayName ?? path)
+  }
+
+  /// Reads and decodes the snapshots at `path`: one, or several one after the other (snapshot
+  /// files put together, `cat a.snap b.snap > c.snap`). As in a file of one, nothing else may
+  /// follow a snapshot (a blank line either): what does not start another is refused with its
+  /// offset, and an empty file as `decode` refuses it. Each snapshot after the first is named by
+  /// its place in errors.
+  package static func readAll(path: String, displayName: String? = nil) throws(DeckIOError)
+    -> [HistorySnapshot]
+  {
+    let bytes = try TextInput.readBytes(path: path, what: "history snapshot")
+    let file = displayName ?? path
+    guard bytes.contains(where: { !isBlank($0) }) else {
+      throw .invalid(path: file, message: "the snapshot file is empty; ingest the logs again")
+    }
+    var snapshots: [HistorySnapshot] = []
+    var at = 0
+    while true {
+      let name = at == 0 ? file : "\(file) (snapshot \(snapshots.count + 1), at byte \(at))"
+      let (snapshot, end) = try decodeOne(bytes, at: at, file: name)
+      snapshots.append(snapshot)
+      guard end < bytes.count else { return snapshots }
+      guard startsBinary(bytes[end...]) || bytes[end...].starts(with: textMagic) else {
+        throw bytesAfterTheEnd(bytes.count - end, from: end, file: file)
+      }
+      at = end
+    }
   }
 
   /// `read(path:displayName:)`, with the SHA-256 (hex) of the bytes it read when `hashing`.

@@ -3,11 +3,14 @@ import DeckCore
 // The payload of a snapshot file (its layout is in SnapshotFile.swift): decoded part by part,
 // every byte bounds-checked, every sum checked before anything adds it up.
 extension SnapshotFile {
-  /// The snapshot in a payload whose frame (length, checksum) is already checked.
-  static func decodePayload(_ payload: [UInt8]) throws(DecodeFailure) -> HistorySnapshot {
+  /// The snapshot in a payload of format `version` (1 or 2) whose frame (length, checksum) is
+  /// already checked.
+  static func decodePayload(_ payload: [UInt8], version: UInt32) throws(DecodeFailure)
+    -> HistorySnapshot
+  {
     var d = Decoder(bytes: payload)
     var snapshot = HistorySnapshot()
-    snapshot.sources = try decodeSources(&d)
+    snapshot.sources = try decodeSources(&d, days: version >= 2)
     try decodeFlags(&d, into: &snapshot)
     snapshot.hesitations = try d.i64()
     let total: Int64
@@ -16,22 +19,74 @@ extension SnapshotFile {
     guard total == 0 || snapshot.firstDay != nil else {
       throw DecodeFailure(message: "it holds swipes but no days")
     }
-    guard d.atEnd else { throw DecodeFailure(message: "unexpected bytes after the users") }
+    if version >= 2 { snapshot.pending = try decodePending(&d) }
+    guard d.atEnd else {
+      throw DecodeFailure(
+        message: "unexpected bytes after the " + (version >= 2 ? "pending swipes" : "users"))
+    }
     return snapshot
   }
 
-  private static func decodeSources(_ d: inout Decoder) throws(DecodeFailure)
+  /// The sources; from format 2 on with the days of their swipes.
+  private static func decodeSources(_ d: inout Decoder, days: Bool) throws(DecodeFailure)
     -> [HistorySnapshot.Source]
   {
     var sources: [HistorySnapshot.Source] = []
     let sourceCount = try d.count()
     for _ in 0..<sourceCount {
-      sources.append(
-        HistorySnapshot.Source(
-          sha256: try d.s(), path: try d.s(), bytes: try d.i64(), lines: try d.i64(),
-          events: try d.i64()))
+      var source = HistorySnapshot.Source(
+        sha256: try d.s(), path: try d.s(), bytes: try d.i64(), lines: try d.i64(),
+        events: try d.i64())
+      if days {
+        let first = try d.day()
+        let last = try d.day()
+        if first != SnapshotFile.noDay || last != SnapshotFile.noDay {
+          guard first != SnapshotFile.noDay, last != SnapshotFile.noDay, first <= last else {
+            throw DecodeFailure(
+              message: "the log '\(source.path)' has the days \(first) to \(last)")
+          }
+          source.firstDay = first
+          source.lastDay = last
+        }
+      }
+      sources.append(source)
     }
     return sources
+  }
+
+  /// The pending swipes, in canonical order (a swipe may be there several times). The count is
+  /// checked against the bytes left (each swipe takes at least four), so memory stays within
+  /// what the file holds.
+  private static func decodePending(_ d: inout Decoder) throws(DecodeFailure)
+    -> [HistorySnapshot.PendingSwipe]
+  {
+    let count = try d.count()
+    guard count <= d.remaining / 4 else {
+      throw DecodeFailure(
+        message: "a count of \(count) pending swipes is larger than the file holds")
+    }
+    var pending: [HistorySnapshot.PendingSwipe] = []
+    pending.reserveCapacity(count)
+    for _ in 0..<count {
+      let day = try d.day()
+      guard day != SnapshotFile.noDay else {
+        throw DecodeFailure(message: "a pending swipe has no day")
+      }
+      let user = try d.s()
+      let item = try d.s()
+      let bits = try d.u()
+      guard bits >> 1 <= UInt64(Int32.max) else {
+        throw DecodeFailure(message: "a pending swipe's position \(bits >> 1) is out of range")
+      }
+      let swipe = HistorySnapshot.PendingSwipe(
+        day: day, user: user, item: item, swipe: bits & 1 == 1 ? .right : .left,
+        position: Int32(bits >> 1))
+      if let previous = pending.last, swipe < previous {
+        throw DecodeFailure(message: "pending swipes out of order")
+      }
+      pending.append(swipe)
+    }
+    return pending
   }
 
   /// The flags and what they announce: the days, the reading settings.
@@ -221,6 +276,8 @@ private struct Decoder {
   var offset = 0
 
   var atEnd: Bool { offset == bytes.count }
+  /// Bytes not read yet.
+  var remaining: Int { bytes.count - offset }
 
   mutating func u() throws(DecodeFailure) -> UInt64 {
     var value: UInt64 = 0

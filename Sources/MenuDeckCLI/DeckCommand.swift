@@ -19,7 +19,9 @@ let deckCommand = CommandSpec(
 
     A history that holds no swipe before the deck date, or whose last swipe is more than the \
     config's stale_history_days (default 2) before it, is warned about with its dates and \
-    counts; --strict makes it an error (exit 65) and writes nothing, for cron.
+    counts; --strict makes it an error (exit 65) and writes nothing, for cron. {date} in --out \
+    is the deck date that --date resolved to (YYYY-MM-DD), so that a job run with --date today \
+    writes each day's decks to a file of that day, and a failed day leaves no file of its name.
 
     Many machines: --shard K/N keeps the diners whose shard is K (the first 8 bytes of the \
     SHA-256 of the id, big-endian, modulo N, plus 1). The JSON Lines outputs of shards 1 to N, \
@@ -32,6 +34,7 @@ let deckCommand = CommandSpec(
       menudeck deck --strategy popularity --option prior_passes=4 --out decks.json
       zcat today.jsonl.gz | menudeck deck --history Data/swipes.jsonl --history -
       menudeck deck --shard 3/8 --format jsonl --out decks-3.jsonl
+      menudeck deck --date tomorrow --out decks-{date}.json
     """,
   options: InputOptions.all + [
     InputOptions.date.spec,
@@ -60,7 +63,10 @@ enum DeckRun {
   static let user = Repeatable(
     "user", short: "u", valueName: "id", help: "Build only this diner's deck.")
   static let out = Option<String>(
-    "out", valueName: "file", help: "Write to this file atomically instead of stdout.")
+    "out", valueName: "file",
+    help:
+      "Write to this file atomically instead of stdout; {date} in it is the deck date "
+      + "(YYYY-MM-DD), e.g. decks/{date}.json.")
   static let diners = Option<String>(
     "diners", valueName: "file",
     help: "Build exactly the diners listed in this file, one id per line.")
@@ -85,8 +91,10 @@ enum DeckRun {
       throw UsageError("give either '--user' or '--diners', not both")
     }
     let (config, settings) = try loadSettings(args, context.io)
+    // The file that is checked, locked and written is the one named for the date.
+    let out = outPath(args, date: settings.date)
     let outputs = try RunOutputs(
-      [("--out", args.value(DeckRun.out)), ("--rejects", settings.rejectsPath)],
+      [("--out", out), ("--rejects", settings.rejectsPath)],
       inputs: Inputs.files(args, settings), wait: OutputOptions.wait(args), standardOutput: "--out",
       dryRun: args.flag(OutputOptions.dryRun), context: context)
     defer { outputs.abort() }
@@ -151,9 +159,15 @@ enum DeckRun {
         + (written.shortDecks > 0 ? ", \(written.shortDecks) short" : "")
         + (outputs.dryRun
           ? " would be built (dry run)"
-          : (args.value(DeckRun.out).flatMap { $0 == "-" ? nil : " written to \($0)" } ?? "")),
+          : (out.flatMap { $0 == "-" ? nil : " written to \($0)" } ?? "")),
       code: "summary")
     return .success
+  }
+
+  /// `--out` with every `{date}` in it replaced by the deck date (YYYY-MM-DD): a cron job names
+  /// each day's file by the date it resolved (`--date today`), not by the word it was given.
+  static func outPath(_ args: ParsedArguments, date: DeckDate) -> String? {
+    args.value(out).map { $0.replacingOccurrences(of: "{date}", with: date.description) }
   }
 
   /// The config and the settings of a run that builds decks (`deck`, `play`).
@@ -314,24 +328,39 @@ enum Summary {
   {
     if let (message, location) = unknownItems(stats) {
       context.warn(
-        message + "; they were left out (correct the ids, or add the dishes to the catalog)",
-        code: "unknown_items", location: location)
+        message + "; they were left out " + unknownItemsAdvice(stats), code: "unknown_items",
+        location: location)
     }
-    // One warning per log, which names it: with several, which one has the bad lines.
+    // One warning per log, at its first bad line: with several, which one has the bad lines.
     for file in stats.files where file.skippedLines > 0 {
       context.warn(
-        "\(file.file): skipped \(plural(file.skippedLines, "malformed event line"))",
-        code: "skipped_lines", location: .wholeFile(file.file))
+        "skipped \(plural(file.skippedLines, "malformed event line"))"
+          + (file.skippedLines > 1 ? ", the first on this line" : ""), code: "skipped_lines",
+        location: file.firstSkippedLine > 0
+          ? SourceLocation(file: file.file, line: file.firstSkippedLine) : .wholeFile(file.file))
     }
     if future > 0 {
       context.note(
-        "\(plural(future, "event")) on or after \(date) were not learned from (a deck never sees its own day)",
-        code: "future_events")
+        "\(plural(future, "event")) on or after \(date) \(future == 1 ? "was" : "were") not "
+          + "learned from (a deck never sees its own day)", code: "future_events")
     }
   }
 }
 
 extension Summary {
+  /// What to do about the events of unknown dishes, in parentheses. A snapshot keeps no lines
+  /// and cannot be corrected: its ids are those of the logs it was made from, where the ingest
+  /// that read them (with a catalog) warned at each log's first one.
+  static func unknownItemsAdvice(_ stats: EventReadStats) -> String {
+    let inSnapshots =
+      stats.mergedUnknownItemEvents > 0
+      || stats.files.contains { $0.snapshot && $0.unknownItemEvents > 0 }
+    guard inSnapshots else { return "(correct the ids, or add the dishes to the catalog)" }
+    return "(add the dishes to the catalog, or correct the ids in the logs the snapshot was made "
+      + "from and make it again from them; 'menudeck ingest' names each log's first such line "
+      + "when its config or --catalog names the catalog)"
+  }
+
   /// The events naming dishes that are not in the catalog: how many, the first ids, and where.
   /// When one log has them, the location is the first one's file:line (the whole file for a
   /// snapshot, which has no lines); with several, the message gives each log's count and first

@@ -368,7 +368,8 @@ enum Inputs {
       feed(extra, into: &ingest)
       return (try ingest.build(), stats, ingest.builder.skippedFuture)
     }
-    // Snapshots (and any raw logs beside them) meet as snapshots, then become one history.
+    // Snapshots (and any raw logs beside them) meet as snapshots, then become one history: the
+    // logs' swipes on or after the deck date pending, as the snapshots' own later swipes are.
     var ingest = SnapshotIngest(cutoff: cutoff)
     let logs = settings.historyPaths.filter { !snapshots.contains($0) }
     var stats = try readLogs(logs, settings, io, into: &ingest, onReject: handler)
@@ -380,7 +381,9 @@ enum Inputs {
       file.sha256 = hash
       file.snapshot = true
       file.events = Int(snapshot.events)
-      file.right = Int(snapshot.items.reduce(0) { $0 + $1.right })
+      file.right =
+        Int(snapshot.items.reduce(0) { $0 + $1.right })
+        + snapshot.pending.reduce(0) { $0 + ($1.swipe == .right ? 1 : 0) }
       file.left = file.events - file.right
       file.hesitations = Int(snapshot.hesitations)
       stats.files.append(file)
@@ -412,9 +415,29 @@ enum Inputs {
       }
     }
     do {
+      // The pending swipes before the deck date are learnt from as if they were added up; the
+      // later ones are the run's swipes on or after its date, as when reading the logs.
       let (history, unknown, ids) = try merged.history(for: catalog, before: cutoff)
-      stats.noteUnknown(Int(unknown), ids: ids, inputs: snapshots + logs)
-      return (history, stats, ingest.skippedFuture)
+      // Counted as the reader counts the logs' swipes: a dish the catalog lacks is unknown
+      // whatever its day, and the swipes left out for their day are the others.
+      var future = 0
+      var laterUnknown = 0
+      var laterIDs: [String] = []
+      for swipe in merged.pending[merged.pendingCount(before: cutoff)...] {
+        if catalog.index(of: swipe.item) != nil {
+          future += 1
+        } else {
+          laterUnknown += 1
+          if laterIDs.count < EventReadStats.unknownIDLimit,
+            !(ids + laterIDs).contains(where: { IDKey.same($0, swipe.item) })
+          {
+            laterIDs.append(swipe.item)
+          }
+        }
+      }
+      stats.noteUnknown(
+        Int(unknown) + laterUnknown, ids: ids + laterIDs, inputs: snapshots + logs)
+      return (history, stats, future)
     } catch {
       if case .outOfMemory = error { throw error }
       throw CommandFailure(.dataError, "\(snapshots.joined(separator: ", ")): \(error)")
@@ -588,13 +611,14 @@ enum Inputs {
   /// Reads the log `path`, one that `canReadInParts`, into a snapshot on `jobs` threads
   /// (`EventReader.readSnapshot`), with the reader `readLogs` would use.
   static func readLogInParts(
-    _ path: String, _ settings: RunSettings, _ io: CLIStreams, cutoff: DeckDate?, jobs: Int,
+    _ path: String, _ settings: RunSettings, _ io: CLIStreams, cutoff: DeckDate?,
+    catalog: Catalog? = nil, jobs: Int,
     onReject handler: ((EventReject) throws(DeckIOError) -> Void)?
   ) throws -> EventReader.SnapshotRead {
     try readingInParts(path, settings, io, onReject: handler) {
       reader, opened, format throws(DeckIOError) in
       let read = try reader.readSnapshot(
-        path: opened, format: format, cutoff: cutoff, jobs: jobs)
+        path: opened, format: format, cutoff: cutoff, catalog: catalog, jobs: jobs)
       return (read, read.stats)
     } named: { read, stats in
       read.stats = stats

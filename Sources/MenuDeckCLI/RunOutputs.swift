@@ -56,11 +56,14 @@ final class RunOutputs {
   ///
   /// With `dryRun` the same checks are made, but nothing is locked, created or written: every
   /// output (standard output too) counts the bytes it is given, and `commit` says on stderr
-  /// what would have been written where.
+  /// what would have been written where. A check that fails says that the real run would fail.
+  ///
+  /// `origins` says, by option, where an output's path came from when the command line did not
+  /// give it (the config's snapshot that `ingest` adds to): messages about the path name it.
   init(
-    _ outputs: [(option: String, path: String?)], inputs: [File], wait: Double,
-    standardOutput: String? = nil, createDirectories: Set<String> = [], dryRun: Bool = false,
-    context: CommandContext
+    _ outputs: [(option: String, path: String?)], inputs: [File],
+    origins: [String: String] = [:], wait: Double, standardOutput: String? = nil,
+    createDirectories: Set<String> = [], dryRun: Bool = false, context: CommandContext
   ) throws {
     io = context.io
     self.context = context
@@ -71,8 +74,15 @@ final class RunOutputs {
       implicitOption = main
     }
     var plan = Plan(
-      io: io, inputs: Self.identities(of: inputs, io), createDirectories: createDirectories)
-    for file in given { try plan.add(file) }
+      io: io, inputs: Self.identities(of: inputs, io), createDirectories: createDirectories,
+      origins: origins)
+    do {
+      for file in given { try plan.add(file) }
+    } catch var failure as CommandFailure where dryRun {
+      // The same exit status as the real run's, which this one stands for.
+      failure.message = "the real run would fail: " + failure.message
+      throw failure
+    }
     if dryRun {
       set = nil
       declared = plan.declared
@@ -171,17 +181,20 @@ final class RunOutputs {
     let io: CLIStreams
     let inputs: [(file: File, identity: FileIdentity)]
     let createDirectories: Set<String>
+    /// Where the paths of some options came from (see `RunOutputs.init`).
+    let origins: [String: String]
     var declared: [(option: String, path: String, to: Destination)] = []
     var files: [(file: File, target: String, key: Key)] = []
     var directoriesToMake: [String] = []
 
     init(
       io: CLIStreams, inputs: [(file: File, identity: FileIdentity)],
-      createDirectories: Set<String>
+      createDirectories: Set<String>, origins: [String: String] = [:]
     ) {
       self.io = io
       self.inputs = inputs
       self.createDirectories = createDirectories
+      self.origins = origins
     }
 
     func refuseInput(_ file: File, _ identity: FileIdentity?, what: String = "") throws {
@@ -225,7 +238,8 @@ final class RunOutputs {
       }
       // Checked as written, or, through a link, as the file the link names.
       let checked = target == opened ? file.path : target
-      let shown = target == opened ? file.path : "\(file.path) (a link to \(target))"
+      var shown = target == opened ? file.path : "\(file.path) (a link to \(target))"
+      if let origin = origins[file.option] { shown += " (\(origin))" }
       let dir = FileSystem.split(target).directory
       if createDirectories.contains(file.option) && FileSystem.kind(of: dir) == nil {
         if !directoriesToMake.contains(dir) { directoriesToMake.append(dir) }

@@ -485,7 +485,9 @@ let statsCommand = CommandSpec(
       }
       let report: StatsReport
       do {
-        report = try SnapshotStats.report(merged, catalog: catalog, options: options)
+        // Every swipe, pending ones too, as stats on the logs counts them.
+        report = try SnapshotStats.report(
+          merged.counting(before: nil), catalog: catalog, options: options)
       } catch {
         throw CommandFailure(.dataError, "\(snapshots.joined(separator: ", ")): \(error)")
       }

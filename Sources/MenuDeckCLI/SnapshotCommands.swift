@@ -20,7 +20,14 @@ let ingestCommand = CommandSpec(
 
     Each log is identified by the SHA-256 of its content, recorded in the snapshot: a log that \
     is already in it is skipped with a note, so ingesting the same file twice never counts it \
-    twice. The snapshot is written atomically: a killed ingest leaves the previous one intact.
+    twice. A log whose file name is that of a log in the snapshot but whose content differs (a \
+    day delivered again: in part before, corrected, with converted line ends) is refused (exit \
+    65). The snapshot is written atomically: a killed ingest leaves the previous one intact.
+
+    Swipes dated on or after --before are not lost: the snapshot keeps them, waiting for their \
+    day, and decks for a later date count them; the first ingest whose --before passes them \
+    adds them up. With a catalog (the config's, or --catalog), swipes of dishes it does not \
+    have are warned about with the first one's file and line.
 
     The snapshot is locked from before it is read until the new one replaces it, so ingests \
     that overlap (two cron jobs, a retry) add up: the second fails at once with exit 75, or \
@@ -33,7 +40,7 @@ let ingestCommand = CommandSpec(
     """,
   options: [
     InputOptions.config.spec, Ingest.into.spec, Ingest.out.spec, SnapshotOptions.base64.spec,
-    Ingest.before.spec,
+    Ingest.before.spec, Ingest.catalog.spec,
     InputOptions.skipBadLines.spec, InputOptions.rejects.spec, OutputOptions.wait.spec,
     OutputOptions.dryRun.spec,
     InputOptions.jobs.with(
@@ -57,7 +64,8 @@ let mergeCommand = CommandSpec(
     found in two of the snapshots is refused, since it would be counted twice.
 
     '-' reads snapshots from standard input, any number one after the other, binary or text \
-    (as 'ingest --out -' and 'merge --out -' write them).
+    (as 'ingest --out -' and 'merge --out -' write them); so does a file that holds several \
+    (cat a.snap b.snap > c.snap).
 
     Examples:
       menudeck merge shard-*.snap --out history.snap
@@ -99,8 +107,13 @@ enum Ingest {
   static let before = Option<String>(
     "before", valueName: "date",
     help:
-      "Ingest only swipes dated before this day: YYYY-MM-DD, or today, tomorrow, +N or -N days "
-      + "from today in the config's time zone (default: tomorrow).")
+      "Add up only the swipes dated before this day: YYYY-MM-DD, or today, tomorrow, +N or -N "
+      + "days from today in the config's time zone (default: tomorrow). Later swipes wait in the "
+      + "snapshot for their day: decks count them from the day after theirs.")
+  static let catalog = InputOptions.catalog.with(
+    help:
+      "Check the logs' dishes against this catalog (default: the config's): swipes of dishes it "
+      + "does not have are kept, and warned about with the first one's line.")
 
   /// What the command line and the config ask `ingest` for.
   struct Request {
@@ -108,11 +121,17 @@ enum Ingest {
     var into: String
     /// Whether the logs are added to what `into` holds (`--into`), or make a new snapshot.
     var adding: Bool
+    /// Whether `into` is the config's snapshot because no option named one.
+    var intoFromConfig: Bool
     /// `into` as messages name it.
     var shown: String { into == "-" ? "standard output" : into }
     var logs: [String]
     var config: MenuDeckConfig
     var before: DeckDate
+    /// The catalog the logs' dishes are checked against (`--catalog`, or the config's), and its
+    /// path as given; nil when neither names one.
+    var catalog: Catalog?
+    var catalogPath: String?
     var rejectsPath: String?
     /// How the logs are read; the column mapping is added once the outputs are locked.
     var settings: RunSettings
@@ -126,6 +145,9 @@ enum Ingest {
     var added = 0
     var skipped = 0
     var events = 0
+    /// The swipes of the logs added by this run that wait for their day (on or after
+    /// `--before`), pending in the snapshot.
+    var pending = 0
     /// Content hashes of the logs added by this run.
     var seen = Set<String>()
 
@@ -139,17 +161,22 @@ enum Ingest {
     // A snapshot of the config's history is the one input that `--into` may name: it is read
     // and replaced under the lock. Every other file the config names (its logs too) stays an
     // input that no output may replace.
-    let inputs =
+    var inputs =
       request.logs.map { RunOutputs.File("the swipe log", $0) }
       + Inputs.configFiles(request.config).filter { file in
         !(request.adding && file.option == ConfigSnapshot.historyOption
           && ConfigSnapshot.sameFile(file.path, into, io)
           && ConfigSnapshot.isSnapshot(file.path, io))
       }
+    if args.isGiven(InputOptions.catalog), let path = request.catalogPath {
+      inputs.append(RunOutputs.File("--catalog", path))
+    }
     // The snapshot is read and replaced under its lock: the lock is taken before it is read.
     let key = request.adding ? "--into" : "--out"
     let outputs = try RunOutputs(
       [(key, into), ("--rejects", request.rejectsPath)], inputs: inputs,
+      origins: request.intoFromConfig
+        ? [key: "the snapshot that the \"history\" of \(request.config.path) names"] : [:],
       wait: OutputOptions.wait(args), dryRun: args.flag(OutputOptions.dryRun), context: context)
     defer { outputs.abort() }
 
@@ -176,7 +203,16 @@ enum Ingest {
       "read \(plural(request.logs.count, "log")) on \(plural(request.jobs, "thread")) in "
         + formatSeconds(monotonicSeconds() - started), code: "timing")
     try rejects?.finish()
-    if state.added > 0 || stateRead == nil {
+    // The swipes that waited for a day this run's limit passes are added up now: the snapshot
+    // is the one that reading every log with this limit gives.
+    let waited = state.snapshot.pending.count
+    do {
+      state.snapshot = try state.snapshot.counting(before: request.before)
+    } catch {
+      throw CommandFailure(.dataError, "\(into): \(error)")
+    }
+    let counted = waited - state.snapshot.pending.count
+    if state.added > 0 || counted > 0 || stateRead == nil {
       try outputs.write(SnapshotOptions.encode(state.snapshot, args), to: key)
     }
     try outputs.commit {
@@ -188,16 +224,37 @@ enum Ingest {
             + "take menudeck's lock?); nothing was written. Run the ingest again")
       }
     }
-    let snapshot = state.snapshot
     context.note(
-      (outputs.dryRun ? "dry run: would ingest " : "ingested ")
-        + "\(plural(state.added, "log")) (\(plural(state.events, "swipe")))"
-        + (state.skipped > 0 ? ", skipped \(state.skipped) already ingested" : "")
-        + "; \(into == "-" ? "standard output" : into) \(outputs.dryRun ? "would hold" : "holds") "
-        + "\(plural(snapshot.sources.count, "log")), "
-        + "\(plural(Int(snapshot.events), "swipe")), \(plural(snapshot.users.count, "diner"))",
-      code: "summary")
+      summary(state, counted: counted, request, dryRun: outputs.dryRun), code: "summary")
     return .success
+  }
+
+  /// The run's summary: the logs and swipes it added (and those that wait for their day), and
+  /// what the snapshot holds.
+  static func summary(_ state: Added, counted: Int, _ request: Request, dryRun: Bool) -> String {
+    let snapshot = state.snapshot
+    var text =
+      (dryRun ? "dry run: would ingest " : "ingested ") + "\(plural(state.added, "log")) ("
+      + plural(state.events, "swipe")
+      + (state.pending > 0
+        ? ": \(state.events - state.pending) counted, \(state.pending) waiting for "
+          + (state.pending == 1 ? "its" : "their") + " day" : "") + ")"
+    if counted > 0 {
+      text +=
+        (dryRun ? ", would count " : ", counted ") + plural(counted, "swipe") + " that waited for "
+        + (counted == 1 ? "its" : "their") + " day"
+    }
+    if state.skipped > 0 { text += ", skipped \(state.skipped) already ingested" }
+    let waiting = snapshot.pending.count
+    let total = Int(snapshot.events)
+    text +=
+      "; \(request.shown) \(dryRun ? "would hold" : "holds") "
+      + "\(plural(snapshot.sources.count, "log")), \(plural(total, "swipe"))"
+      + (waiting > 0
+        ? " (\(total - waiting) counted, \(waiting) waiting for "
+          + (waiting == 1 ? "its" : "their") + " day)" : "")
+      + ", \(plural(snapshot.dinerCount, "diner"))"
+    return text
   }
 
   /// The options and the config, checked before any output is locked.
@@ -250,12 +307,20 @@ enum Ingest {
         "'--into \(into)' is not a regular file: ingest reads the snapshot there and replaces "
           + "it; give the path of a snapshot file (it is created when missing)")
     }
+    let catalogPath = args.value(InputOptions.catalog) ?? config.catalog
+    var catalog: Catalog?
+    if let catalogPath {
+      catalog = try Inputs.loadCatalog(
+        catalogPath, io, delimiter: try InputOptions.delimiters(args, config).catalog
+      ).0
+    }
     let settings = RunSettings.readingLogs(
-      config, zone: zone, skipBadLines: skip, rejectsPath: rejectsPath)
+      config, zone: zone, catalogPath: catalogPath ?? "", skipBadLines: skip,
+      rejectsPath: rejectsPath)
     return Request(
-      into: into, adding: adding, logs: logs, config: config, before: before,
-      rejectsPath: rejectsPath,
-      settings: settings, jobs: try InputOptions.jobs(args))
+      into: into, adding: adding, intoFromConfig: given == (nil, nil), logs: logs,
+      config: config, before: before, catalog: catalog, catalogPath: catalogPath,
+      rejectsPath: rejectsPath, settings: settings, jobs: try InputOptions.jobs(args))
   }
 
   /// Reads one log into the snapshot, unless the snapshot (or this run) has its content already.
@@ -285,7 +350,7 @@ enum Ingest {
       request.settings.progress?.add(size)
       return
     }
-    var sink = SnapshotIngest(cutoff: request.before)
+    var sink = SnapshotIngest(cutoff: request.before, catalog: request.catalog)
     // The rejects of a log read once wait until it is known to be new.
     var held: [EventReject] = []
     let stats: EventReadStats
@@ -317,8 +382,8 @@ enum Ingest {
       sha256: contentHash!, path: log, bytes: Int64(once ? stats.bytes : size),
       lines: Int64(stats.lines), events: Int64(stats.events))
     try record(
-      sink.builder.build(), stats, source, skippedFuture: sink.skippedFuture, log, request,
-      to: &added, context)
+      sink.builder.build(), stats, source, firstPendingLine: sink.firstPendingLine,
+      byName: !once, log, request, to: &added, context)
   }
 
   /// Reads a big regular log in parts on `request.jobs` threads while its content hash is
@@ -340,7 +405,8 @@ enum Ingest {
     let held = HeldRejects()
     let read = Result { () throws -> EventReader.SnapshotRead in
       try Inputs.readLogInParts(
-        log, request.settings, io, cutoff: request.before, jobs: request.jobs,
+        log, request.settings, io, cutoff: request.before, catalog: request.catalog,
+        jobs: request.jobs,
         onReject: rejects == nil ? nil : { reject throws(DeckIOError) in held.items.append(reject) }
       )
     }
@@ -360,8 +426,8 @@ enum Ingest {
       sha256: hash, path: log, bytes: Int64(size), lines: Int64(stats.lines),
       events: Int64(stats.events))
     try record(
-      parts.snapshot, stats, source, skippedFuture: parts.skippedFuture, log, request,
-      to: &added, context)
+      parts.snapshot, stats, source, firstPendingLine: parts.firstPendingLine, byName: true, log,
+      request, to: &added, context)
   }
 
   /// Rejects held until their log is known to be new.
@@ -370,36 +436,117 @@ enum Ingest {
   }
 
   /// Adds the snapshot of one log (`read`, without its source) to what this run added, with the
-  /// warnings of its read.
+  /// notes and warnings of its read. `byName`: the log is a file whose name a delivery gives
+  /// (not standard input or a pipe), checked against the names of the logs the snapshot holds.
   static func record(
     _ read: HistorySnapshot, _ stats: EventReadStats, _ source: HistorySnapshot.Source,
-    skippedFuture: Int, _ log: String, _ request: Request, to added: inout Added,
-    _ context: CommandContext
+    firstPendingLine: Int, byName: Bool, _ log: String, _ request: Request,
+    to added: inout Added, _ context: CommandContext
   ) throws {
-    let contentHash = source.sha256
     // The event reader's name for standard input, as in its errors.
-    let file = SourceLocation.wholeFile(log == "-" ? "<stdin>" : log)
+    let name = log == "-" ? "<stdin>" : log
+    let file = SourceLocation.wholeFile(name)
+    var source = source
+    // The days of its swipes, added up or pending (in order of day).
+    let firsts = [read.firstDay, read.pending.first?.day].compactMap { $0 }
+    let lasts = [read.lastDay, read.pending.last?.day].compactMap { $0 }
+    source.firstDay = firsts.min()
+    source.lastDay = lasts.max()
+    if byName { try refuseAnotherLogOfTheName(source, log, request, in: added.snapshot) }
     context.info(
       "history \(log == "-" ? "standard input" : log): \(plural(Int(source.bytes), "byte")), "
-        + "\(plural(stats.lines, "line")), sha256 \(contentHash)", code: "input", location: file)
+        + "\(plural(stats.lines, "line")), sha256 \(source.sha256)", code: "input", location: file)
     var read = read
     read.hesitations = Int64(stats.hesitations)
     read.sources = [source]
     added.snapshot = try merge(read, into: added.snapshot, request)
-    if skippedFuture > 0 {
-      context.warn(
-        "\(log): \(plural(skippedFuture, "swipe")) dated on or after \(request.before) "
-          + "were not ingested (give --before to move the limit)", code: "future_events",
-        location: file)
+    let pending = read.pending.count
+    if pending > 0 {
+      let one = pending == 1
+      context.note(
+        "\(plural(pending, "swipe")) dated on or after \(request.before)"
+          + (one || firstPendingLine == 0 ? "" : " (the first on this line)")
+          + (one
+            ? " waits in the snapshot for its day: decks count it from the day after, and an "
+              + "ingest with a later --before adds it up"
+            : " wait in the snapshot for their day: decks count each from the day after its "
+              + "own, and an ingest with a later --before adds them up"),
+        code: "pending_swipes",
+        location: firstPendingLine > 0 ? SourceLocation(file: name, line: firstPendingLine) : file)
     }
-    added.seen.insert(contentHash)
+    if let (message, location) = unknownItems(stats, name, request) {
+      context.warn(message, code: "unknown_items", location: location)
+    }
+    if let skipped = stats.files.first, skipped.skippedLines > 0 {
+      context.warn(
+        "skipped \(plural(skipped.skippedLines, "malformed event line"))"
+          + (skipped.skippedLines > 1 ? ", the first on this line" : ""), code: "skipped_lines",
+        location: SourceLocation(file: name, line: skipped.firstSkippedLine))
+    }
+    added.seen.insert(source.sha256)
     added.added += 1
     added.events += stats.events
-    if stats.skippedLines > 0 {
-      context.warn(
-        "\(log): skipped \(plural(stats.skippedLines, "malformed event line"))",
-        code: "skipped_lines", location: file)
+    added.pending += pending
+  }
+
+  /// The warning about the swipes of one log that name dishes the catalog does not have, at
+  /// the first one's line; nil when there are none (or no catalog to check against).
+  static func unknownItems(_ stats: EventReadStats, _ name: String, _ request: Request) -> (
+    String, SourceLocation
+  )? {
+    guard let file = stats.files.first, file.unknownItemEvents > 0,
+      let catalog = request.catalogPath
+    else { return nil }
+    let count = file.unknownItemEvents
+    let message =
+      "\(plural(count, "swipe")) naming dishes that are not in the catalog \(catalog) (e.g. "
+      + stats.unknownItemIDs.map { "'\($0)'" }.joined(separator: ", ") + ")"
+      + (count > 1 ? ", the first on this line" : "")
+      + "; the snapshot keeps "
+      + (count == 1 ? "it, and decks leave it out" : "them, and decks leave them out")
+      + " until the catalog has the dish: add the dishes to the catalog, or correct the ids in "
+      + "the log and rebuild the snapshot from the logs"
+    return (
+      message,
+      file.firstUnknownItemLine > 0
+        ? SourceLocation(file: name, line: file.firstUnknownItemLine) : .wholeFile(name)
+    )
+  }
+
+  /// Refuses a log whose file name is that of a log the snapshot holds with other content: a
+  /// day delivered again (in part before, corrected, with its line ends converted) would count
+  /// the swipes of both.
+  static func refuseAnotherLogOfTheName(
+    _ source: HistorySnapshot.Source, _ log: String, _ request: Request,
+    in snapshot: HistorySnapshot
+  ) throws {
+    let name = source.fileName
+    guard
+      let held = snapshot.sources.first(where: {
+        $0.path != "-" && $0.fileName == name && $0.sha256 != source.sha256
+      })
+    else { return }
+    throw CommandFailure(
+      .dataError,
+      "\(log): \(request.shown) already holds a log named '\(name)' with other content ("
+        + (held.path == log ? "" : "read from \(held.path), ") + describe(held) + "; this one "
+        + describe(source)
+        + "): a day delivered again (a partial delivery, a corrected log, a copy with other line "
+        + "ends) would count its swipes twice, so nothing was written. If both logs are to be "
+        + "counted, rename this one; to replace the day, rebuild the snapshot from the logs "
+        + "(docs/cron.md, \"Replacing a day's log\")",
+      code: "log_name_taken")
+  }
+
+  /// A log as the name check tells it: the start of its hash, its lines, swipes and days.
+  static func describe(_ source: HistorySnapshot.Source) -> String {
+    var text = "sha256 \(source.sha256.prefix(12))…, \(plural(Int(source.lines), "line")), "
+    text += plural(Int(source.events), "swipe")
+    if let first = source.firstDay, let last = source.lastDay {
+      let (a, b) = (DeckDate(daysSinceEpoch: first), DeckDate(daysSinceEpoch: last))
+      text += first == last ? " of \(a)" : " of \(a) to \(b)"
     }
+    return text
   }
 
   /// `snapshot` with the snapshot of one log (its source and hesitations set) added, in the
@@ -463,13 +610,17 @@ enum Merge {
       wait: OutputOptions.wait(args), context: context)
     defer { outputs.abort() }
     var count = 0
-    let merged = try Snapshots.merge(inputs, io) { _, _, _ in count += 1 }
+    let merged = try Snapshots.merge(inputs, io, concatenated: true) { _, _, _ in count += 1 }
     try outputs.write(SnapshotOptions.encode(merged, args), to: "--out")
     try outputs.commit()
     context.note(
       "merged \(plural(count, "snapshot")) into \(out == "-" ? "standard output" : out): "
-        + "\(plural(merged.sources.count, "log")), \(plural(Int(merged.events), "swipe")), "
-        + "\(plural(merged.users.count, "diner"))", code: "summary")
+        + "\(plural(merged.sources.count, "log")), \(plural(Int(merged.events), "swipe"))"
+        + (merged.pending.isEmpty
+          ? ""
+          : " (\(Int(merged.events) - merged.pending.count) counted, \(merged.pending.count) "
+            + "waiting for \(merged.pending.count == 1 ? "its" : "their") day)")
+        + ", \(plural(merged.dinerCount, "diner"))", code: "summary")
     return .success
   }
 }

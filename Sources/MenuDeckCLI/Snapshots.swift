@@ -7,10 +7,13 @@ import DeckIO
 enum Snapshots {
   /// `base` with each snapshot file added in order; `each` sees every snapshot as it is read. A
   /// snapshot that cannot be added (a log in two of them, counts past the format's limits) is a
-  /// data error naming its file.
+  /// data error naming its file. With `concatenated` (`merge`), a file may hold several
+  /// snapshots one after the other, as standard input may; the readers of one history
+  /// (`deck`, `stats`) refuse such a file with a pointer to `merge`.
   static func merge(
     _ paths: [String], into base: HistorySnapshot = .empty, _ io: CLIStreams,
-    hashing: Bool = false, each: (String, HistorySnapshot, String?) -> Void = { _, _, _ in }
+    hashing: Bool = false, concatenated: Bool = false,
+    each: (String, HistorySnapshot, String?) -> Void = { _, _, _ in }
   ) throws -> HistorySnapshot {
     var merged = base
     for path in paths {
@@ -18,6 +21,11 @@ enum Snapshots {
       let hash: String?
       if path == "-" {
         (snapshots, hash) = try standardInput(io, hashing: hashing)
+      } else if concatenated {
+        snapshots = try Paths.using(path, io) { opened throws(DeckIOError) in
+          try SnapshotFile.readAll(path: opened, displayName: path)
+        }
+        hash = nil
       } else {
         let (snapshot, bytesHash) = try Paths.using(path, io) { opened throws(DeckIOError) in
           try SnapshotFile.read(path: opened, displayName: path, hashing: hashing)

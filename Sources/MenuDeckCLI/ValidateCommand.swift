@@ -249,7 +249,7 @@ enum Validation {
       if let (message, location) = Summary.unknownItems(stats) {
         found.warnings.append(
           Warning(
-            message: message + " (correct the ids, or add the dishes to the catalog)",
+            message: message + " " + Summary.unknownItemsAdvice(stats),
             location: location))
       }
     } catch {

@@ -13,7 +13,8 @@ struct EventReaderParallelTests {
   struct Outcome: Equatable {
     var snapshot: HistorySnapshot?
     var stats: EventReadStats?
-    var skippedFuture = 0
+    /// The line of the first swipe on or after the cutoff (kept pending in the snapshot).
+    var firstPendingLine = 0
     var rejects: [EventReject] = []
     var error: DeckIOError?
   }
@@ -35,7 +36,7 @@ struct EventReaderParallelTests {
     do {
       out.stats = try reader.read([EventSource(path: path, format: format)], into: &ingest)
       out.snapshot = ingest.builder.build()
-      out.skippedFuture = ingest.skippedFuture
+      out.firstPendingLine = ingest.firstPendingLine
     } catch {
       out.error = error
     }
@@ -62,7 +63,7 @@ struct EventReaderParallelTests {
         path: path, format: format, cutoff: cutoff, jobs: jobs, minimumPartBytes: 64)
       out.snapshot = r.snapshot
       out.stats = r.stats
-      out.skippedFuture = r.skippedFuture
+      out.firstPendingLine = r.firstPendingLine
       parts = r.parts
     } catch {
       out.error = error

@@ -16,17 +16,28 @@ private func sample() -> HistorySnapshot {
     b.add(user: us, item: its, swipe: s, day: d, position: p)
   }
   b.hesitations = 2
+  // Swipes on or after an ingest's limit, kept as they are (given out of order, and one twice).
+  b.addPending(.init(day: 20_410, user: "u2", item: "oden", swipe: .right, position: 2))
+  b.addPending(.init(day: 20_405, user: "ü3", item: "肉じゃが", swipe: .left, position: 0))
+  b.addPending(.init(day: 20_410, user: "u2", item: "oden", swipe: .right, position: 2))
   return b.build(sources: [
     HistorySnapshot.Source(
-      sha256: String(repeating: "ab", count: 32), path: "a.jsonl", bytes: 400, lines: 5, events: 4)
+      sha256: String(repeating: "ab", count: 32), path: "a.jsonl", bytes: 400, lines: 8, events: 7,
+      firstDay: 20_399, lastDay: 20_410),
+    HistorySnapshot.Source(
+      sha256: String(repeating: "cd", count: 32), path: "empty.jsonl", bytes: 0, lines: 0,
+      events: 0),
   ])
 }
 
 @Suite struct SnapshotFileTests {
   @Test func roundTrip() throws {
     let s = sample()
+    #expect(s.pending.map(\.day) == [20_405, 20_410, 20_410], "in canonical order")
+    #expect(s.events == 7)
     let bytes = SnapshotFile.encode(s)
     #expect(try SnapshotFile.decode(bytes, file: "s.snap") == s)
+    #expect(try SnapshotFile.decode(bytes, file: "s.snap").sources.map(\.lastDay) == [20_410, nil])
     #expect(try SnapshotFile.decode(SnapshotFile.encode(.empty), file: "e.snap") == .empty)
     #expect(SnapshotFile.looksLikeSnapshot(bytes))
   }
@@ -152,12 +163,12 @@ private func sample() -> HistorySnapshot {
 
   @Test func messagesSayWhatIsWrong() {
     var bytes = SnapshotFile.encode(sample())
-    bytes[9] = 2  // version 2
+    bytes[9] = 3  // version 3
     #expect(
       throws: DeckIOError.invalid(
         path: "s.snap",
         message:
-          "snapshot format version 2 is newer than this menudeck reads (1); use a newer menudeck")
+          "snapshot format version 3 is newer than this menudeck reads (2); use a newer menudeck")
     ) {
       try SnapshotFile.decode(bytes, file: "s.snap")
     }
@@ -197,6 +208,40 @@ private func sample() -> HistorySnapshot {
     #expect(try SnapshotFile.read(path: path) == sample())
     #expect(SnapshotFile.isSnapshot(path: path))
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["h.snap"])
+  }
+
+  /// With a cutoff the sink keeps the later swipes pending (the first one's line noted), and
+  /// adds up no dish or diner that has only pending swipes; with a catalog it tells the reader
+  /// which dishes are unknown, and keeps their swipes all the same.
+  @Test func ingestSinkKeepsLaterSwipesPendingAndReportsUnknownDishes() throws {
+    let log = """
+      {"user":"u1","item":"nikujaga","swipe":"right","at":"2026-11-20T19:00:00","position":3}
+      {"user":"u3","item":"udon","swipe":"left","at":"2026-11-22T00:05:00","position":1}
+      {"user":"u1","item":"oden","swipe":"left","at":"2026-11-21"}
+      {"user":"u2","item":"mystery","swipe":"left","at":"2026-11-19"}
+      """
+    let catalog = try Catalog(
+      items: ["nikujaga", "oden", "udon"].map { MenuItem(id: $0, name: $0, category: "c") })
+    var sink = SnapshotIngest(cutoff: DeckDate.parse("2026-11-21"), catalog: catalog)
+    let stats = try EventReader().read(text: log, name: "log", format: .jsonLines, into: &sink)
+    let s = sink.builder.build()
+    #expect(s.items.map(\.id) == ["mystery", "nikujaga"])
+    #expect(s.users.map(\.id) == ["u1", "u2"])
+    #expect(
+      s.pending == [
+        .init(
+          day: DeckDate.parse("2026-11-21")!.daysSinceEpoch, user: "u1", item: "oden",
+          swipe: .left, position: 0),
+        .init(
+          day: DeckDate.parse("2026-11-22")!.daysSinceEpoch, user: "u3", item: "udon",
+          swipe: .left, position: 1),
+      ])
+    #expect(s.events == 4)
+    #expect(s.lastDay == DeckDate.parse("2026-11-20")!.daysSinceEpoch)
+    #expect(sink.firstPendingLine == 2)
+    #expect(stats.files[0].unknownItemEvents == 1)
+    #expect(stats.files[0].firstUnknownItemLine == 4)
+    #expect(stats.unknownItemIDs == ["mystery"])
   }
 
   @Test func ingestSinkKeepsUnknownIDsAndMatchesTheBuilder() throws {

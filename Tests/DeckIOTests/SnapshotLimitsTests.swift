@@ -22,10 +22,19 @@ enum CraftedPayload {
     var lastLeft: Int64
   }
 
-  /// A whole payload: no sources, days `first...last` (none when nil), no reading settings.
+  /// One pending swipe as written: day, ids, and position * 2 + (1 if right).
+  struct Pending {
+    var day: Int64
+    var user: String
+    var item: String
+    var bits: UInt64
+  }
+
+  /// A whole payload (format 2): no sources, days `first...last` (none when nil), no reading
+  /// settings, and the `pending` swipes.
   static func snapshot(
     days: (Int64, Int64)? = (20_000, 20_001), hesitations: UInt64 = 0, items: [Item],
-    users: [(String, [Record])]
+    users: [(String, [Record])], pending: [Pending] = [], pendingCount: UInt64? = nil
   ) -> [UInt8] {
     var p = Encoder()
     p.u(0)
@@ -59,14 +68,21 @@ enum CraftedPayload {
         p.z(r.lastLeft)
       }
     }
+    p.u(pendingCount ?? UInt64(pending.count))
+    for swipe in pending {
+      p.z(swipe.day)
+      p.s(swipe.user)
+      p.s(swipe.item)
+      p.u(swipe.bits)
+    }
     return p.bytes
   }
 
   /// `payload` in a snapshot file with a valid header and checksum, so that the decoder gets to
   /// it.
-  static func framed(_ payload: [UInt8]) -> [UInt8] {
+  static func framed(_ payload: [UInt8], version: UInt32 = SnapshotFile.version) -> [UInt8] {
     var out = SnapshotFile.magic
-    for k in 0..<4 { out.append(UInt8((SnapshotFile.version >> (8 * UInt32(k))) & 0xff)) }
+    for k in 0..<4 { out.append(UInt8((version >> (8 * UInt32(k))) & 0xff)) }
     for k in 0..<8 { out.append(UInt8((UInt64(payload.count) >> (8 * UInt64(k))) & 0xff)) }
     out += payload
     out += SHA256.hash(payload)
@@ -233,5 +249,83 @@ private func refusal(_ bytes: [UInt8]) -> String? {
     let s = try SnapshotFile.decode(CraftedPayload.framed(payload), file: "h.snap")
     #expect(s.firstDay == DeckDate(year: 1, month: 1, day: 1)!.daysSinceEpoch)
     #expect(s.lastDay == DeckDate(year: 9999, month: 12, day: 31)!.daysSinceEpoch)
+  }
+
+  /// Pending swipes (format 2) are read one by one with every field range-checked, in the
+  /// canonical order, and their count checked against the bytes left before anything is
+  /// reserved for them.
+  @Test func pendingSwipesAreCheckedOneByOne() throws {
+    typealias P = CraftedPayload.Pending
+    func payload(_ pending: [P], count: UInt64? = nil) -> [UInt8] {
+      CraftedPayload.framed(
+        CraftedPayload.snapshot(items: [], users: [], pending: pending, pendingCount: count))
+    }
+    let good = payload([
+      P(day: 20_005, user: "u1", item: "a", bits: 3),
+      P(day: 20_005, user: "u1", item: "a", bits: 3),
+      P(day: 20_005, user: "u2", item: "a", bits: 0),
+      P(day: 20_006, user: "u0", item: "b", bits: 9),
+    ])
+    let s = try SnapshotFile.decode(good, file: "h.snap")
+    #expect(
+      s.pending.first
+        == HistorySnapshot.PendingSwipe(
+          day: 20_005, user: "u1", item: "a", swipe: .right, position: 1))
+    #expect(s.pending.count == 4)
+    #expect(s.pending.last?.position == 4)
+    #expect(s.events == 4)
+    #expect(SnapshotFile.encode(s) == good)
+    let refused: [([P], UInt64?, String)] = [
+      (
+        [
+          P(day: 20_006, user: "u0", item: "b", bits: 0),
+          P(day: 20_005, user: "u1", item: "a", bits: 0),
+        ],
+        nil, "pending swipes out of order"
+      ),
+      (
+        [
+          P(day: 20_005, user: "u2", item: "a", bits: 0),
+          P(day: 20_005, user: "u1", item: "a", bits: 0),
+        ],
+        nil, "pending swipes out of order"
+      ),
+      (
+        [
+          P(day: 20_005, user: "u1", item: "a", bits: 1),
+          P(day: 20_005, user: "u1", item: "a", bits: 0),
+        ],
+        nil, "pending swipes out of order"
+      ),
+      ([P(day: Int64(Int32.min), user: "u1", item: "a", bits: 0)], nil, "has no day"),
+      ([P(day: 2_932_897, user: "u1", item: "a", bits: 0)], nil, "out of range"),
+      (
+        [P(day: 20_005, user: "u1", item: "a", bits: (UInt64(Int32.max) + 1) << 1)], nil,
+        "position 2147483648 is out of range"
+      ),
+      ([], 1 << 40, "larger than the file"),
+      ([P(day: 20_005, user: "u1", item: "a", bits: 0)], 3, "larger than the file"),
+    ]
+    for (pending, count, message) in refused {
+      let text = refusal(payload(pending, count: count))
+      #expect(text?.contains(message) == true, "\(pending): \(text ?? "decoded")")
+    }
+  }
+
+  /// A format-1 payload (before pending swipes and the sources' days) still decodes, without
+  /// them; with the bytes of a pending list after its users it is corrupt.
+  @Test func aFormatOnePayloadHasNoPendingSwipes() throws {
+    // `good` ends with the pending count 0, one byte: format 1 ends before it.
+    let one = Array(Self.good.dropLast())
+    let s = try SnapshotFile.decode(CraftedPayload.framed(one, version: 1), file: "h.snap")
+    #expect(s.pending.isEmpty)
+    #expect(s.events == 3)
+    #expect(
+      refusal(CraftedPayload.framed(Self.good, version: 1))
+        == "the snapshot is corrupt (unexpected bytes after the users); ingest the logs again")
+    // Written again, it is format 2, and reads back the same.
+    let again = SnapshotFile.encode(s)
+    #expect(again[9] == 2)
+    #expect(try SnapshotFile.decode(again, file: "h.snap") == s)
   }
 }

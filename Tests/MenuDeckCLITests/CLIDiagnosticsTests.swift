@@ -197,7 +197,7 @@ extension CLIRun {
     #expect(Self.string(input, "message")?.hasPrefix("history Data/swipes.jsonl: ") == true)
   }
 
-  /// Skipped lines are counted per log, each warning naming its log.
+  /// Skipped lines are counted per log, each warning at its log's first skipped line.
   @Test func skippedLinesAreWarnedPerLog() throws {
     let dir = try TempDir("menudeck-diagnostics")
     let good = #"{"user":"u1","item":"gyudon","swipe":"right","at":"2026-11-29T12:00:00Z"}"#
@@ -215,13 +215,20 @@ extension CLIRun {
       Self.string($0, "code") == "skipped_lines"
     }
     #expect(skipped.map { Self.string($0, "file") } == [a, b])
+    #expect(skipped.map { $0["line"]?.doubleValue } == [2, 1])
     #expect(
       skipped.map { Self.string($0, "message") } == [
-        "\(a): skipped 2 malformed event lines", "\(b): skipped 1 malformed event line",
+        "skipped 2 malformed event lines, the first on this line",
+        "skipped 1 malformed event line",
       ])
     let text = CLIRun(arguments)
-    #expect(text.stderr.contains("menudeck: warning: \(a): skipped 2 malformed event lines\n"))
-    #expect(text.stderr.contains("menudeck: warning: \(b): skipped 1 malformed event line\n"))
+    #expect(
+      text.stderr.contains(
+        "menudeck: warning: \(a):2: skipped 2 malformed event lines, the first on this line\n"),
+      "\(text.stderr)")
+    #expect(
+      text.stderr.contains("menudeck: warning: \(b):1: skipped 1 malformed event line\n"),
+      "\(text.stderr)")
   }
 
   /// A field of the wrong type in a users file or a catalog is named in `field`.

@@ -214,7 +214,7 @@ import Testing
       Self.cards(try sameDay.jsonLines()[0]) == ["tofu", "salad", "curry", "ramen", "don", "katsu"])
     #expect(
       sameDay.stderr == """
-        menudeck: note: 1 event on or after 2026-11-30 were not learned from (a deck never sees its own day)
+        menudeck: note: 1 event on or after 2026-11-30 was not learned from (a deck never sees its own day)
         menudeck: warning: the history (\(tokyo.file("swipes.jsonl"))) holds no swipes before the deck date 2026-11-30 (1 swipe on or after that date was left out): every diner gets a first-visit deck. Check the logs and the nightly ingest
         menudeck: note: 1 deck for 2026-11-30 with 'affinity'
 
@@ -275,7 +275,7 @@ import Testing
     #expect(result.code == .success)
     #expect(
       result.stderr.hasPrefix(
-        "menudeck: note: 1 event on or after 2026-11-30 were not learned from"))
+        "menudeck: note: 1 event on or after 2026-11-30 was not learned from"))
     #expect(result.stderr.contains("holds no swipes before the deck date 2026-11-30"))
     #expect(Self.cards(try result.jsonLines()[0]).first == "tofu")
   }

@@ -45,14 +45,26 @@ struct CLINightlyCronTests {
     }
 
     /// The crontab's job, as cron runs it (`/bin/sh -c`, cron's few variables, from the home
-    /// directory), with `extra` appended to its command line.
-    func runJob(_ extra: String = "") throws -> MenudeckBinary.Result {
+    /// directory), with `extra` appended to its command line; `path` instead of the crontab's
+    /// PATH when given.
+    func runJob(_ extra: String = "", path: String? = nil) throws -> MenudeckBinary.Result {
       try CLINightlyCronTests.shell(
         command + extra, directory: home,
         environment: [
-          "PATH": path, "HOME": home, "SHELL": "/bin/sh", "LOGNAME": "menudeck",
+          "PATH": path ?? self.path, "HOME": home, "SHELL": "/bin/sh", "LOGNAME": "menudeck",
         ])
     }
+
+    /// Puts a day's log in the spool, as the app's log shipper does.
+    func deliver(_ day: Day, as name: String? = nil, text: String? = nil) throws {
+      try FileManager.default.createDirectory(
+        atPath: dir.file("spool"), withIntermediateDirectories: true)
+      try dir.write(
+        "spool/\(name ?? "\(day.date).jsonl")", text ?? day.lines.joined(separator: "\n") + "\n")
+    }
+
+    /// The decks file the job wrote for `date`.
+    func decks(_ date: DeckDate) throws -> String { try dir.read("decks/\(date).json") }
 
     /// The snapshot the config's history names, read back.
     func snapshot() throws -> HistorySnapshot {
@@ -200,11 +212,7 @@ struct CLINightlyCronTests {
     try #require(days.count == 14)
     let whole = days.flatMap(\.lines).joined(separator: "\n") + "\n"
     let log = try deployment.dir.write("whole.jsonl", whole)
-    try FileManager.default.createDirectory(
-      atPath: deployment.dir.file("spool"), withIntermediateDirectories: true)
-    func deliver(_ day: Day) throws {
-      try deployment.dir.write("spool/\(day.date).jsonl", day.lines.joined(separator: "\n") + "\n")
-    }
+    func deliver(_ day: Day) throws { try deployment.deliver(day) }
 
     // Night 1 catches up on the first ten days; nights 2 to 5 get one day each; the last night
     // is today's, with the job line as written (no date given).
@@ -215,6 +223,7 @@ struct CLINightlyCronTests {
     nights.append((days[13...13], nil))
     var expectedSwipes = 0
     var expectedLogs = 0
+    var lastDate = today.description
     for (n, night) in nights.enumerated() {
       for day in night.logs { try deliver(day) }
       let extra = night.date.map { " " + $0 } ?? ""
@@ -237,39 +246,47 @@ struct CLINightlyCronTests {
       #expect(snapshot.sources.count == expectedLogs)
       #expect(try deployment.names("spool") == [])
       #expect(try deployment.names("logs").count == expectedLogs)
-      for unexpected in ["history ends", "holds no swipes", "not ingested", "error"] {
+      for unexpected in ["history ends", "holds no swipes", "wait in the snapshot", "error"] {
         #expect(!result.stderr.contains(unexpected), "night \(n + 1): \(result.stderr)")
       }
 
-      let name = night.date ?? "today"
-      let written = try deployment.dir.read("decks/\(name).json")
-      // The date the job chose (today in Tokyo; a run across Tokyo's midnight gives the next).
-      let document = try #require(
-        JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String: Any])
-      let run = try #require(document["run"] as? [String: Any])
-      let date = try #require(run["date"] as? String)
+      // The date the job chose (today in Tokyo; a run across Tokyo's midnight gives the next),
+      // which names the decks file.
+      let date = try #require(
+        result.stderr.split(separator: "\n").compactMap { line -> String? in
+          guard let at = line.range(of: " decks for ") else { return nil }
+          return String(line[at.upperBound...].prefix(10))
+        }.first, "\(result.stderr)")
       if let given = night.date {
         #expect(date == given)
       } else {
         #expect([today.description, today.adding(days: 1).description].contains(date))
       }
+      lastDate = date
+      let written = try deployment.dir.read("decks/\(date).json")
+      let document = try #require(
+        JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String: Any])
+      let run = try #require(document["run"] as? [String: Any])
+      #expect(run["date"] as? String == date)
       #expect(Self.decks(written) == (try Self.directDecks(deployment, log: log, date: date)))
     }
     #expect(expectedSwipes == 3379, "the sample's swipes, all of them, once")
+    #expect(!deployment.dir.exists("decks/today.json"), "decks are named by their date")
 
     // The last night again: nothing new in the spool, the snapshot untouched, the same decks
     // (unless Tokyo's midnight passed in between, which changes the date).
     let snapshotBytes = try deployment.dir.read("var/history.snap")
-    let decksBefore = try deployment.dir.read("decks/today.json")
+    let decksBefore = try deployment.dir.read("decks/\(lastDate).json")
     let again = try deployment.runJob()
     #expect(again.status == 0, "\(again.stderr)")
     #expect(try deployment.dir.read("var/history.snap") == snapshotBytes)
-    let decksAgain = try deployment.dir.read("decks/today.json")
-    if TimeZones.today(in: tokyo) == today {
-      #expect(decksAgain == decksBefore)
+    if TimeZones.today(in: tokyo).description == lastDate {
+      #expect(try deployment.dir.read("decks/\(lastDate).json") == decksBefore)
     }
 
-    // A log delivered twice is skipped (same content) and moved on: nothing counted twice.
+    // A log delivered twice is skipped (same content), and its copy in the spool removed:
+    // nothing counted twice, nothing in logs/ replaced.
+    let kept = try deployment.dir.read("logs/\(days[12].date).jsonl")
     try deliver(days[12])
     let twice = try deployment.runJob()
     #expect(twice.status == 0, "\(twice.stderr)")
@@ -277,20 +294,169 @@ struct CLINightlyCronTests {
       twice.stderr.contains("\(days[12].date).jsonl is already in"), "\(twice.stderr)")
     #expect(try deployment.dir.read("var/history.snap") == snapshotBytes)
     #expect(try deployment.names("spool") == [])
+    #expect(try deployment.dir.read("logs/\(days[12].date).jsonl") == kept)
 
-    // Nights with no log: the history ends 3 days before the deck date, more than the
-    // config's stale_history_days (2), and --strict fails the job with the dates and counts;
-    // no decks are written for that date.
-    let stale = try deployment.runJob(" +2")
-    #expect(stale.status == 65, "\(stale.stderr)")
+    // The same day again with other bytes (its line ends converted): the job stops before
+    // anything changes, the log stays in the spool, logs/ keeps the one it had.
+    let converted = days[12].lines.joined(separator: "\r\n") + "\r\n"
+    try deployment.deliver(days[12], text: converted)
+    let other = try deployment.runJob()
+    #expect(other.status == 65, "\(other.stderr)")
+    #expect(
+      other.stderr.contains(
+        "nightly.sh: \(deployment.root)/spool/\(days[12].date).jsonl: logs/ already holds "
+          + "another log of that name"), "\(other.stderr)")
+    #expect(try deployment.dir.read("var/history.snap") == snapshotBytes)
+    #expect(try deployment.names("spool") == ["\(days[12].date).jsonl"])
+    #expect(try deployment.dir.read("logs/\(days[12].date).jsonl") == kept)
+    // ... and so does ingest when logs/ no longer has it: the snapshot knows its name.
+    try FileManager.default.removeItem(atPath: deployment.dir.file("logs/\(days[12].date).jsonl"))
+    let refused = try deployment.runJob()
+    #expect(refused.status == 65, "\(refused.stderr)")
+    #expect(
+      refused.stderr.contains("already holds a log named '\(days[12].date).jsonl' with other"),
+      "\(refused.stderr)")
+    #expect(try deployment.dir.read("var/history.snap") == snapshotBytes)
+    try FileManager.default.removeItem(atPath: deployment.dir.file("spool/\(days[12].date).jsonl"))
+    try deployment.dir.write("logs/\(days[12].date).jsonl", kept)
+
+    // A missed night: tomorrow's job without today's log. The history ends 2 days before the
+    // deck date, more than the config's stale_history_days (1): --strict fails the job with the
+    // dates and counts, and no decks are written for that date.
+    let missed = try deployment.runJob(" +1")
+    #expect(missed.status == 65, "\(missed.stderr)")
     let last = days[13].date
     #expect(
-      stale.stderr.contains(
-        "the history ends on \(last), 3 days before the deck date \(today.adding(days: 2))")
-        || stale.stderr.contains(
-          "the history ends on \(last), 4 days before the deck date \(today.adding(days: 3))"),
-      "\(stale.stderr)")
-    #expect(stale.stderr.contains("3379 swipes of 48 diners"), "\(stale.stderr)")
-    #expect(!deployment.dir.exists("decks/+2.json"))
+      missed.stderr.contains(
+        "the history ends on \(last), 2 days before the deck date \(today.adding(days: 1)) (more "
+          + "than the 1 of stale_history_days in \(deployment.root)/Config/cron/menudeck.json)")
+        || missed.stderr.contains(
+          "the history ends on \(last), 3 days before the deck date \(today.adding(days: 2))"),
+      "\(missed.stderr)")
+    #expect(missed.stderr.contains("3379 swipes of 48 diners"), "\(missed.stderr)")
+    #expect(!deployment.dir.exists("decks/\(today.adding(days: 1)).json"))
+    #expect(!deployment.dir.exists("decks/+1.json"))
+  }
+
+  /// The issue's night: the spool holds four days, and the job runs for the third. Every swipe
+  /// is kept (the last two days wait in the snapshot for their day), the decks of each night are
+  /// those of the logs read directly, and the night a later log arrives the waiting swipes are
+  /// added up: the snapshot is then the one of all the logs.
+  @Test func aNightForAnEarlierDateLosesNoSwipe() throws {
+    let deployment = try Deployment()
+    let days = try Self.sampleDays(endingOn: try #require(DeckDate.parse("2026-11-29")))
+    let first = days[0..<4]
+    for day in first { try deployment.deliver(day) }
+    let whole = try deployment.dir.write(
+      "four.jsonl", first.flatMap(\.lines).joined(separator: "\n") + "\n")
+    let night = try deployment.runJob(" \(days[2].date)")
+    #expect(night.status == 0, "\(night.stderr)")
+    let waiting = days[2].swipes + days[3].swipes
+    let all = first.reduce(0) { $0 + $1.swipes }
+    #expect(
+      night.stderr.contains(
+        "ingested 4 logs (\(all) swipes: \(all - waiting) counted, \(waiting) waiting for their "
+          + "day)"), "\(night.stderr)")
+    var snapshot = try deployment.snapshot()
+    #expect(Int(snapshot.events) == all)
+    #expect(snapshot.pending.count == waiting)
+    #expect(try deployment.names("logs").count == 4)
+    for date in [days[2].date, days[3].date, days[4].date] {
+      if date != days[2].date {
+        let next = try deployment.runJob(" \(date)")
+        #expect(next.status == 0, "\(date): \(next.stderr)")
+      }
+      #expect(
+        Self.decks(try deployment.decks(date))
+          == (try Self.directDecks(deployment, log: whole, date: date.description)), "\(date)")
+    }
+    // The fifth day's log: the job for the sixth adds up what waited.
+    try deployment.deliver(days[4])
+    let later = try deployment.runJob(" \(days[5].date)")
+    #expect(later.status == 0, "\(later.stderr)")
+    #expect(
+      later.stderr.contains("counted \(waiting) swipes that waited for their day"),
+      "\(later.stderr)")
+    snapshot = try deployment.snapshot()
+    #expect(snapshot.pending.isEmpty)
+    #expect(Int(snapshot.events) == all + days[4].swipes)
+    let fresh = try Self.shell(
+      "menudeck ingest --config Config/cron/menudeck.json --before \(days[5].date) --out "
+        + "fresh.snap logs/*.jsonl", directory: deployment.root,
+      environment: ["PATH": deployment.path])
+    #expect(fresh.status == 0, "\(fresh.stderr)")
+    var rebuilt = try SnapshotFile.read(path: deployment.dir.file("fresh.snap"))
+    rebuilt.sources = snapshot.sources
+    #expect(rebuilt == snapshot)
+  }
+
+  /// Without flock(1) (not every system has it) two jobs started together still run one after
+  /// the other, quietly: the second finds nothing left in the spool. The lock is gone after.
+  @Test func twoJobsWithoutFlockRunOneAfterTheOther() throws {
+    let deployment = try Deployment()
+    let tools = deployment.dir.file("tools")
+    try FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
+    for tool in ["dirname", "mkdir", "cmp", "basename", "mv", "rm", "rmdir", "sleep"] {
+      let found = ["/usr/bin/" + tool, "/bin/" + tool].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+      }
+      try FileManager.default.createSymbolicLink(
+        atPath: tools + "/" + tool, withDestinationPath: try #require(found, "no \(tool)"))
+    }
+    let path = deployment.bin + ":" + tools
+    let probe = try Self.shell(
+      "command -v flock || echo none", directory: deployment.home, environment: ["PATH": path])
+    #expect(probe.stdout == "none\n")
+    let days = try Self.sampleDays(endingOn: try #require(DeckDate.parse("2026-11-29")))
+    try deployment.deliver(days[0])
+    let runs = try Self.together(2) { try deployment.runJob(" \(days[1].date)", path: path) }
+    for run in runs { #expect(run.status == 0, "\(run.stderr)") }
+    #expect(
+      runs.filter { $0.stderr.contains("ingested 1 log") }.count == 1, "\(runs.map(\.stderr))")
+    #expect(!runs.contains { $0.stderr.contains("no such file") || $0.stderr.contains("error") })
+    #expect(Int(try deployment.snapshot().events) == days[0].swipes)
+    #expect(try deployment.names("logs") == ["\(days[0].date).jsonl"])
+    #expect(!deployment.dir.exists("var/.nightly.lock.d"))
+  }
+
+  /// Replacing a day's log (docs/cron.md): the corrected log in logs/ under the old one's name,
+  /// then `nightly.sh --rebuild`. The snapshot is made again from logs/, the night runs, and the
+  /// decks are those of the logs as they now are.
+  @Test func aRebuildReplacesADaysLog() throws {
+    let deployment = try Deployment()
+    let days = try Self.sampleDays(endingOn: try #require(DeckDate.parse("2026-11-29")))
+    for day in days[0..<5] { try deployment.deliver(day) }
+    #expect(try deployment.runJob(" \(days[5].date)").status == 0)
+    // The fourth day corrected: its first ten swipes dropped.
+    var corrected = days[3]
+    corrected.lines.removeFirst(10)
+    try deployment.dir.write(
+      "logs/\(corrected.date).jsonl", corrected.lines.joined(separator: "\n") + "\n")
+    // Delivered to the spool instead, it would be refused: the snapshot has that name.
+    try deployment.deliver(corrected, text: corrected.lines.joined(separator: "\n") + "\n")
+    let refused = try deployment.runJob(" \(days[5].date)")
+    #expect(refused.status == 65, "\(refused.stderr)")
+    try FileManager.default.removeItem(atPath: deployment.dir.file("spool/\(corrected.date).jsonl"))
+    // The next day's log waits in the spool, as it would.
+    try deployment.deliver(days[5])
+    let rebuild = try deployment.runJob(" --rebuild \(days[6].date)")
+    #expect(rebuild.status == 0, "\(rebuild.stderr)")
+    #expect(!deployment.dir.exists("var/history.snap.rebuilt"))
+    let logs = try deployment.names("logs")
+    #expect(logs.count == 6)
+    let text = try logs.map { try deployment.dir.read("logs/" + $0) }.joined()
+    let now = try deployment.dir.write("now.jsonl", text)
+    #expect(
+      Self.decks(try deployment.decks(days[6].date))
+        == (try Self.directDecks(deployment, log: now, date: days[6].date.description)))
+    let snapshot = try deployment.snapshot()
+    #expect(snapshot.sources.count == 6)
+    let swipes = days[0..<6].reduce(0) { $0 + $1.swipes }
+    #expect(Int(snapshot.events) < swipes && Int(snapshot.events) >= swipes - 10)
+    // Without logs there is nothing to rebuild from.
+    let empty = try Deployment()
+    let none = try empty.runJob(" --rebuild")
+    #expect(none.status == 66, "\(none.stderr)")
+    #expect(none.stderr.contains("no logs in"), "\(none.stderr)")
   }
 }

@@ -98,9 +98,11 @@ import Testing
         "--format", "jsonl", "--skip-bad-lines", "--rejects", dir.file("rejects.jsonl"),
       ])
     #expect(result.code == .success)
+    // At the first skipped line.
     #expect(
       result.stderr.contains(
-        "menudeck: warning: \(dir.file("swipes.jsonl")): skipped 2 malformed event lines\n"))
+        "menudeck: warning: \(dir.file("swipes.jsonl")):2: skipped 2 malformed event lines, the "
+          + "first on this line\n"), "\(result.stderr)")
     let rejects = try dir.read("rejects.jsonl").split(separator: "\n").map { line in
       try #require(
         try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -133,7 +135,8 @@ import Testing
     #expect(result.code == .success)
     #expect(
       result.stderr.contains(
-        "menudeck: warning: \(dir.file("swipes.jsonl")): skipped 2 malformed event lines\n"))
+        "menudeck: warning: \(dir.file("swipes.jsonl")):1: skipped 2 malformed event lines, the "
+          + "first on this line\n"), "\(result.stderr)")
     #expect(try dir.names() == ["catalog.json", "config.json", "swipes.jsonl"])
   }
 

@@ -270,7 +270,10 @@ import Testing
       "deck", "--config", config, "--date", "2026-11-29", "--history", dir.file("h.snap"),
     ])
     #expect(tooRecent.code == .dataError)
-    #expect(tooRecent.stderr.contains("holds swipes up to 2026-11-29"))
+    #expect(
+      tooRecent.stderr.contains(
+        "it has added up swipes of the days up to 2026-11-29, so it cannot"),
+      "\(tooRecent.stderr)")
   }
 
   @Test func usageErrors() throws {
@@ -382,7 +385,9 @@ struct IngestKillTests {
     #expect(mixed.code == .dataError)
   }
 
-  @Test func swipesFromTheFutureAreNotIngested() throws {
+  /// A swipe from the future is not added up (the snapshot still builds decks for the days
+  /// before it) but kept, waiting for its day: nothing is lost.
+  @Test func swipesFromTheFutureWaitForTheirDay() throws {
     let dir = try TempDir()
     let log = try dir.write(
       "f.jsonl",
@@ -393,7 +398,15 @@ struct IngestKillTests {
       "2026-11-29",
     ])
     #expect(r.code == .success)
-    #expect(r.stderr.contains("1 swipe dated on or after 2026-11-29 were not ingested"))
+    #expect(
+      r.stderr.contains(
+        "menudeck: note: \(log):2: 1 swipe dated on or after 2026-11-29 waits in the snapshot for "
+          + "its day"), "\(r.stderr)")
+    #expect(
+      r.stderr.contains(
+        "ingested 1 log (2 swipes: 1 counted, 1 waiting for its day); \(dir.file("h.snap")) holds "
+          + "1 log, 2 swipes (1 counted, 1 waiting for its day), 1 diner"), "\(r.stderr)")
+    #expect(try SnapshotFile.read(path: dir.file("h.snap")).pending.count == 1)
     #expect(
       dir.run([
         "deck", "--config", Self.config, "--date", "2026-11-30", "--history", dir.file("h.snap"),

@@ -62,7 +62,12 @@ enum CLITest {
   }()
 
   static func repoFile(_ relative: String) throws -> [UInt8] {
-    Array(try Data(contentsOf: URL(fileURLWithPath: repoRoot + "/" + relative)))
+    try bytes(repoRoot + "/" + relative)
+  }
+
+  /// The bytes of the file at `path` (binary files: a snapshot is no text).
+  static func bytes(_ path: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: URL(fileURLWithPath: path)))
   }
 
   /// The line after a usage error of `deck`: the pointer to its help (the usage block is only

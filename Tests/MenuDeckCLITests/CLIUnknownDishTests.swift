@@ -10,6 +10,12 @@ import Testing
 @Suite struct CLIUnknownDishTests {
   static let config = "\(CLITest.repoRoot)/Config/menudeck.json"
   static let advice = "they were left out (correct the ids, or add the dishes to the catalog)"
+  /// A snapshot has no lines and cannot be corrected: its ids are its logs', where `ingest`
+  /// (with a catalog) named each log's first one.
+  static let snapshotAdvice =
+    "they were left out (add the dishes to the catalog, or correct the ids in the logs the "
+    + "snapshot was made from and make it again from them; 'menudeck ingest' names each log's "
+    + "first such line when its config or --catalog names the catalog)"
 
   static func event(_ item: String, _ swipe: String = "right") -> String {
     #"{"user":"u01","item":"\#(item)","swipe":"\#(swipe)","at":"2026-11-20T12:00:00+09:00"}"#
@@ -91,12 +97,17 @@ import Testing
     _ = try dir.write("more.jsonl", Self.event("spectre-dish") + "\n")
     let ingest = dir.run(["ingest", "--config", Self.config, "today.jsonl", "--into", "h.snap"])
     #expect(ingest.code == .success, "\(ingest.stderr)")
+    // The ingest, which reads the config's catalog, named the line.
+    #expect(
+      ingest.stderr.hasPrefix(
+        "menudeck: warning: today.jsonl:4: 2 swipes naming dishes that are not in the catalog "),
+      "\(ingest.stderr)")
     let alone = deck(dir, ["--history", "h.snap"])
     #expect(alone.code == .success, "\(alone.stderr)")
     #expect(
       alone.stderr.hasPrefix(
         "menudeck: warning: 2 events naming dishes that are not in the catalog (e.g. "
-          + "'ghost-dish', 'phantom-dish') in h.snap; \(Self.advice)\n"),
+          + "'ghost-dish', 'phantom-dish') in h.snap; \(Self.snapshotAdvice)\n"),
       "\(alone.stderr)")
     let merged = deck(dir, ["--history", "h.snap", "--history", "more.jsonl"])
     #expect(merged.code == .success, "\(merged.stderr)")
@@ -104,7 +115,7 @@ import Testing
       merged.stderr.hasPrefix(
         "menudeck: warning: 3 events naming dishes that are not in the catalog (e.g. "
           + "'ghost-dish', 'phantom-dish', 'spectre-dish'): 3 in the history merged from "
-          + "h.snap, more.jsonl; \(Self.advice)\n"),
+          + "h.snap, more.jsonl; \(Self.snapshotAdvice)\n"),
       "\(merged.stderr)")
   }
 
