@@ -222,7 +222,7 @@ extension RecordParser {
       if k != columnCount {
         throw LineFailure(
           k > columnCount ? csvData[3 * columnCount] : contentEnd, nil,
-          "this row has \(k) fields but the header has \(columnCount); "
+          "this row has \(TextLayout.plural(k, "field")) but the header has \(columnCount); "
             + "quote fields that contain \(delimiter.plural)")
       }
       if fastPaths && csvByField && csvFieldValues(p, fromEnds: false) {

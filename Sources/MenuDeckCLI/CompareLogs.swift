@@ -206,7 +206,7 @@ enum CompareLogs {
       throw CommandFailure(
         .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
     }
-    let split = try self.split(args)
+    let split = try self.split(args) { TimeZones.today(in: try Inputs.timeZone(config)) }
     let delimiters = try InputOptions.delimiters(args, config)
     let (catalog, catalogHash) = try Inputs.loadCatalog(
       catalogPath, io, delimiter: delimiters.catalog)
@@ -302,16 +302,13 @@ enum CompareLogs {
   }
 
   /// `--split DATE` or `--holdout FRACTION`, exactly one of them.
-  static func split(_ args: ParsedArguments) throws -> LogSplit {
+  static func split(_ args: ParsedArguments, today: () throws -> DeckDate) throws -> LogSplit {
     let holdout = try Limits.value(
       args, CompareOptions.holdout, give: "a fraction above 0 and below 1 (e.g. 0.2)"
     ) { $0 > 0 && $0 < 1 }
     switch (args.value(CompareOptions.split), holdout) {
     case (let text?, nil):
-      guard let date = DeckDate.parse(text) else {
-        throw UsageError("invalid date '\(text)' for '--split'; expected YYYY-MM-DD")
-      }
-      return .date(date)
+      return .date(try DateArgument.parse(text, option: "--split", today: today()))
     case (nil, let fraction?):
       return .holdout(fraction)
     case (nil, nil):

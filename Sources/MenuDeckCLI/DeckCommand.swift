@@ -379,9 +379,9 @@ struct PhaseClock {
   }
 }
 
-/// "1 error", "2 errors".
+/// "1 error", "2 errors" (`TextLayout.plural`).
 func plural(_ n: Int, _ noun: String, _ plural: String? = nil) -> String {
-  n == 1 ? "1 \(noun)" : "\(n) \(plural ?? noun + "s")"
+  TextLayout.plural(n, noun, plural)
 }
 
 /// Everything a run reads to build decks, loaded the one way `deck` and `play` share: the

@@ -59,7 +59,7 @@ enum SimulationOptions {
     help: "How many synthetic diners, or a users file whose diners to simulate (default 1000).")
   static let days = Option<Int>("days", valueName: "n", help: "Days to simulate (default 30).")
   static let start = Option<String>(
-    "start", valueName: "date", help: "First simulated day, YYYY-MM-DD (default: today).")
+    "start", valueName: "date", help: "First simulated day: \(DateArgument.forms) (default: today).")
   static let strategies = Repeatable(
     "strategy", short: "s", valueName: "name",
     help: "Strategy or named configuration to simulate (default: the config's)."
@@ -229,10 +229,7 @@ enum Simulate {
     let zone = try Inputs.timeZone(config)
     var start = TimeZones.today(in: zone)
     if let text = args.value(SimulationOptions.start) {
-      guard let d = DeckDate.parse(text) else {
-        throw UsageError("invalid date '\(text)' for '--start'; expected YYYY-MM-DD")
-      }
-      start = d
+      start = try DateArgument.parse(text, option: "--start", today: start)
     }
     guard let lastDay = DeckDate(year: 9999, month: 12, day: 31),
       start.adding(days: days - 1) <= lastDay

@@ -98,9 +98,7 @@ enum Ingest {
       + "output).")
   static let before = Option<String>(
     "before", valueName: "date",
-    help:
-      "Ingest only swipes dated before this day: YYYY-MM-DD, or today, tomorrow, +N or -N days "
-      + "from today in the config's time zone (default: tomorrow).")
+    help: "Ingest only swipes dated before this day: \(DateArgument.forms) (default: tomorrow).")
 
   /// What the command line and the config ask `ingest` for.
   struct Request {

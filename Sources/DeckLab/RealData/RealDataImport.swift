@@ -200,7 +200,7 @@ package enum RealData {
 
   /// "1 movie", "2 movies".
   package static func plural(_ n: Int, _ noun: String, _ plural: String? = nil) -> String {
-    n == 1 ? "1 \(noun)" : "\(n) \(plural ?? noun + "s")"
+    TextLayout.plural(n, noun, plural)
   }
 
   static func join(_ directory: String, _ name: String) -> String {
