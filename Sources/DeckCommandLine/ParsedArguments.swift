@@ -41,6 +41,11 @@ package struct ParsedArguments: Sendable {
   /// Whether this command declares the option (for code shared by several commands).
   package func declares(_ name: String) -> Bool { declared[name] != nil }
 
+  /// Whether this command declares the positional argument `<name>`.
+  package func declaresArgument(_ name: String) -> Bool {
+    argumentSpecs.contains { $0.name == name }
+  }
+
   /// Whether the command declares exactly this option (not another one of the same name, such
   /// as `validate`'s report `--format` beside the deck `--format`).
   package func declares(exactly spec: CommandOption) -> Bool { declared[spec.name] == spec }

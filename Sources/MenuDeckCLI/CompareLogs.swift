@@ -235,9 +235,10 @@ enum CompareLogs {
     var settings = RunSettings.readingLogs(
       config, zone: zone, catalogPath: catalogPath, logs: logs, seed: seed, rules: rules,
       skipBadLines: args.flag(InputOptions.skipBadLines))
-    try settings.readLogs(as: args)
+    try settings.readLogs(as: args, io)
     settings.hashesHistory = true
-    try HistoryFiles.checkPresent(logs, config, io)
+    try HistoryFiles.checkPresent(logs, config, io, snapshots: false)
+    try refuseSnapshots(logs, split: split, io)
     try checkDistinct(logs, io)
     let ope = args.flag(CompareOptions.ope)
     if ope, case .holdout = split {
@@ -263,6 +264,22 @@ enum CompareLogs {
       builder: builder, arms: strategies.map { (name: $0.0, strategy: $0.1) }, runs: runs,
       baseline: baseline, seed: seed, settings: settings, ope: ope, policies: policies,
       estimators: estimators, samples: samples, inputs: inputs, jobs: try InputOptions.jobs(args))
+  }
+
+  /// Refuses a history snapshot given as a log (exit 65): a snapshot keeps counts per diner and
+  /// dish, not the swipes with their times that the split needs.
+  static func refuseSnapshots(_ logs: [String], split: LogSplit, _ io: CLIStreams) throws {
+    for log in logs where log != "-" && SnapshotFile.isSnapshot(path: Paths.open(log, io)) {
+      let how: String
+      switch split {
+      case .date: how = "by date"
+      case .holdout: how = "into learnt and held-out (diner, dish) pairs"
+      }
+      throw DeckIOError.invalid(
+        path: log,
+        message: "is a history snapshot: compare needs the swipe logs, whose swipes it splits "
+          + "\(how); give the logs")
+    }
   }
 
   /// `--clip WEIGHT` and `--cross-fit FOLDS`, range-checked.

@@ -460,7 +460,7 @@ let statsCommand = CommandSpec(
     var settings = RunSettings.readingLogs(
       config, zone: zone, catalogPath: catalogPath, logs: logs,
       skipBadLines: args.flag(InputOptions.skipBadLines))
-    try settings.readLogs(as: args)
+    try settings.readLogs(as: args, io)
     let options = StatsOptions(deckSize: size, repeatWindowDays: window)
     let format = StatsFormat(rawValue: args.value(StatsCommandOptions.format)!)!
     // Only the JSON document's run header and --verbose show the logs' hashes.

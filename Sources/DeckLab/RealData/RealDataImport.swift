@@ -188,7 +188,8 @@ package enum RealData {
       raw = try TextInput.readBytes(path: path, what: what)
     } catch {
       switch error {
-      case .missingFile(_, let what): throw .missingFile(path: shown, what: what)
+      case .missingFile(_, let what, let check):
+        throw .missingFile(path: shown, what: what, check: check)
       case .io(_, let message): throw .io(path: shown, message: message)
       default: throw error
       }
