@@ -146,9 +146,13 @@ enum DeckRun {
     }
     Summary.history(inputs.stats, future: inputs.future, date: settings.date, context: context)
     HistoryFreshness.tell(freshness, context)
+    // "48 decks (1 short of 10 cards) for 2026-11-25 with 'affinity' written to decks.json".
+    let short =
+      written.shortDecks > 0
+      ? " (\(written.shortDecks) short of \(plural(settings.rules.size, "card")))" : ""
     context.note(
-      "\(diners.count) deck\(diners.count == 1 ? "" : "s") for \(settings.date) with '\(settings.strategyName)'"
-        + (written.shortDecks > 0 ? ", \(written.shortDecks) short" : "")
+      "\(plural(diners.count, "deck"))\(short) for \(settings.date) with "
+        + "'\(settings.strategyName)'"
         + (outputs.dryRun
           ? " would be built (dry run)"
           : (args.value(DeckRun.out).flatMap { $0 == "-" ? nil : " written to \($0)" } ?? "")),

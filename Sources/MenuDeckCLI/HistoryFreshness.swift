@@ -63,13 +63,17 @@ struct HistoryFreshness: Error, Equatable, CustomStringConvertible {
     guard days > 0, let last = lastDay(history) else { return nil }
     let gap = date.days(since: last)
     guard gap > days else { return nil }
+    // Where the number comes from: the config's key, or the default (the key is not there).
     let setting =
-      config.bytes.isEmpty ? "stale_history_days" : "stale_history_days in \(config.path)"
+      config.staleHistoryDaysIsSet
+      ? "the \(days) of stale_history_days in \(config.path)"
+      : "the default \(days) of stale_history_days; set it in "
+        + (config.bytes.isEmpty ? "a config" : config.path)
     return HistoryFreshness(
       problem: .stale,
       message:
-        "the history ends on \(last), \(gap) days before the deck date \(date) (more than the "
-        + "\(days) of \(setting)): \(plural(history.events, "swipe")) of "
+        "the history ends on \(last), \(plural(gap, "day")) before the deck date \(date) (more "
+        + "than \(setting)): \(plural(history.events, "swipe")) of "
         + "\(plural(history.users.count, "diner")) in \(named). Add the missing days' logs (is "
         + "the nightly ingest running?), or raise stale_history_days",
       file: oneFile)
