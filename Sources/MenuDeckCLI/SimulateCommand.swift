@@ -125,8 +125,8 @@ enum Simulate {
       EventAppender.format(path: path) == nil
     {
       throw UsageError(
-        "'--events \(path)': give the log a .jsonl (JSON Lines) or .csv name; the name says its"
-          + " format, and the readers go by it")
+        "'--events \(path)': give the log a .jsonl or .ndjson (JSON Lines) or .csv name; the name "
+          + "says its format, and the readers go by it")
     }
     // The outputs are declared and locked before any input is read.
     var inputs = Inputs.configFiles(config)

@@ -249,7 +249,7 @@ enum Ingest {
           + "it; give the path of a snapshot file (it is created when missing)")
     }
     let settings = RunSettings.readingLogs(
-      config, zone: zone, skipBadLines: skip, rejectsPath: rejectsPath)
+      config, zone: zone, logs: logs, skipBadLines: skip, rejectsPath: rejectsPath)
     return Request(
       into: into, adding: adding, logs: logs, config: config, before: before,
       rejectsPath: rejectsPath,
