@@ -270,8 +270,7 @@ struct CommandLineParser {
       }
       let value = tokens[index]
       index += 1
-      if case .failed(let message) = record(option, value: value, given: &given, token: index - 1)
-      {
+      if case .failed(let message) = record(option, value: value, given: &given, token: index - 1) {
         return .failed(message)
       }
     }

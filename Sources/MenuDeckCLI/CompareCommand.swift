@@ -161,7 +161,8 @@ let compareCommand = CommandSpec(
     CompareOptions.users.spec,
     SimulationOptions.days.with(help: "Simulation: days to simulate (default 30).").spec,
     SimulationOptions.start.with(
-      help: "Simulation: first day, \(DateArgument.forms) (default: today).").spec,
+      help: "Simulation: first day, \(DateArgument.forms) (default: today)."
+    ).spec,
     SimulationOptions.mode.with(
       help: "Simulation: pick ends a session at the first right swipe, all swipes the whole deck."
     ).spec,

@@ -101,6 +101,7 @@ enum CompressedLogs {
       if let option { added.append("--" + option) }
       added.append(replace(log.written) ?? TextLayout.shellWord(log.written))
     }
-    return args.shellCommand(replacingValuesOf: option ?? argument ?? "", with: { _ in nil }, appending: added)
+    return args.shellCommand(
+      replacingValuesOf: option ?? argument ?? "", with: { _ in nil }, appending: added)
   }
 }

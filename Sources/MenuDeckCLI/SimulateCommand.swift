@@ -59,7 +59,8 @@ enum SimulationOptions {
     help: "How many synthetic diners, or a users file whose diners to simulate (default 1000).")
   static let days = Option<Int>("days", valueName: "n", help: "Days to simulate (default 30).")
   static let start = Option<String>(
-    "start", valueName: "date", help: "First simulated day: \(DateArgument.forms) (default: today).")
+    "start", valueName: "date", help: "First simulated day: \(DateArgument.forms) (default: today)."
+  )
   static let strategies = Repeatable(
     "strategy", short: "s", valueName: "name",
     help: "Strategy or named configuration to simulate (default: the config's)."

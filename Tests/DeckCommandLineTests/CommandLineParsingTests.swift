@@ -185,7 +185,8 @@ enum CommandLineSample {
   /// like options are still not values.
   @Test func aDoubledSignIsAValueForTheOptionToJudge() {
     #expect(
-      output(["--date", "--1"]) == "menudeck deck: config=Config/menudeck.json date=--1 format=json size=10\n")
+      output(["--date", "--1"])
+        == "menudeck deck: config=Config/menudeck.json date=--1 format=json size=10\n")
     #expect(
       output(["--size", "--5", "-v"])
         == "menudeck deck: config=Config/menudeck.json format=json size=--5 verbose\n")

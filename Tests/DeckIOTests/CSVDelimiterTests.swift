@@ -356,7 +356,9 @@ import Testing
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     var lines = ["user,item,swipe,at"]
-    for k in 0..<200 { lines.append("u\(k % 7),dish-\(k % 5),left,2026-11-0\(1 + k % 9)T10:00:00Z") }
+    for k in 0..<200 {
+      lines.append("u\(k % 7),dish-\(k % 5),left,2026-11-0\(1 + k % 9)T10:00:00Z")
+    }
     let items = DinerBuckets.Items(catalog: EventReaderByDinerTests.catalog)
     func readBoth(_ text: String) throws -> [String] {
       let path = dir.appendingPathComponent("log.csv").path

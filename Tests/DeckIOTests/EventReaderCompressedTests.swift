@@ -164,7 +164,8 @@ import Testing
         + "through xzcat and give '-' for the log: xzcat LOG | menudeck deck --history -")
     // The advice is the caller's: the command line knows the command that was run.
     let told = EventFormat.compressedLogMessage(
-      name: "a.gz", ("gzip", "zcat"), despiteName: false, advice: { name, c in "\(c.decompress) \(name)" })
+      name: "a.gz", ("gzip", "zcat"), despiteName: false,
+      advice: { name, c in "\(c.decompress) \(name)" })
     #expect(told.hasSuffix("uncompressed; zcat a.gz"))
   }
 

@@ -107,7 +107,10 @@ struct SimulationConfigTests {
         #""category_taste_spread": -0.5"#,
         "'simulation.category_taste_spread': '-0.5' is out of range: give a number 0 or more"
       ),
-      (#""temperature": 0"#, "'simulation.temperature': '0' is out of range: give a number 0.001 or more"),
+      (
+        #""temperature": 0"#,
+        "'simulation.temperature': '0' is out of range: give a number 0.001 or more"
+      ),
       (
         #""temperature": 1e-300"#,
         "'simulation.temperature': '1e-300' is out of range: give a number 0.001 or more"
@@ -116,8 +119,14 @@ struct SimulationConfigTests {
         #""pickiness_mean": 1e308"#,
         "'simulation.pickiness_mean': '1e308' is out of range: give a number from -1000000 to 1000000"
       ),
-      (#""card_width": 0"#, "'simulation.card_width': '0' is out of range: give a number of points above 0"),
-      (#""patience": 0"#, "'simulation.patience': '0' is out of range: give a whole number from 1 to 2147483647"),
+      (
+        #""card_width": 0"#,
+        "'simulation.card_width': '0' is out of range: give a number of points above 0"
+      ),
+      (
+        #""patience": 0"#,
+        "'simulation.patience': '0' is out of range: give a whole number from 1 to 2147483647"
+      ),
       // A whole number in exponent form is one, shown as the file writes it.
       (
         #""patience": 1e30"#,

@@ -207,7 +207,8 @@ import Testing
     #expect(plain.0 == 0, "\(plain.2)")
     #expect(plain.1.hasPrefix("user,date,strategy"), "\(plain.1)")
 
-    let shells = [("/bin/sh", ["older.jsonl", "today.jsonl.gz"], "give '-' for the log: ")]
+    let shells =
+      [("/bin/sh", ["older.jsonl", "today.jsonl.gz"], "give '-' for the log: ")]
       + (FileManager.default.isExecutableFile(atPath: "/bin/bash")
         ? [("/bin/bash", ["old er.jsonl.gz", "today.jsonl.gz"], "(bash, zsh, ksh): ")] : [])
     for (shell, history, marker) in shells {

@@ -105,8 +105,7 @@ import Testing
         "--quiet",
       ])
     }
-    for (word, days) in [("today", 0), ("yesterday", -1), ("tomorrow", 1), ("+3", 3), ("-2", -2)]
-    {
+    for (word, days) in [("today", 0), ("yesterday", -1), ("tomorrow", 1), ("+3", 3), ("-2", -2)] {
       let relative = simulate(word)
       #expect(relative.code == .success, "\(word): \(relative.stderr)")
       let explicit = simulate(today.adding(days: days).description)
@@ -172,7 +171,9 @@ import Testing
       "ingest", "--out", snap, "--before", "2026-11-24", "Data/swipes.jsonl", "--quiet",
     ])
     #expect(ingest.code == .success, "\(ingest.stderr)")
-    let compare = CLIRun(["compare", "-s", "random", "-s", "popularity", "--split", "2026-11-24", snap])
+    let compare = CLIRun([
+      "compare", "-s", "random", "-s", "popularity", "--split", "2026-11-24", snap,
+    ])
     #expect(compare.code == .dataError)
     #expect(
       compare.stderr
@@ -294,7 +295,8 @@ import Testing
     // Doing so reads them.
     let fixed = CLIRun(
       [
-        "stats", "--delimiter", ";", "--csv-header", header.replacingOccurrences(of: ",", with: ";"),
+        "stats", "--delimiter", ";", "--csv-header",
+        header.replacingOccurrences(of: ",", with: ";"),
         "-", "--format", "csv",
       ], stdin: Array(rows.utf8))
     #expect(fixed.code == .success, "\(fixed.stderr)")
@@ -329,7 +331,9 @@ import Testing
     }
     let stats = dir.run(["stats", "--config", config, dir.file("e.jsonl"), "--format", "json"])
     #expect(stats.code == .success, "\(stats.stderr)")
-    #expect(try CLISimulateTests.total(sim, "cards_shown") == CLISimulateTests.total(stats, "cards_shown"))
+    #expect(
+      try CLISimulateTests.total(sim, "cards_shown") == CLISimulateTests.total(stats, "cards_shown")
+    )
     #expect(try CLISimulateTests.total(sim, "decks") == CLISimulateTests.total(stats, "decks"))
     let csv = dir.run(["stats", "--config", config, dir.file("e.jsonl"), "--format", "csv"])
     #expect(csv.stdout.contains("2026-03-08"))

@@ -165,7 +165,8 @@ final class PseudoTerminal {
   /// missing file), with the pointer to its help as every usage error.
   @Test func notATerminalIsAUsageError() {
     for args in [
-      play, play + ["--history", "nothere.jsonl"], ["play", "--user", "u01", "--date", "2027-01-01"],
+      play, play + ["--history", "nothere.jsonl"],
+      ["play", "--user", "u01", "--date", "2027-01-01"],
     ] {
       let run = CLIRun(args)
       #expect(run.code == .usage)
