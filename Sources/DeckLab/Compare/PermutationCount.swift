@@ -178,8 +178,8 @@ package struct Significance: Sendable, Equatable {
   package var capped: String? {
     guard source == .cap, attainable else { return nil }
     return "the randomization test drew \(TextLayout.plural(permutations, "permutation")),"
-      + " the cap: \(testsText) at alpha \(alphaText) would take \(needed) for a smallest Holm-adjusted p-value of"
-      + " alpha / 10; it is \(ReportText.pValueText(smallestHolm)) (give --permutations"
+      + " the cap: \(testsText) at alpha \(alphaText) would take \(needed) for a smallest"
+      + " Holm-adjusted p-value of alpha / 10; it is \(ReportText.pValueText(smallestHolm)) (give --permutations"
       + " \(needed) for more, at more cost)"
   }
 
