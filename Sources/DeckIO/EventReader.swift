@@ -550,7 +550,7 @@ package struct EventReader {
           guard let end = parser.recordEnd(after: failure, buffer + start, filled - start, eof)
           else { break }  // need more bytes to see where the bad record ends
           let record = UnsafeBufferPointer(start: buffer + start, count: end.consumed)
-          if let other = failure.rowDelimiter, nextLine == firstRowLine {
+          if let other = failure.rowDelimiter, firstRowLine > 0, nextLine == firstRowLine {
             throw .malformed(
               SourceLocation(file: name, line: nextLine),
               message: parser.delimiter.wrongRowDelimiter(

@@ -58,7 +58,7 @@ enum CompressedLogs {
           }
       }
       let others = runLogs.map(\.written).filter { $0 != failing && tools[$0] != nil }
-      var why: String
+      let why: String
       if others.isEmpty {
         why = "standard input is taken by '-', so give it"
       } else {
