@@ -55,6 +55,13 @@ package enum TextLayout {
     return quoted + "'"
   }
 
+  /// "1 field", "2 fields", "0 fields": a count and its noun, plural unless the count is 1
+  /// (`plural`, when the noun does not take an "s": "query", "queries"). The one rule of every
+  /// message that counts.
+  package static func plural(_ n: Int, _ noun: String, _ plural: String? = nil) -> String {
+    n == 1 ? "1 \(noun)" : "\(n) \(plural ?? noun + "s")"
+  }
+
   package static func padRight(_ s: String, _ width: Int) -> String { Text.padRight(s, width) }
 
   package static func padLeft(_ s: String, _ width: Int) -> String { Text.padLeft(s, width) }

@@ -152,6 +152,12 @@ package struct DiagnosticPrinter: Sendable {
   /// may be the one that is wrong.
   package func usageError(_ message: String, help: String) {
     emit(Diagnostic(.error, code: "usage", message))
+    helpNote(help)
+  }
+
+  /// The note after a usage error that points at the command's help (code `help`), printed
+  /// with `--quiet` too.
+  package func helpNote(_ help: String) {
     emit(Diagnostic(.note, code: "help", help))
   }
 

@@ -1,3 +1,5 @@
+import DeckBase
+
 /// The command line after parsing, with typed access by option name.
 ///
 /// Asking for a name the command does not declare is a programming error and stops the program
@@ -12,6 +14,14 @@ package struct ParsedArguments: Sendable {
   package internal(set) var positionals: [String]
   /// The command as typed to run it, "menudeck stats": for messages that show a command line.
   package internal(set) var commandName = ""
+  /// The whole command line as typed, the program's name first (`menudeck`, whatever path
+  /// started it): for messages that show the command to run instead.
+  package internal(set) var commandLine: [String] = []
+  /// The index in `commandLine` of the word that holds each given value, by option name, in
+  /// the order of `given` (the value's own word, or `--name=value`).
+  var valueWords: [String: [Int]] = [:]
+  /// The index in `commandLine` of each positional value.
+  var positionalWords: [Int] = []
 
   init(declared: [String: CommandOption], arguments: [CommandArgument]) {
     self.declared = declared
@@ -30,6 +40,11 @@ package struct ParsedArguments: Sendable {
 
   /// Whether this command declares the option (for code shared by several commands).
   package func declares(_ name: String) -> Bool { declared[name] != nil }
+
+  /// Whether this command declares the positional argument `<name>`.
+  package func declaresArgument(_ name: String) -> Bool {
+    argumentSpecs.contains { $0.name == name }
+  }
 
   /// Whether the command declares exactly this option (not another one of the same name, such
   /// as `validate`'s report `--format` beside the deck `--format`).
@@ -105,6 +120,38 @@ package struct ParsedArguments: Sendable {
       guard let eq = text.firstIndex(of: "="), eq != text.startIndex else { return nil }
       return (String(text[..<eq]), String(text[text.index(after: eq)...]))
     }
+  }
+
+  /// The command line as typed, as a shell reads it (`TextLayout.shellWord`), with each value
+  /// of the option or positional argument `name` that `replace` maps to shell text replaced by
+  /// that text, as it is (`-`, `<(zcat a.gz)`; after `--name=` when the value was attached),
+  /// and `appending` (shell text) at the end: the command a message tells to run instead.
+  package func shellCommand(
+    replacingValuesOf name: String, with replace: (String) -> String?, appending: [String] = []
+  ) -> String {
+    var words = commandLine.map { TextLayout.shellWord($0) }
+    var replaced: [(word: Int, value: String)] = []
+    if declared[name] != nil {
+      for (k, word) in (valueWords[name] ?? []).enumerated() where k < (given[name]?.count ?? 0) {
+        replaced.append((word, given[name]![k]))
+      }
+    } else if argumentSpecs.contains(where: { $0.name == name }) {
+      for k in positionRange(of: name).values where k < positionalWords.count {
+        replaced.append((positionalWords[k], positionals[k]))
+      }
+    }
+    for (word, value) in replaced {
+      guard word < commandLine.count, let text = replace(value) else { continue }
+      let typed = commandLine[word]
+      if typed != value, typed.hasPrefix("--"), let eq = typed.firstIndex(of: "="),
+        typed[typed.index(after: eq)...] == value
+      {
+        words[word] = TextLayout.shellWord(String(typed[...eq])) + text
+      } else {
+        words[word] = text
+      }
+    }
+    return (words + appending).joined(separator: " ")
   }
 
   /// The value of a single positional argument, nil when an optional one was left out.

@@ -49,10 +49,29 @@ private func isOptionToken(_ token: String) -> Bool {
 }
 
 /// Whether `token` can be the value of the option before it: anything that does not look like
-/// an option; "-" and negative numbers ("-5", "-0.25") are values.
+/// an option; "-" and negative numbers ("-5", "-0.25") are values, and so is a word of dashes
+/// and then a digit ("--1", a doubled sign): no option's name starts with a digit, so it can
+/// only be a value, which the option then judges ("invalid date '--1' ...") instead of the
+/// parser saying that no value was given.
 private func isValueToken(_ token: String) -> Bool {
   guard isOptionToken(token) else { return token != "--" }
-  return Double(token) != nil
+  if Double(token) != nil { return true }
+  let first = token.drop { $0 == "-" }.first
+  return first.map { $0.isASCII && $0.isNumber } ?? false
+}
+
+/// The values given so far, by long option name, with where each came from: the index in the
+/// tokens of the word that holds it (the value's own word, or `--name=value`).
+private struct GivenValues {
+  var values: [String: [String]] = [:]
+  var tokens: [String: [Int]] = [:]
+
+  subscript(name: String) -> [String]? { values[name] }
+
+  mutating func append(_ name: String, _ value: String, token: Int) {
+    values[name, default: []].append(value)
+    tokens[name, default: []].append(token)
+  }
 }
 
 struct CommandLineParser {
@@ -61,7 +80,7 @@ struct CommandLineParser {
 
   func resolve() -> Resolution {
     var path = [root]
-    var given: [String: [String]] = [:]
+    var given = GivenValues()
     var index = 0
     while true {
       let command = path[path.count - 1]
@@ -120,7 +139,7 @@ struct CommandLineParser {
 
   /// Parses the options and arguments of the command at the end of `path`.
   private func parseLeaf(
-    path: [CommandSpec], table: OptionTable, from start: Int, given: [String: [String]]
+    path: [CommandSpec], table: OptionTable, from start: Int, given: GivenValues
   ) -> Resolution {
     let command = path[path.count - 1]
     let optionPart = tokens[start...].prefix { $0 != "--" }
@@ -132,15 +151,18 @@ struct CommandLineParser {
     }
     var given = given
     var positionals: [String] = []
+    var positionalTokens: [Int] = []
     var index = start
     while index < tokens.count {
       let token = tokens[index]
       if token == "--" {
         positionals.append(contentsOf: tokens[(index + 1)...])
+        positionalTokens.append(contentsOf: (index + 1)..<tokens.count)
         break
       }
       guard isOptionToken(token) else {
         positionals.append(token)
+        positionalTokens.append(index)
         index += 1
         continue
       }
@@ -168,9 +190,15 @@ struct CommandLineParser {
       for option in level.options { declared[option.name] = option }
     }
     var arguments = ParsedArguments(declared: declared, arguments: specs)
-    arguments.given = given.filter { declared[$0.key] != nil }
+    arguments.given = given.values.filter { declared[$0.key] != nil }
     arguments.positionals = positionals
     arguments.commandName = path.map(\.name).joined(separator: " ")
+    // The words as typed, the program's name first: each index one more than in `tokens`.
+    arguments.commandLine = [root.name] + tokens
+    arguments.valueWords = given.tokens.filter { declared[$0.key] != nil }.mapValues {
+      $0.map { $0 + 1 }
+    }
+    arguments.positionalWords = positionalTokens.map { $0 + 1 }
     return .run(path: path, arguments: arguments)
   }
 
@@ -189,7 +217,7 @@ struct CommandLineParser {
 
   /// Consumes the option at `tokens[index]` (and its value), recording it in `given`.
   private func consume(
-    _ index: inout Int, table: OptionTable, given: inout [String: [String]]
+    _ index: inout Int, table: OptionTable, given: inout GivenValues
   ) -> OptionOutcome {
     let token = tokens[index]
     if token.hasPrefix("--") {
@@ -203,22 +231,21 @@ struct CommandLineParser {
         name = String(body)
       }
       guard let option = table.byName[name] else { return .unknown }
+      let word = index
       index += 1
       if option.kind == .flag {
         if let attached {
           return .failed("flag '--\(name)' takes no value; remove '=\(attached)'")
         }
-        given[name, default: []].append("")
+        given.append(name, "", token: word)
         return .consumed
       }
-      if attached == nil {
-        guard index < tokens.count, isValueToken(tokens[index]) else {
-          return .failed(missingValue("--\(name)", option))
-        }
-        attached = tokens[index]
-        index += 1
+      if let attached { return record(option, value: attached, given: &given, token: word) }
+      guard index < tokens.count, isValueToken(tokens[index]) else {
+        return .failed(missingValue("--\(name)", option))
       }
-      return record(option, value: attached!, given: &given)
+      index += 1
+      return record(option, value: tokens[index - 1], given: &given, token: index - 1)
     }
     // One or more short options: "-v", "-vq", "-o file", "-vo file".
     let letters = Array(token.dropFirst())
@@ -227,11 +254,12 @@ struct CommandLineParser {
       guard let option = table.byShort[letter] else { return .unknown }
       options.append(option)
     }
+    let word = index
     index += 1
     for (position, option) in options.enumerated() {
       let spelling = "-\(letters[position])"
       if option.kind == .flag {
-        given[option.name, default: []].append("")
+        given.append(option.name, "", token: word)
         continue
       }
       if position != options.count - 1 {
@@ -242,7 +270,7 @@ struct CommandLineParser {
       }
       let value = tokens[index]
       index += 1
-      if case .failed(let message) = record(option, value: value, given: &given) {
+      if case .failed(let message) = record(option, value: value, given: &given, token: index - 1) {
         return .failed(message)
       }
     }
@@ -250,7 +278,7 @@ struct CommandLineParser {
   }
 
   private func record(
-    _ option: CommandOption, value: String, given: inout [String: [String]]
+    _ option: CommandOption, value: String, given: inout GivenValues, token: Int
   ) -> OptionOutcome {
     if let choices = option.choices, !choices.contains(value) {
       return .failed(
@@ -261,7 +289,7 @@ struct CommandLineParser {
       return .failed(
         "option '--\(option.name)' given twice ('\(previous)' and '\(value)'); give it once")
     }
-    given[option.name, default: []].append(value)
+    given.append(option.name, value, token: token)
     return .consumed
   }
 

@@ -2,8 +2,9 @@ import DeckBase
 
 /// Parses `arguments` (the command line without the program name) against the command tree
 /// rooted at `root` and runs what they ask for:
-/// - a command: its `run` closure; a thrown `UsageError` is a wrong command line (exit 64), any other
-///   error prints "<program>: error: <message>" with the code of `ExitCode.for(_:)`;
+/// - a command: its `run` closure; a thrown error prints "<program>: error: <message>" and ends
+///   with the code of `ExitCode.for(_:)`; when that is 64 (a `UsageError`, or any error whose
+///   code is usage) a pointer to the command's help follows, as after the parser's errors;
 /// - `--help`, `-h` or `help <subcommand>`: the help on standard output, exit 0;
 /// - `--version` (when the root has a version): the version on standard output, exit 0;
 /// - a wrong command line: "<program>: error: <message>" and "<program>: note: see '<command>
@@ -70,14 +71,17 @@ package func runCommand(_ root: CommandSpec, arguments: [String], io: CLIStreams
     }
     do {
       code = try run(arguments, context)
-    } catch let error as UsageError {
-      progress?.close()
-      diagnostics.usageError(error.message, help: HelpFormatter.helpPointer(path: path))
-      code = .usage
     } catch {
       progress?.close()
       code = ExitCode.for(error)
-      if !io.stdout.isBrokenPipe { diagnostics.error(error) }
+      if !io.stdout.isBrokenPipe {
+        diagnostics.error(error)
+        // Every wrong command line (exit 64) points at the help, whatever error type says so
+        // (`UsageError`, `CommandFailure(.usage, ...)`, an output that is an input).
+        if code == .usage, ExitCode.message(for: error, program: root.name) != nil {
+          diagnostics.helpNote(HelpFormatter.helpPointer(path: path))
+        }
+      }
     }
     progress?.close()
   }

@@ -132,7 +132,8 @@ public struct Shortfall: Sendable, Equatable, CustomStringConvertible {
     }
     if cappedByCategory > 0 { parts.append("\(cappedByCategory) by category cap") }
     if parts.isEmpty {
-      return "deck has \(cards) of \(size) cards (the catalog has only \(catalogCount) dishes)"
+      let dishes = catalogCount == 1 ? "1 dish" : "\(catalogCount) dishes"
+      return "deck has \(cards) of \(size) cards (the catalog has only \(dishes))"
     }
     let why = parts.joined(separator: ", ")
     return "deck has \(cards) of \(size) cards (held back: \(why))"

@@ -84,6 +84,15 @@ package enum CSVDelimiter: UInt8, Sendable, CaseIterable, CustomStringConvertibl
     "the header is separated by \(found.separating), not \(separating); give \(found.option)"
   }
 
+  /// The message of a log whose first row after the header is one field holding `found`
+  /// where `self` was expected: "the rows are separated by ';', not ','; give --delimiter ';'",
+  /// and, for a header given on the command line (`--csv-header`), that its names are
+  /// separated the same way.
+  package func wrongRowDelimiter(_ found: CSVDelimiter, givenHeader: Bool) -> String {
+    "the rows are separated by \(found.separating), not \(separating); give \(found.option)"
+      + (givenHeader ? " and separate the names of --csv-header by \(found.separating) too" : "")
+  }
+
   /// `';'` or `tabs`, after "separated by".
   private var separating: String { self == .tab ? "tabs" : description }
 }

@@ -277,7 +277,7 @@ package final class DeckWriter {
     var lines: [String] = []
     if decks > 0 { lines.append("") }
     lines.append(
-      "\(deck.user)  \(deck.date) (\(deck.date.weekday))  \(header.strategy)  seed \(header.seed)  \(deck.cards.count) cards"
+      "\(deck.user)  \(deck.date) (\(deck.date.weekday))  \(header.strategy)  seed \(header.seed)  \(TextLayout.plural(deck.cards.count, "card"))"
     )
     let idWidth = max(4, deck.cards.map { Text.displayWidth(catalog[$0.item].id) }.max() ?? 0)
     let nameWidth = min(

@@ -75,18 +75,32 @@ package enum EventFormat: String, Sendable, CaseIterable {
     return nil
   }
 
+  /// What to run instead of a command that reads a compressed log: given the log's name as
+  /// the reader names it (`<stdin>` for standard input) and its compression, the words after
+  /// "menudeck reads logs uncompressed; ". The command line knows the command that was run
+  /// (`RunSettings`); this default, for readers without one, pipes into `menudeck deck`.
+  package typealias CompressedLogAdvice =
+    @Sendable (_ name: String, _ compression: Compression) -> String
+
+  /// The advice without a command line: pipe the log into `menudeck deck --history -`.
+  package static let pipeIntoDeck: CompressedLogAdvice = { name, compression in
+    let source = name == "<stdin>" ? "LOG" : TextLayout.shellWord(name)
+    return "pipe it through \(compression.decompress) and give '-' for the log: "
+      + "\(compression.decompress) \(source) | menudeck deck --history -"
+  }
+
   /// What to say of a compressed log (`name` as the messages name it; `<stdin>` for standard
   /// input): menudeck reads logs uncompressed, so the log is decompressed into standard input
-  /// (`-`, told JSON Lines or CSV by its first bytes). `byName`: the name said so, not the bytes.
+  /// (`-`, told JSON Lines or CSV by its first bytes), as `advice` says. `despiteName`: the
+  /// bytes said so though the name says JSON Lines or CSV.
   package static func compressedLogMessage(
-    name: String, _ compression: Compression, byName: Bool, piped: String
+    name: String, _ compression: Compression, despiteName: Bool,
+    advice: CompressedLogAdvice = pipeIntoDeck
   ) -> String {
-    let (kind, tool) = compression
-    let source = name == "<stdin>" ? "LOG" : TextLayout.shellWord(name)
-    let despite = byName || name == "<stdin>" ? "" : ", whatever its name says"
+    let despite = despiteName && name != "<stdin>" ? ", whatever its name says" : ""
     return
-      "the swipe log is compressed (\(kind)\(despite)) and menudeck reads logs uncompressed; "
-      + "pipe it through \(tool) and give '-' for the log: \(tool) \(source) | \(piped)"
+      "the swipe log is compressed (\(compression.name)\(despite)) and menudeck reads logs "
+      + "uncompressed; " + advice(name, compression)
   }
 }
 
@@ -104,9 +118,9 @@ package struct EventSource: Sendable, Equatable {
 
 /// Settings of the event reader.
 package struct EventReaderOptions {
-  /// The command line that reads a log from standard input, shown in the message about a
-  /// compressed log ("zcat log.gz | menudeck stats -").
-  package var pipedLog = "menudeck deck --history -"
+  /// What the message about a compressed log tells to run instead (the command that was run,
+  /// with the log decompressed into it: "zcat log.gz | menudeck stats -").
+  package var compressedLogAdvice: EventFormat.CompressedLogAdvice = EventFormat.pipeIntoDeck
   /// Decides raw drags (`dx`, `width`).
   package var swipeRule: SwipeRule
   /// The configured zone: timestamps with `Z` or an offset are converted to its wall clock.
@@ -201,10 +215,15 @@ package struct EventReader {
         stats.files.append(file)
         continue
       }
+      let kind = FileSystem.kind(of: source.path)
+      if kind == .directory {
+        throw .io(
+          path: source.path, message: "is a directory, not a swipe log; give the path of a file")
+      }
       let format: EventFormat
       if let f = source.format ?? EventFormat.forPath(source.path) {
         format = f
-      } else if let kind = FileSystem.kind(of: source.path), kind == .fifo || kind == .other {
+      } else if let kind, kind == .fifo || kind == .other {
         // A pipe without a telling name (`<(zcat log.gz)`): sniffed like standard input, from
         // the one read there is.
         let fd = open(source.path, O_RDONLY | O_CLOEXEC)
@@ -220,12 +239,10 @@ package struct EventReader {
         throw .invalid(
           path: source.path,
           message: EventFormat.compressedLogMessage(
-            name: source.path, compression, byName: true, piped: options.pipedLog))
+            name: source.path, compression, despiteName: false,
+            advice: options.compressedLogAdvice))
       } else {
-        throw .invalid(
-          path: source.path,
-          message: "cannot tell the format of the swipe log from its name; "
-            + "name the file .jsonl, .ndjson, .json or .csv (or pipe it to '-')")
+        throw unknownFormat(source.path, regular: kind == .regular)
       }
       let fd = try Self.openLog(source.path)
       defer { if fd != 0 { close(fd) } }
@@ -236,6 +253,31 @@ package struct EventReader {
     }
     sink.finish()
     return stats
+  }
+
+  /// The error of a log whose name tells no format: what its first bytes are when they tell
+  /// (a compressed log, a history snapshot), else that its name should.
+  private func unknownFormat(_ path: String, regular: Bool) -> DeckIOError {
+    let head =
+      regular
+      ? (try? TextInput.readPrefix(
+        path: path, count: max(EventFormat.magicLength, SnapshotFile.magic.count))) ?? [] : []
+    if let compression = head.withUnsafeBufferPointer({ EventFormat.compression(ofBytes: $0) }) {
+      return .invalid(
+        path: path,
+        message: EventFormat.compressedLogMessage(
+          name: path, compression, despiteName: false, advice: options.compressedLogAdvice))
+    }
+    if SnapshotFile.looksLikeSnapshot(head) {
+      return .invalid(
+        path: path,
+        message: "is a history snapshot, not a swipe log; give the swipe logs (snapshots are "
+          + "added up by 'menudeck merge')")
+    }
+    return .invalid(
+      path: path,
+      message: "cannot tell the format of the swipe log from its name; "
+        + "name the file .jsonl, .ndjson, .json or .csv (or pipe it to '-')")
   }
 
   /// One log from `base`: in `format`, or the format told from its first bytes when nil; its
@@ -386,7 +428,7 @@ package struct EventReader {
       defer { input = headed.base }
       var file = try readRecords(
         &headed, name: name, format: format, into: &sink, stats: &stats,
-        nextLine: firstLine - 1, atFileStart: true)
+        nextLine: firstLine - 1, atFileStart: true, headerStartsFile: fileStart)
       file.bytes -= header.count + 1
       file.lines -= 1
       options.progress?.add(-(header.count + 1))
@@ -394,7 +436,8 @@ package struct EventReader {
     }
     var file = try readRecords(
       &input, name: name, format: format, into: &sink, stats: &stats,
-      nextLine: firstLine - prelude.lines, atFileStart: fileStart || prelude.bytes > 0)
+      nextLine: firstLine - prelude.lines, atFileStart: fileStart || prelude.bytes > 0,
+      headerStartsFile: fileStart)
     file.bytes -= prelude.bytes
     file.lines -= prelude.lines
     options.progress?.add(-prelude.bytes)
@@ -402,30 +445,33 @@ package struct EventReader {
   }
 
   /// `readRecords` with CSV fields separated by `options.csvDelimiter`, a type for the loop.
+  /// `headerStartsFile`: the CSV header read first is the file's own (or `csvHeader` before
+  /// the file's first byte), so the record after it is the file's first row, not a part's.
   private func readRecords<S: EventSink, I: ByteInput>(
     _ input: inout I, name: String, format: EventFormat, into sink: inout S,
-    stats: inout EventReadStats, nextLine firstLine: Int, atFileStart fileStart: Bool
+    stats: inout EventReadStats, nextLine firstLine: Int, atFileStart fileStart: Bool,
+    headerStartsFile: Bool
   ) throws(DeckIOError) -> EventFileStats {
     switch (format, options.csvDelimiter) {
     case (.csv, .semicolon):
       return try readRecords(
         &input, name: name, format: format, into: &sink, stats: &stats, nextLine: firstLine,
-        atFileStart: fileStart, SemicolonSeparator.self)
+        atFileStart: fileStart, headerStartsFile: headerStartsFile, SemicolonSeparator.self)
     case (.csv, .tab):
       return try readRecords(
         &input, name: name, format: format, into: &sink, stats: &stats, nextLine: firstLine,
-        atFileStart: fileStart, TabSeparator.self)
+        atFileStart: fileStart, headerStartsFile: headerStartsFile, TabSeparator.self)
     default:
       return try readRecords(
         &input, name: name, format: format, into: &sink, stats: &stats, nextLine: firstLine,
-        atFileStart: fileStart, CommaSeparator.self)
+        atFileStart: fileStart, headerStartsFile: headerStartsFile, CommaSeparator.self)
     }
   }
 
   private func readRecords<S: EventSink, I: ByteInput, D: CSVSeparator>(
     _ input: inout I, name: String, format: EventFormat, into sink: inout S,
     stats: inout EventReadStats, nextLine firstLine: Int, atFileStart fileStart: Bool,
-    _: D.Type
+    headerStartsFile: Bool, _: D.Type
   ) throws(DeckIOError) -> EventFileStats {
     var file = EventFileStats(file: name, format: format)
     if format == .jsonLines, let columns = options.columns {
@@ -443,6 +489,10 @@ package struct EventReader {
     var eof = false
     var atFileStart = fileStart
     var nextLine = firstLine
+    // The line of the file's first row, once its header is read (0: not known, or not in this
+    // part): a record of one field there that holds another delimiter tells how rows are
+    // separated.
+    var firstRowLine = 0
 
     while true {
       // Refill: keep the unfinished tail, grow only when one record fills the whole buffer.
@@ -483,7 +533,8 @@ package struct EventReader {
           throw .invalid(
             path: name,
             message: EventFormat.compressedLogMessage(
-              name: name, compression, byName: false, piped: options.pipedLog))
+              name: name, compression, despiteName: EventFormat.forPath(name) != nil,
+              advice: options.compressedLogAdvice))
         }
         if filled >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { start = 3 }
       }
@@ -499,6 +550,12 @@ package struct EventReader {
           guard let end = parser.recordEnd(after: failure, buffer + start, filled - start, eof)
           else { break }  // need more bytes to see where the bad record ends
           let record = UnsafeBufferPointer(start: buffer + start, count: end.consumed)
+          if let other = failure.rowDelimiter, firstRowLine > 0, nextLine == firstRowLine {
+            throw .malformed(
+              SourceLocation(file: name, line: nextLine),
+              message: parser.delimiter.wrongRowDelimiter(
+                other, givenHeader: options.csvHeader != nil))
+          }
           let location = failure.location(in: record, file: name, firstLine: nextLine)
           let error = DeckIOError.malformed(location, message: failure.message)
           guard options.skipBadLines && !failure.fatal else { throw error }
@@ -537,7 +594,9 @@ package struct EventReader {
           file.hesitations += 1
         case .neutral:
           file.neutral += 1
-        case .blank, .header, .needMore:
+        case .header:
+          if headerStartsFile { firstRowLine = nextLine + outcome.lines }
+        case .blank, .needMore:
           break
         }
         file.lines += outcome.lines

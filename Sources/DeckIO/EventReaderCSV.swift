@@ -220,10 +220,15 @@ extension RecordParser {
         return RecordOutcome(kind: .header, consumed: consumed, lines: lines)
       }
       if k != columnCount {
-        throw LineFailure(
+        var failure = LineFailure(
           k > columnCount ? csvData[3 * columnCount] : contentEnd, nil,
-          "this row has \(k) fields but the header has \(columnCount); "
+          "this row has \(TextLayout.plural(k, "field")) but the header has \(columnCount); "
             + "quote fields that contain \(delimiter.plural)")
+        if k == 1 && csvData[2] == 0 && columnCount > 1 {
+          failure.rowDelimiter = delimiter.separating(
+            UnsafeBufferPointer(start: p + csvData[0], count: csvData[1] - csvData[0]))
+        }
+        throw failure
       }
       if fastPaths && csvByField && csvFieldValues(p, fromEnds: false) {
         let kind = try finish(end: contentEnd)

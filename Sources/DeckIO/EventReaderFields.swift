@@ -88,6 +88,10 @@ struct LineFailure: Error {
   var fatal = false
   /// The field as the log names it, when that is not `field.name` (a mapped column, `rating`).
   var label: String?
+  /// A CSV record read as one field that holds another delimiter, in a log whose header has
+  /// several columns: when it is the first record after the header, the rows are separated
+  /// by that delimiter (`EventReader` says so; later records keep the count of fields).
+  var rowDelimiter: CSVDelimiter?
 
   init(_ offset: Int, _ field: EventField?, _ message: String) {
     self.offset = offset

@@ -86,9 +86,11 @@ package struct LogEvent: Sendable, Hashable {
 /// `YYYY-MM-DDTHH:MM:SS+09:00`, as every log menudeck reads and writes carries: the event's own
 /// (`LogEvent.utcOffset`, `play`'s, taken with the instant), else the one the writer's zone has
 /// at that wall-clock time (`simulate`'s; in an hour the clocks repeat, the first). A reader in
-/// that zone gives back the same `at`. Without either (no zone, a wall-clock time the zone skips,
-/// an offset that is no whole number of minutes) it is written without an offset, which the
-/// reader takes as it is in its configured zone: the same `at` too. Numbers are written in
+/// that zone gives back the same `at`. A wall-clock time the zone skips (the hour clocks are set
+/// forward) gets the offset in effect before the skip: the instant it denotes, which a reader
+/// in that zone gives back an hour later (`02:18:09-05:00` reads as 03:18:09 in New York).
+/// Without a zone, or with an offset that is no whole number of minutes, it is written without
+/// an offset, which the reader takes as it is in its configured zone: the same `at`. Numbers are written in
 /// plain decimal (never an exponent) with the fewest digits that read back to the same `Double`
 /// (the standard library's shortest round-trip digits, which are the same on every platform), so
 /// the reader gets back exactly the values written and the bytes never depend on the locale.
@@ -240,17 +242,24 @@ package final class EventWriter {
 
   /// The offset from UTC that wall-clock `local` has in `zone`: the `o` for which the zone's
   /// offset at the instant `local - o` is `o`. In an hour the clocks repeat (set back) there are
-  /// two, and the first instant's (the larger offset) is taken; in an hour they skip (set
-  /// forward) there is none: nil. An offset is one of those in effect within a day of `local`.
-  package static func offset(ofLocal local: Int64, in zone: any UTCOffsetProvider) -> Int? {
+  /// two, and the first instant's (the larger offset) is taken. In an hour they skip (set
+  /// forward, 02:00 to 03:00) there is none, and the offset in effect before the gap is taken:
+  /// `02:18:09-05:00` in New York is the instant the clocks show as 03:18:09 EDT, the time a
+  /// clock that was not set forward would show. An offset is one of those in effect within a
+  /// day of `local`.
+  package static func offset(ofLocal local: Int64, in zone: any UTCOffsetProvider) -> Int {
     var best: Int?
+    var latest = Int.min
     for probe in [local - 86_400, local, local + 86_400] {
       let candidate = zone.offset(atUTC: probe)
+      latest = max(latest, candidate)
       if zone.offset(atUTC: local - Int64(candidate)) == candidate, candidate > (best ?? .min) {
         best = candidate
       }
     }
-    return best
+    // In a gap, the instant `local - after` (after: the offset past the gap, the larger) lies
+    // before the change, where the offset before the gap is in effect.
+    return best ?? zone.offset(atUTC: local - Int64(latest))
   }
 
   /// `YYYY-MM-DDTHH:MM:SS` for wall-clock seconds since 1970-01-01T00:00, then `offset` as

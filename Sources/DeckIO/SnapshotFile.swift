@@ -266,7 +266,9 @@ package enum SnapshotFile {
     guard bytes.count >= frame else {
       throw .invalid(
         path: file,
-        message: "the snapshot is truncated (\(bytes.count) bytes); ingest the logs again")
+        message:
+          "the snapshot is truncated (\(TextLayout.plural(bytes.count, "byte"))); ingest the logs "
+          + "again")
     }
     var length: UInt64 = 0
     for k in 0..<8 { length |= UInt64(bytes[start + 13 + k]) << (8 * UInt64(k)) }
@@ -296,7 +298,9 @@ package enum SnapshotFile {
           + "file written by 'menudeck ingest' or 'menudeck merge'")
     }
     guard bytes.count >= headerSize + checksumSize else {
-      throw refuse("the snapshot is truncated (\(bytes.count) bytes); ingest the logs again")
+      throw refuse(
+        "the snapshot is truncated (\(TextLayout.plural(bytes.count, "byte"))); ingest the logs "
+          + "again")
     }
     var version: UInt32 = 0
     for k in 0..<4 { version |= UInt32(bytes[9 + k]) << (8 * UInt32(k)) }

@@ -224,7 +224,9 @@ package final class PluginStrategy: RankingStrategy {
     guard results.count == batch.count else {
       throw fail(
         .wrongCount, request,
-        "returned \(results.count) results for \(batch.count) diners; a 'ranked' reply has one result per request, in order"
+        "returned \(TextLayout.plural(results.count, "result")) for "
+          + "\(TextLayout.plural(batch.count, "diner")); a 'ranked' reply has one result per "
+          + "request, in order"
       )
     }
     var out: [Scores] = []

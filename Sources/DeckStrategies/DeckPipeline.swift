@@ -133,7 +133,9 @@ package struct DeckPipeline {
     guard scores.count == contexts.count else {
       out.error = StrategyError.failed(
         strategy: name,
-        message: "returned \(scores.count) score lists for \(contexts.count) diners")
+        message:
+          "returned \(TextLayout.plural(scores.count, "score list")) for "
+          + "\(TextLayout.plural(contexts.count, "diner"))")
       return out
     }
     out.decks.reserveCapacity(contexts.count)

@@ -55,13 +55,15 @@ package struct StrategyOptions: Sendable, Equatable {
       guard inRange(v) else { throw outOfRange() }
       return .double(v)
     case .int:
-      guard let v = Int(text) else {
-        // Digits an Int cannot hold are a whole number beyond every range.
-        if RangeText.isWholeNumber(text) { throw outOfRange() }
-        throw not("a whole number")
+      // A whole number in any decimal form (`1e3` is 1000); one an Int cannot hold (`1e30`, or
+      // too many digits) is a whole number beyond every range.
+      switch RangeText.whole(text, as: Int.self) {
+      case .value(let v):
+        guard inRange(Double(v)) else { throw outOfRange() }
+        return .int(v)
+      case .outOfRange: throw outOfRange()
+      case .notWhole: throw not("a whole number")
       }
-      guard inRange(Double(v)) else { throw outOfRange() }
-      return .int(v)
     case .bool:
       switch text {
       case "true": return .bool(true)

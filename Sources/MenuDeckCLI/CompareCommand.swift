@@ -39,7 +39,9 @@ enum CompareOptions {
       + " file with diets and allergens.")
   static let split = Option<String>(
     "split", valueName: "date",
-    help: "Logs: learn from events before this date, evaluate on events from it on.")
+    help:
+      "Logs: learn from events before this date, evaluate on events from it on: "
+      + "\(DateArgument.forms).")
   static let holdout = Option<Double>(
     "holdout", valueName: "fraction",
     help:
@@ -162,7 +164,9 @@ let compareCommand = CommandSpec(
     OutputOptions.wait.spec,
     CompareOptions.users.spec,
     SimulationOptions.days.with(help: "Simulation: days to simulate (default 30).").spec,
-    SimulationOptions.start.with(help: "Simulation: first day, YYYY-MM-DD (default: today).").spec,
+    SimulationOptions.start.with(
+      help: "Simulation: first day, \(DateArgument.forms) (default: today)."
+    ).spec,
     SimulationOptions.mode.with(
       help: "Simulation: pick ends a session at the first right swipe, all swipes the whole deck."
     ).spec,

@@ -232,7 +232,7 @@ enum CompareLogs {
       throw CommandFailure(
         .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
     }
-    let split = try self.split(args)
+    let split = try self.split(args) { TimeZones.today(in: try Inputs.timeZone(config)) }
     let delimiters = try InputOptions.delimiters(args, config)
     let (catalog, catalogHash) = try Inputs.loadCatalog(
       catalogPath, io, delimiter: delimiters.catalog)
@@ -264,9 +264,10 @@ enum CompareLogs {
     var settings = RunSettings.readingLogs(
       config, zone: zone, catalogPath: catalogPath, logs: logs, seed: seed, rules: rules,
       skipBadLines: args.flag(InputOptions.skipBadLines))
-    try settings.readLogs(as: args)
+    try settings.readLogs(as: args, io)
     settings.hashesHistory = true
-    try HistoryFiles.checkPresent(logs, config, io)
+    try HistoryFiles.checkPresent(logs, config, io, snapshots: false)
+    try refuseSnapshots(logs, split: split, io)
     try checkDistinct(logs, io)
     let ope = args.flag(CompareOptions.ope)
     if ope, case .holdout = split {
@@ -293,6 +294,24 @@ enum CompareLogs {
       baseline: baseline, seed: seed, settings: settings, ope: ope, policies: policies,
       estimators: estimators, samples: samples, inputs: inputs, jobs: try InputOptions.jobs(args),
       tuning: tuning)
+  }
+
+  /// Refuses a history snapshot given as a log (exit 65): a snapshot keeps counts per diner and
+  /// dish, not the swipes with their times that the split needs.
+  static func refuseSnapshots(
+    _ logs: [String], split: LogSplit, _ io: CLIStreams, command: String = "compare"
+  ) throws {
+    for log in logs where log != "-" && SnapshotFile.isSnapshot(path: Paths.open(log, io)) {
+      let how: String
+      switch split {
+      case .date: how = "by date"
+      case .holdout: how = "into learnt and held-out (diner, dish) pairs"
+      }
+      throw DeckIOError.invalid(
+        path: log,
+        message: "is a history snapshot: \(command) needs the swipe logs, whose swipes it splits "
+          + "\(how); give the logs")
+    }
   }
 
   /// `--clip WEIGHT` and `--cross-fit FOLDS`, range-checked.
@@ -332,16 +351,13 @@ enum CompareLogs {
   }
 
   /// `--split DATE` or `--holdout FRACTION`, exactly one of them.
-  static func split(_ args: ParsedArguments) throws -> LogSplit {
+  static func split(_ args: ParsedArguments, today: () throws -> DeckDate) throws -> LogSplit {
     let holdout = try Limits.value(
       args, CompareOptions.holdout, give: "a fraction above 0 and below 1 (e.g. 0.2)"
     ) { $0 > 0 && $0 < 1 }
     switch (args.value(CompareOptions.split), holdout) {
     case (let text?, nil):
-      guard let date = DeckDate.parse(text) else {
-        throw UsageError("invalid date '\(text)' for '--split'; expected YYYY-MM-DD")
-      }
-      return .date(date)
+      return .date(try DateArgument.parse(text, option: "--split", today: today()))
     case (nil, let fraction?):
       return .holdout(fraction)
     case (nil, nil):

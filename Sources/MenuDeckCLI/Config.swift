@@ -54,6 +54,9 @@ package struct MenuDeckConfig: Sendable {
   /// A history that ends more than this many days before the deck date is stale: `deck`,
   /// `play` and `validate` warn (`deck --strict` fails); 0 turns the check off.
   package var staleHistoryDays = 2
+  /// Whether the config file gives `stale_history_days` (else `staleHistoryDays` is the
+  /// default), for messages that say where the number comes from.
+  package var staleHistoryDaysIsSet = false
   /// How to read foreign CSV logs (`columns`: `map`, `right`, `left`); nil for menudeck's own.
   package var columns: ColumnMapping?
   /// What separates the fields of each kind of CSV input (`csv_delimiter`); commas by default.

@@ -46,7 +46,8 @@ extension DeckRules {
 
 /// The whole number `v` of config key `key` within `range` (`or`: what else it may be, for the
 /// message), or a data error at its place: "'deck.size': '0' is out of range: give a whole
-/// number from 1 to 10000"; a whole number too long for an Int is out of range too.
+/// number from 1 to 10000". A whole number is one in any form JSON writes (`1e3` is 1000), and
+/// one too large for an Int (`1e30`) is out of range too; the message shows the file's text.
 func wholeNumber(
   _ v: JSONValue, _ key: String, in range: ClosedRange<Int>, or other: String? = nil
 ) throws(DeckIOError) -> Int {
@@ -54,14 +55,12 @@ func wholeNumber(
   guard let text = v.numberText else {
     throw v.error("'\(key)' is \(v.typeDescription), not a whole number; give \(expected)")
   }
-  guard let n = Int(text) else {
-    if RangeText.isWholeNumber(text) {
-      throw v.error("'\(key)': " + RangeText.outOfRange(text, give: expected))
-    }
+  switch RangeText.whole(text, as: Int.self) {
+  case .value(let n) where range.contains(n):
+    return n
+  case .value, .outOfRange:
+    throw v.error("'\(key)': " + RangeText.outOfRange(text, give: expected))
+  case .notWhole:
     throw v.error("'\(key)': " + RangeText.not("a whole number", text, give: expected))
   }
-  guard range.contains(n) else {
-    throw v.error("'\(key)': " + RangeText.outOfRange(text, give: expected))
-  }
-  return n
 }

@@ -9,20 +9,19 @@ extension MenuDeckConfig {
     if let v = try root.optionalValue(at: "stale_history_days") {
       // (0 turns the check off: docs/config.md.)
       staleHistoryDays = try wholeNumber(v, "stale_history_days", in: Limits.ruleDays)
+      staleHistoryDaysIsSet = true
     }
     if let v = try root.optionalValue(at: "seed") {
       let expected = "a whole number from 0 to \(UInt64.max)"
       guard let text = v.numberText else {
         throw v.error("'seed' is \(v.typeDescription), not a whole number; give \(expected)")
       }
-      guard let seed = UInt64(text) else {
-        throw v.error(
-          "'seed': "
-            + (RangeText.isWholeNumber(text)
-              ? RangeText.outOfRange(text, give: expected)
-              : RangeText.not("a whole number", text, give: expected)))
+      switch RangeText.whole(text, as: UInt64.self) {
+      case .value(let seed): self.seed = seed
+      case .outOfRange: throw v.error("'seed': " + RangeText.outOfRange(text, give: expected))
+      case .notWhole:
+        throw v.error("'seed': " + RangeText.not("a whole number", text, give: expected))
       }
-      self.seed = seed
     }
     if let v = try root.optionalValue(at: "time_zone") {
       timeZone = try v.requireString(field: "time_zone")

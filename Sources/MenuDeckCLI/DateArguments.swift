@@ -2,13 +2,19 @@ import DeckCommandLine
 import DeckCore
 import Foundation
 
-/// A date on the command line (`--date`, `ingest --before`): `YYYY-MM-DD`, or a day counted
-/// from today in the config's time zone (`today`, `tomorrow`, `yesterday`, `+N`, `-N`). A
-/// crontab gives the words as they are, whatever the server's own zone: a UTC server cannot
-/// easily compute Tokyo's tomorrow with `date`.
+/// A date on the command line (`--date`, `ingest --before`, `simulate --start`, `compare
+/// --start` and `--split`): `YYYY-MM-DD`, or a day counted from today in the config's time zone
+/// (`today`, `tomorrow`, `yesterday`, `+N`, `-N`). A crontab gives the words as they are,
+/// whatever the server's own zone: a UTC server cannot easily compute Tokyo's tomorrow with
+/// `date`.
 enum DateArgument {
   /// The most days `+N` and `-N` count from today: 100 years, as the deck rules' day windows.
   static let maxOffset = Limits.ruleDays.upperBound
+
+  /// The help's words for the forms a date option takes, after "YYYY-MM-DD".
+  static let forms =
+    "YYYY-MM-DD, or today, tomorrow, yesterday, +N or -N days from today, in the config's time "
+    + "zone"
 
   /// The date `text` names for `option`, the relative forms counted from `today`; a usage
   /// error (exit 64) that names the option and the forms otherwise.
@@ -21,6 +27,13 @@ enum DateArgument {
     case "yesterday": offset = -1
     default:
       guard let n = signedDays(text) else {
+        if text.hasPrefix("--"), let n = signedDays(String(text.dropFirst())) {
+          // A doubled sign: what was meant is -N.
+          throw UsageError(
+            "'\(option) \(text)': '\(text)' is not a date; give '\(option) -\(-n)' (one minus "
+              + "sign: \(plural(-n, "day")) before today), or YYYY-MM-DD, today, tomorrow, "
+              + "yesterday, +N or -N")
+        }
         throw UsageError(
           "invalid date '\(text)' for '\(option)'; expected YYYY-MM-DD, e.g. 2026-11-30, or "
             + "today, tomorrow, yesterday, +N or -N (days from today in the config's time zone)")

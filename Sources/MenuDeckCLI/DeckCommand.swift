@@ -154,9 +154,13 @@ enum DeckRun {
     }
     Summary.history(inputs.stats, future: inputs.future, date: settings.date, context: context)
     HistoryFreshness.tell(freshness, context)
+    // "48 decks (1 short of 10 cards) for 2026-11-25 with 'affinity' written to decks.json".
+    let short =
+      written.shortDecks > 0
+      ? " (\(written.shortDecks) short of \(plural(settings.rules.size, "card")))" : ""
     context.note(
-      "\(diners.count) deck\(diners.count == 1 ? "" : "s") for \(settings.date) with '\(settings.strategyName)'"
-        + (written.shortDecks > 0 ? ", \(written.shortDecks) short" : "")
+      "\(plural(diners.count, "deck"))\(short) for \(settings.date) with "
+        + "'\(settings.strategyName)'"
         + (outputs.dryRun
           ? " would be built (dry run)"
           : (out.flatMap { $0 == "-" ? nil : " written to \($0)" } ?? "")),
@@ -408,9 +412,9 @@ struct PhaseClock {
   }
 }
 
-/// "1 error", "2 errors".
+/// "1 error", "2 errors" (`TextLayout.plural`).
 func plural(_ n: Int, _ noun: String, _ plural: String? = nil) -> String {
-  n == 1 ? "1 \(noun)" : "\(n) \(plural ?? noun + "s")"
+  TextLayout.plural(n, noun, plural)
 }
 
 /// Everything a run reads to build decks, loaded the one way `deck` and `play` share: the

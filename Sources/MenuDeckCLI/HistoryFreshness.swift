@@ -63,13 +63,17 @@ struct HistoryFreshness: Error, Equatable, CustomStringConvertible {
     guard days > 0, let last = lastDay(history) else { return nil }
     let gap = date.days(since: last)
     guard gap > days else { return nil }
+    // Where the number comes from: the config's key, or the default (the key is not there).
     let setting =
-      config.bytes.isEmpty ? "stale_history_days" : "stale_history_days in \(config.path)"
+      config.staleHistoryDaysIsSet
+      ? "the \(days) of stale_history_days in \(config.path)"
+      : "the default \(days) of stale_history_days; set it in "
+        + (config.bytes.isEmpty ? "a config" : config.path)
     return HistoryFreshness(
       problem: .stale,
       message:
-        "the history ends on \(last), \(gap) days before the deck date \(date) (more than the "
-        + "\(days) of \(setting)): \(plural(history.events, "swipe")) of "
+        "the history ends on \(last), \(plural(gap, "day")) before the deck date \(date) (more "
+        + "than \(setting)): \(plural(history.events, "swipe")) of "
         + "\(plural(history.users.count, "diner")) in \(named). Add the missing days' logs (is "
         + "the nightly ingest running?), or raise stale_history_days",
       file: oneFile)
@@ -103,22 +107,41 @@ struct HistoryFreshness: Error, Equatable, CustomStringConvertible {
 /// A history file that is not there: a snapshot gets the command that creates it.
 enum HistoryFiles {
   /// Refuses a missing history file before any is read (exit 66): a snapshot that the first
-  /// nightly ingest has not made yet, or a mistyped path. A log with a log's name is left to the
-  /// reader, whose message is the same.
-  static func checkPresent(_ paths: [String], _ config: MenuDeckConfig, _ io: CLIStreams) throws {
-    for path in paths where path != "-" && FileSystem.kind(of: Paths.open(path, io)) == nil {
-      guard EventFormat.forPath(path) == nil else { continue }
-      guard path.hasSuffix(".snap") else {
-        throw DeckIOError.missingFile(path: path, what: "swipe log or history snapshot")
-      }
+  /// nightly ingest has not made yet, or a mistyped path. `snapshots`: whether the command
+  /// reads history snapshots at all (`compare` splits the swipes of logs, and a snapshot keeps
+  /// none, so its message says only "swipe log" and never the ingest that makes a snapshot).
+  /// What to check is the path, and the config too when the config names the file.
+  static func checkPresent(
+    _ paths: [String], _ config: MenuDeckConfig, _ io: CLIStreams, snapshots: Bool = true
+  ) throws {
+    for path in paths where path != "-" && isMissing(Paths.open(path, io)) {
       let fromConfig = config.history.contains(path)
+      let check = fromConfig ? DeckIOError.checkPathOrConfig : DeckIOError.checkPath
+      guard snapshots else {
+        throw DeckIOError.missingFile(path: path, what: "swipe log", check: check)
+      }
+      guard path.hasSuffix(".snap") else {
+        throw DeckIOError.missingFile(
+          path: path,
+          what: EventFormat.forPath(path) == nil ? "swipe log or history snapshot" : "swipe log",
+          check: check)
+      }
       throw DeckIOError.missingFile(
         path: path,
         what: "history snapshot"
           + (fromConfig
             ? " that the config's \"history\" names; 'menudeck ingest --config "
               + "\(config.path) LOG' creates it from the first log"
-            : "; 'menudeck ingest --into \(path) LOG' creates it from the first log"))
+            : "; 'menudeck ingest --into \(path) LOG' creates it from the first log"),
+        check: check)
     }
+  }
+
+  /// Whether nothing is at `path` (not a file that cannot be looked at, which the reader
+  /// reports as it is).
+  private static func isMissing(_ path: String) -> Bool {
+    var info = stat()
+    guard stat(path, &info) != 0 else { return false }
+    return errno == ENOENT || errno == ENOTDIR
   }
 }

@@ -29,9 +29,7 @@ enum InputOptions {
       + "for a .jsonl or .ndjson name or '-', CSV for a .csv name.")
   static let date = Option<String>(
     "date", short: "d", valueName: "date",
-    help:
-      "Deck date: YYYY-MM-DD, or today, tomorrow, yesterday, +N or -N days from today, in the "
-      + "config's time zone (default: today).")
+    help: "Deck date: \(DateArgument.forms) (default: today).")
   static let strategy = Option<String>(
     "strategy", short: "s", valueName: "name", help: "Strategy or named configuration."
   ).with { $0.completions = strategyCompletions }

@@ -32,8 +32,9 @@ struct RunSettings {
   var hashesHistory = false
   /// Counts the bytes of the logs as they are read, for the progress line (`Inputs.counting`).
   var progress: ProgressCounter? = nil
-  /// This command reading a log from standard input (set by `readLogs(as:)`), for messages.
-  var pipedLog = "menudeck deck --history -"
+  /// What the message about a compressed log tells to run instead: this run's command line
+  /// with the log decompressed into it (set by `readLogs(as:_:)`).
+  var compressedLogAdvice: EventFormat.CompressedLogAdvice = EventFormat.pipeIntoDeck
 
   /// The mapping the logs are read with.
   var effectiveColumns: ColumnMapping? { columns ?? config.columns }
@@ -47,18 +48,18 @@ struct RunSettings {
     options.csvDelimiter = delimiters.history
     options.hashing = hashesHistory
     options.progress = progress
-    options.pipedLog = pipedLog
+    options.compressedLogAdvice = compressedLogAdvice
     return options
   }
 
   /// Takes the options that say how logs (and the other CSV inputs) are read (`--columns`,
-  /// `--right`, `--left`, `--csv-header`, `--delimiter`) from the command line, over the config.
-  mutating func readLogs(as args: ParsedArguments) throws {
+  /// `--right`, `--left`, `--csv-header`, `--delimiter`) from the command line, over the config,
+  /// and what to tell to run instead of a compressed log among `historyPaths`.
+  mutating func readLogs(as args: ParsedArguments, _ io: CLIStreams) throws {
     delimiters = try InputOptions.delimiters(args, config)
     columns = try InputOptions.columnMapping(args, config: config)
     csvHeader = try InputOptions.csvHeader(args, self)
-    pipedLog =
-      args.commandName + (args.declares(InputOptions.history) ? " --history -" : " -")
+    compressedLogAdvice = CompressedLogs.advice(args, logs: historyPaths, io)
   }
 
   /// Settings for a command that only reads swipe logs (`stats`, `ingest`, `compare` on logs):
@@ -147,7 +148,9 @@ enum Inputs {
         try TextInput.readBytes(path: p, what: "config")
       }
     } catch {
-      guard case .missingFile = error, !given else { throw error }
+      guard case .missingFile = error else { throw error }
+      // The config itself is missing: there is no config to check.
+      guard !given else { throw error.checking(DeckIOError.checkPath) }
       if catalogOptional
         || (args.declares(InputOptions.catalog) && args.isGiven(InputOptions.catalog))
       {
@@ -209,7 +212,7 @@ enum Inputs {
       config: config, catalogPath: catalog, usersPath: users, historyPaths: history,
       strategyName: strategyName, strategy: strategy, seed: seed, date: date, zone: zone,
       format: format, rules: rules, skipBadLines: skip, rejectsPath: rejects)
-    try settings.readLogs(as: args)
+    try settings.readLogs(as: args, io)
     return settings
   }
 

@@ -87,8 +87,8 @@ enum Limits {
     let (values, overflow) = resamples.multipliedReportingOverflow(by: perResample)
     guard overflow || values > replicateValues else { return }
     throw UsageError(
-      "'--resamples' \(resamples) with \(table.arms.count) strategies and "
-        + "\(table.metrics.count) metrics would keep \(overflow ? "too many" : "\(values)") "
+      "'--resamples' \(resamples) with \(plural(table.arms.count, "strategy", "strategies")) and "
+        + "\(plural(table.metrics.count, "metric")) would keep \(overflow ? "too many" : "\(values)") "
         + "replicate values in memory (at most \(replicateValues)); give at most "
         + "\(max(replicateValues / perResample, 1)) resamples")
   }

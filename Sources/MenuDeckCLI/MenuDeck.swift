@@ -76,7 +76,7 @@ extension DeckIOError: ExitCodeProviding, DiagnosticDescribing {
   package var sourceLocation: SourceLocation? {
     switch self {
     case .malformed(let location, _): return location
-    case .missingFile(let path, _), .io(let path, _), .invalid(let path, _):
+    case .missingFile(let path, _, _), .io(let path, _), .invalid(let path, _):
       return SourceLocation(file: path, line: 0)
     }
   }
@@ -85,7 +85,7 @@ extension DeckIOError: ExitCodeProviding, DiagnosticDescribing {
     switch self {
     case .malformed(_, let message), .io(_, let message), .invalid(_, let message):
       return message
-    case .missingFile(let path, _):
+    case .missingFile(let path, _, _):
       let text = description
       return text.hasPrefix(path + ": ") ? String(text.dropFirst(path.count + 2)) : text
     }

@@ -114,8 +114,8 @@ extension DeckIOError {
     guard opened != written else { return self }
     func fix(_ p: String) -> String { p == opened ? written : p }
     switch self {
-    case .missingFile(let path, let what):
-      return .missingFile(path: fix(path), what: what)
+    case .missingFile(let path, let what, let check):
+      return .missingFile(path: fix(path), what: what, check: check)
     case .io(let path, let message):
       return .io(
         path: fix(path),

@@ -33,8 +33,8 @@ let playCommand = CommandSpec(
 
     --log FILE appends every swipe and every drag that sprang back (a hesitation) to FILE, one \
     line each as it happens, in the swipe-log schema that ingest, stats and deck --history \
-    read (.jsonl, or .csv with the dx and width columns). Standard input and output must be a \
-    terminal; NO_COLOR turns colours off.
+    read (.jsonl or .ndjson, or .csv with the dx and width columns). Standard input and output \
+    must be a terminal; NO_COLOR turns colours off.
 
     Examples:
       menudeck play --user u01 --date 2026-11-30
@@ -70,7 +70,9 @@ enum PlayRun {
     help: "The hint labels' language: en, or ja (the app's own).")
   static let log = Option<String>(
     "log", valueName: "file",
-    help: "Append every swipe and hesitation to this swipe log (.jsonl or .csv) as it happens.")
+    help:
+      "Append every swipe and hesitation to this swipe log (.jsonl, .ndjson or .csv) as it "
+      + "happens.")
 
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
     let io = context.io
@@ -82,11 +84,13 @@ enum PlayRun {
       }
       guard let format = EventAppender.format(path: path) else {
         throw UsageError(
-          "'--log \(path)': give the log a .jsonl (JSON Lines) or .csv name; the name says its "
-            + "format")
+          "'--log \(path)': give the log a .jsonl or .ndjson (JSON Lines) or .csv name; the "
+            + "name says its format")
       }
       logFormat = format
     }
+    // Before anything is read: without a terminal there is nothing to play.
+    let (input, output) = try terminal(io)
 
     let (config, settings) = try DeckRun.loadSettings(args, io)
     if let path = logPath {
@@ -96,7 +100,6 @@ enum PlayRun {
     var inputs = try DeckInputs.load(args, config, settings, io)
     HistoryFreshness.tell(inputs.freshness, context)
     let diner = try self.diner(args, inputs, context)
-    let (input, output) = try terminal(io)
     let deck = try inputs.deck(for: diner)
     try inputs.strategy.finish()
 

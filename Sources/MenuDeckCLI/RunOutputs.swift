@@ -128,10 +128,13 @@ final class RunOutputs {
     // Standard output takes one of them at most.
     let toStdout = given.filter { isStandardOutput($0.path) }
     if toStdout.count > 1 {
+      let named = toStdout.map { "'\($0.option) \($0.path)'" }
       throw CommandFailure(
         .usage,
-        toStdout.map { "'\($0.option) \($0.path)'" }.joined(separator: " and ")
-          + " all write to standard output; give all but one of them a file")
+        toStdout.count == 2
+          ? "\(named[0]) and \(named[1]) both write to standard output; give one of them a file"
+          : named.dropLast().joined(separator: ", ") + " and \(named.last!) all write to "
+            + "standard output; give all but one of them a file")
     }
     return given
   }
@@ -509,9 +512,14 @@ extension RunOutputs {
   /// Refuses `file`, an output, when it is one of `inputs` (the check every output passes), for
   /// a file a run appends to instead of replacing (`play --log`).
   static func refuseInput(_ file: File, inputs: [File], io: CLIStreams) throws {
-    try refuse(
-      file, FileIdentity(path: Paths.open(file.path, io)), inputs: identities(of: inputs, io),
-      what: "")
+    let identity = FileIdentity(path: Paths.open(file.path, io))
+    guard let identity,
+      let input = identities(of: inputs, io).first(where: { $0.identity == identity })
+    else { return }
+    throw CommandFailure(
+      .usage,
+      "'\(file.option) \(file.path)' would append to an input of this run "
+        + "(\(input.file.option) '\(input.file.path)'); choose another \(file.option)")
   }
 
   fileprivate static func refuse(

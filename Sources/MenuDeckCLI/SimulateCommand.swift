@@ -59,7 +59,8 @@ enum SimulationOptions {
     help: "How many synthetic diners, or a users file whose diners to simulate (default 1000).")
   static let days = Option<Int>("days", valueName: "n", help: "Days to simulate (default 30).")
   static let start = Option<String>(
-    "start", valueName: "date", help: "First simulated day, YYYY-MM-DD (default: today).")
+    "start", valueName: "date", help: "First simulated day: \(DateArgument.forms) (default: today)."
+  )
   static let strategies = Repeatable(
     "strategy", short: "s", valueName: "name",
     help: "Strategy or named configuration to simulate (default: the config's)."
@@ -125,8 +126,8 @@ enum Simulate {
       EventAppender.format(path: path) == nil
     {
       throw UsageError(
-        "'--events \(path)': give the log a .jsonl (JSON Lines) or .csv name; the name says its"
-          + " format, and the readers go by it")
+        "'--events \(path)': give the log a .jsonl or .ndjson (JSON Lines) or .csv name; the name "
+          + "says its format, and the readers go by it")
     }
     // The outputs are declared and locked before any input is read.
     var inputs = Inputs.configFiles(config)
@@ -229,10 +230,7 @@ enum Simulate {
     let zone = try Inputs.timeZone(config)
     var start = TimeZones.today(in: zone)
     if let text = args.value(SimulationOptions.start) {
-      guard let d = DeckDate.parse(text) else {
-        throw UsageError("invalid date '\(text)' for '--start'; expected YYYY-MM-DD")
-      }
-      start = d
+      start = try DateArgument.parse(text, option: "--start", today: start)
     }
     guard let lastDay = DeckDate(year: 9999, month: 12, day: 31),
       start.adding(days: days - 1) <= lastDay
@@ -468,7 +466,7 @@ let statsCommand = CommandSpec(
     var settings = RunSettings.readingLogs(
       config, zone: zone, catalogPath: catalogPath, logs: logs,
       skipBadLines: args.flag(InputOptions.skipBadLines))
-    try settings.readLogs(as: args)
+    try settings.readLogs(as: args, io)
     let options = StatsOptions(deckSize: size, repeatWindowDays: window)
     let format = StatsFormat(rawValue: args.value(StatsCommandOptions.format)!)!
     // Only the JSON document's run header and --verbose show the logs' hashes.

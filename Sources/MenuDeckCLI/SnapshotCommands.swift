@@ -107,9 +107,9 @@ enum Ingest {
   static let before = Option<String>(
     "before", valueName: "date",
     help:
-      "Add up only the swipes dated before this day: YYYY-MM-DD, or today, tomorrow, +N or -N "
-      + "days from today in the config's time zone (default: tomorrow). Later swipes wait in the "
-      + "snapshot for their day: decks count them from the day after theirs.")
+      "Add up only the swipes dated before this day: \(DateArgument.forms) (default: tomorrow). "
+      + "Later swipes wait in the snapshot for their day: decks count them from the day after "
+      + "theirs.")
   static let catalog = InputOptions.catalog.with(
     help:
       "Check the logs' dishes against this catalog (default: the config's): swipes of dishes it "
@@ -190,7 +190,7 @@ enum Ingest {
     if let path = request.rejectsPath {
       rejects = InputOptions.rejectsWriter(path, output: try outputs.output("--rejects"))
     }
-    try request.settings.readLogs(as: args)
+    try request.settings.readLogs(as: args, io)
     let started = monotonicSeconds()
     try Inputs.counting("ingest", request.logs, request.settings, io) { settings in
       var counted = request
@@ -315,7 +315,7 @@ enum Ingest {
       ).0
     }
     let settings = RunSettings.readingLogs(
-      config, zone: zone, catalogPath: catalogPath ?? "", skipBadLines: skip,
+      config, zone: zone, catalogPath: catalogPath ?? "", logs: logs, skipBadLines: skip,
       rejectsPath: rejectsPath)
     return Request(
       into: into, adding: adding, intoFromConfig: given == (nil, nil), logs: logs,
@@ -566,9 +566,12 @@ enum Ingest {
 
   /// SHA-256 (hex) and size of a file, read in chunks.
   static func fileSHA256(_ path: String) throws(DeckIOError) -> (String, Int) {
+    if FileSystem.kind(of: path) == .directory {
+      throw .io(path: path, message: "is a directory, not a swipe log; give the path of a file")
+    }
     guard let handle = FileHandle(forReadingAtPath: path) else {
       if !FileManager.default.fileExists(atPath: path) {
-        throw .missingFile(path: path, what: "swipe log")
+        throw .missingFile(path: path, what: "swipe log", check: DeckIOError.checkPath)
       }
       throw .io(path: path, message: "cannot open the swipe log")
     }
@@ -610,7 +613,13 @@ enum Merge {
       wait: OutputOptions.wait(args), context: context)
     defer { outputs.abort() }
     var count = 0
-    let merged = try Snapshots.merge(inputs, io, concatenated: true) { _, _, _ in count += 1 }
+    let merged: HistorySnapshot
+    do {
+      merged = try Snapshots.merge(inputs, io, concatenated: true) { _, _, _ in count += 1 }
+    } catch let error as DeckIOError {
+      // merge takes no config: only the command line named the snapshots.
+      throw error.checking(DeckIOError.checkPath)
+    }
     try outputs.write(SnapshotOptions.encode(merged, args), to: "--out")
     try outputs.commit()
     context.note(

@@ -282,7 +282,7 @@ enum Tune {
         throw CommandFailure(
           .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
       }
-      split = try CompareLogs.split(args)
+      split = try CompareLogs.split(args) { TimeZones.today(in: try Inputs.timeZone(config)) }
       cut = try Tuning.cut(args, split: split)
       validationText = Tuning.describe(cut, split: split)
       let delimiters = try InputOptions.delimiters(args, config)
@@ -328,7 +328,7 @@ enum Tune {
       logSettings = RunSettings.readingLogs(
         config, zone: zone, catalogPath: catalogPath, logs: logs, seed: seed, rules: rules,
         skipBadLines: args.flag(InputOptions.skipBadLines))
-      try logSettings.readLogs(as: args)
+      try logSettings.readLogs(as: args, io)
       logSettings.hashesHistory = true
 
       // The strategy, its search space and the settings to try.
@@ -362,7 +362,8 @@ enum Tune {
           "'--name \(name)': a named configuration's name is not empty and holds no ':' or white"
             + " space (it is given to -s)")
       }
-      try HistoryFiles.checkPresent(logs, config, io)
+      try HistoryFiles.checkPresent(logs, config, io, snapshots: false)
+      try CompareLogs.refuseSnapshots(logs, split: split, io, command: "tune")
       try CompareLogs.checkDistinct(logs, io)
     }
   }

@@ -142,6 +142,9 @@ import Testing
       context.io.stdout.write("partial output\n")
       switch args.value("kind") {
       case "usage": throw UsageError("'--kind' needs a friend; add '--friend'")
+      case "usageFailure":
+        throw CommandFailure(.usage, "'--out -' and '--log -' both write to standard output")
+      case "usageCode": throw ExitCode.usage
       case "noInput":
         throw CommandFailure(.noInput, "Data/missing.json: no such file; check --catalog")
       case "silent":
@@ -159,6 +162,14 @@ import Testing
       "usage", 64,
       "tool: error: '--kind' needs a friend; add '--friend'\ntool: note: see 'tool --help'\n"
     ),
+    // Any error whose code is usage points at the help, not only a UsageError; a bare code,
+    // which prints no error, prints no pointer either.
+    (
+      "usageFailure", 64,
+      "tool: error: '--out -' and '--log -' both write to standard output\n"
+        + "tool: note: see 'tool --help'\n"
+    ),
+    ("usageCode", 64, ""),
     ("noInput", 66, "tool: error: Data/missing.json: no such file; check --catalog\n"),
     ("silent", 1, "3 checks failed\n"),
     (

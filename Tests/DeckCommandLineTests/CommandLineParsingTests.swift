@@ -180,6 +180,62 @@ enum CommandLineSample {
         == "menudeck deck: config=Config/menudeck.json strategy= format=json size=10\n")
   }
 
+  /// A word of dashes and then a digit is a value (no option's name starts with a digit): the
+  /// option judges it, instead of the parser saying no value was given. Other words that look
+  /// like options are still not values.
+  @Test func aDoubledSignIsAValueForTheOptionToJudge() {
+    #expect(
+      output(["--date", "--1"])
+        == "menudeck deck: config=Config/menudeck.json date=--1 format=json size=10\n")
+    #expect(
+      output(["--size", "--5", "-v"])
+        == "menudeck deck: config=Config/menudeck.json format=json size=--5 verbose\n")
+    let optionLike = Sample.run(["--out", "--verbose"])
+    #expect(optionLike.code == .usage)
+    #expect(optionLike.stderr.hasPrefix("menudeck: error: missing value for '--out'"))
+  }
+
+  /// The command line as typed, for a message that shows the command to run instead: the
+  /// values of an option or argument replaced (attached values keep their `--name=`), every
+  /// other word as a shell reads it.
+  @Test func theCommandLineAsTypedWithValuesReplaced() throws {
+    let root = CommandSpec(
+      name: "menudeck", abstract: "",
+      subcommands: [
+        CommandSpec(
+          name: "deck", abstract: "",
+          options: [
+            .repeatable("history", help: ""), .option("date", help: ""),
+            .option("out", short: "o", help: ""), .flag("verbose", short: "v", help: ""),
+          ],
+          arguments: [CommandArgument("log", help: "", isOptional: true, isRepeating: true)],
+          run: { args, context in
+            let history = args.shellCommand(replacingValuesOf: "history") {
+              $0.hasSuffix(".gz") ? "-" : nil
+            }
+            let logs = args.shellCommand(replacingValuesOf: "log", with: { "<(zcat \($0))" })
+            let added = args.shellCommand(
+              replacingValuesOf: "nothing", with: { _ in nil }, appending: ["--history", "-"])
+            context.io.stdout.write(history + "\n" + logs + "\n" + added + "\n")
+            return .success
+          })
+      ])
+    let outcome = Sample.run(
+      [
+        "deck", "-vo", "my decks.json", "--history", "a.gz", "--date", "2026-11-30",
+        "--history=b.gz", "--history", "c.jsonl", "x.gz", "--", "-y.gz",
+      ], root: root)
+    #expect(outcome.code == .success, "\(outcome.stderr)")
+    let typed = "menudeck deck -vo 'my decks.json' --history a.gz --date 2026-11-30"
+    let lines: [String] = [
+      "menudeck deck -vo 'my decks.json' --history - --date 2026-11-30 --history=- "
+        + "--history c.jsonl x.gz -- -y.gz",
+      typed + " --history=b.gz --history c.jsonl <(zcat x.gz) -- <(zcat -y.gz)",
+      typed + " --history=b.gz --history c.jsonl x.gz -- -y.gz --history -",
+    ]
+    #expect(outcome.stdout == lines.joined(separator: "\n") + "\n")
+  }
+
   @Test func doubleDashEndsOptions() {
     #expect(
       output(["validate", "a.jsonl", "--", "--config", "-v", "-"])

@@ -304,6 +304,97 @@ import Testing
         + "semicolons")
   }
 
+  /// The first row after the header read as one field that holds another delimiter: the rows
+  /// are separated by it (the header given with --csv-header, or one in another delimiter than
+  /// its rows), which stops the run even when skipping bad lines. A later row of one such field
+  /// is one bad row, as before; and "1 field", not "1 fields".
+  @Test func aFirstRowSeparatedByAnotherDelimiterSaysSo() {
+    let rows = Array(Self.logRows(seed: 5, count: 12).map { Array($0.prefix(8)) })
+    let semicolonRows = String(Self.write(rows, .semicolon).drop { $0 != "\n" }.dropFirst())
+    let commaHeader = "user,item,swipe,at,position,deck,dx,width"
+    for fast in [false, true] {
+      for skip in [false, true] {
+        // Headerless rows, the header given (with commas): line 1.
+        let given = Self.read(
+          semicolonRows, .comma, fast: fast, chunk: 61, skip: skip, header: commaHeader)
+        #expect(
+          given.error
+            == .malformed(
+              SourceLocation(file: "log.csv", line: 1),
+              message: "the rows are separated by ';', not ','; give --delimiter ';' and "
+                + "separate the names of --csv-header by ';' too"), "fast \(fast) skip \(skip)")
+        #expect(given.events.isEmpty)
+        // A header in the file with commas, rows with semicolons: line 2.
+        let inFile = Self.read(
+          commaHeader + "\n" + semicolonRows, .comma, fast: fast, chunk: 61, skip: skip)
+        #expect(
+          inFile.error
+            == .malformed(
+              SourceLocation(file: "log.csv", line: 2),
+              message: CSVDelimiter.comma.wrongRowDelimiter(.semicolon, givenHeader: false)))
+      }
+      // A later row of one field: the count of fields, with the singular.
+      let commaRows = Self.write(rows, .comma)
+      let lines = commaRows.split(separator: "\n", omittingEmptySubsequences: false)
+      let later = (lines.prefix(4) + ["u1;dish-1;left;2026-11-02T00:00:00Z"] + lines.dropFirst(4))
+        .joined(separator: "\n")
+      let error = Self.read(later, .comma, fast: fast, chunk: 61).error
+      #expect(
+        error?.description
+          == "log.csv:5:36: this row has 1 field but the header has 8; quote fields that "
+          + "contain commas", "fast \(fast)")
+    }
+    #expect(
+      CSVDelimiter.comma.wrongRowDelimiter(.tab, givenHeader: false)
+        == "the rows are separated by tabs, not ','; give --delimiter tab")
+  }
+
+  /// Read in parts, a part's first row is not the file's: a one-field row with semicolons at
+  /// the start of a later part is the count of fields, as the serial reader says; one right
+  /// after the header is the delimiter, however many parts.
+  @Test func inPartsOnlyTheFilesFirstRowTellsTheDelimiter() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    var lines = ["user,item,swipe,at"]
+    for k in 0..<200 {
+      lines.append("u\(k % 7),dish-\(k % 5),left,2026-11-0\(1 + k % 9)T10:00:00Z")
+    }
+    let items = DinerBuckets.Items(catalog: EventReaderByDinerTests.catalog)
+    func readBoth(_ text: String) throws -> [String] {
+      let path = dir.appendingPathComponent("log.csv").path
+      try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+      var messages: [String] = []
+      var ingest = HistoryIngest(catalog: EventReaderByDinerTests.catalog, cutoff: nil)
+      do {
+        _ = try EventReader().read([EventSource(path: path)], into: &ingest)
+        messages.append("ok")
+      } catch { messages.append(error.description) }
+      for jobs in [2, 4, 8] {
+        do {
+          _ = try EventReader().readInParts(
+            path: path, format: .csv, jobs: jobs, minimumPartBytes: 64,
+            sink: { DinerBuckets(items: items, buckets: jobs) }, finish: { _ in 0 })
+          messages.append("ok")
+        } catch { messages.append(error.description) }
+      }
+      return messages.map { $0.replacingOccurrences(of: path, with: "log.csv") }
+    }
+    var late = lines
+    late[150] = "u1;dish-1;left;2026-11-02T10:00:00Z"
+    let lateMessages = try readBoth(late.joined(separator: "\n") + "\n")
+    #expect(Set(lateMessages).count == 1, "\(lateMessages)")
+    #expect(lateMessages[0].hasPrefix("log.csv:151:"), "\(lateMessages[0])")
+    #expect(lateMessages[0].contains("this row has 1 field but the header has 4"))
+    var first = lines
+    first[1] = "u1;dish-1;left;2026-11-02T10:00:00Z"
+    let firstMessages = try readBoth(first.joined(separator: "\n") + "\n")
+    #expect(
+      firstMessages
+        == Array(
+          repeating: "log.csv:2: the rows are separated by ';', not ','; give --delimiter ';'",
+          count: 4))
+  }
+
   @Test(arguments: [CSVDelimiter.semicolon, .tab])
   func mappedLogsAndGivenHeadersTakeTheDelimiter(_ d: CSVDelimiter) throws {
     let mapping = try ColumnMapping(

@@ -311,7 +311,7 @@ import Testing
         let commas = Array((fields.joined(separator: ",") + eol).utf8)
         #expect(
           Self.same(commas + after, header: header, delimiter: d)
-            == "failure \(commas.count - eol.utf8.count) - this row has 1 fields but the header has "
+            == "failure \(commas.count - eol.utf8.count) - this row has 1 field but the header has "
             + "6; quote fields that contain \(d.plural)")
       }
     }

@@ -75,6 +75,61 @@ import Testing
     }
   }
 
+  /// A regular file whose name tells no format is told by its first bytes before the reader
+  /// gives up on its name: compressed (any of the four, the name not said to disagree), a
+  /// history snapshot (binary or text form); a directory is one, whatever its name; anything
+  /// else still asks for a telling name.
+  @Test func aNameThatTellsNothingIsToldByTheBytes() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    var sink = SwipeEventCollector()
+    for head in Self.heads {
+      let path = dir.appendingPathComponent("log-\(head.name)").path
+      try Data(head.bytes).write(to: URL(fileURLWithPath: path))
+      #expect(
+        throws: DeckIOError.invalid(
+          path: path,
+          message: "the swipe log is compressed (\(head.name)) and menudeck reads logs "
+            + "uncompressed; pipe it through \(head.tool) and give '-' for the log: "
+            + "\(head.tool) \(path) | menudeck deck --history -")
+      ) {
+        _ = try EventReader().read([EventSource(path: path)], into: &sink)
+      }
+    }
+    let snapshotMessage =
+      "is a history snapshot, not a swipe log; give the swipe logs (snapshots are added up by "
+      + "'menudeck merge')"
+    for (name, bytes) in [
+      ("h.snap", SnapshotFile.magic + [1, 0, 0, 0]), ("h64.snap", Array("MDSNAP64:AAAA\n".utf8)),
+    ] {
+      let path = dir.appendingPathComponent(name).path
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      #expect(throws: DeckIOError.invalid(path: path, message: snapshotMessage)) {
+        _ = try EventReader().read([EventSource(path: path)], into: &sink)
+      }
+    }
+    for name in ["days", "days.jsonl"] {
+      let path = dir.appendingPathComponent(name).path
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+      #expect(
+        throws: DeckIOError.io(
+          path: path, message: "is a directory, not a swipe log; give the path of a file")
+      ) {
+        _ = try EventReader().read([EventSource(path: path)], into: &sink)
+      }
+    }
+    let text = dir.appendingPathComponent("notes").path
+    try Data("user,item,swipe,at\n".utf8).write(to: URL(fileURLWithPath: text))
+    #expect(
+      throws: DeckIOError.invalid(
+        path: text,
+        message: "cannot tell the format of the swipe log from its name; name the file .jsonl, "
+          + ".ndjson, .json or .csv (or pipe it to '-')")
+    ) {
+      _ = try EventReader().read([EventSource(path: text)], into: &sink)
+    }
+  }
+
   @Test(arguments: [EventFormat.jsonLines, .csv])
   func compressedBytesAreRefusedHoweverTheyArrive(format: EventFormat) throws {
     for head in Self.heads {
@@ -102,11 +157,16 @@ import Testing
 
   @Test func standardInputSaysLOG() {
     let message = EventFormat.compressedLogMessage(
-      name: "<stdin>", ("xz", "xzcat"), byName: false, piped: "menudeck stats -")
+      name: "<stdin>", ("xz", "xzcat"), despiteName: true)
     #expect(
       message
         == "the swipe log is compressed (xz) and menudeck reads logs uncompressed; pipe it "
-        + "through xzcat and give '-' for the log: xzcat LOG | menudeck stats -")
+        + "through xzcat and give '-' for the log: xzcat LOG | menudeck deck --history -")
+    // The advice is the caller's: the command line knows the command that was run.
+    let told = EventFormat.compressedLogMessage(
+      name: "a.gz", ("gzip", "zcat"), despiteName: false,
+      advice: { name, c in "\(c.decompress) \(name)" })
+    #expect(told.hasSuffix("uncompressed; zcat a.gz"))
   }
 
   @Test func shortLogsAreReadAsBefore() throws {

@@ -88,49 +88,64 @@ struct SimulationConfigTests {
     arguments: [
       (
         #""open_probability": 1.5"#,
-        "'open_probability': '1.5' is out of range: give a probability from 0 to 1"
+        "'simulation.open_probability': '1.5' is out of range: give a probability from 0 to 1"
       ),
       (#""open_probability": -0"#, "(no error)"),
       (
         #""give_up_probability": -0.01"#,
-        "'give_up_probability': '-0.01' is out of range: give a probability from 0 to 1"
+        "'simulation.give_up_probability': '-0.01' is out of range: give a probability from 0 to 1"
       ),
       (
         #""vegetarian_share": 1.0000001"#,
-        "'vegetarian_share': '1.0000001' is out of range: give a probability from 0 to 1"
+        "'simulation.vegetarian_share': '1.0000001' is out of range: give a probability from 0 to 1"
       ),
       (
         #""satiation_half_life_days": -1"#,
-        "'satiation_half_life_days': '-1' is out of range: give a number 0 or more"
+        "'simulation.satiation_half_life_days': '-1' is out of range: give a number 0 or more"
       ),
       (
         #""category_taste_spread": -0.5"#,
-        "'category_taste_spread': '-0.5' is out of range: give a number 0 or more"
+        "'simulation.category_taste_spread': '-0.5' is out of range: give a number 0 or more"
       ),
-      (#""temperature": 0"#, "'temperature': '0' is out of range: give a number 0.001 or more"),
+      (
+        #""temperature": 0"#,
+        "'simulation.temperature': '0' is out of range: give a number 0.001 or more"
+      ),
       (
         #""temperature": 1e-300"#,
-        "'temperature': '1e-300' is out of range: give a number 0.001 or more"
+        "'simulation.temperature': '1e-300' is out of range: give a number 0.001 or more"
       ),
       (
         #""pickiness_mean": 1e308"#,
-        "'pickiness_mean': '1e308' is out of range: give a number from -1000000 to 1000000"
+        "'simulation.pickiness_mean': '1e308' is out of range: give a number from -1000000 to 1000000"
       ),
-      (#""card_width": 0"#, "'card_width': '0' is out of range: give a number of points above 0"),
-      (#""patience": 0"#, "'patience': '0' is out of range: give a whole number 1 or more"),
+      (
+        #""card_width": 0"#,
+        "'simulation.card_width': '0' is out of range: give a number of points above 0"
+      ),
+      (
+        #""patience": 0"#,
+        "'simulation.patience': '0' is out of range: give a whole number from 1 to 2147483647"
+      ),
+      // A whole number in exponent form is one, shown as the file writes it.
+      (
+        #""patience": 1e30"#,
+        "'simulation.patience': '1e30' is out of range: give a whole number from 1 to 2147483647"
+      ),
+      (#""patience": 1e1"#, "(no error)"),
       (
         #""patience": 2.5"#,
-        "'patience': '2.5' is not a whole number; give a whole number 1 or more"
+        "'simulation.patience': '2.5' is not a whole number; give a whole number from 1 to 2147483647"
       ),
       (
         #""session_start_minute": 1381"#,
-        "'session_start_minute': '1381' is out of range: give a whole number from 0 to 1380"
+        "'simulation.session_start_minute': '1381' is out of range: give a whole number from 0 to 1380"
       ),
-      (#""temperature": "hot""#, "expected a number for 'temperature', got a string"),
-      (#""drags": 1"#, "expected true or false for 'drags', got a number"),
+      (#""temperature": "hot""#, "expected a number for 'simulation.temperature', got a string"),
+      (#""drags": 1"#, "expected true or false for 'simulation.drags', got a number"),
       (
         #""mode": "picks""#,
-        "'mode' is 'picks' (did you mean 'pick'?); use 'pick' (the first right swipe ends the session) or 'all' (swipe through the whole deck)"
+        "'simulation.mode' is 'picks' (did you mean 'pick'?); use 'pick' (the first right swipe ends the session) or 'all' (swipe through the whole deck)"
       ),
     ])
   func impossibleValues(member: String, message: String) {
@@ -140,12 +155,26 @@ struct SimulationConfigTests {
     #expect(failure(text) == expected)
   }
 
+  @Test("whole numbers in any form JSON writes are read exactly")
+  func wholeNumbersInExponentForm() throws {
+    let config = try parse(
+      #"{"simulation": {"patience": 1.5e1, "session_start_minute": 6E+1, "session_window_minutes": 300e-1}}"#
+    )
+    #expect(config.patience == 15)
+    #expect(config.sessionStartMinute == 60)
+    #expect(config.sessionWindowMinutes == 30)
+    #expect(
+      failure(#"{"simulation": {"session_start_minute": 1.25e1}}"#)
+        == "menudeck.json:1:41: 'simulation.session_start_minute': '1.25e1' is not a whole "
+        + "number; give a whole number from 0 to 1380")
+  }
+
   @Test("a session window past 23:00 is refused at the window")
   func window() {
     #expect(
       failure(
         "{\"simulation\": {\"session_start_minute\": 1000,\n \"session_window_minutes\": 381}}")
-        == "menudeck.json:2:28: 'session_start_minute' + 'session_window_minutes' is 1381; keep it "
+        == "menudeck.json:2:28: 'simulation.session_start_minute' + 'simulation.session_window_minutes' is 1381; keep it "
         + "at most 1380 (23:00) so that sessions end on the day of their deck")
     #expect(
       failure("{\"simulation\": {\"session_start_minute\": 1000, \"session_window_minutes\": 380}}")

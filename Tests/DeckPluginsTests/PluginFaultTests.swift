@@ -42,7 +42,7 @@ struct PluginFaultTests {
   @Test(arguments: [
     (
       "results", PluginFault.Kind.wrongCount,
-      "returned 1 results for 2 diners; a 'ranked' reply has one result per request, in order"
+      "returned 1 result for 2 diners; a 'ranked' reply has one result per request, in order"
     ),
     (
       "too-few", .wrongCount,

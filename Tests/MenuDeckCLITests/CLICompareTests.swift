@@ -160,7 +160,7 @@ import Testing
       "simulate", "--users", "3", "--days", "1", "--events", dir.file("events.txt"),
     ])
     #expect(events.code == .usage)
-    #expect(events.stderr.contains("give the log a .jsonl (JSON Lines) or .csv name"))
+    #expect(events.stderr.contains("give the log a .jsonl or .ndjson (JSON Lines) or .csv name"))
     #expect(try dir.names().isEmpty)
   }
 

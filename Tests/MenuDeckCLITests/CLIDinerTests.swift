@@ -113,7 +113,7 @@ import Testing
       result.stderr == """
         menudeck: warning: user 'v1': deck has 2 of 4 cards (held back: 4 by diet)
         menudeck: warning: the history (\(dir.file("swipes.jsonl"))) holds no swipes before the deck date 2026-11-30: every diner gets a first-visit deck. Check the logs and the nightly ingest
-        menudeck: note: 2 decks for 2026-11-30 with 'affinity', 1 short
+        menudeck: note: 2 decks (1 short of 4 cards) for 2026-11-30 with 'affinity'
 
         """)
     let root = try #require(try result.json() as? [String: Any])

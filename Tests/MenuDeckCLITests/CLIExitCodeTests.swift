@@ -65,8 +65,8 @@ import Testing
     #expect(
       result.stderr == """
         menudeck: warning: user 'u1': deck has 2 of 10 cards (the catalog has only 2 dishes)
-        menudeck: warning: the history ends on 2026-11-20, 10 days before the deck date 2026-11-30 (more than the 2 of stale_history_days in \(dir.file("config.json"))): 1 swipe of 1 diner in \(dir.file("swipes.jsonl")). Add the missing days' logs (is the nightly ingest running?), or raise stale_history_days
-        menudeck: note: 1 deck for 2026-11-30 with 'affinity', 1 short
+        menudeck: warning: the history ends on 2026-11-20, 10 days before the deck date 2026-11-30 (more than the default 2 of stale_history_days; set it in \(dir.file("config.json"))): 1 swipe of 1 diner in \(dir.file("swipes.jsonl")). Add the missing days' logs (is the nightly ingest running?), or raise stale_history_days
+        menudeck: note: 1 deck (1 short of 10 cards) for 2026-11-30 with 'affinity'
 
         """)
   }
@@ -258,7 +258,7 @@ import Testing
     let dir = try Self.fixture()
     expectFailure(
       dir.run(["--config", dir.file("nope.json"), "--date", "2026-11-30"]), .noInput,
-      "\(dir.file("nope.json")): no such file (the config); check the path or the config")
+      "\(dir.file("nope.json")): no such file (the config); check the path")
     // Without --config, the default is looked for in the current directory.
     expectFailure(
       dir.run(["--date", "2026-11-30"]), .noInput,

@@ -254,8 +254,11 @@ struct CLINightlyCronTests {
       // which names the decks file.
       let date = try #require(
         result.stderr.split(separator: "\n").compactMap { line -> String? in
-          guard let at = line.range(of: " decks for ") else { return nil }
-          return String(line[at.upperBound...].prefix(10))
+          guard
+            line.contains(" decks "),
+            let at = line.range(of: #" for \d{4}-\d\d-\d\d"#, options: .regularExpression)
+          else { return nil }
+          return String(line[at].suffix(10))
         }.first, "\(result.stderr)")
       if let given = night.date {
         #expect(date == given)

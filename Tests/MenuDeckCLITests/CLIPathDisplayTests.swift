@@ -49,12 +49,12 @@ import Testing
     let missing = dir.run(["--config", "nope.json"])
     #expect(
       missing.stderr
-        == "menudeck: error: nope.json: no such file (the config); check the path or the config\n")
+        == "menudeck: error: nope.json: no such file (the config); check the path\n")
 
     let missingLog = dir.run(args + ["--history", "old.jsonl"])
     #expect(
       missingLog.stderr
-        == "menudeck: error: old.jsonl: no such file (the swipe log); check the path or the config\n"
+        == "menudeck: error: old.jsonl: no such file (the swipe log); check the path\n"
     )
 
     let validate = dir.run(["validate", "--config", "config.json"])

@@ -161,14 +161,22 @@ final class PseudoTerminal {
     #expect(MenuDeckConfig().simulation.cardWidth == PlayOptions.defaultCardWidth)
   }
 
+  /// Without a terminal, play says so before it reads anything (no stale-history warning, no
+  /// missing file), with the pointer to its help as every usage error.
   @Test func notATerminalIsAUsageError() {
-    let run = CLIRun(play)
-    #expect(run.code == .usage)
-    #expect(
-      run.stderr
-        == "menudeck: error: play needs a terminal: standard input is not a terminal; run it in "
-        + "a terminal, or use `menudeck deck` for batch output\n")
-    #expect(run.stdout == "")
+    for args in [
+      play, play + ["--history", "nothere.jsonl"],
+      ["play", "--user", "u01", "--date", "2027-01-01"],
+    ] {
+      let run = CLIRun(args)
+      #expect(run.code == .usage)
+      #expect(
+        run.stderr
+          == "menudeck: error: play needs a terminal: standard input is not a terminal; run it "
+          + "in a terminal, or use `menudeck deck` for batch output\n"
+          + "menudeck: note: see 'menudeck play --help'\n", "\(args)")
+      #expect(run.stdout == "")
+    }
   }
 
   @Test(
@@ -180,31 +188,74 @@ final class PseudoTerminal {
     #expect(result.stdout == "")
   }
 
-  @Test func oneDinerIsRequired() {
-    let run = CLIRun(["play", "--date", "2026-11-30"])
-    #expect(run.code == .usage)
+  /// Runs play under a pseudo-terminal until it ends: its exit status and standard error.
+  static func underATerminal(_ arguments: [String], quit: Bool = false) throws -> (
+    status: Int32, stderr: String
+  ) {
+    let dir = try TempDir("menudeck-play")
+    let pty = try PseudoTerminal()
+    let process = try pty.start(arguments, stderr: dir.url("stderr"))
+    if quit {
+      #expect(pty.wait(for: " / "), "no first screen: \(pty.text.suffix(300))")
+      pty.send("q")
+    }
+    #expect(pty.drain(until: process))
+    process.waitUntilExit()
+    return (process.terminationStatus, try dir.read("stderr"))
+  }
+
+  @Test(
+    .enabled(if: MenudeckBinary.path != nil, "menudeck binary not found; run swift build first"))
+  func oneDinerIsRequired() throws {
+    let run = try Self.underATerminal(["play", "--date", "2026-11-30"])
+    #expect(run.status == 64)
     #expect(
       run.stderr
         == "menudeck: error: play swipes one diner's deck: give --user ID (the users file has 48 "
         + "diners)\nmenudeck: note: see 'menudeck play --help'\n")
   }
 
-  @Test func theLogIsNeverAnInput() throws {
-    let run = CLIRun(play + ["--log", "Data/swipes.jsonl"])
-    #expect(run.code == .usage)
+  /// --log appends: it never names an input of the run (the config's history, a --history),
+  /// and its name says JSON Lines (.jsonl, .ndjson) or CSV.
+  @Test(
+    .enabled(if: MenudeckBinary.path != nil, "menudeck binary not found; run swift build first"))
+  func theLogIsNeverAnInput() throws {
+    let run = try Self.underATerminal(play + ["--log", "Data/swipes.jsonl"])
+    #expect(run.status == 64)
     #expect(
       run.stderr
-        == "menudeck: error: '--log Data/swipes.jsonl' is an input of this run (the config's "
-        + "\"history\" 'Data/swipes.jsonl'); an output never replaces an input: choose "
-        + "another --log\n")
+        == "menudeck: error: '--log Data/swipes.jsonl' would append to an input of this run (the "
+        + "config's \"history\" 'Data/swipes.jsonl'); choose another --log\n"
+        + "menudeck: note: see 'menudeck play --help'\n")
     let dir = try TempDir()
     let log = try dir.write("mine.jsonl", "")
-    let given = CLIRun(play + ["--history", log, "--log", log])
-    #expect(given.code == .usage)
-    #expect(given.stderr.contains("is an input of this run (--history '\(log)')"))
+    let given = try Self.underATerminal(play + ["--history", log, "--log", log])
+    #expect(given.status == 64)
+    #expect(given.stderr.contains("would append to an input of this run (--history '\(log)')"))
+    #expect(try dir.read("mine.jsonl") == "")
     let other = CLIRun(play + ["--log", dir.file("log.txt")])
     #expect(other.code == .usage)
-    #expect(other.stderr.contains("give the log a .jsonl (JSON Lines) or .csv name"))
+    #expect(other.stderr.contains("give the log a .jsonl or .ndjson (JSON Lines) or .csv name"))
+    // An .ndjson log is JSON Lines, as --rejects takes it.
+    let ndjson = dir.file("today.ndjson")
+    let swiped = try Self.swipeOnce(play + ["--log", ndjson])
+    #expect(swiped == 0)
+    #expect(try dir.read("today.ndjson").hasPrefix(#"{"user":"u01","item":"#))
+  }
+
+  /// Swipes the first card left under a pseudo-terminal and quits: the exit status.
+  static func swipeOnce(_ arguments: [String]) throws -> Int32 {
+    let dir = try TempDir("menudeck-play")
+    let pty = try PseudoTerminal()
+    let process = try pty.start(arguments, stderr: dir.url("stderr"))
+    #expect(pty.wait(for: "1 / 10"), "no first screen: \(pty.text.suffix(300))")
+    let mark = pty.output.count
+    pty.send("h")
+    #expect(pty.wait(for: "2 / 10", after: mark))
+    pty.send("q")
+    #expect(pty.drain(until: process))
+    process.waitUntilExit()
+    return process.terminationStatus
   }
 
   /// The done-when of issue 13: swipe with the arrow keys, a drag that springs back, a quick
@@ -373,13 +424,16 @@ final class PseudoTerminal {
     #expect(try dir.read("stderr") == "menudeck: note: stopped after 1 swipe of 10\n")
   }
 
-  /// The users file's only diner needs no --user (this run then stops at the terminal check).
-  @Test func theOnlyDinerNeedsNoUser() throws {
+  /// The users file's only diner needs no --user.
+  @Test(
+    .enabled(if: MenudeckBinary.path != nil, "menudeck binary not found; run swift build first"))
+  func theOnlyDinerNeedsNoUser() throws {
     let dir = try TempDir()
     let users = try dir.write("users.json", #"{"users": [{"id": "solo"}]}"#)
-    let run = CLIRun(["play", "--date", "2026-11-30", "--users", users])
-    #expect(run.code == .usage)
-    #expect(run.stderr.contains("play needs a terminal"), "\(run.stderr)")
+    let run = try Self.underATerminal(
+      ["play", "--date", "2026-11-30", "--users", users], quit: true)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(!run.stderr.contains("error"), "\(run.stderr)")
   }
 
   /// A resize (SIGWINCH) redraws at the new size; SIGTERM from outside while the deck is on

@@ -87,7 +87,7 @@ import Testing
         + "--out a file")
     expectRefused(
       dir.run(Self.deck(dir) + ["--out", "-", "--skip-bad-lines", "--rejects", "-"]),
-      "'--out -' and '--rejects -' all write to standard output; give all but one of them a file"
+      "'--out -' and '--rejects -' both write to standard output; give one of them a file"
     )
     let simulate = dir.run([
       "simulate", "--config", dir.file("config.json"), "--users", "3", "--days", "1", "--events",

@@ -117,7 +117,8 @@ package enum HTMLReport {
       s +=
         significance.source == .exact
         ? "; randomization tests over all \(significance.permutations) swaps of the diners"
-        : "; randomization tests with \(significance.permutations) permutations each"
+        : "; randomization tests with "
+          + TextLayout.plural(significance.permutations, "permutation") + " each"
     }
     s += ".</p>\n<nav><ul>"
     var links = [("summary", "Summary")]

@@ -154,7 +154,8 @@ package struct Significance: Sendable, Equatable {
       s += " 2^\(units) swaps and its smallest p-value is 2 / 2^\(units), so over \(testsText)"
       s += " the smallest Holm-adjusted p-value is \(holm); more diners are needed"
     } else {
-      s += "with \(permutations) permutations the smallest p-value is 1 / \(permutations + 1),"
+      s += "with \(TextLayout.plural(permutations, "permutation")) the smallest p-value is"
+      s += " 1 / \(permutations + 1),"
       s += " so over \(testsText) the smallest Holm-adjusted p-value is \(holm); "
       // The rule's count when the option takes it, else the most it takes when that is enough.
       let most = PermutationCount.maximum
@@ -176,9 +177,9 @@ package struct Significance: Sendable, Equatable {
   /// The note when the default was capped but a difference can still be significant.
   package var capped: String? {
     guard source == .cap, attainable else { return nil }
-    return "the randomization test drew \(permutations) permutations, the cap: \(testsText) at"
-      + " alpha \(alphaText) would take \(needed) for a smallest Holm-adjusted p-value of"
-      + " alpha / 10; it is \(ReportText.pValueText(smallestHolm)) (give --permutations"
+    return "the randomization test drew \(TextLayout.plural(permutations, "permutation")),"
+      + " the cap: \(testsText) at alpha \(alphaText) would take \(needed) for a smallest"
+      + " Holm-adjusted p-value of alpha / 10; it is \(ReportText.pValueText(smallestHolm)) (give --permutations"
       + " \(needed) for more, at more cost)"
   }
 

@@ -188,7 +188,8 @@ package enum RealData {
       raw = try TextInput.readBytes(path: path, what: what)
     } catch {
       switch error {
-      case .missingFile(_, let what): throw .missingFile(path: shown, what: what)
+      case .missingFile(_, let what, let check):
+        throw .missingFile(path: shown, what: what, check: check)
       case .io(_, let message): throw .io(path: shown, message: message)
       default: throw error
       }
@@ -200,7 +201,7 @@ package enum RealData {
 
   /// "1 movie", "2 movies".
   package static func plural(_ n: Int, _ noun: String, _ plural: String? = nil) -> String {
-    n == 1 ? "1 \(noun)" : "\(n) \(plural ?? noun + "s")"
+    TextLayout.plural(n, noun, plural)
   }
 
   static func join(_ directory: String, _ name: String) -> String {

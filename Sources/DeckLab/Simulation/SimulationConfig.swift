@@ -131,12 +131,12 @@ package struct SimulationConfig: Sendable, Equatable {
       switch key {
       case "open_probability": c.openProbability = try probability(v, key)
       case "mode":
-        let text = try v.requireString("'mode'")
+        let text = try v.requireString(name(key))
         guard let mode = SessionMode(rawValue: text) else {
           let names = SessionMode.allCases.map(\.rawValue)
           throw v.error(
-            "'mode' is '\(text)'\(didYouMean(text, names)); use 'pick' (the first right swipe "
-              + "ends the session) or 'all' (swipe through the whole deck)")
+            "\(name(key)) is '\(text)'\(didYouMean(text, names)); use 'pick' (the first right "
+              + "swipe ends the session) or 'all' (swipe through the whole deck)")
         }
         c.mode = mode
       case "vegetarian_share": c.vegetarianShare = try probability(v, key)
@@ -166,7 +166,7 @@ package struct SimulationConfig: Sendable, Equatable {
         c.sessionStartMinute = try wholeNumber(v, key, in: 0...latestStartMinute)
       case "session_window_minutes":
         c.sessionWindowMinutes = try wholeNumber(v, key, in: 0...latestStartMinute)
-      case "drags": c.drags = try v.requireBool("'drags'")
+      case "drags": c.drags = try v.requireBool(name(key))
       case "card_width":
         let w = try number(v, key)
         guard w > 0 else { throw outOfRange(v, key, give: "a number of points above 0") }
@@ -179,18 +179,22 @@ package struct SimulationConfig: Sendable, Equatable {
     if c.sessionStartMinute + c.sessionWindowMinutes > latestStartMinute {
       let at = object["session_window_minutes"] ?? object["session_start_minute"] ?? value
       throw at.error(
-        "'session_start_minute' + 'session_window_minutes' is "
+        "\(name("session_start_minute")) + \(name("session_window_minutes")) is "
           + "\(c.sessionStartMinute + c.sessionWindowMinutes); keep it at most \(latestStartMinute) "
           + "(23:00) so that sessions end on the day of their deck")
     }
     return c
   }
 
-  /// "'give_up_probability': '2' is out of range: give a probability from 0 to 1", at `v`.
+  /// How messages name a key: `'simulation.patience'`, as `'deck.size'` is named.
+  static func name(_ key: String) -> String { "'simulation.\(key)'" }
+
+  /// "'simulation.give_up_probability': '2' is out of range: give a probability from 0 to 1",
+  /// at `v` (the number as the file writes it).
   private static func outOfRange(_ v: JSONValue, _ key: String, give expected: String)
     -> DeckIOError
   {
-    v.error("'\(key)': " + RangeText.outOfRange(v.numberText ?? "?", give: expected))
+    v.error("\(name(key)): " + RangeText.outOfRange(v.numberText ?? "?", give: expected))
   }
 
   /// Utilities are sums of these parameters times small factors; beyond this magnitude they
@@ -198,7 +202,7 @@ package struct SimulationConfig: Sendable, Equatable {
   static let maximumMagnitude = 1_000_000.0
 
   private static func number(_ v: JSONValue, _ key: String) throws(DeckIOError) -> Double {
-    let d = try v.requireNumber("'\(key)'")
+    let d = try v.requireNumber(name(key))
     guard d.isFinite, abs(d) <= maximumMagnitude else {
       throw outOfRange(v, key, give: "a number from -1000000 to 1000000")
     }
@@ -217,20 +221,20 @@ package struct SimulationConfig: Sendable, Equatable {
     return d
   }
 
+  /// A whole number in any form JSON writes (`1e3` is 1000); one beyond `range`, whatever its
+  /// size (`1e30`), is out of range, with the range of this key.
   private static func wholeNumber(_ v: JSONValue, _ key: String, in range: ClosedRange<Int>)
     throws(DeckIOError) -> Int
   {
-    let d = try number(v, key)
+    _ = try v.requireNumber(name(key))
+    let text = v.numberText ?? "?"
     let expected = RangeText.span(
-      "a whole number", from: "\(range.lowerBound)",
-      to: range.upperBound == Int(Int32.max) ? nil : "\(range.upperBound)")
-    guard d == d.rounded(.towardZero) else {
-      throw v.error(
-        "'\(key)': " + RangeText.not("a whole number", v.numberText ?? "?", give: expected))
+      "a whole number", from: "\(range.lowerBound)", to: "\(range.upperBound)")
+    switch RangeText.whole(text, as: Int.self) {
+    case .value(let n) where range.contains(n): return n
+    case .value, .outOfRange: throw outOfRange(v, key, give: expected)
+    case .notWhole:
+      throw v.error("\(name(key)): " + RangeText.not("a whole number", text, give: expected))
     }
-    guard d >= Double(range.lowerBound), d <= Double(range.upperBound) else {
-      throw outOfRange(v, key, give: expected)
-    }
-    return Int(d)
   }
 }
