@@ -96,6 +96,10 @@ package final class BlendStrategy: BuiltinStrategy {
     return out
   }
 
+  package func prepare(seed: UInt64, jobs: Int) {
+    for c in components { c.strategy.prepare(seed: seed, jobs: jobs) }
+  }
+
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     for c in components {
       try learnComponent(

@@ -82,6 +82,8 @@ package final class DiversifyStrategy: BuiltinStrategy {
     depth = options.int("depth")
   }
 
+  package func prepare(seed: UInt64, jobs: Int) { base.prepare(seed: seed, jobs: jobs) }
+
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try learnComponent(base, catalog: catalog, history: history, for: Self.description.identifier)
     itemCategory = catalog.itemCategory

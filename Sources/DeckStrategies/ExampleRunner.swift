@@ -51,6 +51,7 @@ package enum ExampleRunner {
   ) throws(StrategyError) -> Outcome {
     let identifier = strategy.description.identifier
     let catalog = fixture.catalog
+    strategy.prepare(seed: fixture.seed, jobs: 1)
     try strategy.learn(catalog: catalog, history: fixture.history)
     var context = ScoringContext(
       user: fixture.user, userHistory: fixture.history.users[fixture.user.id], date: fixture.date,

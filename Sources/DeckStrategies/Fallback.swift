@@ -48,6 +48,11 @@ package final class FallbackStrategy: RankingStrategy {
     }
   }
 
+  package func prepare(seed: UInt64, jobs: Int) {
+    fallback.prepare(seed: seed, jobs: jobs)
+    primary?.prepare(seed: seed, jobs: jobs)
+  }
+
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try fallback.learn(catalog: catalog, history: history)
     guard let primary else { return }

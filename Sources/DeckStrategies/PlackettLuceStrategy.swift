@@ -107,6 +107,8 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
     samples = options.int("samples")
   }
 
+  package func prepare(seed: UInt64, jobs: Int) { base.prepare(seed: seed, jobs: jobs) }
+
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try learnComponent(base, catalog: catalog, history: history, for: Self.description.identifier)
   }

@@ -74,6 +74,11 @@ package struct Scores: Sendable, Equatable {
 /// per round trip) -> `finish`.
 package protocol RankingStrategy: AnyObject {
   var description: StrategyDescription { get }
+  /// Tells the strategy, before `learn`, the run's seed and how many threads `learn` may use.
+  /// A fit that draws random numbers draws them from streams derived from this seed (never per
+  /// diner), and a fit on several threads gives the same result for every `jobs`. The default
+  /// ignores both; a strategy never told fits with seed 0 on one thread.
+  func prepare(seed: UInt64, jobs: Int)
   /// Learns from the aggregated history. Called before any scoring, possibly again later (e.g.
   /// day by day in a simulation) with a newer history.
   func learn(catalog: Catalog, history: History) throws(StrategyError)
@@ -89,6 +94,7 @@ package protocol RankingStrategy: AnyObject {
 }
 
 extension RankingStrategy {
+  package func prepare(seed: UInt64, jobs: Int) {}
   package func finish() throws(StrategyError) {}
   package var scoresConcurrently: Bool { false }
 }

@@ -457,6 +457,7 @@ struct DeckInputs {
 
     let fallback = try Strategies.fallback(args, config)
     let strategy = try Strategies.make(settings.strategy, fallback: fallback, io)
+    strategy.prepare(seed: settings.seed, jobs: jobs)
     try strategy.learn(catalog: catalog, history: history)
     let header = RunHeader(
       version: menudeckVersion, date: settings.date,

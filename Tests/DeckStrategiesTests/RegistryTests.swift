@@ -9,7 +9,7 @@ struct RegistryTests {
   static let all = [
     "random", "popularity", "affinity", "thompson", "ucb", "epsilon-greedy", "itemknn", "blend",
     "diversify",
-    "plackett-luce",
+    "plackett-luce", "als",
   ]
   static let valid = "valid strategies: " + all.joined(separator: ", ")
 
@@ -141,7 +141,7 @@ struct RegistryTests {
     ("popularity", "popularity"), ("affinity", "affinity"), ("thompson", "thompson"),
     ("ucb", "ucb"), ("epsilon-greedy", "epsilon-greedy"), ("itemknn", "itemknn"),
     ("blend", "blend': component 'affinity"), ("diversify", "diversify': component 'popularity"),
-    ("plackett-luce", "plackett-luce': component 'popularity"),
+    ("plackett-luce", "plackett-luce': component 'popularity"), ("als", "als"),
   ]
 
   @Test("a history built for another catalog is refused at learn", arguments: coverageCases)

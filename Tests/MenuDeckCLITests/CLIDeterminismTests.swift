@@ -68,6 +68,21 @@ import Testing
     return order.joined(separator: "\n") + "\n"
   }
 
+  @Test("als: the same decks for --jobs 1, 2 and 3 (its fit runs on the run's threads)")
+  func alsSameBytesForEveryJobs() {
+    func decks(_ jobs: String) -> CLIRun {
+      CLIRun(["deck", "--date", Self.date, "--strategy", "als", "--format", "csv", "--jobs", jobs])
+    }
+    let one = decks("1")
+    #expect(one.code == .success)
+    #expect(one.stdout.contains("als"))
+    for jobs in ["2", "3"] {
+      let other = decks(jobs)
+      #expect(other.code == .success)
+      #expect(other.stdoutBytes == one.stdoutBytes, "--jobs \(jobs)")
+    }
+  }
+
   @Test func twoRunsGiveIdenticalBytes() {
     for format in ["json", "jsonl", "csv", "table"] {
       let a = CLIRun(["deck", "--date", Self.date, "--format", format])

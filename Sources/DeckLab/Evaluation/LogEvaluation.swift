@@ -32,6 +32,7 @@ package enum LogEvaluation {
     var rankings: [[[Int32]]] = []
     var shown: [[Int]] = []
     for (_, strategy) in arms {
+      strategy.prepare(seed: seed, jobs: jobs)
       try strategy.learn(catalog: catalog, history: history)
       let pipeline = DeckPipeline(
         builder: builder, strategy: strategy, history: history, seed: seed, date: date)

@@ -165,6 +165,7 @@ package final class Simulator {
     for day in 0..<days {
       let date = start.adding(days: day)
       let snapshot = try history.build()
+      strategy.prepare(seed: seed, jobs: jobs)
       try strategy.learn(catalog: catalog, history: snapshot)
       openers.removeAll(keepingCapacity: true)
       profiles.removeAll(keepingCapacity: true)
