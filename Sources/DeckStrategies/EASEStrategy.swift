@@ -311,6 +311,6 @@ package final class EASEStrategy: BuiltinStrategy {
     return weights[Int(a) * modelCount + Int(b)]
   }
 
-  /// The number of dishes in the model, for tests.
-  var dishes: Int { modelCount }
+  /// The number of dishes in the model (with a non-zero column in X).
+  package var dishes: Int { modelCount }
 }

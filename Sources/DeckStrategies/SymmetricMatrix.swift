@@ -57,7 +57,7 @@ package struct SymmetricMatrix: Sendable, Equatable {
   /// Schur complement of the matrix, positive definite when the matrix is, so it is inverted
   /// through its Cholesky factor L: with V = A_RK L^-T, the update of A_RR is the symmetric
   /// rank-k update A_RR - V V^T, and A_RK A_KK^-1 = V L^-1.
-  package mutating func invertPositiveDefinite(blockSize: Int = 64) -> Bool {
+  package mutating func invertPositiveDefinite(blockSize: Int = 48) -> Bool {
     let n = n
     guard n > 0 else { return true }
     let nb = max(1, min(blockSize, n))
