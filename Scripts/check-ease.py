@@ -44,6 +44,7 @@ check fails. Standard library only outside the venv.
 """
 
 import argparse
+import array
 import csv
 import json
 import os
@@ -139,9 +140,14 @@ job = json.loads(sys.argv[1])
 if job["kind"] == "scores":
     d = np.load(job["input"])
     X = matrix(d["users"], d["items"], d["values"], (int(d["n_users"]), int(d["n_items"])))
-    B = fit(X.toarray(), job["lambda"])
-    S = X @ B
-    np.save(job["output"], np.asarray(S))
+    # Only the dishes with a non-zero column: for the others G is lambda on the diagonal and 0
+    # elsewhere, so their weights are 0 and they change no other weight (and score 0).
+    used = np.flatnonzero(np.asarray(abs(X).sum(axis=0)).ravel())
+    Xu = X[:, used].toarray()
+    B = fit(Xu, job["lambda"])
+    S = np.zeros(X.shape)
+    S[:, used] = Xu @ B
+    S.astype("<f8").tofile(job["output"])
 elif job["kind"] == "fit":
     u, i = read_pairs(job["pairs"])
     best = {}
@@ -203,7 +209,7 @@ def read_swipes(name, directory):
     return pairs
 
 
-def check_equal(name, directory, menudeck, py, lam, work, env):
+def check_equal(name, directory, menudeck, py, lam, work, env, lefts):
     """PASS/FAIL lines for one data set; returns the number of failures."""
     out = os.path.join(work, name)
     os.makedirs(out, exist_ok=True)
@@ -244,7 +250,7 @@ def check_equal(name, directory, menudeck, py, lam, work, env):
     log(f"{name}: {len(catalog)} dishes, {len(train)} training swipes of {len(users)} diners, "
         f"{len(test)} held out ({len(evaluated)} diners with a held-out right swipe)")
     failures = 0
-    for left in LEFT_USES:
+    for left in lefts:
         config = {
             "seed": SEED, "time_zone": "UTC", "strategy": "ease",
             "strategies": {"ease": {"options": {"lambda": lam, "left": left}}},
@@ -263,10 +269,10 @@ def check_equal(name, directory, menudeck, py, lam, work, env):
                 cols.append(index[i])
                 vals.append(value[s])
         npz = os.path.join(out, f"x-{left}.npz")
-        npy = os.path.join(out, f"s-{left}.npy")
+        npy = os.path.join(out, f"s-{left}.f8")
         write_npz(py, npz, rows, cols, vals, len(users), len(catalog), env)
         numpy_job(py, {"kind": "scores", "input": npz, "output": npy, "lambda": lam}, env)
-        scores = load_npy(py, npy, env)
+        scores = load_scores(npy, len(catalog))
         in_x = set(rows)
         # menudeck's decks of 100 with exact scores.
         decks = run([menudeck, "deck", "--config", config_path, "--catalog", catalog_path,
@@ -336,11 +342,14 @@ def write_npz(py, path, rows, cols, vals, n_users, n_items, env):
         sys.exit(f"FAIL: writing {path}: {r.stderr.strip()[-1000:]}")
 
 
-def load_npy(py, path, env):
-    code = ("import sys, numpy as np; S = np.load(sys.argv[1]); "
-            "sys.stdout.write('\\n'.join(','.join(repr(float(v)) for v in row) for row in S))")
-    r = run([py, "-c", code, path], env=env)
-    return [[float(v) for v in line.split(",")] for line in r.stdout.splitlines()]
+def load_scores(path, n_items):
+    """The rows of S, from the little-endian doubles numpy wrote."""
+    values = array.array("d")
+    with open(path, "rb") as f:
+        values.frombytes(f.read())
+    if sys.byteorder != "little":
+        values.byteswap()
+    return [values[k:k + n_items] for k in range(0, len(values), n_items)]
 
 
 def ndcg_at_10(report):
@@ -424,6 +433,8 @@ def main(argv):
     ap.add_argument("--movielens", default=os.environ.get("MENUDECK_MOVIELENS"))
     ap.add_argument("--uci", default=os.environ.get("MENUDECK_UCI"))
     ap.add_argument("--lambda", dest="lam", type=float, default=500.0)
+    ap.add_argument("--left", action="append", choices=LEFT_USES,
+                    help="the uses of left swipes to check (repeatable; default all three)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--keep", help="keep the files made here in this folder")
     args = ap.parse_args(argv)
@@ -448,7 +459,8 @@ def main(argv):
                     f"(give --{name} DIR or MENUDECK_{name.upper()})")
                 continue
             found += 1
-            failures += check_equal(name, directory, menudeck, py, args.lam, work, env)
+            failures += check_equal(name, directory, menudeck, py, args.lam, work, env,
+                                    args.left or LEFT_USES)
         if not found:
             log("equal: skipped, no data set found")
     if args.part in ("all", "speed"):
