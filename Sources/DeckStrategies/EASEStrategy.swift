@@ -31,7 +31,7 @@ package final class EASEStrategy: BuiltinStrategy {
       "EASE: sum of the weights B = I - P diag(1/diag P), P = (X'X + lambda I)^-1, of the diner's dishes",
     options: [
       OptionSpec(
-        "lambda", .double, default: .double(500), range: 0.001...1_000_000_000,
+        "lambda", .double, default: .double(100), range: 0.001...1_000_000_000,
         "L2 regularisation added to the diagonal of X'X; larger trusts co-occurrences less"),
       OptionSpec(
         "left", .string, default: .string("ignore"),
