@@ -164,11 +164,13 @@ package final class EASEStrategy: BuiltinStrategy {
       n: n, rowStart: rowStart, rowItems: rowItems, rowValues: rowValues)
     for i in 0..<n { matrix.storage[i * n + i] += lambda }
     guard matrix.invertPositiveDefinite() else {
-      throw .failed(
-        strategy: Self.description.identifier,
-        message:
-          "X'X + lambda I is not positive definite in double precision (lambda \(lambda)); "
-          + "give a larger lambda")
+      // X'X + lambda I is positive definite in exact arithmetic; in doubles it can fail to be
+      // only when lambda is tiny against X'X.
+      throw .invalidOption(
+        strategy: Self.description.identifier, key: "lambda", value: String(lambda),
+        expected:
+          "large enough for X'X + lambda I over these \(n) dishes to be positive definite in "
+          + "double precision; give a larger lambda")
     }
     matrix.mirrorLower()
     // B_ij = -P_ij / P_jj, B_ii = 0, in place.
