@@ -79,6 +79,29 @@ if let phase = option("--phase") {
     print(try CompareBench.compareLine(quick: quick, dir: dir))
   case "bootstrap":
     print(CompareBench.bootstrapLine(units: quick ? 20_000 : 100_000))
+  case "ease-fit":
+    // --ease-pairs FILE (user,item lines) or synthetic pairs; --ease-items dishes.
+    let items = Int(option("--ease-items") ?? "") ?? 500
+    let lambda = Double(option("--ease-lambda") ?? "") ?? 500
+    let pairs =
+      try option("--ease-pairs").map { try EASEBench.pairs(file: $0) }
+      ?? EASEBench.synthetic(items: items, users: 4 * items, perUser: 40)
+    let r = try EASEBench.fit(
+      pairs: pairs, items: items, lambda: lambda,
+      repeats: Int(option("--ease-repeats") ?? "") ?? 1)
+    print(
+      "RESULT items=\(items) dishes=\(r.dishes) pairs=\(pairs.count) fit=\(r.seconds) peak=\(Clock.peakMemoryMiB())"
+    )
+  case "ease-score":
+    let items = Int(option("--ease-items") ?? "") ?? 500
+    let lambda = Double(option("--ease-lambda") ?? "") ?? 500
+    let pairs =
+      try option("--ease-pairs").map { try EASEBench.pairs(file: $0) }
+      ?? EASEBench.synthetic(items: items, users: deckUsers, perUser: 30)
+    let r = try EASEBench.score(pairs: pairs, items: items, lambda: lambda)
+    print(
+      "RESULT items=\(items) users=\(r.users) pairs=\(pairs.count) kernel=\(r.kernel) decks=\(r.decks) checksum=\(r.checksum) peak=\(Clock.peakMemoryMiB())"
+    )
   case "decks":
     let r = try DeckBench.run(users: deckUsers, items: deckItems, eventsPerUser: 30)
     print(
@@ -92,7 +115,7 @@ if let phase = option("--phase") {
 }
 
 /// `--only ingest,compare` runs those sections (ingest, realistic, e2e, snapshots, decks,
-/// simulate, compare, plugin); all of them by default.
+/// simulate, compare, plugin, ease); all of them by default.
 let only = option("--only").map { Set($0.split(separator: ",").map(String.init)) }
 func wants(_ section: String) -> Bool { only?.contains(section) ?? true }
 
@@ -246,6 +269,22 @@ if wants("plugin") {
       "  start \(fmt(p["start"]!, 2)) s, learn \(fmt(p["learn"]!, 2)) s, rank and build \(fmt(p["build"]!, 2)) s (wall clock: the plugin runs in its own process)"
     )
   }
+}
+
+print("")
+if wants("ease") {
+  print("ease (lambda 500, synthetic right swipes; CPU seconds of one thread)")
+  for (items, repeats) in [(500, 3), (5000, 1)] {
+    let r = try runChild(
+      "ease-fit", extra: ["--ease-items", String(items), "--ease-repeats", String(repeats)])
+    print(
+      "  fit, \(Int(r["dishes"]!)) dishes, \(Int(r["pairs"]!)) swipes   \(fmt(r["fit"]!, 3)) s   peak \(fmt(r["peak"]!, 0)) MiB"
+    )
+  }
+  let s = try runChild("ease-score", extra: ["--ease-items", "500"])
+  print(
+    "  score \(Int(s["users"]!)) diners x 500 dishes: scores and top 10 \(fmt(s["kernel"]!, 2)) s, decks (default rules) \(fmt(s["decks"]!, 2)) s"
+  )
 }
 
 extension String {

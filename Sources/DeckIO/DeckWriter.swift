@@ -54,6 +54,9 @@ package struct RunHeader: Sendable, Equatable {
 /// Streams decks in one format to an output, one deck at a time (constant memory).
 package final class DeckWriter {
   package let format: DeckFormat
+  /// Scores in the shortest digits that read back as the same double (JSON, JSON Lines, CSV)
+  /// instead of six decimals: for checking a strategy against a reference implementation.
+  package var exactScores = false
   private let output: ByteOutput
   private let catalog: Catalog
   private let header: RunHeader
@@ -223,7 +226,7 @@ package final class DeckWriter {
       buffer.append(contentsOf: "{\"rank\":".utf8)
       Text.appendInt(UInt64(n + 1), to: &buffer)
       buffer.append(contentsOf: itemFragments[Int(card.item)])
-      Text.appendFixed(card.score, to: &buffer)
+      appendScore(card.score)
       if card.pinned { buffer.append(contentsOf: ",\"pinned\":true".utf8) }
       if let p = card.propensity {
         buffer.append(contentsOf: ",\"propensity\":".utf8)
@@ -254,6 +257,14 @@ package final class DeckWriter {
     buffer.append(UInt8(ascii: "}"))
   }
 
+  private func appendScore(_ score: Double) {
+    if exactScores && score.isFinite {
+      EventWriter.appendNumber(score, to: &buffer)
+    } else {
+      Text.appendFixed(score, to: &buffer)
+    }
+  }
+
   private func appendDeckCSV(_ deck: Deck) {
     let prefix: [UInt8] = {
       var p: [UInt8] = []
@@ -268,7 +279,7 @@ package final class DeckWriter {
       Text.appendInt(UInt64(n + 1), to: &buffer)
       buffer.append(UInt8(ascii: ","))
       buffer.append(contentsOf: itemFragments[Int(card.item)])
-      Text.appendFixed(card.score, to: &buffer)
+      appendScore(card.score)
       buffer.append(0x0A)
     }
   }

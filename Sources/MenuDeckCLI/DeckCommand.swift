@@ -50,6 +50,7 @@ let deckCommand = CommandSpec(
     OutputOptions.wait.spec,
     OutputOptions.dryRun.spec,
     DeckRun.strict.spec,
+    DeckRun.exactScores.spec,
     InputOptions.fallback.spec,
     InputOptions.jobs.with(
       help:
@@ -75,6 +76,12 @@ enum DeckRun {
     help:
       "Fail (exit 65, nothing written) instead of warning when the history is empty or ends "
       + "more than the config's stale_history_days before the deck date: for cron.")
+  /// For developers checking a strategy against a reference implementation: scores in the
+  /// shortest digits that read back as the same double (docs/output-formats.md).
+  static let exactScores = Flag(
+    "exact-scores",
+    help: "Write scores in full precision (the shortest digits that read back exactly).",
+    isHidden: true)
   static let shard = Option<String>(
     "shard", valueName: "K/N",
     help: "Build only the diners of shard K of N (by a stable hash of the id; see above).")
@@ -134,7 +141,8 @@ enum DeckRun {
       counter in
       try write(
         diners, pipeline, format: settings.format, catalog: inputs.catalog, header: header,
-        outputs: outputs, jobs: jobs, progress: counter)
+        outputs: outputs, jobs: jobs, progress: counter,
+        exactScores: args.flag(DeckRun.exactScores))
     }
     context.info(
       "built \(plural(diners.count, "deck")) in \(clock.lap()) on \(plural(jobs, "thread"))"
@@ -296,12 +304,14 @@ enum DeckRun {
   /// deck or left-out pin, and how many decks were short.
   static func write(
     _ diners: [UserProfile], _ pipeline: DeckPipeline, format: DeckFormat, catalog: Catalog,
-    header: RunHeader, outputs: RunOutputs, jobs: Int, progress: ProgressCounter? = nil
+    header: RunHeader, outputs: RunOutputs, jobs: Int, progress: ProgressCounter? = nil,
+    exactScores: Bool = false
   ) throws -> (shortDecks: Int, warningLines: [String]) {
     let output = try outputs.output("--out")
     var shortDecks = 0
     var warningLines: [String] = []
     let writer = DeckWriter(format: format, output: output, catalog: catalog, header: header)
+    writer.exactScores = exactScores
     try writer.begin()
     try pipeline.build(users: diners, jobs: jobs) { deck in
       var warnings: [String] = []

@@ -9,7 +9,7 @@ struct RegistryTests {
   static let all = [
     "random", "popularity", "affinity", "thompson", "ucb", "epsilon-greedy", "itemknn", "blend",
     "diversify",
-    "plackett-luce", "als",
+    "plackett-luce", "als", "ease",
   ]
   static let valid = "valid strategies: " + all.joined(separator: ", ")
 
