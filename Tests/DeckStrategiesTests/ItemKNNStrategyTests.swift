@@ -39,7 +39,8 @@ struct ItemKNNStrategyTests {
     #expect(a.map(\.similarity) == [2 / Self.r6, 2 / 3, 1 / Self.r3])
     // c: a 2/3, then d and e tie at 1/sqrt(3) (catalog order), then b 1/sqrt(6).
     #expect(s.neighbours(of: 2).map(\.item) == [0, 3, 4, 1])
-    #expect(s.neighbours(of: 2).map(\.similarity) == [2 / 3, 1 / Self.r3, 1 / Self.r3, 1 / Self.r6])
+    #expect(
+      s.neighbours(of: 2).map(\.similarity) == [2 / 3, 1 / Self.r3, 1 / Self.r3, 1 / Self.r6])
     #expect(s.neighbours(of: 5).isEmpty)
 
     // left_swipes ignore: likes only, c's likers are u3 and u4.
@@ -160,8 +161,8 @@ struct ItemKNNStrategyTests {
     let n = f.catalog.count
     var sets = [Set<String>](repeating: [], count: n)
     var likers = [Int](repeating: 0, count: n)
-    for (id, h) in f.history.users {
-      for r in h.records {
+    for id in f.history.userIDs {
+      for r in f.history.users[id]!.records {
         if r.right > 0 || left != "ignore" { sets[Int(r.item)].insert(id) }
         if r.right > 0 { likers[Int(r.item)] += 1 }
       }
