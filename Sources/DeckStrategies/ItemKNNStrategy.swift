@@ -24,9 +24,11 @@ import DeckCore
 ///                + weight_popularity * popularity(i)
 ///
 /// when at least `min_neighbours` query dishes reach it, else only the popularity term.
-/// `popularity` is the `popularity` strategy's default Beta(1, 1) posterior mean pick rate: the
-/// small term breaks ties between dishes the query does not reach, and it is the whole score
-/// for a diner without history, who gets the popularity order.
+/// `popularity` is the diners who liked the dish over those who liked the most liked one
+/// (`popularity` `likers`, the most-popular count), or the `popularity` strategy's Beta(1, 1)
+/// posterior mean pick rate (`pick_rate`): the small term breaks ties between dishes the query
+/// does not reach, and it is the whole score for a diner without history, who gets the
+/// popularity order.
 ///
 /// `recent_days` and `recent_likes` (both 0, off, by default) narrow the query to the dishes
 /// swiped within that many days before the deck date, or to the most recent of them: on a log
@@ -67,12 +69,12 @@ package final class ItemKNNStrategy: BuiltinStrategy {
         "min_similarity", .double, default: .double(0), range: 0...1,
         "pairs of dishes less similar than this are not neighbours"),
       OptionSpec(
-        "min_neighbours", .int, default: .int(1), range: 1...10_000,
+        "min_neighbours", .int, default: .int(1), range: 1...1_000_000,
         "a candidate reached by fewer of the diner's dishes gets only the popularity term"),
       OptionSpec(
         "left_swipes", .string, default: .string("similarity"),
-        "ignore; similarity: a left swipe is an interaction for the similarities; interactions:"
-          + " also a query dish"),
+        "ignore: left swipes play no part; similarity: a left swipe is an interaction for the"
+          + " similarities; interactions: also a query dish"),
       OptionSpec(
         "recent_days", .int, default: .int(0), range: 0...36_500,
         "only dishes swiped at most this many days before the deck date are the query; 0: all"
@@ -90,7 +92,7 @@ package final class ItemKNNStrategy: BuiltinStrategy {
     ],
     examples: [
       StrategyExample(
-        "tonkatsu liked: katsudon (2 of its 4 diners, 0.71) before miso soup (1, 0.50)",
+        "tonkatsu liked: katsudon (2 co-likers, 2 / sqrt(4 x 2) = 0.71) before miso soup (0.50)",
         items: ["zaru-soba:noodles", "miso-soup:soup", "katsudon:rice", "tonkatsu:fried"],
         events: [
           "u1 tonkatsu right 2026-01-09", "u2 tonkatsu right 2026-01-02",
@@ -183,7 +185,8 @@ package final class ItemKNNStrategy: BuiltinStrategy {
     var interacted = [Int](repeating: 0, count: n)
     var likers = [Int](repeating: 0, count: n)
     for user in history.userIDs {
-      for record in history.users[user]!.records where record.right > 0 || withLeft {
+      for record in history.users[user]!.records
+      where record.right > 0 || (withLeft && record.left > 0) {
         userItems.append(record.item)
         interacted[Int(record.item)] += 1
         if record.right > 0 { likers[Int(record.item)] += 1 }
