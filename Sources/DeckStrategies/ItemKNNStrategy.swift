@@ -1,57 +1,100 @@
 import DeckCore
 
-/// Item-to-item collaborative filtering: dishes liked by the same diners as the dishes this
-/// diner liked lately.
+/// Item-to-item collaborative filtering in the manner of LensKit's implicit-feedback item-item
+/// scorer (Deshpande and Karypis 2004; LensKit's `ItemKNNScorer` with `feedback="implicit"`).
 ///
-/// At `learn`, for every pair of dishes the strategy counts the diners who swiped right on both
-/// (`co(i, j)`) and scores the pair with the cosine similarity of the dishes' binary "liked by"
-/// vectors:
+/// At `learn`, every diner's interactions are a binary vector over the dishes: the dishes they
+/// swiped right on, and with `left_swipes` `similarity` or `interactions` also those they swiped
+/// left on (a diner who swiped on two dishes either way links them). Two dishes are as similar
+/// as the cosine of their "interacted with by" vectors over the diners:
 ///
-///     sim(i, j) = co(i, j) / sqrt(likers(i) * likers(j))
+///     sim(i, j) = co(i, j) / sqrt(n(i) * n(j))
 ///
-/// and keeps for each dish its `neighbours` most similar other dishes (ties by catalog order; a
-/// dish is never its own neighbour; pairs nobody liked together are not neighbours).
+/// with `co(i, j)` the diners who interacted with both and `n(i)` those who interacted with `i`.
+/// A dish keeps as neighbours the `saved_neighbours` most similar other dishes whose similarity
+/// is at least `min_similarity` (ties by catalog order; a dish is never its own neighbour;
+/// pairs nobody shares are not neighbours). This is computed once per `learn`, sparse: each
+/// dish's row comes from the diners who interacted with it.
 ///
-/// At scoring, the query is the diner's recent likes: the dishes they swiped right on within
-/// `recent_days` days before the deck date (last right swipe on or after date - recent_days),
-/// at most the `recent_likes` most recent of them (ties by catalog order). A dish scores
+/// At scoring, the query is the diner's own dishes: their likes, and with `left_swipes`
+/// `interactions` also their passes. A candidate `i` is scored by the dishes `j` of the query
+/// that have it among their neighbours: the `neighbours` most similar of them count, and
 ///
-///     sum over query dishes q with i among q's neighbours of sim(q, i)
-///       + weight_popularity * popularity(i)
+///     score(i) = sum of the neighbours largest sim(j, i), j in the query
+///                + weight_popularity * popularity(i)
 ///
-/// with `popularity` the `popularity` strategy's default Beta(1, 1) posterior mean pick rate.
-/// The small popularity term breaks ties between dishes the query does not reach, and it is the
-/// whole score for a diner without recent likes, who gets the popularity order.
+/// when at least `min_neighbours` query dishes reach it, else only the popularity term.
+/// `popularity` is the diners who liked the dish over those who liked the most liked one
+/// (`popularity` `likers`, the most-popular count), or the `popularity` strategy's Beta(1, 1)
+/// posterior mean pick rate (`pick_rate`): the small term breaks ties between dishes the query
+/// does not reach, and it is the whole score for a diner without history, who gets the
+/// popularity order.
+///
+/// `recent_days` and `recent_likes` (both 0, off, by default) narrow the query to the dishes
+/// swiped within that many days before the deck date, or to the most recent of them: on a log
+/// that spans years a short window sees almost nothing.
 package final class ItemKNNStrategy: BuiltinStrategy {
+  /// How left swipes enter the model.
+  enum LeftSwipes: String, CaseIterable {
+    /// Left swipes play no part.
+    case ignore
+    /// A left swipe is an interaction for the similarities; the query is the likes.
+    case similarity
+    /// A left swipe is an interaction for the similarities and in the query (LensKit's
+    /// implicit feedback: every rating is an interaction).
+    case interactions
+  }
+
+  /// What the popularity term is.
+  enum PopularityTerm: String, CaseIterable {
+    /// The diners who liked the dish over those who liked the most liked dish (0...1): the
+    /// "most popular" count.
+    case likers
+    /// The popularity strategy's Beta(1, 1) posterior mean pick rate.
+    case pickRate = "pick_rate"
+  }
+
   package static let description = StrategyDescription(
     identifier: "itemknn",
     summary:
-      "sum of cosine similarities (co-liked by the same diners) to the diner's recent likes",
+      "item-item kNN: sum of the cosine similarities of a dish to the diner's most similar dishes",
     options: [
       OptionSpec(
-        "neighbours", .int, default: .int(20), range: 1...10_000,
-        tuning: [.int(10), .int(20), .int(50), .int(100)],
-        "most similar dishes kept per dish (top-k of the cosine similarity)"),
+        "neighbours", .int, default: .int(200), range: 1...1_000_000,
+        tuning: [.int(20), .int(50), .int(200), .int(1000)],
+        "at most this many of the diner's dishes most similar to a candidate are summed"),
       OptionSpec(
-        "recent_days", .int, default: .int(30), range: 1...36_500,
-        tuning: [.int(30), .int(365), .int(36_500)],
-        "likes whose last right swipe is at most this many days before the deck date are the query"
+        "saved_neighbours", .int, default: .int(0), range: 0...1_000_000,
+        "most similar dishes kept per dish at learn (top-k of the cosine similarity); 0: all"),
+      OptionSpec(
+        "min_similarity", .double, default: .double(0), range: 0...1,
+        "pairs of dishes less similar than this are not neighbours"),
+      OptionSpec(
+        "min_neighbours", .int, default: .int(1), range: 1...1_000_000,
+        "a candidate reached by fewer of the diner's dishes gets only the popularity term"),
+      OptionSpec(
+        "left_swipes", .string, default: .string("similarity"),
+        tuning: [.string("ignore"), .string("similarity"), .string("interactions")],
+        "ignore: left swipes play no part; similarity: a left swipe is an interaction for the"
+          + " similarities; interactions: also a query dish"),
+      OptionSpec(
+        "recent_days", .int, default: .int(0), range: 0...36_500,
+        "only dishes swiped at most this many days before the deck date are the query; 0: all"
       ),
       OptionSpec(
-        "recent_likes", .int, default: .int(10), range: 1...10_000,
-        "at most this many of the diner's most recent likes are the query"),
+        "recent_likes", .int, default: .int(0), range: 0...1_000_000,
+        "at most this many of the diner's most recently swiped dishes are the query; 0: all"),
       OptionSpec(
         "weight_popularity", .double, default: .double(0.01), range: 0...1_000,
         "weight of the dish's popularity (0...1) added to its similarity sum; breaks ties"),
+      OptionSpec(
+        "popularity", .string, default: .string("likers"),
+        "likers: diners who liked the dish / those who liked the most liked dish; pick_rate:"
+          + " the popularity strategy's Beta(1, 1) pick rate"),
     ],
     examples: [
       StrategyExample(
-        "a diner without likes gets the popularity order",
-        items: ["oyakodon:rice", "tonkatsu:fried", "miso-soup:soup"],
-        events: ["u2 tonkatsu right 2026-01-05", "u3 oyakodon left 2026-01-06"],
-        expected: ["tonkatsu", "miso-soup", "oyakodon"]),
-      StrategyExample(
-        "tonkatsu liked: katsudon (2 co-likers, 0.71) before miso soup (1, 0.50) before zaru-soba",
+        "tonkatsu liked: katsudon (2 co-likers, 2 / sqrt(4 x 2) = 0.71) before miso soup (0.50)",
         items: ["zaru-soba:noodles", "miso-soup:soup", "katsudon:rice", "tonkatsu:fried"],
         events: [
           "u1 tonkatsu right 2026-01-09", "u2 tonkatsu right 2026-01-02",
@@ -62,30 +105,45 @@ package final class ItemKNNStrategy: BuiltinStrategy {
         ],
         expected: ["katsudon", "miso-soup", "tonkatsu", "zaru-soba"]),
       StrategyExample(
-        "two recent likes lift the neighbours of both",
-        items: ["oyakodon:rice", "tamagoyaki:side", "tonkatsu:fried", "katsudon:rice"],
+        "passes link dishes too: two diners swiped on tonkatsu and liked katsudon (0.71)",
+        items: ["oyakodon:rice", "katsudon:rice", "tonkatsu:fried", "tamagoyaki:side"],
         events: [
-          "u1 oyakodon right 2026-01-01", "u1 tonkatsu right 2026-01-08",
-          "u2 oyakodon right 2026-01-02", "u2 tamagoyaki right 2026-01-02",
-          "u3 tonkatsu right 2026-01-03", "u3 katsudon right 2026-01-03",
+          "u1 tonkatsu right 2026-01-09", "u2 tonkatsu right 2026-01-02",
+          "u2 oyakodon right 2026-01-02", "u3 tonkatsu left 2026-01-03",
+          "u3 katsudon right 2026-01-03", "u4 tonkatsu left 2026-01-04",
+          "u4 katsudon right 2026-01-04", "u5 tamagoyaki right 2026-01-05",
         ],
-        expected: ["tamagoyaki", "katsudon", "oyakodon", "tonkatsu"]),
-      StrategyExample(
-        "recent_days 5 forgets the oyakodon like of 2026-01-01: tamagoyaki is not lifted",
-        items: ["oyakodon:rice", "tamagoyaki:side", "tonkatsu:fried", "katsudon:rice"],
-        events: [
-          "u1 oyakodon right 2026-01-01", "u1 tonkatsu right 2026-01-08",
-          "u2 oyakodon right 2026-01-02", "u2 tamagoyaki right 2026-01-02",
-          "u3 tonkatsu right 2026-01-03", "u3 katsudon right 2026-01-03",
-        ],
-        options: ["recent_days": "5"],
         expected: ["katsudon", "oyakodon", "tonkatsu", "tamagoyaki"]),
+      StrategyExample(
+        "left_swipes ignore: only u2 liked tonkatsu with another dish, so oyakodon comes first",
+        items: ["oyakodon:rice", "katsudon:rice", "tonkatsu:fried", "tamagoyaki:side"],
+        events: [
+          "u1 tonkatsu right 2026-01-09", "u2 tonkatsu right 2026-01-02",
+          "u2 oyakodon right 2026-01-02", "u3 tonkatsu left 2026-01-03",
+          "u3 katsudon right 2026-01-03", "u4 tonkatsu left 2026-01-04",
+          "u4 katsudon right 2026-01-04", "u5 tamagoyaki right 2026-01-05",
+        ],
+        options: ["left_swipes": "ignore"],
+        expected: ["oyakodon", "katsudon", "tonkatsu", "tamagoyaki"]),
+      StrategyExample(
+        "a diner without history gets the dishes by how many diners liked them",
+        items: ["oyakodon:rice", "tonkatsu:fried", "miso-soup:soup"],
+        events: [
+          "u2 tonkatsu right 2026-01-05", "u3 tonkatsu right 2026-01-06",
+          "u3 miso-soup right 2026-01-06", "u4 oyakodon left 2026-01-07",
+        ],
+        expected: ["tonkatsu", "miso-soup", "oyakodon"]),
     ])
 
   private let neighbourCount: Int
+  private let savedNeighbours: Int
+  private let minSimilarity: Double
+  private let minNeighbours: Int
+  private let leftSwipes: LeftSwipes
   private let recentDays: Int
   private let recentLikes: Int
   private let weightPopularity: Double
+  private let popularityTerm: PopularityTerm
   /// Neighbours of item i are `neighbourItems[neighbourStart[i]..<neighbourStart[i + 1]]`, with
   /// their similarities alongside, most similar first.
   private var neighbourStart: [Int] = [0]
@@ -95,63 +153,96 @@ package final class ItemKNNStrategy: BuiltinStrategy {
 
   package init(options: StrategyOptions) throws(StrategyError) {
     neighbourCount = options.int("neighbours")
+    savedNeighbours = options.int("saved_neighbours")
+    minSimilarity = options.double("min_similarity")
+    minNeighbours = options.int("min_neighbours")
+    let left = options.string("left_swipes")
+    guard let mode = LeftSwipes(rawValue: left) else {
+      throw .invalidOption(
+        strategy: options.strategy, key: "left_swipes", value: left,
+        expected: "one of " + LeftSwipes.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+    leftSwipes = mode
     recentDays = options.int("recent_days")
     recentLikes = options.int("recent_likes")
     weightPopularity = options.double("weight_popularity")
+    let term = options.string("popularity")
+    guard let popularityTerm = PopularityTerm(rawValue: term) else {
+      throw .invalidOption(
+        strategy: options.strategy, key: "popularity", value: term,
+        expected: "one of " + PopularityTerm.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+    self.popularityTerm = popularityTerm
   }
 
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try PopularityStrategy.checkCoverage(
       catalog: catalog, history: history, strategy: Self.description.identifier)
     let n = history.itemCount
-    popularity = PopularityStrategy.pickRates(history, priorLikes: 1, priorPasses: 1)
+    let withLeft = leftSwipes != .ignore
 
-    // Each diner's liked items (a diner-major list), and per item the diners who liked it.
-    var likedStart: [Int] = [0]
-    var liked: [Int32] = []
+    // Each diner's dishes (a diner-major list), and per dish the diners (a dish-major list).
+    var userStart: [Int] = [0]
+    var userItems: [Int32] = []
+    var interacted = [Int](repeating: 0, count: n)
     var likers = [Int](repeating: 0, count: n)
     for user in history.userIDs {
-      for record in history.users[user]!.records where record.right > 0 {
-        liked.append(record.item)
-        likers[Int(record.item)] += 1
+      for record in history.users[user]!.records
+      where record.right > 0 || (withLeft && record.left > 0) {
+        userItems.append(record.item)
+        interacted[Int(record.item)] += 1
+        if record.right > 0 { likers[Int(record.item)] += 1 }
       }
-      likedStart.append(liked.count)
+      userStart.append(userItems.count)
     }
-    var itemUserStart = [Int](repeating: 0, count: n + 1)
-    for i in 0..<n { itemUserStart[i + 1] = itemUserStart[i] + likers[i] }
-    var itemUsers = [Int32](repeating: 0, count: liked.count)
-    var fill = itemUserStart
-    for u in 0..<(likedStart.count - 1) {
-      for k in likedStart[u]..<likedStart[u + 1] {
-        let i = Int(liked[k])
+    switch popularityTerm {
+    case .pickRate:
+      popularity = PopularityStrategy.pickRates(history, priorLikes: 1, priorPasses: 1)
+    case .likers:
+      let most = Double(likers.max() ?? 0)
+      popularity = likers.map { most > 0 ? Double($0) / most : 0 }
+    }
+    var itemStart = [Int](repeating: 0, count: n + 1)
+    for i in 0..<n { itemStart[i + 1] = itemStart[i] + interacted[i] }
+    var itemUsers = [Int32](repeating: 0, count: userItems.count)
+    var fill = itemStart
+    for u in 0..<(userStart.count - 1) {
+      for k in userStart[u]..<userStart[u + 1] {
+        let i = Int(userItems[k])
         itemUsers[fill[i]] = Int32(u)
         fill[i] += 1
       }
     }
 
-    // Co-like counts of one item against all others in a dense scratch row, then its top k.
+    // Co-interaction counts of one dish against all others in a dense scratch row, then its
+    // best neighbours. Counts are whole numbers and each similarity is one division of them,
+    // so the result does not depend on the order of the diners.
     var co = [Int32](repeating: 0, count: n)
     var touched: [Int32] = []
+    var row: [(item: Int32, similarity: Double)] = []
     var start: [Int] = [0]
     var items: [Int32] = []
     var similarity: [Double] = []
     for i in 0..<n {
-      for k in itemUserStart[i]..<itemUserStart[i + 1] {
+      for k in itemStart[i]..<itemStart[i + 1] {
         let u = Int(itemUsers[k])
-        for m in likedStart[u]..<likedStart[u + 1] {
-          let j = liked[m]
+        for m in userStart[u]..<userStart[u + 1] {
+          let j = userItems[m]
           guard Int(j) != i else { continue }
           if co[Int(j)] == 0 { touched.append(j) }
           co[Int(j)] += 1
         }
       }
-      var row = touched.map { j in
-        (j, Double(co[Int(j)]) / (Double(likers[i]) * Double(likers[Int(j)])).squareRoot())
+      row.removeAll(keepingCapacity: true)
+      let ni = Double(interacted[i])
+      for j in touched {
+        let s = Double(co[Int(j)]) / (ni * Double(interacted[Int(j)])).squareRoot()
+        if s >= minSimilarity { row.append((j, s)) }
+        co[Int(j)] = 0
       }
-      for j in touched { co[Int(j)] = 0 }
       touched.removeAll(keepingCapacity: true)
-      row.sort { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
-      for (j, s) in row.prefix(neighbourCount) {
+      Self.keepBest(&row, savedNeighbours > 0 ? savedNeighbours : row.count)
+      for (j, s) in row {
         items.append(j)
         similarity.append(s)
       }
@@ -162,38 +253,114 @@ package final class ItemKNNStrategy: BuiltinStrategy {
     neighbourSimilarity = similarity
   }
 
+  /// Keeps the `k` most similar entries of `row` (ties by catalog order), most similar first.
+  static func keepBest(_ row: inout [(item: Int32, similarity: Double)], _ k: Int) {
+    func better(_ a: (item: Int32, similarity: Double), _ b: (item: Int32, similarity: Double))
+      -> Bool
+    { a.similarity != b.similarity ? a.similarity > b.similarity : a.item < b.item }
+    if row.count > 2 * k {
+      // Far more entries than are kept: a sorted buffer of the best k so far, each better
+      // entry inserted by binary search, costs less than sorting the whole row.
+      var heap = Array(row.prefix(k))
+      heap.sort(by: better)
+      var worst = heap[k - 1]
+      for e in row.dropFirst(k) where better(e, worst) {
+        var lo = 0
+        var hi = k - 1
+        while lo < hi {
+          let mid = (lo + hi) / 2
+          if better(heap[mid], e) { lo = mid + 1 } else { hi = mid }
+        }
+        heap.removeLast()
+        heap.insert(e, at: lo)
+        worst = heap[k - 1]
+      }
+      row = heap
+    } else {
+      row.sort(by: better)
+      if row.count > k { row.removeLast(row.count - k) }
+    }
+  }
+
   package func score(_ context: inout ScoringContext) -> Scores {
     let candidates = context.candidates
+    let n = popularity.count
     precondition(
-      candidates.allSatisfy { Int($0) < popularity.count },
+      candidates.allSatisfy { Int($0) < n },
       "itemknn: score called before learn, or with a candidate outside the learned catalog")
-    let query = recentLikes(context.userHistory, before: context.date)
+    let query = self.query(context.userHistory, before: context.date)
     guard !query.isEmpty else {
       return Scores(candidates.map { weightPopularity * popularity[Int($0)] })
     }
-    var sums = [Double](repeating: 0, count: popularity.count)
+    // Every (query dish, neighbour) pair grouped by the neighbour (a counting sort): each
+    // candidate's group holds its similarities to the query dishes that reach it, in query
+    // order.
+    var count = [Int32](repeating: 0, count: n)
+    var total = 0
+    for q in query {
+      let range = neighbourStart[Int(q)]..<neighbourStart[Int(q) + 1]
+      total += range.count
+      for k in range { count[Int(neighbourItems[k])] += 1 }
+    }
+    var groupStart = [Int](repeating: 0, count: n + 1)
+    for i in 0..<n { groupStart[i + 1] = groupStart[i] + Int(count[i]) }
+    var grouped = [Double](repeating: 0, count: total)
+    var fill = groupStart
     for q in query {
       for k in neighbourStart[Int(q)]..<neighbourStart[Int(q) + 1] {
-        sums[Int(neighbourItems[k])] += neighbourSimilarity[k]
+        let i = Int(neighbourItems[k])
+        grouped[fill[i]] = neighbourSimilarity[k]
+        fill[i] += 1
       }
     }
-    return Scores(candidates.map { sums[Int($0)] + weightPopularity * popularity[Int($0)] })
+    var values: [Double] = []
+    values.reserveCapacity(candidates.count)
+    for c in candidates {
+      let i = Int(c)
+      var sum = 0.0
+      let reached = Int(count[i])
+      if reached >= minNeighbours {
+        let group = groupStart[i]..<groupStart[i + 1]
+        if reached > neighbourCount {
+          // The largest `neighbours` of them, added largest first.
+          let best = grouped[group].sorted(by: >)
+          for s in best.prefix(neighbourCount) { sum += s }
+        } else {
+          for k in group { sum += grouped[k] }
+        }
+      }
+      values.append(sum + weightPopularity * popularity[i])
+    }
+    return Scores(values)
   }
 
-  /// The query: liked items within the window, the most recent `recent_likes` of them, in
-  /// catalog order (so that sums add up in a fixed order).
-  private func recentLikes(_ history: UserHistory?, before date: DeckDate) -> [Int32] {
+  /// The query: the diner's dishes (likes, and passes when they are interactions) within the
+  /// window, the most recent `recent_likes` of them, in catalog order (so that sums add up in a
+  /// fixed order).
+  func query(_ history: UserHistory?, before date: DeckDate) -> [Int32] {
     guard let history else { return [] }
-    let first = Int64(date.daysSinceEpoch) - Int64(recentDays)
-    var likes: [(item: Int32, day: Int32)] = history.records.compactMap { r in
-      guard r.right > 0, let day = r.lastRightDay, Int64(day) >= first else { return nil }
-      return (r.item, day)
+    let withLeft = leftSwipes == .interactions
+    let first = recentDays > 0 ? Int64(date.daysSinceEpoch) - Int64(recentDays) : Int64.min
+    var dishes: [(item: Int32, day: Int32)] = []
+    for r in history.records {
+      let day: Int32?
+      if withLeft {
+        day = r.lastShownDay
+      } else {
+        day = r.right > 0 ? r.lastRightDay : nil
+      }
+      guard r.right > 0 || (withLeft && r.left > 0) else { continue }
+      if recentDays > 0 {
+        guard let day, Int64(day) >= first else { continue }
+      }
+      dishes.append((r.item, day ?? Int32.min))
     }
-    if likes.count > recentLikes {
-      likes.sort { $0.day != $1.day ? $0.day > $1.day : $0.item < $1.item }
-      likes.removeLast(likes.count - recentLikes)
+    if recentLikes > 0 && dishes.count > recentLikes {
+      dishes.sort { $0.day != $1.day ? $0.day > $1.day : $0.item < $1.item }
+      dishes.removeLast(dishes.count - recentLikes)
+      dishes.sort { $0.item < $1.item }
     }
-    return likes.map(\.item).sorted()
+    return dishes.map(\.item)
   }
 
   /// The learned neighbours of catalog item `item`, most similar first (for tests).
