@@ -4,7 +4,8 @@ import DeckCore
 /// (with probability `epsilon`) a dish chosen uniformly among those left.
 ///
 /// The base score is the `popularity` strategy's posterior mean pick rate
-/// `(right + prior_likes) / (shown + prior_likes + prior_passes)`. The strategy builds an order
+/// `(right + a) / (shown + a + b)`, with its prior options (by default Beta(a, b) fitted to every
+/// dish's swipes). The strategy builds an order
 /// slot by slot: for each slot it draws `u`, uniform in [0, 1), from the diner's random stream
 /// (derived from seed, date and user id); if `u < epsilon` it draws a second number and takes
 /// a uniformly chosen remaining candidate, else the remaining candidate with the best base score
@@ -36,14 +37,8 @@ package final class EpsilonGreedyStrategy: BuiltinStrategy {
       OptionSpec(
         "epsilon", .double, default: .double(0.1), range: 0...1,
         "probability that a card slot takes a uniformly random remaining dish instead of the best"
-      ),
-      OptionSpec(
-        "prior_likes", .double, default: .double(1), range: 0...1_000_000,
-        "pseudo right swipes per dish in the popularity score, as in the popularity strategy"),
-      OptionSpec(
-        "prior_passes", .double, default: .double(1), range: 0...1_000_000,
-        "pseudo left swipes per dish in the popularity score, as in the popularity strategy"),
-    ],
+      )
+    ] + PriorChoice.options("per dish in the popularity score, as in the popularity strategy"),
     examples: [
       StrategyExample(
         "epsilon 0 is the popularity order (3/4, 2/3, 1/2, 1/4)",
@@ -72,24 +67,25 @@ package final class EpsilonGreedyStrategy: BuiltinStrategy {
     ])
 
   private let epsilon: Double
-  private let priorLikes: Double
-  private let priorPasses: Double
+  private let choice: PriorChoice
+  /// The prior the last `learn` fitted, nil for a fixed one.
+  private var fit: FittedPrior?
   /// Popularity per catalog item, from the last `learn`.
   private var rates: [Double] = []
 
   package init(options: StrategyOptions) throws(StrategyError) {
     epsilon = options.double("epsilon")
-    priorLikes = options.double("prior_likes")
-    priorPasses = options.double("prior_passes")
-    try PopularityStrategy.checkPrior(
-      likes: priorLikes, passes: priorPasses, strategy: options.strategy)
+    choice = try PriorChoice(options)
   }
+
+  package var fitted: [FittedValue] { fit?.reported ?? [] }
 
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try PopularityStrategy.checkCoverage(
       catalog: catalog, history: history, strategy: Self.description.identifier)
-    rates = PopularityStrategy.pickRates(
-      history, priorLikes: priorLikes, priorPasses: priorPasses)
+    let prior: BetaPrior
+    (prior, fit) = choice.prior(for: history)
+    rates = PopularityStrategy.pickRates(history, prior: prior)
   }
 
   package func score(_ context: inout ScoringContext) -> Scores {

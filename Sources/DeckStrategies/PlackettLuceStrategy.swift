@@ -110,6 +110,11 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
     try learnComponent(base, catalog: catalog, history: history, for: Self.description.identifier)
   }
 
+  /// What the base fitted, under its name (`popularity.prior_likes`).
+  package var fitted: [FittedValue] {
+    base.fitted.map { $0.prefixed(base.description.identifier) }
+  }
+
   package func score(_ context: inout ScoringContext) -> Scores {
     var own = context
     own.deck = nil  // the base's scores only

@@ -3,37 +3,47 @@ import DeckCore
 /// Ranks dishes by how often all diners picked them, smoothed with a Beta prior.
 ///
 /// A dish swiped right `r` times out of `n` showings scores the posterior mean of its pick rate
-/// under a Beta(`prior_likes`, `prior_passes`) prior:
+/// under a Beta(a, b) prior:
 ///
-///     (r + prior_likes) / (n + prior_likes + prior_passes)
+///     (r + a) / (n + a + b)
 ///
-/// With the default Beta(1, 1) (Laplace's rule) a dish never shown scores 1/2, one picked 1 of 1
-/// scores 2/3 and one picked 8 of 10 scores 3/4: a single lucky swipe does not outrank a dish with
-/// a long record. The posterior mean is the expected pick probability, which is what a deck that
-/// wants picks should sort by; to be more cautious about dishes with few showings, raise
-/// `prior_passes` (a pessimistic prior) rather than switching to a lower bound. The score is
-/// the same for every diner; with no history every dish ties and the deck keeps catalog order.
+/// By default (`prior=fitted`) a and b are fitted to every dish's swipes each time the strategy
+/// learns: the maximum of the beta-binomial marginal likelihood (`FittedPrior`), so that the
+/// prior is the spread of pick rates the dishes really show, and a dish with few showings is
+/// pulled toward what dishes are usually like, as far as the data say dishes differ. With
+/// `prior=fixed` (or `prior_likes`/`prior_passes` given) it is Beta(`prior_likes`,
+/// `prior_passes`); Beta(1, 1) (Laplace's rule) makes a dish never shown score 1/2, one picked
+/// 1 of 1 score 2/3 and one picked 8 of 10 score 3/4. The posterior mean is the expected pick
+/// probability, which is what a deck that wants picks should sort by; to be more cautious about
+/// dishes with few showings, raise `prior_passes` (a pessimistic prior) rather than switching to
+/// a lower bound. The score is the same for every diner; with no history every dish ties and the
+/// deck keeps catalog order.
 package final class PopularityStrategy: BuiltinStrategy {
   package static let description = StrategyDescription(
     identifier: "popularity",
-    summary:
-      "dishes by pick rate over all diners: (right + prior_likes) / (shown + prior_likes + prior_passes)",
-    options: [
-      OptionSpec(
-        "prior_likes", .double, default: .double(1), range: 0...1_000_000,
-        "pseudo right swipes every dish starts with (the Beta prior's alpha)"),
-      OptionSpec(
-        "prior_passes", .double, default: .double(1), range: 0...1_000_000,
-        "pseudo left swipes every dish starts with (the Beta prior's beta); raise it to trust "
-          + "dishes shown only a few times less"),
-    ],
+    summary: "dishes by pick rate over all diners: (right + a) / (shown + a + b), Beta(a, b) "
+      + "fitted to the swipes or fixed",
+    options: PriorChoice.options("every dish starts with"),
     examples: [
       StrategyExample(
         "with no history every dish scores 1/2, so catalog order stands",
         items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles"],
         expected: ["miso-soup", "oyakodon", "zaru-soba"]),
       StrategyExample(
-        "8 picks of 10 (9/12) beat 1 of 1 (2/3); never shown (1/2) beats 0 of 3 (1/5)",
+        "fitted: 4 dishes each swiped twice (2, 2, 1, 0 right) fit Beta(5/7, 3/7); never shown "
+          + "(5/8) beats 1 of 2 ((1 + 5/7) / (2 + 8/7) = 6/11), below 2 of 2 (19/22)",
+        items: [
+          "tonkatsu:fried", "zaru-soba:noodles", "oyakodon:rice", "miso-soup:soup",
+          "tonjiru:soup",
+        ],
+        events: exampleSwipes("tonkatsu", right: 2, left: 0)
+          + exampleSwipes("zaru-soba", right: 2, left: 0)
+          + exampleSwipes("oyakodon", right: 1, left: 1)
+          + exampleSwipes("tonjiru", right: 0, left: 2),
+        expected: ["tonkatsu", "zaru-soba", "miso-soup", "oyakodon", "tonjiru"]),
+      StrategyExample(
+        "fixed Beta(1, 1): 8 picks of 10 (9/12) beat 1 of 1 (2/3); never shown (1/2) beats 0 of "
+          + "3 (1/5)",
         items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonjiru:soup"],
         events: [
           "u2 oyakodon right 2026-01-05",
@@ -45,9 +55,10 @@ package final class PopularityStrategy: BuiltinStrategy {
           "u1 tonjiru left 2026-01-02", "u2 tonjiru left 2026-01-03",
           "u3 tonjiru left 2026-01-04",
         ],
+        options: ["prior": "fixed"],
         expected: ["zaru-soba", "oyakodon", "miso-soup", "tonjiru"]),
       StrategyExample(
-        "a weak prior (0.1, 0.1) is close to the raw rate: 1 of 1 now beats 8 of 10",
+        "a weak fixed prior (0.1, 0.1) is close to the raw rate: 1 of 1 now beats 8 of 10",
         items: ["oyakodon:rice", "zaru-soba:noodles"],
         events: [
           "u2 oyakodon right 2026-01-05",
@@ -61,22 +72,25 @@ package final class PopularityStrategy: BuiltinStrategy {
         expected: ["oyakodon", "zaru-soba"]),
     ])
 
-  private let priorLikes: Double
-  private let priorPasses: Double
+  private let choice: PriorChoice
   /// Score per catalog item, from the last `learn`.
   private var rates: [Double] = []
+  /// The prior the last `learn` fitted, nil for a fixed one.
+  private var fit: FittedPrior?
 
   package init(options: StrategyOptions) throws(StrategyError) {
-    priorLikes = options.double("prior_likes")
-    priorPasses = options.double("prior_passes")
-    try Self.checkPrior(likes: priorLikes, passes: priorPasses, strategy: options.strategy)
+    choice = try PriorChoice(options)
   }
 
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try Self.checkCoverage(
       catalog: catalog, history: history, strategy: Self.description.identifier)
-    rates = Self.pickRates(history, priorLikes: priorLikes, priorPasses: priorPasses)
+    let prior: BetaPrior
+    (prior, fit) = choice.prior(for: history)
+    rates = Self.pickRates(history, prior: prior)
   }
+
+  package var fitted: [FittedValue] { fit?.reported ?? [] }
 
   package func score(_ context: inout ScoringContext) -> Scores {
     precondition(
@@ -87,25 +101,21 @@ package final class PopularityStrategy: BuiltinStrategy {
 
   // MARK: - Shared with AffinityStrategy
 
-  /// The smoothed pick rate of every item: (right + likes) / (shown + likes + passes).
+  /// `pickRates(_:prior:)` with a fixed Beta(`priorLikes`, `priorPasses`).
   static func pickRates(_ history: History, priorLikes: Double, priorPasses: Double) -> [Double] {
-    let prior = priorLikes + priorPasses
+    pickRates(history, prior: BetaPrior(likes: priorLikes, passes: priorPasses))
+  }
+
+  /// The smoothed pick rate of every item: (right + likes) / (shown + likes + passes).
+  static func pickRates(_ history: History, prior: BetaPrior) -> [Double] {
+    let weight = prior.weight
     var rates = [Double](repeating: 0, count: history.itemCount)
     for i in 0..<history.itemCount {
       let right = Double(history.itemRight[i])
       let shown = right + Double(history.itemLeft[i])
-      rates[i] = (right + priorLikes) / (shown + prior)
+      rates[i] = (right + prior.likes) / (shown + weight)
     }
     return rates
-  }
-
-  /// A Beta prior needs some weight, or a dish never shown would score 0 / 0.
-  static func checkPrior(likes: Double, passes: Double, strategy: String) throws(StrategyError) {
-    guard likes + passes > 0 else {
-      throw .invalidOption(
-        strategy: strategy, key: "prior_passes", value: String(passes),
-        expected: "above 0 when prior_likes is 0 (a dish never shown would score 0/0)")
-    }
   }
 
   /// The history must count swipes for exactly the catalog's items.

@@ -86,11 +86,33 @@ package protocol RankingStrategy: AnyObject {
   /// external plugin, one process answering in order, and the fallback wrapper, which counts
   /// as it goes: no.
   var scoresConcurrently: Bool { get }
+  /// What the last `learn` fitted from the history that the options do not give (a prior
+  /// fitted to the swipes, ...), for the run header: names and values, in the strategy's
+  /// order. Empty when it fits nothing.
+  var fitted: [FittedValue] { get }
 }
 
 extension RankingStrategy {
   package func finish() throws(StrategyError) {}
   package var scoresConcurrently: Bool { false }
+  package var fitted: [FittedValue] { [] }
+}
+
+/// One value a strategy fitted in `learn`, reported in the run header beside its options.
+package struct FittedValue: Sendable, Equatable {
+  package var name: String
+  package var value: OptionValue
+
+  package init(_ name: String, _ value: OptionValue) {
+    self.name = name
+    self.value = value
+  }
+
+  /// The same value under `prefix.name`: a composite strategy reports its components' values
+  /// under their names.
+  package func prefixed(_ prefix: String) -> FittedValue {
+    FittedValue(prefix + "." + name, value)
+  }
 }
 
 /// A strategy compiled into menudeck: a type with a static description whose examples are its
