@@ -5,8 +5,8 @@ import DeckCore
 ///
 /// The base score is the `popularity` strategy's posterior mean pick rate
 /// `(right + a) / (shown + a + b)`, with its prior options (by default Beta(a, b) fitted to every
-/// dish's swipes). The strategy builds an order
-/// slot by slot: for each slot it draws `u`, uniform in [0, 1), from the diner's random stream
+/// dish's swipes). The strategy builds an order slot by slot: for each slot it draws `u`,
+/// uniform in [0, 1), from the diner's random stream
 /// (derived from seed, date and user id); if `u < epsilon` it draws a second number and takes
 /// a uniformly chosen remaining candidate, else the remaining candidate with the best base score
 /// (ties by catalog order). The order is returned as scores `n, n - 1, ..., 1` along it, so the
@@ -21,8 +21,9 @@ import DeckCore
 ///   score (ties by catalog order, as the order takes them) and `epsilon`, when the context
 ///   `wantsPolicy`;
 /// - propensities: each card's exact marginal probability of the place the order gives it,
-///   P(dish at place k), by the dynamic programme of `GreedyPlaces` (O(n^2) per diner for n
-///   candidates, as the order itself). With `epsilon` 0 every card carries 1;
+///   P(dish at place k), by the dynamic programme of `GreedyPlaces`, for the first
+///   `ScoringContext.places` places (the deck's cards; O(places^2) per diner, or O(n^2) for
+///   every place of n candidates), 0 after them. With `epsilon` 0 every card carries 1;
 /// - prefix propensities: per card, the probability of the order up to and including it,
 ///   the product over the places so far of `1 - epsilon (r - 1) / r` where the order took the
 ///   best of the r dishes left and `epsilon / r` where it took another.
@@ -96,29 +97,78 @@ package final class EpsilonGreedyStrategy: BuiltinStrategy {
     let base = candidates.map { rates[Int($0)] }
     // Remaining candidate positions, best first (ties by catalog order, as candidates are).
     let greedy = base.indices.sorted { base[$0] != base[$1] ? base[$0] > base[$1] : $0 < $1 }
-    var remaining = greedy
+    // The ranks of `greedy` not yet placed, to take the j-th of them in O(log n).
+    var remaining = RemainingRanks(count: greedy.count)
     var order: [Int] = []
-    order.reserveCapacity(remaining.count)
-    while !remaining.isEmpty {
+    order.reserveCapacity(greedy.count)
+    for left in stride(from: greedy.count, to: 0, by: -1) {
       // Explore when u < epsilon: probability epsilon (to within 2^-53, the grid of u), then
       // every candidate left equally likely (`nextInt` is unbiased), as the policy says.
       let explore = context.random.nextDouble() < epsilon
-      let pick = explore ? context.random.nextInt(below: remaining.count) : 0
-      order.append(remaining.remove(at: pick))
+      let pick = explore ? context.random.nextInt(below: left) : 0
+      order.append(greedy[remaining.take(pick)])
     }
     guard context.deck == nil else { return Scores(scoresAlong(order)) }
     let policy = RankingPolicy.epsilonGreedy(greedy: greedy, epsilon: epsilon)
-    let places = policy.placeProbabilities(order)
+    // The exact marginals of the places the deck shows (the dynamic programme costs the square
+    // of the places it covers).
+    let shown = min(order.count, max(0, context.places ?? order.count))
+    let places = policy.placeProbabilities(Array(order.prefix(shown)))
     let prefix = policy.prefixProbabilities(order)
     var propensities = [Double](repeating: 0, count: order.count)
     var prefixPropensities = propensities
     for (p, k) in order.enumerated() {
-      propensities[k] = min(1, places[p])  // a sum of probabilities may round above 1
+      if p < shown { propensities[k] = min(1, places[p]) }  // a sum may round above 1
       prefixPropensities[k] = prefix[p]
     }
     return Scores(
       scoresAlong(order), propensities: propensities,
       prefixPropensities: order.isEmpty ? nil : prefixPropensities,
       policy: context.wantsPolicy ? policy : nil)
+  }
+}
+
+/// The ranks 0..<count, from which `take(j)` removes and returns the j-th (0-based) of those
+/// left, in O(log count): a Fenwick tree of 1 per rank left, searched by binary lifting. (The
+/// array it replaces cost O(count) per removal, O(count^2) per ranking.)
+struct RemainingRanks {
+  /// tree[i] (1-based) counts the ranks left in (i - lowbit(i), i].
+  private var tree: [Int32]
+  private let top: Int
+
+  init(count: Int) {
+    tree = [Int32](repeating: 0, count: count + 1)
+    for i in 1...max(1, count) where i <= count {
+      tree[i] += 1
+      let parent = i + (i & -i)
+      if parent <= count { tree[parent] += tree[i] }
+    }
+    var top = 1
+    while top * 2 <= count { top *= 2 }
+    self.top = count == 0 ? 0 : top
+  }
+
+  /// Removes and returns the `j`-th rank left, counting from 0 in ascending order.
+  mutating func take(_ j: Int) -> Int {
+    var position = 0
+    var rest = Int32(j)
+    var step = top
+    let count = tree.count - 1
+    while step > 0 {
+      let next = position + step
+      if next <= count && tree[next] <= rest {
+        position = next
+        rest -= tree[next]
+      }
+      step /= 2
+    }
+    // position + 1 is the rank's 1-based index: the first whose prefix count exceeds j.
+    var i = position + 1
+    precondition(i <= count, "no rank left at that place")
+    while i <= count {
+      tree[i] -= 1
+      i += i & -i
+    }
+    return position
   }
 }

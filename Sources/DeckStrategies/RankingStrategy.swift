@@ -17,6 +17,12 @@ package struct ScoringContext: Sendable {
   /// order (or there is no deck builder, as for a strategy tried alone). A stochastic strategy
   /// uses it to give each card its probability at the slot where the deck puts it.
   package var deck: DeckSlots?
+  /// How many of the ranking's first places become cards when `deck` is nil (the deck's size);
+  /// nil: every place (a strategy tried alone). A strategy that gives propensities needs them
+  /// only for the candidates it ranks there, and may give the others 0 (no card carries them):
+  /// the epsilon-greedy and plackett-luce strategies do, which spares them work that grows
+  /// with the square of the candidates.
+  package var places: Int?
   /// Set by an evaluation that needs the strategy's ranking as the distribution it is drawn
   /// from (`Scores.policy`), not only the one ranking drawn; computing it may cost more.
   package var wantsPolicy = false
@@ -40,7 +46,8 @@ package struct Scores: Sendable, Equatable {
   package var values: [Double]
   /// Optional propensity per candidate: the probability the strategy had of putting it at the
   /// position the deck builder gives it (only stochastic rankers know this; see
-  /// `ScoringContext.deck`).
+  /// `ScoringContext.deck`). A candidate the deck does not show may carry 0 (see
+  /// `ScoringContext.places`).
   package var propensities: [Double]?
   /// Optional prefix propensity per candidate: the probability the strategy had of ranking the
   /// candidates it ranked before this one, in their order, and then this one (the probability

@@ -111,7 +111,8 @@ struct FittedPriorTests {
     #expect(padded == fit)
   }
 
-  @Test("the fit is the maximum of the likelihood: the gradient vanishes and no neighbour is higher")
+  @Test(
+    "the fit is the maximum of the likelihood: the gradient vanishes and no neighbour is higher")
   func maximum() {
     let pairs = Self.simulated(count: 300, alpha: 2, beta: 5, seed: 7) { Int32(1 + $0 % 20) }
     let fit = Self.fit(pairs)
@@ -188,7 +189,8 @@ struct FittedPriorTests {
   @Test("the reported values name the prior, how it was fitted and on how many dishes")
   func reported() {
     let fit = Self.fit([(2, 0), (2, 0), (1, 1), (0, 2)])
-    #expect(fit.reported.map(\.name) == ["prior_likes", "prior_passes", "prior_fit", "prior_dishes"])
+    #expect(
+      fit.reported.map(\.name) == ["prior_likes", "prior_passes", "prior_fit", "prior_dishes"])
     #expect(fit.reported[2].value == .string("likelihood"))
     #expect(fit.reported[3].value == .int(4))
   }
@@ -254,7 +256,8 @@ struct PriorOptionTests {
   func refused() {
     #expect(
       message {
-        _ = try StrategyRegistry.make("popularity", options: ["prior": "fitted", "prior_likes": "2"])
+        _ = try StrategyRegistry.make(
+          "popularity", options: ["prior": "fitted", "prior_likes": "2"])
       }
         == "strategy 'popularity' option 'prior_likes': '2' is not used with prior=fitted, which "
         + "fits the prior to the swipes; give prior=fixed to fix it")
@@ -268,8 +271,10 @@ struct PriorOptionTests {
     let f = try fixture(items: Self.workedItems, events: Self.workedEvents)
     #expect(
       try learned("plackett-luce", on: f).fitted.map(\.name)
-        == ["popularity.prior_likes", "popularity.prior_passes", "popularity.prior_fit",
-          "popularity.prior_dishes"])
+        == [
+          "popularity.prior_likes", "popularity.prior_passes", "popularity.prior_fit",
+          "popularity.prior_dishes",
+        ])
     #expect(try learned("diversify", on: f).fitted.first?.name == "popularity.prior_likes")
     let blend = try learned("blend", on: f).fitted.map(\.name)
     #expect(blend.first == "affinity.prior_likes")

@@ -72,7 +72,7 @@ struct ItemKNNStrategyTests {
     #expect(seven == latest)
     // recent_days 1: nothing liked on 2026-01-09 (c was a pass), so popularity only.
     let none = scores(try learned("itemknn", ["recent_days": "1"], on: f), f)
-    let popularity = scores(try learned("popularity", on: f), f)
+    let popularity = scores(try learned("popularity", ["prior": "fixed"], on: f), f)
     #expect(zip(none, popularity).allSatisfy { abs($0 - 0.01 * $1) < 1e-15 })
   }
 
@@ -80,7 +80,7 @@ struct ItemKNNStrategyTests {
   func noLikes() throws {
     let f = try Self.history()
     let s = try learned("itemknn", on: f)
-    let popularity = try learned("popularity", on: f)
+    let popularity = try learned("popularity", ["prior": "fixed"], on: f)
     #expect(ranking(scores(s, f, user: "nobody"), f) == ranking(scores(popularity, f), f))
     let flat = try learned("itemknn", ["weight_popularity": "0"], on: f)
     #expect(scores(flat, f, user: "nobody") == [0, 0, 0, 0, 0, 0])

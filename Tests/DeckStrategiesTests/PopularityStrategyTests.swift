@@ -14,10 +14,10 @@ struct PopularityStrategyTests {
       items: ["a:soup", "b:rice", "c:noodles", "d:soup", "e:fish"], events: events)
   }
 
-  @Test("default Beta(1, 1): scores are (right + 1) / (shown + 2)")
-  func defaultPrior() throws {
+  @Test("fixed Beta(1, 1): scores are (right + 1) / (shown + 2)")
+  func laplacePrior() throws {
     let f = try Self.history()
-    let s = try learned("popularity", on: f)
+    let s = try learned("popularity", ["prior": "fixed"], on: f)
     let expected: [Double] = [2.0 / 3, 9.0 / 12, 0.5, 1.0 / 5, 4.0 / 5]
     #expect(scores(s, f) == expected)
     #expect(ranking(scores(s, f), f) == ["e", "b", "a", "c", "d"])
@@ -27,7 +27,9 @@ struct PopularityStrategyTests {
   func smoothing() throws {
     let f = try Self.history()
     // Laplace: 2/3 < 9/12, the long record wins.
-    #expect(try ranking(scores(learned("popularity", on: f), f), f).firstIndex(of: "b")! < 2)
+    #expect(
+      try ranking(scores(learned("popularity", ["prior": "fixed"], on: f), f), f)
+        .firstIndex(of: "b")! < 2)
     // A weak prior is nearly the raw rate: 1.1/1.2 > 8.1/10.2.
     let weak = try learned("popularity", ["prior_likes": "0.1", "prior_passes": "0.1"], on: f)
     let w = scores(weak, f)
