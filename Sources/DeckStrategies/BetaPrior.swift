@@ -31,9 +31,9 @@ package struct BetaPrior: Sendable, Equatable {
 ///               ln B(r_i + a, l_i + b) - ln B(a, b)      (B: the Beta function)
 ///
 /// and the fit is the (a, b) that maximises it. Unlike the method of moments on the raw rates
-/// (which takes the binomial noise of a dish shown twice for real differences between dishes,
-/// and on MovieLens gives a prior of weight 0.48), it weighs each dish by how much its swipes
-/// say. Dishes never shown add nothing to `L`.
+/// (which takes the binomial noise of a dish shown twice for real differences between dishes:
+/// on all of MovieLens small it gives a prior of weight 0.48, the likelihood 2.7), it weighs
+/// each dish by how much its swipes say. Dishes never shown add nothing to `L`.
 ///
 /// It is found by Newton's method on (ln a, ln b) from the pooled rate `R / N` with weight 2,
 /// each step halved until `L` does not fall, the digamma and trigamma sums over the distinct

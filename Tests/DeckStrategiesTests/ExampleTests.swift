@@ -136,7 +136,7 @@ struct ExampleTests {
     (
       StrategyExample("e", items: ["a:soup"], options: ["pseudo_counts": "1"], expected: ["a"]),
       "strategy 'popularity' has no option 'pseudo_counts'; valid options: prior, prior_likes, "
-        + "prior_passes"
+        + "prior_passes, per"
     ),
   ]
 

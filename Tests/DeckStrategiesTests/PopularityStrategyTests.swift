@@ -82,6 +82,28 @@ struct PopularityStrategyTests {
     #expect(deck.cards.map { f.catalog[$0.item].id } == ["a", "b", "c", "d", "e"])
   }
 
+  @Test("per=diner: showings per diner times the pick rate; per takes showing or diner")
+  func perDiner() throws {
+    let f = try Self.history()  // ten diners, u0 to u9
+    let s = try learned("popularity", ["per": "diner", "prior": "fixed"], on: f)
+    let want: [Double] = [0.1 * 2 / 3, 0.75, 0, 0.3 * 0.2, 0.3 * 0.8]
+    for (got, w) in zip(scores(s, f), want) { #expect(abs(got - w) < 1e-15) }
+    #expect(ranking(scores(s, f), f) == ["b", "e", "a", "d", "c"])
+    // The fitted prior weighs the rate the same way.
+    let fitted = try learned("popularity", ["per": "diner"], on: f)
+    let rates = try scores(learned("popularity", on: f), f)
+    let shown: [Double] = [1, 10, 0, 3, 3]
+    for (k, got) in scores(fitted, f).enumerated() {
+      #expect(abs(got - shown[k] / 10 * rates[k]) < 1e-15)
+    }
+    // No history, no diners: every dish 0.
+    let lone = try fixture(items: ["a:soup"])
+    #expect(try scores(learned("popularity", ["per": "diner"], on: lone), lone) == [0])
+    #expect(
+      message { _ = try StrategyRegistry.make("popularity", options: ["per": "everyone"]) }
+        == "strategy 'popularity' option 'per': 'everyone' is not showing or diner")
+  }
+
   @Test("learning again replaces what was learned")
   func relearn() throws {
     let empty = try fixture(items: ["a:soup", "b:rice"])

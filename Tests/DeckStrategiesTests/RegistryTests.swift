@@ -44,7 +44,7 @@ struct RegistryTests {
     #expect(
       message { _ = try StrategyRegistry.make("popularity", options: ["priorLikes": "2"]) }
         == "strategy 'popularity' has no option 'priorLikes' (did you mean 'prior_likes'?); "
-        + "valid options: prior, prior_likes, prior_passes")
+        + "valid options: prior, prior_likes, prior_passes, per")
     #expect(
       message { _ = try StrategyRegistry.make("random", options: ["seed": "1"]) }
         == "strategy 'random' has no option 'seed'; it takes no options")
