@@ -403,8 +403,8 @@ package enum PriorChoice: Sendable, Equatable {
         guard let text = options.given(key) else { continue }
         throw .invalidOption(
           strategy: strategy, key: key, value: text,
-          expected: "used with prior=fitted, which fits the prior to the swipes; give "
-            + "prior=fixed to fix it")
+          expected: "used with prior=fitted, which fits the prior to the swipes: give "
+            + "prior=fixed, or drop \(key)")
       }
       self = .fitted
     case "fixed":

@@ -260,7 +260,7 @@ struct PriorOptionTests {
           "popularity", options: ["prior": "fitted", "prior_likes": "2"])
       }
         == "strategy 'popularity' option 'prior_likes': '2' is not used with prior=fitted, which "
-        + "fits the prior to the swipes; give prior=fixed to fix it")
+        + "fits the prior to the swipes: give prior=fixed, or drop prior_likes")
     #expect(
       message { _ = try StrategyRegistry.make("thompson", options: ["prior": "empirical"]) }
         == "strategy 'thompson' option 'prior': 'empirical' is not fitted or fixed")
