@@ -21,6 +21,9 @@ package struct RunHeader: Sendable, Equatable {
   /// The strategy's options (defaults included), each value already written as JSON text by
   /// the caller, which knows the option types.
   package var options: [(name: String, json: String)]
+  /// What the strategy fitted from the history (`RankingStrategy.fitted`), each value already
+  /// JSON text; empty when it fitted nothing.
+  package var fitted: [(name: String, json: String)] = []
   package var seed: UInt64
   package var size: Int
   /// Content hashes (hex SHA-256) of the inputs, by role: config, catalog, users, history (a
@@ -46,6 +49,7 @@ package struct RunHeader: Sendable, Equatable {
   package static func == (a: RunHeader, b: RunHeader) -> Bool {
     a.version == b.version && a.date == b.date && a.strategy == b.strategy
       && a.options.elementsEqual(b.options, by: { $0.0 == $1.0 && $0.1 == $1.1 })
+      && a.fitted.elementsEqual(b.fitted, by: { $0.0 == $1.0 && $0.1 == $1.1 })
       && a.seed == b.seed && a.size == b.size
       && a.inputs == b.inputs && a.arguments == b.arguments
   }
@@ -182,6 +186,14 @@ package final class DeckWriter {
     key("options")
     buffer.append(UInt8(ascii: "{"))
     for (n, (k, v)) in header.options.enumerated() {
+      if n > 0 { buffer.append(UInt8(ascii: ",")) }
+      key(k)
+      buffer.append(contentsOf: v.utf8)
+    }
+    buffer.append(contentsOf: "},".utf8)
+    key("fitted")
+    buffer.append(UInt8(ascii: "{"))
+    for (n, (k, v)) in header.fitted.enumerated() {
       if n > 0 { buffer.append(UInt8(ascii: ",")) }
       key(k)
       buffer.append(contentsOf: v.utf8)

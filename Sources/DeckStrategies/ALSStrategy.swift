@@ -37,9 +37,11 @@ package final class ALSStrategy: BuiltinStrategy {
         "latent factors per diner and per dish (k)"),
       OptionSpec(
         "regularization", .double, default: .double(30), range: 0...1_000_000,
+        tuning: [.double(3), .double(10), .double(30), .double(100)],
         "weight of the squared length of every factor vector (lambda)"),
       OptionSpec(
         "alpha", .double, default: .double(10), range: 0...1_000_000,
+        tuning: [.double(1), .double(10), .double(40)],
         "confidence of a liked dish is 1 + alpha * (the diner's right swipes on it)"),
       OptionSpec(
         "alpha_left", .double, default: .double(1), range: 0...1_000_000,

@@ -3,8 +3,8 @@ import DeckCore
 /// Content-based ranking: what this diner picks, by category and by tag, blended with what
 /// everyone picks.
 ///
-/// For dish `i` with global popularity `p` (the `popularity` strategy's smoothed pick rate, same
-/// prior options) the diner's affinity through one category or tag, in which they swiped right `r`
+/// For dish `i` with global popularity `p` (the `popularity` strategy's smoothed pick rate, with
+/// the same prior options: by default a Beta prior fitted to every dish's swipes) the diner's affinity through one category or tag, in which they swiped right `r`
 /// times out of `n`, is their rate shrunk toward `p` by `m = prior_strength` pseudo swipes:
 ///
 ///     a = (r + m * p) / (n + m)
@@ -38,13 +38,7 @@ package final class AffinityStrategy: BuiltinStrategy {
         "weight_tags", .double, default: .double(0.5), range: 0...1,
         tuning: [.double(0), .double(0.5), .double(1)],
         "share of the mean tag affinity in a dish's affinity (the rest is its category's)"),
-      OptionSpec(
-        "prior_likes", .double, default: .double(1), range: 0...1_000_000,
-        "pseudo right swipes per dish in global popularity, as in the popularity strategy"),
-      OptionSpec(
-        "prior_passes", .double, default: .double(1), range: 0...1_000_000,
-        "pseudo left swipes per dish in global popularity, as in the popularity strategy"),
-    ],
+    ] + PriorChoice.options("per dish in global popularity, as in the popularity strategy"),
     examples: [
       StrategyExample(
         "a diner with no history gets the popularity order (2/3, 1/2, 1/2, 1/4)",
@@ -90,8 +84,9 @@ package final class AffinityStrategy: BuiltinStrategy {
   private let weightPopularity: Double
   private let priorStrength: Double
   private let weightTags: Double
-  private let priorLikes: Double
-  private let priorPasses: Double
+  private let choice: PriorChoice
+  /// The prior the last `learn` fitted, nil for a fixed one.
+  private var fit: FittedPrior?
 
   /// Learned per catalog item, packed so that scoring one candidate reads one entry.
   private struct Item {
@@ -116,17 +111,17 @@ package final class AffinityStrategy: BuiltinStrategy {
     weightPopularity = options.double("weight_popularity")
     priorStrength = options.double("prior_strength")
     weightTags = options.double("weight_tags")
-    priorLikes = options.double("prior_likes")
-    priorPasses = options.double("prior_passes")
-    try PopularityStrategy.checkPrior(
-      likes: priorLikes, passes: priorPasses, strategy: options.strategy)
+    choice = try PriorChoice(options)
   }
+
+  package var fitted: [FittedValue] { fit?.reported ?? [] }
 
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try PopularityStrategy.checkCoverage(
       catalog: catalog, history: history, strategy: Self.description.identifier)
-    let popularity = PopularityStrategy.pickRates(
-      history, priorLikes: priorLikes, priorPasses: priorPasses)
+    let prior: BetaPrior
+    (prior, fit) = choice.prior(for: history)
+    let popularity = PopularityStrategy.pickRates(history, prior: prior)
     let categoryCount = catalog.categories.count
     var items: [Item] = []
     var tagSlots: [Int32] = []

@@ -107,6 +107,12 @@ package final class BlendStrategy: BuiltinStrategy {
     }
   }
 
+  /// What the components fitted, each under its name (`affinity.prior_likes`), in component
+  /// order.
+  package var fitted: [FittedValue] {
+    components.flatMap { c in c.strategy.fitted.map { $0.prefixed(c.name) } }
+  }
+
   package func score(_ context: inout ScoringContext) -> Scores {
     var total = [Double](repeating: 0, count: context.candidates.count)
     for c in components where c.weight > 0 {

@@ -119,6 +119,7 @@ package struct DeckPipeline {
       var context = ScoringContext(
         user: user, userHistory: userHistory, date: date, candidates: set.items, seed: seed)
       context.deck = builder.slots(set)
+      context.places = builder.rules.size
       context.wantsPolicy = wantsPolicy
       contexts.append(context)
     }

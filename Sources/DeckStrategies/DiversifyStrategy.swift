@@ -90,6 +90,11 @@ package final class DiversifyStrategy: BuiltinStrategy {
     itemTags = catalog.itemTags.map { Array(Set($0)).sorted() }
   }
 
+  /// What the base fitted, under its name (`popularity.prior_likes`).
+  package var fitted: [FittedValue] {
+    base.fitted.map { $0.prefixed(base.description.identifier) }
+  }
+
   package func score(_ context: inout ScoringContext) -> Scores {
     let candidates = context.candidates
     precondition(

@@ -32,9 +32,11 @@ package final class EASEStrategy: BuiltinStrategy {
     options: [
       OptionSpec(
         "lambda", .double, default: .double(100), range: 0.001...1_000_000_000,
+        tuning: [.double(30), .double(100), .double(300), .double(1000)],
         "L2 regularisation added to the diagonal of X'X; larger trusts co-occurrences less"),
       OptionSpec(
         "left", .string, default: .string("ignore"),
+        tuning: [.string("ignore"), .string("interaction")],
         "what a left swipe (without a right swipe of the same dish) is in X: ignore (0), "
           + "interaction (1, as a right swipe) or negative (-1)"),
       OptionSpec(

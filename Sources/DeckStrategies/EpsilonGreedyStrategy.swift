@@ -4,8 +4,9 @@ import DeckCore
 /// (with probability `epsilon`) a dish chosen uniformly among those left.
 ///
 /// The base score is the `popularity` strategy's posterior mean pick rate
-/// `(right + prior_likes) / (shown + prior_likes + prior_passes)`. The strategy builds an order
-/// slot by slot: for each slot it draws `u`, uniform in [0, 1), from the diner's random stream
+/// `(right + a) / (shown + a + b)`, with its prior options (by default Beta(a, b) fitted to every
+/// dish's swipes). The strategy builds an order slot by slot: for each slot it draws `u`,
+/// uniform in [0, 1), from the diner's random stream
 /// (derived from seed, date and user id); if `u < epsilon` it draws a second number and takes
 /// a uniformly chosen remaining candidate, else the remaining candidate with the best base score
 /// (ties by catalog order). The order is returned as scores `n, n - 1, ..., 1` along it, so the
@@ -20,8 +21,9 @@ import DeckCore
 ///   score (ties by catalog order, as the order takes them) and `epsilon`, when the context
 ///   `wantsPolicy`;
 /// - propensities: each card's exact marginal probability of the place the order gives it,
-///   P(dish at place k), by the dynamic programme of `GreedyPlaces` (O(n^2) per diner for n
-///   candidates, as the order itself). With `epsilon` 0 every card carries 1;
+///   P(dish at place k), by the dynamic programme of `GreedyPlaces`, for the first
+///   `ScoringContext.places` places (the deck's cards; O(places^2) per diner, or O(n^2) for
+///   every place of n candidates), 0 after them. With `epsilon` 0 every card carries 1;
 /// - prefix propensities: per card, the probability of the order up to and including it,
 ///   the product over the places so far of `1 - epsilon (r - 1) / r` where the order took the
 ///   best of the r dishes left and `epsilon / r` where it took another.
@@ -37,15 +39,8 @@ package final class EpsilonGreedyStrategy: BuiltinStrategy {
         "epsilon", .double, default: .double(0.1), range: 0...1,
         tuning: [.double(0), .double(0.05), .double(0.1), .double(0.2)],
         "probability that a card slot takes a uniformly random remaining dish instead of the best"
-      ),
-      OptionSpec(
-        "prior_likes", .double, default: .double(1), range: 0...1_000_000,
-        "pseudo right swipes per dish in the popularity score, as in the popularity strategy"),
-      OptionSpec(
-        "prior_passes", .double, default: .double(1), range: 0...1_000_000,
-        tuning: [.double(1), .double(100)],
-        "pseudo left swipes per dish in the popularity score, as in the popularity strategy"),
-    ],
+      )
+    ] + PriorChoice.options("per dish in the popularity score, as in the popularity strategy"),
     examples: [
       StrategyExample(
         "epsilon 0 is the popularity order (3/4, 2/3, 1/2, 1/4)",
@@ -74,24 +69,25 @@ package final class EpsilonGreedyStrategy: BuiltinStrategy {
     ])
 
   private let epsilon: Double
-  private let priorLikes: Double
-  private let priorPasses: Double
+  private let choice: PriorChoice
+  /// The prior the last `learn` fitted, nil for a fixed one.
+  private var fit: FittedPrior?
   /// Popularity per catalog item, from the last `learn`.
   private var rates: [Double] = []
 
   package init(options: StrategyOptions) throws(StrategyError) {
     epsilon = options.double("epsilon")
-    priorLikes = options.double("prior_likes")
-    priorPasses = options.double("prior_passes")
-    try PopularityStrategy.checkPrior(
-      likes: priorLikes, passes: priorPasses, strategy: options.strategy)
+    choice = try PriorChoice(options)
   }
+
+  package var fitted: [FittedValue] { fit?.reported ?? [] }
 
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try PopularityStrategy.checkCoverage(
       catalog: catalog, history: history, strategy: Self.description.identifier)
-    rates = PopularityStrategy.pickRates(
-      history, priorLikes: priorLikes, priorPasses: priorPasses)
+    let prior: BetaPrior
+    (prior, fit) = choice.prior(for: history)
+    rates = PopularityStrategy.pickRates(history, prior: prior)
   }
 
   package func score(_ context: inout ScoringContext) -> Scores {
@@ -102,29 +98,78 @@ package final class EpsilonGreedyStrategy: BuiltinStrategy {
     let base = candidates.map { rates[Int($0)] }
     // Remaining candidate positions, best first (ties by catalog order, as candidates are).
     let greedy = base.indices.sorted { base[$0] != base[$1] ? base[$0] > base[$1] : $0 < $1 }
-    var remaining = greedy
+    // The ranks of `greedy` not yet placed, to take the j-th of them in O(log n).
+    var remaining = RemainingRanks(count: greedy.count)
     var order: [Int] = []
-    order.reserveCapacity(remaining.count)
-    while !remaining.isEmpty {
+    order.reserveCapacity(greedy.count)
+    for left in stride(from: greedy.count, to: 0, by: -1) {
       // Explore when u < epsilon: probability epsilon (to within 2^-53, the grid of u), then
       // every candidate left equally likely (`nextInt` is unbiased), as the policy says.
       let explore = context.random.nextDouble() < epsilon
-      let pick = explore ? context.random.nextInt(below: remaining.count) : 0
-      order.append(remaining.remove(at: pick))
+      let pick = explore ? context.random.nextInt(below: left) : 0
+      order.append(greedy[remaining.take(pick)])
     }
     guard context.deck == nil else { return Scores(scoresAlong(order)) }
     let policy = RankingPolicy.epsilonGreedy(greedy: greedy, epsilon: epsilon)
-    let places = policy.placeProbabilities(order)
+    // The exact marginals of the places the deck shows (the dynamic programme costs the square
+    // of the places it covers).
+    let shown = min(order.count, max(0, context.places ?? order.count))
+    let places = policy.placeProbabilities(Array(order.prefix(shown)))
     let prefix = policy.prefixProbabilities(order)
     var propensities = [Double](repeating: 0, count: order.count)
     var prefixPropensities = propensities
     for (p, k) in order.enumerated() {
-      propensities[k] = min(1, places[p])  // a sum of probabilities may round above 1
+      if p < shown { propensities[k] = min(1, places[p]) }  // a sum may round above 1
       prefixPropensities[k] = prefix[p]
     }
     return Scores(
       scoresAlong(order), propensities: propensities,
       prefixPropensities: order.isEmpty ? nil : prefixPropensities,
       policy: context.wantsPolicy ? policy : nil)
+  }
+}
+
+/// The ranks 0..<count, from which `take(j)` removes and returns the j-th (0-based) of those
+/// left, in O(log count): a Fenwick tree of 1 per rank left, searched by binary lifting. (The
+/// array it replaces cost O(count) per removal, O(count^2) per ranking.)
+struct RemainingRanks {
+  /// tree[i] (1-based) counts the ranks left in (i - lowbit(i), i].
+  private var tree: [Int32]
+  private let top: Int
+
+  init(count: Int) {
+    tree = [Int32](repeating: 0, count: count + 1)
+    for i in 1...max(1, count) where i <= count {
+      tree[i] += 1
+      let parent = i + (i & -i)
+      if parent <= count { tree[parent] += tree[i] }
+    }
+    var top = 1
+    while top * 2 <= count { top *= 2 }
+    self.top = count == 0 ? 0 : top
+  }
+
+  /// Removes and returns the `j`-th rank left, counting from 0 in ascending order.
+  mutating func take(_ j: Int) -> Int {
+    var position = 0
+    var rest = Int32(j)
+    var step = top
+    let count = tree.count - 1
+    while step > 0 {
+      let next = position + step
+      if next <= count && tree[next] <= rest {
+        position = next
+        rest -= tree[next]
+      }
+      step /= 2
+    }
+    // position + 1 is the rank's 1-based index: the first whose prefix count exceeds j.
+    var i = position + 1
+    precondition(i <= count, "no rank left at that place")
+    while i <= count {
+      tree[i] -= 1
+      i += i & -i
+    }
+    return position
   }
 }

@@ -53,6 +53,9 @@ package final class FallbackStrategy: RankingStrategy {
     primary?.prepare(seed: seed, jobs: jobs)
   }
 
+  /// What the primary fitted (the run header describes the primary), nothing once it failed.
+  package var fitted: [FittedValue] { primary?.fitted ?? [] }
+
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try fallback.learn(catalog: catalog, history: history)
     guard let primary else { return }

@@ -71,9 +71,9 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
     ],
     examples: [
       StrategyExample(
-        "a low temperature (0.001) follows the base (popularity) order",
+        "a low temperature (0.001) follows the base (popularity) order: 3 of 4, 1 of 1, unshown, 0 of 2",
         items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"],
-        events: exampleSwipes("zaru-soba", right: 2, left: 0)
+        events: exampleSwipes("zaru-soba", right: 3, left: 1)
           + exampleSwipes("oyakodon", right: 1, left: 0)
           + exampleSwipes("tonkatsu", right: 0, left: 2),
         options: ["temperature": "0.001"],
@@ -113,6 +113,11 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
     try learnComponent(base, catalog: catalog, history: history, for: Self.description.identifier)
   }
 
+  /// What the base fitted, under its name (`popularity.prior_likes`).
+  package var fitted: [FittedValue] {
+    base.fitted.map { $0.prefixed(base.description.identifier) }
+  }
+
   package func score(_ context: inout ScoringContext) -> Scores {
     var own = context
     own.deck = nil  // the base's scores only
@@ -139,13 +144,20 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
         scoresAlong(order), prefixPropensities: position.map { prefix[$0] }, policy: wanted)
     }
 
-    var sums = Self.terms(logits, order: order, at: position)
-    for _ in 0..<samples {
-      let sample = Self.draw(logits, &random)
-      let terms = Self.terms(logits, order: sample, at: position)
-      for k in 0..<n { sums[k] += terms[k] }
+    let places = min(n, max(0, context.places ?? n))
+    var propensities: [Double]
+    if places < n {
+      propensities = Self.estimate(
+        logits, order: order, places: places, samples: samples, &random)
+    } else {
+      var sums = Self.terms(logits, order: order, at: position)
+      for _ in 0..<samples {
+        let sample = Self.draw(logits, &random)
+        let terms = Self.terms(logits, order: sample, at: position)
+        for k in 0..<n { sums[k] += terms[k] }
+      }
+      propensities = sums.map { $0 / Double(samples + 1) }
     }
-    let propensities = sums.map { $0 / Double(samples + 1) }
     return Scores(
       scoresAlong(order), propensities: propensities,
       prefixPropensities: position.map { prefix[$0] }, policy: wanted)
@@ -162,7 +174,9 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
     for (j, k) in deck.order(scoresAlong(order)).enumerated() { slot[k] = j }
     var hits = [Int](repeating: 1, count: logits.count)
     for _ in 0..<samples {
-      let drawn = deck.order(scoresAlong(Self.draw(logits, &random)))
+      // The Gumbel keys order the candidates as the draw's scores do (both break ties by
+      // candidate order, as the deck does by catalog order), without sorting them.
+      let drawn = deck.order(Self.keys(logits, &random))
       for (j, k) in drawn.enumerated() where slot[k] == j { hits[k] += 1 }
     }
     return hits.map { Double($0) / Double(samples + 1) }
@@ -180,8 +194,14 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
   /// One Plackett-Luce ranking (candidate indices, first card first) by the Gumbel-max trick:
   /// one open uniform per candidate, in candidate order; ties by candidate order.
   static func draw(_ logits: [Double], _ random: inout RandomStream) -> [Int] {
-    let keys = logits.map { $0 - log(-log(random.nextOpenDouble())) }
+    let keys = keys(logits, &random)
     return keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] > keys[$1] : $0 < $1 }
+  }
+
+  /// The Gumbel-max keys of one draw: logit_i - ln(-ln u_i), one open uniform per candidate,
+  /// in candidate order.
+  static func keys(_ logits: [Double], _ random: inout RandomStream) -> [Double] {
+    logits.map { $0 - log(-log(random.nextOpenDouble())) }
   }
 
   /// For each candidate i, the conditional probability that `order` picks i at position
@@ -193,6 +213,114 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
     var rank = [Int](repeating: 0, count: n)
     for (p, k) in order.enumerated() { rank[k] = p }
     return (0..<n).map { i in rank[i] >= at[i] ? exp(logits[i] - tail[at[i]]) : 0 }
+  }
+
+  /// The propensities of the candidates at the first `places` positions of `order`, 0 for the
+  /// others: the same Rao-Blackwellised estimate as
+  /// `terms` over the deck's own ranking and `samples` draws, but each draw needs only its first
+  /// `places` cards and the total weight of the rest, so it is found without sorting the
+  /// candidates (the draws take the same uniforms from `random`, so the stream goes on as it
+  /// would). Cost per draw: n uniforms, the keys of only the candidates that can still reach
+  /// the first `places` (visited by logit, best first, a candidate is passed over when its
+  /// uniform is below what its key would need), and O(places) more.
+  static func estimate(
+    _ logits: [Double], order: [Int], places: Int, samples: Int, _ random: inout RandomStream
+  ) -> [Double] {
+    let n = logits.count
+    precondition(places > 0 && places < n, "estimate: places in 1..<n")
+    // The candidates by logit, best first (ties by candidate order), and the log of the weight
+    // of each suffix of that order: the weight of the candidates a draw leaves out, summed
+    // from the lightest up.
+    let byLogit = logits.indices.sorted {
+      logits[$0] != logits[$1] ? logits[$0] > logits[$1] : $0 < $1
+    }
+    var rankByLogit = [Int](repeating: 0, count: n)
+    for (t, i) in byLogit.enumerated() { rankByLogit[i] = t }
+    var suffix = [Double](repeating: -.infinity, count: n + 1)
+    for t in stride(from: n - 1, through: 0, by: -1) {
+      suffix[t] = logAddExp(suffix[t + 1], logits[byLogit[t]])
+    }
+    let logTotal = suffix[0]
+    // The deck's own ranking is one more sample, with its exact tails.
+    let own = tails(logits, order: order)
+    var sums = [Double](repeating: 0, count: n)
+    for k in 0..<places {
+      let i = order[k]
+      sums[i] = exp(logits[i] - own[k])
+    }
+    var uniform = [Double](repeating: 0, count: n)
+    var topKey = [Double](repeating: 0, count: places)
+    var topItem = [Int](repeating: 0, count: places)
+    var rankInDraw = [Int](repeating: Int.max, count: n)
+    var tail = [Double](repeating: -.infinity, count: places + 1)
+    for _ in 0..<samples {
+      for i in 0..<n { uniform[i] = random.nextOpenDouble() }
+      // The draw's first `places` cards: the largest keys (ties by candidate order), kept in
+      // order. A candidate of logit l needs a key above the last kept one, tau, i.e. a uniform
+      // of at least exp(-exp(l - tau)); as l only falls and tau only rises along `byLogit`, the
+      // bound found at one candidate holds for all after it (less 1e-9, far more than the
+      // rounding of either side).
+      var kept = 0
+      var bound = -1.0
+      for i in byLogit {
+        if kept == places && uniform[i] < bound { continue }
+        let key = logits[i] - log(-log(uniform[i]))
+        if kept == places {
+          let last = topKey[places - 1]
+          if key < last || (key == last && i > topItem[places - 1]) {
+            bound = exp(-exp(logits[i] - last)) - 1e-9
+            continue
+          }
+        }
+        // Insert (key, i) in order, dropping the last when full.
+        var j = min(kept, places - 1)
+        while j > 0 && (topKey[j - 1] < key || (topKey[j - 1] == key && topItem[j - 1] > i)) {
+          topKey[j] = topKey[j - 1]
+          topItem[j] = topItem[j - 1]
+          j -= 1
+        }
+        topKey[j] = key
+        topItem[j] = i
+        if kept < places { kept += 1 }
+        if kept == places { bound = exp(-exp(logits[i] - topKey[places - 1])) - 1e-9 }
+      }
+      // The log weight of the candidates after the first `places`: the total less theirs
+      // while they hold at most half of it (no cancellation), else summed directly, the
+      // lightest kept candidate's suffix by logit and the unkept candidates before it.
+      var logKept = -Double.infinity
+      var deepest = 0
+      for p in 0..<places {
+        let i = topItem[p]
+        rankInDraw[i] = p
+        logKept = logAddExp(logKept, logits[i])
+        deepest = max(deepest, rankByLogit[i])
+      }
+      var rest: Double
+      if logKept - logTotal <= -0.693_147_180_559_945_3 {
+        rest = logTotal + log1p(-exp(logKept - logTotal))
+      } else {
+        rest = suffix[deepest + 1]
+        for t in stride(from: deepest - 1, through: 0, by: -1)
+        where rankInDraw[byLogit[t]] >= places {
+          rest = logAddExp(rest, logits[byLogit[t]])
+        }
+      }
+      tail[places] = rest
+      for p in stride(from: places - 1, through: 0, by: -1) {
+        tail[p] = logAddExp(tail[p + 1], logits[topItem[p]])
+      }
+      for k in 0..<places {
+        let i = order[k]
+        if rankInDraw[i] >= k { sums[i] += exp(logits[i] - tail[k]) }
+      }
+      for p in 0..<places { rankInDraw[topItem[p]] = Int.max }
+    }
+    var out = [Double](repeating: 0, count: n)
+    for k in 0..<places {
+      let i = order[k]
+      out[i] = sums[i] / Double(samples + 1)
+    }
+    return out
   }
 
   /// `tail[p]` = the log of the sum of w over `order[p...]` (log-sum-exp from the end), for p in

@@ -3,30 +3,41 @@ import DeckCore
 /// Ranks dishes by how often all diners picked them, smoothed with a Beta prior.
 ///
 /// A dish swiped right `r` times out of `n` showings scores the posterior mean of its pick rate
-/// under a Beta(`prior_likes`, `prior_passes`) prior:
+/// under a Beta(a, b) prior:
 ///
-///     (r + prior_likes) / (n + prior_likes + prior_passes)
+///     (r + a) / (n + a + b)
 ///
-/// With the default Beta(1, 1) (Laplace's rule) a dish never shown scores 1/2, one picked 1 of 1
-/// scores 2/3 and one picked 8 of 10 scores 3/4: a single lucky swipe does not outrank a dish with
-/// a long record. The posterior mean is the expected pick probability, which is what a deck that
-/// wants picks should sort by; to be more cautious about dishes with few showings, raise
-/// `prior_passes` (a pessimistic prior) rather than switching to a lower bound. The score is
-/// the same for every diner; with no history every dish ties and the deck keeps catalog order.
+/// By default (`prior=fitted`) a and b are fitted to every dish's swipes each time the strategy
+/// learns: the maximum of the beta-binomial marginal likelihood (`FittedPrior`), so that the
+/// prior is the spread of pick rates the dishes really show, and a dish with few showings is
+/// pulled toward what dishes are usually like, as far as the data say dishes differ. With
+/// `prior=fixed` (or `prior_likes`/`prior_passes` given) it is Beta(`prior_likes`,
+/// `prior_passes`); Beta(1, 1) (Laplace's rule) makes a dish never shown score 1/2, one picked
+/// 1 of 1 score 2/3 and one picked 8 of 10 score 3/4. The posterior mean is the expected pick
+/// probability of a showing, which is what a deck that chooses what diners see should sort by;
+/// to be more cautious about dishes with few showings, raise `prior_passes` (a pessimistic
+/// prior) rather than switching to a lower bound.
+///
+/// With `per=diner` the score is instead the expected picks of a diner: the dish's showings per
+/// diner of the history (`n / D`, D the diners with a swipe) times that posterior mean. That is
+/// the quantity to rank by when the diners themselves chose what to swipe (ratings data, where a
+/// rating says the diner sought the dish out): a dish rated by many ranks above one rated by
+/// few, as a count does, and the prior only weighs the pick rate. On MovieLens and the UCI
+/// restaurant data it ranks as the count of right swipes does (see docs/strategies.md).
+///
+/// The score is the same for every diner; with no history every dish ties and the deck keeps
+/// catalog order.
 package final class PopularityStrategy: BuiltinStrategy {
   package static let description = StrategyDescription(
     identifier: "popularity",
-    summary:
-      "dishes by pick rate over all diners: (right + prior_likes) / (shown + prior_likes + prior_passes)",
-    options: [
+    summary: "pick rate over all diners, (right + a) / (shown + a + b), with a Beta(a, b) prior "
+      + "fitted or fixed",
+    options: PriorChoice.options("every dish starts with") + [
       OptionSpec(
-        "prior_likes", .double, default: .double(1), range: 0...1_000_000,
-        "pseudo right swipes every dish starts with (the Beta prior's alpha)"),
-      OptionSpec(
-        "prior_passes", .double, default: .double(1), range: 0...1_000_000,
-        tuning: [.double(1), .double(10), .double(100), .double(1000)],
-        "pseudo left swipes every dish starts with (the Beta prior's beta); raise it to trust "
-          + "dishes shown only a few times less"),
+        "per", .string, default: .string("showing"),
+        tuning: [.string("showing"), .string("diner")],
+        "showing: the pick rate of a showing; diner: the expected picks per diner, showings per "
+          + "diner times that rate, for logs where diners chose what to rate")
     ],
     examples: [
       StrategyExample(
@@ -34,7 +45,20 @@ package final class PopularityStrategy: BuiltinStrategy {
         items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles"],
         expected: ["miso-soup", "oyakodon", "zaru-soba"]),
       StrategyExample(
-        "8 picks of 10 (9/12) beat 1 of 1 (2/3); never shown (1/2) beats 0 of 3 (1/5)",
+        "fitted: 4 dishes each swiped twice (2, 2, 1, 0 right) fit Beta(5/7, 3/7); never shown "
+          + "(5/8) beats 1 of 2 ((1 + 5/7) / (2 + 8/7) = 6/11), below 2 of 2 (19/22)",
+        items: [
+          "tonkatsu:fried", "zaru-soba:noodles", "oyakodon:rice", "miso-soup:soup",
+          "tonjiru:soup",
+        ],
+        events: exampleSwipes("tonkatsu", right: 2, left: 0)
+          + exampleSwipes("zaru-soba", right: 2, left: 0)
+          + exampleSwipes("oyakodon", right: 1, left: 1)
+          + exampleSwipes("tonjiru", right: 0, left: 2),
+        expected: ["tonkatsu", "zaru-soba", "miso-soup", "oyakodon", "tonjiru"]),
+      StrategyExample(
+        "fixed Beta(1, 1): 8 picks of 10 (9/12) beat 1 of 1 (2/3); never shown (1/2) beats 0 of "
+          + "3 (1/5)",
         items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonjiru:soup"],
         events: [
           "u2 oyakodon right 2026-01-05",
@@ -46,38 +70,52 @@ package final class PopularityStrategy: BuiltinStrategy {
           "u1 tonjiru left 2026-01-02", "u2 tonjiru left 2026-01-03",
           "u3 tonjiru left 2026-01-04",
         ],
+        options: ["prior": "fixed"],
         expected: ["zaru-soba", "oyakodon", "miso-soup", "tonjiru"]),
       StrategyExample(
-        "a weak prior (0.1, 0.1) is close to the raw rate: 1 of 1 now beats 8 of 10",
+        "per=diner, fixed Beta(1, 1): 6 picks of 10 showings among 11 diners (10/11 x 7/12) beat "
+          + "1 of 1 (1/11 x 2/3), which the pick rate of a showing puts first",
         items: ["oyakodon:rice", "zaru-soba:noodles"],
-        events: [
-          "u2 oyakodon right 2026-01-05",
-          "u1 zaru-soba right 2026-01-01", "u2 zaru-soba right 2026-01-01",
-          "u3 zaru-soba right 2026-01-02", "u4 zaru-soba right 2026-01-02",
-          "u1 zaru-soba right 2026-01-03", "u2 zaru-soba right 2026-01-03",
-          "u3 zaru-soba right 2026-01-04", "u4 zaru-soba right 2026-01-04",
-          "u1 zaru-soba left 2026-01-05", "u2 zaru-soba left 2026-01-06",
-        ],
-        options: ["prior_likes": "0.1", "prior_passes": "0.1"],
-        expected: ["oyakodon", "zaru-soba"]),
+        events: ["u2 oyakodon right 2026-01-05"] + exampleSwipes("zaru-soba", right: 6, left: 4),
+        options: ["per": "diner", "prior": "fixed"],
+        expected: ["zaru-soba", "oyakodon"]),
     ])
 
-  private let priorLikes: Double
-  private let priorPasses: Double
+  private let choice: PriorChoice
+  /// Whether the score is the expected picks per diner (else the pick rate of a showing).
+  private let perDiner: Bool
   /// Score per catalog item, from the last `learn`.
   private var rates: [Double] = []
+  /// The prior the last `learn` fitted, nil for a fixed one.
+  private var fit: FittedPrior?
 
   package init(options: StrategyOptions) throws(StrategyError) {
-    priorLikes = options.double("prior_likes")
-    priorPasses = options.double("prior_passes")
-    try Self.checkPrior(likes: priorLikes, passes: priorPasses, strategy: options.strategy)
+    choice = try PriorChoice(options)
+    switch options.string("per") {
+    case "showing": perDiner = false
+    case "diner": perDiner = true
+    case let other:
+      throw .invalidOption(
+        strategy: options.strategy, key: "per", value: other, expected: "showing or diner")
+    }
   }
 
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try Self.checkCoverage(
       catalog: catalog, history: history, strategy: Self.description.identifier)
-    rates = Self.pickRates(history, priorLikes: priorLikes, priorPasses: priorPasses)
+    let prior: BetaPrior
+    (prior, fit) = choice.prior(for: history)
+    rates = Self.pickRates(history, prior: prior)
+    if perDiner {
+      // Showings per diner times the rate: the expected picks of a diner of the history.
+      let diners = Double(history.users.count)
+      for i in rates.indices {
+        rates[i] = diners > 0 ? Double(history.shown(Int32(i))) / diners * rates[i] : 0
+      }
+    }
   }
+
+  package var fitted: [FittedValue] { fit?.reported ?? [] }
 
   package func score(_ context: inout ScoringContext) -> Scores {
     precondition(
@@ -88,25 +126,21 @@ package final class PopularityStrategy: BuiltinStrategy {
 
   // MARK: - Shared with AffinityStrategy
 
-  /// The smoothed pick rate of every item: (right + likes) / (shown + likes + passes).
+  /// `pickRates(_:prior:)` with a fixed Beta(`priorLikes`, `priorPasses`).
   static func pickRates(_ history: History, priorLikes: Double, priorPasses: Double) -> [Double] {
-    let prior = priorLikes + priorPasses
+    pickRates(history, prior: BetaPrior(likes: priorLikes, passes: priorPasses))
+  }
+
+  /// The smoothed pick rate of every item: (right + likes) / (shown + likes + passes).
+  static func pickRates(_ history: History, prior: BetaPrior) -> [Double] {
+    let weight = prior.weight
     var rates = [Double](repeating: 0, count: history.itemCount)
     for i in 0..<history.itemCount {
       let right = Double(history.itemRight[i])
       let shown = right + Double(history.itemLeft[i])
-      rates[i] = (right + priorLikes) / (shown + prior)
+      rates[i] = (right + prior.likes) / (shown + weight)
     }
     return rates
-  }
-
-  /// A Beta prior needs some weight, or a dish never shown would score 0 / 0.
-  static func checkPrior(likes: Double, passes: Double, strategy: String) throws(StrategyError) {
-    guard likes + passes > 0 else {
-      throw .invalidOption(
-        strategy: strategy, key: "prior_passes", value: String(passes),
-        expected: "above 0 when prior_likes is 0 (a dish never shown would score 0/0)")
-    }
   }
 
   /// The history must count swipes for exactly the catalog's items.

@@ -17,6 +17,12 @@ package struct ScoringContext: Sendable {
   /// order (or there is no deck builder, as for a strategy tried alone). A stochastic strategy
   /// uses it to give each card its probability at the slot where the deck puts it.
   package var deck: DeckSlots?
+  /// How many of the ranking's first places become cards when `deck` is nil (the deck's size);
+  /// nil: every place (a strategy tried alone). A strategy that gives propensities needs them
+  /// only for the candidates it ranks there, and may give the others 0 (no card carries them):
+  /// the epsilon-greedy and plackett-luce strategies do, which spares them work that grows
+  /// with the square of the candidates.
+  package var places: Int?
   /// Set by an evaluation that needs the strategy's ranking as the distribution it is drawn
   /// from (`Scores.policy`), not only the one ranking drawn; computing it may cost more.
   package var wantsPolicy = false
@@ -40,7 +46,8 @@ package struct Scores: Sendable, Equatable {
   package var values: [Double]
   /// Optional propensity per candidate: the probability the strategy had of putting it at the
   /// position the deck builder gives it (only stochastic rankers know this; see
-  /// `ScoringContext.deck`).
+  /// `ScoringContext.deck`). A candidate the deck does not show may carry 0 (see
+  /// `ScoringContext.places`).
   package var propensities: [Double]?
   /// Optional prefix propensity per candidate: the probability the strategy had of ranking the
   /// candidates it ranked before this one, in their order, and then this one (the probability
@@ -91,12 +98,34 @@ package protocol RankingStrategy: AnyObject {
   /// external plugin, one process answering in order, and the fallback wrapper, which counts
   /// as it goes: no.
   var scoresConcurrently: Bool { get }
+  /// What the last `learn` fitted from the history that the options do not give (a prior
+  /// fitted to the swipes, ...), for the run header: names and values, in the strategy's
+  /// order. Empty when it fits nothing.
+  var fitted: [FittedValue] { get }
 }
 
 extension RankingStrategy {
   package func prepare(seed: UInt64, jobs: Int) {}
   package func finish() throws(StrategyError) {}
   package var scoresConcurrently: Bool { false }
+  package var fitted: [FittedValue] { [] }
+}
+
+/// One value a strategy fitted in `learn`, reported in the run header beside its options.
+package struct FittedValue: Sendable, Equatable {
+  package var name: String
+  package var value: OptionValue
+
+  package init(_ name: String, _ value: OptionValue) {
+    self.name = name
+    self.value = value
+  }
+
+  /// The same value under `prefix.name`: a composite strategy reports its components' values
+  /// under their names.
+  package func prefixed(_ prefix: String) -> FittedValue {
+    FittedValue(prefix + "." + name, value)
+  }
 }
 
 /// A strategy compiled into menudeck: a type with a static description whose examples are its

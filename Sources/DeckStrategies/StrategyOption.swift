@@ -41,10 +41,15 @@ package struct OptionSpec: Sendable, Equatable {
   /// default is tried too, listed here or not); empty: the option is not tuned by default. A
   /// small grid: every tuned option of a strategy multiplies the candidates.
   package let tuning: [OptionValue]
+  /// A default that other options change: when one of `implied.keys` is given and this option
+  /// is not, it takes `implied.value` instead of `defaultValue` (giving `prior_likes` makes
+  /// `prior` fixed).
+  package let implied: OptionImplication?
 
   package init(
     _ name: String, _ type: OptionType, default defaultValue: OptionValue,
-    range: ClosedRange<Double>? = nil, tuning: [OptionValue] = [], _ meaning: String
+    range: ClosedRange<Double>? = nil, implied: OptionImplication? = nil,
+    tuning: [OptionValue] = [], _ meaning: String
   ) {
     self.name = name
     self.type = type
@@ -52,6 +57,7 @@ package struct OptionSpec: Sendable, Equatable {
     self.meaning = meaning
     self.range = range
     self.tuning = tuning
+    self.implied = implied
   }
 
   /// The values a default grid tries: `tuning` with the default among them (numbers in
@@ -64,5 +70,16 @@ package struct OptionSpec: Sendable, Equatable {
     let numbers = values.compactMap(\.number)
     guard numbers.count == values.count else { return [defaultValue] + tuning }
     return zip(numbers, values).sorted { $0.0 < $1.0 }.map(\.1)
+  }
+}
+
+/// The value an option takes, instead of its default, when any of `keys` is given and it is not.
+package struct OptionImplication: Sendable, Equatable {
+  package let keys: [String]
+  package let value: OptionValue
+
+  package init(keys: [String], value: OptionValue) {
+    self.keys = keys
+    self.value = value
   }
 }

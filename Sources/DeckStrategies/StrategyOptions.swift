@@ -5,6 +5,8 @@ import DeckBase
 package struct StrategyOptions: Sendable, Equatable {
   package let strategy: String
   private var values: [String: OptionValue]
+  /// The options given, as written.
+  private let raw: [String: String]
 
   /// Validates raw `key=value` strings (from config or `--option`).
   package init(raw: [String: String], for description: StrategyDescription) throws(StrategyError) {
@@ -19,8 +21,17 @@ package struct StrategyOptions: Sendable, Equatable {
       }
       values[key] = try StrategyOptions.parse(text, spec, strategy: strategy)
     }
+    for spec in description.options where raw[spec.name] == nil {
+      if let implied = spec.implied, implied.keys.contains(where: { raw[$0] != nil }) {
+        values[spec.name] = implied.value
+      }
+    }
     self.values = values
+    self.raw = raw
   }
+
+  /// The value of `key` as given, nil when it takes its default (or an implied value).
+  package func given(_ key: String) -> String? { raw[key] }
 
   static func parse(_ text: String, _ spec: OptionSpec, strategy: String) throws(StrategyError)
     -> OptionValue

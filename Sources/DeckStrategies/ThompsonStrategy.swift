@@ -4,7 +4,10 @@ import DeckCore
 /// dishes by one draw from each dish's posterior pick rate.
 ///
 /// A dish swiped right `r` times and left `l` times over all diners has the posterior
-/// Beta(`r + prior_likes`, `l + prior_passes`). For every (diner, date) the strategy draws one
+/// Beta(`r + a`, `l + b`) under the prior Beta(a, b): by default (`prior=fitted`) the prior fitted
+/// to every dish's swipes when the strategy learns (empirical Bayes, see `FittedPrior`), so that
+/// a dish with few showings is drawn from the spread of pick rates the dishes really show; with
+/// `prior=fixed` (or `prior_likes`/`prior_passes` given) Beta(`prior_likes`, `prior_passes`). For every (diner, date) the strategy draws one
 /// sample per dish from the diner's own random stream (derived from seed, date and user id) and
 /// scores the dish with it. Dishes with a long good record almost always come first; dishes with
 /// few showings spread widely, so different diners see them at different depths and the ones that
@@ -18,16 +21,8 @@ package final class ThompsonStrategy: BuiltinStrategy {
   package static let description = StrategyDescription(
     identifier: "thompson",
     summary:
-      "one draw per dish from its Beta(right + prior_likes, left + prior_passes) posterior",
-    options: [
-      OptionSpec(
-        "prior_likes", .double, default: .double(1), range: 0...1_000_000,
-        "pseudo right swipes every dish starts with (the Beta prior's alpha)"),
-      OptionSpec(
-        "prior_passes", .double, default: .double(1), range: 0...1_000_000,
-        tuning: [.double(1), .double(10), .double(100)],
-        "pseudo left swipes every dish starts with (the Beta prior's beta)"),
-    ],
+      "one draw per dish from its Beta(right + a, left + b) posterior, Beta(a, b) fitted or fixed",
+    options: PriorChoice.options("every dish starts with"),
     examples: [
       StrategyExample(
         "seed 42 on 2026-01-10 for u1 with no history (pins the sampler: a change fails here)",
@@ -54,24 +49,26 @@ package final class ThompsonStrategy: BuiltinStrategy {
         expected: ["zaru-soba", "oyakodon"]),
     ])
 
-  private let priorLikes: Double
-  private let priorPasses: Double
+  private let choice: PriorChoice
+  /// The prior the last `learn` fitted, nil for a fixed one.
+  private var fit: FittedPrior?
   /// Posterior (alpha, beta) per catalog item, from the last `learn`.
   private var alpha: [Double] = []
   private var beta: [Double] = []
 
   package init(options: StrategyOptions) throws(StrategyError) {
-    priorLikes = options.double("prior_likes")
-    priorPasses = options.double("prior_passes")
-    try PopularityStrategy.checkPrior(
-      likes: priorLikes, passes: priorPasses, strategy: options.strategy)
+    choice = try PriorChoice(options)
   }
+
+  package var fitted: [FittedValue] { fit?.reported ?? [] }
 
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try PopularityStrategy.checkCoverage(
       catalog: catalog, history: history, strategy: Self.description.identifier)
-    alpha = history.itemRight.map { Double($0) + priorLikes }
-    beta = history.itemLeft.map { Double($0) + priorPasses }
+    let prior: BetaPrior
+    (prior, fit) = choice.prior(for: history)
+    alpha = history.itemRight.map { Double($0) + prior.likes }
+    beta = history.itemLeft.map { Double($0) + prior.passes }
   }
 
   package func score(_ context: inout ScoringContext) -> Scores {

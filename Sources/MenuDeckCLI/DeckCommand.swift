@@ -469,13 +469,14 @@ struct DeckInputs {
     let strategy = try Strategies.make(settings.strategy, fallback: fallback, io)
     strategy.prepare(seed: settings.seed, jobs: jobs)
     try strategy.learn(catalog: catalog, history: history)
-    let header = RunHeader(
+    var header = RunHeader(
       version: menudeckVersion, date: settings.date,
       strategy: settings.strategyName,
       options: Strategies.headerOptions(strategy, settings.strategy), seed: settings.seed,
       size: settings.rules.size,
       inputs: DeckRun.headerInputs(
         config, settings, catalogHash: catalogHash, usersHash: usersHash, history: stats, io))
+    header.fitted = Strategies.headerFitted(strategy)
     let pipeline = DeckPipeline(
       builder: builder, strategy: strategy, history: history, seed: settings.seed,
       date: settings.date)

@@ -67,6 +67,22 @@ enum RunInputs {
         }.joined(separator: ",") + "}")
   }
 
+  /// The run header's `fitted` setting: per strategy name, what it fitted from the history it
+  /// learned last (`RankingStrategy.fitted`), an empty object when nothing.
+  static func fitted(_ strategies: [(name: String, strategy: any RankingStrategy)])
+    -> RunRecord.Setting
+  {
+    .init(
+      "fitted",
+      json: "{"
+        + strategies.map { s in
+          JSONText.string(s.name) + ":{"
+            + Strategies.headerFitted(s.strategy).map {
+              JSONText.string($0.name) + ":" + $0.json
+            }.joined(separator: ",") + "}"
+        }.joined(separator: ",") + "}")
+  }
+
   /// Under `--verbose`, one `info` line per input: its role, path, size and SHA-256.
   static func tell(_ inputs: [RunInput], _ context: CommandContext) {
     guard context.isVerbose else { return }

@@ -289,6 +289,7 @@ enum Simulate {
       [
         .init("strategies", json: "[" + names.map(JSONText.string).joined(separator: ",") + "]"),
         RunInputs.options(zip(strategies, named).map { ($0.0, $0.1, $1) }),
+        RunInputs.fitted(strategies.map { ($0.0, $0.1) }),
       ],
       RunInputs.plugins(named, io)
     )

@@ -112,6 +112,11 @@ enum Strategies {
     return named.options.keys.sorted().map { ($0, JSONText.string(named.options[$0]!)) }
   }
 
+  /// What the strategy fitted in `learn`, for the run header: names and values as JSON text.
+  static func headerFitted(_ strategy: any RankingStrategy) -> [(name: String, json: String)] {
+    strategy.fitted.map { ($0.name, headerJSON($0.value)) }
+  }
+
   /// An option value in the run header: numbers as Swift writes them (a double keeps its point,
   /// `1.0`), unlike the whole-number form of the CLI's other JSON reports.
   private static func headerJSON(_ value: OptionValue) -> String {

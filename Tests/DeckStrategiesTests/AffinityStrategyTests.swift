@@ -22,8 +22,9 @@ struct AffinityStrategyTests {
   @Test("a diner with history gets the category they pick ahead of more popular dishes")
   func likedCategory() throws {
     let f = try Self.history()
-    let affinity = try learned("affinity", on: f)
-    let popularity = try learned("popularity", on: f)
+    // The fixed Beta(1, 1), whose scores the comments below give.
+    let affinity = try learned("affinity", ["prior": "fixed"], on: f)
+    let popularity = try learned("popularity", ["prior": "fixed"], on: f)
     #expect(
       ranking(scores(popularity, f), f)
         == ["katsudon", "oyakodon", "tonjiru", "miso-soup", "zaru-soba", "kenchinjiru"])
@@ -69,7 +70,9 @@ struct AffinityStrategyTests {
         "u1 a right 2026-01-08", "u1 b left 2026-01-08", "u1 b left 2026-01-09",
         "u2 c right 2026-01-09",
       ])
-    let s = scores(try learned("affinity", on: f), f)
+    // With the fixed Beta(1, 1) prior of popularity.
+    let fixed = ["prior": "fixed"]
+    let s = scores(try learned("affinity", fixed, on: f), f)
     // Popularity 2/3, 1/4, 2/3. u1: soup 1 of 1, rice 0 of 2, warm 1 of 1, egg 1 of 3; m = 5.
     let a = 0.3 * (2.0 / 3) + 0.7 * (0.5 * (13.0 / 18) + 0.5 * ((13.0 / 18 + 13.0 / 24) / 2))
     let b = 0.3 * 0.25 + 0.7 * (0.5 * (5.0 / 28) + 0.5 * (9.0 / 32))
@@ -80,15 +83,19 @@ struct AffinityStrategyTests {
     #expect(abs(a - 0.673_958_333_333) < 1e-12)
 
     // weight_tags 0: the category alone; weight_tags 1: the tags alone (c has none: category).
-    let categoryOnly = scores(try learned("affinity", ["weight_tags": "0"], on: f), f)
+    let categoryOnly = scores(
+      try learned("affinity", ["weight_tags": "0", "prior": "fixed"], on: f), f)
     #expect(abs(categoryOnly[0] - (0.2 + 0.7 * 13.0 / 18)) < 1e-12)
-    let tagsOnly = scores(try learned("affinity", ["weight_tags": "1"], on: f), f)
+    let tagsOnly = scores(
+      try learned("affinity", ["weight_tags": "1", "prior": "fixed"], on: f), f)
     #expect(abs(tagsOnly[1] - (0.075 + 0.7 * 9.0 / 32)) < 1e-12)
     #expect(abs(tagsOnly[2] - c) < 1e-12)
 
     // prior_strength 0: the diner's raw rates, popularity where they have no swipes.
     let raw = scores(
-      try learned("affinity", ["prior_strength": "0", "weight_popularity": "0"], on: f), f)
+      try learned(
+        "affinity", ["prior_strength": "0", "weight_popularity": "0", "prior": "fixed"], on: f),
+      f)
     // a: soup 1, tags (1 + 1/3) / 2; b: rice 0, egg 1/3; c: rice 0; d: no swipes, so 1/2.
     #expect(raw.count == 4)
     #expect(abs(raw[0] - 5.0 / 6) < 1e-12)

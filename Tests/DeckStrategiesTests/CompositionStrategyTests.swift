@@ -205,17 +205,19 @@ struct DiversifyStrategyTests {
 
 @Suite("plackett-luce strategy")
 struct PlackettLuceStrategyTests {
-  /// Popularity a 3/4, b 2/3, c 1/2, d 1/4; temperature 0.25 gives logits 0, -1/3, -1, -2.
+  /// Every swipe right, so popularity's fitted prior is Beta(1, 1) (the swipes cannot fit one):
+  /// a 4/5, b 3/4, c 2/3, d 1/2; temperature 0.25 gives logits 0, -0.2, -8/15, -1.2.
   static func history() throws -> ExampleRunner.Fixture {
     try fixture(
       items: ["a:soup", "b:rice", "c:noodles", "d:fried"],
       events: [
-        "u2 a right 2026-01-02", "u3 a right 2026-01-03", "u4 b right 2026-01-04",
-        "u5 d left 2026-01-05", "u6 d left 2026-01-06",
+        "u2 a right 2026-01-02", "u3 a right 2026-01-03", "u4 a right 2026-01-03",
+        "u4 b right 2026-01-04", "u5 b right 2026-01-05", "u6 c right 2026-01-06",
       ])
   }
 
-  static let logits = [0, -1.0 / 3, -1, -2]
+  /// As the strategy computes them: (score - best score) / temperature.
+  static let logits = [4.0 / 5, 3.0 / 4, 2.0 / 3, 1.0 / 2].map { ($0 - 4.0 / 5) / 0.25 }
 
   /// Exact P(item i at position k) by enumerating every ranking.
   static func exact(_ logits: [Double]) -> [[Double]] {
@@ -359,14 +361,14 @@ struct PlackettLuceStrategyTests {
     #expect(cold.score(&empty) == Scores([], propensities: []))
   }
 
-  /// Six dishes in three categories; popularity a > c > e > b > d > f.
+  /// Six dishes in three categories; every swipe right, so popularity's fitted prior is
+  /// Beta(1, 1): a 4/5 > c 3/4 > e 2/3 > b = d = f 1/2.
   static func menu() throws -> ExampleRunner.Fixture {
     try fixture(
       items: ["a:soup", "b:soup", "c:rice", "d:rice", "e:noodles", "f:noodles"],
       events: [
-        "u1 a right 2026-01-02", "u2 a right 2026-01-03", "u3 c right 2026-01-04",
-        "u4 e right 2026-01-05", "u5 b left 2026-01-05", "u6 d left 2026-01-06",
-        "u7 f left 2026-01-06", "u8 f left 2026-01-07",
+        "u1 a right 2026-01-02", "u2 a right 2026-01-03", "u3 a right 2026-01-04",
+        "u4 c right 2026-01-05", "u5 c right 2026-01-05", "u6 e right 2026-01-06",
       ])
   }
 
@@ -442,6 +444,7 @@ struct PlackettLuceStrategyTests {
       var context = ScoringContext(
         user: UserProfile(id: deck.user), userHistory: nil, date: f.date,
         candidates: Array(0..<6), seed: 42)
+      context.places = rules.size  // as the pipeline says: the deck's three places
       let alone = s.score(&context)
       for card in deck.cards {
         #expect(card.propensity == alone.propensities![Int(card.item)])

@@ -134,8 +134,9 @@ struct ExampleTests {
       "strategy 'popularity': example 'e': expected must list every item exactly once (repeats an item)"
     ),
     (
-      StrategyExample("e", items: ["a:soup"], options: ["prior": "1"], expected: ["a"]),
-      "strategy 'popularity' has no option 'prior'; valid options: prior_likes, prior_passes"
+      StrategyExample("e", items: ["a:soup"], options: ["pseudo_counts": "1"], expected: ["a"]),
+      "strategy 'popularity' has no option 'pseudo_counts'; valid options: prior, prior_likes, "
+        + "prior_passes, per"
     ),
   ]
 

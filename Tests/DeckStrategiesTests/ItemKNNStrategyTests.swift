@@ -143,7 +143,7 @@ struct ItemKNNStrategyTests {
     let s = try learned("itemknn", on: f)
     #expect(scores(s, f, user: "nobody") == Self.term)
     let rate = try learned("itemknn", ["popularity": "pick_rate"], on: f)
-    let popularity = try learned("popularity", on: f)
+    let popularity = try learned("popularity", ["prior": "fixed"], on: f)
     #expect(ranking(scores(rate, f, user: "nobody"), f) == ranking(scores(popularity, f), f))
     let flat = try learned("itemknn", ["weight_popularity": "0"], on: f)
     #expect(scores(flat, f, user: "nobody") == [0, 0, 0, 0, 0, 0])

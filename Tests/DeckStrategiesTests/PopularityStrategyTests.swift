@@ -14,10 +14,10 @@ struct PopularityStrategyTests {
       items: ["a:soup", "b:rice", "c:noodles", "d:soup", "e:fish"], events: events)
   }
 
-  @Test("default Beta(1, 1): scores are (right + 1) / (shown + 2)")
-  func defaultPrior() throws {
+  @Test("fixed Beta(1, 1): scores are (right + 1) / (shown + 2)")
+  func laplacePrior() throws {
     let f = try Self.history()
-    let s = try learned("popularity", on: f)
+    let s = try learned("popularity", ["prior": "fixed"], on: f)
     let expected: [Double] = [2.0 / 3, 9.0 / 12, 0.5, 1.0 / 5, 4.0 / 5]
     #expect(scores(s, f) == expected)
     #expect(ranking(scores(s, f), f) == ["e", "b", "a", "c", "d"])
@@ -27,7 +27,9 @@ struct PopularityStrategyTests {
   func smoothing() throws {
     let f = try Self.history()
     // Laplace: 2/3 < 9/12, the long record wins.
-    #expect(try ranking(scores(learned("popularity", on: f), f), f).firstIndex(of: "b")! < 2)
+    #expect(
+      try ranking(scores(learned("popularity", ["prior": "fixed"], on: f), f), f)
+        .firstIndex(of: "b")! < 2)
     // A weak prior is nearly the raw rate: 1.1/1.2 > 8.1/10.2.
     let weak = try learned("popularity", ["prior_likes": "0.1", "prior_passes": "0.1"], on: f)
     let w = scores(weak, f)
@@ -78,6 +80,28 @@ struct PopularityStrategyTests {
     let deck = builder.assemble(
       user: "u1", date: f.date, candidates: candidates, scores: s.score(&context).values)
     #expect(deck.cards.map { f.catalog[$0.item].id } == ["a", "b", "c", "d", "e"])
+  }
+
+  @Test("per=diner: showings per diner times the pick rate; per takes showing or diner")
+  func perDiner() throws {
+    let f = try Self.history()  // ten diners, u0 to u9
+    let s = try learned("popularity", ["per": "diner", "prior": "fixed"], on: f)
+    let want: [Double] = [0.1 * 2 / 3, 0.75, 0, 0.3 * 0.2, 0.3 * 0.8]
+    for (got, w) in zip(scores(s, f), want) { #expect(abs(got - w) < 1e-15) }
+    #expect(ranking(scores(s, f), f) == ["b", "e", "a", "d", "c"])
+    // The fitted prior weighs the rate the same way.
+    let fitted = try learned("popularity", ["per": "diner"], on: f)
+    let rates = try scores(learned("popularity", on: f), f)
+    let shown: [Double] = [1, 10, 0, 3, 3]
+    for (k, got) in scores(fitted, f).enumerated() {
+      #expect(abs(got - shown[k] / 10 * rates[k]) < 1e-15)
+    }
+    // No history, no diners: every dish 0.
+    let lone = try fixture(items: ["a:soup"])
+    #expect(try scores(learned("popularity", ["per": "diner"], on: lone), lone) == [0])
+    #expect(
+      message { _ = try StrategyRegistry.make("popularity", options: ["per": "everyone"]) }
+        == "strategy 'popularity' option 'per': 'everyone' is not showing or diner")
   }
 
   @Test("learning again replaces what was learned")

@@ -439,7 +439,9 @@ struct StrategyPolicyTests {
     let f = try Self.menu()
     let s = try learned("plackett-luce", ["temperature": "0.25", "samples": "1"], on: f)
     let (policy, frequencies) = try Self.sample(s, f, candidates: [0, 1, 2, 3, 4])
-    let logits = [0, -1.0 / 3, -1, -1, -2]  // (popularity - 3/4) / 0.25
+    // (popularity - its best) / 0.25, popularity as the base strategy scores the menu.
+    let base = try scores(learned("popularity", on: f), f)
+    let logits = base.map { ($0 - base.max()!) / 0.25 }
     guard case .plackettLuce(let got) = policy else {
       Issue.record("not a Plackett-Luce policy: \(policy)")
       return
