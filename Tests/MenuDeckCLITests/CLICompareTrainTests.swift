@@ -82,8 +82,11 @@ import Testing
     let rows = try dir.read("trec/train.csv").split(separator: "\n").map {
       $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
     }
-    #expect(rows.first == ["user", "item", "swipe", "at", "position", "deck", "propensity",
-      "prefix_propensity"])
+    #expect(
+      rows.first == [
+        "user", "item", "swipe", "at", "position", "deck", "propensity",
+        "prefix_propensity",
+      ])
     let training = rows.dropFirst().map { ($0[0], $0[1], $0[2]) }
     // Untimed events are read at 1970-01-01T00:00 local time, and so written.
     #expect(rows.dropFirst().allSatisfy { $0[3] == "1970-01-01T00:00:00+09:00" })
