@@ -812,8 +812,9 @@ def summarize(name, p, report, per_diner, strategies, chosen, checks, judged, wi
     diners = sorted(values[best_m])
     mean, lo, hi, pv = paired_bootstrap([values[best_m][d] for d in diners],
                                         [values[best_r].get(d, 0.0) for d in diners])
+    shown = f"p = {pv:.3f}" if pv >= 0.001 else "p < 0.001"
     print(f"best menudeck {best_m} minus best reference {best_r}: {mean:+.3f} [{lo:+.3f}, {hi:+.3f}],"
-          f" p = {pv:.3f} (paired bootstrap over {len(diners)} diners)")
+          f" {shown} (paired bootstrap over {len(diners)} diners, randomization p-value)")
     result = {"protocol": name, "diners": judged, "without_history": judged - with_history,
               "ndcg": est, "chosen": chosen, "best_menudeck": best_m, "best_reference": best_r,
               "difference": {"mean": mean, "lower": lo, "upper": hi, "p": pv}, "checks": []}
