@@ -84,7 +84,9 @@ enum CompareOptions {
       + " first line's tag.")
   static let trec = Option<String>(
     "trec", valueName: "dir",
-    help: "Logs: also write the judgements and each strategy's decks as TREC qrels and runs.")
+    help:
+      "Logs: also write the judgements and each strategy's decks as TREC qrels and runs, and the"
+      + " training swipes the strategies learned from as train.csv.")
   static let perDiner = Option<String>(
     "per-diner", valueName: "file.csv",
     help:

@@ -49,6 +49,7 @@ enum CompareLogs {
     _ resampling: ResamplingOptions, _ context: CommandContext, outputs: RunOutputs
   ) throws -> ComparisonReport {
     var setup = try self.setup(args, config, logs, context.io)
+    let exportTraining = args.value(CompareOptions.trec) != nil
     let sink: LogSplitSink
     let read: EventReadStats
     var tuned: (arms: [LogEvaluation.Arm], named: [NamedStrategy], parameters: [ReportParameter])?
@@ -62,6 +63,9 @@ enum CompareLogs {
       if setup.ope, case .date(let date) = setup.split {
         both.test!.sessions = LoggedSessions(catalog: setup.catalog, start: date)
       }
+      if exportTraining {
+        both.test!.trainingLog = TrainingLog(zone: TimeZoneOffsets(setup.settings.zone))
+      }
       read = try self.read(
         logs, split: setup.split, setup.settings, context, into: &both,
         file: { sink, path in sink.test!.sessions?.file = path })
@@ -72,7 +76,7 @@ enum CompareLogs {
         context: context)
       setup.arms = tuned!.arms
     } else {
-      (sink, read) = try self.read(logs, setup, context)
+      (sink, read) = try self.read(logs, setup, context, exportTraining: exportTraining)
     }
     setup.inputs += RunInputs.history(read)
     // Under --verbose the inputs come before the timings of what is done with them.
@@ -110,7 +114,7 @@ enum CompareLogs {
       try writeTrec(
         dir: dir, users: judged.map(\.user), relevant: judged.map(\.relevant),
         nonRelevant: judged.map { sink.heldOut.nonRelevant(for: $0.user) }, names: strategyNames,
-        rankings: rankings, catalog: setup.catalog, outputs: outputs)
+        rankings: rankings, catalog: setup.catalog, training: sink.trainingLog, outputs: outputs)
     }
     let runArms = setup.runs.map { name, run in
       RunArm(
@@ -487,9 +491,13 @@ enum CompareLogs {
   /// One pass over the logs: training events into the history, evaluation events aside (and,
   /// with `--ope`, the logged sessions of the evaluation period).
   static func read(
-    _ logs: [String], _ setup: Setup, _ context: CommandContext
+    _ logs: [String], _ setup: Setup, _ context: CommandContext, exportTraining: Bool = false
   ) throws -> (LogSplitSink, EventReadStats) {
     var sink = LogSplitSink(catalog: setup.catalog, split: setup.split, seed: setup.seed)
+    if exportTraining {
+      // The times get the offset the config's zone has at each one, as every log carries.
+      sink.trainingLog = TrainingLog(zone: TimeZoneOffsets(setup.settings.zone))
+    }
     if setup.ope, case .date(let date) = setup.split {
       sink.sessions = LoggedSessions(catalog: setup.catalog, start: date)
     }
@@ -705,10 +713,12 @@ enum CompareLogs {
 
   /// `DIR/qrels.txt` (the right swipes of the evaluation period) and `DIR/NAME.run` per strategy,
   /// so that `trec_eval -c -m P.10 ... DIR/qrels.txt DIR/NAME.run` recomputes the ranking
-  /// metrics. The files are outputs of the run (see `trecFiles`), replaced with its others.
+  /// metrics, and `DIR/train.csv`, the training events as a swipe log (`TrainingLog`), so that
+  /// reference implementations learn from the same swipes. The files are outputs of the run
+  /// (see `trecFiles`), replaced with its others.
   static func writeTrec(
     dir: String, users: [String], relevant: [[Int32]], nonRelevant: [[Int32]], names: [String],
-    rankings: [[[Int32]]], catalog: Catalog, outputs: RunOutputs
+    rankings: [[[Int32]]], catalog: Catalog, training: TrainingLog?, outputs: RunOutputs
   ) throws {
     let ids = catalog.items.map(\.id)
     let files = trecFiles(dir: dir, names: names)
@@ -716,20 +726,24 @@ enum CompareLogs {
       let qrels = try TrecFiles.qrels(
         users: users, relevant: relevant, nonRelevant: nonRelevant, itemIDs: ids)
       try outputs.write(Array(qrels.utf8), to: "--trec", path: files[0])
+      try outputs.write(
+        training?.bytes() ?? Array(EventWriter.csvHeader(drags: false).utf8 + [0x0A]),
+        to: "--trec", path: files[1])
       for (index, (name, lists)) in zip(names, rankings).enumerated() {
         let run = try TrecFiles.run(users: users, rankings: lists, itemIDs: ids, tag: name)
-        try outputs.write(Array(run.utf8), to: "--trec", path: files[index + 1])
+        try outputs.write(Array(run.utf8), to: "--trec", path: files[index + 2])
       }
     } catch let error as TrecIDError {
       throw CommandFailure(.dataError, "--trec: \(error)")
     }
   }
 
-  /// The files `--trec DIR` writes: `DIR/qrels.txt`, then `DIR/NAME.run` for each strategy (a
-  /// named configuration may hold characters a file name should not: they become `_`).
+  /// The files `--trec DIR` writes: `DIR/qrels.txt`, `DIR/train.csv`, then `DIR/NAME.run` for
+  /// each strategy (a named configuration may hold characters a file name should not: they
+  /// become `_`; no name ends in `.csv`, so none is the training log).
   static func trecFiles(dir: String, names: [String]) -> [String] {
     let base = dir.hasSuffix("/") ? dir : dir + "/"
-    return [base + "qrels.txt"]
+    return [base + "qrels.txt", base + "train.csv"]
       + names.map { name in
         base
           + String(

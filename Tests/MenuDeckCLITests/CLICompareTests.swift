@@ -548,7 +548,7 @@ import Testing
     ])
     #expect(r.code == .success, "\(r.stderr)")
     let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
-    #expect(files == ["affinity.run", "popularity.run", "qrels.txt"])
+    #expect(files == ["affinity.run", "popularity.run", "qrels.txt", "train.csv"])
     let json = try #require(try r.json() as? [String: Any])
     let diners = (json["parameters"] as? [String: Any])?["evaluated_diners"] as? Int ?? 0
     let run = try String(contentsOf: dir.appendingPathComponent("popularity.run"), encoding: .utf8)

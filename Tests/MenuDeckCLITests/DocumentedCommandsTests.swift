@@ -92,6 +92,11 @@ import Testing
         "--install puts pyspark from PyPI into a venv, and Spark needs java; CLISparkRecipeTests "
         + "runs the recipe when both are there"),
     NotRun(
+      pattern: #"(BASELINES_DATA=\S+ )?Scripts/check-baselines\.py( .*)?"#,
+      reason:
+        "installs numpy, scipy, implicit, lenskit and torch from PyPI into a venv, needs the real "
+        + "data sets, and takes minutes of CPU; CheckBaselinesScriptTests runs its --self-test"),
+    NotRun(
       pattern: #"check-jsonschema .*"#,
       reason:
         "needs the Python tool check-jsonschema (pipx install check-jsonschema); "

@@ -33,7 +33,7 @@ struct OutputSchemaTests {
       case .compareLogs:
         [
           "compare.json.schema.json", "compare.csv.schema.json",
-          "compare-per-diner.csv.schema.json",
+          "compare-per-diner.csv.schema.json", "swipe-log.csv.schema.json",
         ]
       case .tune: ["tune.csv.schema.json", "tune.jsonl.schema.json", "strategies.json.schema.json"]
       }
@@ -321,6 +321,10 @@ struct OutputSchemaTests {
     checker.document(json.stdoutBytes, "compare.json.schema.json", "compare json (logs)")
     #expect(
       checker.csv(try file(perDiner), "compare-per-diner.csv.schema.json", "per-diner (logs)")
+        > 0)
+    // The training swipes of --trec are a swipe log.
+    #expect(
+      checker.csv(try file(trec + "/train.csv"), "swipe-log.csv.schema.json", "--trec train.csv")
         > 0)
     let run = ["--run", "mine=" + trec + "/affinity.run"]
     let withRun = succeeded(split + run + ["--format", "json"])

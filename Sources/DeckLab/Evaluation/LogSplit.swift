@@ -25,6 +25,8 @@ package struct LogSplitSink: EventSink {
   package var heldOut: HeldOutSwipes
   /// With off-policy estimates: the logged sessions of the evaluation period.
   package var sessions: LoggedSessions?
+  /// With `--trec`: every training event, as the strategies learn from it (`TrainingLog`).
+  package var trainingLog: TrainingLog?
   package let split: LogSplit
   package let seed: UInt64
   private let rule: LogSplitRule
@@ -69,7 +71,10 @@ package struct LogSplitSink: EventSink {
       lastDay = max(lastDay ?? day, day)
       if rule.isTraining(e) {
         let disposition = training.event(e)
-        if disposition == .accepted { trainingEvents += 1 }
+        if disposition == .accepted {
+          trainingEvents += 1
+          trainingLog?.add(e)
+        }
         return disposition
       }
       _ = sessions?.event(e)
@@ -81,6 +86,7 @@ package struct LogSplitSink: EventSink {
       let disposition = training.event(e)
       if disposition == .accepted {
         trainingEvents += 1
+        trainingLog?.add(e)
         lastTrainingDay = max(lastTrainingDay, e.deck?.daysSinceEpoch ?? e.day)
       }
       return disposition
