@@ -207,13 +207,14 @@ enum Tune {
       == URL(fileURLWithPath: pb).standardizedFileURL.path
   }
 
-  /// The candidate whose options are the strategy's as configured, if the grid holds it.
+  /// The candidate whose options are the strategy's as configured, if the grid holds it: the
+  /// same value for every option, whether given or the default (`prior=fitted` is the default).
   static func configuredIndex(_ named: NamedStrategy, _ result: TuningResult) -> Int? {
-    func typed(_ options: [String: String]) -> StrategyOptions? {
-      guard named.plugin == nil, let d = StrategyRegistry.description(of: named.use) else {
-        return nil
-      }
-      return try? StrategyOptions(raw: options, for: d)
+    func typed(_ options: [String: String]) -> [String]? {
+      guard named.plugin == nil, let d = StrategyRegistry.description(of: named.use),
+        let typed = try? StrategyOptions(raw: options, for: d)
+      else { return nil }
+      return typed.all.map { "\($0.0)=\($0.1)" }
     }
     let configured = typed(named.options)
     return result.candidates.firstIndex { setting in

@@ -326,7 +326,9 @@ enum Tuning {
     let configured = try? StrategyOptions(raw: named.options, for: description)
     var dimensions: [TuningGrid.Dimension] = []
     for spec in description.options
-    where !spec.tuning.isEmpty && named.variant[spec.name] == nil && !pinned.contains(spec.name) {
+    where !spec.tuning.isEmpty && named.variant[spec.name] == nil && !pinned.contains(spec.name)
+      && !impliedByTheConfiguration(spec, named, pinned: pinned)
+    {
       var values = spec.defaultGrid
       if let current = configured?.all.first(where: { $0.0 == spec.name })?.1,
         !values.contains(current)
@@ -341,6 +343,18 @@ enum Tuning {
         TuningGrid.Dimension(key: spec.name, values: .list(values.map(optionText))))
     }
     return TuningGrid(dimensions)
+  }
+
+  /// Whether the configuration chose an option's value by giving one that implies it (a
+  /// configured `prior_likes` makes `prior` fixed): tuning it would contradict the configuration
+  /// (`prior=fitted` beside `prior_likes` is refused), so it is left as configured.
+  static func impliedByTheConfiguration(
+    _ spec: OptionSpec, _ named: NamedStrategy, pinned: Set<String>
+  ) -> Bool {
+    guard let implied = spec.implied, named.options[spec.name] == nil else { return false }
+    return implied.keys.contains {
+      named.options[$0] != nil || named.variant[$0] != nil || pinned.contains($0)
+    }
   }
 
   /// An option value as `--option` would give it: whole numbers without a point.

@@ -83,7 +83,7 @@ import Testing
       ])
     let parameters = try #require(try Self.report(r)["parameters"] as? [String: Any])
     let counts = try #require(parameters["tuned_settings"] as? [String: Int])
-    #expect(counts == ["popularity": 4, "itemknn:recent_days=2": 4])
+    #expect(counts == ["popularity": 4, "itemknn:recent_days=2": 12])
     #expect(r.stderr.contains("menudeck: note: --tune: itemknn:recent_days=2: neighbours="))
   }
 

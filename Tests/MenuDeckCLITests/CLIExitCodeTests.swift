@@ -109,7 +109,7 @@ import Testing
       ["deck", "--date", "2026-11-30", "--strategy", "afinity"],
       "unknown strategy 'afinity' (did you mean 'affinity'?); valid strategies: random, "
         + "popularity, affinity, thompson, ucb, epsilon-greedy, itemknn, blend, diversify, "
-        + "plackett-luce, als, cautious-popularity, ts-warm, veg-first")
+        + "plackett-luce, als, ease, cautious-popularity, ts-warm, veg-first")
   }
 
   @Test func badOptionValues() {
@@ -120,7 +120,7 @@ import Testing
     expectUsage(
       ["deck", "--date", "2026-11-30", "--option", "nosuch=1"],
       "strategy 'affinity' has no option 'nosuch'; valid options: weight_popularity, "
-        + "prior_strength, weight_tags, prior_likes, prior_passes")
+        + "prior_strength, weight_tags, prior, prior_likes, prior_passes")
     expectUsage(
       ["deck", "--date", "2026-11-30", "--format", "xml"],
       "invalid value 'xml' for '--format'; expected one of: json, jsonl, csv, table")
@@ -211,7 +211,7 @@ import Testing
     expectFailure(
       dir.run(["--config", dir.file("config.json"), "--date", "2026-11-30"]), .dataError,
       "\(dir.file("config.json")): unknown strategy 'afinity' (did you mean 'affinity'?); valid strategies: "
-        + "random, popularity, affinity, thompson, ucb, epsilon-greedy, itemknn, blend, diversify, plackett-luce, als"
+        + "random, popularity, affinity, thompson, ucb, epsilon-greedy, itemknn, blend, diversify, plackett-luce, als, ease"
     )
   }
 
@@ -221,7 +221,7 @@ import Testing
     expectFailure(
       dir.run(["--config", dir.file("config.json"), "--date", "2026-11-30"]), .dataError,
       "\(dir.file("config.json")):1:49: strategy 'x' uses 'afinity', which is not a built-in strategy "
-        + "(did you mean 'affinity'?); built-ins: random, popularity, affinity, thompson, ucb, epsilon-greedy, itemknn, blend, diversify, plackett-luce, als"
+        + "(did you mean 'affinity'?); built-ins: random, popularity, affinity, thompson, ucb, epsilon-greedy, itemknn, blend, diversify, plackett-luce, als, ease"
     )
   }
 

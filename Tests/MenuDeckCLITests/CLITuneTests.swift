@@ -137,27 +137,52 @@ import Testing
   }
 
   /// Without --grid, a strategy's own grid: each tuned option's values, with the default and
-  /// the configured value among them (the bundled config's popularity sets prior_passes 1).
-  @Test func theDefaultGridHoldsTheStrategyAsConfigured() {
+  /// the configured value among them. The bundled config's cautious-popularity fixes its prior
+  /// (prior_likes 1, prior_passes 9), so `prior` is not tuned (fitted would contradict it); its
+  /// `per` is. The plain built-in tunes both.
+  @Test func theDefaultGridHoldsTheStrategyAsConfigured() throws {
+    func settings(_ r: CLIRun) -> [Substring] {
+      // The title and the header (the blank line between them is no element of the split).
+      r.stdout.split(separator: "\n").dropFirst(2).map {
+        $0.split(separator: " ", omittingEmptySubsequences: true)[1]
+      }
+    }
     let r = CLIRun(Self.byDate + ["-s", "cautious-popularity", Self.log])
     #expect(r.code == .success, "\(r.stderr)")
-    // The title and the header (the blank line between them is no element of the split).
-    let settings = r.stdout.split(separator: "\n").dropFirst(2).map {
-      $0.split(separator: " ", omittingEmptySubsequences: true)[1]
-    }
     #expect(
-      settings == [
-        "cautious-popularity:prior_passes=1", "cautious-popularity:prior_passes=9",
-        "cautious-popularity:prior_passes=10", "cautious-popularity:prior_passes=100",
-        "cautious-popularity:prior_passes=1000",
+      settings(r) == ["cautious-popularity:per=showing", "cautious-popularity:per=diner"])
+    let builtin = CLIRun(Self.byDate + ["-s", "thompson", Self.log])
+    #expect(builtin.code == .success, "\(builtin.stderr)")
+    #expect(settings(builtin) == ["thompson:prior=fitted", "thompson:prior=fixed"])
+    // A configured value outside the option's tuning values is tried too, in its place.
+    let dir = try TempDir()
+    let config = try dir.write(
+      "config.json",
+      """
+      {"catalog": "\(CLITest.repoRoot)/Data/catalog.json", "time_zone": "Asia/Tokyo",
+       "seed": 20261130, "history": ["\(Self.log)"],
+       "strategies": {"eg": {"use": "epsilon-greedy", "options": {"epsilon": 0.15, "prior_passes": 2}}}}
+      """)
+    let configured = dir.run(Self.byDate + ["--config", config, "-s", "eg", Self.log])
+    #expect(configured.code == .success, "\(configured.stderr)")
+    #expect(
+      settings(configured) == [
+        "eg:epsilon=0", "eg:epsilon=0.05", "eg:epsilon=0.1", "eg:epsilon=0.15", "eg:epsilon=0.2",
       ])
-    #expect(r.stderr.contains("; as configured, "))
+    // The summary gives the value as configured when another setting won.
+    for (run, asConfigured) in [
+      (r, "cautious-popularity:per=showing"), (builtin, "thompson:prior=fitted"),
+      (configured, "eg:epsilon=0.15"),
+    ] {
+      let won = run.stderr.contains(" is \(asConfigured) (")
+      #expect(run.stderr.contains("; as configured, ") == !won, "\(run.stderr)")
+    }
     // A spelling's options and --option are not tuned: itemknn's grid is then neighbours only.
     let fixed = CLIRun(
       Self.byDate + ["-s", "itemknn:recent_days=7", "-o", "weight_popularity=0", Self.log])
     #expect(fixed.code == .success, "\(fixed.stderr)")
-    #expect(fixed.stdout.contains("itemknn:recent_days=7,neighbours=100"))
-    #expect(fixed.stdout.split(separator: "\n").count == 2 + 4)
+    #expect(fixed.stdout.contains("itemknn:recent_days=7,neighbours=1000,left_swipes=ignore"))
+    #expect(fixed.stdout.split(separator: "\n").count == 2 + 4 * 3)
   }
 
   /// `--out` writes the winner as a named configuration that a config includes; tuning again
@@ -242,7 +267,7 @@ import Testing
     ),
     (
       ["-s", "itemknn", "--grid", "neighbours=0,10"],
-      "'--grid neighbours=0,10': strategy 'itemknn' option 'neighbours': '0' is out of range: give a whole number from 1 to 10000"
+      "'--grid neighbours=0,10': strategy 'itemknn' option 'neighbours': '0' is out of range: give a whole number from 1 to 1000000"
     ),
     (
       ["-s", "itemknn", "--grid", "neighbours=5..50"],

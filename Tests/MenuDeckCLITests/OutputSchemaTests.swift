@@ -381,6 +381,6 @@ struct OutputSchemaTests {
     #expect(checker.lines(random.stdoutBytes, "tune.jsonl.schema.json", "tune jsonl (random)") > 0)
     let strategies = succeeded(["strategies", "--format", "json"])
     checker.document(strategies.stdoutBytes, "strategies.json.schema.json", "strategies json")
-    #expect(strategies.stdout.contains(#""tuning":[10,20,50,100]"#))
+    #expect(strategies.stdout.contains(#""tuning":[20,50,200,1000]"#))
   }
 }
