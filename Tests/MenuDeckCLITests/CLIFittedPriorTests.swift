@@ -71,9 +71,8 @@ import Testing
     #expect(logs.code == .success, "\(logs.stderr)")
     let record = try #require((try logs.json() as? [String: Any])?["run"] as? [String: Any])
     let perArm = try #require(record["fitted"] as? [String: [String: Any]])
-    // The bundled config fixes both: its "popularity" at Beta(1, 1), "cautious-popularity" at
-    // Beta(1, 9).
-    #expect(perArm["popularity"]?.isEmpty == true)
+    // The bundled config's "popularity" fits its prior; "cautious-popularity" fixes Beta(1, 9).
+    #expect(perArm["popularity"]?["prior_fit"] != nil)
     #expect(perArm["cautious-popularity"]?.isEmpty == true)
     let fittedRun = CLIRun([
       "compare", "-s", "thompson", "-s", "affinity", "--split", "2026-11-24",
