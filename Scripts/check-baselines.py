@@ -594,7 +594,7 @@ def references(quick, protocol):
                                            left=["ignore", "negative"])),
             ("implicit-bpr", fit_bpr, grid(quick, factors=[64], learning_rate=[0.05],
                                            regularization=[0.01], iterations=[100], left=["ignore"])),
-            ("ease", fit_ease, grid(quick, **{"lambda": [100.0, 300.0], "left": lefts})),
+            ("numpy-ease", fit_ease, grid(quick, **{"lambda": [100.0, 300.0], "left": lefts})),
         ]
     return [
         ("mostpop", fit_mostpop, [{}]),
@@ -606,7 +606,7 @@ def references(quick, protocol):
         ("implicit-bpr", fit_bpr, grid(quick, factors=[32, 64, 128], learning_rate=[0.01, 0.05],
                                        regularization=[0.01], iterations=[100],
                                        left=["ignore", "interaction"])),
-        ("ease", fit_ease, grid(quick, **{"lambda": [10.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0],
+        ("numpy-ease", fit_ease, grid(quick, **{"lambda": [10.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0],
                                           "left": lefts})),
     ]
 
@@ -725,7 +725,7 @@ def check_equal_config(args, doc, config, chosen, data, users, out, work, name):
     known = {s["identifier"]: s for s in doc["strategies"]}
     named = {}
     checks = []
-    for strategy, ref in (("ease", "ease"), ("als", "implicit-als")):
+    for strategy, ref in (("ease", "numpy-ease"), ("als", "implicit-als")):
         if strategy not in known:
             print(f"check-equal: SKIP {strategy}: menudeck has no '{strategy}' strategy yet")
             continue
