@@ -709,8 +709,16 @@ def run_protocol(name, args, binary, work):
     for c in checks:
         runs += ["--run", f"{c['reference']}={c['run']}"]
     per_diner = out / "per-diner.csv"
+    tune = []
+    if args.tune:
+        # Every arm tuned by menudeck on a validation carved from the training side as the
+        # references' was: a fraction of the training pairs, or the last val-days before the split.
+        if p["split"][0] == "--holdout":
+            tune = ["--tune", "--validation-fraction", "0.2"]
+        else:
+            tune = ["--tune", "--validation-days", str(args.val_days)]
     report = json.loads(run_menudeck(binary, [
-        "compare", "--config", final_config, "--catalog", catalog, *arms, *runs,
+        "compare", "--config", final_config, "--catalog", catalog, *arms, *runs, *tune,
         "--baseline", "mostpop", *p["split"], "--k", str(K), "--format", "json",
         "--per-diner", str(per_diner), "--trec", str(out / "menudeck"), log], "the final compare"))
     (out / "compare.json").write_text(json.dumps(report, indent=1))
@@ -852,6 +860,9 @@ def main():
                          " every built-in")
     ap.add_argument("--check-equal", action="store_true",
                     help="menudeck's ease and als against numpy EASE and implicit ALS, same options")
+    ap.add_argument("--tune", action="store_true",
+                    help="compare --tune: every menudeck strategy tuned on a validation carved from"
+                         " the training swipes, as the references are (not with --check-equal)")
     ap.add_argument("--menudeck", help="the menudeck binary (default: .build/release or debug)")
     ap.add_argument("--seed", type=int, default=27, help="seed of the validation hold-out")
     ap.add_argument("--val-days", type=int, default=365,
@@ -862,6 +873,10 @@ def main():
     args = ap.parse_args()
     if args.self_test:
         return self_test()
+    if args.tune and args.check_equal:
+        print("check-baselines: --tune would tune the --check-equal arms away from the references'"
+              " options; run them separately", file=sys.stderr)
+        return 64
     if not args.data:
         print("check-baselines: give --data DIR (or BASELINES_DATA) holding movielens-small/ and"
               " uci-restaurants/ (see docs/real-data.md for where they come from)", file=sys.stderr)

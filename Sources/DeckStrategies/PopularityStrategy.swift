@@ -18,12 +18,13 @@ import DeckCore
 /// to be more cautious about dishes with few showings, raise `prior_passes` (a pessimistic
 /// prior) rather than switching to a lower bound.
 ///
-/// With `per=diner` the score is instead the expected picks of a diner: the dish's showings per
-/// diner of the history (`n / D`, D the diners with a swipe) times that posterior mean. That is
-/// the quantity to rank by when the diners themselves chose what to swipe (ratings data, where a
-/// rating says the diner sought the dish out): a dish rated by many ranks above one rated by
-/// few, as a count does, and the prior only weighs the pick rate. On MovieLens and the UCI
-/// restaurant data it ranks as the count of right swipes does (see docs/strategies.md).
+/// With `per=diner` the score is instead the chance that a diner of the history picks the dish:
+/// of the D diners with a swipe, `l` liked it (swiped it right at least once), and the score is
+/// the posterior mean (l + a) / (D + a + b), the prior fitted to those counts of every dish with
+/// a swipe (or fixed). That is the quantity to rank by when the diners themselves chose what to
+/// swipe (ratings data, where a rating says the diner sought the dish out). D is the same for
+/// every dish, so the order is that of the count of likers whatever the prior, ties in catalog
+/// order: the most-popular count of the recommender literature.
 ///
 /// The score is the same for every diner; with no history every dish ties and the deck keeps
 /// catalog order.
@@ -36,8 +37,8 @@ package final class PopularityStrategy: BuiltinStrategy {
       OptionSpec(
         "per", .string, default: .string("showing"),
         tuning: [.string("showing"), .string("diner")],
-        "showing: the pick rate of a showing; diner: the expected picks per diner, showings per "
-          + "diner times that rate, for logs where diners chose what to rate")
+        "showing: the pick rate of a showing; diner: the chance that a diner picks the dish, "
+          + "(likers + a) / (diners + a + b), for logs where diners chose what to rate")
     ],
     examples: [
       StrategyExample(
@@ -73,8 +74,8 @@ package final class PopularityStrategy: BuiltinStrategy {
         options: ["prior": "fixed"],
         expected: ["zaru-soba", "oyakodon", "miso-soup", "tonjiru"]),
       StrategyExample(
-        "per=diner, fixed Beta(1, 1): 6 picks of 10 showings among 11 diners (10/11 x 7/12) beat "
-          + "1 of 1 (1/11 x 2/3), which the pick rate of a showing puts first",
+        "per=diner, fixed Beta(1, 1): 6 likers among 11 diners (7/13) beat 1 (2/13), which the "
+          + "pick rate of a showing puts first (1 of 1 against 6 of 10)",
         items: ["oyakodon:rice", "zaru-soba:noodles"],
         events: ["u2 oyakodon right 2026-01-05"] + exampleSwipes("zaru-soba", right: 6, left: 4),
         options: ["per": "diner", "prior": "fixed"],
@@ -103,16 +104,42 @@ package final class PopularityStrategy: BuiltinStrategy {
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try Self.checkCoverage(
       catalog: catalog, history: history, strategy: Self.description.identifier)
+    guard perDiner else {
+      let prior: BetaPrior
+      (prior, fit) = choice.prior(for: history)
+      rates = Self.pickRates(history, prior: prior)
+      return
+    }
+    // The chance that a diner picks the dish: its likers among the diners with a swipe.
+    let likers = Self.likers(history)
+    let diners = Int32(clamping: history.users.count)
+    var fitLikers: [Int32] = []
+    var fitOthers: [Int32] = []
+    for i in 0..<history.itemCount where history.itemRight[i] > 0 || history.itemLeft[i] > 0 {
+      fitLikers.append(likers[i])
+      fitOthers.append(diners - likers[i])
+    }
     let prior: BetaPrior
-    (prior, fit) = choice.prior(for: history)
-    rates = Self.pickRates(history, prior: prior)
-    if perDiner {
-      // Showings per diner times the rate: the expected picks of a diner of the history.
-      let diners = Double(history.users.count)
-      for i in rates.indices {
-        rates[i] = diners > 0 ? Double(history.shown(Int32(i))) / diners * rates[i] : 0
+    switch choice {
+    case .fixed(let fixed):
+      (prior, fit) = (fixed, nil)
+    case .fitted:
+      let fitted = FittedPrior(right: fitLikers, left: fitOthers)
+      (prior, fit) = (fitted.prior, fitted)
+    }
+    let denominator = Double(diners) + prior.weight
+    rates = likers.map { (Double($0) + prior.likes) / denominator }
+  }
+
+  /// Per catalog dish, the diners who swiped it right at least once.
+  private static func likers(_ history: History) -> [Int32] {
+    var likers = [Int32](repeating: 0, count: history.itemCount)
+    for user in history.userIDs {
+      for record in history.users[user]!.records where record.right > 0 {
+        likers[Int(record.item)] += 1
       }
     }
+    return likers
   }
 
   package var fitted: [FittedValue] { fit?.reported ?? [] }

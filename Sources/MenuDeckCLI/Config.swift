@@ -42,7 +42,7 @@ package struct MenuDeckConfig: Sendable {
   package var catalog: String?
   package var users: String?
   package var history: [String] = []
-  package var strategy: String = "affinity"
+  package var strategy: String = "ease"
   package var strategies: [String: NamedStrategy] = [:]
   package var seed: UInt64 = 0
   package var timeZone: String = "UTC"

@@ -82,23 +82,28 @@ struct PopularityStrategyTests {
     #expect(deck.cards.map { f.catalog[$0.item].id } == ["a", "b", "c", "d", "e"])
   }
 
-  @Test("per=diner: showings per diner times the pick rate; per takes showing or diner")
+  @Test("per=diner: a diner's chance to pick the dish, (likers + a) / (diners + a + b)")
   func perDiner() throws {
-    let f = try Self.history()  // ten diners, u0 to u9
+    let f = try Self.history()  // ten diners, u0 to u9; likers 1, 8, 0, 0, 3
     let s = try learned("popularity", ["per": "diner", "prior": "fixed"], on: f)
-    let want: [Double] = [0.1 * 2 / 3, 0.75, 0, 0.3 * 0.2, 0.3 * 0.8]
-    for (got, w) in zip(scores(s, f), want) { #expect(abs(got - w) < 1e-15) }
-    #expect(ranking(scores(s, f), f) == ["b", "e", "a", "d", "c"])
-    // The fitted prior weighs the rate the same way.
+    let likers: [Double] = [1, 8, 0, 0, 3]
+    #expect(scores(s, f) == likers.map { ($0 + 1) / 12 })
+    // The order of the count of likers; c and d tie and keep catalog order.
+    #expect(ranking(scores(s, f), f) == ["b", "e", "a", "c", "d"])
+    // The fitted prior is fitted to the likers among the ten diners of the dishes with a swipe
+    // (a, b, d, e), and ranks as the count does whatever it is.
     let fitted = try learned("popularity", ["per": "diner"], on: f)
-    let rates = try scores(learned("popularity", on: f), f)
-    let shown: [Double] = [1, 10, 0, 3, 3]
-    for (k, got) in scores(fitted, f).enumerated() {
-      #expect(abs(got - shown[k] / 10 * rates[k]) < 1e-15)
+    let values = Dictionary(uniqueKeysWithValues: fitted.fitted.map { ($0.name, $0.value) })
+    let a = try #require(values["prior_likes"]?.number)
+    let b = try #require(values["prior_passes"]?.number)
+    #expect(values["prior_dishes"]?.number == 4)
+    for (got, l) in zip(scores(fitted, f), likers) {
+      #expect(abs(got - (l + a) / (10 + a + b)) < 1e-15)
     }
-    // No history, no diners: every dish 0.
+    #expect(ranking(scores(fitted, f), f) == ["b", "e", "a", "c", "d"])
+    // No history, no diners: every dish ties at the prior's mean.
     let lone = try fixture(items: ["a:soup"])
-    #expect(try scores(learned("popularity", ["per": "diner"], on: lone), lone) == [0])
+    #expect(try scores(learned("popularity", ["per": "diner"], on: lone), lone) == [0.5])
     #expect(
       message { _ = try StrategyRegistry.make("popularity", options: ["per": "everyone"]) }
         == "strategy 'popularity' option 'per': 'everyone' is not showing or diner")

@@ -223,7 +223,7 @@ import Testing
         shell, advice.replacingOccurrences(of: "menudeck deck ", with: "\(binary) deck "), in: dir)
       #expect(run.0 == 0, "\(shell): \(advice): \(run.2)")
       #expect(run.1 == plain.1, "\(shell): \(advice)")
-      #expect(run.2.contains("note: 1 deck for 2026-11-30 with 'affinity'"), "\(run.2)")
+      #expect(run.2.contains("note: 1 deck for 2026-11-30 with 'ease'"), "\(run.2)")
     }
   }
 }

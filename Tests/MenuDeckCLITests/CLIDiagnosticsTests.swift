@@ -134,7 +134,7 @@ extension CLIRun {
     #expect(deck.stderr.contains("menudeck: info: history Data/swipes.jsonl: "))
     #expect(deck.stderr.contains("menudeck: info: built 48 decks in "))
     #expect(deck.stderr.contains(" on 2 threads\n"))
-    #expect(deck.stderr.contains("menudeck: note: 48 decks for 2026-11-30 with 'affinity'\n"))
+    #expect(deck.stderr.contains("menudeck: note: 48 decks for 2026-11-30 with 'ease'\n"))
     #expect(deck.stderr.contains("menudeck: info: menudeck deck ended in "))
     // Without --verbose, none of it.
     let plain = CLIRun(["deck", "--date", "2026-11-30", "--format", "jsonl", "-j", "2"])
@@ -163,7 +163,7 @@ extension CLIRun {
     let lines = try Self.objects(r.stderr)
     #expect(lines.map { Self.string($0, "level") } == ["warning", "note"])
     #expect(lines.map { Self.string($0, "code") } == ["unknown_diner", "summary"])
-    #expect(Self.string(lines[1], "message") == "1 deck for 2026-11-30 with 'affinity'")
+    #expect(Self.string(lines[1], "message") == "1 deck for 2026-11-30 with 'ease'")
     for line in lines {
       #expect(Self.string(line, "program") == "menudeck")
       #expect(Self.string(line, "command") == "deck")

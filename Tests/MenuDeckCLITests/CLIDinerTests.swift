@@ -48,7 +48,7 @@ import Testing
       "--user", "u10",
     ])
     #expect(some.code == .success)
-    #expect(some.stderr == "menudeck: note: 2 decks for 2026-11-30 with 'affinity'\n")
+    #expect(some.stderr == "menudeck: note: 2 decks for 2026-11-30 with 'ease'\n")
     let u02 = try #require(all.stdoutLines.first { $0.hasPrefix(#"{"user":"u02","#) })
     let u10 = try #require(all.stdoutLines.first { $0.hasPrefix(#"{"user":"u10","#) })
     #expect(some.stdoutLines == [u02, u10, ""])
@@ -62,7 +62,7 @@ import Testing
     #expect(
       result.stderr == """
         menudeck: warning: user 'zz9' is in neither the users file nor the history; building a first-visit deck
-        menudeck: note: 2 decks for 2026-11-30 with 'affinity'
+        menudeck: note: 2 decks for 2026-11-30 with 'ease'
 
         """)
     let decks = try result.jsonLines()
@@ -113,7 +113,7 @@ import Testing
       result.stderr == """
         menudeck: warning: user 'v1': deck has 2 of 4 cards (held back: 4 by diet)
         menudeck: warning: the history (\(dir.file("swipes.jsonl"))) holds no swipes before the deck date 2026-11-30: every diner gets a first-visit deck. Check the logs and the nightly ingest
-        menudeck: note: 2 decks (1 short of 4 cards) for 2026-11-30 with 'affinity'
+        menudeck: note: 2 decks (1 short of 4 cards) for 2026-11-30 with 'ease'
 
         """)
     let root = try #require(try result.json() as? [String: Any])
@@ -129,7 +129,7 @@ import Testing
       "--config", dir.file("config.json"), "--date", "2026-11-30", "--format", "table", "-q",
     ])
     #expect(table.stderr == "")
-    #expect(table.stdout.contains("v1  2026-11-30 (mon)  affinity  seed 0  2 cards\n"))
+    #expect(table.stdout.contains("v1  2026-11-30 (mon)  ease  seed 0  2 cards\n"))
     #expect(table.stdout.hasSuffix("  warning: deck has 2 of 4 cards (held back: 4 by diet)\n"))
   }
 
@@ -216,7 +216,7 @@ import Testing
       sameDay.stderr == """
         menudeck: note: 1 event on or after 2026-11-30 was not learned from (a deck never sees its own day)
         menudeck: warning: the history (\(tokyo.file("swipes.jsonl"))) holds no swipes before the deck date 2026-11-30 (1 swipe on or after that date was left out): every diner gets a first-visit deck. Check the logs and the nightly ingest
-        menudeck: note: 1 deck for 2026-11-30 with 'affinity'
+        menudeck: note: 1 deck for 2026-11-30 with 'ease'
 
         """)
 

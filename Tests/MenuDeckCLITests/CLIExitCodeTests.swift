@@ -52,6 +52,7 @@ import Testing
     let dir = try Self.fixture()
     let result = dir.run([
       "--config", dir.file("config.json"), "--date", "2026-11-30", "--format", "csv",
+      "--strategy", "affinity",
     ])
     #expect(result.code == .success)
     #expect(result.code.rawValue == 0)
@@ -114,11 +115,11 @@ import Testing
 
   @Test func badOptionValues() {
     expectUsage(
-      ["deck", "--date", "2026-11-30", "--option", "weight_tags=abc"],
+      ["deck", "--date", "2026-11-30", "-s", "affinity", "--option", "weight_tags=abc"],
       "strategy 'affinity' option 'weight_tags': 'abc' is not a number; give a number from 0.0 to 1.0"
     )
     expectUsage(
-      ["deck", "--date", "2026-11-30", "--option", "nosuch=1"],
+      ["deck", "--date", "2026-11-30", "-s", "affinity", "--option", "nosuch=1"],
       "strategy 'affinity' has no option 'nosuch'; valid options: weight_popularity, "
         + "prior_strength, weight_tags, prior, prior_likes, prior_passes")
     expectUsage(

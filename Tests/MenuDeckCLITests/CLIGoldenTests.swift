@@ -10,7 +10,7 @@ import Testing
 /// the diff in git.
 @Suite struct CLIGoldenTests {
   static let date = "2026-11-30"
-  static let summary = "menudeck: note: 48 decks for 2026-11-30 with 'affinity'\n"
+  static let summary = "menudeck: note: 48 decks for 2026-11-30 with 'ease'\n"
 
   @Test(arguments: ["json", "jsonl", "csv", "table"])
   func deckForTheSampleDate(format: String) {
@@ -118,7 +118,7 @@ import Testing
     let run = try #require(root["run"] as? [String: Any])
     #expect(run["version"] as? String == menudeckVersion)
     #expect(run["date"] as? String == Self.date)
-    #expect(run["strategy"] as? String == "affinity")
+    #expect(run["strategy"] as? String == "ease")
     #expect(run["seed"] as? Int == 20_261_130)
     #expect(run["size"] as? Int == 10)
     let inputs = try #require(run["inputs"] as? [[String: String]])
@@ -137,7 +137,7 @@ import Testing
       let user = try #require(deck["user"] as? String)
       let profile = try #require(profiles[user])
       #expect(deck["date"] as? String == Self.date)
-      #expect(deck["strategy"] as? String == "affinity")
+      #expect(deck["strategy"] as? String == "ease")
       #expect(deck["seed"] as? Int == 20_261_130)
       let cards = try #require(deck["cards"] as? [[String: Any]])
       #expect(cards.count == 10, "deck of \(user)")

@@ -176,7 +176,7 @@ import Testing
     ])
     #expect(fromSnapshot.code == .success, "\(fromSnapshot.stderr)")
     #expect(fromSnapshot.stdout == fromLog.stdout)
-    #expect(fromSnapshot.stderr == "menudeck: note: 48 decks for 2026-11-30 with 'affinity'\n")
+    #expect(fromSnapshot.stderr == "menudeck: note: 48 decks for 2026-11-30 with 'ease'\n")
   }
 
   /// Only `ingest --into` may replace the config's snapshot: every other output onto it, and
@@ -339,7 +339,7 @@ import Testing
         + "Config/menudeck.json): 3379 "
         + "swipes of 48 diners in Data/swipes.jsonl. Add the missing days' logs (is the nightly "
         + "ingest running?), or raise stale_history_days\n"
-        + "menudeck: note: 48 decks for 2026-12-04 with 'affinity'\n")
+        + "menudeck: note: 48 decks for 2026-12-04 with 'ease'\n")
     let json = CLIRun(["deck", "--date", "2026-12-04", "--log-format", "json", "--format", "csv"])
     let first = try #require(
       JSONSerialization.jsonObject(with: Data(json.stderr.split(separator: "\n")[0].utf8))
@@ -349,7 +349,7 @@ import Testing
     #expect(first["file"] as? String == "Data/swipes.jsonl")
     // Two days are within the default: a closed day does not warn.
     let two = CLIRun(["deck", "--date", "2026-12-01", "--format", "csv"])
-    #expect(two.stderr == "menudeck: note: 48 decks for 2026-12-01 with 'affinity'\n")
+    #expect(two.stderr == "menudeck: note: 48 decks for 2026-12-01 with 'ease'\n")
   }
 
   /// `--strict`: the same message is the run's error (exit 65), and --out keeps its old bytes.
@@ -385,7 +385,7 @@ import Testing
       run.stderr
         == "menudeck: warning: the history (\(empty)) holds no swipes before the deck date "
         + "2026-11-30: every diner gets a first-visit deck. Check the logs and the nightly "
-        + "ingest\nmenudeck: note: 48 decks for 2026-11-30 with 'affinity'\n")
+        + "ingest\nmenudeck: note: 48 decks for 2026-11-30 with 'ease'\n")
     let strict = dir.run([
       "deck", "--config", config, "--date", "2026-11-30", "--strict", "--log-format", "json",
     ])
@@ -417,7 +417,7 @@ import Testing
       "deck", "--config", off, "--date", "2027-06-01", "--strict", "--format", "csv",
     ])
     #expect(quiet.code == .success, "\(quiet.stderr)")
-    #expect(quiet.stderr == "menudeck: note: 48 decks for 2027-06-01 with 'affinity'\n")
+    #expect(quiet.stderr == "menudeck: note: 48 decks for 2027-06-01 with 'ease'\n")
     let wide = try Self.config(
       in: dir, history: [Self.log], extra: ", \"stale_history_days\": 10", name: "wide.json")
     let within = dir.run(["deck", "--config", wide, "--date", "2026-12-09", "--strict"])

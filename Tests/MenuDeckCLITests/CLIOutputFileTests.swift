@@ -45,7 +45,7 @@ import Testing
     #expect(try dir.names() == ["catalog.json", "config.json", "decks.jsonl", "swipes.jsonl"])
     #expect(
       result.stderr.hasSuffix(
-        "menudeck: note: 2 decks (2 short of 10 cards) for 2026-11-30 with 'affinity' written to \(dir.file("decks.jsonl"))\n"
+        "menudeck: note: 2 decks (2 short of 10 cards) for 2026-11-30 with 'ease' written to \(dir.file("decks.jsonl"))\n"
       ))
     let attributes = try FileManager.default.attributesOfItem(atPath: dir.path + "/decks.jsonl")
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o644)

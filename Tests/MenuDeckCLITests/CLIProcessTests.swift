@@ -69,7 +69,7 @@ struct CLIProcessTests {
   @Test func jsonlOnStdoutSummaryOnStderr() throws {
     let result = try MenudeckBinary.run(["deck", "--date", "2026-11-30", "--format", "jsonl"])
     #expect(result.status == 0)
-    #expect(result.stderr == "menudeck: note: 48 decks for 2026-11-30 with 'affinity'\n")
+    #expect(result.stderr == "menudeck: note: 48 decks for 2026-11-30 with 'ease'\n")
     #expect(result.stdout.hasSuffix("\n"))
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
     #expect(lines.count == 48)
@@ -130,6 +130,6 @@ struct CLIProcessTests {
     #expect(result.status == 0)
     #expect(result.stdout.hasPrefix(#"{"user":"p1","date":"2026-11-30""#))
     #expect(!result.stdout.contains(#""item":"nikujaga""#))
-    #expect(result.stderr == "menudeck: note: 1 deck for 2026-11-30 with 'affinity'\n")
+    #expect(result.stderr == "menudeck: note: 1 deck for 2026-11-30 with 'ease'\n")
   }
 }

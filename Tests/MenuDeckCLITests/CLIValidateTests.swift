@@ -52,7 +52,7 @@ import Testing
         config   \(dir.file("config.json"))  ok
         catalog  \(dir.file("catalog.json"))  2 items, 2 categories, 0 tags
         users    \(dir.file("users.json"))  1 user (0 with diets, 0 with allergens)
-        strategy affinity                    ok (affinity)
+        strategy ease                        ok (ease)
         history  \(log)  7 lines, 3 swipes (3 right, 0 left), 4 bad lines
         invalid: 4 errors, 0 warnings
 
