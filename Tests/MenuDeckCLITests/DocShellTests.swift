@@ -238,6 +238,6 @@ import Testing
       })
     let table = try #require(index + 1 < blocks.count ? blocks[index + 1] : nil)
     #expect(table.followsPrevious && table.language.isEmpty)
-    #expect(table.lines.first?.hasPrefix("u01  2026-11-30 (mon)  affinity") == true)
+    #expect(table.lines.first?.hasPrefix("u01  2026-11-30 (mon)  ease") == true)
   }
 }
