@@ -163,7 +163,7 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
     _ logits: [Double], order: [Int], _ deck: DeckSlots, _ random: inout RandomStream
   ) -> [Double] {
     var slot = [Int](repeating: -1, count: logits.count)
-    for (j, k) in deck.order(scoresAlong(order)).enumerated() { slot[k] = j }
+    for (j, k) in Self.deckOrder(of: order, deck).enumerated() { slot[k] = j }
     var hits = [Int](repeating: 1, count: logits.count)
     var (unseen, recent) = Self.keyTrees(logits, deck.candidates)
     for _ in 0..<samples {
@@ -207,6 +207,27 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
     RandomStream(seed: random.next())
   }
 
+  /// The deck the rules make of a whole ranking (the deck's own draw): as from its scores
+  /// (`scoresAlong(order)`), but the ranking is handed over in the deck's key order, those not
+  /// shown recently first, only as far as the deck takes it (no heap of every candidate).
+  static func deckOrder(of order: [Int], _ deck: DeckSlots) -> [Int] {
+    let recent = deck.candidates.recentlyShown
+    var p = 0
+    var late = false  // on the second pass, for those shown recently
+    return deck.order(keyOrder: {
+      while true {
+        if p == order.count {
+          if late { return nil }
+          late = true
+          p = 0
+        }
+        let k = order[p]
+        p += 1
+        if recent[k] == late { return k }
+      }
+    })
+  }
+
   /// The trees a further draw is dealt from under deck rules, by the candidates' place in the
   /// deck's key order: those not shown recently, and those shown recently (pins in neither:
   /// the deck places them first whatever the ranking).
@@ -219,7 +240,9 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
     for k in logits.indices where !candidates.pinned.contains(candidates.items[k]) {
       if candidates.recentlyShown[k] { recent.append(k) } else { unseen.append(k) }
     }
-    return (WeightTree(members: unseen, logits: logits), WeightTree(members: recent, logits: logits))
+    return (
+      WeightTree(members: unseen, logits: logits), WeightTree(members: recent, logits: logits)
+    )
   }
 
   /// The next candidate of a draw in the deck's key order: from `unseen` while any is left,
