@@ -7,19 +7,19 @@ import DeckCore
 /// The `base` strategy (a built-in with its default options) scores the candidates `s_i`; each
 /// gets the weight `w_i = exp(s_i / temperature)`. The ranking is drawn without replacement: the
 /// first card is `i` with probability `w_i / sum of all w`, the next from the rest in proportion
-/// to their weights, and so on. It is drawn in one pass with the Gumbel-max trick (sort by
-/// `s_i / temperature + G_i`, `G_i` standard Gumbel), with draws from the diner's stream for
-/// "plackett-luce" derived from (seed, date, user), one per candidate in candidate order. The
-/// order is returned as scores `n, n - 1, ..., 1` along it. Low temperatures follow the base
-/// order closely; high ones approach a uniform shuffle. The temperature is in the base's score
+/// to their weights, and so on. The deck's ranking is drawn in one pass with the Gumbel-max trick
+/// (sort by `s_i / temperature + G_i`, `G_i` standard Gumbel), with draws from the diner's
+/// stream for "plackett-luce" derived from (seed, date, user), one per candidate in candidate
+/// order. The order is returned as scores `n, n - 1, ..., 1` along it. Low temperatures follow
+/// the base order closely; high ones approach a uniform shuffle. The temperature is in the base's score
 /// units (popularity scores lie in [0, 1], so the default 0.1 gives weights up to e^10 apart).
 ///
 /// Propensity of a card, when the deck rules keep the ranking's order (`ScoringContext.deck` is
 /// nil; otherwise see below): an estimate of the marginal probability P(item i at position k)
-/// that the strategy puts the item at the position `k` it was drawn into. Exact marginals cost exponential time in general, so it is
-/// estimated with `samples` further rankings `m` drawn from the same stream (after the deck's
-/// own ranking), Rao-Blackwellised: each ranking contributes the conditional probability of
-/// choosing `i` at position `k` given its first `k - 1` cards,
+/// that the strategy puts the item at the position `k` it was drawn into. Exact marginals cost
+/// exponential time in general, so it is estimated with `samples` further rankings `m`,
+/// Rao-Blackwellised: each ranking contributes the conditional probability of choosing `i` at
+/// position `k` given its first `k - 1` cards,
 ///
 ///     [i not among the first k - 1 of m] * w_i / (sum of w over the cards of m from position k on)
 ///
@@ -27,7 +27,16 @@ import DeckCore
 /// giving `(its term + sum over samples) / (samples + 1)`. The estimate is exact at position 1
 /// (every term is `w_i / sum w`); over all items the estimates for any position sum to 1, as
 /// each ranking's terms do. The deck's own term makes it slightly biased towards the realised
-/// draw, by at most 1 / (samples + 1). Cost per diner: (samples + 1) sorts of the candidates.
+/// draw, by at most 1 / (samples + 1).
+///
+/// The further rankings are drawn card by card, not by Gumbel keys: each from a stream of its
+/// own, seeded by the next number of the diner's stream (after the deck's own ranking), the next
+/// card taken among those left in proportion to w by one uniform and a walk down a tree of
+/// partial sums of w (`WeightTree`, O(log n) a card, the sum of the rest read at its root; a
+/// Plackett-Luce draw up to the 2^-53 grid of the uniform and the rounding of the sums), and
+/// only as far as the estimate needs: the places the deck shows (`ScoringContext.places`), so
+/// that the other candidates carry 0 (no card carries them), or every place for a strategy
+/// tried alone. Cost per diner: O(n) for the tree, then O(places log n) per sample.
 ///
 /// That is the probability at the card's position in the strategy's ranking, which is its slot
 /// in the deck only when the deck rules keep the ranking's order. When they may move cards
@@ -36,7 +45,15 @@ import DeckCore
 /// whole policy, ranking and deck rules, putting it at its slot: the share of the `samples`
 /// further rankings, and the deck's own, whose decks have it there (a plain Monte Carlo
 /// estimate, unbiased but for the same 1 / (samples + 1) towards the realised deck, with the
-/// binomial error of `samples` draws). Cost per diner: (samples + 1) sorts and decks.
+/// binomial error of `samples` draws). The deck takes a ranking in its key order (the
+/// candidates not shown recently, then those shown recently, pins aside) and only until it is
+/// full, so each further ranking is dealt to it lazily (`DeckSlots.order(keyOrder:)`): a
+/// Plackett-Luce ranking of the candidates not shown recently, then one of those shown
+/// recently, each from its tree, card by card as the deck asks (which is a Plackett-Luce
+/// ranking of all of them seen through the deck's key order: the order a ranking induces on a
+/// subset is Plackett-Luce with the same weights, independently for disjoint subsets). Cost per
+/// diner: O(n) for the trees, then per sample O(log n) for each card the deck takes or passes
+/// over.
 ///
 /// When the deck rules keep the ranking's order, the scores also carry the distribution the
 /// ranking is drawn from, `RankingPolicy.plackettLuce` with these logits, when the context
@@ -139,7 +156,7 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
     let prefix = policy.prefixProbabilities(order)
     if let wanted {
       // An evaluation that has the distribution needs no estimate of it: the `samples` draws
-      // of the propensities (most of this function's cost) are skipped. The deck is the same.
+      // of the propensities are skipped. The deck is the same.
       return Scores(
         scoresAlong(order), prefixPropensities: position.map { prefix[$0] }, policy: wanted)
     }
