@@ -189,6 +189,18 @@ public struct DeckBuilder: Sendable {
     slotOrder(candidates: candidates, scores: scores).order
   }
 
+  /// Where `assemble` puts the candidates for scores that rank them in the order `next` yields
+  /// them, without the scores: `next` gives candidate positions (in `candidates.items`) in key
+  /// order, as `assemble` would take them for those scores (every candidate not recently shown
+  /// before every recently shown one, each at most once; a pinned candidate may come or not, as
+  /// the pins are placed first whatever it yields), and nil when it has no more. It is called
+  /// only until the deck is full, so a stochastic strategy can draw a ranking no further than
+  /// the deck needs. Given every candidate in the key order of some scores, the order is
+  /// `deckOrder(candidates:scores:)`'s for them.
+  public func deckOrder(candidates: CandidateSet, keyOrder next: () -> Int?) -> [Int] {
+    slotOrder(candidates: candidates, keyOrder: next).order
+  }
+
   /// The rules of the deck of `candidates`, to ask where they would put the candidates for
   /// other scores; nil when the deck is always the candidates' first `size` in score order.
   public func slots(_ candidates: CandidateSet) -> DeckSlots? {
@@ -210,6 +222,15 @@ public struct DeckBuilder: Sendable {
     order: [Int], pins: Int, capped: Int
   ) {
     precondition(scores.count == candidates.items.count, "one score per candidate")
+    var heap = KeyHeap(candidates: candidates, scores: scores)
+    return slotOrder(candidates: candidates) { heap.pop() }
+  }
+
+  /// As `slotOrder(candidates:scores:)`, with the candidates in key order from `next` (see
+  /// `deckOrder(candidates:keyOrder:)`): it is called only until the deck is full.
+  private func slotOrder(candidates: CandidateSet, keyOrder next: () -> Int?) -> (
+    order: [Int], pins: Int, capped: Int
+  ) {
     let size = rules.size
     let cap = rules.maxPerCategory ?? Int.max
     var perCategory = [Int](repeating: 0, count: catalog.categories.count)
@@ -233,45 +254,62 @@ public struct DeckBuilder: Sendable {
     // two neighbours alike, a category may fill at most half of the `slots` left after the pins
     // (rounded up; rounded down for the last pin's category, since the first card must differ
     // from it). Cards over that limit are deferred and used only when nothing else is left.
+    // Each kept card remembers its place in key order (`taken`), to merge the deferred back.
     let slots = size - pins
     let lastPinned = order.last.map { Int(catalog.itemCategory[Int(candidates.items[$0])]) }
     let spread = rules.avoidAdjacentCategory
     var perCategoryAfterPins = [Int](repeating: 0, count: catalog.categories.count)
-    var heap = KeyHeap(candidates: candidates, scores: scores, skip: pinnedSlots)
-    var selected: [Int] = []  // positions in candidates.items, in key order
-    var deferred: [Int] = []  // likewise
+    var selected: [(k: Int, taken: Int)] = []  // positions in candidates.items, in key order
+    var deferred: [(k: Int, taken: Int)] = []  // likewise
     var capped = 0
-    while selected.count < slots, let k = heap.pop() {
+    var taken = 0
+    while selected.count < slots, let k = next() {
+      if !pinnedSlots.isEmpty && pinnedSlots.contains(candidates.items[k]) { continue }
+      taken += 1
       let c = Int(catalog.itemCategory[Int(candidates.items[k])])
       if perCategory[c] >= cap {
         capped += 1
         continue
       }
       if spread && perCategoryAfterPins[c] >= (c == lastPinned ? slots / 2 : (slots + 1) / 2) {
-        deferred.append(k)
+        deferred.append((k, taken))
         continue
       }
       perCategory[c] += 1
       perCategoryAfterPins[c] += 1
-      selected.append(k)
+      selected.append((k, taken))
     }
     if selected.count < slots && !deferred.isEmpty {
       // Every other candidate is in: the deferred cards fill the deck (some neighbours will be
       // alike whichever cards are chosen). Merge them back in key order.
-      for k in deferred where selected.count < slots {
-        let c = Int(catalog.itemCategory[Int(candidates.items[k])])
+      var filling: [(k: Int, taken: Int)] = []
+      for d in deferred where selected.count + filling.count < slots {
+        let c = Int(catalog.itemCategory[Int(candidates.items[d.k])])
         if perCategory[c] >= cap {
           capped += 1
           continue
         }
         perCategory[c] += 1
-        selected.append(k)
+        filling.append(d)
       }
-      selected.sort {
-        KeyHeap.before($0, $1, candidates: candidates, scores: scores)
+      // Both lists are in key order: merge them.
+      var merged: [(k: Int, taken: Int)] = []
+      merged.reserveCapacity(selected.count + filling.count)
+      var a = 0
+      var b = 0
+      while a < selected.count || b < filling.count {
+        if b == filling.count || (a < selected.count && selected[a].taken < filling[b].taken) {
+          merged.append(selected[a])
+          a += 1
+        } else {
+          merged.append(filling[b])
+          b += 1
+        }
       }
+      selected = merged
     }
-    order += spread ? arrange(selected, after: lastPinned, candidates) : selected
+    let keys = selected.map(\.k)
+    order += spread ? arrange(keys, after: lastPinned, candidates) : keys
     return (order, pins, capped)
   }
 
@@ -348,6 +386,13 @@ public final class DeckSlots: Sendable {
   public func order(_ scores: [Double]) -> [Int] {
     builder.deckOrder(candidates: candidates, scores: scores)
   }
+
+  /// The candidates' positions in deck order, for a ranking given lazily in key order (see
+  /// `DeckBuilder.deckOrder(candidates:keyOrder:)`): `next` is called only until the deck is
+  /// full.
+  public func order(keyOrder next: () -> Int?) -> [Int] {
+    builder.deckOrder(candidates: candidates, keyOrder: next)
+  }
 }
 
 /// Candidate positions in key order: not recently shown first, then score (descending, NaN
@@ -363,11 +408,10 @@ private struct KeyHeap {
   private var unseen: [Entry] = []
   private var recent: [Entry] = []
 
-  init(candidates: CandidateSet, scores: [Double], skip: Set<Int32>) {
+  init(candidates: CandidateSet, scores: [Double]) {
     unseen.reserveCapacity(candidates.items.count)
     for k in candidates.items.indices {
       let item = candidates.items[k]
-      if !skip.isEmpty && skip.contains(item) { continue }
       let e = Entry(score: KeyHeap.scoreKey(scores[k]), item: item, position: Int32(k))
       if candidates.recentlyShown[k] { recent.append(e) } else { unseen.append(e) }
     }
@@ -382,17 +426,6 @@ private struct KeyHeap {
     if s.isNaN { return 0 }
     let bits = (s == 0 ? 0.0 : s).bitPattern
     return bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
-  }
-
-  /// Whether candidate position a comes before b in key order.
-  static func before(_ a: Int, _ b: Int, candidates: CandidateSet, scores: [Double]) -> Bool {
-    if candidates.recentlyShown[a] != candidates.recentlyShown[b] {
-      return !candidates.recentlyShown[a]
-    }
-    let sa = scoreKey(scores[a])
-    let sb = scoreKey(scores[b])
-    if sa != sb { return sa > sb }
-    return candidates.items[a] < candidates.items[b]
   }
 
   @inline(__always)

@@ -7,19 +7,19 @@ import DeckCore
 /// The `base` strategy (a built-in with its default options) scores the candidates `s_i`; each
 /// gets the weight `w_i = exp(s_i / temperature)`. The ranking is drawn without replacement: the
 /// first card is `i` with probability `w_i / sum of all w`, the next from the rest in proportion
-/// to their weights, and so on. It is drawn in one pass with the Gumbel-max trick (sort by
-/// `s_i / temperature + G_i`, `G_i` standard Gumbel), with draws from the diner's stream for
-/// "plackett-luce" derived from (seed, date, user), one per candidate in candidate order. The
-/// order is returned as scores `n, n - 1, ..., 1` along it. Low temperatures follow the base
-/// order closely; high ones approach a uniform shuffle. The temperature is in the base's score
+/// to their weights, and so on. The deck's ranking is drawn in one pass with the Gumbel-max trick
+/// (sort by `s_i / temperature + G_i`, `G_i` standard Gumbel), with draws from the diner's
+/// stream for "plackett-luce" derived from (seed, date, user), one per candidate in candidate
+/// order. The order is returned as scores `n, n - 1, ..., 1` along it. Low temperatures follow
+/// the base order closely; high ones approach a uniform shuffle. The temperature is in the base's score
 /// units (popularity scores lie in [0, 1], so the default 0.1 gives weights up to e^10 apart).
 ///
 /// Propensity of a card, when the deck rules keep the ranking's order (`ScoringContext.deck` is
 /// nil; otherwise see below): an estimate of the marginal probability P(item i at position k)
-/// that the strategy puts the item at the position `k` it was drawn into. Exact marginals cost exponential time in general, so it is
-/// estimated with `samples` further rankings `m` drawn from the same stream (after the deck's
-/// own ranking), Rao-Blackwellised: each ranking contributes the conditional probability of
-/// choosing `i` at position `k` given its first `k - 1` cards,
+/// that the strategy puts the item at the position `k` it was drawn into. Exact marginals cost
+/// exponential time in general, so it is estimated with `samples` further rankings `m`,
+/// Rao-Blackwellised: each ranking contributes the conditional probability of choosing `i` at
+/// position `k` given its first `k - 1` cards,
 ///
 ///     [i not among the first k - 1 of m] * w_i / (sum of w over the cards of m from position k on)
 ///
@@ -27,7 +27,16 @@ import DeckCore
 /// giving `(its term + sum over samples) / (samples + 1)`. The estimate is exact at position 1
 /// (every term is `w_i / sum w`); over all items the estimates for any position sum to 1, as
 /// each ranking's terms do. The deck's own term makes it slightly biased towards the realised
-/// draw, by at most 1 / (samples + 1). Cost per diner: (samples + 1) sorts of the candidates.
+/// draw, by at most 1 / (samples + 1).
+///
+/// The further rankings are drawn card by card, not by Gumbel keys: each from a stream of its
+/// own, seeded by the next number of the diner's stream (after the deck's own ranking), the next
+/// card taken among those left in proportion to w by one uniform and a walk down a tree of
+/// partial sums of w (`WeightTree`, O(log n) a card, the sum of the rest read at its root; a
+/// Plackett-Luce draw up to the 2^-53 grid of the uniform and the rounding of the sums), and
+/// only as far as the estimate needs: the places the deck shows (`ScoringContext.places`), so
+/// that the other candidates carry 0 (no card carries them), or every place for a strategy
+/// tried alone. Cost per diner: O(n) for the tree, then O(places log n) per sample.
 ///
 /// That is the probability at the card's position in the strategy's ranking, which is its slot
 /// in the deck only when the deck rules keep the ranking's order. When they may move cards
@@ -36,7 +45,15 @@ import DeckCore
 /// whole policy, ranking and deck rules, putting it at its slot: the share of the `samples`
 /// further rankings, and the deck's own, whose decks have it there (a plain Monte Carlo
 /// estimate, unbiased but for the same 1 / (samples + 1) towards the realised deck, with the
-/// binomial error of `samples` draws). Cost per diner: (samples + 1) sorts and decks.
+/// binomial error of `samples` draws). The deck takes a ranking in its key order (the
+/// candidates not shown recently, then those shown recently, pins aside) and only until it is
+/// full, so each further ranking is dealt to it lazily (`DeckSlots.order(keyOrder:)`): a
+/// Plackett-Luce ranking of the candidates not shown recently, then one of those shown
+/// recently, each from its tree, card by card as the deck asks (which is a Plackett-Luce
+/// ranking of all of them seen through the deck's key order: the order a ranking induces on a
+/// subset is Plackett-Luce with the same weights, independently for disjoint subsets). Cost per
+/// diner: O(n) for the trees, then per sample O(log n) for each card the deck takes or passes
+/// over.
 ///
 /// When the deck rules keep the ranking's order, the scores also carry the distribution the
 /// ranking is drawn from, `RankingPolicy.plackettLuce` with these logits, when the context
@@ -139,45 +156,41 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
     let prefix = policy.prefixProbabilities(order)
     if let wanted {
       // An evaluation that has the distribution needs no estimate of it: the `samples` draws
-      // of the propensities (most of this function's cost) are skipped. The deck is the same.
+      // of the propensities are skipped. The deck is the same.
       return Scores(
         scoresAlong(order), prefixPropensities: position.map { prefix[$0] }, policy: wanted)
     }
 
     let places = min(n, max(0, context.places ?? n))
-    var propensities: [Double]
-    if places < n {
-      propensities = Self.estimate(
-        logits, order: order, places: places, samples: samples, &random)
-    } else {
-      var sums = Self.terms(logits, order: order, at: position)
-      for _ in 0..<samples {
-        let sample = Self.draw(logits, &random)
-        let terms = Self.terms(logits, order: sample, at: position)
-        for k in 0..<n { sums[k] += terms[k] }
-      }
-      propensities = sums.map { $0 / Double(samples + 1) }
-    }
     return Scores(
-      scoresAlong(order), propensities: propensities,
+      scoresAlong(order),
+      propensities: Self.estimate(
+        logits, order: order, places: places, samples: samples, &random),
       prefixPropensities: position.map { prefix[$0] }, policy: wanted)
   }
 
   /// The propensities when the deck rules may move cards (see the type's description): per
   /// candidate, the share of the deck's own draw and `samples` further draws whose decks put it
   /// at the slot this deck puts it in. (Candidates left off the deck get 1 / (samples + 1);
-  /// no card carries those.)
+  /// no card carries those.) Each further draw is dealt lazily: the deck takes the candidates
+  /// in key order (those not shown recently, then those shown recently, pins aside), so the
+  /// draw is a Plackett-Luce ranking of the first kind, then one of the second, each drawn
+  /// card by card from its `WeightTree` only as far as the deck asks.
   private func deckPropensities(
     _ logits: [Double], order: [Int], _ deck: DeckSlots, _ random: inout RandomStream
   ) -> [Double] {
     var slot = [Int](repeating: -1, count: logits.count)
-    for (j, k) in deck.order(scoresAlong(order)).enumerated() { slot[k] = j }
+    for (j, k) in Self.deckOrder(of: order, deck).enumerated() { slot[k] = j }
     var hits = [Int](repeating: 1, count: logits.count)
+    var (unseen, recent) = Self.keyTrees(logits, deck.candidates)
     for _ in 0..<samples {
-      // The Gumbel keys order the candidates as the draw's scores do (both break ties by
-      // candidate order, as the deck does by catalog order), without sorting them.
-      let drawn = deck.order(Self.keys(logits, &random))
+      var stream = Self.sampleStream(&random)
+      let drawn = deck.order(keyOrder: {
+        Self.nextInKeyOrder(&unseen, &recent, &stream)
+      })
       for (j, k) in drawn.enumerated() where slot[k] == j { hits[k] += 1 }
+      unseen.restore()
+      recent.restore()
     }
     return hits.map { Double($0) / Double(samples + 1) }
   }
@@ -204,118 +217,99 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
     logits.map { $0 - log(-log(random.nextOpenDouble())) }
   }
 
-  /// For each candidate i, the conditional probability that `order` picks i at position
-  /// `at[i]` given its cards before that position: 0 when i is among them, else
-  /// w_i / (sum of w over `order[at[i]...]`). Sums run in log space (log-sum-exp from the end).
-  static func terms(_ logits: [Double], order: [Int], at: [Int]) -> [Double] {
-    let n = order.count
-    let tail = tails(logits, order: order)
-    var rank = [Int](repeating: 0, count: n)
-    for (p, k) in order.enumerated() { rank[k] = p }
-    return (0..<n).map { i in rank[i] >= at[i] ? exp(logits[i] - tail[at[i]]) : 0 }
+  /// The random stream of one further draw: a stream of its own, seeded by the next number of
+  /// the diner's stream, so that each draw takes one number from it however many cards it deals
+  /// (and the draws do not depend on how many places are asked for).
+  static func sampleStream(_ random: inout RandomStream) -> RandomStream {
+    RandomStream(seed: random.next())
   }
 
-  /// The propensities of the candidates at the first `places` positions of `order`, 0 for the
-  /// others: the same Rao-Blackwellised estimate as
-  /// `terms` over the deck's own ranking and `samples` draws, but each draw needs only its first
-  /// `places` cards and the total weight of the rest, so it is found without sorting the
-  /// candidates (the draws take the same uniforms from `random`, so the stream goes on as it
-  /// would). Cost per draw: n uniforms, the keys of only the candidates that can still reach
-  /// the first `places` (visited by logit, best first, a candidate is passed over when its
-  /// uniform is below what its key would need), and O(places) more.
+  /// The deck the rules make of a whole ranking (the deck's own draw): as from its scores
+  /// (`scoresAlong(order)`), but the ranking is handed over in the deck's key order, those not
+  /// shown recently first, only as far as the deck takes it (no heap of every candidate).
+  static func deckOrder(of order: [Int], _ deck: DeckSlots) -> [Int] {
+    let recent = deck.candidates.recentlyShown
+    var p = 0
+    var late = false  // on the second pass, for those shown recently
+    return deck.order(keyOrder: {
+      while true {
+        if p == order.count {
+          if late { return nil }
+          late = true
+          p = 0
+        }
+        let k = order[p]
+        p += 1
+        if recent[k] == late { return k }
+      }
+    })
+  }
+
+  /// The trees a further draw is dealt from under deck rules, by the candidates' place in the
+  /// deck's key order: those not shown recently, and those shown recently (pins in neither:
+  /// the deck places them first whatever the ranking).
+  static func keyTrees(_ logits: [Double], _ candidates: CandidateSet) -> (
+    unseen: WeightTree, recent: WeightTree
+  ) {
+    var unseen: [Int] = []
+    var recent: [Int] = []
+    unseen.reserveCapacity(logits.count)
+    for k in logits.indices where !candidates.pinned.contains(candidates.items[k]) {
+      if candidates.recentlyShown[k] { recent.append(k) } else { unseen.append(k) }
+    }
+    return (
+      WeightTree(members: unseen, logits: logits), WeightTree(members: recent, logits: logits)
+    )
+  }
+
+  /// The next candidate of a draw in the deck's key order: from `unseen` while any is left,
+  /// then from `recent`; nil when both are empty. One uniform per card.
+  static func nextInKeyOrder(
+    _ unseen: inout WeightTree, _ recent: inout WeightTree, _ stream: inout RandomStream
+  ) -> Int? {
+    if unseen.remaining > 0 { return unseen.members[unseen.draw(stream.nextDouble())] }
+    if recent.remaining > 0 { return recent.members[recent.draw(stream.nextDouble())] }
+    return nil
+  }
+
+  /// The propensities of the candidates at the first `places` positions of `order` (the deck's
+  /// own ranking), 0 for the others: the mean over `order` and `samples` further draws of the
+  /// Rao-Blackwellised term of each of those candidates i at its position k,
+  ///
+  ///     [i not among the draw's first k cards] * w_i / (the weight of the rest of the draw)
+  ///
+  /// Each draw is dealt card by card from a `WeightTree` of every candidate (whose root is the
+  /// weight of the rest), only as far as position `places - 1`, from a stream of its own
+  /// (`sampleStream`): O(n) once, then O(places log n) per draw. With every place asked for it
+  /// is the same computation to the end, so the first `places` propensities do not depend on
+  /// `places`, bit for bit.
   static func estimate(
     _ logits: [Double], order: [Int], places: Int, samples: Int, _ random: inout RandomStream
   ) -> [Double] {
     let n = logits.count
-    precondition(places > 0 && places < n, "estimate: places in 1..<n")
-    // The candidates by logit, best first (ties by candidate order), and the log of the weight
-    // of each suffix of that order: the weight of the candidates a draw leaves out, summed
-    // from the lightest up.
-    let byLogit = logits.indices.sorted {
-      logits[$0] != logits[$1] ? logits[$0] > logits[$1] : $0 < $1
-    }
-    var rankByLogit = [Int](repeating: 0, count: n)
-    for (t, i) in byLogit.enumerated() { rankByLogit[i] = t }
-    var suffix = [Double](repeating: -.infinity, count: n + 1)
-    for t in stride(from: n - 1, through: 0, by: -1) {
-      suffix[t] = logAddExp(suffix[t + 1], logits[byLogit[t]])
-    }
-    let logTotal = suffix[0]
-    // The deck's own ranking is one more sample, with its exact tails.
-    let own = tails(logits, order: order)
+    precondition(order.count == n && places >= 0 && places <= n, "estimate: places in 0...n")
+    var out = [Double](repeating: 0, count: n)
+    guard places > 0 else { return out }
+    var tree = WeightTree(members: Array(0..<n), logits: logits)
     var sums = [Double](repeating: 0, count: n)
+    // The deck's own ranking is one more draw: its own cards come out of the tree in its order.
     for k in 0..<places {
       let i = order[k]
-      sums[i] = exp(logits[i] - own[k])
+      sums[i] = exp(logits[i] - tree.logRemaining())
+      if k + 1 < places { tree.take(i) }
     }
-    var uniform = [Double](repeating: 0, count: n)
-    var topKey = [Double](repeating: 0, count: places)
-    var topItem = [Int](repeating: 0, count: places)
-    var rankInDraw = [Int](repeating: Int.max, count: n)
-    var tail = [Double](repeating: -.infinity, count: places + 1)
+    tree.restore()
+    var drawn = [Bool](repeating: false, count: n)
     for _ in 0..<samples {
-      for i in 0..<n { uniform[i] = random.nextOpenDouble() }
-      // The draw's first `places` cards: the largest keys (ties by candidate order), kept in
-      // order. A candidate of logit l needs a key above the last kept one, tau, i.e. a uniform
-      // of at least exp(-exp(l - tau)); as l only falls and tau only rises along `byLogit`, the
-      // bound found at one candidate holds for all after it (less 1e-9, far more than the
-      // rounding of either side).
-      var kept = 0
-      var bound = -1.0
-      for i in byLogit {
-        if kept == places && uniform[i] < bound { continue }
-        let key = logits[i] - log(-log(uniform[i]))
-        if kept == places {
-          let last = topKey[places - 1]
-          if key < last || (key == last && i > topItem[places - 1]) {
-            bound = exp(-exp(logits[i] - last)) - 1e-9
-            continue
-          }
-        }
-        // Insert (key, i) in order, dropping the last when full.
-        var j = min(kept, places - 1)
-        while j > 0 && (topKey[j - 1] < key || (topKey[j - 1] == key && topItem[j - 1] > i)) {
-          topKey[j] = topKey[j - 1]
-          topItem[j] = topItem[j - 1]
-          j -= 1
-        }
-        topKey[j] = key
-        topItem[j] = i
-        if kept < places { kept += 1 }
-        if kept == places { bound = exp(-exp(logits[i] - topKey[places - 1])) - 1e-9 }
-      }
-      // The log weight of the candidates after the first `places`: the total less theirs
-      // while they hold at most half of it (no cancellation), else summed directly, the
-      // lightest kept candidate's suffix by logit and the unkept candidates before it.
-      var logKept = -Double.infinity
-      var deepest = 0
-      for p in 0..<places {
-        let i = topItem[p]
-        rankInDraw[i] = p
-        logKept = logAddExp(logKept, logits[i])
-        deepest = max(deepest, rankByLogit[i])
-      }
-      var rest: Double
-      if logKept - logTotal <= -0.693_147_180_559_945_3 {
-        rest = logTotal + log1p(-exp(logKept - logTotal))
-      } else {
-        rest = suffix[deepest + 1]
-        for t in stride(from: deepest - 1, through: 0, by: -1)
-        where rankInDraw[byLogit[t]] >= places {
-          rest = logAddExp(rest, logits[byLogit[t]])
-        }
-      }
-      tail[places] = rest
-      for p in stride(from: places - 1, through: 0, by: -1) {
-        tail[p] = logAddExp(tail[p + 1], logits[topItem[p]])
-      }
+      var stream = sampleStream(&random)
       for k in 0..<places {
         let i = order[k]
-        if rankInDraw[i] >= k { sums[i] += exp(logits[i] - tail[k]) }
+        if !drawn[i] { sums[i] += exp(logits[i] - tree.logRemaining()) }
+        if k + 1 < places { drawn[tree.draw(stream.nextDouble())] = true }
       }
-      for p in 0..<places { rankInDraw[topItem[p]] = Int.max }
+      for leaf in tree.taken { drawn[leaf] = false }
+      tree.restore()
     }
-    var out = [Double](repeating: 0, count: n)
     for k in 0..<places {
       let i = order[k]
       out[i] = sums[i] / Double(samples + 1)

@@ -630,6 +630,74 @@ struct DeckOrderTests {
     }
   }
 
+  /// The key order `assemble` takes candidates in for these scores: not recently shown first,
+  /// then score (descending), then catalog order.
+  static func keyOrder(_ candidates: CandidateSet, _ scores: [Double]) -> [Int] {
+    candidates.items.indices.sorted { a, b in
+      if candidates.recentlyShown[a] != candidates.recentlyShown[b] {
+        return !candidates.recentlyShown[a]
+      }
+      return scores[a] != scores[b]
+        ? scores[a] > scores[b] : candidates.items[a] < candidates.items[b]
+    }
+  }
+
+  /// A stochastic strategy deals its ranking to the deck lazily: the deck from the candidates
+  /// in key order, pulled one at a time, is the deck from the scores, under the same rule sets
+  /// (pins, a recently shown dish, caps that skip and spreading that defers cards), with ties;
+  /// and it pulls no candidate after the deck is full.
+  @Test("deckOrder(keyOrder:) is deckOrder(scores:), pulling only as far as the deck needs")
+  func lazyKeyOrder() throws {
+    let catalog = try Catalog(items: Self.items)
+    let history = try Fixture.history(Self.items, [("b1", .left, 1), ("c2", .left, 1)])
+    var random = RandomStream(seed: 13)
+    for (size, cap, spread, pins) in [
+      (4, 3, true, [String]()), (5, 1, true, []), (6, nil, false, ["c1"]), (3, 2, false, []),
+      (8, 2, true, ["d1", "a2"]), (7, 3, true, []), (2, nil, false, ["a1", "b2", "c1"]),
+    ] as [(Int, Int?, Bool, [String])] {
+      let rules = Fixture.rules {
+        $0.size = size
+        $0.maxPerCategory = cap
+        $0.avoidAdjacentCategory = spread
+        $0.pinned = pins
+        $0.cooldownDays = 0
+      }
+      let builder = try DeckBuilder(catalog: catalog, rules: rules)
+      let candidates = builder.candidates(
+        for: UserProfile(id: "u"), history: history, date: Fixture.date)
+      #expect(candidates.recentlyShown.contains(true))
+      for round in 0..<60 {
+        // Every third round, scores on a coarse grid, so that ties go by catalog order.
+        let scores = candidates.items.map { _ in
+          round % 3 == 0 ? Double(random.nextInt(below: 3)) : random.nextDouble()
+        }
+        let keys = Self.keyOrder(candidates, scores)
+        // With and without the pins in the lazy order: the deck places them first either way.
+        let pinned = Set(candidates.pinned)
+        for source in [keys, keys.filter { !pinned.contains(candidates.items[$0]) }] {
+          var pulled = 0
+          let lazy = builder.deckOrder(candidates: candidates) {
+            defer { pulled += 1 }
+            return pulled < source.count ? source[pulled] : nil
+          }
+          let want = builder.deckOrder(candidates: candidates, scores: scores)
+          #expect(lazy == want, "size \(size), cap \(String(describing: cap)), round \(round)")
+          // The last candidate pulled was needed: pulling one fewer changes the deck (or the
+          // source ran dry).
+          if pulled <= source.count {
+            let shorter = Array(source.prefix(max(0, pulled - 1)))
+            var k = 0
+            let cut = builder.deckOrder(candidates: candidates) {
+              defer { k += 1 }
+              return k < shorter.count ? shorter[k] : nil
+            }
+            if pulled > 0 && want.count > candidates.pinned.count { #expect(cut != want) }
+          }
+        }
+      }
+    }
+  }
+
   @Test("keepsScoreOrder only when no rule can move a card, and then the deck is the top scores")
   func keepsScoreOrder() throws {
     let catalog = try Catalog(items: Self.items)
