@@ -111,14 +111,46 @@ package enum TrecFiles {
 
   /// Reads a qrels file (`query iteration doc relevance`) into, per query, the docs with
   /// relevance ≥ 1 (trec_eval's default threshold). A query whose lines all have relevance ≤ 0
-  /// maps to an empty set. Blank lines are skipped. Queries and docs are their bytes, as
-  /// trec_eval compares them (`IDKey`).
+  /// maps to an empty set. Lines end with LF or CRLF and fields are separated by spaces or tabs,
+  /// as in the run reader (`TrecRun.parse`): any other character, a line or paragraph separator
+  /// included, is part of an id, and a lone carriage return is an error. Blank lines are
+  /// skipped. Queries and docs are their bytes, as trec_eval compares them (`IDKey`).
   package static func readQrels(_ text: String, name: String) throws(DeckIOError) -> [IDKey:
     Set<IDKey>]
   {
+    let bytes = Array(text.utf8)
     var relevant: [IDKey: Set<IDKey>] = [:]
-    for (number, line) in lines(text) {
-      let fields = line.split(whereSeparator: \.isWhitespace).map(String.init)
+    var number = 0
+    var start = 0
+    while start < bytes.count {
+      number += 1
+      var end = start
+      while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+      var contentEnd = end
+      if end < bytes.count && contentEnd > start && bytes[contentEnd - 1] == 0x0D {
+        contentEnd -= 1
+      }
+      let lineStart = start
+      start = end + 1
+      var fields: [String] = []
+      var i = lineStart
+      while i < contentEnd {
+        if bytes[i] == 0x20 || bytes[i] == 0x09 {
+          i += 1
+          continue
+        }
+        let fieldStart = i
+        while i < contentEnd && bytes[i] != 0x20 && bytes[i] != 0x09 {
+          if bytes[i] == 0x0D {
+            let column = 1 + bytes[lineStart..<i].count { $0 & 0xC0 != 0x80 }
+            throw .malformed(
+              SourceLocation(file: name, line: number, column: column),
+              message: loneCarriageReturnMessage)
+          }
+          i += 1
+        }
+        fields.append(String(decoding: bytes[fieldStart..<i], as: UTF8.self))
+      }
       if fields.isEmpty { continue }
       let location = SourceLocation(file: name, line: number)
       guard fields.count == 4 else {
@@ -142,14 +174,6 @@ package enum TrecFiles {
   private static func check(_ id: String, kind: String) throws(TrecIDError) {
     if id.isEmpty || id.contains(where: \.isWhitespace) {
       throw TrecIDError(kind: kind, id: id)
-    }
-  }
-
-  /// The lines of `text` with their 1-based numbers (LF, CR LF or any other line break; a final
-  /// line break ends the last line).
-  private static func lines(_ text: String) -> [(Int, Substring)] {
-    text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated().map {
-      ($0.offset + 1, $0.element)
     }
   }
 }
