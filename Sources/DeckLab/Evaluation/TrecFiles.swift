@@ -118,38 +118,20 @@ package enum TrecFiles {
   package static func readQrels(_ text: String, name: String) throws(DeckIOError) -> [IDKey:
     Set<IDKey>]
   {
-    let bytes = Array(text.utf8)
     var relevant: [IDKey: Set<IDKey>] = [:]
-    var number = 0
-    var start = 0
-    while start < bytes.count {
-      number += 1
-      var end = start
-      while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-      var contentEnd = end
-      if end < bytes.count && contentEnd > start && bytes[contentEnd - 1] == 0x0D {
-        contentEnd -= 1
+    let lines = Array(text.utf8).split(separator: 0x0A, omittingEmptySubsequences: false)
+    for (index, piece) in lines.enumerated() {
+      let number = index + 1
+      // The last piece has no line feed after it: a carriage return there is a lone one.
+      let line = index < lines.count - 1 && piece.last == 0x0D ? piece.dropLast() : piece
+      if let cr = line.firstIndex(of: 0x0D) {
+        let column = 1 + line[..<cr].count { $0 & 0xC0 != 0x80 }
+        throw .malformed(
+          SourceLocation(file: name, line: number, column: column),
+          message: loneCarriageReturnMessage)
       }
-      let lineStart = start
-      start = end + 1
-      var fields: [String] = []
-      var i = lineStart
-      while i < contentEnd {
-        if bytes[i] == 0x20 || bytes[i] == 0x09 {
-          i += 1
-          continue
-        }
-        let fieldStart = i
-        while i < contentEnd && bytes[i] != 0x20 && bytes[i] != 0x09 {
-          if bytes[i] == 0x0D {
-            let column = 1 + bytes[lineStart..<i].count { $0 & 0xC0 != 0x80 }
-            throw .malformed(
-              SourceLocation(file: name, line: number, column: column),
-              message: loneCarriageReturnMessage)
-          }
-          i += 1
-        }
-        fields.append(String(decoding: bytes[fieldStart..<i], as: UTF8.self))
+      let fields = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 }).map {
+        String(decoding: $0, as: UTF8.self)
       }
       if fields.isEmpty { continue }
       let location = SourceLocation(file: name, line: number)
