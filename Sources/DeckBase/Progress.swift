@@ -72,12 +72,12 @@ package enum ProgressLine {
     }
     let limit = max(1, columns - 1)
     func render() -> String { ([head] + parts.map(\.text)).joined(separator: "  ") }
-    while !parts.isEmpty, TextLayout.displayWidth(render()) > limit {
+    while !parts.isEmpty, Text.displayWidth(render()) > limit {
       let last = parts.indices.max { parts[$0].drop < parts[$1].drop }!
       parts.remove(at: last)
     }
     let line = render()
-    return TextLayout.displayWidth(line) > limit ? Text.truncate(line, limit) : line
+    return Text.displayWidth(line) > limit ? Text.truncate(line, limit) : line
   }
 
   /// "412.3/1024.0 MiB", "1200/5000 diners"; without the total when it is unknown.
@@ -94,9 +94,9 @@ package enum ProgressLine {
   static func rate(_ perSecond: Double, _ unit: ProgressUnit) -> String {
     switch unit {
     case .bytes:
-      return TextLayout.fixed(perSecond / 1_048_576, decimals: 1) + " MiB/s"
+      return Text.fixed(perSecond / 1_048_576, decimals: 1) + " MiB/s"
     case .items:
-      return TextLayout.fixed(perSecond, decimals: perSecond < 10 ? 1 : 0) + "/s"
+      return Text.fixed(perSecond, decimals: perSecond < 10 ? 1 : 0) + "/s"
     }
   }
 
@@ -112,6 +112,6 @@ package enum ProgressLine {
   }
 
   static func mebibytes(_ bytes: Int) -> String {
-    TextLayout.fixed(Double(bytes) / 1_048_576, decimals: 1)
+    Text.fixed(Double(bytes) / 1_048_576, decimals: 1)
   }
 }

@@ -14,32 +14,17 @@ package enum JSONText {
   package static func append(_ s: String, to out: inout [UInt8]) {
     Text.appendJSONString(s, to: &out)
   }
-
-  /// A JSON number: whole numbers below 1e15 without a point (`980`), others in Swift's
-  /// shortest round-trip form (`2.5`).
-  package static func number(_ value: Double) -> String { Text.number(value) }
 }
 
-/// Small, allocation-light formatting helpers shared by the writers. All output formatting is
-/// our own so that bytes never change with Foundation's or the locale's number formatting.
-/// The text helpers of DeckIO's writers, for the writers of other modules (comparison reports):
-/// one rule for fixed decimals, CSV quoting and terminal display widths everywhere.
+/// Text built from a few values for a report or a message: a CSV field as a String, a shell
+/// word, a counted noun. The formatting of numbers, widths and padding is `Text`'s.
 package enum TextLayout {
-  /// `value` with exactly `decimals` digits after the point, rounded half away from zero; never
-  /// an exponent below 9e15. Non-finite values are written as 0: check them first.
-  package static func fixed(_ value: Double, decimals: Int) -> String {
-    Text.fixed(value, decimals: decimals)
-  }
-
   /// `s` as a CSV field, quoted only when it holds a comma, quote, CR or LF (RFC 4180).
   package static func csvField(_ s: String) -> String {
     var out: [UInt8] = []
     Text.appendCSVField(s, to: &out)
     return String(decoding: out, as: UTF8.self)
   }
-
-  /// Display width in a terminal: East Asian wide and fullwidth characters count 2.
-  package static func displayWidth(_ s: String) -> Int { Text.displayWidth(s) }
 
   /// `argument` as a POSIX shell word, for a command line shown to be run (a report's, a
   /// message's): as it is when it holds only characters no shell treats specially, else in
@@ -61,12 +46,12 @@ package enum TextLayout {
   package static func plural(_ n: Int, _ noun: String, _ plural: String? = nil) -> String {
     n == 1 ? "1 \(noun)" : "\(n) \(plural ?? noun + "s")"
   }
-
-  package static func padRight(_ s: String, _ width: Int) -> String { Text.padRight(s, width) }
-
-  package static func padLeft(_ s: String, _ width: Int) -> String { Text.padLeft(s, width) }
 }
 
+/// Small, allocation-light formatting helpers: the one place of JSON string escaping, CSV
+/// quoting, numbers (`number`, `fixed`, `roundTrip`), terminal display widths and padding, for
+/// every writer and message of every module. All output formatting is our own so that bytes
+/// never change with Foundation's or the locale's number formatting.
 package enum Text {
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
@@ -185,7 +170,8 @@ package enum Text {
   }
 
   /// `value` with exactly `decimals` digits after the point, rounded half away from zero; never
-  /// an exponent. Non-finite values are written as 0 (the pipeline rejects them earlier).
+  /// an exponent while `value` times 10^`decimals` is below 9e15 (beyond, Swift's shortest
+  /// form). Non-finite values are written as 0: check them first.
   package static func fixed(_ value: Double, decimals: Int = 6) -> String {
     guard value.isFinite else { return "0" }
     var scale: Double = 1

@@ -87,7 +87,8 @@ extension RecordParser {
   }
 
   /// The day number of a deck date that is the last one's bytes, without a call; nil for any
-  /// other text (`dateValue` then reads it, and `deckDays` remembers it).
+  /// other text (`dateValue` then reads it, and remembers its bytes and day number in
+  /// `lastDeckHead`, `lastDeckTail` and `lastDeckDays`).
   @inline(__always)
   func usualDeckDate(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int32? {
     guard n == 10 else { return nil }

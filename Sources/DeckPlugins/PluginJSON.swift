@@ -51,7 +51,7 @@ struct PluginJSONWriter {
   mutating func int<T: BinaryInteger>(_ v: T) { bytes.append(contentsOf: String(v).utf8) }
 
   /// A finite number (callers never write NaN or infinity).
-  mutating func double(_ v: Double) { bytes.append(contentsOf: JSONText.number(v).utf8) }
+  mutating func double(_ v: Double) { bytes.append(contentsOf: Text.number(v).utf8) }
 
   mutating func strings(_ list: [String]) {
     bytes.append(UInt8(ascii: "["))

@@ -637,7 +637,7 @@ enum CompareLogs {
               + " one deck"
             : "\(stochastic.joined(separator: ", ")) evaluated as stochastic policies, each"
               + " probability the share of \(samples) seeded decks (Monte Carlo error up to"
-              + " \(TextLayout.fixed(0.5 / Double(samples).squareRoot(), decimals: 4)) per"
+              + " \(Text.fixed(0.5 / Double(samples).squareRoot(), decimals: 4)) per"
               + " probability); replay is undefined for them"))
     }
     return part

@@ -184,7 +184,7 @@ struct CompareTuning {
         "--tune: \(arm.name): \(won.last!.text)"
           + (search.untunable == nil
             ? " won of \(plural(result.candidates.count, "setting")) by \(metric) on the validation"
-              + " (\(values.last!.value.map { TextLayout.fixed($0, decimals: 4) } ?? "undefined"))"
+              + " (\(values.last!.value.map { Text.fixed($0, decimals: 4) } ?? "undefined"))"
             : ""),
         code: "tuned")
     }

@@ -23,7 +23,7 @@ enum ConfigFragment {
       fields.append("\"use\": " + JSONText.string(named.use))
     }
     fields.append("\"options\": {" + options + "}")
-    if let timeout = named.timeout { fields.append("\"timeout\": " + JSONText.number(timeout)) }
+    if let timeout = named.timeout { fields.append("\"timeout\": " + Text.number(timeout)) }
     return "{" + fields.joined(separator: ", ") + "}"
   }
 

@@ -5,7 +5,7 @@ import DeckStrategies
 /// Numbers and option values in the CLI's own JSON reports (strings go through DeckBase's
 /// `JSONText`).
 enum JSONReport {
-  static func number(_ d: Double) -> String { JSONText.number(d) }
+  static func number(_ d: Double) -> String { Text.number(d) }
 
   /// A bound of an option's range in its type: whole for an int option, with a point for a
   /// double.

@@ -177,11 +177,11 @@ enum Tune {
         "--random \(setup.duplicates + setup.candidates.count) drew \(plural(setup.duplicates, "setting")) again; \(plural(setup.candidates.count, "distinct setting")) evaluated",
         code: "tune_duplicates")
     }
-    let value = result.values[winner][result.metric].map { TextLayout.fixed($0, decimals: 4) }
+    let value = result.values[winner][result.metric].map { Text.fixed($0, decimals: 4) }
     var summary =
       "tuned \(setup.named.name) on the \(what): the best of \(plural(result.candidates.count, "setting")) by \(setup.metric) is \(result.spellings[winner]) (\(value ?? "-")"
     if let configured = configuredIndex(setup.named, result), configured != winner {
-      let v = result.values[configured][result.metric].map { TextLayout.fixed($0, decimals: 4) }
+      let v = result.values[configured][result.metric].map { Text.fixed($0, decimals: 4) }
       summary += "; as configured, \(v ?? "undefined")"
     }
     context.note(summary + ")", code: "summary")

@@ -360,7 +360,7 @@ enum Tuning {
   /// An option value as `--option` would give it: whole numbers without a point.
   static func optionText(_ value: OptionValue) -> String {
     switch value {
-    case .double(let d): return JSONText.number(d)
+    case .double(let d): return Text.number(d)
     case .int(let i): return String(i)
     case .bool(let b): return b ? "true" : "false"
     case .string(let s): return s

@@ -76,7 +76,7 @@ import Testing
     // Then the text itself is cut, with an ellipsis, to the width.
     #expect(fitted(12) == "menudeck: …")
     for columns in 2...70 {
-      #expect(TextLayout.displayWidth(fitted(columns)) <= columns - 1, "\(columns) columns")
+      #expect(Text.displayWidth(fitted(columns)) <= columns - 1, "\(columns) columns")
     }
   }
 

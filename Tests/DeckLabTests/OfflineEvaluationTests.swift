@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import DeckIO
 import Foundation
@@ -464,6 +465,30 @@ struct TrecFilesTests {
     }
   }
 
+  /// Qrels lines end at LF (a CR before it dropped) and fields part at spaces and tabs, as
+  /// trec_eval and the run reader read them: a line or paragraph separator, a next-line
+  /// character or a no-break space is part of an id, not a line or field break.
+  @Test func qrelsLinesEndOnlyAtLineFeeds() throws {
+    let text =
+      "q 0 a\u{2028}b 1\r\nq 0 c\u{85}d 1\nq\t0 e\u{A0}f 1\r\n\r\nr 0 g\u{2029}h 1"
+    #expect(
+      try TrecFiles.readQrels(text, name: "qrels.txt")
+        == [
+          "q": [IDKey("a\u{2028}b"), IDKey("c\u{85}d"), IDKey("e\u{A0}f")],
+          "r": [IDKey("g\u{2029}h")],
+        ])
+  }
+
+  /// A carriage return not followed by a line feed is an error at its line and column, as in
+  /// every reader of line records, not a line end.
+  @Test func qrelsLoneCarriageReturnIsAnError() {
+    #expect {
+      _ = try TrecFiles.readQrels("q 0 a 1\nq 0 bé\rq 0 c 1\n", name: "qrels.txt")
+    } throws: { error in
+      (error as? DeckIOError)?.description == "qrels.txt:2:7: " + loneCarriageReturnMessage
+    }
+  }
+
   @Test func malformedQrelsLines() {
     #expect {
       _ = try TrecFiles.readQrels("q 0 a 1\nq 0 b yes\n", name: "qrels.txt")
@@ -532,5 +557,63 @@ struct TrecEvalExport {
     try write("fixture-run.txt", TrecReference.run)
     try write("fixture-qrels.txt", TrecReference.qrels)
     try write("fixture-expected.txt", TrecReference.expected + "\n")
+
+    // What the files hold, against the case itself: the run and qrels lines as trec_eval's
+    // formats have them, and every metric computed again here from its definition.
+    func read(_ name: String) throws -> String {
+      try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+    }
+    var runLines: [String] = []
+    var qrelsLines: [String] = []
+    for (user, (ranking, relevant)) in zip(c.users, zip(arm.rankings, c.relevant)) {
+      for (r, item) in ranking.enumerated() {
+        runLines.append("\(user) Q0 \(ids[Int(item)]) \(r + 1) \(ranking.count - r) a\n")
+      }
+      qrelsLines += relevant.map { "\(user) 0 \(ids[Int($0)]) 1\n" }
+    }
+    #expect(try read("run.txt") == runLines.joined())
+    #expect(try read("qrels.txt") == qrelsLines.joined())
+
+    var expected: [String: Double] = [:]
+    var sums: [String: Double] = [:]
+    var scored = 0
+    for (user, (ranking, relevant)) in zip(c.users, zip(arm.rankings, c.relevant))
+    where !relevant.isEmpty {
+      scored += 1
+      let judged = Set(relevant)
+      var values: [String: Double] = [:]
+      let first = ranking.firstIndex(where: judged.contains)
+      values["recip_rank"] = first.map { 1 / Double($0 + 1) } ?? 0
+      for k in cutoffs {
+        var hits = 0
+        var dcg = 0.0
+        var precisions = 0.0
+        for (i, item) in ranking.prefix(k).enumerated() where judged.contains(item) {
+          hits += 1
+          dcg += 1 / log2(Double(i + 2))
+          precisions += Double(hits) / Double(i + 1)
+        }
+        let ideal = (0..<min(k, judged.count)).map { 1 / log2(Double($0 + 2)) }.reduce(0, +)
+        values["P_\(k)"] = Double(hits) / Double(k)
+        values["recall_\(k)"] = Double(hits) / Double(judged.count)
+        values["ndcg_cut_\(k)"] = dcg / ideal
+        values["map_cut_\(k)"] = precisions / Double(judged.count)
+      }
+      for (metric, value) in values {
+        expected["\(metric)\t\(user)"] = value
+        sums[metric, default: 0] += value
+      }
+    }
+    #expect(scored > 0)
+    for (metric, sum) in sums { expected["\(metric)\tall"] = sum / Double(scored) }
+    let written = try read("ours.tsv").split(separator: "\n").map { $0.split(separator: "\t") }
+    #expect(written.allSatisfy { $0.count == 3 })
+    #expect(written.count == expected.count)
+    for fields in written where fields.count == 3 {
+      let key = "\(fields[0])\t\(fields[1])"
+      #expect(close(Double(String(fields[2])), expected[key] ?? .nan), "\(key)")
+    }
+    #expect(try read("fixture-run.txt") == TrecReference.run)
+    #expect(try read("fixture-qrels.txt") == TrecReference.qrels)
   }
 }

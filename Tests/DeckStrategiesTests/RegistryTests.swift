@@ -93,7 +93,11 @@ struct RegistryTests {
 
   @Test("values at the ends of their ranges are accepted", arguments: goodValues)
   func goodValue(_ strategy: String, _ key: String, _ value: String) throws {
-    _ = try StrategyRegistry.make(strategy, options: [key: value])
+    let made = try StrategyRegistry.make(strategy, options: [key: value])
+    #expect(type(of: made).description.identifier == strategy)
+    let description = try #require(StrategyRegistry.description(of: strategy))
+    let options = try StrategyOptions(raw: [key: value], for: description)
+    #expect(options.double(key) == Double(value))
   }
 
   @Test(

@@ -402,4 +402,15 @@ import Testing
     // The other core errors stay data errors.
     #expect(ExitCode.for(DeckCoreError.invalidSnapshot("x")) == .dataError)
   }
+
+  @Test func aLogWithoutLineEndsStopsAtTheRecordLimit() throws {
+    let dir = try CLISafetyTests.fixture()
+    let result = dir.run(
+      CLISafetyTests.deck(dir) + ["--history", "/dev/zero", "--out", dir.file("d.json")])
+    #expect(result.code == .dataError)
+    #expect(
+      result.stderr
+        == "menudeck: error: /dev/zero:1: a record of more than 16 MiB without a line end; a swipe log has "
+        + "one event per line (is this the right file?)\n")
+  }
 }

@@ -340,7 +340,7 @@ struct IngestKillTests {
   }
 }
 
-/// Review findings: ways a snapshot could silently disagree with the logs.
+/// Ways a snapshot could silently disagree with the logs, each refused.
 @Suite struct CLISnapshotSafetyTests {
   static let config = CLITest.repoRoot + "/Config/menudeck.json"
 

@@ -268,10 +268,10 @@ package enum ComparisonWriter {
     let clean = ReportText.plain
     var s = clean(report.title) + "\n\n"
     let header = ReportText.headerFields(report)
-    let nameWidth = header.map { TextLayout.displayWidth(clean($0.name)) }.max() ?? 0
+    let nameWidth = header.map { Text.displayWidth(clean($0.name)) }.max() ?? 0
     for field in header {
       s +=
-        TextLayout.padRight(clean(field.name) + ":", nameWidth + 1) + " " + clean(field.value)
+        Text.padRight(clean(field.name) + ":", nameWidth + 1) + " " + clean(field.value)
         + "\n"
     }
     s += "\n" + ReportText.estimatesCaption(report) + "\n"
@@ -300,10 +300,10 @@ package enum ComparisonWriter {
   private static func renderGrid(_ header: [String], _ rows: [[String]], groups: [[Int]])
     -> String
   {
-    var widths = header.map(TextLayout.displayWidth)
+    var widths = header.map(Text.displayWidth)
     for row in rows {
       for (n, field) in row.enumerated() {
-        widths[n] = max(widths[n], TextLayout.displayWidth(field))
+        widths[n] = max(widths[n], Text.displayWidth(field))
       }
     }
     var panels: [[Int]] = []
@@ -324,8 +324,8 @@ package enum ComparisonWriter {
     for (p, panel) in panels.enumerated() {
       if p > 0 { s += "\n" }
       for line in [header] + rows {
-        var text = panel.isEmpty ? line[0] : TextLayout.padRight(line[0], widths[0])
-        for n in panel { text += "  " + TextLayout.padLeft(line[n], widths[n]) }
+        var text = panel.isEmpty ? line[0] : Text.padRight(line[0], widths[0])
+        for n in panel { text += "  " + Text.padLeft(line[n], widths[n]) }
         s += text + "\n"
       }
     }

@@ -84,7 +84,7 @@ enum ReportText {
   /// `value` with exactly `decimals` digits after the point, rounded half away from zero, never
   /// an exponent below 9e15 (the same rule as DeckIO's writers); `value` must be finite.
   static func fixed(_ value: Double, decimals: Int) -> String {
-    TextLayout.fixed(value, decimals: decimals)
+    Text.fixed(value, decimals: decimals)
   }
 
   /// The header lines of the table, Markdown and HTML: the report's parameters, then units,

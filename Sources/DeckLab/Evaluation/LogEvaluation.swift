@@ -421,7 +421,7 @@ package enum LogEvaluation {
       OffPolicyDiagnostics($0, log: log, positions: positions, slates: slates)
     }
     for (target, d) in zip(targets, diagnostics) {
-      let ess = TextLayout.fixed(d.effectiveCards, decimals: 1)
+      let ess = Text.fixed(d.effectiveCards, decimals: 1)
       if d.effectiveCards < OffPolicyDiagnostics.effectiveCardsWarning {
         notes.append(
           "the off-policy estimates of \(target.name) rest on an effective sample of"
@@ -432,12 +432,12 @@ package enum LogEvaluation {
       if let decks = d.slateEffectiveDecks, decks < OffPolicyDiagnostics.effectiveCardsWarning {
         notes.append(
           "the slate estimates of \(target.name) rest on an effective sample of"
-            + " \(TextLayout.fixed(decks, decimals: 1)) logged decks ((Σc)²/Σc² of its whole-deck"
+            + " \(Text.fixed(decks, decimals: 1)) logged decks ((Σc)²/Σc² of its whole-deck"
             + " weights): too few for sips, rips or cascade_dr to be trusted, whatever their"
             + " intervals say")
       }
       if d.unsupportedMass > OffPolicyDiagnostics.unsupportedWarning {
-        let share = TextLayout.fixed(d.unsupportedMass * 100, decimals: 1)
+        let share = Text.fixed(d.unsupportedMass * 100, decimals: 1)
         let warning =
           "\(target.name) puts \(share)% of its probability on dishes at positions the log never"
           + " showed there: no logged swipe speaks for them (IPS and SNIPS count them as 0, DM"
@@ -479,7 +479,7 @@ package enum LogEvaluation {
       ReportParameter(name: "ope_reward_model", value: models),
       .perArm(
         "ope_effective_cards", each { $0.effectiveCards },
-        shown: { TextLayout.fixed($0, decimals: 1) }),
+        shown: { Text.fixed($0, decimals: 1) }),
       .perArm("ope_largest_weight", each { $0.largestWeight }),
       .perArm("ope_unsupported_mass", each { $0.unsupportedMass }),
     ]

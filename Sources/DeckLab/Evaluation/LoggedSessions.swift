@@ -299,7 +299,7 @@ package struct LoggedSessions: EventSink, Sendable {
           + "strategy logs it")
     }
     if let head = lowPropensity.first.first, let value = firstLowPropensity {
-      let floor = TextLayout.fixed(OffPolicy.minimumPropensity, decimals: 6)
+      let floor = Text.fixed(OffPolicy.minimumPropensity, decimals: 6)
       let count =
         lowPropensity.count == 1
         ? "" : " (on \(lowPropensity.count) events from \(start) on: \(lowPropensity.listed()))"

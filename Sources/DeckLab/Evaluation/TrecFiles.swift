@@ -111,14 +111,28 @@ package enum TrecFiles {
 
   /// Reads a qrels file (`query iteration doc relevance`) into, per query, the docs with
   /// relevance ≥ 1 (trec_eval's default threshold). A query whose lines all have relevance ≤ 0
-  /// maps to an empty set. Blank lines are skipped. Queries and docs are their bytes, as
-  /// trec_eval compares them (`IDKey`).
+  /// maps to an empty set. Lines end with LF or CRLF and fields are separated by spaces or tabs,
+  /// as in the run reader (`TrecRun.parse`): any other character, a line or paragraph separator
+  /// included, is part of an id, and a lone carriage return is an error. Blank lines are
+  /// skipped. Queries and docs are their bytes, as trec_eval compares them (`IDKey`).
   package static func readQrels(_ text: String, name: String) throws(DeckIOError) -> [IDKey:
     Set<IDKey>]
   {
     var relevant: [IDKey: Set<IDKey>] = [:]
-    for (number, line) in lines(text) {
-      let fields = line.split(whereSeparator: \.isWhitespace).map(String.init)
+    let lines = Array(text.utf8).split(separator: 0x0A, omittingEmptySubsequences: false)
+    for (index, piece) in lines.enumerated() {
+      let number = index + 1
+      // The last piece has no line feed after it: a carriage return there is a lone one.
+      let line = index < lines.count - 1 && piece.last == 0x0D ? piece.dropLast() : piece
+      if let cr = line.firstIndex(of: 0x0D) {
+        let column = 1 + line[..<cr].count { $0 & 0xC0 != 0x80 }
+        throw .malformed(
+          SourceLocation(file: name, line: number, column: column),
+          message: loneCarriageReturnMessage)
+      }
+      let fields = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 }).map {
+        String(decoding: $0, as: UTF8.self)
+      }
       if fields.isEmpty { continue }
       let location = SourceLocation(file: name, line: number)
       guard fields.count == 4 else {
@@ -142,14 +156,6 @@ package enum TrecFiles {
   private static func check(_ id: String, kind: String) throws(TrecIDError) {
     if id.isEmpty || id.contains(where: \.isWhitespace) {
       throw TrecIDError(kind: kind, id: id)
-    }
-  }
-
-  /// The lines of `text` with their 1-based numbers (LF, CR LF or any other line break; a final
-  /// line break ends the last line).
-  private static func lines(_ text: String) -> [(Int, Substring)] {
-    text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated().map {
-      ($0.offset + 1, $0.element)
     }
   }
 }

@@ -192,7 +192,7 @@ extension SampleData {
   }
 
   /// A number as an integer when whole (`980`), otherwise Swift's shortest round-trip form.
-  static func number(_ value: Double) -> String { JSONText.number(value) }
+  static func number(_ value: Double) -> String { Text.number(value) }
 
   /// Tenths as a decimal with exactly one fractional digit: -2125 -> "-212.5", 3900 -> "390.0".
   static func tenths(_ value: Int) -> String {

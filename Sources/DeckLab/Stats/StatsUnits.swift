@@ -96,7 +96,7 @@ struct UnitShowCounts: Sendable {
   mutating func add(unit: Int32, item: Int32, shows: Int32) {
     let key = UInt64(UInt32(bitPattern: unit)) << 32 | UInt64(UInt32(bitPattern: item))
     let mask = counts.count - 1
-    var i = UnitShowCounts.slot(key, shift)
+    var i = PackedSlots.slot(key, shift)
     while counts[i] != 0 {
       if keys[i] == key {
         counts[i] += shows
@@ -114,7 +114,7 @@ struct UnitShowCounts: Sendable {
   func shows(unit: Int32, item: Int32) -> Int32 {
     let key = UInt64(UInt32(bitPattern: unit)) << 32 | UInt64(UInt32(bitPattern: item))
     let mask = counts.count - 1
-    var i = UnitShowCounts.slot(key, shift)
+    var i = PackedSlots.slot(key, shift)
     while counts[i] != 0 {
       if keys[i] == key { return counts[i] }
       i = (i + 1) & mask
@@ -136,32 +136,7 @@ struct UnitShowCounts: Sendable {
     }
   }
 
-  /// The slot of `key`: its bits mixed, then the top bits of a multiplicative hash. (A table
-  /// is never filled in another table's slot order: `merge` adds entries in key order, since
-  /// keys that land in slot order pile up behind one another under linear probing.)
-  @inline(__always)
-  private static func slot(_ key: UInt64, _ shift: UInt64) -> Int {
-    var x = key ^ (key >> 33)
-    x = x &* 0xFF51_AFD7_ED55_8CCD
-    x ^= x >> 33
-    return Int(truncatingIfNeeded: (x &* 0x9E37_79B9_7F4A_7C15) >> shift)
-  }
-
-  private mutating func grow() {
-    let oldKeys = keys
-    let oldCounts = counts
-    let size = oldCounts.count * 2
-    keys = Array(repeating: 0, count: size)
-    counts = Array(repeating: 0, count: size)
-    shift -= 1
-    let mask = size - 1
-    for j in oldCounts.indices where oldCounts[j] != 0 {
-      var i = UnitShowCounts.slot(oldKeys[j], shift)
-      while counts[i] != 0 { i = (i + 1) & mask }
-      keys[i] = oldKeys[j]
-      counts[i] = oldCounts[j]
-    }
-  }
+  private mutating func grow() { PackedSlots.grow(keys: &keys, values: &counts, shift: &shift) }
 }
 
 /// A map from 64-bit keys to dense indices (0, 1, 2, ... in insertion order): an open-addressing
@@ -185,7 +160,7 @@ struct PackedIndex: Sendable {
   @inline(__always)
   func find(_ key: UInt64) -> Int32? {
     let mask = slots.count - 1
-    var i = PackedIndex.slot(key, shift)
+    var i = PackedSlots.slot(key, shift)
     while slots[i] != 0 {
       if keys[i] == key { return slots[i] - 1 }
       i = (i + 1) & mask
@@ -197,7 +172,7 @@ struct PackedIndex: Sendable {
   @inline(__always)
   mutating func insert(_ key: UInt64) -> (index: Int32, inserted: Bool) {
     let mask = slots.count - 1
-    var i = PackedIndex.slot(key, shift)
+    var i = PackedSlots.slot(key, shift)
     while slots[i] != 0 {
       if keys[i] == key { return (slots[i] - 1, false) }
       i = (i + 1) & mask
@@ -210,28 +185,38 @@ struct PackedIndex: Sendable {
     return (index, true)
   }
 
-  /// The slot of `key`, mixed as `UnitShowCounts` mixes its keys.
+  private mutating func grow() { PackedSlots.grow(keys: &keys, values: &slots, shift: &shift) }
+}
+
+/// The slot arithmetic of the two tables above (`UnitShowCounts`, `PackedIndex`): 64-bit keys
+/// beside 32-bit values in two arrays of a power-of-two size, a value of 0 marking an empty
+/// slot, linear probing.
+private enum PackedSlots {
+  /// The slot of `key`: its bits mixed, then the top bits of a multiplicative hash. (Never fill
+  /// a table in another table's slot order, copy in key order: keys that land in slot order
+  /// pile up behind one another under linear probing.)
   @inline(__always)
-  private static func slot(_ key: UInt64, _ shift: UInt64) -> Int {
+  static func slot(_ key: UInt64, _ shift: UInt64) -> Int {
     var x = key ^ (key >> 33)
     x = x &* 0xFF51_AFD7_ED55_8CCD
     x ^= x >> 33
     return Int(truncatingIfNeeded: (x &* 0x9E37_79B9_7F4A_7C15) >> shift)
   }
 
-  private mutating func grow() {
+  /// Doubles the table, placing every held key again (`shift` one less).
+  static func grow(keys: inout [UInt64], values: inout [Int32], shift: inout UInt64) {
     let oldKeys = keys
-    let oldSlots = slots
-    let size = oldSlots.count * 2
+    let oldValues = values
+    let size = oldValues.count * 2
     keys = Array(repeating: 0, count: size)
-    slots = Array(repeating: 0, count: size)
+    values = Array(repeating: 0, count: size)
     shift -= 1
     let mask = size - 1
-    for j in oldSlots.indices where oldSlots[j] != 0 {
-      var i = PackedIndex.slot(oldKeys[j], shift)
-      while slots[i] != 0 { i = (i + 1) & mask }
+    for j in oldValues.indices where oldValues[j] != 0 {
+      var i = slot(oldKeys[j], shift)
+      while values[i] != 0 { i = (i + 1) & mask }
       keys[i] = oldKeys[j]
-      slots[i] = oldSlots[j]
+      values[i] = oldValues[j]
     }
   }
 }

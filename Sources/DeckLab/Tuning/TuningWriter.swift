@@ -74,16 +74,16 @@ package enum TuningWriter {
     let metric = result.metrics[result.metric]
     var out = clean(title) + "\n\n"
     let settings = result.spellings.map(clean)
-    let settingWidth = max(7, settings.map(TextLayout.displayWidth).max() ?? 0)
-    let valueWidth = max(10, TextLayout.displayWidth(metric.name))
+    let settingWidth = max(7, settings.map(Text.displayWidth).max() ?? 0)
+    let valueWidth = max(10, Text.displayWidth(metric.name))
     out +=
-      "candidate  " + TextLayout.padRight("setting", settingWidth) + "  "
-      + TextLayout.padLeft(metric.name, valueWidth) + "\n"
+      "candidate  " + Text.padRight("setting", settingWidth) + "  "
+      + Text.padLeft(metric.name, valueWidth) + "\n"
     for (c, setting) in settings.enumerated() {
-      let value = result.values[c][result.metric].map { TextLayout.fixed($0, decimals: 4) } ?? "-"
+      let value = result.values[c][result.metric].map { Text.fixed($0, decimals: 4) } ?? "-"
       out +=
-        TextLayout.padLeft(String(c + 1), 9) + "  " + TextLayout.padRight(setting, settingWidth)
-        + "  " + TextLayout.padLeft(value, valueWidth)
+        Text.padLeft(String(c + 1), 9) + "  " + Text.padRight(setting, settingWidth)
+        + "  " + Text.padLeft(value, valueWidth)
         + (result.selected == c ? "  <- selected" : "") + "\n"
     }
     return out

@@ -406,7 +406,7 @@ private struct ValidationRun {
       guard let array = instance.arrayValue, let bound = value.doubleValue else { return }
       let ok = name == "minItems" ? Double(array.count) >= bound : Double(array.count) <= bound
       if !ok {
-        fail(path, name, location, "\(array.count) items, \(name) is \(JSONText.number(bound))")
+        fail(path, name, location, "\(array.count) items, \(name) is \(Text.number(bound))")
       }
     case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
       guard let x = instance.doubleValue, let bound = value.doubleValue else { return }
@@ -478,7 +478,7 @@ private struct ValidationRun {
     switch v.kind {
     case .null: return "null"
     case .bool(let b): return b ? "true" : "false"
-    case .number(let d, let text): return text.isEmpty ? JSONText.number(d) : text
+    case .number(let d, let text): return text.isEmpty ? Text.number(d) : text
     case .string(let s): return JSONText.string(s.count > 60 ? String(s.prefix(60)) + "…" : s)
     case .array(let a): return "an array of \(a.count)"
     case .object: return "an object"
