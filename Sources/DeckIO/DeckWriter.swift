@@ -101,12 +101,13 @@ package final class DeckWriter {
   private let output: ByteOutput
   private let catalog: Catalog
   private let header: RunHeader
-  /// The text not yet written to the output (JSON and JSON Lines through `json`).
+  /// The text not yet written to the output: CSV and table in `buffer`, JSON and JSON Lines in
+  /// `json`'s bytes.
   private var buffer: [UInt8] = []
   private var json = JSONWriter()
   private var decks = 0
-  /// Per catalog item, the text every card of it repeats, made once: for JSON the id, name and
-  /// category as JSON strings, and for CSV `id,name,category,`.
+  /// Per catalog item, the text every card of it repeats, made once: for CSV
+  /// `id,name,category,`, for JSON (`jsonItems`) the id, name and category as JSON strings.
   private var itemFragments: [[UInt8]] = []
   private var jsonItems: [(id: [UInt8], name: [UInt8], category: [UInt8])] = []
 
