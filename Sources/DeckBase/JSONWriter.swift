@@ -20,12 +20,19 @@ package struct JSONWriter {
   /// Compact (the default) or with a space after each colon and comma.
   package var style: Style
 
-  /// The open containers, innermost last: whether each holds a value yet.
-  private var holdsValue: [Bool] = []
+  // The state is `@usableFromInline` and the small methods `@inlinable`, so that the writers of
+  // other modules (decks, logs, plugin messages: millions of values) inline them.
+
+  /// How many containers are open.
+  @usableFromInline var depth = 0
+  /// Bit `d - 1`: the open container at depth `d` (1 to 64) holds a value already.
+  @usableFromInline var holdsBits: UInt64 = 0
+  /// The same for containers deeper than 64 (a parsed value written back), innermost last.
+  @usableFromInline var deepHolds: [Bool] = []
   /// A key was written and its value not yet.
-  private var afterKey = false
+  @usableFromInline var afterKey = false
   /// Layout white space waiting for the next token (after its comma).
-  private var pendingLayout: [UInt8] = []
+  @usableFromInline var pendingLayout: [UInt8] = []
 
   package enum Style: Sendable {
     /// `{"key":value,"other":[1,2]}`
@@ -35,7 +42,7 @@ package struct JSONWriter {
     case spaced
   }
 
-  package init(capacity: Int = 0, style: Style = .compact) {
+  @inlinable package init(capacity: Int = 0, style: Style = .compact) {
     bytes = []
     bytes.reserveCapacity(capacity)
     self.style = style
@@ -43,7 +50,9 @@ package struct JSONWriter {
 
   /// Writes whole values at the end of `buffer` in place (no copy): for writers that keep one
   /// buffer for several formats.
-  package static func append(to buffer: inout [UInt8], _ body: (inout JSONWriter) -> Void) {
+  @inlinable package static func append(
+    to buffer: inout [UInt8], _ body: (inout JSONWriter) -> Void
+  ) {
     var w = JSONWriter()
     swap(&w.bytes, &buffer)
     body(&w)
@@ -64,37 +73,38 @@ package struct JSONWriter {
   package var text: String { String(decoding: bytes, as: UTF8.self) }
 
   /// No container is open and no key waits for its value: the text is one or more whole values.
-  package var isComplete: Bool { holdsValue.isEmpty && !afterKey }
+  package var isComplete: Bool { depth == 0 && !afterKey }
 
   // MARK: - Structure
 
-  package mutating func beginObject() {
+  @inlinable package mutating func beginObject() {
     beforeValue()
     bytes.append(UInt8(ascii: "{"))
-    holdsValue.append(false)
+    open()
   }
 
-  package mutating func endObject() {
+  @inlinable package mutating func endObject() {
     precondition(!afterKey, "a key without its value")
     flushLayout()
     bytes.append(UInt8(ascii: "}"))
-    holdsValue.removeLast()
+    close()
   }
 
-  package mutating func beginArray() {
+  @inlinable package mutating func beginArray() {
     beforeValue()
     bytes.append(UInt8(ascii: "["))
-    holdsValue.append(false)
+    open()
   }
 
-  package mutating func endArray() {
+  @inlinable package mutating func endArray() {
+    precondition(!afterKey, "a key inside an array")
     flushLayout()
     bytes.append(UInt8(ascii: "]"))
-    holdsValue.removeLast()
+    close()
   }
 
   /// An object member's key; the next call writes its value.
-  package mutating func key(_ k: String) {
+  @inlinable package mutating func key(_ k: String) {
     precondition(!afterKey, "two keys in a row")
     beforeValue()
     JSONWriter.appendString(k, to: &bytes)
@@ -112,7 +122,7 @@ package struct JSONWriter {
     let text = UnsafeBufferPointer(
       start: whitespace.utf8Start, count: whitespace.utf8CodeUnitCount)
     precondition(text.allSatisfy { $0 == 0x20 || $0 == 0x0A }, "layout is only white space")
-    if afterKey || holdsValue.last != true {
+    if afterKey || !holdsValue {
       bytes.append(contentsOf: text)
     } else {
       pendingLayout.append(contentsOf: text)
@@ -121,24 +131,24 @@ package struct JSONWriter {
 
   // MARK: - Values
 
-  package mutating func string(_ s: String) {
+  @inlinable package mutating func string(_ s: String) {
     beforeValue()
     JSONWriter.appendString(s, to: &bytes)
   }
 
   /// A string, or `null` for nil.
-  package mutating func string(_ s: String?) {
+  @inlinable package mutating func string(_ s: String?) {
     if let s { string(s) } else { null() }
   }
 
   /// Bytes (UTF-8 or not: a rejected log line is written as it came) as a JSON string.
-  package mutating func string(bytes raw: UnsafeBufferPointer<UInt8>) {
+  @inlinable package mutating func string(bytes raw: UnsafeBufferPointer<UInt8>) {
     beforeValue()
     JSONWriter.appendString(bytes: raw, to: &bytes)
   }
 
   /// A list of strings as an array.
-  package mutating func strings(_ list: [String]) {
+  @inlinable package mutating func strings(_ list: [String]) {
     beginArray()
     for s in list { string(s) }
     endArray()
@@ -147,59 +157,67 @@ package struct JSONWriter {
   /// A number in the outputs' one form (`JSONText.number`): a whole number below 1e15 in
   /// magnitude without a point (`980`, `-3`, `0` for -0), else Swift's shortest round-trip form
   /// (`2.5`, `1e-07`, `1e+21`). A non-finite value, which JSON cannot hold, is `null`.
-  package mutating func number(_ value: Double) {
+  @inlinable package mutating func number(_ value: Double) {
     guard value.isFinite else { return null() }
     beforeValue()
     bytes.append(contentsOf: JSONWriter.numberText(value).utf8)
   }
 
   /// A number, or `null` for nil.
-  package mutating func number(_ value: Double?) {
+  @inlinable package mutating func number(_ value: Double?) {
     if let value { number(value) } else { null() }
   }
 
   /// A number always typed as a float (`Text.roundTrip`: `0.0`, `1.0`, `0.5`, `1e-07`); a
   /// non-finite value is `null`.
-  package mutating func roundTrip(_ value: Double) {
+  @inlinable package mutating func roundTrip(_ value: Double) {
     guard value.isFinite else { return null() }
     beforeValue()
     bytes.append(contentsOf: Text.roundTrip(value).utf8)
   }
 
   /// A number with exactly `decimals` digits after the point (`Text.appendFixed`).
-  package mutating func fixed(_ value: Double, decimals: Int) {
+  @inlinable package mutating func fixed(_ value: Double, decimals: Int) {
     beforeValue()
     Text.appendFixed(value, decimals: decimals, to: &bytes)
   }
 
   /// A finite number in plain decimal with its shortest round-trip digits, never an exponent
   /// (`Text.plainDecimal`: `0.125`, `390`, `0.00000125`): propensities and exact scores.
-  package mutating func plainDecimal(_ value: Double) {
+  @inlinable package mutating func plainDecimal(_ value: Double) {
     precondition(value.isFinite, "only finite numbers are written in plain decimal")
     beforeValue()
     bytes.append(contentsOf: Text.plainDecimal(value).utf8)
   }
 
-  package mutating func int<T: BinaryInteger>(_ value: T) {
+  // Integers take concrete types, not a generic `BinaryInteger`: a generic call from another
+  // module that is not specialized looks up type metadata for every number.
+  @inlinable package mutating func int(_ value: Int) { int(Int64(value)) }
+
+  @inlinable package mutating func int(_ value: Int32) { int(Int64(value)) }
+
+  @inlinable package mutating func int(_ value: Int64) {
     beforeValue()
-    if value >= 0, let v = UInt64(exactly: value) {
-      Text.appendInt(v, to: &bytes)
-    } else {
-      bytes.append(contentsOf: String(value).utf8)
-    }
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    Text.appendInt(value.magnitude, to: &bytes)
+  }
+
+  @inlinable package mutating func int(_ value: UInt64) {
+    beforeValue()
+    Text.appendInt(value, to: &bytes)
   }
 
   /// An integer, or `null` for nil.
-  package mutating func int<T: BinaryInteger>(_ value: T?) {
+  @inlinable package mutating func int(_ value: Int?) {
     if let value { int(value) } else { null() }
   }
 
-  package mutating func bool(_ value: Bool) {
+  @inlinable package mutating func bool(_ value: Bool) {
     beforeValue()
     bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
   }
 
-  package mutating func null() {
+  @inlinable package mutating func null() {
     beforeValue()
     bytes.append(contentsOf: "null".utf8)
   }
@@ -290,13 +308,13 @@ package struct JSONWriter {
 
   /// A value already written as JSON text (by another `JSONWriter`: a run's settings, a plugin's
   /// options): appended as it is. Only for text this writer made.
-  package mutating func fragment(_ json: String) {
+  @inlinable package mutating func fragment(_ json: String) {
     beforeValue()
     bytes.append(contentsOf: json.utf8)
   }
 
   /// A value already written as JSON bytes, appended as they are (see `fragment(_:)`).
-  package mutating func fragment(bytes json: [UInt8]) {
+  @inlinable package mutating func fragment(bytes json: [UInt8]) {
     beforeValue()
     bytes.append(contentsOf: json)
   }
@@ -319,42 +337,83 @@ package struct JSONWriter {
 
   // MARK: - Key and value in one call
 
-  package mutating func field(_ k: String, _ s: String?) {
+  @inlinable package mutating func field(_ k: String, _ s: String?) {
     key(k)
     string(s)
   }
 
-  package mutating func field(_ k: String, number: Double?) {
+  @inlinable package mutating func field(_ k: String, number: Double?) {
     key(k)
     self.number(number)
   }
 
-  package mutating func field<T: BinaryInteger>(_ k: String, int: T?) {
+  @inlinable package mutating func field(_ k: String, int: Int?) {
     key(k)
     self.int(int)
   }
 
-  package mutating func field(_ k: String, bool: Bool) {
+  @inlinable package mutating func field(_ k: String, int: Int32) {
+    key(k)
+    self.int(int)
+  }
+
+  @inlinable package mutating func field(_ k: String, int: UInt64) {
+    key(k)
+    self.int(int)
+  }
+
+  @inlinable package mutating func field(_ k: String, bool: Bool) {
     key(k)
     self.bool(bool)
   }
 
   // MARK: - Commas and layout
 
-  private mutating func beforeValue() {
+  /// The innermost open container holds a value already (false at the top level).
+  @inlinable var holdsValue: Bool {
+    if depth == 0 { return false }
+    if depth <= 64 { return holdsBits & (1 << UInt64(depth - 1)) != 0 }
+    return deepHolds[depth - 65]
+  }
+
+  @inlinable mutating func open() {
+    depth += 1
+    if depth <= 64 {
+      holdsBits &= ~(1 << UInt64(depth - 1))
+    } else {
+      deepHolds.append(false)
+    }
+  }
+
+  @inlinable mutating func close() {
+    precondition(depth > 0, "no container is open")
+    if depth > 64 { deepHolds.removeLast() }
+    depth -= 1
+  }
+
+  /// The comma before a value or key (after the first in its container), then pending layout.
+  @inlinable mutating func beforeValue() {
     if afterKey {
       afterKey = false
-    } else if let last = holdsValue.indices.last {
-      if holdsValue[last] {
+    } else if depth > 0 {
+      let holds: Bool
+      if depth <= 64 {
+        let bit: UInt64 = 1 << UInt64(depth - 1)
+        holds = holdsBits & bit != 0
+        holdsBits |= bit
+      } else {
+        holds = deepHolds[depth - 65]
+        deepHolds[depth - 65] = true
+      }
+      if holds {
         bytes.append(UInt8(ascii: ","))
         if style == .spaced && pendingLayout.isEmpty { bytes.append(UInt8(ascii: " ")) }
       }
-      holdsValue[last] = true
     }
     flushLayout()
   }
 
-  private mutating func flushLayout() {
+  @inlinable mutating func flushLayout() {
     if pendingLayout.isEmpty { return }
     bytes.append(contentsOf: pendingLayout)
     pendingLayout.removeAll(keepingCapacity: true)
@@ -362,10 +421,10 @@ package struct JSONWriter {
 
   // MARK: - The escaper and the number form
 
-  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+  static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
   /// Appends `s` as a JSON string literal (with quotes), escaped per RFC 8259.
-  package static func appendString(_ s: String, to out: inout [UInt8]) {
+  @inlinable package static func appendString(_ s: String, to out: inout [UInt8]) {
     var s = s
     s.withUTF8 { appendString(bytes: $0, to: &out) }
   }
@@ -373,25 +432,44 @@ package struct JSONWriter {
   /// Appends bytes as a JSON string literal: quote, backslash and control characters escaped as
   /// `\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`, everything else (non-ASCII UTF-8, or
   /// bytes that are not UTF-8 at all) as is.
-  package static func appendString(bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+  @inlinable package static func appendString(
+    bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]
+  ) {
     out.append(UInt8(ascii: "\""))
-    for b in bytes {
-      switch b {
-      case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-      case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-      case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-      case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-      case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-      case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-      case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-      case 0..<0x20:
-        out.append(contentsOf: [
-          0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(b >> 4)], hexDigits[Int(b & 15)],
-        ])
-      default: out.append(b)
+    // Runs of bytes that need no escape are copied whole.
+    var start = 0
+    var i = 0
+    let n = bytes.count
+    while i < n {
+      let b = bytes[i]
+      if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
+        i += 1
+        continue
       }
+      if i > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i])) }
+      appendEscape(b, to: &out)
+      i += 1
+      start = i
     }
+    if n > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<n])) }
     out.append(UInt8(ascii: "\""))
+  }
+
+  /// The escape of a quote, a backslash or a control character.
+  @usableFromInline static func appendEscape(_ b: UInt8, to out: inout [UInt8]) {
+    switch b {
+    case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+    case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+    case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+    case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+    case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+    case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+    case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+    default:
+      out.append(contentsOf: [
+        0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(b >> 4)], hexDigits[Int(b & 15)],
+      ])
+    }
   }
 
   /// A number as an integer when it is whole and below 1e15 in magnitude (`980`, `-3`),

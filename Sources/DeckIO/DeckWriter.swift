@@ -206,6 +206,11 @@ package final class DeckWriter {
   }
 
   private func appendDeckJSON(_ deck: Deck, warnings: [String]) {
+    // The writer is taken out of the object while a deck is written: one access to the stored
+    // property instead of one (checked for exclusivity) per value.
+    var json = JSONWriter()
+    swap(&json, &self.json)
+    defer { swap(&json, &self.json) }
     json.beginObject()
     json.field("user", deck.user)
     json.field("date", deck.date.description)

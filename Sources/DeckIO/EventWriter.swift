@@ -104,6 +104,8 @@ package final class EventWriter {
   package let zone: (any UTCOffsetProvider)?
   private let output: ByteOutput
   private var buffer: [UInt8] = []
+  /// An event's time as text, reused from event to event.
+  private var scratch: [UInt8] = []
   private var started = false
   package private(set) var count = 0
 
@@ -169,8 +171,9 @@ package final class EventWriter {
   }
 
   private func appendJSON(_ e: LogEvent) {
-    var at: [UInt8] = []
-    EventWriter.appendTimestamp(e.at, offset: offset(of: e), to: &at)
+    scratch.removeAll(keepingCapacity: true)
+    EventWriter.appendTimestamp(e.at, offset: offset(of: e), to: &scratch)
+    let at = scratch
     JSONWriter.append(to: &buffer) { w in
       w.beginObject()
       w.field("user", e.user)

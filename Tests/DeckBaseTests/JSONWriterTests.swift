@@ -99,6 +99,15 @@ import Testing
     )
   }
 
+  @Test func nestsDeeperThanSixtyFourLevels() throws {
+    let text = String(repeating: "[1,", count: 100) + "2" + String(repeating: ",3]", count: 100)
+    let parsed = try JSONReader.parse(Array(text.utf8), file: "t")
+    var w = JSONWriter()
+    w.value(parsed)
+    #expect(w.text == text)
+    #expect(w.isComplete)
+  }
+
   @Test func layoutGoesAfterTheCommaAndBeforeTheClosingBracket() {
     var w = JSONWriter()
     w.beginObject()

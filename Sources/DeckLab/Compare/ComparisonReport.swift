@@ -151,7 +151,8 @@ package struct ReportParameter: Sendable, Equatable {
 
   /// A whole number (a count, a seed), a JSON number.
   package static func integer<N: BinaryInteger>(_ name: String, _ n: N) -> ReportParameter {
-    ReportParameter(name: name, value: String(n), json: JSONWriter.text { $0.int(n) })
+    ReportParameter(
+      name: name, value: String(n), json: JSONWriter.text { $0.number(text: String(n)) })
   }
 
   /// A real number in full precision.
