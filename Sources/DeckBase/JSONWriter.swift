@@ -313,6 +313,15 @@ package struct JSONWriter {
     bytes.append(contentsOf: json.utf8)
   }
 
+  /// Members of the open object already written as JSON text, `"k":v,"k":v` (made once by
+  /// another `JSONWriter`, for text repeated in every record: a deck card's dish), appended as
+  /// they are, after a comma when the object holds a member.
+  @inlinable package mutating func members(bytes json: [UInt8]) {
+    precondition(!afterKey, "members after a key")
+    beforeValue()
+    bytes.append(contentsOf: json)
+  }
+
   /// A value already written as JSON bytes, appended as they are (see `fragment(_:)`).
   @inlinable package mutating func fragment(bytes json: [UInt8]) {
     beforeValue()

@@ -109,7 +109,9 @@ package final class DeckWriter {
   /// Per catalog item, the text every card of it repeats, made once: for CSV
   /// `id,name,category,`, for JSON (`jsonItems`) the id, name and category as JSON strings.
   private var itemFragments: [[UInt8]] = []
-  private var jsonItems: [(id: [UInt8], name: [UInt8], category: [UInt8])] = []
+  /// Per catalog item, the members every JSON card of it repeats, `"item":..,"name":..,
+  /// "category":..`, written once by a `JSONWriter` (one array read per card).
+  private var jsonItems: [[UInt8]] = []
 
   package init(format: DeckFormat, output: ByteOutput, catalog: Catalog, header: RunHeader) {
     self.format = format
@@ -119,12 +121,15 @@ package final class DeckWriter {
     buffer.reserveCapacity(1 << 17)
     switch format {
     case .json, .jsonl:
-      func encoded(_ s: String) -> [UInt8] {
-        var b: [UInt8] = []
-        JSONWriter.appendString(s, to: &b)
-        return b
+      jsonItems = catalog.items.map { item in
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("item", item.id)
+        w.field("name", item.name)
+        w.field("category", item.category)
+        w.endObject()
+        return Array(w.bytes.dropFirst().dropLast())
       }
-      jsonItems = catalog.items.map { (encoded($0.id), encoded($0.name), encoded($0.category)) }
       json.bytes.reserveCapacity(1 << 17)
     case .csv:
       itemFragments = catalog.items.map { item in
@@ -219,16 +224,10 @@ package final class DeckWriter {
     json.key("cards")
     json.beginArray()
     for (n, card) in deck.cards.enumerated() {
-      let item = jsonItems[Int(card.item)]
       json.beginObject()
       json.field("rank", int: n + 1)
-      // The item's strings, escaped once per run by the same writer.
-      json.key("item")
-      json.fragment(bytes: item.id)
-      json.key("name")
-      json.fragment(bytes: item.name)
-      json.key("category")
-      json.fragment(bytes: item.category)
+      // The dish's members, written once per run by the same writer.
+      json.members(bytes: jsonItems[Int(card.item)])
       json.key("score")
       if exactScores && card.score.isFinite {
         json.plainDecimal(card.score)
