@@ -13,15 +13,15 @@ import PackageDescription
 //   (StrategyError.plugin, PluginFault) of the strategy layer.
 // DeckPlugins -> DeckCore: the plugin protocol sends catalogs, histories and diners.
 // DeckPlugins -> DeckBase: spawning, polling and ending plugin processes; the clock; the shared
-//   JSON parser (protocol-line dialect) and escaper for the protocol's lines.
+//   JSON parser (protocol-line dialect) and the JSON writer for the protocol's lines.
 // DeckIO -> DeckCore: it reads files into the model and writes decks out of it.
 // DeckIO -> DeckBase: reading files, errno text, the JSON parser and writer, text layout,
 //   source locations, did-you-mean suggestions in input errors.
 // DeckLab -> DeckIO: evaluation and simulation read logs and write reports.
 // DeckLab -> DeckStrategies: it runs strategies offline and in simulations.
 // DeckLab -> DeckCore: the model it evaluates.
-// DeckLab -> DeckBase: suggestions in simulation config errors; JSON text and text layout in
-//   reports and sample data.
+// DeckLab -> DeckBase: suggestions in simulation config errors; the JSON writer and text layout
+//   in reports and sample data.
 // DeckPlay -> DeckCore: `menudeck play`'s screen state is a DeckState (the one session model),
 //   a Carousel and the swipe rules; it adds keys, effects and a renderer, all pure.
 // DeckPlay -> DeckBase: display widths of East Asian wide characters in the screen's text.
@@ -30,8 +30,9 @@ import PackageDescription
 // MenuDeckCLI -> DeckPlay: `play` drives the pure screen from the terminal.
 // MenuDeckCLI -> DeckLab, DeckIO, DeckStrategies, DeckCore: the commands wire them together.
 // MenuDeckCLI -> DeckPlugins: `--strategy` may name a configured external plugin.
-// MenuDeckCLI -> DeckBase: output files, locks, signals, errno text, suggestions, JSON text.
-// DeckCommandLine -> DeckBase: did-you-mean for options and commands, errno text for streams.
+// MenuDeckCLI -> DeckBase: output files, locks, signals, errno text, suggestions, the JSON writer.
+// DeckCommandLine -> DeckBase: did-you-mean for options and commands, errno text for streams,
+//   the JSON writer for `--log-format json` lines.
 //   The argument parser, help, streams, diagnostics and exit codes: no menudeck command in it,
 //   so its tests build without the CLI.
 // MenuDeckCLI -> DeckCommandLine: every command is a CommandSpec with typed option keys.

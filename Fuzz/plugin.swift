@@ -17,14 +17,14 @@ public func fuzzPlugin(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     require(error.offset >= 0 && error.offset <= count, "offset \(error.offset) of \(count)")
     return 0
   }
-  // The host writes finite numbers only (`PluginJSONWriter.double`); a reply with NaN or an
-  // infinity is reported as a fault, never written back.
+  // The host writes finite numbers only (DeckBase's `JSONWriter` writes any other as null); a
+  // reply with NaN or an infinity is reported as a fault, never written back.
   guard allFinite(value) else { return 0 }
-  var w = PluginJSONWriter()
+  var w = JSONWriter()
   w.value(value)
   do {
     let again = try PluginJSON.parse(w.bytes)
-    var w2 = PluginJSONWriter()
+    var w2 = JSONWriter()
     w2.value(again)
     require(w2.bytes == w.bytes, "written twice differently: \(value.text)")
   } catch {

@@ -1,5 +1,5 @@
-/// JSON text for every writer of menudeck (decks, reports, sample data, rejects, plugin
-/// messages): one escaping rule, so the same string is always written as the same bytes.
+/// JSON text as Strings, for the few places that need one value's text (a message, a setting):
+/// thin calls into `JSONWriter`, the one escaper and number form.
 package enum JSONText {
   /// `s` as a JSON string literal with its quotes: quote, backslash and control characters
   /// escaped (as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`), everything else as is.
@@ -53,45 +53,69 @@ package enum TextLayout {
 /// every writer and message of every module. All output formatting is our own so that bytes
 /// never change with Foundation's or the locale's number formatting.
 package enum Text {
-  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-  /// Appends `s` as a JSON string literal (with quotes), escaping per RFC 8259: the one escaper
-  /// of every JSON writer (decks, reports, sample data, rejects, plugin messages).
+  /// Appends `s` as a JSON string literal (with quotes): `JSONWriter.appendString`, the one
+  /// escaper.
   package static func appendJSONString(_ s: String, to out: inout [UInt8]) {
-    var s = s
-    s.withUTF8 { appendJSONString(bytes: $0, to: &out) }
+    JSONWriter.appendString(s, to: &out)
   }
 
-  /// Appends bytes (UTF-8 or not: a rejected log line is written as it came) as a JSON string
-  /// literal: quote, backslash and control characters escaped as `\"`, `\\`, `\n`, `\r`, `\t`,
-  /// `\b`, `\f` or `\u00XX`, everything else as is.
+  /// Appends bytes (UTF-8 or not) as a JSON string literal: `JSONWriter.appendString(bytes:)`.
   package static func appendJSONString(bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-    out.append(UInt8(ascii: "\""))
-    for b in bytes {
-      switch b {
-      case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-      case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-      case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-      case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-      case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-      case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-      case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-      case 0..<0x20:
-        out.append(contentsOf: [
-          0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(b >> 4)], hexDigits[Int(b & 15)],
-        ])
-      default: out.append(b)
-      }
-    }
-    out.append(UInt8(ascii: "\""))
+    JSONWriter.appendString(bytes: bytes, to: &out)
   }
 
   /// A number as an integer when it is whole and below 1e15 in magnitude (`980`, `-3`),
-  /// otherwise Swift's shortest round-trip form (`2.5`, `1e+20`, `nan`): the one form of numbers
-  /// in JSON reports, sample data, rating rules and plugin messages.
-  package static func number(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-    return String(value)
+  /// otherwise Swift's shortest round-trip form (`2.5`, `1e+20`, `nan`): `JSONWriter`'s number
+  /// form, also the one of numbers in text reports and rating rules.
+  package static func number(_ value: Double) -> String { JSONWriter.numberText(value) }
+
+  /// `value.description` (shortest digits that round-trip) rewritten without an exponent and
+  /// without a trailing `.0`: `0.125`, `-187.5`, `390`, `0.00000125` (never `1.25e-06`). For
+  /// finite values: the form of propensities and exact scores in logs and decks.
+  package static func plainDecimal(_ value: Double) -> String {
+    if value == 0 { return "0" }
+    let text = value.description
+    var digits = ""
+    var sign = ""
+    var pointAt = 0  // digits before the decimal point
+    var exponent = 0
+    var seenPoint = false
+    var rest = Substring(text)
+    if rest.hasPrefix("-") {
+      sign = "-"
+      rest = rest.dropFirst()
+    }
+    if let e = rest.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+      exponent = Int(String(rest[rest.index(after: e)...].filter { $0 != "+" })) ?? 0
+      rest = rest[..<e]
+    }
+    for ch in rest {
+      if ch == "." {
+        seenPoint = true
+      } else {
+        digits.append(ch)
+        if !seenPoint { pointAt += 1 }
+      }
+    }
+    pointAt += exponent
+    // Strip leading zeros (keeping the point position) and trailing zeros.
+    while digits.count > 1 && digits.first == "0" {
+      digits.removeFirst()
+      pointAt -= 1
+    }
+    while digits.count > 1 && digits.last == "0" && digits.count > pointAt {
+      digits.removeLast()
+    }
+    var out = sign
+    if pointAt <= 0 {
+      out += "0." + String(repeating: "0", count: -pointAt) + digits
+    } else if pointAt >= digits.count {
+      out += digits + String(repeating: "0", count: pointAt - digits.count)
+    } else {
+      let cut = digits.index(digits.startIndex, offsetBy: pointAt)
+      out += digits[..<cut] + "." + digits[cut...]
+    }
+    return out
   }
 
   /// Appends a CSV field, quoted only when it holds a comma, quote, CR or LF (RFC 4180).

@@ -236,33 +236,20 @@ package struct DiagnosticPrinter: Sendable {
   /// The JSON object of `diagnostic`: every field present, null when unknown (a line number of
   /// 0 means the whole file).
   package func json(_ d: Diagnostic) -> String {
-    var out: [UInt8] = []
-    func key(_ k: String) {
-      if out.count > 1 { out.append(UInt8(ascii: ",")) }
-      JSONText.append(k, to: &out)
-      out.append(UInt8(ascii: ":"))
-    }
-    func string(_ k: String, _ value: String?) {
-      key(k)
-      if let value { JSONText.append(value, to: &out) } else { out += Array("null".utf8) }
-    }
-    func number(_ k: String, _ value: Int?) {
-      key(k)
-      out += Array((value.map(String.init) ?? "null").utf8)
-    }
-    out.append(UInt8(ascii: "{"))
-    string("level", d.severity.rawValue)
-    string("code", d.code)
-    string("message", d.message)
-    string("file", d.location?.file)
-    number("line", d.location.flatMap { $0.line > 0 ? $0.line : nil })
-    number("column", d.location?.column)
-    string("field", d.location?.field)
-    if let plugin = d.plugin { string("plugin", plugin) }
-    string("program", program)
-    string("command", command)
-    out.append(UInt8(ascii: "}"))
-    return String(decoding: out, as: UTF8.self)
+    var w = JSONWriter(capacity: 256)
+    w.beginObject()
+    w.field("level", d.severity.rawValue)
+    w.field("code", d.code)
+    w.field("message", d.message)
+    w.field("file", d.location?.file)
+    w.field("line", int: d.location.flatMap { $0.line > 0 ? $0.line : nil })
+    w.field("column", int: d.location?.column)
+    w.field("field", d.location?.field)
+    if let plugin = d.plugin { w.field("plugin", plugin) }
+    w.field("program", program)
+    w.field("command", command)
+    w.endObject()
+    return w.text
   }
 
   private func write(_ line: String) {

@@ -46,6 +46,43 @@ package struct RunHeader: Sendable, Equatable {
     self.inputs = inputs
   }
 
+  /// Writes the header as the next value of `w`: `{"version","command":"deck",["arguments"],
+  /// "date","strategy","options":{..},"fitted":{..},"seed","size","inputs":[..]}`.
+  package func write(to w: inout JSONWriter) {
+    w.beginObject()
+    w.field("version", version)
+    w.field("command", "deck")
+    if !arguments.isEmpty {
+      w.key("arguments")
+      w.strings(arguments)
+    }
+    w.field("date", date.description)
+    w.field("strategy", strategy)
+    // Option and fitted values were written by a JSONWriter of the CLI, which knows their types.
+    for (name, values) in [("options", options), ("fitted", fitted)] {
+      w.key(name)
+      w.beginObject()
+      for (k, v) in values {
+        w.key(k)
+        w.fragment(v)
+      }
+      w.endObject()
+    }
+    w.field("seed", int: seed)
+    w.field("size", int: size)
+    w.key("inputs")
+    w.beginArray()
+    for input in inputs {
+      w.beginObject()
+      w.field("role", input.role)
+      w.field("path", input.path)
+      w.field("sha256", input.sha256)
+      w.endObject()
+    }
+    w.endArray()
+    w.endObject()
+  }
+
   package static func == (a: RunHeader, b: RunHeader) -> Bool {
     a.version == b.version && a.date == b.date && a.strategy == b.strategy
       && a.options.elementsEqual(b.options, by: { $0.0 == $1.0 && $0.1 == $1.1 })
@@ -64,12 +101,17 @@ package final class DeckWriter {
   private let output: ByteOutput
   private let catalog: Catalog
   private let header: RunHeader
+  /// The text not yet written to the output: CSV and table in `buffer`, JSON and JSON Lines in
+  /// `json`'s bytes.
   private var buffer: [UInt8] = []
+  private var json = JSONWriter()
   private var decks = 0
-  /// Per catalog item, the bytes every card of it repeats, made once: for JSON
-  /// `,"item":"..","name":"..","category":".."` and for CSV `id,name,category,`.
+  /// Per catalog item, the text every card of it repeats, made once: for CSV
+  /// `id,name,category,`, for JSON (`jsonItems`) the id, name and category as JSON strings.
   private var itemFragments: [[UInt8]] = []
-  private var seedText: [UInt8] = []
+  /// Per catalog item, the members every JSON card of it repeats, `"item":..,"name":..,
+  /// "category":..`, written once by a `JSONWriter` (one array read per card).
+  private var jsonItems: [[UInt8]] = []
 
   package init(format: DeckFormat, output: ByteOutput, catalog: Catalog, header: RunHeader) {
     self.format = format
@@ -77,20 +119,18 @@ package final class DeckWriter {
     self.catalog = catalog
     self.header = header
     buffer.reserveCapacity(1 << 17)
-    seedText = Array(String(header.seed).utf8)
     switch format {
     case .json, .jsonl:
-      itemFragments = catalog.items.map { item in
-        var b: [UInt8] = []
-        b.append(contentsOf: ",\"item\":".utf8)
-        Text.appendJSONString(item.id, to: &b)
-        b.append(contentsOf: ",\"name\":".utf8)
-        Text.appendJSONString(item.name, to: &b)
-        b.append(contentsOf: ",\"category\":".utf8)
-        Text.appendJSONString(item.category, to: &b)
-        b.append(contentsOf: ",\"score\":".utf8)
-        return b
+      jsonItems = catalog.items.map { item in
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("item", item.id)
+        w.field("name", item.name)
+        w.field("category", item.category)
+        w.endObject()
+        return Array(w.bytes.dropFirst().dropLast())
       }
+      json.bytes.reserveCapacity(1 << 17)
     case .csv:
       itemFragments = catalog.items.map { item in
         var b: [UInt8] = []
@@ -110,9 +150,13 @@ package final class DeckWriter {
   package func begin() throws(DeckIOError) {
     switch format {
     case .json:
-      buffer.append(contentsOf: "{\"run\":".utf8)
-      appendHeader()
-      buffer.append(contentsOf: ",\n\"decks\":[\n".utf8)
+      json.beginObject()
+      json.key("run")
+      header.write(to: &json)
+      json.layout("\n")
+      json.key("decks")
+      json.beginArray()
+      json.layout("\n")
     case .jsonl:
       break
     case .csv:
@@ -126,11 +170,11 @@ package final class DeckWriter {
   package func write(_ deck: Deck, warnings: [String]) throws(DeckIOError) {
     switch format {
     case .json:
-      if decks > 0 { buffer.append(contentsOf: ",\n".utf8) }
+      if decks > 0 { json.layout("\n") }
       appendDeckJSON(deck, warnings: warnings)
     case .jsonl:
       appendDeckJSON(deck, warnings: warnings)
-      buffer.append(0x0A)
+      json.layout("\n")
     case .csv:
       appendDeckCSV(deck)
     case .table:
@@ -143,7 +187,10 @@ package final class DeckWriter {
   package func end() throws(DeckIOError) {
     switch format {
     case .json:
-      buffer.append(contentsOf: (decks > 0 ? "\n]}\n" : "]}\n").utf8)
+      if decks > 0 { json.layout("\n") }
+      json.endArray()
+      json.endObject()
+      json.layout("\n")
     case .table where decks == 0:
       buffer.append(contentsOf: "(no decks)\n".utf8)
     default:
@@ -157,116 +204,56 @@ package final class DeckWriter {
       if !buffer.isEmpty { try output.write(buffer) }
       buffer.removeAll(keepingCapacity: true)
     }
-  }
-
-  private func appendHeader() {
-    func key(_ k: String) {
-      Text.appendJSONString(k, to: &buffer)
-      buffer.append(UInt8(ascii: ":"))
+    if force || json.bytes.count >= 1 << 16 {
+      if !json.bytes.isEmpty { try output.write(json.bytes) }
+      json.bytes.removeAll(keepingCapacity: true)
     }
-    buffer.append(UInt8(ascii: "{"))
-    key("version")
-    Text.appendJSONString(header.version, to: &buffer)
-    buffer.append(contentsOf: ",\"command\":\"deck\",".utf8)
-    if !header.arguments.isEmpty {
-      key("arguments")
-      buffer.append(UInt8(ascii: "["))
-      for (n, argument) in header.arguments.enumerated() {
-        if n > 0 { buffer.append(UInt8(ascii: ",")) }
-        Text.appendJSONString(argument, to: &buffer)
-      }
-      buffer.append(contentsOf: "],".utf8)
-    }
-    key("date")
-    Text.appendJSONString(header.date.description, to: &buffer)
-    buffer.append(UInt8(ascii: ","))
-    key("strategy")
-    Text.appendJSONString(header.strategy, to: &buffer)
-    buffer.append(UInt8(ascii: ","))
-    key("options")
-    buffer.append(UInt8(ascii: "{"))
-    for (n, (k, v)) in header.options.enumerated() {
-      if n > 0 { buffer.append(UInt8(ascii: ",")) }
-      key(k)
-      buffer.append(contentsOf: v.utf8)
-    }
-    buffer.append(contentsOf: "},".utf8)
-    key("fitted")
-    buffer.append(UInt8(ascii: "{"))
-    for (n, (k, v)) in header.fitted.enumerated() {
-      if n > 0 { buffer.append(UInt8(ascii: ",")) }
-      key(k)
-      buffer.append(contentsOf: v.utf8)
-    }
-    buffer.append(contentsOf: "},".utf8)
-    key("seed")
-    buffer.append(contentsOf: String(header.seed).utf8)
-    buffer.append(UInt8(ascii: ","))
-    key("size")
-    buffer.append(contentsOf: String(header.size).utf8)
-    buffer.append(UInt8(ascii: ","))
-    key("inputs")
-    buffer.append(UInt8(ascii: "["))
-    for (n, input) in header.inputs.enumerated() {
-      if n > 0 { buffer.append(UInt8(ascii: ",")) }
-      buffer.append(UInt8(ascii: "{"))
-      key("role")
-      Text.appendJSONString(input.role, to: &buffer)
-      buffer.append(UInt8(ascii: ","))
-      key("path")
-      Text.appendJSONString(input.path, to: &buffer)
-      buffer.append(UInt8(ascii: ","))
-      key("sha256")
-      Text.appendJSONString(input.sha256, to: &buffer)
-      buffer.append(UInt8(ascii: "}"))
-    }
-    buffer.append(contentsOf: "]}".utf8)
   }
 
   private func appendDeckJSON(_ deck: Deck, warnings: [String]) {
-    buffer.append(contentsOf: "{\"user\":".utf8)
-    Text.appendJSONString(deck.user, to: &buffer)
-    buffer.append(contentsOf: ",\"date\":\"".utf8)
-    buffer.append(contentsOf: deck.date.description.utf8)
-    buffer.append(contentsOf: "\",\"strategy\":".utf8)
-    Text.appendJSONString(header.strategy, to: &buffer)
-    buffer.append(contentsOf: ",\"seed\":".utf8)
-    buffer.append(contentsOf: seedText)
-    buffer.append(contentsOf: ",\"cards\":[".utf8)
+    // The writer is taken out of the object while a deck is written: one access to the stored
+    // property instead of one (checked for exclusivity) per value.
+    var json = JSONWriter()
+    swap(&json, &self.json)
+    defer { swap(&json, &self.json) }
+    json.beginObject()
+    json.field("user", deck.user)
+    json.field("date", deck.date.description)
+    json.field("strategy", header.strategy)
+    json.field("seed", int: header.seed)
+    json.key("cards")
+    json.beginArray()
     for (n, card) in deck.cards.enumerated() {
-      if n > 0 { buffer.append(UInt8(ascii: ",")) }
-      buffer.append(contentsOf: "{\"rank\":".utf8)
-      Text.appendInt(UInt64(n + 1), to: &buffer)
-      buffer.append(contentsOf: itemFragments[Int(card.item)])
-      appendScore(card.score)
-      if card.pinned { buffer.append(contentsOf: ",\"pinned\":true".utf8) }
+      json.beginObject()
+      json.field("rank", int: n + 1)
+      // The dish's members, written once per run by the same writer.
+      json.members(bytes: jsonItems[Int(card.item)])
+      json.key("score")
+      if exactScores && card.score.isFinite {
+        json.plainDecimal(card.score)
+      } else {
+        json.fixed(card.score, decimals: 6)
+      }
+      if card.pinned { json.field("pinned", bool: true) }
       if let p = card.propensity {
-        buffer.append(contentsOf: ",\"propensity\":".utf8)
-        Text.appendFixed(p, decimals: 9, to: &buffer)
+        json.key("propensity")
+        json.fixed(p, decimals: 9)
       }
       if let p = card.prefixPropensity {
         // The shortest digits that read back (never an exponent): a deck's prefix propensities
         // are products that soon fall below the propensity's nine decimals. (A value that is not
         // a number is written as a propensity would be.)
-        buffer.append(contentsOf: ",\"prefix_propensity\":".utf8)
-        if p.isFinite {
-          EventWriter.appendNumber(p, to: &buffer)
-        } else {
-          Text.appendFixed(p, decimals: 9, to: &buffer)
-        }
+        json.key("prefix_propensity")
+        if p.isFinite { json.plainDecimal(p) } else { json.fixed(p, decimals: 9) }
       }
-      buffer.append(UInt8(ascii: "}"))
+      json.endObject()
     }
-    buffer.append(UInt8(ascii: "]"))
+    json.endArray()
     if !warnings.isEmpty {
-      buffer.append(contentsOf: ",\"warnings\":[".utf8)
-      for (n, w) in warnings.enumerated() {
-        if n > 0 { buffer.append(UInt8(ascii: ",")) }
-        Text.appendJSONString(w, to: &buffer)
-      }
-      buffer.append(UInt8(ascii: "]"))
+      json.key("warnings")
+      json.strings(warnings)
     }
-    buffer.append(UInt8(ascii: "}"))
+    json.endObject()
   }
 
   private func appendScore(_ score: Double) {

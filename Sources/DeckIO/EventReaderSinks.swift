@@ -295,27 +295,22 @@ package final class RejectsWriter {
 
   private func appendJSON(_ reject: EventReject) {
     let loc = reject.location
-    buffer.append(contentsOf: Array("{\"file\":".utf8))
-    appendJSONString(Array(loc.file.utf8))
-    buffer.append(contentsOf: Array(",\"line\":\(loc.line),\"column\":".utf8))
-    buffer.append(contentsOf: Array((loc.column.map { String($0) } ?? "null").utf8))
-    buffer.append(contentsOf: Array(",\"field\":".utf8))
-    if let field = loc.field {
-      appendJSONString(Array(field.utf8))
-    } else {
-      buffer.append(contentsOf: Array("null".utf8))
+    JSONWriter.append(to: &buffer) { w in
+      w.beginObject()
+      w.field("file", loc.file)
+      w.field("line", int: loc.line)
+      w.field("column", int: loc.column)
+      w.field("field", loc.field)
+      w.field("reason", reject.reason)
+      if String(validating: reject.text, as: UTF8.self) != nil {
+        w.key("text")
+        reject.text.withUnsafeBufferPointer { w.string(bytes: $0) }
+      } else {
+        w.field("base64", Data(reject.text).base64EncodedString())
+      }
+      w.endObject()
+      w.layout("\n")
     }
-    buffer.append(contentsOf: Array(",\"reason\":".utf8))
-    appendJSONString(Array(reject.reason.utf8))
-    if String(validating: reject.text, as: UTF8.self) != nil {
-      buffer.append(contentsOf: Array(",\"text\":".utf8))
-      appendJSONString(reject.text)
-    } else {
-      buffer.append(contentsOf: Array(",\"base64\":\"".utf8))
-      buffer.append(contentsOf: Array(Data(reject.text).base64EncodedString().utf8))
-      buffer.append(UInt8(ascii: "\""))
-    }
-    buffer.append(contentsOf: Array("}\n".utf8))
   }
 
   private func appendCSV(_ reject: EventReject) {
@@ -350,7 +345,4 @@ package final class RejectsWriter {
     buffer.removeAll(keepingCapacity: true)
   }
 
-  private func appendJSONString(_ bytes: [UInt8]) {
-    bytes.withUnsafeBufferPointer { Text.appendJSONString(bytes: $0, to: &buffer) }
-  }
 }

@@ -104,6 +104,8 @@ package final class EventWriter {
   package let zone: (any UTCOffsetProvider)?
   private let output: ByteOutput
   private var buffer: [UInt8] = []
+  /// An event's time as text, reused from event to event.
+  private var scratch: [UInt8] = []
   private var started = false
   package private(set) var count = 0
 
@@ -169,43 +171,37 @@ package final class EventWriter {
   }
 
   private func appendJSON(_ e: LogEvent) {
-    buffer.append(contentsOf: "{\"user\":".utf8)
-    JSONText.append(e.user, to: &buffer)
-    buffer.append(contentsOf: ",\"item\":".utf8)
-    JSONText.append(e.item, to: &buffer)
-    if let swipe = e.swipe {
-      buffer.append(
-        contentsOf: swipe == .right ? ",\"swipe\":\"right\"".utf8 : ",\"swipe\":\"left\"".utf8)
-    }
-    buffer.append(contentsOf: ",\"at\":\"".utf8)
-    EventWriter.appendTimestamp(e.at, offset: offset(of: e), to: &buffer)
-    buffer.append(UInt8(ascii: "\""))
-    if let position = e.position {
-      buffer.append(contentsOf: ",\"position\":".utf8)
-      Text.appendInt(UInt64(position), to: &buffer)
-    }
-    if let deck = e.deck {
-      buffer.append(contentsOf: ",\"deck\":\"".utf8)
-      buffer.append(contentsOf: deck.description.utf8)
-      buffer.append(UInt8(ascii: "\""))
-    }
-    if let p = e.propensity {
-      buffer.append(contentsOf: ",\"propensity\":".utf8)
-      EventWriter.appendNumber(p, to: &buffer)
-    }
-    if let p = e.prefixPropensity {
-      buffer.append(contentsOf: ",\"prefix_propensity\":".utf8)
-      EventWriter.appendNumber(p, to: &buffer)
-    }
-    if let drag = e.drag {
-      buffer.append(contentsOf: ",\"dx\":".utf8)
-      EventWriter.appendNumber(drag.dx, to: &buffer)
-      if let width = drag.width {
-        buffer.append(contentsOf: ",\"width\":".utf8)
-        EventWriter.appendNumber(width, to: &buffer)
+    scratch.removeAll(keepingCapacity: true)
+    EventWriter.appendTimestamp(e.at, offset: offset(of: e), to: &scratch)
+    let at = scratch
+    JSONWriter.append(to: &buffer) { w in
+      w.beginObject()
+      w.field("user", e.user)
+      w.field("item", e.item)
+      if let swipe = e.swipe { w.field("swipe", swipe == .right ? "right" : "left") }
+      w.key("at")
+      at.withUnsafeBufferPointer { w.string(bytes: $0) }
+      if let position = e.position { w.field("position", int: position) }
+      if let deck = e.deck { w.field("deck", deck.description) }
+      if let p = e.propensity {
+        w.key("propensity")
+        w.plainDecimal(p)
       }
+      if let p = e.prefixPropensity {
+        w.key("prefix_propensity")
+        w.plainDecimal(p)
+      }
+      if let drag = e.drag {
+        w.key("dx")
+        w.plainDecimal(drag.dx)
+        if let width = drag.width {
+          w.key("width")
+          w.plainDecimal(width)
+        }
+      }
+      w.endObject()
+      w.layout("\n")
     }
-    buffer.append(contentsOf: "}\n".utf8)
   }
 
   private func appendCSV(_ e: LogEvent) {
@@ -293,51 +289,6 @@ package final class EventWriter {
     out.append(contentsOf: plainDecimal(value).utf8)
   }
 
-  /// `value.description` (shortest digits that round-trip) rewritten without an exponent and
-  /// without a trailing `.0`.
-  static func plainDecimal(_ value: Double) -> String {
-    if value == 0 { return "0" }
-    let text = value.description
-    var digits = ""
-    var sign = ""
-    var pointAt = 0  // digits before the decimal point
-    var exponent = 0
-    var seenPoint = false
-    var rest = Substring(text)
-    if rest.hasPrefix("-") {
-      sign = "-"
-      rest = rest.dropFirst()
-    }
-    if let e = rest.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-      exponent = Int(String(rest[rest.index(after: e)...].filter { $0 != "+" })) ?? 0
-      rest = rest[..<e]
-    }
-    for ch in rest {
-      if ch == "." {
-        seenPoint = true
-      } else {
-        digits.append(ch)
-        if !seenPoint { pointAt += 1 }
-      }
-    }
-    pointAt += exponent
-    // Strip leading zeros (keeping the point position) and trailing zeros.
-    while digits.count > 1 && digits.first == "0" {
-      digits.removeFirst()
-      pointAt -= 1
-    }
-    while digits.count > 1 && digits.last == "0" && digits.count > pointAt {
-      digits.removeLast()
-    }
-    var out = sign
-    if pointAt <= 0 {
-      out += "0." + String(repeating: "0", count: -pointAt) + digits
-    } else if pointAt >= digits.count {
-      out += digits + String(repeating: "0", count: pointAt - digits.count)
-    } else {
-      let cut = digits.index(digits.startIndex, offsetBy: pointAt)
-      out += digits[..<cut] + "." + digits[cut...]
-    }
-    return out
-  }
+  /// `Text.plainDecimal`.
+  static func plainDecimal(_ value: Double) -> String { Text.plainDecimal(value) }
 }

@@ -38,6 +38,11 @@ package struct RunRecord: Sendable, Equatable {
       self.name = name
       self.json = json
     }
+
+    /// A setting whose value `write` writes.
+    package init(_ name: String, _ write: (inout JSONWriter) -> Void) {
+      self.init(name, json: JSONWriter.text(write))
+    }
   }
 
   package init(version: String, command: String, arguments: [String], inputs: [RunInput]) {
@@ -50,14 +55,33 @@ package struct RunRecord: Sendable, Equatable {
   /// `{"version":..,"command":..,<settings>,"arguments":[..],"inputs":[{"role","path","sha256"}
   /// ..]}` on one line, the fields in that order.
   package func json() -> String {
-    var s = "{\"version\":" + JSONText.string(version) + ",\"command\":" + JSONText.string(command)
-    for setting in settings { s += "," + JSONText.string(setting.name) + ":" + setting.json }
-    s += ",\"arguments\":[" + arguments.map(JSONText.string).joined(separator: ",") + "]"
-    s += ",\"inputs\":["
-    s += inputs.map { input in
-      "{\"role\":" + JSONText.string(input.role) + ",\"path\":" + JSONText.string(input.path)
-        + ",\"sha256\":" + JSONText.string(input.sha256) + "}"
-    }.joined(separator: ",")
-    return s + "]}"
+    var w = JSONWriter()
+    write(to: &w)
+    return w.text
+  }
+
+  /// Writes `json()` as the next value of `w` (the `run` object of a document).
+  package func write(to w: inout JSONWriter) {
+    w.beginObject()
+    w.field("version", version)
+    w.field("command", command)
+    // A setting's value was written by a JSONWriter of its own (RunRecords.setting).
+    for setting in settings {
+      w.key(setting.name)
+      w.fragment(setting.json)
+    }
+    w.key("arguments")
+    w.strings(arguments)
+    w.key("inputs")
+    w.beginArray()
+    for input in inputs {
+      w.beginObject()
+      w.field("role", input.role)
+      w.field("path", input.path)
+      w.field("sha256", input.sha256)
+      w.endObject()
+    }
+    w.endArray()
+    w.endObject()
   }
 }

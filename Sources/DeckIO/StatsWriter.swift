@@ -119,40 +119,50 @@ package enum StatsWriter {
   package static let tidyColumns = ["strategy", "day", "overall", "metric", "value"]
 
   private static func appendJSON(_ table: StatsTable, to out: inout [UInt8]) {
-    out.append(UInt8(ascii: "{"))
-    if let run = table.run {
-      out.append(contentsOf: "\"run\":".utf8)
-      out.append(contentsOf: run.json().utf8)
-      out.append(contentsOf: ",\n".utf8)
-    }
-    out.append(contentsOf: "\"parameters\":{".utf8)
-    for (n, p) in table.parameters.enumerated() {
-      if n > 0 { out.append(UInt8(ascii: ",")) }
-      Text.appendJSONString(p.name, to: &out)
-      out.append(UInt8(ascii: ":"))
-      appendCell(p.value, missing: "null", decimals: nil, to: &out)
-    }
-    out.append(contentsOf: "},\n\"rows\":[".utf8)
-    for (n, row) in table.rows.enumerated() {
-      out.append(contentsOf: (n > 0 ? ",\n" : "\n").utf8)
-      out.append(contentsOf: "{\"strategy\":".utf8)
-      Text.appendJSONString(row.strategy, to: &out)
-      out.append(contentsOf: ",\"day\":".utf8)
-      if let day = row.day {
-        Text.appendJSONString(day, to: &out)
-        out.append(contentsOf: ",\"overall\":false".utf8)
-      } else {
-        out.append(contentsOf: "null,\"overall\":true".utf8)
+    JSONWriter.append(to: &out) { w in
+      w.beginObject()
+      if let run = table.run {
+        w.key("run")
+        run.write(to: &w)
+        w.layout("\n")
       }
-      for (column, cell) in zip(table.columns, row.cells) {
-        out.append(UInt8(ascii: ","))
-        Text.appendJSONString(column, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendCell(cell, missing: "null", decimals: nil, to: &out)
+      w.key("parameters")
+      w.beginObject()
+      for p in table.parameters {
+        w.key(p.name)
+        writeCell(p.value, to: &w)
       }
-      out.append(UInt8(ascii: "}"))
+      w.endObject()
+      w.layout("\n")
+      w.key("rows")
+      w.beginArray()
+      for row in table.rows {
+        w.layout("\n")
+        w.beginObject()
+        w.field("strategy", row.strategy)
+        w.field("day", row.day)
+        w.field("overall", bool: row.day == nil)
+        for (column, cell) in zip(table.columns, row.cells) {
+          w.key(column)
+          writeCell(cell, to: &w)
+        }
+        w.endObject()
+      }
+      if !table.rows.isEmpty { w.layout("\n") }
+      w.endArray()
+      w.endObject()
+      w.layout("\n")
     }
-    out.append(contentsOf: (table.rows.isEmpty ? "]}\n" : "\n]}\n").utf8)
+  }
+
+  /// A cell of the JSON document: a count as an integer, a number in its round-trip form, a
+  /// missing or non-finite value as `null`.
+  private static func writeCell(_ cell: StatsCell, to w: inout JSONWriter) {
+    switch cell {
+    case .count(let n): w.int(n)
+    case .number(let x): w.roundTrip(x)
+    case .missing: w.null()
+    }
   }
 
   /// The tidy forms: one record per row and column; JSON Lines objects, or CSV under a header.
@@ -164,16 +174,22 @@ package enum StatsWriter {
     for row in table.rows {
       for (column, cell) in zip(table.columns, row.cells) {
         if json {
-          out.append(contentsOf: "{\"strategy\":".utf8)
-          Text.appendJSONString(row.strategy, to: &out)
-          out.append(contentsOf: ",\"day\":".utf8)
-          if let day = row.day { Text.appendJSONString(day, to: &out) } else { appendNull(&out) }
-          out.append(contentsOf: (row.day == nil ? ",\"overall\":true" : ",\"overall\":false").utf8)
-          out.append(contentsOf: ",\"metric\":".utf8)
-          Text.appendJSONString(column, to: &out)
-          out.append(contentsOf: ",\"value\":".utf8)
-          appendTidyValue(cell, missing: "null", to: &out)
-          out.append(contentsOf: "}\n".utf8)
+          JSONWriter.append(to: &out) { w in
+            w.beginObject()
+            w.field("strategy", row.strategy)
+            w.field("day", row.day)
+            w.field("overall", bool: row.day == nil)
+            w.field("metric", column)
+            w.key("value")
+            switch cell {
+            // Always a floating-point number: `3.0` for a count.
+            case .count(let n): w.roundTrip(Double(n))
+            case .number(let x): w.roundTrip(x)
+            case .missing: w.null()
+            }
+            w.endObject()
+            w.layout("\n")
+          }
         } else {
           Text.appendCSVField(row.strategy, to: &out)
           out.append(UInt8(ascii: ","))
@@ -187,8 +203,6 @@ package enum StatsWriter {
       }
     }
   }
-
-  private static func appendNull(_ out: inout [UInt8]) { out.append(contentsOf: "null".utf8) }
 
   /// A tidy value: always a floating-point number (`3.0` for a count), or `missing`.
   private static func appendTidyValue(_ cell: StatsCell, missing: String, to out: inout [UInt8]) {

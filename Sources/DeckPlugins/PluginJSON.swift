@@ -2,8 +2,8 @@ import DeckBase
 import DeckCore
 
 /// The JSON of the plugin protocol: replies are read by the shared parser (DeckBase's
-/// `JSONReader`) in its protocol-line dialect, and messages are written by `PluginJSONWriter`
-/// with the shared escaper and number form.
+/// `JSONReader`) in its protocol-line dialect, and messages are written by DeckBase's
+/// `JSONWriter`, the one writer.
 ///
 /// Not `JSONSerialization`/`Codable`: rank replies carry millions of numbers in a large run, and
 /// a plugin written in Python emits `NaN` and `Infinity` by default, which must be reported as a
@@ -27,74 +27,17 @@ struct PluginJSONError: Error, Equatable {
 }
 
 extension JSONValue {
-  /// The value as compact JSON text, for messages (object keys sorted).
+  /// The value as compact JSON text, for messages (object keys sorted; `NaN` as `nan`).
   var text: String {
-    var w = PluginJSONWriter()
-    w.value(self)
-    return String(decoding: w.bytes, as: UTF8.self)
+    var w = JSONWriter()
+    w.value(self, quoting: true)
+    return w.text
   }
 }
 
-/// Appends JSON text to a byte buffer (one protocol line is built in one buffer).
-struct PluginJSONWriter {
-  var bytes: [UInt8] = []
-
-  init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
-
-  mutating func raw(_ text: StaticString) {
-    bytes.append(
-      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-  }
-
-  mutating func string(_ s: String) { JSONText.append(s, to: &bytes) }
-
-  mutating func int<T: BinaryInteger>(_ v: T) { bytes.append(contentsOf: String(v).utf8) }
-
-  /// A finite number (callers never write NaN or infinity).
-  mutating func double(_ v: Double) { bytes.append(contentsOf: Text.number(v).utf8) }
-
-  mutating func strings(_ list: [String]) {
-    bytes.append(UInt8(ascii: "["))
-    for (k, s) in list.enumerated() {
-      if k > 0 { bytes.append(UInt8(ascii: ",")) }
-      string(s)
-    }
-    bytes.append(UInt8(ascii: "]"))
-  }
-
+extension JSONWriter {
   /// A day as "YYYY-MM-DD", or `null` for none.
   mutating func optionalDate(_ day: Int32?) {
-    if let day {
-      string(DeckDate(daysSinceEpoch: day).description)
-    } else {
-      raw("null")
-    }
-  }
-
-  /// A parsed value, numbers in the writer's form and object keys sorted (so that a value
-  /// written twice gives the same bytes).
-  mutating func value(_ v: JSONValue) {
-    switch v.kind {
-    case .null: raw("null")
-    case .bool(let b): b ? raw("true") : raw("false")
-    case .number(let d, _): double(d)
-    case .string(let s): string(s)
-    case .array(let a):
-      bytes.append(UInt8(ascii: "["))
-      for (k, e) in a.enumerated() {
-        if k > 0 { bytes.append(UInt8(ascii: ",")) }
-        value(e)
-      }
-      bytes.append(UInt8(ascii: "]"))
-    case .object(let o):
-      bytes.append(UInt8(ascii: "{"))
-      for (k, key) in o.keys.sorted().enumerated() {
-        if k > 0 { bytes.append(UInt8(ascii: ",")) }
-        string(key)
-        bytes.append(UInt8(ascii: ":"))
-        value(o[key]!)
-      }
-      bytes.append(UInt8(ascii: "}"))
-    }
+    string(day.map { DeckDate(daysSinceEpoch: $0).description })
   }
 }

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import DeckStrategies
 
@@ -29,202 +30,175 @@ enum HostMessage {
   case end
 
   /// The message as one line (with its newline). `ids` are the catalog's item ids as JSON
-  /// strings, encoded once per run.
+  /// strings, encoded once per run (by a `JSONWriter`, in `PluginStrategy`).
   func encode(ids: [[UInt8]]) -> [UInt8] {
-    var w: PluginJSONWriter
+    // A rank line is the bulk of the traffic: room for a typical request per diner up front.
+    var w: JSONWriter
+    if case .rank(_, let batch, _) = self {
+      w = JSONWriter(capacity: 256 * batch.count)
+    } else {
+      w = JSONWriter(capacity: 256)
+    }
+    w.beginObject()
     switch self {
     case .hello(let name):
-      w = PluginJSONWriter()
-      Self.hello(name: name, into: &w)
+      w.field("type", "hello")
+      w.field("protocol", int: pluginProtocolVersion)
+      w.field("minor", int: pluginMinorVersion)
+      w.field("name", name)
     case .start(let options, let catalog):
-      w = PluginJSONWriter()
       Self.start(options: options, catalog: catalog, into: &w)
     case .learn(let id, let full, let history, let users, let userBatches):
-      w = PluginJSONWriter()
       Self.learn(
         id: id, full: full, history: history, users: users, userBatches: userBatches, into: &w)
     case .learnUsers(let id, let users):
-      w = PluginJSONWriter()
       Self.learnUsers(id: id, users: users, ids: ids, into: &w)
     case .rank(let id, let batch, let wantPolicy):
-      // A rank line is the bulk of the traffic: room for a typical request per diner up front.
-      w = PluginJSONWriter(capacity: 256 * batch.count)
       Self.rank(id: id, batch: batch, wantPolicy: wantPolicy, ids: ids, into: &w)
     case .end:
-      w = PluginJSONWriter()
-      w.raw("{\"type\":\"end\"}")
+      w.field("type", "end")
     }
-    w.raw("\n")
+    w.endObject()
+    w.layout("\n")
     return w.bytes
   }
 
-  private static func hello(name: String, into w: inout PluginJSONWriter) {
-    w.raw("{\"type\":\"hello\",\"protocol\":")
-    w.int(pluginProtocolVersion)
-    w.raw(",\"minor\":")
-    w.int(pluginMinorVersion)
-    w.raw(",\"name\":")
-    w.string(name)
-    w.raw("}")
-  }
-
   private static func start(
-    options: [(String, OptionValue)], catalog: Catalog, into w: inout PluginJSONWriter
+    options: [(String, OptionValue)], catalog: Catalog, into w: inout JSONWriter
   ) {
-    w.raw("{\"type\":\"start\",\"options\":{")
-    for (k, (key, value)) in options.enumerated() {
-      if k > 0 { w.raw(",") }
-      w.string(key)
-      w.raw(":")
+    w.field("type", "start")
+    w.key("options")
+    w.beginObject()
+    for (key, value) in options {
+      w.key(key)
       switch value {
-      case .double(let v): w.double(v)
+      case .double(let v): w.number(v)
       case .int(let v): w.int(v)
-      case .bool(let v): v ? w.raw("true") : w.raw("false")
+      case .bool(let v): w.bool(v)
       case .string(let v): w.string(v)
       }
     }
-    w.raw("},\"catalog\":[")
-    for (k, item) in catalog.items.enumerated() {
-      if k > 0 { w.raw(",") }
-      Self.item(item, into: &w)
-    }
-    w.raw("]}")
+    w.endObject()
+    w.key("catalog")
+    w.beginArray()
+    for item in catalog.items { Self.item(item, into: &w) }
+    w.endArray()
   }
 
   /// One catalog item of the `start` message.
-  private static func item(_ item: MenuItem, into w: inout PluginJSONWriter) {
-    w.raw("{\"id\":")
-    w.string(item.id)
-    w.raw(",\"name\":")
-    w.string(item.name)
-    w.raw(",\"category\":")
-    w.string(item.category)
-    w.raw(",\"tags\":")
+  private static func item(_ item: MenuItem, into w: inout JSONWriter) {
+    w.beginObject()
+    w.field("id", item.id)
+    w.field("name", item.name)
+    w.field("category", item.category)
+    w.key("tags")
     w.strings(item.tags)
-    w.raw(",\"price\":")
-    if let price = item.price { w.double(price) } else { w.raw("null") }
-    w.raw(",\"allergens\":")
+    w.field("price", number: item.price)
+    w.key("allergens")
     w.strings(item.allergens)
-    w.raw(",\"diets\":")
+    w.key("diets")
     w.strings(item.diets)
-    w.raw("}")
+    w.endObject()
   }
 
   private static func learn(
     id: Int, full: Bool, history: History, users: Int, userBatches: Int,
-    into w: inout PluginJSONWriter
+    into w: inout JSONWriter
   ) {
-    w.raw("{\"type\":\"learn\",\"id\":")
-    w.int(id)
-    w.raw(full ? ",\"full\":true" : ",\"full\":false")
-    w.raw(",\"events\":")
-    w.int(history.events)
-    w.raw(",\"item_right\":[")
-    for (k, v) in history.itemRight.enumerated() {
-      if k > 0 { w.raw(",") }
-      w.int(v)
-    }
-    w.raw("],\"item_left\":[")
-    for (k, v) in history.itemLeft.enumerated() {
-      if k > 0 { w.raw(",") }
-      w.int(v)
-    }
-    w.raw("],\"users\":")
-    w.int(users)
-    w.raw(",\"user_batches\":")
-    w.int(userBatches)
-    w.raw("}")
+    w.field("type", "learn")
+    w.field("id", int: id)
+    w.field("full", bool: full)
+    w.field("events", int: history.events)
+    w.key("item_right")
+    w.beginArray()
+    for v in history.itemRight { w.int(v) }
+    w.endArray()
+    w.key("item_left")
+    w.beginArray()
+    for v in history.itemLeft { w.int(v) }
+    w.endArray()
+    w.field("users", int: users)
+    w.field("user_batches", int: userBatches)
   }
 
   private static func learnUsers(
-    id: Int, users: [(String, UserHistory)], ids: [[UInt8]], into w: inout PluginJSONWriter
+    id: Int, users: [(String, UserHistory)], ids: [[UInt8]], into w: inout JSONWriter
   ) {
-    w.raw("{\"type\":\"learn_users\",\"id\":")
-    w.int(id)
-    w.raw(",\"users\":[")
-    for (k, (user, history)) in users.enumerated() {
-      if k > 0 { w.raw(",") }
-      w.raw("[")
+    w.field("type", "learn_users")
+    w.field("id", int: id)
+    w.key("users")
+    w.beginArray()
+    for (user, history) in users {
+      w.beginArray()
       w.string(user)
-      w.raw(",")
       Self.records(history, ids: ids, into: &w)
-      w.raw("]")
+      w.endArray()
     }
-    w.raw("]}")
+    w.endArray()
   }
 
   private static func rank(
-    id: Int, batch: [ScoringContext], wantPolicy: Bool, ids: [[UInt8]],
-    into w: inout PluginJSONWriter
+    id: Int, batch: [ScoringContext], wantPolicy: Bool, ids: [[UInt8]], into w: inout JSONWriter
   ) {
-    w.raw("{\"type\":\"rank\",\"id\":")
-    w.int(id)
-    if wantPolicy { w.raw(",\"want_policy\":true") }
-    w.raw(",\"requests\":[")
+    w.field("type", "rank")
+    w.field("id", int: id)
+    if wantPolicy { w.field("want_policy", bool: true) }
+    w.key("requests")
+    w.beginArray()
     // Diners of a batch mostly share a day: its text is made once per run of equal days.
     var lastDate = Int32.min
-    var dateText: [UInt8] = []
-    for (k, context) in batch.enumerated() {
-      if k > 0 { w.raw(",") }
+    var dateText = ""
+    for context in batch {
       if context.date.daysSinceEpoch != lastDate {
         lastDate = context.date.daysSinceEpoch
-        dateText = Array(context.date.description.utf8)
+        dateText = context.date.description
       }
       Self.request(context, dateText: dateText, ids: ids, into: &w)
     }
-    w.raw("]}")
+    w.endArray()
   }
 
   /// One diner's request of a `rank` message; `dateText` is its date, already formatted.
   private static func request(
-    _ context: ScoringContext, dateText: [UInt8], ids: [[UInt8]], into w: inout PluginJSONWriter
+    _ context: ScoringContext, dateText: String, ids: [[UInt8]], into w: inout JSONWriter
   ) {
-    w.raw("{\"user\":")
-    w.string(context.user.id)
-    w.raw(",\"diets\":")
+    w.beginObject()
+    w.field("user", context.user.id)
+    w.key("diets")
     w.strings(context.user.diets)
-    w.raw(",\"allergens\":")
+    w.key("allergens")
     w.strings(context.user.allergens)
-    w.raw(",\"disliked_categories\":")
+    w.key("disliked_categories")
     w.strings(context.user.dislikedCategories)
-    w.raw(",\"date\":\"")
-    w.bytes.append(contentsOf: dateText)
-    w.raw("\",\"seed\":")
-    w.int(context.seed)
-    w.raw(",\"history\":")
+    w.field("date", dateText)
+    w.field("seed", int: context.seed)
+    w.key("history")
     if let history = context.userHistory {
       Self.records(history, ids: ids, into: &w)
     } else {
-      w.raw("[]")
+      w.beginArray()
+      w.endArray()
     }
-    w.raw(",\"candidates\":[")
-    for (n, item) in context.candidates.enumerated() {
-      if n > 0 { w.raw(",") }
-      w.bytes.append(contentsOf: ids[Int(item)])
-    }
-    w.raw("]}")
+    w.key("candidates")
+    w.beginArray()
+    for item in context.candidates { w.fragment(bytes: ids[Int(item)]) }
+    w.endArray()
+    w.endObject()
   }
 
   /// `[[item, right, left, last_right, last_left], ...]`, dates as "YYYY-MM-DD" or null.
-  private static func records(
-    _ history: UserHistory, ids: [[UInt8]], into w: inout PluginJSONWriter
-  ) {
-    w.raw("[")
-    for (k, r) in history.records.enumerated() {
-      if k > 0 { w.raw(",") }
-      w.raw("[")
-      w.bytes.append(contentsOf: ids[Int(r.item)])
-      w.raw(",")
+  private static func records(_ history: UserHistory, ids: [[UInt8]], into w: inout JSONWriter) {
+    w.beginArray()
+    for r in history.records {
+      w.beginArray()
+      w.fragment(bytes: ids[Int(r.item)])
       w.int(r.right)
-      w.raw(",")
       w.int(r.left)
-      w.raw(",")
       w.optionalDate(r.lastRightDay)
-      w.raw(",")
       w.optionalDate(r.lastLeftDay)
-      w.raw("]")
+      w.endArray()
     }
-    w.raw("]")
+    w.endArray()
   }
 }
 

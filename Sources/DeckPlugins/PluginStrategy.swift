@@ -150,7 +150,7 @@ package final class PluginStrategy: RankingStrategy {
     if self.catalog == nil {
       self.catalog = catalog
       ids = catalog.items.map {
-        var w = PluginJSONWriter()
+        var w = JSONWriter()
         w.string($0.id)
         return w.bytes
       }

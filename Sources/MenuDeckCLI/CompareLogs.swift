@@ -189,7 +189,7 @@ enum CompareLogs {
     RunInputs.tell(record.inputs, context)
     report.run = RunRecord(context, inputs: setup.inputs + record.inputs)
     report.run?.settings =
-      [.init("seed", json: String(setup.seed)), .init("deck_date", json: "\"\(deckDate)\"")]
+      [.init("seed") { $0.int(setup.seed) }, .init("deck_date") { $0.string("\(deckDate)") }]
       + record.settings
     var arms = [plural(setup.arms.count, "strategy", "strategies")]
     if !setup.runs.isEmpty { arms.append(plural(setup.runs.count, "run")) }

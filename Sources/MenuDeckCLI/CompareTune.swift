@@ -196,8 +196,11 @@ struct CompareTuning {
       ReportParameter(
         name: "tuned_settings",
         value: counts.map { "\($0.arm) \($0.count)" }.joined(separator: ", "),
-        json: "{"
-          + counts.map { JSONText.string($0.arm) + ":\($0.count)" }.joined(separator: ",") + "}"),
+        json: JSONWriter.text { w in
+          w.beginObject()
+          for c in counts { w.field(c.arm, int: c.count) }
+          w.endObject()
+        }),
       ReportParameter.perArm("tuned_value", values),
     ]
     return (tunedArms, tunedNamed, parameters)

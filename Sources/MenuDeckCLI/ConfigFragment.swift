@@ -12,19 +12,23 @@ enum ConfigFragment {
   /// values are written as the config reads them back: numbers and booleans as such, the rest
   /// as strings (`TuningWriter.jsonValue`).
   static func entry(_ named: NamedStrategy, _ io: CLIStreams) -> String {
-    let options = named.options.keys.sorted().map {
-      JSONText.string($0) + ": " + TuningWriter.jsonValue(named.options[$0]!)
-    }.joined(separator: ", ")
-    var fields: [String] = []
+    var w = JSONWriter(style: .spaced)
+    w.beginObject()
     if let plugin = named.plugin {
-      let absolute = URL(fileURLWithPath: Paths.open(plugin, io)).standardizedFileURL.path
-      fields.append("\"plugin\": " + JSONText.string(absolute))
+      w.field("plugin", URL(fileURLWithPath: Paths.open(plugin, io)).standardizedFileURL.path)
     } else {
-      fields.append("\"use\": " + JSONText.string(named.use))
+      w.field("use", named.use)
     }
-    fields.append("\"options\": {" + options + "}")
-    if let timeout = named.timeout { fields.append("\"timeout\": " + Text.number(timeout)) }
-    return "{" + fields.joined(separator: ", ") + "}"
+    w.key("options")
+    w.beginObject()
+    for key in named.options.keys.sorted() {
+      w.key(key)
+      TuningWriter.writeValue(named.options[key]!, to: &w)
+    }
+    w.endObject()
+    if let timeout = named.timeout { w.field("timeout", number: timeout) }
+    w.endObject()
+    return w.text
   }
 
   /// The fragment with `entry` as `name`: the other members of `existing` (a fragment read
@@ -44,13 +48,28 @@ enum ConfigFragment {
     } else {
       members.append((name, entry))
     }
-    var out = "{\n"
-    if let include { out += "  \"include\": " + compact(include) + ",\n" }
-    out += "  \"strategies\": {\n"
-    out += members.map { "    " + JSONText.string($0.key) + ": " + $0.text }.joined(
-      separator: ",\n")
-    out += "\n  }\n}\n"
-    return out
+    var w = JSONWriter(style: .spaced)
+    w.beginObject()
+    w.layout("\n  ")
+    if let include {
+      w.key("include")
+      w.valueAsRead(include)
+      w.layout("\n  ")
+    }
+    w.key("strategies")
+    w.beginObject()
+    for member in members {
+      w.layout("\n    ")
+      w.key(member.key)
+      // An entry: one line written by `entry` or `compact`, both JSONWriters.
+      w.fragment(member.text)
+    }
+    w.layout("\n  ")
+    w.endObject()
+    w.layout("\n")
+    w.endObject()
+    w.layout("\n")
+    return w.text
   }
 
   /// An existing `--out` file read as a fragment to merge into: nil when it does not exist; a
@@ -93,16 +112,8 @@ enum ConfigFragment {
 
   /// A JSON value on one line, numbers as written.
   static func compact(_ value: JSONValue) -> String {
-    switch value.kind {
-    case .null: return "null"
-    case .bool(let b): return b ? "true" : "false"
-    case .number(let d, let text): return text.isEmpty ? Text.roundTrip(d) : text
-    case .string(let s): return JSONText.string(s)
-    case .array(let items): return "[" + items.map(compact).joined(separator: ", ") + "]"
-    case .object(let o):
-      return "{"
-        + o.members.map { JSONText.string($0.key) + ": " + compact($0.value) }.joined(
-          separator: ", ") + "}"
-    }
+    var w = JSONWriter(style: .spaced)
+    w.valueAsRead(value)
+    return w.text
   }
 }

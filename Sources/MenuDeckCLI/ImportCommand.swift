@@ -119,21 +119,32 @@ enum RealDataImportRun {
   /// The config written beside the catalog: paths relative to it.
   static func config(_ dataSet: RealDataSet, catalog: String, history: String) -> String {
     let m = dataSet.mapping
-    let map = ColumnMapping.Field.allCases.compactMap { f in
-      m.columns[f].map { "\(JSONText.string(f.rawValue)): \(JSONText.string($0))" }
-    }.joined(separator: ", ")
-    return """
-      {
-        "catalog": \(JSONText.string(catalog)),
-        "history": \(JSONText.string(history)),
-        "columns": {
-          "map": {\(map)},
-          "right": \(JSONText.string(m.right!.description)),
-          "left": \(JSONText.string(m.left!.description))
-        }
-      }
-
-      """
+    var w = JSONWriter(style: .spaced)
+    w.beginObject()
+    w.layout("\n  ")
+    w.field("catalog", catalog)
+    w.layout("\n  ")
+    w.field("history", history)
+    w.layout("\n  ")
+    w.key("columns")
+    w.beginObject()
+    w.layout("\n    ")
+    w.key("map")
+    w.beginObject()
+    for f in ColumnMapping.Field.allCases {
+      if let column = m.columns[f] { w.field(f.rawValue, column) }
+    }
+    w.endObject()
+    w.layout("\n    ")
+    w.field("right", m.right!.description)
+    w.layout("\n    ")
+    w.field("left", m.left!.description)
+    w.layout("\n  ")
+    w.endObject()
+    w.layout("\n")
+    w.endObject()
+    w.layout("\n")
+    return w.text
   }
 
   static func summary(

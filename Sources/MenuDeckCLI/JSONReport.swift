@@ -2,25 +2,22 @@ import DeckBase
 import DeckIO
 import DeckStrategies
 
-/// Numbers and option values in the CLI's own JSON reports (strings go through DeckBase's
-/// `JSONText`).
+/// Option values in the CLI's own JSON reports, written through DeckBase's `JSONWriter`.
 enum JSONReport {
-  static func number(_ d: Double) -> String { Text.number(d) }
-
   /// A bound of an option's range in its type: whole for an int option, with a point for a
   /// double.
-  static func bound(_ d: Double, of type: OptionType) -> String {
-    type == .int || !d.isFinite ? number(d) : Text.roundTrip(d)
+  static func bound(_ d: Double, of type: OptionType, to w: inout JSONWriter) {
+    if type == .int || !d.isFinite { w.number(d) } else { w.roundTrip(d) }
   }
 
-  static func value(_ v: OptionValue) -> String {
+  static func value(_ v: OptionValue, to w: inout JSONWriter) {
     switch v {
     // A double keeps its point (`1.0`), as in the deck's run header, so that a loader types the
     // value as the option's type.
-    case .double(let d): return d.isFinite ? Text.roundTrip(d) : "null"
-    case .int(let i): return String(i)
-    case .bool(let b): return b ? "true" : "false"
-    case .string(let s): return JSONText.string(s)
+    case .double(let d): w.roundTrip(d)
+    case .int(let i): w.int(i)
+    case .bool(let b): w.bool(b)
+    case .string(let s): w.string(s)
     }
   }
 }

@@ -57,14 +57,21 @@ enum RunInputs {
     _ strategies: [(name: String, strategy: any RankingStrategy, named: NamedStrategy)]
   ) -> RunRecord.Setting {
     .init(
-      "options",
-      json: "{"
-        + strategies.map { s in
-          JSONText.string(s.name) + ":{"
-            + Strategies.headerOptions(s.strategy, s.named).map {
-              JSONText.string($0.name) + ":" + $0.json
-            }.joined(separator: ",") + "}"
-        }.joined(separator: ",") + "}")
+      "options"
+    ) { w in
+      w.beginObject()
+      for s in strategies {
+        w.key(s.name)
+        w.beginObject()
+        // Each value written by Strategies' own JSONWriter, which knows the option's type.
+        for (name, json) in Strategies.headerOptions(s.strategy, s.named) {
+          w.key(name)
+          w.fragment(json)
+        }
+        w.endObject()
+      }
+      w.endObject()
+    }
   }
 
   /// The run header's `fitted` setting: per strategy name, what it fitted from the history it
@@ -73,14 +80,21 @@ enum RunInputs {
     -> RunRecord.Setting
   {
     .init(
-      "fitted",
-      json: "{"
-        + strategies.map { s in
-          JSONText.string(s.name) + ":{"
-            + Strategies.headerFitted(s.strategy).map {
-              JSONText.string($0.name) + ":" + $0.json
-            }.joined(separator: ",") + "}"
-        }.joined(separator: ",") + "}")
+      "fitted"
+    ) { w in
+      w.beginObject()
+      for s in strategies {
+        w.key(s.name)
+        w.beginObject()
+        // Each value written by Strategies' own JSONWriter, which knows the option's type.
+        for (name, json) in Strategies.headerFitted(s.strategy) {
+          w.key(name)
+          w.fragment(json)
+        }
+        w.endObject()
+      }
+      w.endObject()
+    }
   }
 
   /// Under `--verbose`, one `info` line per input: its role, path, size and SHA-256.

@@ -105,12 +105,12 @@ struct SimulationSetup {
   /// The run header's settings of a simulation: what decides its numbers besides the inputs.
   var settings: [RunRecord.Setting] {
     [
-      .init("seed", json: String(seed)),
-      .init("start", json: JSONText.string(start.description)),
-      .init("days", json: String(days)),
-      .init("diners", json: String(population.count)),
-      .init("session_mode", json: JSONText.string(simulation.mode == .all ? "all" : "pick")),
-      .init("deck_size", json: String(rules.size)),
+      .init("seed") { $0.int(seed) },
+      .init("start") { $0.string(start.description) },
+      .init("days") { $0.int(days) },
+      .init("diners") { $0.int(population.count) },
+      .init("session_mode") { $0.string(simulation.mode == .all ? "all" : "pick") },
+      .init("deck_size") { $0.int(rules.size) },
     ]
   }
 }
@@ -287,7 +287,7 @@ enum Simulate {
     let names = strategies.map(\.0)
     return (
       [
-        .init("strategies", json: "[" + names.map(JSONText.string).joined(separator: ",") + "]"),
+        .init("strategies") { $0.strings(names) },
         RunInputs.options(zip(strategies, named).map { ($0.0, $0.1, $1) }),
         RunInputs.fitted(strategies.map { ($0.0, $0.1) }),
       ],

@@ -109,7 +109,9 @@ enum Strategies {
     if let options = try? StrategyOptions(raw: named.options, for: description) {
       return options.all.map { ($0.0, headerJSON($0.1)) }
     }
-    return named.options.keys.sorted().map { ($0, JSONText.string(named.options[$0]!)) }
+    return named.options.keys.sorted().map { key in
+      (key, JSONWriter.text { $0.string(named.options[key]!) })
+    }
   }
 
   /// What the strategy fitted in `learn`, for the run header: names and values as JSON text.
@@ -120,11 +122,14 @@ enum Strategies {
   /// An option value in the run header: numbers as Swift writes them (a double keeps its point,
   /// `1.0`), unlike the whole-number form of the CLI's other JSON reports.
   private static func headerJSON(_ value: OptionValue) -> String {
-    switch value {
-    case .double(let d): return String(d)
-    case .int(let i): return String(i)
-    case .bool(let b): return b ? "true" : "false"
-    case .string(let s): return JSONText.string(s)
+    JSONWriter.text { w in
+      switch value {
+      // Swift's own text of a finite double is a JSON number (`1.0`, `-0.0`, `1e-07`).
+      case .double(let d): if d.isFinite { w.number(text: String(d)) } else { w.null() }
+      case .int(let i): w.int(i)
+      case .bool(let b): w.bool(b)
+      case .string(let s): w.string(s)
+      }
     }
   }
 

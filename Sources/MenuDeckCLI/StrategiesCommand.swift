@@ -96,36 +96,75 @@ enum StrategyListing {
 
   /// One strategy as a JSON object on one line (an element of `strategies`, a line of jsonl).
   static func json(_ d: StrategyDescription) -> String {
-    func s(_ text: String) -> String { JSONText.string(text) }
-    let options = d.options.map { o in
-      "{\"name\":\(s(o.name)),\"type\":\(s(o.type.rawValue)),\"default\":\(JSONReport.value(o.defaultValue)),\"meaning\":\(s(o.meaning))"
-        + (o.range.map {
-          ",\"min\":\(JSONReport.bound($0.lowerBound, of: o.type)),\"max\":\(JSONReport.bound($0.upperBound, of: o.type))"
-        } ?? "")
-        + (o.tuning.isEmpty
-          ? "" : ",\"tuning\":[" + o.tuning.map(JSONReport.value).joined(separator: ",") + "]")
-        + "}"
-    }.joined(separator: ",")
-    return
-      "{\"identifier\":\(s(d.identifier)),\"summary\":\(s(d.summary)),\"options\":[\(options)],\"examples\":\(d.examples.count)}"
+    JSONWriter.text { write(d, to: &$0) }
+  }
+
+  static func write(_ d: StrategyDescription, to w: inout JSONWriter) {
+    w.beginObject()
+    w.field("identifier", d.identifier)
+    w.field("summary", d.summary)
+    w.key("options")
+    w.beginArray()
+    for o in d.options {
+      w.beginObject()
+      w.field("name", o.name)
+      w.field("type", o.type.rawValue)
+      w.key("default")
+      JSONReport.value(o.defaultValue, to: &w)
+      w.field("meaning", o.meaning)
+      if let range = o.range {
+        w.key("min")
+        JSONReport.bound(range.lowerBound, of: o.type, to: &w)
+        w.key("max")
+        JSONReport.bound(range.upperBound, of: o.type, to: &w)
+      }
+      if !o.tuning.isEmpty {
+        w.key("tuning")
+        w.beginArray()
+        for v in o.tuning { JSONReport.value(v, to: &w) }
+        w.endArray()
+      }
+      w.endObject()
+    }
+    w.endArray()
+    w.field("examples", int: d.examples.count)
+    w.endObject()
   }
 
   static func json(_ builtins: [StrategyDescription], _ named: [NamedStrategy], run: RunRecord?)
     -> String
   {
-    func s(_ text: String) -> String { JSONText.string(text) }
-    var out = "{"
-    if let run { out += "\"run\":" + run.json() + ",\n" }
-    out += "\"strategies\":[\n"
-    out += builtins.map(json).joined(separator: ",\n")
-    out += "\n],\"named\":["
-    out += named.map { n in
-      let options = n.options.keys.sorted().map { "\(s($0)):\(s(n.options[$0]!))" }.joined(
-        separator: ",")
-      let kind = n.plugin.map { "\"plugin\":\(s($0))" } ?? "\"use\":\(s(n.use))"
-      return "{\"name\":\(s(n.name)),\(kind),\"options\":{\(options)}}"
-    }.joined(separator: ",")
-    out += "]}\n"
-    return out
+    var w = JSONWriter()
+    w.beginObject()
+    if let run {
+      w.key("run")
+      run.write(to: &w)
+      w.layout("\n")
+    }
+    w.key("strategies")
+    w.beginArray()
+    w.layout("\n")
+    for (n, d) in builtins.enumerated() {
+      if n > 0 { w.layout("\n") }
+      write(d, to: &w)
+    }
+    w.layout("\n")
+    w.endArray()
+    w.key("named")
+    w.beginArray()
+    for n in named {
+      w.beginObject()
+      w.field("name", n.name)
+      if let plugin = n.plugin { w.field("plugin", plugin) } else { w.field("use", n.use) }
+      w.key("options")
+      w.beginObject()
+      for key in n.options.keys.sorted() { w.field(key, n.options[key]!) }
+      w.endObject()
+      w.endObject()
+    }
+    w.endArray()
+    w.endObject()
+    w.layout("\n")
+    return w.text
   }
 }

@@ -292,77 +292,52 @@ enum Validation {
 
   /// The JSON document of `--format json`.
   static func report(_ found: Findings, exitCode: ExitCode, run: RunRecord) -> String {
-    var out: [UInt8] = []
-    func string(_ s: String?) {
-      if let s { Text.appendJSONString(s, to: &out) } else { out += Array("null".utf8) }
+    var w = JSONWriter()
+    w.beginObject()
+    w.key("run")
+    run.write(to: &w)
+    w.field("valid", bool: found.errors.isEmpty)
+    w.field("exit_code", int: exitCode.rawValue)
+    w.key("inputs")
+    w.beginArray()
+    for row in found.lines {
+      w.beginObject()
+      w.field("input", row.input)
+      w.field("path", row.path)
+      w.field("status", row.status)
+      w.endObject()
     }
-    func key(_ k: String) {
-      Text.appendJSONString(k, to: &out)
-      out.append(UInt8(ascii: ":"))
-    }
-    out += Array("{\"run\":".utf8) + Array(run.json().utf8)
-    out += Array(",\"valid\":\(found.errors.isEmpty),\"exit_code\":\(exitCode.rawValue),".utf8)
-    key("inputs")
-    out.append(UInt8(ascii: "["))
-    for (n, row) in found.lines.enumerated() {
-      if n > 0 { out.append(UInt8(ascii: ",")) }
-      out.append(UInt8(ascii: "{"))
-      key("input")
-      string(row.input)
-      out.append(UInt8(ascii: ","))
-      key("path")
-      string(row.path)
-      out.append(UInt8(ascii: ","))
-      key("status")
-      string(row.status)
-      out.append(UInt8(ascii: "}"))
-    }
-    out += Array("],".utf8)
-    key("errors")
-    out.append(UInt8(ascii: "["))
+    w.endArray()
+    w.key("errors")
+    w.beginArray()
     for (n, ((exit, _), (location, message))) in zip(found.errors, found.locations).enumerated() {
-      if n > 0 { out.append(UInt8(ascii: ",")) }
-      out += Array("{\"level\":\"error\",".utf8)
-      key("code")
-      string(n < found.codes.count ? found.codes[n] : nil)
-      out += Array(",\"exit_code\":\(exit.rawValue),".utf8)
-      key("message")
-      string(message)
-      out.append(UInt8(ascii: ","))
-      key("file")
-      string(location?.file)
-      out.append(UInt8(ascii: ","))
-      key("line")
-      out += Array((location.map { $0.line > 0 ? "\($0.line)" : "null" } ?? "null").utf8)
-      out.append(UInt8(ascii: ","))
-      key("column")
-      out += Array((location?.column.map { "\($0)" } ?? "null").utf8)
-      out.append(UInt8(ascii: ","))
-      key("field")
-      string(location?.field)
-      out.append(UInt8(ascii: "}"))
+      w.beginObject()
+      w.field("level", "error")
+      w.field("code", n < found.codes.count ? found.codes[n] : nil)
+      w.field("exit_code", int: exit.rawValue)
+      w.field("message", message)
+      w.field("file", location?.file)
+      w.field("line", int: location.flatMap { $0.line > 0 ? $0.line : nil })
+      w.field("column", int: location?.column)
+      w.field("field", location?.field)
+      w.endObject()
     }
-    out += Array("],".utf8)
-    key("warnings")
-    out.append(UInt8(ascii: "["))
-    for (n, w) in found.warnings.enumerated() {
-      if n > 0 { out.append(UInt8(ascii: ",")) }
-      out += Array("{\"level\":\"warning\",".utf8)
-      key("code")
-      string(w.code)
-      out.append(UInt8(ascii: ","))
-      key("message")
-      string(w.message)
-      out.append(UInt8(ascii: ","))
-      key("file")
-      string(w.location?.file)
-      out.append(UInt8(ascii: ","))
-      key("line")
-      out += Array((w.location.map { $0.line > 0 ? "\($0.line)" : "null" } ?? "null").utf8)
-      out.append(UInt8(ascii: "}"))
+    w.endArray()
+    w.key("warnings")
+    w.beginArray()
+    for warning in found.warnings {
+      w.beginObject()
+      w.field("level", "warning")
+      w.field("code", warning.code)
+      w.field("message", warning.message)
+      w.field("file", warning.location?.file)
+      w.field("line", int: warning.location.flatMap { $0.line > 0 ? $0.line : nil })
+      w.endObject()
     }
-    out += Array("]}\n".utf8)
-    return String(decoding: out, as: UTF8.self)
+    w.endArray()
+    w.endObject()
+    w.layout("\n")
+    return w.text
   }
 
   /// A row of the report: the input, its path and what validate found.

@@ -75,19 +75,21 @@ struct PluginJSONTests {
   }
 
   @Test func writerEscapesAndRoundTrips() throws {
-    var w = PluginJSONWriter()
-    w.raw("{\"id\":")
-    w.string("q\"uote\\ \u{1} tab\t \u{8}\u{C} 生")
-    w.raw(",\"n\":[")
-    w.double(2)
-    w.raw(",")
-    w.double(0.25)
-    w.raw(",null]}")
+    var w = JSONWriter()
+    w.beginObject()
+    w.field("id", "q\"uote\\ \u{1} tab\t \u{8}\u{C} 生")
+    w.key("n")
+    w.beginArray()
+    w.number(2)
+    w.number(0.25)
+    w.null()
+    w.endArray()
+    w.endObject()
     #expect(
       String(decoding: w.bytes, as: UTF8.self)
         == "{\"id\":\"q\\\"uote\\\\ \\u0001 tab\\t \\b\\f 生\",\"n\":[2,0.25,null]}")
     let value = try PluginJSON.parse(w.bytes)
-    var again = PluginJSONWriter()
+    var again = JSONWriter()
     again.value(value)
     #expect(again.bytes == w.bytes)
   }

@@ -140,7 +140,7 @@ package struct ReportParameter: Sendable, Equatable {
 
   /// A text parameter: a JSON string.
   package init(name: String, value: String) {
-    self.init(name: name, value: value, json: JSONText.string(value))
+    self.init(name: name, value: value, json: JSONWriter.text { $0.string(value) })
   }
 
   package init(name: String, value: String, json: String) {
@@ -151,27 +151,33 @@ package struct ReportParameter: Sendable, Equatable {
 
   /// A whole number (a count, a seed), a JSON number.
   package static func integer<N: BinaryInteger>(_ name: String, _ n: N) -> ReportParameter {
-    ReportParameter(name: name, value: String(n), json: String(n))
+    ReportParameter(
+      name: name, value: String(n), json: JSONWriter.text { $0.number(text: String(n)) })
   }
 
   /// A real number in full precision.
   package static func number(_ name: String, _ x: Double) -> ReportParameter {
-    let text = x.isFinite ? Text.roundTrip(x) : "null"
-    return ReportParameter(name: name, value: x.isFinite ? text : "undefined", json: text)
+    ReportParameter(
+      name: name, value: x.isFinite ? Text.roundTrip(x) : "undefined",
+      json: JSONWriter.text { $0.roundTrip(x) })
   }
 
   /// A list of texts: shown joined by ", ", a JSON array of strings.
   package static func list(_ name: String, _ items: [String]) -> ReportParameter {
     ReportParameter(
       name: name, value: items.joined(separator: ", "),
-      json: "[" + items.map(JSONText.string).joined(separator: ",") + "]")
+      json: JSONWriter.text { $0.strings(items) })
   }
 
   /// A list of whole numbers: shown joined by ",", a JSON array of numbers.
   package static func integers(_ name: String, _ items: [Int]) -> ReportParameter {
-    let text = items.map(String.init)
-    return ReportParameter(
-      name: name, value: text.joined(separator: ","), json: "[" + text.joined(separator: ",") + "]")
+    ReportParameter(
+      name: name, value: items.map(String.init).joined(separator: ","),
+      json: JSONWriter.text { w in
+        w.beginArray()
+        for n in items { w.int(n) }
+        w.endArray()
+      })
   }
 
   /// One number per arm: shown as "arm value, ...", a JSON object keyed by arm (null where
@@ -184,11 +190,14 @@ package struct ReportParameter: Sendable, Equatable {
       name: name,
       value: values.map { "\($0.arm) \($0.value.map(shown) ?? "undefined")" }
         .joined(separator: ", "),
-      json: "{"
-        + values.map { a, v in
-          JSONText.string(a) + ":"
-            + (v.flatMap { $0.isFinite ? Text.roundTrip($0) : nil } ?? "null")
-        }.joined(separator: ",") + "}")
+      json: JSONWriter.text { w in
+        w.beginObject()
+        for (arm, value) in values {
+          w.key(arm)
+          if let value { w.roundTrip(value) } else { w.null() }
+        }
+        w.endObject()
+      })
   }
 
   /// One text per arm: shown as "arm text, ...", a JSON object keyed by arm.
@@ -197,9 +206,11 @@ package struct ReportParameter: Sendable, Equatable {
   {
     ReportParameter(
       name: name, value: texts.map { "\($0.arm) \($0.text)" }.joined(separator: ", "),
-      json: "{"
-        + texts.map { JSONText.string($0.arm) + ":" + JSONText.string($0.text) }
-        .joined(separator: ",") + "}")
+      json: JSONWriter.text { w in
+        w.beginObject()
+        for (arm, text) in texts { w.field(arm, text) }
+        w.endObject()
+      })
   }
 }
 

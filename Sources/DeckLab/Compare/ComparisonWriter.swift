@@ -102,94 +102,162 @@ package enum ComparisonWriter {
   // MARK: - JSON
 
   private static func json(_ report: ComparisonReport) -> String {
-    var s = "{"
-    if let run = report.run { s += "\"run\":" + run.json() + ",\n" }
-    s += "\"title\":" + JSONText.string(report.title) + ",\n\"parameters\":{"
-    s += report.parameters.map { JSONText.string($0.name) + ":" + $0.json }
-      .joined(separator: ",")
-    s += "},\n\"units\":\(report.units),\"level\":" + jsonNumber(report.level, count: false)
-    s += ",\"resamples\":\(report.resamples),\"baseline\":"
-    s += report.baseline.map(JSONText.string) ?? "null"
-    s += ",\n\"significance\":" + (report.significance?.json ?? "null")
-    s += ",\n\"logging_bias\":" + (report.loggingBias?.json ?? "null")
-    s += ",\n\"metrics\":" + jsonList(report.metrics.map(jsonMetric))
-    s += ",\n\"arms\":"
-    s += jsonList(
-      report.arms.map { arm in
-        "{\"arm\":" + JSONText.string(arm.arm) + ",\"estimates\":"
-          + jsonEstimates(report.metrics, arm.estimates, difference: nil) + "}"
-      })
-    s += ",\n\"differences\":"
-    s += jsonList(
-      report.differences.map { d in
-        "{\"arm\":" + JSONText.string(d.arm) + ",\"baseline\":" + JSONText.string(d.baseline)
-          + ",\"estimates\":" + jsonEstimates(report.metrics, d.estimates, difference: d)
-          + "}"
-      })
-    s += ",\n\"daily\":"
-    s += jsonList(
-      report.daily.map { series in
-        let count = report.metrics.first { $0.name == series.metric }?.isCount ?? false
-        let points = series.points.map { p in
-          "{\"day\":\"\(p.day)\",\"value\":" + jsonNumber(p.value, count: count)
-            + ",\"lower\":" + jsonNumber(p.lower, count: count) + ",\"upper\":"
-            + jsonNumber(p.upper, count: count) + "}"
-        }
-        return "{\"arm\":" + JSONText.string(series.arm) + ",\"metric\":"
-          + JSONText.string(series.metric) + ",\"points\":[" + points.joined(separator: ",") + "]}"
-      })
-    s += ",\n\"top_dishes\":"
-    s += jsonList(
-      report.topDishes.map { top in
-        let dishes = top.dishes.map { d in
-          "{\"id\":" + JSONText.string(d.id) + ",\"name\":" + JSONText.string(d.name)
-            + ",\"category\":" + JSONText.string(d.category) + ",\"count\":\(d.count)}"
-        }
-        return "{\"arm\":" + JSONText.string(top.arm) + ",\"dishes\":["
-          + dishes.joined(separator: ",") + "]}"
-      })
-    s += ",\n\"notes\":[" + report.allNotes.map(JSONText.string).joined(separator: ",") + "]}\n"
-    return s
-  }
-
-  /// `[]`, or `[` + one item per line + `]`.
-  private static func jsonList(_ items: [String]) -> String {
-    items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n]"
-  }
-
-  private static func jsonMetric(_ m: MetricSpec) -> String {
-    var s = "{\"name\":" + JSONText.string(m.name) + ",\"definition\":"
-    s += JSONText.string(m.definition) + ",\"form\":"
-    switch m.form {
-    case .ratio: s += "\"ratio\",\"count\":false"
-    case .total: s += "\"total\",\"count\":true"
-    case .coverage(let items): s += "\"coverage\",\"count\":false,\"catalog_items\":\(items)"
+    var w = JSONWriter(capacity: 4096)
+    w.beginObject()
+    if let run = report.run {
+      w.key("run")
+      run.write(to: &w)
+      w.layout("\n")
     }
-    s += ",\"direction\":" + JSONText.string(m.direction.rawValue)
-    return s + ",\"unit\":" + JSONText.string(m.unit) + "}"
+    w.field("title", report.title)
+    w.layout("\n")
+    w.key("parameters")
+    w.beginObject()
+    for p in report.parameters {
+      w.key(p.name)
+      // Each parameter's value was written by a JSONWriter (ReportParameter), as its type asks.
+      w.fragment(p.json)
+    }
+    w.endObject()
+    w.layout("\n")
+    w.field("units", int: report.units)
+    w.key("level")
+    writeNumber(report.level, count: false, to: &w)
+    w.field("resamples", int: report.resamples)
+    w.field("baseline", report.baseline)
+    w.layout("\n")
+    w.key("significance")
+    if let significance = report.significance { significance.write(to: &w) } else { w.null() }
+    w.layout("\n")
+    w.key("logging_bias")
+    if let bias = report.loggingBias { bias.write(to: &w) } else { w.null() }
+    w.layout("\n")
+    w.key("metrics")
+    w.arrayOfLines(report.metrics) { w, m in writeMetric(m, to: &w) }
+    w.layout("\n")
+    w.key("arms")
+    w.arrayOfLines(report.arms) { w, arm in
+      w.beginObject()
+      w.field("arm", arm.arm)
+      w.key("estimates")
+      writeEstimates(report.metrics, arm.estimates, difference: nil, to: &w)
+      w.endObject()
+    }
+    w.layout("\n")
+    w.key("differences")
+    w.arrayOfLines(report.differences) { w, d in
+      w.beginObject()
+      w.field("arm", d.arm)
+      w.field("baseline", d.baseline)
+      w.key("estimates")
+      writeEstimates(report.metrics, d.estimates, difference: d, to: &w)
+      w.endObject()
+    }
+    w.layout("\n")
+    w.key("daily")
+    w.arrayOfLines(report.daily) { w, series in
+      let count = report.metrics.first { $0.name == series.metric }?.isCount ?? false
+      w.beginObject()
+      w.field("arm", series.arm)
+      w.field("metric", series.metric)
+      w.key("points")
+      w.beginArray()
+      for p in series.points {
+        w.beginObject()
+        w.field("day", p.day.description)
+        w.key("value")
+        writeNumber(p.value, count: count, to: &w)
+        w.key("lower")
+        writeNumber(p.lower, count: count, to: &w)
+        w.key("upper")
+        writeNumber(p.upper, count: count, to: &w)
+        w.endObject()
+      }
+      w.endArray()
+      w.endObject()
+    }
+    w.layout("\n")
+    w.key("top_dishes")
+    w.arrayOfLines(report.topDishes) { w, top in
+      w.beginObject()
+      w.field("arm", top.arm)
+      w.key("dishes")
+      w.beginArray()
+      for d in top.dishes {
+        w.beginObject()
+        w.field("id", d.id)
+        w.field("name", d.name)
+        w.field("category", d.category)
+        w.field("count", int: d.count)
+        w.endObject()
+      }
+      w.endArray()
+      w.endObject()
+    }
+    w.layout("\n")
+    w.key("notes")
+    w.strings(report.allNotes)
+    w.endObject()
+    w.layout("\n")
+    return w.text
   }
 
-  private static func jsonEstimates(
-    _ metrics: [MetricSpec], _ estimates: [Estimate], difference: ArmDifference?
-  ) -> String {
-    var parts: [String] = []
+  private static func writeMetric(_ m: MetricSpec, to w: inout JSONWriter) {
+    w.beginObject()
+    w.field("name", m.name)
+    w.field("definition", m.definition)
+    switch m.form {
+    case .ratio:
+      w.field("form", "ratio")
+      w.field("count", bool: false)
+    case .total:
+      w.field("form", "total")
+      w.field("count", bool: true)
+    case .coverage(let items):
+      w.field("form", "coverage")
+      w.field("count", bool: false)
+      w.field("catalog_items", int: items)
+    }
+    w.field("direction", m.direction.rawValue)
+    w.field("unit", m.unit)
+    w.endObject()
+  }
+
+  private static func writeEstimates(
+    _ metrics: [MetricSpec], _ estimates: [Estimate], difference: ArmDifference?,
+    to w: inout JSONWriter
+  ) {
+    w.beginObject()
     for (n, m) in metrics.enumerated() {
       let e = ReportText.estimate(estimates, n)
-      var s = JSONText.string(m.name) + ":{\"value\":" + jsonNumber(e.value, count: m.isCount)
-      s += ",\"lower\":" + jsonNumber(e.lower, count: m.isCount)
-      s += ",\"upper\":" + jsonNumber(e.upper, count: m.isCount)
+      w.key(m.name)
+      w.beginObject()
+      w.key("value")
+      writeNumber(e.value, count: m.isCount, to: &w)
+      w.key("lower")
+      writeNumber(e.lower, count: m.isCount, to: &w)
+      w.key("upper")
+      writeNumber(e.upper, count: m.isCount, to: &w)
       if let difference {
         for (key, p) in ReportText.pValueColumns(difference, n) {
-          s += ",\"" + key + "\":" + (ReportText.pValueNumber(p) ?? "null")
+          w.key(key)
+          if let p { w.roundTrip(p) } else { w.null() }
         }
       }
-      parts.append(s + "}")
+      w.endObject()
     }
-    return "{" + parts.joined(separator: ",") + "}"
+    w.endObject()
   }
 
-  private static func jsonNumber(_ x: Double?, count: Bool) -> String {
-    ReportText.machineNumber(x, count: count) ?? "null"
+  /// `ReportText.machineNumber`: a count whole (`12`), others in their round-trip form, an
+  /// undefined value `null`.
+  private static func writeNumber(_ x: Double?, count: Bool, to w: inout JSONWriter) {
+    guard let x, x.isFinite else { return w.null() }
+    if count && x == x.rounded() && abs(x) < 9.0e15 {
+      w.int(Int64(x))
+    } else {
+      w.roundTrip(x)
+    }
   }
 
   // MARK: - CSV
@@ -202,41 +270,56 @@ package enum ComparisonWriter {
   /// The CSV's header line.
   package static let csvHeader = tidyColumns.joined(separator: ",") + "\n"
 
-  /// The rows of the tidy forms, each field already written for its form (`json`: JSON text;
-  /// else a CSV field, empty when undefined). Numbers are floating point throughout (`99.0`),
-  /// counts too, so each column has one type for loaders.
+  /// A cell of the tidy forms.
+  private enum TidyCell {
+    case text(String?)
+    case number(Double?)
+    case bool(Bool?)
+  }
+
+  /// The rows of the tidy forms: JSON Lines objects through the JSON writer, or CSV fields
+  /// (empty when undefined). Numbers are floating point throughout (`99.0`), counts too, so each
+  /// column has one type for loaders.
   private static func tidy(_ report: ComparisonReport, json: Bool) -> String {
-    let null = json ? "null" : ""
-    func text(_ x: String?) -> String {
-      guard let x else { return null }
-      return json ? JSONText.string(x) : ReportText.csvField(x)
-    }
-    func number(_ x: Double?) -> String {
-      x.flatMap { $0.isFinite ? Text.roundTrip($0) : nil } ?? null
-    }
+    var w = JSONWriter()
     var s = json ? "" : csvHeader
-    func row(_ fields: [String]) {
+    func row(_ cells: [TidyCell]) {
       if json {
-        s += "{"
-        for (n, (key, field)) in zip(tidyColumns, fields).enumerated() {
-          s += (n > 0 ? ",\"" : "\"") + key + "\":" + field
+        w.beginObject()
+        for (key, cell) in zip(tidyColumns, cells) {
+          w.key(key)
+          switch cell {
+          case .text(let x): w.string(x)
+          // A non-finite number is null, as in every JSON output.
+          case .number(let x): if let x { w.roundTrip(x) } else { w.null() }
+          case .bool(let b): if let b { w.bool(b) } else { w.null() }
+          }
         }
-        s += "}\n"
+        w.endObject()
+        w.layout("\n")
       } else {
-        s += fields.joined(separator: ",") + "\n"
+        s +=
+          cells.map { cell -> String in
+            switch cell {
+            case .text(let x): return x.map(ReportText.csvField) ?? ""
+            case .number(let x): return x.flatMap { $0.isFinite ? Text.roundTrip($0) : nil } ?? ""
+            case .bool(let b): return b.map { $0 ? "true" : "false" } ?? ""
+            }
+          }.joined(separator: ",") + "\n"
       }
     }
-    let noPValues = [String](repeating: null, count: ReportText.pValueKeys.count + 2)
-    let significance =
-      report.significance.map { [number($0.smallestHolm), $0.attainable ? "true" : "false"] }
-      ?? [null, null]
+    let noPValues = [TidyCell](
+      repeating: .number(nil), count: ReportText.pValueKeys.count + 2)
+    let significance: [TidyCell] =
+      report.significance.map { [.number($0.smallestHolm), .bool($0.attainable)] }
+      ?? [.number(nil), .bool(nil)]
     for arm in report.arms {
       for (n, m) in report.metrics.enumerated() {
         let e = ReportText.estimate(arm.estimates, n)
         row(
           [
-            text("estimate"), text(arm.arm), null, text(m.name), null, number(e.value),
-            number(e.lower), number(e.upper),
+            .text("estimate"), .text(arm.arm), .text(nil), .text(m.name), .text(nil),
+            .number(e.value), .number(e.lower), .number(e.upper),
           ] + noPValues)
       }
     }
@@ -245,21 +328,21 @@ package enum ComparisonWriter {
         let e = ReportText.estimate(d.estimates, n)
         row(
           [
-            text("difference"), text(d.arm), text(d.baseline), text(m.name), null,
-            number(e.value), number(e.lower), number(e.upper),
-          ] + ReportText.pValueColumns(d, n).map { number($0.value) } + significance)
+            .text("difference"), .text(d.arm), .text(d.baseline), .text(m.name), .text(nil),
+            .number(e.value), .number(e.lower), .number(e.upper),
+          ] + ReportText.pValueColumns(d, n).map { .number($0.value) } + significance)
       }
     }
     for series in report.daily {
       for p in series.points {
         row(
           [
-            text("daily"), text(series.arm), null, text(series.metric), text(p.day.description),
-            number(p.value), number(p.lower), number(p.upper),
+            .text("daily"), .text(series.arm), .text(nil), .text(series.metric),
+            .text(p.day.description), .number(p.value), .number(p.lower), .number(p.upper),
           ] + noPValues)
       }
     }
-    return s
+    return json ? w.text : s
   }
 
   // MARK: - Table

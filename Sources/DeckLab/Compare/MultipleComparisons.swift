@@ -139,15 +139,27 @@ package enum MultipleComparisons {
     let description = familyDescription(
       tests: family.count, arms: report.differences.count, metrics: metrics,
       identical: identical.count)
-    let identicalJSON = identical.map {
-      "{\"arm\":" + JSONText.string($0.arm) + ",\"metric\":" + JSONText.string($0.metric) + "}"
-    }
+    let arms = report.differences.count
     report.parameters.append(
       ReportParameter(
         name: familyParameter, value: description,
-        json: "{\"tests\":\(family.count),\"arms\":\(report.differences.count),"
-          + "\"metrics\":\(metrics),\"identical\":[" + identicalJSON.joined(separator: ",")
-          + "],\"description\":" + JSONText.string(description) + "}"))
+        json: JSONWriter.text { w in
+          w.beginObject()
+          w.field("tests", int: family.count)
+          w.field("arms", int: arms)
+          w.field("metrics", int: metrics)
+          w.key("identical")
+          w.beginArray()
+          for pair in identical {
+            w.beginObject()
+            w.field("arm", pair.arm)
+            w.field("metric", pair.metric)
+            w.endObject()
+          }
+          w.endArray()
+          w.field("description", description)
+          w.endObject()
+        }))
     report.parameters.append(ReportParameter(name: methodParameter, value: methodDescription))
     report.significance?.tests = family.count
   }

@@ -184,10 +184,22 @@ package struct Significance: Sendable, Equatable {
   }
 
   /// The JSON object of the report's `significance`.
-  package var json: String {
-    "{\"alpha\":" + Text.roundTrip(alpha) + ",\"tests\":\(tests),\"permutations\":\(permutations)"
-      + ",\"source\":\"\(source.rawValue)\",\"needed\":\(needed),\"min_p_value\":"
-      + Text.roundTrip(smallestP) + ",\"min_p_holm\":" + Text.roundTrip(smallestHolm)
-      + ",\"attainable\":\(attainable)}"
+  package var json: String { JSONWriter.text { write(to: &$0) } }
+
+  /// Writes `json` as the next value of `w`.
+  package func write(to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("alpha")
+    w.roundTrip(alpha)
+    w.field("tests", int: tests)
+    w.field("permutations", int: permutations)
+    w.field("source", source.rawValue)
+    w.field("needed", int: needed)
+    w.key("min_p_value")
+    w.roundTrip(smallestP)
+    w.key("min_p_holm")
+    w.roundTrip(smallestHolm)
+    w.field("attainable", bool: attainable)
+    w.endObject()
   }
 }

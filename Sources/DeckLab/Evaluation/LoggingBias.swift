@@ -63,8 +63,15 @@ package struct LoggingBias: Sendable, Equatable {
   }
 
   /// The JSON object of the report's `logging_bias`.
-  package var json: String {
-    "{\"propensities\":\"\(propensities.rawValue)\",\"evaluation_events\":\(evaluationEvents)"
-      + ",\"with_propensity\":\(withPropensity),\"note\":" + JSONText.string(note) + "}"
+  package var json: String { JSONWriter.text { write(to: &$0) } }
+
+  /// Writes `json` as the next value of `w`.
+  package func write(to w: inout JSONWriter) {
+    w.beginObject()
+    w.field("propensities", propensities.rawValue)
+    w.field("evaluation_events", int: evaluationEvents)
+    w.field("with_propensity", int: withPropensity)
+    w.field("note", note)
+    w.endObject()
   }
 }

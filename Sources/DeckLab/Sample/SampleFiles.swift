@@ -62,33 +62,66 @@ extension SampleData {
 
   /// `{"items": [...]}` with one item per line; optional keys and empty lists are left out.
   static func catalogJSON(_ items: [MenuItem]) -> String {
-    var out = "{\n  \"items\": [\n"
-    for (n, item) in items.enumerated() {
-      out += "    " + catalogJSONObject(item) + (n + 1 < items.count ? ",\n" : "\n")
+    spacedDocument(key: "items", items) { w, item in writeCatalogItem(item, to: &w) }
+  }
+
+  /// `{\n  "KEY": [\n    ELEMENT,\n    ...\n  ]\n}\n`: the layout of the sample's JSON files.
+  private static func spacedDocument<T>(
+    key: String, _ elements: [T], _ element: (inout JSONWriter, T) -> Void
+  ) -> String {
+    var w = JSONWriter(style: .spaced)
+    w.beginObject()
+    w.layout("\n  ")
+    w.key(key)
+    w.beginArray()
+    for e in elements {
+      w.layout("\n    ")
+      element(&w, e)
     }
-    return out + "  ]\n}\n"
+    w.layout("\n  ")
+    w.endArray()
+    w.layout("\n")
+    w.endObject()
+    w.layout("\n")
+    return w.text
   }
 
   /// One catalog item as a one-line JSON object, keys in a fixed order.
   static func catalogJSONObject(_ item: MenuItem) -> String {
-    var fields = [
-      "\"id\": " + jsonString(item.id), "\"name\": " + jsonString(item.name),
-      "\"category\": " + jsonString(item.category),
-    ]
-    if !item.tags.isEmpty { fields.append("\"tags\": " + jsonArray(item.tags)) }
-    if let price = item.price { fields.append("\"price\": " + number(price)) }
-    if let image = item.image { fields.append("\"image\": " + jsonString(image)) }
-    if !item.allergens.isEmpty { fields.append("\"allergens\": " + jsonArray(item.allergens)) }
-    if !item.diets.isEmpty { fields.append("\"diets\": " + jsonArray(item.diets)) }
+    var w = JSONWriter(style: .spaced)
+    writeCatalogItem(item, to: &w)
+    return w.text
+  }
+
+  private static func writeCatalogItem(_ item: MenuItem, to w: inout JSONWriter) {
+    w.beginObject()
+    w.field("id", item.id)
+    w.field("name", item.name)
+    w.field("category", item.category)
+    writeList("tags", item.tags, to: &w)
+    if let price = item.price { w.field("price", number: price) }
+    if let image = item.image { w.field("image", image) }
+    writeList("allergens", item.allergens, to: &w)
+    writeList("diets", item.diets, to: &w)
     let a = item.availability
-    var available: [String] = []
-    if let days = a.weekdays { available.append("\"weekdays\": " + jsonArray(weekdayNames(days))) }
-    if let from = a.from { available.append("\"from\": " + jsonString(from.description)) }
-    if let until = a.until { available.append("\"until\": " + jsonString(until.description)) }
-    if !available.isEmpty {
-      fields.append("\"available\": {" + available.joined(separator: ", ") + "}")
+    if a.weekdays != nil || a.from != nil || a.until != nil {
+      w.key("available")
+      w.beginObject()
+      if let days = a.weekdays { writeList("weekdays", weekdayNames(days), always: true, to: &w) }
+      if let from = a.from { w.field("from", from.description) }
+      if let until = a.until { w.field("until", until.description) }
+      w.endObject()
     }
-    return "{" + fields.joined(separator: ", ") + "}"
+    w.endObject()
+  }
+
+  /// A list of strings under `key`, left out when empty (unless `always`).
+  private static func writeList(
+    _ key: String, _ values: [String], always: Bool = false, to w: inout JSONWriter
+  ) {
+    guard always || !values.isEmpty else { return }
+    w.key(key)
+    w.strings(values)
   }
 
   static func catalogCSV(_ items: [MenuItem]) -> String {
@@ -109,17 +142,14 @@ extension SampleData {
 
   /// `{"users": [...]}` with one user per line; empty lists are left out.
   static func usersJSON(_ users: [UserProfile]) -> String {
-    var out = "{\n  \"users\": [\n"
-    for (n, user) in users.enumerated() {
-      var fields = ["\"id\": " + jsonString(user.id)]
-      if !user.diets.isEmpty { fields.append("\"diets\": " + jsonArray(user.diets)) }
-      if !user.allergens.isEmpty { fields.append("\"allergens\": " + jsonArray(user.allergens)) }
-      if !user.dislikedCategories.isEmpty {
-        fields.append("\"disliked_categories\": " + jsonArray(user.dislikedCategories))
-      }
-      out += "    {" + fields.joined(separator: ", ") + "}" + (n + 1 < users.count ? ",\n" : "\n")
+    spacedDocument(key: "users", users) { w, user in
+      w.beginObject()
+      w.field("id", user.id)
+      writeList("diets", user.diets, to: &w)
+      writeList("allergens", user.allergens, to: &w)
+      writeList("disliked_categories", user.dislikedCategories, to: &w)
+      w.endObject()
     }
-    return out + "  ]\n}\n"
   }
 
   static func usersCSV(_ users: [UserProfile]) -> String {
@@ -137,22 +167,37 @@ extension SampleData {
   /// One compact JSON object per line, keys in a fixed order: user, item, swipe (or dx and
   /// width), at, position, deck.
   static func eventsJSONLines(_ events: [SampleEvent]) -> String {
-    var out = ""
-    out.reserveCapacity(events.count * 120)
-    for e in events { out += eventJSON(e) + "\n" }
-    return out
+    var w = JSONWriter(capacity: events.count * 120)
+    for e in events {
+      writeEvent(e, to: &w)
+      w.layout("\n")
+    }
+    return w.text
   }
 
   /// One event as a compact JSON object (no trailing newline).
   static func eventJSON(_ e: SampleEvent) -> String {
-    var out = "{\"user\":" + jsonString(e.user) + ",\"item\":" + jsonString(e.item)
+    var w = JSONWriter()
+    writeEvent(e, to: &w)
+    return w.text
+  }
+
+  private static func writeEvent(_ e: SampleEvent, to w: inout JSONWriter) {
+    w.beginObject()
+    w.field("user", e.user)
+    w.field("item", e.item)
     if let swipe = e.swipe {
-      out += ",\"swipe\":\"" + swipe.name + "\""
+      w.field("swipe", swipe.name)
     } else if let drag = e.drag {
-      out += ",\"dx\":" + tenths(drag.dxTenths) + ",\"width\":" + String(drag.width)
+      // Tenths with exactly one decimal: -2125 -> -212.5, 3900 -> 390.0 (as `tenths`).
+      w.key("dx")
+      w.fixed(Double(drag.dxTenths) / 10, decimals: 1)
+      w.field("width", int: drag.width)
     }
-    out += ",\"at\":\"" + timestamp(e.at) + "\",\"position\":" + String(e.position)
-    return out + ",\"deck\":\"" + e.deck.description + "\"}"
+    w.field("at", timestamp(e.at))
+    w.field("position", int: e.position)
+    w.field("deck", e.deck.description)
+    w.endObject()
   }
 
   static func eventsCSV(_ events: [SampleEvent]) -> String {
@@ -173,10 +218,6 @@ extension SampleData {
 
   /// A JSON string literal (DeckIO's escaping, shared by every writer).
   static func jsonString(_ s: String) -> String { JSONText.string(s) }
-
-  static func jsonArray(_ values: [String]) -> String {
-    "[" + values.map(jsonString).joined(separator: ", ") + "]"
-  }
 
   /// An RFC 4180 field: quoted (with quotes doubled) only when it holds a comma, a quote, CR or LF.
   static func csvField(_ s: String) -> String {

@@ -28,45 +28,67 @@ package enum TuningWriter {
   /// Option values are text (as `--option` takes them); written this way a config reads back
   /// the same text, and a loader sees numbers as numbers.
   package static func jsonValue(_ text: String) -> String {
-    if text == "true" || text == "false" { return text }
-    if let value = try? JSONReader.parse(Array(text.utf8), file: ""),
+    JSONWriter.text { writeValue(text, to: &$0) }
+  }
+
+  /// Writes `jsonValue(text)` as the next value of `w`.
+  package static func writeValue(_ text: String, to w: inout JSONWriter) {
+    if text == "true" || text == "false" {
+      w.bool(text == "true")
+    } else if let value = try? JSONReader.parse(Array(text.utf8), file: ""),
       case .number = value.kind
     {
-      return text
+      w.number(text: text)
+    } else {
+      w.string(text)
     }
-    return JSONText.string(text)
   }
 
   private static func tidy(_ result: TuningResult, json: Bool) -> String {
+    if json { return jsonLines(result) }
     func number(_ x: Double?) -> String {
-      x.flatMap { $0.isFinite ? Text.roundTrip($0) : nil } ?? (json ? "null" : "")
+      x.flatMap { $0.isFinite ? Text.roundTrip($0) : nil } ?? ""
     }
-    func text(_ s: String) -> String { json ? JSONText.string(s) : ReportText.csvField(s) }
-    var out = json ? "" : csvColumns.joined(separator: ",") + "\n"
-    for (c, setting) in result.candidates.enumerated() {
-      let options =
-        "{"
-        + setting.map { JSONText.string($0.key) + ":" + jsonValue($0.value) }.joined(
-          separator: ",") + "}"
+    var out = csvColumns.joined(separator: ",") + "\n"
+    for (c, _) in result.candidates.enumerated() {
       for (m, metric) in result.metrics.enumerated() {
-        let fields: [(String, String)] =
-          [
-            ("strategy", text(result.strategy)), ("candidate", String(c + 1)),
-            ("setting", text(result.spellings[c])),
-          ]
-          + (json ? [("options", options)] : [])
-          + [
-            ("metric", text(metric.name)), ("value", number(result.values[c][m])),
-            ("selected", result.selected == c ? "true" : "false"),
-          ]
-        if json {
-          out += "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
-        } else {
-          out += fields.map(\.1).joined(separator: ",") + "\n"
-        }
+        let fields = [
+          ReportText.csvField(result.strategy), String(c + 1),
+          ReportText.csvField(result.spellings[c]), ReportText.csvField(metric.name),
+          number(result.values[c][m]), result.selected == c ? "true" : "false",
+        ]
+        out += fields.joined(separator: ",") + "\n"
       }
     }
     return out
+  }
+
+  /// The JSON Lines form: the CSV's columns, with `options` (the candidate's option values)
+  /// after `setting`.
+  private static func jsonLines(_ result: TuningResult) -> String {
+    var w = JSONWriter()
+    for (c, setting) in result.candidates.enumerated() {
+      for (m, metric) in result.metrics.enumerated() {
+        w.beginObject()
+        w.field("strategy", result.strategy)
+        w.field("candidate", int: c + 1)
+        w.field("setting", result.spellings[c])
+        w.key("options")
+        w.beginObject()
+        for option in setting {
+          w.key(option.key)
+          writeValue(option.value, to: &w)
+        }
+        w.endObject()
+        w.field("metric", metric.name)
+        w.key("value")
+        if let value = result.values[c][m] { w.roundTrip(value) } else { w.null() }
+        w.field("selected", bool: result.selected == c)
+        w.endObject()
+        w.layout("\n")
+      }
+    }
+    return w.text
   }
 
   private static func table(_ result: TuningResult, title: String) -> String {
