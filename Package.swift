@@ -17,18 +17,33 @@ import PackageDescription
 // DeckIO -> DeckCore: it reads files into the model and writes decks out of it.
 // DeckIO -> DeckBase: reading files, errno text, the JSON parser and writer, text layout,
 //   source locations, did-you-mean suggestions in input errors.
-// DeckLab -> DeckIO: evaluation and simulation read logs and write reports.
-// DeckLab -> DeckStrategies: it runs strategies offline and in simulations.
-// DeckLab -> DeckCore: the model it evaluates.
-// DeckLab -> DeckBase: suggestions in simulation config errors; the JSON writer and text layout
-//   in reports and sample data.
+// DeckEvaluation -> DeckIO: offline and off-policy evaluation and stats read logs and snapshots.
+// DeckEvaluation -> DeckStrategies: it runs strategies offline, tunes them and scores targets.
+// DeckEvaluation -> DeckCore: the model it evaluates.
+// DeckEvaluation -> DeckBase: text layout in its messages; the JSON writer for its results'
+//   significance object.
+// DeckSimulation -> DeckIO: the simulator writes event logs; the sample data and real-data
+//   importers read and write catalogs, users and logs.
+// DeckSimulation -> DeckStrategies: simulated days run strategies (and the oracle, one more).
+// DeckSimulation -> DeckCore: the model it simulates.
+// DeckSimulation -> DeckBase: suggestions in simulation config errors; the JSON writer and
+//   text layout in sample data.
+//   (Not in DeckEvaluation: evaluation needs no simulator, and the simulator no evaluation.)
+// DeckReports -> DeckEvaluation: every writer of reports writes evaluation's results (stats
+//   reports, comparison reports, tuning results, per-diner tables).
+// DeckReports -> DeckIO: the run record that heads every JSON report.
+// DeckReports -> DeckCore: dates and dishes in the reports.
+// DeckReports -> DeckBase: the JSON writer, run headers and text layout of every report.
+//   (Output writers of reports live here, one floor above what they write; the deck and event
+//   writers stay in DeckIO beside their readers.)
 // DeckPlay -> DeckCore: `menudeck play`'s screen state is a DeckState (the one session model),
 //   a Carousel and the swipe rules; it adds keys, effects and a renderer, all pure.
 // DeckPlay -> DeckBase: display widths of East Asian wide characters in the screen's text.
-//   (Not in DeckLab: the terminal deck needs no strategies, logs or reports, and its tests build
+//   (Not in DeckSimulation or DeckEvaluation: the terminal deck needs no strategies, logs or reports, and its tests build
 //   without them. The terminal's system calls are DeckBase's; the command is MenuDeckCLI's.)
 // MenuDeckCLI -> DeckPlay: `play` drives the pure screen from the terminal.
-// MenuDeckCLI -> DeckLab, DeckIO, DeckStrategies, DeckCore: the commands wire them together.
+// MenuDeckCLI -> DeckReports, DeckEvaluation, DeckSimulation, DeckIO, DeckStrategies, DeckCore:
+//   the commands wire them together.
 // MenuDeckCLI -> DeckPlugins: `--strategy` may name a configured external plugin.
 // MenuDeckCLI -> DeckBase: output files, locks, signals, errno text, suggestions, the JSON writer.
 // DeckCommandLine -> DeckBase: did-you-mean for options and commands, errno text for streams,
@@ -38,7 +53,8 @@ import PackageDescription
 // MenuDeckCLI -> DeckCommandLine: every command is a CommandSpec with typed option keys.
 // menudeck -> MenuDeckCLI: the executable is only its entry point.
 // menudeck-bench and the test targets -> the modules they measure or test (and those whose
-//   types they build inputs with).
+//   types they build inputs with). DeckTestSupport: the stats and simulation tests' shared
+//   fixtures (a catalog, hand-computed swipes and report), built only for the test targets.
 let package = Package(
   name: "menudeck",
   products: [
@@ -51,21 +67,26 @@ let package = Package(
     .target(name: "DeckStrategies", dependencies: ["DeckBase", "DeckCore"]),
     .target(name: "DeckPlugins", dependencies: ["DeckBase", "DeckCore", "DeckStrategies"]),
     .target(name: "DeckIO", dependencies: ["DeckBase", "DeckCore"]),
-    .target(name: "DeckLab", dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO"]),
+    .target(
+      name: "DeckEvaluation", dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO"]),
+    .target(
+      name: "DeckSimulation", dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO"]),
+    .target(
+      name: "DeckReports", dependencies: ["DeckBase", "DeckCore", "DeckIO", "DeckEvaluation"]),
     .target(name: "DeckCommandLine", dependencies: ["DeckBase"]),
     .target(name: "DeckPlay", dependencies: ["DeckBase", "DeckCore"]),
     .target(
       name: "MenuDeckCLI",
       dependencies: [
-        "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckLab",
-        "DeckCommandLine", "DeckPlay",
+        "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckEvaluation",
+        "DeckSimulation", "DeckReports", "DeckCommandLine", "DeckPlay",
       ]),
     .executableTarget(name: "menudeck", dependencies: ["MenuDeckCLI"]),
     .executableTarget(
       name: "menudeck-bench",
       dependencies: [
-        "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckLab",
-        "DeckCommandLine", "MenuDeckCLI",
+        "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckEvaluation",
+        "DeckSimulation", "DeckReports", "DeckCommandLine", "MenuDeckCLI",
       ],
       path: "Benchmarks/menudeck-bench"),
     .testTarget(name: "DeckBaseTests", dependencies: ["DeckBase"]),
@@ -77,17 +98,35 @@ let package = Package(
       dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins"]),
     .testTarget(
       name: "DeckIOTests", dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO"]),
+    .target(
+      name: "DeckTestSupport", dependencies: ["DeckCore", "DeckEvaluation", "DeckSimulation"],
+      path: "Tests/DeckTestSupport"),
     .testTarget(
-      name: "DeckLabTests",
-      dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckLab"]),
+      name: "DeckEvaluationTests",
+      dependencies: [
+        "DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckEvaluation", "DeckSimulation",
+        "DeckReports", "DeckTestSupport",
+      ]),
+    .testTarget(
+      name: "DeckSimulationTests",
+      dependencies: [
+        "DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckEvaluation", "DeckSimulation",
+        "DeckTestSupport",
+      ]),
+    .testTarget(
+      name: "DeckReportsTests",
+      dependencies: [
+        "DeckBase", "DeckCore", "DeckIO", "DeckEvaluation", "DeckReports", "DeckTestSupport",
+      ]),
     .testTarget(name: "DeckCommandLineTests", dependencies: ["DeckBase", "DeckCommandLine"]),
     .testTarget(
-      name: "DeckPlayTests", dependencies: ["DeckBase", "DeckCore", "DeckPlay"], exclude: ["Golden"]),
+      name: "DeckPlayTests", dependencies: ["DeckBase", "DeckCore", "DeckPlay"], exclude: ["Golden"]
+    ),
     .testTarget(
       name: "MenuDeckCLITests",
       dependencies: [
-        "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckLab",
-        "DeckCommandLine", "DeckPlay", "MenuDeckCLI",
+        "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckEvaluation",
+        "DeckSimulation", "DeckReports", "DeckCommandLine", "DeckPlay", "MenuDeckCLI",
       ],
       exclude: ["Golden"]),
   ]

@@ -1,6 +1,6 @@
 import DeckCommandLine
 import DeckCore
-import DeckLab
+import DeckEvaluation
 import Foundation
 import MenuDeckCLI
 

@@ -1,6 +1,6 @@
 import DeckCore
 import DeckIO
-import DeckLab
+import DeckSimulation
 import DeckStrategies
 
 /// `menudeck simulate` at scale: diners x days over the sample menu with the default rules

@@ -1,5 +1,6 @@
 import DeckBase
 import DeckCore
+import DeckEvaluation
 import DeckIO
 
 /// Writes a `ComparisonReport` as aligned text, Markdown, JSON or CSV.

@@ -1,5 +1,6 @@
 import DeckBase
 import DeckCore
+import DeckEvaluation
 import DeckIO
 import Foundation
 
@@ -183,7 +184,7 @@ package enum HTMLReport {
             title.append(
               (verdict == .higher ? "above" : "below") + " the baseline: "
                 + ReportText.estimateText(diff, count: metric.isCount, signed: true) + ", Holm p "
-                + ReportText.pValueText(ArmDifference.at(d.pHolm, m)))
+                + PValue.text(ArmDifference.at(d.pHolm, m)))
           }
         }
         s += "<td"
@@ -308,8 +309,8 @@ package enum HTMLReport {
             label: d.arm, style: style(report, d.arm), estimate: e,
             text: ReportText.estimateText(e, count: metric.isCount, signed: true),
             pValues: [
-              "p " + ReportText.pValueText(ArmDifference.at(d.pValues, n)),
-              "Holm " + ReportText.pValueText(ArmDifference.at(d.pHolm, n)),
+              "p " + PValue.text(ArmDifference.at(d.pValues, n)),
+              "Holm " + PValue.text(ArmDifference.at(d.pHolm, n)),
             ],
             significant: ReportSummary.verdict(report, d, metric: n) != .notSignificant)
         }
@@ -595,9 +596,9 @@ package enum HTMLReport {
           let significant = ReportSummary.verdict(report, d, metric: n) != .notSignificant
           s += "<td class=\"group\">"
           s += h(ReportText.estimateText(e, count: metric.isCount, signed: true)) + "</td>"
-          s += "<td>" + h(ReportText.pValueText(ArmDifference.at(d.pValues, n))) + "</td>"
+          s += "<td>" + h(PValue.text(ArmDifference.at(d.pValues, n))) + "</td>"
           s += significant ? "<td class=\"significant\">" : "<td>"
-          s += h(ReportText.pValueText(ArmDifference.at(d.pHolm, n))) + "</td>"
+          s += h(PValue.text(ArmDifference.at(d.pHolm, n))) + "</td>"
         }
         s += "</tr>\n"
       }

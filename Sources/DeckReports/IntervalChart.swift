@@ -1,3 +1,5 @@
+import DeckEvaluation
+
 /// One row of an interval chart: an arm with its estimate.
 struct IntervalRow {
   var label: String

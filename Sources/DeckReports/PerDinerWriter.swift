@@ -1,4 +1,5 @@
 import DeckBase
+import DeckEvaluation
 
 /// `compare --per-diner FILE`: every metric of every strategy for every diner, as `trec_eval -q`
 /// gives every measure per query. One tidy CSV row per (strategy, diner, metric):

@@ -1,3 +1,5 @@
+import DeckEvaluation
+
 /// What the summary of the HTML report says first: the headline metrics, the best arm of each,
 /// and the differences from the baseline that survive Holm's adjustment.
 enum ReportSummary {

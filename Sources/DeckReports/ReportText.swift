@@ -1,5 +1,6 @@
 import DeckBase
 import DeckCore
+import DeckEvaluation
 import DeckIO
 
 /// Text shared by the comparison writers and the HTML report: number formats, escaping and the
@@ -39,14 +40,6 @@ enum ReportText {
     return (v ?? "-") + " [" + (l ?? "-") + ", " + (u ?? "-") + "]"
   }
 
-  /// A p-value for people: 4 digits, `<0.0001` below 0.00005, `-` when undefined; rounded so
-  /// that it never reads smaller than it is (see `pValueNumber`).
-  static func pValueText(_ p: Double?) -> String {
-    guard let p, p.isFinite else { return "-" }
-    if p < 0.000_05 { return "<0.0001" }
-    return fixed(notBelow(p, decimals: 4), decimals: 4)
-  }
-
   /// A p-value for machines: in full precision (`Text.roundTrip`); nil when undefined.
   static func pValueNumber(_ p: Double?) -> String? {
     guard let p, p.isFinite else { return nil }
@@ -61,15 +54,6 @@ enum ReportText {
   static func pValueColumns(_ d: ArmDifference, _ n: Int) -> [(key: String, value: Double?)] {
     let values = [d.pValues, d.pHolm, d.pBH, d.pT, d.pWilcoxon].map { ArmDifference.at($0, n) }
     return Array(zip(pValueKeys, values)).map { (key: $0.0, value: $0.1) }
-  }
-
-  /// `p` rounded to `decimals` digits, one unit up when the nearest would be below `p`.
-  static func notBelow(_ p: Double, decimals: Int) -> Double {
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let nearest = (p * scale).rounded() / scale
-    // A tolerance for the binary representation of values like 0.001.
-    return nearest < p * (1 - 1e-9) ? nearest + 1 / scale : nearest
   }
 
   /// `level` as a percentage without trailing zeros: 0.95 -> `95%`, 0.975 -> `97.5%`.
@@ -167,8 +151,8 @@ enum ReportText {
       var row = [clean(m.name)]
       for d in report.differences {
         row.append(estimateText(estimate(d.estimates, n), count: m.isCount, signed: true))
-        row.append(clean(pValueText(ArmDifference.at(d.pValues, n))))
-        row.append(clean(pValueText(ArmDifference.at(d.pHolm, n))))
+        row.append(clean(PValue.text(ArmDifference.at(d.pValues, n))))
+        row.append(clean(PValue.text(ArmDifference.at(d.pHolm, n))))
       }
       return row
     }

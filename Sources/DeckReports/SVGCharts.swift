@@ -1,4 +1,5 @@
 import DeckCore
+import DeckEvaluation
 
 /// A linear axis with "nice" ticks (steps of 1, 2 or 5 times a power of ten) over the values it
 /// must show. Arithmetic only (no libm), so the same values give the same ticks everywhere.

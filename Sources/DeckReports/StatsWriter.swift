@@ -1,5 +1,6 @@
 import DeckBase
 import DeckCore
+import DeckIO
 
 /// Output formats of stats.
 package enum StatsFormat: String, Sendable, CaseIterable {

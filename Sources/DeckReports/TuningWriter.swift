@@ -1,4 +1,5 @@
 import DeckBase
+import DeckEvaluation
 
 /// The forms of a tuning's grid (`menudeck tune --format`).
 package enum TuningFormat: String, Sendable, CaseIterable {

@@ -1,8 +1,9 @@
 import DeckBase
 import DeckCommandLine
 import DeckCore
+import DeckEvaluation
 import DeckIO
-import DeckLab
+import DeckReports
 import DeckStrategies
 import Foundation
 

@@ -1,8 +1,8 @@
 import DeckBase
 import DeckCommandLine
 import DeckCore
+import DeckEvaluation
 import DeckIO
-import DeckLab
 import DeckStrategies
 
 /// `compare --tune`: every strategy is tuned on a validation carved from the training side of

@@ -1,7 +1,7 @@
 import DeckBase
 import DeckCore
 import DeckIO
-import DeckLab
+import DeckSimulation
 import DeckStrategies
 
 /// A named strategy instance from the config: a built-in (`use`) or an external plugin

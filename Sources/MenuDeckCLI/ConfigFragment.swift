@@ -1,7 +1,7 @@
 import DeckBase
 import DeckCommandLine
 import DeckIO
-import DeckLab
+import DeckReports
 import Foundation
 
 /// A file of named configurations that a config includes ("include": see `ConfigInclude`), as

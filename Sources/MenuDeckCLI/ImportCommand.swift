@@ -2,7 +2,7 @@ import DeckBase
 import DeckCommandLine
 import DeckCore
 import DeckIO
-import DeckLab
+import DeckSimulation
 import Foundation
 
 let importCommand = CommandSpec(

@@ -1,7 +1,7 @@
 import DeckBase
 import DeckCommandLine
 import DeckCore
-import DeckLab
+import DeckEvaluation
 
 /// The range of every count a command line or a config gives, checked where the value enters:
 /// an option out of range is a usage error (64) naming the option, a config value a data error

@@ -1,5 +1,5 @@
 import DeckCommandLine
-import DeckLab
+import DeckSimulation
 
 enum SampleOptions {
   static let out = Option<String>(

@@ -1,8 +1,10 @@
 import DeckBase
 import DeckCommandLine
 import DeckCore
+import DeckEvaluation
 import DeckIO
-import DeckLab
+import DeckReports
+import DeckSimulation
 import DeckStrategies
 import Foundation
 

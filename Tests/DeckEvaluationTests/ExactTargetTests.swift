@@ -2,7 +2,7 @@ import DeckCore
 import DeckStrategies
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 /// `LogEvaluation.exactTargets`: the randomising strategies as the distributions they draw
 /// from, against the general path (`sampledTargets`, the share of many seeded decks).

@@ -1,7 +1,7 @@
 import DeckCore
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 @Suite struct LogEvaluationTests {
   /// One diner, one session: dish 0 at position 1 (propensity 0.5), dish 1 at position 2 (0.25).

@@ -2,9 +2,11 @@ import DeckBase
 import DeckCore
 import DeckIO
 import DeckStrategies
+import DeckTestSupport
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
+@testable import DeckSimulation
 
 private let prefixCatalog = try! Catalog(
   items: ["a", "b", "c", "d", "e"].map { MenuItem(id: $0, name: $0, category: "x") })

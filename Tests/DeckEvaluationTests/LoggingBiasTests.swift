@@ -3,7 +3,7 @@ import DeckCore
 import DeckIO
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 @Suite("Evaluation: the logging strategy's bias")
 struct LoggingBiasTests {

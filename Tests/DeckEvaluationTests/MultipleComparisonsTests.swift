@@ -1,7 +1,8 @@
 import DeckCore
+import DeckTestSupport
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 // Reference values: statsmodels 0.15.0 (numpy 2.4.6, Python 3.11, pip into a virtual
 // environment), `statsmodels.stats.multitest.multipletests(p, method="holm")[1]` and

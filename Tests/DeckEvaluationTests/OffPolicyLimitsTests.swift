@@ -3,7 +3,7 @@ import DeckCore
 import DeckIO
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 @Suite struct OffPolicyLimitsTests {
   private static let day = DeckDate(year: 2026, month: 11, day: 22)!

@@ -2,7 +2,7 @@ import DeckCore
 import DeckIO
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 /// The slate estimators (`iips`, `rips`, `sips`, `cascade_dr`): exact expectations over every
 /// log of a small world against the target's true value, and hand-computed terms.

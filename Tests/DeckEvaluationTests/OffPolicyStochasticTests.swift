@@ -2,7 +2,7 @@ import DeckCore
 import DeckIO
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 /// Stochastic targets (a distribution over dishes per position), the direct method, empty
 /// positions as "show nothing", policy files and their coverage of the logged sessions.

@@ -4,7 +4,7 @@ import DeckIO
 import Foundation
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 // MARK: - Helpers
 

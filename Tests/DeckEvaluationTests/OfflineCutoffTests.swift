@@ -3,7 +3,7 @@ import DeckIO
 import Foundation
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 /// Several cut-offs in one evaluation (`compare --k 1,5,10`), the evaluated depth, and items no
 /// catalog holds (a TREC run's unknown docs).

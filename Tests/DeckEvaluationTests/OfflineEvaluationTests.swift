@@ -4,7 +4,7 @@ import DeckIO
 import Foundation
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 private func close(_ a: Double?, _ b: Double, within tolerance: Double = 1e-12) -> Bool {
   guard let a else { return false }

@@ -2,7 +2,7 @@ import DeckCore
 import Foundation
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 // Reference values: scipy 1.17.1 and statsmodels 0.15.0 (numpy 2.4.6, Python 3.11), installed
 // with pip into a virtual environment (/tmp/menudeck-stats-venv), printed with repr() from

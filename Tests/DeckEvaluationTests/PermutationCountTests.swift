@@ -1,7 +1,7 @@
 import DeckCore
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 @Suite("Compare: permutations chosen from the family")
 struct PermutationCountTests {

@@ -2,7 +2,7 @@ import DeckBase
 import DeckCore
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 /// Two arms over `units` diners with a ratio, a total and coverage over `catalog` dishes, drawn
 /// from `seed`: arm 1 is arm 0 shifted by `shift` in the ratio's numerator; the dishes of a

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 /// 1 / log2(n), written without `log2` so that the expectations do not share the code's formula.
 private func inverseLog2(_ n: Double) -> Double { log(2) / log(n) }

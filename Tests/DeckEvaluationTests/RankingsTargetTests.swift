@@ -2,7 +2,7 @@ import DeckCore
 import DeckStrategies
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 /// A strategy that gives a finite distribution over orders (as a plugin's `rankings` policy)
 /// where the deck rules keep its order: a c (0.5), b c (0.25), c (0.25) of the catalog's first

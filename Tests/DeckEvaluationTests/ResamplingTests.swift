@@ -3,7 +3,7 @@ import DeckCore
 import Foundation
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 /// A table with one `.ratio` metric (a mean: denominator 1 per unit) and one arm per column of
 /// `values` (`values[arm][unit]`).

@@ -1,7 +1,7 @@
 import DeckCore
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 @Suite struct SnapshotStatsLimitsTests {
   @Test func swipesThatDoNotAddUpIn64BitsAreAnErrorNotATrap() throws {

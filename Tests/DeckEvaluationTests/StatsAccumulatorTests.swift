@@ -1,9 +1,10 @@
 import DeckCore
 import DeckIO
+import DeckTestSupport
 import Foundation
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 /// Checks every metric of `row`: `nil` expects an undefined value, counts must match exactly,
 /// rates and means to 1e-12.

@@ -1,9 +1,10 @@
 import DeckCore
 import DeckIO
+import DeckTestSupport
 import Foundation
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 private func sigmoid(_ u: Double) -> Double { 1 / (1 + exp(-u)) }
 

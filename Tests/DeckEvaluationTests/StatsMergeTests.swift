@@ -1,9 +1,10 @@
 import DeckCore
 import DeckIO
+import DeckTestSupport
 import Foundation
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 /// `StatsAccumulator.report(of:)`: the swipes split by diner into accumulators of their own
 /// report what one accumulator fed everything reports (what `stats --jobs` relies on).

@@ -1,9 +1,12 @@
 import DeckCore
 import DeckIO
+import DeckTestSupport
 import Foundation
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
+@testable import DeckReports
+@testable import DeckSimulation
 
 @Suite("Stats: metric list and determinism")
 struct StatsMetricTests {

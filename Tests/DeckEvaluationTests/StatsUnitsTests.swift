@@ -1,10 +1,12 @@
 import DeckCore
 import DeckIO
 import DeckStrategies
+import DeckTestSupport
 import Foundation
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
+@testable import DeckSimulation
 
 private let log3 = log2(3.0)
 private let log12 = log2(12.0)

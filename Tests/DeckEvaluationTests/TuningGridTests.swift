@@ -1,7 +1,7 @@
 import DeckCore
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
 
 /// The search space of `tune`: grids in nested-loop order, seeded draws, the winner's choice.
 @Suite struct TuningGridTests {

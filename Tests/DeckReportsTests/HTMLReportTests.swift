@@ -1,9 +1,11 @@
 import DeckCore
 import DeckIO
+import DeckTestSupport
 import Foundation
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
+@testable import DeckReports
 
 /// A realistic comparison: 3 arms (popularity the baseline), 15 metrics, 14 days of like_rate,
 /// pick_rate and mean_swipes_to_pick. Values come from a fixed LCG. Includes an undefined

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
+@testable import DeckReports
 
 @Suite("compare --per-diner: one row per strategy, diner and metric")
 struct PerDinerWriterTests {

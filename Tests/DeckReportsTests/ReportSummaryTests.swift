@@ -2,7 +2,8 @@ import DeckBase
 import DeckCore
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
+@testable import DeckReports
 
 private func html(_ report: ComparisonReport) -> String {
   String(decoding: HTMLReport.render(report), as: UTF8.self)

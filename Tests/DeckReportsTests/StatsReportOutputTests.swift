@@ -1,9 +1,11 @@
 import DeckCore
 import DeckIO
+import DeckTestSupport
 import Foundation
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
+@testable import DeckReports
 
 /// One session of strategy `x` on 11-01 (a left @1, b right @2), 11-02 listed with no sessions.
 private func smallReport() -> StatsReport {

@@ -1,8 +1,9 @@
 import DeckBase
+import DeckIO
 import Foundation
 import Testing
 
-@testable import DeckIO
+@testable import DeckReports
 
 private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 

@@ -2,7 +2,7 @@ import DeckCore
 import Foundation
 import Testing
 
-@testable import DeckLab
+@testable import DeckSimulation
 
 private let files = SampleData.files()
 private let events = SampleData.events()

@@ -3,7 +3,7 @@ import DeckIO
 import Foundation
 import Testing
 
-@testable import DeckLab
+@testable import DeckSimulation
 
 /// The repository's Data/ directory, found from this file's path.
 private let dataDirectory = URL(fileURLWithPath: #filePath)

@@ -1,8 +1,10 @@
 import DeckCore
 import DeckIO
+import DeckTestSupport
 import Testing
 
-@testable import DeckLab
+@testable import DeckEvaluation
+@testable import DeckSimulation
 
 /// The simulator, `stats` and `play` share one session model: DeckCore's `DeckState`, whose ends
 /// `stats` counts through `SessionEnd`. Replaying every simulated session through a `DeckState`

@@ -2,7 +2,7 @@ import DeckCore
 import DeckIO
 import Testing
 
-@testable import DeckLab
+@testable import DeckSimulation
 
 private func parse(_ text: String) throws(DeckIOError) -> SimulationConfig {
   let root = try JSONParser.parse(text, file: "menudeck.json")

@@ -1,8 +1,9 @@
 import DeckCore
 import DeckStrategies
+import DeckTestSupport
 import Testing
 
-@testable import DeckLab
+@testable import DeckSimulation
 
 /// A strategy that gives every candidate the same propensity (0 is what a plugin may send), and
 /// the same prefix propensity when given one.

@@ -1,8 +1,9 @@
 import DeckCore
+import DeckTestSupport
 import Foundation
 import Testing
 
-@testable import DeckLab
+@testable import DeckSimulation
 
 @Suite("simulation: diners and their model")
 struct SimulationModelTests {

@@ -1,14 +1,11 @@
 import DeckCore
 import DeckIO
 import DeckStrategies
+import DeckTestSupport
 import Foundation
 import Testing
 
-@testable import DeckLab
-
-/// The sample menu: 70-odd dishes with categories, tags, prices, diets, allergens, weekdays.
-let simulationCatalog = try! Catalog(items: SampleData.items)
-let simulationStart = DeckDate(year: 2026, month: 11, day: 2)!
+@testable import DeckSimulation
 
 /// Everything one small run produced.
 struct SimulationRun {

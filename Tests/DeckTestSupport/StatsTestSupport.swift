@@ -1,10 +1,10 @@
+/// Shared fixtures of the stats, reports and simulation tests.
 import DeckCore
-import DeckIO
-
-@testable import DeckLab
+import DeckEvaluation
+import DeckSimulation
 
 /// Five dishes in three categories; `e` is never shown in the hand-computed cases.
-let statsCatalog = try! Catalog(items: [
+package let statsCatalog = try! Catalog(items: [
   MenuItem(id: "a", name: "A", category: "soup"),
   MenuItem(id: "b", name: "B", category: "soup"),
   MenuItem(id: "c", name: "C", category: "main"),
@@ -13,10 +13,10 @@ let statsCatalog = try! Catalog(items: [
 ])
 
 /// 2026-11-`day`.
-func nov(_ day: Int) -> DeckDate { DeckDate(year: 2026, month: 11, day: day)! }
+package func nov(_ day: Int) -> DeckDate { DeckDate(year: 2026, month: 11, day: day)! }
 
 /// A swipe on 2026-11-`day` at 12:00 + `second`, logged with its deck date unless `deck` is false.
-func statsSwipe(
+package func statsSwipe(
   _ user: String, _ item: String, _ direction: SwipeDirection, day: Int, second: Int64 = 0,
   position: Int? = nil, deck: Bool = true
 ) -> SwipeEvent {
@@ -37,7 +37,7 @@ func statsSwipe(
 /// - 11-03: nothing
 /// - 11-04 u1: b right @1 (repeats b again, 2 days after the last pick)
 /// and one event for an item missing from the catalog.
-let handEvents: [SwipeEvent] = [
+package let handEvents: [SwipeEvent] = [
   statsSwipe("u1", "a", .left, day: 1, second: 0, position: 1),
   statsSwipe("u1", "b", .right, day: 1, second: 5, position: 2),
   statsSwipe("u2", "c", .left, day: 1, second: 0, position: 1),
@@ -53,7 +53,7 @@ let handEvents: [SwipeEvent] = [
   statsSwipe("u9", "zz", .right, day: 2, second: 0, position: 1),
 ]
 
-func handReport(
+package func handReport(
   events: [SwipeEvent] = handEvents, repeatWindowDays: Int? = nil,
   days: ClosedRange<DeckDate>? = nov(1)...nov(3)
 ) -> StatsReport {
@@ -65,7 +65,7 @@ func handReport(
 }
 
 /// A permutation of `values` drawn from a seeded stream.
-func seededShuffle<T>(_ values: [T], seed: UInt64) -> [T] {
+package func seededShuffle<T>(_ values: [T], seed: UInt64) -> [T] {
   var rng = RandomStream(seed: seed)
   var out = values
   var i = out.count - 1
@@ -76,3 +76,9 @@ func seededShuffle<T>(_ values: [T], seed: UInt64) -> [T] {
   }
   return out
 }
+
+/// The sample menu: 70-odd dishes with categories, tags, prices, diets, allergens, weekdays.
+package let simulationCatalog = try! Catalog(items: SampleData.items)
+
+/// The first day of the simulation tests' runs.
+package let simulationStart = DeckDate(year: 2026, month: 11, day: 2)!

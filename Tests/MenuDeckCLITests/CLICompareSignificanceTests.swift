@@ -1,6 +1,5 @@
 import DeckBase
 import DeckCommandLine
-import DeckLab
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
 import DeckCommandLine
-import DeckLab
+import DeckEvaluation
 import Foundation
 import Testing
 

@@ -1,7 +1,7 @@
 import DeckCommandLine
 import DeckCore
+import DeckEvaluation
 import DeckIO
-import DeckLab
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import DeckCommandLine
-import DeckLab
+import DeckEvaluation
+import DeckSimulation
 import DeckStrategies
 import Foundation
 import Testing

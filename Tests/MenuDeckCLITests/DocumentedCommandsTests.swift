@@ -1,6 +1,6 @@
 import DeckBase
 import DeckCommandLine
-import DeckLab
+import DeckSimulation
 import Foundation
 import Testing
 

@@ -126,7 +126,7 @@ package struct Significance: Sendable, Equatable {
 
   /// The value of the `permutations` line of the table, Markdown and HTML.
   package var summary: String {
-    let holm = ReportText.pValueText(smallestHolm)
+    let holm = PValue.text(smallestHolm)
     switch source {
     case .family:
       return "\(permutations) per difference, chosen for \(testsText) at alpha \(alphaText):"
@@ -147,7 +147,7 @@ package struct Significance: Sendable, Equatable {
   /// the family has no test.
   package var unattainable: String? {
     guard tests > 0, !attainable else { return nil }
-    let holm = ReportText.pValueText(smallestHolm)
+    let holm = PValue.text(smallestHolm)
     var s = "no difference can be significant at \(alphaText): "
     if source == .exact {
       s += "with \(units) diner\(units == 1 ? "" : "s") the randomization test enumerates all"
@@ -179,7 +179,7 @@ package struct Significance: Sendable, Equatable {
     guard source == .cap, attainable else { return nil }
     return "the randomization test drew \(TextLayout.plural(permutations, "permutation")),"
       + " the cap: \(testsText) at alpha \(alphaText) would take \(needed) for a smallest"
-      + " Holm-adjusted p-value of alpha / 10; it is \(ReportText.pValueText(smallestHolm)) (give --permutations"
+      + " Holm-adjusted p-value of alpha / 10; it is \(PValue.text(smallestHolm)) (give --permutations"
       + " \(needed) for more, at more cost)"
   }
 

@@ -539,5 +539,5 @@ package enum LogEvaluation {
     }
   }
 
-  private static func plural(_ n: Int, _ noun: String) -> String { RealData.plural(n, noun) }
+  private static func plural(_ n: Int, _ noun: String) -> String { TextLayout.plural(n, noun) }
 }

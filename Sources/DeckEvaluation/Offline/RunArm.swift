@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCore
 import DeckIO
 
@@ -111,7 +112,7 @@ package struct RunArm: Sendable, Equatable {
   /// not evaluated, docs below the depth, docs that are no dish. Empty when all fit.
   package func notes(evaluatedDiners: Int) -> [String] {
     var notes: [String] = []
-    let plural = RealData.plural
+    let plural = TextLayout.plural
     if missingDiners > 0 {
       notes.append(
         "the run \(name) (\(file)) ranks nothing for \(missingDiners) of the"
