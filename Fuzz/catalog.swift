@@ -1,13 +1,13 @@
 // The catalog and users readers (Sources/DeckIO/CatalogReader.swift, UsersReader.swift), JSON
 // and CSV. Input: one option byte (bit 0: users, bit 1: CSV), then the file.
 // Invariant: what parses, written back in both formats (CSV only when no list value holds '|',
-// the CSV list separator) by the sample data writers (DeckLab SampleData), parses
+// the CSV list separator) by the sample data writers (DeckSimulation SampleData), parses
 // to the same items or users.
 
 import DeckCore
 
 @testable import DeckIO
-@testable import DeckLab
+@testable import DeckSimulation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCatalog(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {

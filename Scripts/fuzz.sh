@@ -9,7 +9,8 @@
 #
 # SwiftPM's executables define `main`, which libFuzzer defines too, so the library modules are
 # compiled here with swiftc, in dependency order (DeckBase, DeckCore, DeckStrategies,
-# DeckPlugins, DeckIO, DeckLab, DeckCommandLine, MenuDeckCLI), each into a static library with
+# DeckPlugins, DeckIO, DeckEvaluation, DeckSimulation, DeckReports, DeckCommandLine,
+# MenuDeckCLI), each into a static library with
 # -sanitize=fuzzer,address (coverage and AddressSanitizer) and -enable-testing (the targets reach internal API with
 # @testable import). Each target is Fuzz/Support.swift plus its own file, linked with them.
 #
@@ -27,7 +28,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 out="$root/Fuzz/.build"
 bin="$out/bin"
-modules=(DeckBase DeckCore DeckStrategies DeckPlugins DeckIO DeckLab DeckCommandLine MenuDeckCLI)
+modules=(DeckBase DeckCore DeckStrategies DeckPlugins DeckIO DeckEvaluation DeckSimulation DeckReports DeckCommandLine MenuDeckCLI)
 opt="${FUZZ_OPT:--O}"
 max_len="${FUZZ_MAX_LEN:-16384}"
 # One package name, as SwiftPM gives: the modules share `package` declarations (DeckBase's).

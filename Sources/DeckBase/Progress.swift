@@ -2,7 +2,8 @@ import Synchronization
 
 /// How much of a long piece of work is done, counted by the threads that do it and read by the
 /// thread that draws the progress line. It does no I/O, so the layers below the command line
-/// (DeckIO, DeckLab, DeckStrategies) take one and count, and never know whether anyone looks.
+/// (DeckIO, DeckEvaluation, DeckSimulation, DeckStrategies) take one and count, and never know
+/// whether anyone looks.
 /// Counting is one relaxed atomic add: cheap enough for a reader's every chunk.
 package final class ProgressCounter: Sendable {
   private let doneUnits = Atomic<Int>(0)

@@ -462,7 +462,7 @@ struct SampleSimulationTests {
       readme.contains("| `swipes.jsonl` | the swipe log, \(events.count) lines (JSON Lines) |"))
     #expect(readme.contains("\(rights) right swipes (picks) and \(lefts) left swipes."))
     #expect(readme.contains("swift run menudeck sample --out Data"))
-    #expect(readme.contains("MENUDECK_WRITE_SAMPLE=1 swift test --filter DeckLabTests"))
+    #expect(readme.contains("MENUDECK_WRITE_SAMPLE=1 swift test --filter DeckSimulationTests"))
     // Its examples are real lines of the files.
     let jsonl = file("swipes.jsonl")
     let example = readme.components(separatedBy: "```json\n")[2].components(separatedBy: "\n```")[0]

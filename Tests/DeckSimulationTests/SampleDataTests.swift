@@ -48,7 +48,7 @@ struct SampleDataFilesTests {
       let onDisk = try Data(contentsOf: dataDirectory.appendingPathComponent(f.name))
       #expect(
         onDisk == Data(f.contents.utf8),
-        "Data/\(f.name) differs from the generator; run MENUDECK_WRITE_SAMPLE=1 swift test --filter DeckLabTests"
+        "Data/\(f.name) differs from the generator; run MENUDECK_WRITE_SAMPLE=1 swift test --filter DeckSimulationTests"
       )
     }
   }

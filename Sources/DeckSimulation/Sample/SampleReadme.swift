@@ -34,7 +34,7 @@ extension SampleData {
       \(deckDate.weekday.name.capitalized)), the deck date the sample is made for.
 
       All files are written by a deterministic generator (`SampleData` in \
-      `Sources/DeckLab/Sample/`), from tables in the source and seeded random streams (seed \
+      `Sources/DeckSimulation/Sample/`), from tables in the source and seeded random streams (seed \
       \(seed)). Do not edit them by hand: a test compares them byte for byte with what the \
       generator writes.
 
@@ -161,7 +161,7 @@ extension SampleData {
       or, through the test that guards these files:
 
       ```
-      MENUDECK_WRITE_SAMPLE=1 swift test --filter DeckLabTests
+      MENUDECK_WRITE_SAMPLE=1 swift test --filter DeckSimulationTests
       ```
 
       Change the tables or the generator, regenerate, and commit the code and the data together.
