@@ -169,6 +169,10 @@ public struct UserProfile: Sendable, Hashable {
 
 /// One swipe from a log. `at` is wall-clock seconds since 1970-01-01T00:00 in the configured
 /// time zone (so `at / 86400` is the local day).
+///
+/// The model's one event: a decided swipe with its ids as strings, which history, stats and
+/// `play` keep. DeckIO adds the readers' zero-copy `RawEvent` and the writers' `LogEvent` (a line
+/// that may be a drag); every conversion between them is in DeckIO's `EventConversions.swift`.
 public struct SwipeEvent: Sendable, Hashable {
   public var user: String
   public var item: String

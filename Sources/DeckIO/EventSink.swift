@@ -2,6 +2,10 @@ import DeckCore
 
 /// One decoded swipe, handed to an `EventSink`: the zero-copy form of the in-repo fast sinks.
 ///
+/// Why a type of its own: the event readers' loops hand every swipe of a log to a sink without
+/// allocating; a `SwipeEvent` would cost two strings per swipe on the hottest path (history and
+/// snapshot ingest, stats). Conversions to and from it are in `EventConversions.swift`.
+///
 /// `user` and `item` point into the reader's buffers (already unescaped and valid UTF-8) and are
 /// valid only during the `EventSink.event(_:)` call: copy what you keep. Sinks outside the
 /// package receive `SwipeEvent` values instead (`SwipeEventSink`).
@@ -46,14 +50,6 @@ package struct RawEvent {
 
   package var userString: String { String(decoding: user, as: UTF8.self) }
   package var itemString: String { String(decoding: item, as: UTF8.self) }
-
-  /// The event as a `SwipeEvent` (allocates two strings).
-  package var swipeEvent: SwipeEvent {
-    SwipeEvent(
-      user: userString, item: itemString, swipe: swipe, at: at,
-      position: position > 0 ? Int(position) : nil, deck: deck, propensity: propensity,
-      prefixPropensity: prefixPropensity)
-  }
 }
 
 /// What a sink did with an event.

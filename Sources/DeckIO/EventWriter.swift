@@ -16,6 +16,10 @@ package struct LoggedDrag: Sendable, Hashable {
 /// One line of a swipe log as written: a committed swipe, or a raw drag that the reader decides
 /// with its swipe rule (a drag that does not commit is a hesitation, which the reader counts and
 /// otherwise skips).
+///
+/// Why a type of its own: a line as written may hold what no decided swipe holds (a raw drag not
+/// yet decided, or a hesitation that decides nothing; the UTC offset the writer stamps), so
+/// `SwipeEvent` cannot stand for it. Conversions to and from it are in `EventConversions.swift`.
 package struct LogEvent: Sendable, Hashable {
   package var user: String
   package var item: String
@@ -53,14 +57,6 @@ package struct LogEvent: Sendable, Hashable {
     self.deck = deck
     self.propensity = propensity
     self.prefixPropensity = prefixPropensity
-  }
-
-  /// A committed swipe as a log line.
-  package init(_ event: SwipeEvent) {
-    self.init(
-      user: event.user, item: event.item, swipe: event.swipe, at: event.at,
-      position: event.position, deck: event.deck, propensity: event.propensity,
-      prefixPropensity: event.prefixPropensity)
   }
 }
 

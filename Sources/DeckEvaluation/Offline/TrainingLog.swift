@@ -26,11 +26,7 @@ package struct TrainingLog {
   /// Adds one training event.
   package mutating func add(_ e: RawEvent) {
     guard failure == nil else { return }
-    let event = LogEvent(
-      user: e.userString, item: e.itemString, swipe: e.swipe, at: e.at,
-      position: e.position > 0 ? Int(e.position) : nil, deck: e.deck, propensity: e.propensity,
-      prefixPropensity: e.prefixPropensity)
-    do { try writer.write(event) } catch { failure = error }
+    do { try writer.write(LogEvent(e)) } catch { failure = error }
   }
 
   /// The CSV: the header, then a row per event added.
