@@ -353,32 +353,13 @@ package enum Resampling {
     let metrics = table.metrics.count
     let x = table.arms[arm]
     let y = table.arms[baseline]
-    // A permutation's sums are the unswapped sums moved by the swapped units' differences:
-    // arm = Σx + Σ_swapped (y − x), baseline = Σy − Σ_swapped (y − x).
-    var numX = [Double](repeating: 0, count: metrics)
-    var denX = numX
-    var numY = numX
-    var denY = numX
-    var numDelta = [Double](repeating: 0, count: n * metrics)
-    var denDelta = numDelta
-    for u in 0..<n {
-      for m in 0..<metrics {
-        let i = u * metrics + m
-        numX[m] += x.numerators[i]
-        denX[m] += x.denominators[i]
-        numY[m] += y.numerators[i]
-        denY[m] += y.denominators[i]
-        numDelta[i] = y.numerators[i] - x.numerators[i]
-        denDelta[i] = y.denominators[i] - x.denominators[i]
-      }
-    }
+    let (numX0, denX0, numY0, denY0, numDelta0, denDelta0) = unswappedSums(
+      x, y, units: n, metrics: metrics)
     let thresholds = observed.map { $0.map(extremeThreshold) }
     let forms = table.metrics.map(\.form)
     let coverage =
       forms.contains { if case .coverage = $0 { true } else { false } }
       ? SwappedCoverage(x.items, y.items) : nil
-    let (numX0, denX0, numY0, denY0) = (numX, denX, numY, denY)
-    let (numDelta0, denDelta0) = (numDelta, denDelta)
     let exact = isExact(table)
     let count = permutationCount(table, options: options)
     // Permutation r's stream is seeded by (seed, purpose, r): the hash of the first two once.
@@ -450,6 +431,35 @@ package enum Resampling {
       slots.set(chunk, extreme: extreme, defined: defined)
     }
     return slots.totals
+  }
+
+  /// A permutation's sums are the unswapped sums moved by the swapped units' differences:
+  /// arm = Σx + Σ_swapped (y − x), baseline = Σy − Σ_swapped (y − x). The unswapped sums per
+  /// metric, and per unit and metric (unit-major) the differences y − x.
+  private static func unswappedSums(_ x: ArmUnits, _ y: ArmUnits, units n: Int, metrics: Int)
+    -> (
+      numX: [Double], denX: [Double], numY: [Double], denY: [Double], numDelta: [Double],
+      denDelta: [Double]
+    )
+  {
+    var numX = [Double](repeating: 0, count: metrics)
+    var denX = numX
+    var numY = numX
+    var denY = numX
+    var numDelta = [Double](repeating: 0, count: n * metrics)
+    var denDelta = numDelta
+    for u in 0..<n {
+      for m in 0..<metrics {
+        let i = u * metrics + m
+        numX[m] += x.numerators[i]
+        denX[m] += x.denominators[i]
+        numY[m] += y.numerators[i]
+        denY[m] += y.denominators[i]
+        numDelta[i] = y.numerators[i] - x.numerators[i]
+        denDelta[i] = y.denominators[i] - x.denominators[i]
+      }
+    }
+    return (numX, denX, numY, denY, numDelta, denDelta)
   }
 
   private static func stream(_ seed: UInt64, _ purpose: String, _ r: Int) -> RandomStream {

@@ -420,32 +420,7 @@ package enum LogEvaluation {
     let diagnostics = targets.map {
       OffPolicyDiagnostics($0, log: log, positions: positions, slates: slates)
     }
-    for (target, d) in zip(targets, diagnostics) {
-      let ess = Text.fixed(d.effectiveCards, decimals: 1)
-      if d.effectiveCards < OffPolicyDiagnostics.effectiveCardsWarning {
-        notes.append(
-          "the off-policy estimates of \(target.name) rest on an effective sample of"
-            + " \(ess) logged cards ((Σw)²/Σw² of its importance"
-            + " weights): too few for IPS, SNIPS or DR to be trusted, whatever their intervals say"
-        )
-      }
-      if let decks = d.slateEffectiveDecks, decks < OffPolicyDiagnostics.effectiveCardsWarning {
-        notes.append(
-          "the slate estimates of \(target.name) rest on an effective sample of"
-            + " \(Text.fixed(decks, decimals: 1)) logged decks ((Σc)²/Σc² of its whole-deck"
-            + " weights): too few for sips, rips or cascade_dr to be trusted, whatever their"
-            + " intervals say")
-      }
-      if d.unsupportedMass > OffPolicyDiagnostics.unsupportedWarning {
-        let share = Text.fixed(d.unsupportedMass * 100, decimals: 1)
-        let warning =
-          "\(target.name) puts \(share)% of its probability on dishes at positions the log never"
-          + " showed there: no logged swipe speaks for them (IPS and SNIPS count them as 0, DM"
-          + " and DR as the reward model's position rate)"
-        warnings.append(warning)
-        notes.append(warning)
-      }
-    }
+    diagnosticNotes(targets, diagnostics, notes: &notes, warnings: &warnings)
     var options = options
     options.positions = positions
     options.slates = slates
@@ -507,6 +482,40 @@ package enum LogEvaluation {
     return OffPolicyPart(
       table: table, notes: notes, warnings: warnings, parameters: parameters,
       diagnostics: diagnostics)
+  }
+
+  /// The notes (and warnings) `diagnostics` call for, target by target: an effective sample
+  /// too small to trust (per card and per deck), and probability on cards the log never showed.
+  private static func diagnosticNotes(
+    _ targets: [OffPolicyTarget], _ diagnostics: [OffPolicyDiagnostics], notes: inout [String],
+    warnings: inout [String]
+  ) {
+    for (target, d) in zip(targets, diagnostics) {
+      let ess = Text.fixed(d.effectiveCards, decimals: 1)
+      if d.effectiveCards < OffPolicyDiagnostics.effectiveCardsWarning {
+        notes.append(
+          "the off-policy estimates of \(target.name) rest on an effective sample of"
+            + " \(ess) logged cards ((Σw)²/Σw² of its importance"
+            + " weights): too few for IPS, SNIPS or DR to be trusted, whatever their intervals say"
+        )
+      }
+      if let decks = d.slateEffectiveDecks, decks < OffPolicyDiagnostics.effectiveCardsWarning {
+        notes.append(
+          "the slate estimates of \(target.name) rest on an effective sample of"
+            + " \(Text.fixed(decks, decimals: 1)) logged decks ((Σc)²/Σc² of its whole-deck"
+            + " weights): too few for sips, rips or cascade_dr to be trusted, whatever their"
+            + " intervals say")
+      }
+      if d.unsupportedMass > OffPolicyDiagnostics.unsupportedWarning {
+        let share = Text.fixed(d.unsupportedMass * 100, decimals: 1)
+        let warning =
+          "\(target.name) puts \(share)% of its probability on dishes at positions the log never"
+          + " showed there: no logged swipe speaks for them (IPS and SNIPS count them as 0, DM"
+          + " and DR as the reward model's position rate)"
+        warnings.append(warning)
+        notes.append(warning)
+      }
+    }
   }
 
   /// Whether every evaluated card (positions 1...`positions`) carries a prefix propensity, so

@@ -457,7 +457,27 @@ extension LoggedSessions {
   /// Memory while it runs: 4 bytes per card and 16 per session.
   func checkPrefixes() throws(DeckIOError) {
     precondition(cards.count < Int(Int32.max), "card indices fit in 32 bits")
-    // The cards of each session (the order read, then by position within the session).
+    let bounds: [Int]
+    var order: [Int32]
+    (bounds, order) = cardsBySession()
+    var found = PrefixOffenders()
+    for s in 0..<sessionUser.count {
+      checkPrefixes(session: s, bounds[s]..<bounds[s + 1], order: &order, into: &found)
+    }
+    try throwFirst(found)
+  }
+
+  /// The cards that break each rule of `checkPrefixes()`.
+  private struct PrefixOffenders {
+    var partial = Offenders<Int>()  // the session
+    var positions = Offenders<(session: Int, position: UInt16, kind: PositionBreak)>()
+    var aboveOwn = Offenders<Void>()
+    var growing = Offenders<(session: Int, before: Int)>()
+  }
+
+  /// The cards of each session, in the order read: session s's card indices are
+  /// `order[bounds[s]..<bounds[s + 1]]`.
+  private func cardsBySession() -> (bounds: [Int], order: [Int32]) {
     let sessionCount = sessionUser.count
     var bounds = [Int](repeating: 0, count: sessionCount + 1)
     for c in cards { bounds[Int(c.session) + 1] += 1 }
@@ -469,51 +489,56 @@ extension LoggedSessions {
       order[next[s]] = Int32(i)
       next[s] += 1
     }
-    next = []
+    return (bounds, order)
+  }
 
-    var partial = Offenders<Int>()  // the session
-    var positions = Offenders<(session: Int, position: UInt16, kind: PositionBreak)>()
-    var aboveOwn = Offenders<Void>()
-    var growing = Offenders<(session: Int, before: Int)>()
-    for s in 0..<sessionCount {
-      let range = bounds[s]..<bounds[s + 1]
-      var carrying = 0
-      for k in range where cards[Int(order[k])].prefixPropensity > 0 { carrying += 1 }
-      guard carrying > 0 else { continue }
-      if carrying < range.count {
-        for k in range where cards[Int(order[k])].prefixPropensity == 0 {
-          partial.note(Int(order[k]), s)
-        }
-      }
-      order[range].sort { a, b in
-        let pa = cards[Int(a)].position
-        let pb = cards[Int(b)].position
-        return pa != pb ? pa < pb : a < b
-      }
-      var expected: UInt16 = 1
-      var broken = false
-      var before: Int? = nil
-      for k in range {
-        let i = Int(order[k])
-        let card = cards[i]
-        if !broken && card.position != expected {
-          broken = true
-          let kind: PositionBreak =
-            card.position < expected
-            ? .twice(earlier: Int(order[k - 1]))
-            : expected == 1 ? .start : .gap(after: expected - 1)
-          positions.note(i, (s, card.position, kind))
-        }
-        expected = card.position &+ 1
-        guard card.prefixPropensity > 0 else { continue }
-        if Self.exceeds(card.prefixPropensity, card.propensity) { aboveOwn.note(i, ()) }
-        if let b = before, Self.exceeds(card.prefixPropensity, cards[b].prefixPropensity) {
-          growing.note(i, (s, b))
-        }
-        before = i
+  /// Notes the cards of session `s` (`order[range]`, sorted here by position) that break the
+  /// rules of `checkPrefixes()`.
+  private func checkPrefixes(
+    session s: Int, _ range: Range<Int>, order: inout [Int32], into found: inout PrefixOffenders
+  ) {
+    var carrying = 0
+    for k in range where cards[Int(order[k])].prefixPropensity > 0 { carrying += 1 }
+    guard carrying > 0 else { return }
+    if carrying < range.count {
+      for k in range where cards[Int(order[k])].prefixPropensity == 0 {
+        found.partial.note(Int(order[k]), s)
       }
     }
+    order[range].sort { a, b in
+      let pa = cards[Int(a)].position
+      let pb = cards[Int(b)].position
+      return pa != pb ? pa < pb : a < b
+    }
+    var expected: UInt16 = 1
+    var broken = false
+    var before: Int? = nil
+    for k in range {
+      let i = Int(order[k])
+      let card = cards[i]
+      if !broken && card.position != expected {
+        broken = true
+        let kind: PositionBreak =
+          card.position < expected
+          ? .twice(earlier: Int(order[k - 1]))
+          : expected == 1 ? .start : .gap(after: expected - 1)
+        found.positions.note(i, (s, card.position, kind))
+      }
+      expected = card.position &+ 1
+      guard card.prefixPropensity > 0 else { continue }
+      if Self.exceeds(card.prefixPropensity, card.propensity) { found.aboveOwn.note(i, ()) }
+      if let b = before, Self.exceeds(card.prefixPropensity, cards[b].prefixPropensity) {
+        found.growing.note(i, (s, b))
+      }
+      before = i
+    }
+  }
 
+  /// Throws the error of the first rule of `checkPrefixes()` that `found` breaks.
+  private func throwFirst(_ found: PrefixOffenders) throws(DeckIOError) {
+    let (partial, positions, aboveOwn, growing) = (
+      found.partial, found.positions, found.aboveOwn, found.growing
+    )
     let meaning =
       "a prefix propensity is the logging policy's probability of the session's cards from "
       + "position 1 to this one, in their order"

@@ -332,31 +332,11 @@ package enum OffPolicy {
     options: OffPolicyOptions = OffPolicyOptions()
   ) -> UnitTable {
     let unitNames = units ?? log.diners
-    var unitOfDiner = Array(log.diners.indices)
-    if let units {
-      var index: [[UInt8]: Int] = [:]
-      for (u, name) in units.enumerated() { index[Array(name.utf8)] = u }
-      unitOfDiner = log.diners.map { name in
-        guard let u = index[Array(name.utf8)] else {
-          preconditionFailure("diner \(name) is not a unit")
-        }
-        return u
-      }
-    }
+    let unitOfDiner = unitIndex(log, units: units)
     let positions = options.positions ?? min(log.maxPosition, maxPositions)
     let model = OffPolicyRewardModel(
       log: log, positions: positions, priorStrength: options.priorStrength)
-    // Cross-fitting: the model of each fold, fitted on the other folds' diners.
-    var foldOfDiner: [Int] = []
-    var foldModels: [OffPolicyRewardModel] = []
-    if let k = options.crossFitFolds {
-      foldOfDiner = log.diners.map { fold(of: $0, folds: k) }
-      foldModels = (0..<k).map { f in
-        OffPolicyRewardModel(
-          log: log, positions: positions, priorStrength: options.priorStrength,
-          include: { foldOfDiner[$0.diner] != f })
-      }
-    }
+    let (foldOfDiner, foldModels) = crossFitModels(log, positions: positions, options: options)
     let specs = metrics(positions: positions, options: options)
     let kinds = estimators(options)
     let block = kinds.count
@@ -365,31 +345,9 @@ package enum OffPolicy {
     let arms = targets.map { target in
       check(target, log: log)
       let deterministic = target.isDeterministic
-      // The target's probability on each (item, position) over the evaluated slots, all and per
-      // fold of diners: the weights of the direct method's error shares.
-      var mass: [UInt64: Double] = [:]
-      var foldMass = [[UInt64: Double]](repeating: [:], count: foldModels.count)
-      for (s, session) in log.sessions.enumerated() {
-        for card in session.cards where Int(card.position) <= positions {
-          let p = Int(card.position)
-          func add(_ item: Int32, _ probability: Double) {
-            let key = OffPolicyRewardModel.key(item, p)
-            mass[key, default: 0] += probability
-            if !foldModels.isEmpty {
-              foldMass[foldOfDiner[session.diner]][key, default: 0] += probability
-            }
-          }
-          if case .rankings(let rankings) = target.policy {
-            // A deterministic target: its card there, if any, with probability 1.
-            if p <= rankings[s].count { add(rankings[s][p - 1], 1) }
-          } else {
-            let slot = target.slot(session: s, position: p)
-            for (item, probability) in zip(slot.items, slot.probabilities) where probability > 0 {
-              add(item, probability)
-            }
-          }
-        }
-      }
+      let (mass, foldMass) = targetMass(
+        target, log: log, positions: positions, foldOfDiner: foldOfDiner,
+        folds: foldModels.count)
       let cascadeMass =
         options.slates && target.hasPrefixProbabilities
         ? Self.cascadeMass(target, log: log, positions: positions, model: model) : [:]
@@ -421,43 +379,14 @@ package enum OffPolicy {
               direct, direct + w * (r - foldModel.predict(item: card.item, position: p)), share
             )
           }
+          let card = CardTerms(
+            reward: r, weight: w, residual: residual, probability: term.probability,
+            direct: term.direct, dmShare: dmShare, crossFit: crossFit)
           // The overall block, then position p's block.
           for base in [0, overall + (p - 1) * block] {
-            for (k, kind) in kinds.enumerated() {
-              let m = base + k
-              switch kind {
-              case .replay:
-                if deterministic {
-                  let match = term.probability
-                  arm.add(unit: u, metric: m, numerator: match * r, denominator: match)
-                }
-              case .ips: arm.add(unit: u, metric: m, numerator: w * r, denominator: 1)
-              case .snips: arm.add(unit: u, metric: m, numerator: w * r, denominator: w)
-              case .dm:
-                arm.add(unit: u, metric: m, numerator: term.direct + dmShare, denominator: 1)
-              case .dr:
-                arm.add(unit: u, metric: m, numerator: term.direct + w * residual, denominator: 1)
-              case .ipsClip:
-                arm.add(unit: u, metric: m, numerator: min(w, lambda) * r, denominator: 1)
-              case .drClip:
-                arm.add(
-                  unit: u, metric: m, numerator: term.direct + min(w, lambda) * residual,
-                  denominator: 1)
-              case .switchDR:
-                arm.add(
-                  unit: u, metric: m,
-                  numerator: term.direct + (w <= lambda ? w * residual : 0), denominator: 1)
-              case .dmCrossFit:
-                arm.add(
-                  unit: u, metric: m, numerator: crossFit.direct + crossFit.share, denominator: 1)
-              case .drCrossFit:
-                arm.add(unit: u, metric: m, numerator: crossFit.dr, denominator: 1)
-              case .replayMatches:
-                arm.add(unit: u, metric: m, numerator: term.probability)
-              case .iips, .rips, .sips, .cascadeDR:
-                break  // per session, below
-              }
-            }
+            addCardTerms(
+              card, kinds: kinds, base: base, unit: u, deterministic: deterministic,
+              clip: lambda, to: &arm)
           }
           arm.add(unit: u, metric: block, numerator: 1)
         }
@@ -470,6 +399,123 @@ package enum OffPolicy {
       return arm
     }
     return UnitTable(metrics: specs, units: unitNames, arms: arms)
+  }
+
+  /// The unit of each diner of `log`: its index in `units`, or its own index without them.
+  private static func unitIndex(_ log: OffPolicyLog, units: [String]?) -> [Int] {
+    guard let units else { return Array(log.diners.indices) }
+    var index: [[UInt8]: Int] = [:]
+    for (u, name) in units.enumerated() { index[Array(name.utf8)] = u }
+    return log.diners.map { name in
+      guard let u = index[Array(name.utf8)] else {
+        preconditionFailure("diner \(name) is not a unit")
+      }
+      return u
+    }
+  }
+
+  /// Cross-fitting: each diner's fold and the model of each fold, fitted on the other folds'
+  /// diners; both empty without `options.crossFitFolds`.
+  private static func crossFitModels(
+    _ log: OffPolicyLog, positions: Int, options: OffPolicyOptions
+  ) -> (foldOfDiner: [Int], models: [OffPolicyRewardModel]) {
+    guard let k = options.crossFitFolds else { return ([], []) }
+    let foldOfDiner = log.diners.map { fold(of: $0, folds: k) }
+    let models = (0..<k).map { f in
+      OffPolicyRewardModel(
+        log: log, positions: positions, priorStrength: options.priorStrength,
+        include: { foldOfDiner[$0.diner] != f })
+    }
+    return (foldOfDiner, models)
+  }
+
+  /// The target's probability on each (item, position) over the evaluated slots, all and per
+  /// fold of diners (`folds` of them, 0 without cross-fitting): the weights of the direct
+  /// method's error shares.
+  private static func targetMass(
+    _ target: OffPolicyTarget, log: OffPolicyLog, positions: Int, foldOfDiner: [Int], folds: Int
+  ) -> (mass: [UInt64: Double], foldMass: [[UInt64: Double]]) {
+    var mass: [UInt64: Double] = [:]
+    var foldMass = [[UInt64: Double]](repeating: [:], count: folds)
+    for (s, session) in log.sessions.enumerated() {
+      for card in session.cards where Int(card.position) <= positions {
+        let p = Int(card.position)
+        func add(_ item: Int32, _ probability: Double) {
+          let key = OffPolicyRewardModel.key(item, p)
+          mass[key, default: 0] += probability
+          if folds > 0 {
+            foldMass[foldOfDiner[session.diner]][key, default: 0] += probability
+          }
+        }
+        if case .rankings(let rankings) = target.policy {
+          // A deterministic target: its card there, if any, with probability 1.
+          if p <= rankings[s].count { add(rankings[s][p - 1], 1) }
+        } else {
+          let slot = target.slot(session: s, position: p)
+          for (item, probability) in zip(slot.items, slot.probabilities) where probability > 0 {
+            add(item, probability)
+          }
+        }
+      }
+    }
+    return (mass, foldMass)
+  }
+
+  /// What a logged card gives the per-card estimators: its reward, importance weight
+  /// π / μ, residual against the model, the target's probability of it, the target's direct
+  /// term, its share of the model's error and its cross-fitted terms.
+  private struct CardTerms {
+    var reward: Double
+    var weight: Double
+    var residual: Double
+    var probability: Double
+    var direct: Double
+    var dmShare: Double
+    var crossFit: (direct: Double, dr: Double, share: Double)
+  }
+
+  /// Adds a card's terms of the per-card estimators to the block of metrics from `base`
+  /// (`kinds` in order; the slate estimators are per session, added elsewhere).
+  @inline(__always)
+  private static func addCardTerms(
+    _ c: CardTerms, kinds: [Estimator], base: Int, unit u: Int, deterministic: Bool,
+    clip lambda: Double, to arm: inout ArmUnits
+  ) {
+    let (r, w, residual) = (c.reward, c.weight, c.residual)
+    for (k, kind) in kinds.enumerated() {
+      let m = base + k
+      switch kind {
+      case .replay:
+        if deterministic {
+          let match = c.probability
+          arm.add(unit: u, metric: m, numerator: match * r, denominator: match)
+        }
+      case .ips: arm.add(unit: u, metric: m, numerator: w * r, denominator: 1)
+      case .snips: arm.add(unit: u, metric: m, numerator: w * r, denominator: w)
+      case .dm:
+        arm.add(unit: u, metric: m, numerator: c.direct + c.dmShare, denominator: 1)
+      case .dr:
+        arm.add(unit: u, metric: m, numerator: c.direct + w * residual, denominator: 1)
+      case .ipsClip:
+        arm.add(unit: u, metric: m, numerator: min(w, lambda) * r, denominator: 1)
+      case .drClip:
+        arm.add(
+          unit: u, metric: m, numerator: c.direct + min(w, lambda) * residual, denominator: 1)
+      case .switchDR:
+        arm.add(
+          unit: u, metric: m, numerator: c.direct + (w <= lambda ? w * residual : 0),
+          denominator: 1)
+      case .dmCrossFit:
+        arm.add(
+          unit: u, metric: m, numerator: c.crossFit.direct + c.crossFit.share, denominator: 1)
+      case .drCrossFit:
+        arm.add(unit: u, metric: m, numerator: c.crossFit.dr, denominator: 1)
+      case .replayMatches:
+        arm.add(unit: u, metric: m, numerator: c.probability)
+      case .iips, .rips, .sips, .cascadeDR:
+        break  // per session, below
+      }
+    }
   }
 
   /// Adds session `s`'s terms of the slate estimators to `arm` (overall and per position; every

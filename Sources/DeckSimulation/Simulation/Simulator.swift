@@ -237,32 +237,7 @@ package final class Simulator {
     var clock =
       Int64(today) * 86_400 + Int64(config.sessionStartMinute) * 60
       + Int64(stream.nextInt(below: config.sessionWindowMinutes * 60 + 1))
-    var cards: [SimulatedCard] = []
-    cards.reserveCapacity(deck.cards.count)
-    for (k, card) in deck.cards.enumerated() {
-      // A card the deck shows had a chance to be there, and a log cannot carry a propensity
-      // outside (0, 1] (the reader refuses it; the event writer would stop the program).
-      if let p = card.propensity, !(p > 0 && p <= 1) {
-        throw StrategyError.failed(
-          strategy: strategy,
-          message:
-            "gave dish '\(catalog[card.item].id)', which the deck shows diner '\(id)' at position "
-            + "\(k + 1), the propensity \(p); a shown card's propensity is above 0 and at most 1")
-      }
-      if let p = card.prefixPropensity, !(p > 0 && p <= 1) {
-        throw StrategyError.failed(
-          strategy: strategy,
-          message:
-            "gave dish '\(catalog[card.item].id)', which the deck shows diner '\(id)' at position "
-            + "\(k + 1), the prefix propensity \(p); the probability of the cards shown up to a "
-            + "card is above 0 and at most 1")
-      }
-      cards.append(
-        SimulatedCard(
-          item: card.item, position: k + 1,
-          trueUtility: truth.utility(diner: d, item: card.item, day: today), swipe: nil,
-          propensity: card.propensity, prefixPropensity: card.prefixPropensity))
-    }
+    var cards = try simulatedCards(deck, diner: d, day: today, strategy: strategy)
     // The session is DeckCore's DeckState, the one model of a session (`play` drives it too).
     var state = DeckState(
       cards: Array(cards.indices), mode: config.mode == .pick ? .pickOne : .all)
@@ -324,6 +299,42 @@ package final class Simulator {
     return SimulatedSession(
       user: id, day: day, date: date, strategy: strategy, cards: cards, picked: picked,
       abandoned: abandoned, oracleUtilities: [], candidateCount: 0)
+  }
+
+  /// The cards of `deck` with diner `d`'s true utility of each on `today`; throws when the
+  /// strategy gave a shown card a propensity or prefix propensity outside (0, 1].
+  private func simulatedCards(_ deck: Deck, diner d: Int, day today: Int32, strategy: String)
+    throws -> [SimulatedCard]
+  {
+    let catalog = population.catalog
+    let id = population.diners[d].id
+    var cards: [SimulatedCard] = []
+    cards.reserveCapacity(deck.cards.count)
+    for (k, card) in deck.cards.enumerated() {
+      // A card the deck shows had a chance to be there, and a log cannot carry a propensity
+      // outside (0, 1] (the reader refuses it; the event writer would stop the program).
+      if let p = card.propensity, !(p > 0 && p <= 1) {
+        throw StrategyError.failed(
+          strategy: strategy,
+          message:
+            "gave dish '\(catalog[card.item].id)', which the deck shows diner '\(id)' at position "
+            + "\(k + 1), the propensity \(p); a shown card's propensity is above 0 and at most 1")
+      }
+      if let p = card.prefixPropensity, !(p > 0 && p <= 1) {
+        throw StrategyError.failed(
+          strategy: strategy,
+          message:
+            "gave dish '\(catalog[card.item].id)', which the deck shows diner '\(id)' at position "
+            + "\(k + 1), the prefix propensity \(p); the probability of the cards shown up to a "
+            + "card is above 0 and at most 1")
+      }
+      cards.append(
+        SimulatedCard(
+          item: card.item, position: k + 1,
+          trueUtility: truth.utility(diner: d, item: card.item, day: today), swipe: nil,
+          propensity: card.propensity, prefixPropensity: card.prefixPropensity))
+    }
+    return cards
   }
 
   /// A drag that commits in `direction` under the configured rule: |dx| beyond the threshold by
