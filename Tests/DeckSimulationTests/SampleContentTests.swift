@@ -1,4 +1,5 @@
 import DeckCore
+import DeckIO
 import Foundation
 import Testing
 
@@ -282,7 +283,7 @@ struct SampleSwipeLogTests {
     #expect(events.allSatisfy { $0.day >= first && $0.day <= last && $0.deck == $0.day })
     #expect(Set(events.map(\.day)).count == 14)
     #expect(zip(events, events.dropFirst()).allSatisfy { $0.at <= $1.at })
-    #expect(events.allSatisfy { (1...SampleData.loggedDeckSize).contains($0.position) })
+    #expect(events.allSatisfy { (1...SampleData.loggedDeckSize).contains($0.position!) })
     // Dinner time, in the diners' own clock.
     #expect(events.allSatisfy { (16 * 3600...22 * 3600).contains($0.at % 86_400) })
     #expect(Set(events.map(\.user)) == Set(users.map(\.id)))
@@ -297,7 +298,7 @@ struct SampleSwipeLogTests {
         Issue.record("unknown user or item in \(e)")
         continue
       }
-      #expect(item.availability.allows(e.deck), "\(e.item) on \(e.deck)")
+      #expect(item.availability.allows(e.deck!), "\(e.item) on \(e.deck!)")
       #expect(user.diets.allSatisfy(item.diets.contains), "\(e.user) \(e.item)")
       #expect(!user.allergens.contains(where: item.allergens.contains), "\(e.user) \(e.item)")
       #expect(!user.dislikedCategories.contains(item.category), "\(e.user) \(e.item)")
@@ -312,22 +313,22 @@ struct SampleSwipeLogTests {
     let hesitations = drags.filter { $0.committed == nil }
     #expect(hesitations.count >= 5 && hesitations.count * 4 < drags.count)
     for d in drags {
-      let ratio = abs(d.drag!.dx) / Double(d.drag!.width)
+      let ratio = abs(d.drag!.dx) / d.drag!.width!
       #expect(d.committed == nil ? ratio <= 0.45 : ratio > 0.45)
     }
   }
 
   @Test("sessions: one card per position, hesitations then a decision, most end at the first pick")
   func sessions() {
-    var sessions: [String: [SampleEvent]] = [:]
-    for e in events { sessions[e.user + " " + e.deck.description, default: []].append(e) }
+    var sessions: [String: [LogEvent]] = [:]
+    for e in events { sessions[e.user + " " + e.deck!.description, default: []].append(e) }
     var picked = 0
     var endAtPick = 0
     var browsed = 0
     for (key, session) in sessions {
       let committed = session.filter { $0.committed != nil }
       // Positions 1, 2, 3 ... with no gaps, each card decided once.
-      #expect(committed.map(\.position) == Array(1...committed.count), "\(key)")
+      #expect(committed.map { $0.position! } == Array(1...committed.count), "\(key)")
       #expect(Set(committed.map(\.item)).count == committed.count, "\(key)")
       for h in session where h.committed == nil {
         #expect(
@@ -336,7 +337,7 @@ struct SampleSwipeLogTests {
       let rights = committed.filter { $0.committed == .right }
       if !rights.isEmpty { picked += 1 }
       if rights.count == 1 && committed.last?.committed == .right { endAtPick += 1 }
-      if rights.count > 1 || (rights.first.map { $0.position < committed.count } ?? false) {
+      if rights.count > 1 || (rights.first.map { $0.position! < committed.count } ?? false) {
         browsed += 1
       }
     }
@@ -359,10 +360,10 @@ struct SampleSwipeLogTests {
       #expect(object["user"] as? String == e.user && object["item"] as? String == e.item)
       #expect(object["swipe"] as? String == e.swipe?.name)
       #expect((object["dx"] as? NSNumber)?.doubleValue == e.drag?.dx)
-      #expect((object["width"] as? NSNumber)?.intValue == e.drag?.width)
+      #expect((object["width"] as? NSNumber)?.intValue == e.drag?.width.map { Int($0) })
       #expect(object["at"] as? String == SampleData.timestamp(e.at))
       #expect(object["position"] as? Int == e.position)
-      #expect(object["deck"] as? String == e.deck.description)
+      #expect(object["deck"] as? String == e.deck!.description)
       #expect(!line.contains(" "))
       let keys =
         e.swipe != nil
@@ -381,9 +382,9 @@ struct SampleSwipeLogTests {
     for (cells, e) in zip(records.dropFirst(), events) {
       #expect(
         cells == [
-          e.user, e.item, e.swipe?.name ?? "", SampleData.timestamp(e.at), String(e.position),
-          e.deck.description, e.drag.map { SampleData.tenths($0.dxTenths) } ?? "",
-          e.drag.map { String($0.width) } ?? "",
+          e.user, e.item, e.swipe?.name ?? "", SampleData.timestamp(e.at), String(e.position!),
+          e.deck!.description, e.drag.map { SampleData.tenths(of: $0.dx) } ?? "",
+          e.drag.map { String(Int($0.width!)) } ?? "",
         ])
     }
   }
@@ -397,7 +398,7 @@ struct SampleSwipeLogTests {
       let slot = history.userSlot(e.user)
       history.add(
         user: slot, item: catalog.index(of: e.item)!, swipe: direction,
-        day: e.day.daysSinceEpoch, position: Int32(e.position))
+        day: e.day.daysSinceEpoch, position: Int32(e.position!))
     }
     let built = try history.build()
     let builder = try DeckBuilder(catalog: catalog, rules: DeckRules())
@@ -468,4 +469,11 @@ struct SampleSimulationTests {
     let example = readme.components(separatedBy: "```json\n")[2].components(separatedBy: "\n```")[0]
     for line in example.split(separator: "\n") { #expect(jsonl.contains(line + "\n")) }
   }
+}
+
+/// A line of the sample log as these tests read it: the direction it commits to under the
+/// food-menu rule, and its local day.
+extension LogEvent {
+  fileprivate var committed: SwipeDirection? { SampleData.committed(self) }
+  fileprivate var day: DeckDate { DeckDate(daysSinceEpoch: Int32(localDay(seconds: at))) }
 }

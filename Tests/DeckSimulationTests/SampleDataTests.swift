@@ -144,15 +144,15 @@ struct SampleFormattingTests {
   func eventLine() {
     let day = DeckDate.parse("2026-11-20")!
     let at = Int64(day.daysSinceEpoch) * 86_400 + 19 * 3600 + 5 * 60 + 12
-    let swipe = SampleEvent(
-      user: "u07", item: "nikujaga", swipe: .right, drag: nil, at: at, position: 3, deck: day)
+    let swipe = LogEvent(
+      user: "u07", item: "nikujaga", swipe: .right, at: at, position: 3, deck: day)
     #expect(
       SampleData.eventJSON(swipe)
         == #"{"user":"u07","item":"nikujaga","swipe":"right","at":"2026-11-20T19:05:12+09:00","position":3,"deck":"2026-11-20"}"#
     )
-    let drag = SampleEvent(
-      user: "u07", item: "nikujaga", swipe: nil, drag: SampleDrag(dxTenths: -2125, width: 390),
-      at: at, position: 3, deck: day)
+    let drag = LogEvent(
+      user: "u07", item: "nikujaga", swipe: nil,
+      drag: SampleDrag(dxTenths: -2125, width: 390).logged, at: at, position: 3, deck: day)
     #expect(
       SampleData.eventJSON(drag)
         == #"{"user":"u07","item":"nikujaga","dx":-212.5,"width":390,"at":"2026-11-20T19:05:12+09:00","position":3,"deck":"2026-11-20"}"#

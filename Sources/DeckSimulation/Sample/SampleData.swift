@@ -1,4 +1,5 @@
 import DeckCore
+import DeckIO
 
 /// The bundled sample data set (Data/ in the repository) and the deterministic generator that
 /// writes it: a dinner menu, its diners, and two weeks of swipes before `deckDate`.
@@ -47,52 +48,13 @@ package struct SampleDrag: Sendable, Hashable {
 
   package var dx: Double { Double(dxTenths) / 10 }
 
+  /// The drag as a log line carries it.
+  package var logged: LoggedDrag { LoggedDrag(dx: dx, width: Double(width)) }
+
   /// What the food-menu app made of the drag.
   package var outcome: DragOutcome {
     // A finite dx and a positive width never throw.
     (try? SampleData.swipeRule.decide(dx: dx, width: Double(width))) ?? .none
-  }
-}
-
-/// One line of the sample swipe log: either a committed swipe or a raw drag (which may commit or
-/// spring back: a hesitation).
-package struct SampleEvent: Sendable, Hashable {
-  package var user: String
-  package var item: String
-  /// The swipe, when the line logs a decided swipe; nil when it logs a raw drag.
-  package var swipe: SwipeDirection?
-  /// The raw drag, when the line logs one instead of `swipe`.
-  package var drag: SampleDrag?
-  /// Local wall-clock seconds since 1970-01-01T00:00 (in `SampleData.utcOffset`).
-  package var at: Int64
-  /// 1-based card position in the deck.
-  package var position: Int
-  /// The date of the deck.
-  package var deck: DeckDate
-
-  package init(
-    user: String, item: String, swipe: SwipeDirection?, drag: SampleDrag?, at: Int64,
-    position: Int, deck: DeckDate
-  ) {
-    self.user = user
-    self.item = item
-    self.swipe = swipe
-    self.drag = drag
-    self.at = at
-    self.position = position
-    self.deck = deck
-  }
-
-  /// The committed direction: the swipe, or what the drag decides; nil for a hesitation.
-  package var committed: SwipeDirection? {
-    if let swipe { return swipe }
-    return drag?.outcome.swipe
-  }
-
-  /// The local calendar day of the event.
-  package var day: DeckDate {
-    let d = localDay(seconds: at)
-    return DeckDate(daysSinceEpoch: Int32(d))
   }
 }
 
@@ -108,7 +70,8 @@ extension SampleData {
   /// two days go last). Most sessions end at the first right swipe (pick-one mode), some browse
   /// the whole deck, a few are left early. About one line in twenty logs the raw drag instead of
   /// the swipe, and a few drags spring back (hesitations) before the card is swiped.
-  package static func events(seed: UInt64 = defaultSeed) -> [SampleEvent] {
+  /// Every line has a position and a deck date; a drag has a width.
+  package static func events(seed: UInt64 = defaultSeed) -> [LogEvent] {
     let categories = distinct(items.map(\.category))
     let tags = distinct(items.flatMap(\.tags))
     let categoryIndex = Dictionary(uniqueKeysWithValues: categories.enumerated().map { ($1, $0) })
@@ -120,7 +83,7 @@ extension SampleData {
     var dishStream = RandomStream(seed: seed, date: deckDate, user: "", purpose: "sample-dishes")
     let appeal = items.map { _ in 0.5 * normal(&dishStream) }
 
-    var timed: [(event: SampleEvent, order: Int)] = []
+    var timed: [(event: LogEvent, order: Int)] = []
     for user in users {
       // Diners who may have few of the dishes open the app less often and decide faster.
       let choice = items.filter { allows(user, $0, on: deckDate) }.count
@@ -156,8 +119,8 @@ extension SampleData {
           }
           let direction: SwipeDirection = stream.nextDouble() < logistic(score) ? .right : .left
           func log(_ swipe: SwipeDirection?, _ drag: SampleDrag?) {
-            let event = SampleEvent(
-              user: user.id, item: items[i].id, swipe: swipe, drag: drag, at: clock,
+            let event = LogEvent(
+              user: user.id, item: items[i].id, swipe: swipe, drag: drag?.logged, at: clock,
               position: position, deck: day)
             timed.append((event, timed.count))
           }
@@ -186,7 +149,7 @@ extension SampleData {
   }
 
   /// Events by time, then user id bytes, then the order they were made in.
-  private static func inLogOrder(_ timed: [(event: SampleEvent, order: Int)]) -> [SampleEvent] {
+  private static func inLogOrder(_ timed: [(event: LogEvent, order: Int)]) -> [LogEvent] {
     timed.sorted { a, b in
       if a.event.at != b.event.at { return a.event.at < b.event.at }
       if a.event.user != b.event.user {
@@ -224,6 +187,13 @@ extension SampleData {
       deck.append(i)
     }
     return deck
+  }
+
+  /// The direction a line of the sample log commits to: its swipe, or what its drag decides
+  /// under the food-menu rule; nil for a hesitation.
+  package static func committed(_ e: LogEvent) -> SwipeDirection? {
+    // A finite dx and a positive width never throw.
+    (try? e.swipeEvent(rule: swipeRule))?.swipe
   }
 
   /// A drag of `ratio` card widths, rounded to a tenth of a point.

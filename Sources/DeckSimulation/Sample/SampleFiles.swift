@@ -166,7 +166,7 @@ extension SampleData {
 
   /// One compact JSON object per line, keys in a fixed order: user, item, swipe (or dx and
   /// width), at, position, deck.
-  static func eventsJSONLines(_ events: [SampleEvent]) -> String {
+  static func eventsJSONLines(_ events: [LogEvent]) -> String {
     var w = JSONWriter(capacity: events.count * 120)
     for e in events {
       writeEvent(e, to: &w)
@@ -176,13 +176,13 @@ extension SampleData {
   }
 
   /// One event as a compact JSON object (no trailing newline).
-  static func eventJSON(_ e: SampleEvent) -> String {
+  static func eventJSON(_ e: LogEvent) -> String {
     var w = JSONWriter()
     writeEvent(e, to: &w)
     return w.text
   }
 
-  private static func writeEvent(_ e: SampleEvent, to w: inout JSONWriter) {
+  private static func writeEvent(_ e: LogEvent, to w: inout JSONWriter) {
     w.beginObject()
     w.field("user", e.user)
     w.field("item", e.item)
@@ -191,23 +191,23 @@ extension SampleData {
     } else if let drag = e.drag {
       // Tenths with exactly one decimal: -2125 -> -212.5, 3900 -> 390.0 (as `tenths`).
       w.key("dx")
-      w.fixed(Double(drag.dxTenths) / 10, decimals: 1)
-      w.field("width", int: drag.width)
+      w.fixed(drag.dx, decimals: 1)
+      if let width = drag.width { w.field("width", int: Int(width)) }
     }
     w.field("at", timestamp(e.at))
-    w.field("position", int: e.position)
-    w.field("deck", e.deck.description)
+    if let position = e.position { w.field("position", int: position) }
+    if let deck = e.deck { w.field("deck", deck.description) }
     w.endObject()
   }
 
-  static func eventsCSV(_ events: [SampleEvent]) -> String {
+  static func eventsCSV(_ events: [LogEvent]) -> String {
     var out = eventsCSVHeader + "\n"
     out.reserveCapacity(events.count * 80)
     for e in events {
       let cells = [
-        e.user, e.item, e.swipe?.name ?? "", timestamp(e.at), String(e.position),
-        e.deck.description, e.drag.map { tenths($0.dxTenths) } ?? "",
-        e.drag.map { String($0.width) } ?? "",
+        e.user, e.item, e.swipe?.name ?? "", timestamp(e.at), e.position.map(String.init) ?? "",
+        e.deck?.description ?? "", e.drag.map { tenths(of: $0.dx) } ?? "",
+        e.drag?.width.map { String(Int($0)) } ?? "",
       ]
       out += cells.map(csvField).joined(separator: ",") + "\n"
     }
@@ -240,6 +240,9 @@ extension SampleData {
     let magnitude = value.magnitude
     return (value < 0 ? "-" : "") + String(magnitude / 10) + "." + String(magnitude % 10)
   }
+
+  /// A logged dx (a whole number of tenths) as `tenths` writes it.
+  static func tenths(of dx: Double) -> String { tenths(Int((dx * 10).rounded())) }
 
   /// Local wall-clock seconds as ISO 8601 with the sample's offset: `2026-11-20T19:05:12+09:00`.
   static func timestamp(_ at: Int64) -> String {

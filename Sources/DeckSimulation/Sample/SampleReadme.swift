@@ -1,9 +1,10 @@
 import DeckCore
+import DeckIO
 
 extension SampleData {
   /// Data/README.md: what the files hold, their fields, figures computed from the data, and how
   /// to regenerate them. One section per function; sections are separated by a blank line.
-  static func readme(seed: UInt64, events: [SampleEvent]) -> String {
+  static func readme(seed: UInt64, events: [LogEvent]) -> String {
     [
       readmeIntro(seed: seed, events: events), readmeCatalog(), readmeUsers(),
       readmeSwipeLog(events), readmeRegenerating(),
@@ -24,7 +25,7 @@ extension SampleData {
   }
 
   /// The title, where the data comes from, and the files.
-  private static func readmeIntro(seed: UInt64, events: [SampleEvent]) -> String {
+  private static func readmeIntro(seed: UInt64, events: [LogEvent]) -> String {
     let categories = categoryCounts().count
     return """
       # Sample data
@@ -107,13 +108,13 @@ extension SampleData {
   }
 
   /// The log's figures, fields and how it is made, with examples from the log itself.
-  private static func readmeSwipeLog(_ events: [SampleEvent]) -> String {
-    let right = events.filter { $0.committed == .right }.count
-    let left = events.filter { $0.committed == .left }.count
+  private static func readmeSwipeLog(_ events: [LogEvent]) -> String {
+    let right = events.filter { committed($0) == .right }.count
+    let left = events.filter { committed($0) == .left }.count
     let drags = events.filter { $0.drag != nil }.count
-    let hesitations = events.filter { $0.drag != nil && $0.committed == nil }.count
+    let hesitations = events.filter { $0.drag != nil && committed($0) == nil }.count
     var sessionKeys: Set<String> = []
-    for e in events { sessionKeys.insert(e.user + " " + e.deck.description) }
+    for e in events { sessionKeys.insert(e.user + " " + e.deck!.description) }
     let firstSwipe = events.first { $0.swipe != nil }
     let firstDrag = events.first { $0.drag != nil }
     let exampleEvents = [firstSwipe, firstDrag].compactMap { $0 }.map(eventJSON).joined(
