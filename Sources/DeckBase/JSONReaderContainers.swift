@@ -52,19 +52,7 @@ extension JSONTreeReader {
         indexByKey[key] = members.count
         members.append(member)
       }
-      try skipWhitespace()
-      guard i < b.count else {
-        throw unclosed("object", "'}'", loc, short: "unexpected end of line in an object")
-      }
-      if b[i] == UInt8(ascii: ",") {
-        i += 1
-        continue
-      }
-      if b[i] == UInt8(ascii: "}") {
-        i += 1
-        break
-      }
-      throw unexpected("',' or '}' after the value of '\(key)'", short: "expected ',' or '}'")
+      if try !another(in: "object", closedBy: "}", loc, after: "the value of '\(key)'") { break }
     }
     depth -= 1
     return JSONValue(.object(JSONObject(members: members, indexByKey: indexByKey)), at: loc)
@@ -97,22 +85,32 @@ extension JSONTreeReader {
       } else {
         elements.append(try value())
       }
-      try skipWhitespace()
-      guard i < b.count else {
-        throw unclosed("array", "']'", loc, short: "unexpected end of line in an array")
-      }
-      if b[i] == UInt8(ascii: ",") {
-        i += 1
-        continue
-      }
-      if b[i] == UInt8(ascii: "]") {
-        i += 1
-        break
-      }
-      throw unexpected("',' or ']' after an array element", short: "expected ',' or ']'")
+      if try !another(in: "array", closedBy: "]", loc, after: "an array element") { break }
     }
     depth -= 1
     return JSONValue(.array(elements), at: loc)
+  }
+
+  /// After a member of an object or an element of an array (`what`, opened at `position`):
+  /// true past a ',' (another follows), false past its `closer` (it ends); anything else fails.
+  @inline(__always)
+  mutating func another(
+    in what: String, closedBy closer: Unicode.Scalar, _ position: JSONPosition,
+    after: @autoclosure () -> String
+  ) throws(JSONSyntaxError) -> Bool {
+    try skipWhitespace()
+    guard i < b.count else {
+      throw unclosed(what, "'\(closer)'", position, short: "unexpected end of line in an \(what)")
+    }
+    if b[i] == UInt8(ascii: ",") {
+      i += 1
+      return true
+    }
+    if b[i] == UInt8(ascii: closer) {
+      i += 1
+      return false
+    }
+    throw unexpected("',' or '\(closer)' after \(after())", short: "expected ',' or '\(closer)'")
   }
 
   mutating func unclosed(

@@ -76,8 +76,9 @@ extension HistoryState {
         right: user.swipes[0], left: user.swipes[1])
       next += k
     }
-    let (itemRight, itemLeft) = itemTotals()
-    let (positionShown, positionRight) = positionTotals()
+    // Right and left swipes per item; swipes and right swipes per position up to the highest.
+    let (itemRight, itemLeft) = Self.unzipped(itemCounts, count: itemCount)
+    let (positionShown, positionRight) = Self.unzipped(positions, count: topPosition)
     return History(
       itemRight: itemRight, itemLeft: itemLeft, users: UserHistories(byUser),
       positionShown: positionShown, positionRight: positionRight, right: swipes[0],
@@ -167,26 +168,18 @@ extension HistoryState {
     return k
   }
 
-  /// Right and left swipes per item, as arrays.
-  private func itemTotals() -> (right: [Int32], left: [Int32]) {
-    var itemRight = [Int32](repeating: 0, count: itemCount)
-    var itemLeft = [Int32](repeating: 0, count: itemCount)
-    for i in 0..<itemCount {
-      itemRight[i] = itemCounts[2 * i]
-      itemLeft[i] = itemCounts[2 * i + 1]
+  /// `count` pairs stored one after the other, as the array of their first and that of their
+  /// second halves.
+  private static func unzipped(_ pairs: UnsafeMutablePointer<Int32>, count: Int) -> (
+    [Int32], [Int32]
+  ) {
+    var first = [Int32](repeating: 0, count: count)
+    var second = [Int32](repeating: 0, count: count)
+    for i in 0..<count {
+      first[i] = pairs[2 * i]
+      second[i] = pairs[2 * i + 1]
     }
-    return (itemRight, itemLeft)
-  }
-
-  /// Swipes and right swipes per position up to the highest seen, as arrays.
-  private func positionTotals() -> (shown: [Int32], right: [Int32]) {
-    var positionShown = [Int32](repeating: 0, count: topPosition)
-    var positionRight = [Int32](repeating: 0, count: topPosition)
-    for p in 0..<topPosition {
-      positionShown[p] = positions[2 * p]
-      positionRight[p] = positions[2 * p + 1]
-    }
-    return (positionShown, positionRight)
+    return (first, second)
   }
 }
 

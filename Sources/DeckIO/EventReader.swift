@@ -502,17 +502,7 @@ package struct EventReader {
         start = 0
       }
       if filled == capacity {
-        guard capacity < EventReader.maxRecordBytes else {
-          throw .malformed(
-            SourceLocation(file: name, line: nextLine),
-            message: "a record of more than \(EventReader.maxRecordBytes >> 20) MiB without a line "
-              + "end; a swipe log has one event per line (is this the right file?)")
-        }
-        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
-        bigger.update(from: buffer, count: filled)
-        buffer.deallocate()
-        buffer = bigger
-        capacity *= 2
+        try grow(&buffer, &capacity, filled: filled, name: name, line: nextLine)
       }
       let n = try input.read(into: buffer + filled, count: capacity - filled, name: name)
       if n == 0 { eof = true }
@@ -525,18 +515,7 @@ package struct EventReader {
         // file tells the same.
         if filled < EventFormat.magicLength && !eof { continue }
         atFileStart = false
-        // Once per file: compressed bytes would fail at line 1 with a message about UTF-8 or
-        // JSON that hides what is wrong.
-        if let compression = EventFormat.compression(
-          ofBytes: UnsafeBufferPointer(start: buffer, count: filled))
-        {
-          throw .invalid(
-            path: name,
-            message: EventFormat.compressedLogMessage(
-              name: name, compression, despiteName: EventFormat.forPath(name) != nil,
-              advice: options.compressedLogAdvice))
-        }
-        if filled >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { start = 3 }
+        start = try fileStartSkip(UnsafeBufferPointer(start: buffer, count: filled), name: name)
       }
 
       // Records in [start, filled).
@@ -545,60 +524,19 @@ package struct EventReader {
         do {
           outcome = try parser.parse(buffer + start, available: filled - start, eof: eof, D.self)
         } catch let failure {
-          // The bad record ends at the first line break at or after the failure (past a whole
-          // quoted CSV record when the failure is about a value in it).
-          guard let end = parser.recordEnd(after: failure, buffer + start, filled - start, eof)
+          guard
+            let end = try skipBadRecord(
+              failure, parser, buffer + start, filled - start, eof, name: name,
+              line: nextLine, firstRowLine: firstRowLine, &file)
           else { break }  // need more bytes to see where the bad record ends
-          let record = UnsafeBufferPointer(start: buffer + start, count: end.consumed)
-          if let other = failure.rowDelimiter, firstRowLine > 0, nextLine == firstRowLine {
-            throw .malformed(
-              SourceLocation(file: name, line: nextLine),
-              message: parser.delimiter.wrongRowDelimiter(
-                other, givenHeader: options.csvHeader != nil))
-          }
-          let location = failure.location(in: record, file: name, firstLine: nextLine)
-          let error = DeckIOError.malformed(location, message: failure.message)
-          guard options.skipBadLines && !failure.fatal else { throw error }
-          if let cr = end.loneCR {
-            // Past the failure, before any line feed, a CR alone: the file may end its lines with
-            // CR only, and skipping "the line" would skip all of it. (In a CSV record broken
-            // before a quoted field, a CR inside those quotes counts too: the run stops there.)
-            let at = LineFailure.loneCarriageReturn(at: cr)
-            throw .malformed(
-              at.location(in: record, file: name, firstLine: nextLine), message: at.message)
-          }
-          if file.skippedLines == 0 { file.firstSkippedLine = nextLine }
-          file.skippedLines += 1
-          file.lines += end.lines
           nextLine += end.lines
           start += end.consumed
-          if let onReject = options.onReject {
-            try onReject(EventReject(error: error, text: trimmedLine(record)))
-          }
           continue
         }
         if outcome.kind == .needMore { break }  // the record continues past the buffer
-        switch outcome.kind {
-        case .event:
-          var e = parser.event
-          e.line = nextLine
-          file.events += 1
-          if e.swipe == .right { file.right += 1 } else { file.left += 1 }
-          if sink.event(e) == .unknownItem {
-            // Only the first unknown dish's line is kept: the common path pays nothing.
-            if file.unknownItemEvents == 0 { file.firstUnknownItemLine = nextLine }
-            file.unknownItemEvents += 1
-            noteUnknown(e.item, in: &stats)
-          }
-        case .hesitation:
-          file.hesitations += 1
-        case .neutral:
-          file.neutral += 1
-        case .header:
-          if headerStartsFile { firstRowLine = nextLine + outcome.lines }
-        case .blank, .needMore:
-          break
-        }
+        tally(
+          outcome, parser.event, line: nextLine, into: &sink, &file, &stats,
+          firstRowLine: &firstRowLine, headerStartsFile: headerStartsFile)
         file.lines += outcome.lines
         nextLine += outcome.lines
         start += outcome.consumed
@@ -607,6 +545,109 @@ package struct EventReader {
     }
     file.untimed = parser.untimed
     return file
+  }
+
+  /// Doubles the read buffer, which one record fills; refuses a record over `maxRecordBytes`.
+  private func grow(
+    _ buffer: inout UnsafeMutablePointer<UInt8>, _ capacity: inout Int, filled: Int,
+    name: String, line: Int
+  ) throws(DeckIOError) {
+    guard capacity < EventReader.maxRecordBytes else {
+      throw .malformed(
+        SourceLocation(file: name, line: line),
+        message: "a record of more than \(EventReader.maxRecordBytes >> 20) MiB without a line "
+          + "end; a swipe log has one event per line (is this the right file?)")
+    }
+    let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+    bigger.update(from: buffer, count: filled)
+    buffer.deallocate()
+    buffer = bigger
+    capacity *= 2
+  }
+
+  /// Once per file, its first bytes: refuses compressed bytes (they would fail at line 1 with a
+  /// message about UTF-8 or JSON that hides what is wrong); returns how many bytes of a byte
+  /// order mark to skip.
+  private func fileStartSkip(_ head: UnsafeBufferPointer<UInt8>, name: String)
+    throws(DeckIOError) -> Int
+  {
+    if let compression = EventFormat.compression(ofBytes: head) {
+      throw .invalid(
+        path: name,
+        message: EventFormat.compressedLogMessage(
+          name: name, compression, despiteName: EventFormat.forPath(name) != nil,
+          advice: options.compressedLogAdvice))
+    }
+    return head.count >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF ? 3 : 0
+  }
+
+  /// Counts a record read at `line` in `file`, and hands its event to `sink`; a header that
+  /// starts the file tells the line of the file's first row.
+  @inline(__always)
+  private func tally<S: EventSink>(
+    _ outcome: RecordOutcome, _ event: RawEvent, line: Int, into sink: inout S,
+    _ file: inout EventFileStats, _ stats: inout EventReadStats, firstRowLine: inout Int,
+    headerStartsFile: Bool
+  ) {
+    switch outcome.kind {
+    case .event:
+      var e = event
+      e.line = line
+      file.events += 1
+      if e.swipe == .right { file.right += 1 } else { file.left += 1 }
+      if sink.event(e) == .unknownItem {
+        // Only the first unknown dish's line is kept: the common path pays nothing.
+        if file.unknownItemEvents == 0 { file.firstUnknownItemLine = line }
+        file.unknownItemEvents += 1
+        noteUnknown(e.item, in: &stats)
+      }
+    case .hesitation:
+      file.hesitations += 1
+    case .neutral:
+      file.neutral += 1
+    case .header:
+      if headerStartsFile { firstRowLine = line + outcome.lines }
+    case .blank, .needMore:
+      break
+    }
+  }
+
+  /// A record at `line` that failed: the failure as the reader's error, thrown unless bad lines
+  /// are skipped; else the record is counted as skipped (and handed to `onReject`) and its end
+  /// returned. nil when more bytes are needed to see where the bad record ends.
+  @inline(never)
+  private func skipBadRecord(
+    _ failure: LineFailure, _ parser: RecordParser, _ p: UnsafePointer<UInt8>,
+    _ available: Int, _ eof: Bool, name: String, line: Int, firstRowLine: Int,
+    _ file: inout EventFileStats
+  ) throws(DeckIOError) -> RecordEnd? {
+    // The bad record ends at the first line break at or after the failure (past a whole
+    // quoted CSV record when the failure is about a value in it).
+    guard let end = parser.recordEnd(after: failure, p, available, eof) else { return nil }
+    let record = UnsafeBufferPointer(start: p, count: end.consumed)
+    if let other = failure.rowDelimiter, firstRowLine > 0, line == firstRowLine {
+      throw .malformed(
+        SourceLocation(file: name, line: line),
+        message: parser.delimiter.wrongRowDelimiter(
+          other, givenHeader: options.csvHeader != nil))
+    }
+    let location = failure.location(in: record, file: name, firstLine: line)
+    let error = DeckIOError.malformed(location, message: failure.message)
+    guard options.skipBadLines && !failure.fatal else { throw error }
+    if let cr = end.loneCR {
+      // Past the failure, before any line feed, a CR alone: the file may end its lines with
+      // CR only, and skipping "the line" would skip all of it. (In a CSV record broken
+      // before a quoted field, a CR inside those quotes counts too: the run stops there.)
+      let at = LineFailure.loneCarriageReturn(at: cr)
+      throw .malformed(at.location(in: record, file: name, firstLine: line), message: at.message)
+    }
+    if file.skippedLines == 0 { file.firstSkippedLine = line }
+    file.skippedLines += 1
+    file.lines += end.lines
+    if let onReject = options.onReject {
+      try onReject(EventReject(error: error, text: trimmedLine(record)))
+    }
+    return end
   }
 
   private func noteUnknown(_ item: UnsafeBufferPointer<UInt8>, in stats: inout EventReadStats) {

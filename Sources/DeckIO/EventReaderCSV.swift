@@ -44,7 +44,10 @@ extension RecordParser {
     return try parseCSVRecordInGeneral(p, available: available, eof: eof, split: split, D.self)
   }
 
-  /// Every record but the usual one: `split` is its `csvSplitColumns` result, if any.
+  /// Every record but the usual one: `split` is its `csvSplitColumns` result, if any. Its steps
+  /// are functions inlined here (but the column loop, which only records with doubled quotes or
+  /// unusual values reach), so that the record's state stays in this frame's locals; the split
+  /// loop itself stays here, because the compiler stops inlining into a function this large.
   @inline(never)
   mutating func parseCSVRecordInGeneral<D: CSVSeparator>(
     _ p: UnsafePointer<UInt8>, available: Int, eof: Bool,
@@ -60,241 +63,270 @@ extension RecordParser {
     var contentEnd = 0
     var sawQuote = false
     if let split {
-      // The fields are in `csvEnds` only, not yet in `csvData` (see below).
+      // The fields are in `csvEnds` only: anything other than the usual record goes on by the
+      // column loop, which reads `csvData`.
       k = csvColumnCount
-      contentEnd = split.contentEnd
-      consumed = split.consumed
+      let ends = csvEnds
+      for c in 0..<k { csvSet(c, ends[c - 1] + 1, ends[c], 0) }
+      (contentEnd, consumed) = (split.contentEnd, split.consumed)
       high = split.nonASCII ? 0x80 : 0
     } else if fastPaths, let plain = csvSplitPlain(p, available, D.self) {
-      k = plain.fields
-      contentEnd = plain.contentEnd
-      consumed = plain.consumed
+      (k, contentEnd, consumed) = (plain.fields, plain.contentEnd, plain.consumed)
       high = plain.nonASCII ? 0x80 : 0
     } else {
       var i = 0
       while true {
+        var end = 0  // where the field ends: at its closing quote, or its comma or line end
         if i < available && p[i] == quote {
           sawQuote = true
-          var j = i + 1
-          var doubled = false
-          while true {
-            while j < available {
-              let c = p[j]
-              if c == quote { break }
-              if c == newline { lines += 1 }
-              high |= c
-              j += 1
-            }
-            if j == available {
-              if !eof { return .needMore }
-              var failure = LineFailure(
-                i, nil, "a quoted field is not closed; add the closing '\"' (double quotes inside)")
-              failure.recordEnd = RecordEnd(consumed: available, lines: lines)
-              throw failure
-            }
-            if j + 1 == available && !eof { return .needMore }
-            if j + 1 < available && p[j + 1] == quote {
-              doubled = true
-              j += 2
-              continue
-            }
-            break
+          guard
+            let (close, doubled) = try csvQuotedField(
+              p, from: i, available: available, eof: eof, lines: &lines, high: &high)
+          else { return .needMore }
+          csvSet(k, i + 1, close, doubled ? 1 : 2)
+          end = close + 1
+          if end < available && p[end] != comma && p[end] != newline && p[end] != cr {
+            throw csvAfterQuoteFailure(at: end, p[end], D.self)
           }
-          csvSet(k, i + 1, j, doubled ? 1 : 2)
-          k += 1
-          let after = j + 1
-          if after == available {
-            contentEnd = after
-            consumed = after
-            break
-          }
-          let c = p[after]
-          if c == comma {
-            i = after + 1
-            continue
-          }
-          if c == newline {
-            contentEnd = after
-            consumed = after + 1
-            break
-          }
-          if c == cr {
-            if after + 1 == available && !eof { return .needMore }
-            if after + 1 < available && p[after + 1] == newline {
-              contentEnd = after
-              consumed = after + 2
-              break
-            }
-            throw LineFailure.loneCarriageReturn(at: after)
-          }
-          if csvColumnCount < 0, let other = CSVDelimiter(rawValue: c), other.byte != comma {
-            // `"user";"item"` read with commas: the header's delimiter is another.
-            var failure = LineFailure(after, nil, delimiter.wrongDelimiter(other))
-            failure.fatal = true
-            throw failure
-          }
-          throw LineFailure(
-            after, nil,
-            "unexpected text after a closing quote; quote the whole field and double any '\"' in it"
-          )
         } else {
-          var j = i
-          while j < available {
-            // Eight bytes at a time: past plain ASCII ones (no comma, line feed, quote or CR)
-            // straight to the first other one.
-            if j + 8 <= available {
-              let w = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
-              let special =
-                (w & 0x8080_8080_8080_8080) | swarBytesEqual(w, comma) | swarBytesEqual(w, newline)
-                | swarBytesEqual(w, quote) | swarBytesEqual(w, cr)
-              if special == 0 {
-                j += 8
-                continue
-              }
-              j += special.trailingZeroBitCount >> 3
-            }
-            let c = p[j]
-            if c == comma || c == newline { break }
-            if c == cr {
-              // The CR of a CRLF ends the record; any other is refused.
-              if j + 1 < available {
-                if p[j + 1] == newline { break }
-                throw LineFailure.loneCarriageReturn(at: j)
-              }
-              if !eof { return .needMore }
-              throw LineFailure.loneCarriageReturn(at: j)
-            }
-            if c == quote {
-              throw LineFailure(
-                j, nil, "a '\"' inside an unquoted field; quote the whole field and double the '\"'"
-              )
-            }
-            high |= c
-            j += 1
-          }
-          if j == available && !eof { return .needMore }
-          if j < available && p[j] == comma {
-            csvSet(k, i, j, 0)
-            k += 1
-            i = j + 1
-            continue
-          }
-          // At the end of the input, a line feed, or the CR of a CRLF.
+          guard
+            let j = try csvPlainField(
+              p, from: i, available: available, eof: eof, high: &high, D.self)
+          else { return .needMore }
           csvSet(k, i, j, 0)
-          k += 1
-          contentEnd = j
-          consumed = j == available ? available : p[j] == cr ? j + 2 : j + 1
-          break
+          end = j
         }
+        k += 1
+        if end < available && p[end] == comma {
+          i = end + 1
+          continue
+        }
+        // At the end of the input, a line feed, or a CR (of a CRLF unless after quotes).
+        contentEnd = end
+        if end == available || p[end] == newline {
+          consumed = end == available ? end : end + 1
+        } else {
+          if end + 1 == available && !eof { return .needMore }
+          guard end + 1 < available && p[end + 1] == newline else {
+            throw LineFailure.loneCarriageReturn(at: end)
+          }
+          consumed = end + 2
+        }
+        break
       }
-    }
-
-    if split != nil {
-      // Anything other than the usual record goes on by the column loop, which reads `csvData`.
-      let ends = csvEnds
-      for c in 0..<k { csvSet(c, ends[c - 1] + 1, ends[c], 0) }
     }
     // Blank line: ignored (also before the header).
     if k == 1 && !sawQuote && csvData[1] == csvData[0] {
       return RecordOutcome(kind: .blank, consumed: consumed, lines: lines)
     }
+    // Phase 2: check, count and read the fields.
     do throws(LineFailure) {
-      if high >= 0x80 {
-        for f in 0..<k {
-          var x = csvData[3 * f]
-          let end = csvData[3 * f + 1]
-          while x < end {
-            if p[x] < 0x80 {
-              x += 1
-              continue
-            }
-            let len = utf8SequenceLength(p, x, end)
-            if len == 0 { throw invalidUTF8(p, x, columns.flatMap { f < $0.count ? $0[f] : nil }) }
-            x += len
-          }
-        }
-      }
+      if high >= 0x80 { try csvCheckUTF8(p, fields: k) }
       let columnCount = csvColumnCount
       guard columnCount >= 0 else {
         try readHeader(p, k)
         return RecordOutcome(kind: .header, consumed: consumed, lines: lines)
       }
       if k != columnCount {
-        var failure = LineFailure(
-          k > columnCount ? csvData[3 * columnCount] : contentEnd, nil,
-          "this row has \(TextLayout.plural(k, "field")) but the header has \(columnCount); "
-            + "quote fields that contain \(delimiter.plural)")
-        if k == 1 && csvData[2] == 0 && columnCount > 1 {
-          failure.rowDelimiter = delimiter.separating(
-            UnsafeBufferPointer(start: p + csvData[0], count: csvData[1] - csvData[0]))
-        }
-        throw failure
+        throw csvFieldCountFailure(p, fields: k, contentEnd: contentEnd)
       }
-      if fastPaths && csvByField && csvFieldValues(p, fromEnds: false) {
-        let kind = try finish(end: contentEnd)
-        return RecordOutcome(kind: kind, consumed: consumed, lines: lines)
-      }
-      fields = EventFields()
-      let columns = csvColumns
-      for c in 0..<k {
-        guard let field = EventField(rawValue: columns[c]) else {
-          if columns[c] == CSVFieldList.ratingColumn { try ratingField(p, c) }
-          continue
-        }
-        let start = csvData[3 * c]
-        let end = csvData[3 * c + 1]
-        if start == end {
-          switch field {
-          case .user, .item:
-            throw LineFailure(start, field, "empty; give a non-empty \(field.name) id")
-          case .at:
-            throw LineFailure(start, field, "empty; every event needs its time")
-          default:
-            continue  // not logged
-          }
-        }
-        fields.seen |= field.bit
-        var vp = p + start
-        var vn = end - start
-        if csvData[3 * c + 2] == 1 {
-          let scratch: ScratchBuffer
-          switch field {
-          case .user: scratch = userScratch
-          case .item: scratch = itemScratch
-          default: scratch = valueScratch
-          }
-          let v = undouble(p + start, vn, scratch)
-          vp = UnsafePointer(scratch.base)
-          vn = v
-        }
-        switch field {
-        case .user:
-          fields.user = UnsafeBufferPointer(start: vp, count: vn)
-        case .item:
-          fields.item = UnsafeBufferPointer(start: vp, count: vn)
-        case .swipe:
-          fields.swipe = try swipeValue(vp, vn, start)
-        case .at:
-          fields.at = try timestampValue(vp, vn, start)
-        case .position:
-          fields.position = try positionValue(vp, vn, start)
-        case .deck:
-          fields.deck = try dateValue(vp, vn, start)
-        case .propensity:
-          fields.propensity = try propensityValue(vp, vn, start)
-        case .prefixPropensity:
-          fields.prefixPropensity = try prefixPropensityValue(vp, vn, start)
-        case .dx:
-          fields.dx = try numberValue(vp, vn, start, .dx)
-          fields.dxOffset = start
-        case .width:
-          fields.width = try widthValue(vp, vn, start)
-        }
+      if !(fastPaths && csvByField && csvFieldValues(p, fromEnds: false)) {
+        try csvColumnValues(p, fields: k)
       }
       let kind = try finish(end: contentEnd)
       return RecordOutcome(kind: kind, consumed: consumed, lines: lines)
     } catch {
       throw located(error, consumed: consumed, lines: lines)
+    }
+  }
+
+  /// The quoted field whose opening quote is at `i`: where its closing quote is and whether it
+  /// holds doubled quotes; nil when the buffer ends before that is known. Counts the line feeds
+  /// in it and ORs its bytes into `high`.
+  @inline(__always)
+  func csvQuotedField(
+    _ p: UnsafePointer<UInt8>, from i: Int, available: Int, eof: Bool, lines: inout Int,
+    high: inout UInt8
+  ) throws(LineFailure) -> (close: Int, doubled: Bool)? {
+    var j = i + 1
+    var doubled = false
+    while true {
+      while j < available {
+        let c = p[j]
+        if c == quote { break }
+        if c == newline { lines += 1 }
+        high |= c
+        j += 1
+      }
+      if j == available {
+        if !eof { return nil }
+        var failure = LineFailure(
+          i, nil, "a quoted field is not closed; add the closing '\"' (double quotes inside)")
+        failure.recordEnd = RecordEnd(consumed: available, lines: lines)
+        throw failure
+      }
+      if j + 1 == available && !eof { return nil }
+      if j + 1 < available && p[j + 1] == quote {
+        doubled = true
+        j += 2
+        continue
+      }
+      return (j, doubled)
+    }
+  }
+
+  /// The end of the unquoted field that starts at `i` (its comma, line feed or CRLF, or the end
+  /// of the input); nil when the buffer ends before that is known. ORs its bytes into `high`.
+  @inline(__always)
+  func csvPlainField<D: CSVSeparator>(
+    _ p: UnsafePointer<UInt8>, from i: Int, available: Int, eof: Bool, high: inout UInt8,
+    _: D.Type
+  ) throws(LineFailure) -> Int? {
+    let comma = D.byte
+    var j = i
+    while j < available {
+      // Eight bytes at a time: past plain ASCII ones (no comma, line feed, quote or CR)
+      // straight to the first other one.
+      if j + 8 <= available {
+        let w = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
+        let special =
+          (w & 0x8080_8080_8080_8080) | swarBytesEqual(w, comma) | swarBytesEqual(w, newline)
+          | swarBytesEqual(w, quote) | swarBytesEqual(w, cr)
+        if special == 0 {
+          j += 8
+          continue
+        }
+        j += special.trailingZeroBitCount >> 3
+      }
+      let c = p[j]
+      if c == comma || c == newline { break }
+      if c == cr {
+        // The CR of a CRLF ends the record; any other is refused.
+        if j + 1 < available {
+          if p[j + 1] == newline { break }
+          throw LineFailure.loneCarriageReturn(at: j)
+        }
+        if !eof { return nil }
+        throw LineFailure.loneCarriageReturn(at: j)
+      }
+      if c == quote {
+        throw LineFailure(
+          j, nil, "a '\"' inside an unquoted field; quote the whole field and double the '\"'")
+      }
+      high |= c
+      j += 1
+    }
+    if j == available && !eof { return nil }
+    return j
+  }
+
+  /// Text after a closing quote, `c` at `at`: in a header read with another delimiter than its
+  /// own (`"user";"item"` read with commas), that is the mistake to tell.
+  func csvAfterQuoteFailure<D: CSVSeparator>(at: Int, _ c: UInt8, _: D.Type) -> LineFailure {
+    if csvColumnCount < 0, let other = CSVDelimiter(rawValue: c), other.byte != D.byte {
+      var failure = LineFailure(at, nil, delimiter.wrongDelimiter(other))
+      failure.fatal = true
+      return failure
+    }
+    return LineFailure(
+      at, nil,
+      "unexpected text after a closing quote; quote the whole field and double any '\"' in it")
+  }
+
+  /// Refuses invalid UTF-8 in the first `k` fields of `csvData`.
+  func csvCheckUTF8(_ p: UnsafePointer<UInt8>, fields k: Int) throws(LineFailure) {
+    for f in 0..<k {
+      var x = csvData[3 * f]
+      let end = csvData[3 * f + 1]
+      while x < end {
+        if p[x] < 0x80 {
+          x += 1
+          continue
+        }
+        let len = utf8SequenceLength(p, x, end)
+        if len == 0 { throw invalidUTF8(p, x, columns.flatMap { f < $0.count ? $0[f] : nil }) }
+        x += len
+      }
+    }
+  }
+
+  /// A row of `k` fields under a header of another count (with the delimiter the row seems to
+  /// use, when it is one field).
+  func csvFieldCountFailure(_ p: UnsafePointer<UInt8>, fields k: Int, contentEnd: Int)
+    -> LineFailure
+  {
+    let columnCount = csvColumnCount
+    var failure = LineFailure(
+      k > columnCount ? csvData[3 * columnCount] : contentEnd, nil,
+      "this row has \(TextLayout.plural(k, "field")) but the header has \(columnCount); "
+        + "quote fields that contain \(delimiter.plural)")
+    if k == 1 && csvData[2] == 0 && columnCount > 1 {
+      failure.rowDelimiter = delimiter.separating(
+        UnsafeBufferPointer(start: p + csvData[0], count: csvData[1] - csvData[0]))
+    }
+    return failure
+  }
+
+  /// The column loop: reads the `k` fields of `csvData` into `fields` one column at a time, and
+  /// fails at the first bad one. A call of its own: only records with doubled quotes or unusual
+  /// values come here.
+  mutating func csvColumnValues(_ p: UnsafePointer<UInt8>, fields k: Int) throws(LineFailure) {
+    fields = EventFields()
+    let columns = csvColumns
+    for c in 0..<k {
+      guard let field = EventField(rawValue: columns[c]) else {
+        if columns[c] == CSVFieldList.ratingColumn { try ratingField(p, c) }
+        continue
+      }
+      let start = csvData[3 * c]
+      let end = csvData[3 * c + 1]
+      if start == end {
+        switch field {
+        case .user, .item:
+          throw LineFailure(start, field, "empty; give a non-empty \(field.name) id")
+        case .at:
+          throw LineFailure(start, field, "empty; every event needs its time")
+        default:
+          continue  // not logged
+        }
+      }
+      fields.seen |= field.bit
+      var vp = p + start
+      var vn = end - start
+      if csvData[3 * c + 2] == 1 {
+        let scratch: ScratchBuffer
+        switch field {
+        case .user: scratch = userScratch
+        case .item: scratch = itemScratch
+        default: scratch = valueScratch
+        }
+        let v = undouble(p + start, vn, scratch)
+        vp = UnsafePointer(scratch.base)
+        vn = v
+      }
+      switch field {
+      case .user:
+        fields.user = UnsafeBufferPointer(start: vp, count: vn)
+      case .item:
+        fields.item = UnsafeBufferPointer(start: vp, count: vn)
+      case .swipe:
+        fields.swipe = try swipeValue(vp, vn, start)
+      case .at:
+        fields.at = try timestampValue(vp, vn, start)
+      case .position:
+        fields.position = try positionValue(vp, vn, start)
+      case .deck:
+        fields.deck = try dateValue(vp, vn, start)
+      case .propensity:
+        fields.propensity = try propensityValue(vp, vn, start)
+      case .prefixPropensity:
+        fields.prefixPropensity = try prefixPropensityValue(vp, vn, start)
+      case .dx:
+        fields.dx = try numberValue(vp, vn, start, .dx)
+        fields.dxOffset = start
+      case .width:
+        fields.width = try widthValue(vp, vn, start)
+      }
     }
   }
 
@@ -412,17 +444,22 @@ extension RecordParser {
       failure.label = ratingLabel
       throw failure
     }
-    var vp = p + start
-    var vn = end - start
-    if csvData[3 * c + 2] == 1 {
-      vn = undouble(p + start, vn, valueScratch)
-      vp = UnsafePointer(valueScratch.base)
-    }
+    let (vp, vn) = csvFieldBytes(p, c)
     fields.rating = try ratingValue(vp, vn, start)
     fields.seen |= RecordParser.ratingBit
   }
 
   /// Copies a quoted field's content with `""` turned into `"`; returns the new length.
+  /// Field `c` of `csvData` as bytes and count, its doubled quotes undoubled (in
+  /// `valueScratch`, until the next such field).
+  func csvFieldBytes(_ p: UnsafePointer<UInt8>, _ c: Int) -> (UnsafePointer<UInt8>, Int) {
+    let start = csvData[3 * c]
+    let n = csvData[3 * c + 1] - start
+    guard csvData[3 * c + 2] == 1 else { return (p + start, n) }
+    let undoubled = undouble(p + start, n, valueScratch)  // may move the scratch buffer
+    return (UnsafePointer(valueScratch.base), undoubled)
+  }
+
   func undouble(_ p: UnsafePointer<UInt8>, _ n: Int, _ scratch: ScratchBuffer) -> Int {
     scratch.reserve(n)
     let out = scratch.base

@@ -21,12 +21,7 @@ extension RecordParser {
     var seen: UInt16 = 0
     for c in 0..<k {
       let start = csvData[3 * c]
-      var n = csvData[3 * c + 1] - start
-      var np = p + start
-      if csvData[3 * c + 2] == 1 {
-        n = undouble(p + start, n, valueScratch)
-        np = UnsafePointer(valueScratch.base)
-      }
+      let (np, n) = csvFieldBytes(p, c)
       let field = EventField.identify(np, n)
       if let field {
         if seen & field.bit != 0 {
@@ -69,12 +64,7 @@ extension RecordParser {
     var offsets: [Int] = []
     for c in 0..<k {
       let start = csvData[3 * c]
-      var n = csvData[3 * c + 1] - start
-      var np = p + start
-      if csvData[3 * c + 2] == 1 {
-        n = undouble(p + start, n, valueScratch)
-        np = UnsafePointer(valueScratch.base)
-      }
+      let (np, n) = csvFieldBytes(p, c)
       names.append(String(decoding: UnsafeBufferPointer(start: np, count: n), as: UTF8.self))
       offsets.append(start)
     }

@@ -60,12 +60,7 @@ struct SniffedInput<Base: ByteInput>: ByteInput {
   mutating func read(into p: UnsafeMutablePointer<UInt8>, count: Int, name: String)
     throws(DeckIOError) -> Int
   {
-    if served < head.count {
-      let n = min(count, head.count - served)
-      head.withUnsafeBufferPointer { p.update(from: $0.baseAddress! + served, count: n) }
-      served += n
-      return n
-    }
+    if let n = serve(head, &served, into: p, count: count) { return n }
     return ended ? 0 : try base.read(into: p, count: count, name: name)
   }
 }
@@ -116,12 +111,21 @@ struct HeaderedInput<Base: ByteInput>: ByteInput {
   mutating func read(into p: UnsafeMutablePointer<UInt8>, count: Int, name: String)
     throws(DeckIOError) -> Int
   {
-    if served < header.count {
-      let n = min(count, header.count - served)
-      header.withUnsafeBufferPointer { p.update(from: $0.baseAddress! + served, count: n) }
-      served += n
-      return n
-    }
+    if let n = serve(header, &served, into: p, count: count) { return n }
     return try base.read(into: p, count: count, name: name)
   }
+}
+
+/// Copies to `p` the next bytes of `prefix` (at most `count`) past the `served` ones, for an
+/// input that hands out bytes it holds before those of its source: how many, or nil once all
+/// of them are served.
+@inline(__always)
+func serve(
+  _ prefix: [UInt8], _ served: inout Int, into p: UnsafeMutablePointer<UInt8>, count: Int
+) -> Int? {
+  guard served < prefix.count else { return nil }
+  let n = min(count, prefix.count - served)
+  prefix.withUnsafeBufferPointer { p.update(from: $0.baseAddress! + served, count: n) }
+  served += n
+  return n
 }

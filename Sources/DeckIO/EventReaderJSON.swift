@@ -310,15 +310,7 @@ extension RecordParser {
       }
       return end.close + 1
     case .position, .propensity, .prefixPropensity, .dx, .width:
-      var j = i
-      while j < n {
-        let d = p[j]
-        let isNumberByte =
-          (d &- UInt8(ascii: "0") < 10) || d == UInt8(ascii: "-") || d == UInt8(ascii: "+")
-          || d == UInt8(ascii: ".") || d | 0x20 == UInt8(ascii: "e")
-        if !isNumberByte { break }
-        j += 1
-      }
+      let j = jsonNumberEnd(p, i, n)
       if j == i {
         throw LineFailure(
           i, field, "expected a number, found \(tokenText(p, i, n)); \(expectation(field))")
@@ -497,15 +489,7 @@ extension RecordParser {
     case UInt8(ascii: "n"):
       if isLiteral(p, i, n, "null") { return i + 4 }
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-      var j = i
-      while j < n {
-        let d = p[j]
-        let isNumberByte =
-          (d &- UInt8(ascii: "0") < 10) || d == UInt8(ascii: "-") || d == UInt8(ascii: "+")
-          || d == UInt8(ascii: ".") || d | 0x20 == UInt8(ascii: "e")
-        if !isNumberByte { break }
-        j += 1
-      }
+      let j = jsonNumberEnd(p, i, n)
       guard parseNumber(p + i, j - i) != nil else {
         throw LineFailure(i, nil, "\(quoted(p + i, j - i)) is not a valid JSON number")
       }
@@ -515,4 +499,20 @@ extension RecordParser {
     }
     throw unexpected(p, i, n, "a JSON value")
   }
+}
+
+/// The end of the run of bytes from `i` that may spell a JSON number (digits, signs, '.', 'e'):
+/// where the number's token ends, valid or not.
+@inline(__always)
+private func jsonNumberEnd(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
+  var j = i
+  while j < n {
+    let d = p[j]
+    let isNumberByte =
+      (d &- UInt8(ascii: "0") < 10) || d == UInt8(ascii: "-") || d == UInt8(ascii: "+")
+      || d == UInt8(ascii: ".") || d | 0x20 == UInt8(ascii: "e")
+    if !isNumberByte { break }
+    j += 1
+  }
+  return j
 }

@@ -407,12 +407,7 @@ private struct PartInput: ByteInput {
   mutating func read(into p: UnsafeMutablePointer<UInt8>, count: Int, name: String)
     throws(DeckIOError) -> Int
   {
-    if served < prelude.count {
-      let n = min(count, prelude.count - served)
-      prelude.withUnsafeBufferPointer { p.update(from: $0.baseAddress! + served, count: n) }
-      served += n
-      return n
-    }
+    if let n = serve(prelude, &served, into: p, count: count) { return n }
     guard offset < end else { return 0 }
     let n = try file.read(into: p, count: min(count, end - offset), at: offset)
     offset += n

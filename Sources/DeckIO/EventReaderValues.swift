@@ -205,29 +205,30 @@ extension RecordParser {
   func propensityValue(_ p: UnsafePointer<UInt8>, _ n: Int, _ off: Int) throws(LineFailure)
     -> Double
   {
-    let v = try numberValue(p, n, off, .propensity)
-    guard v > 0 && v <= 1 else {
-      throw LineFailure(
-        off, .propensity,
-        RangeText.outOfRange(
-          shortText(p, n),
-          give: "the probability the ranking had of showing it there, above 0 and up to 1"))
-    }
-    return v
+    try probabilityValue(
+      p, n, off, .propensity,
+      give: "the probability the ranking had of showing it there, above 0 and up to 1")
   }
 
   @inline(__always)
   func prefixPropensityValue(_ p: UnsafePointer<UInt8>, _ n: Int, _ off: Int)
     throws(LineFailure) -> Double
   {
-    let v = try numberValue(p, n, off, .prefixPropensity)
+    try probabilityValue(
+      p, n, off, .prefixPropensity,
+      give: "the probability the ranking had of showing the deck's cards from position 1 to "
+        + "this one, in their order, above 0 and up to 1")
+  }
+
+  /// A probability above 0 and up to 1 in `field`; out of range, the failure says what to give.
+  @inline(__always)
+  func probabilityValue(
+    _ p: UnsafePointer<UInt8>, _ n: Int, _ off: Int, _ field: EventField,
+    give: @autoclosure () -> String
+  ) throws(LineFailure) -> Double {
+    let v = try numberValue(p, n, off, field)
     guard v > 0 && v <= 1 else {
-      throw LineFailure(
-        off, .prefixPropensity,
-        RangeText.outOfRange(
-          shortText(p, n),
-          give: "the probability the ranking had of showing the deck's cards from position 1 to "
-            + "this one, in their order, above 0 and up to 1"))
+      throw LineFailure(off, field, RangeText.outOfRange(shortText(p, n), give: give()))
     }
     return v
   }

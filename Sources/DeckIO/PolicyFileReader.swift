@@ -219,91 +219,11 @@ package struct PolicyFile: Sendable, Equatable {
       let line = Array(bytes[start..<(crlf ? end - 1 : end)])
       start = end + 1
       guard line.contains(where: { !($0 == 0x20 || $0 == 0x09) }) else { continue }
-      let value: JSONValue
-      do {
-        value = try JSONParser.parseRecord(line, file: file)
-      } catch {
-        guard case .malformed(var location, let message) = error else { throw error }
-        location.line = number
-        throw .malformed(location, message: message)
-      }
-      func fail(_ at: JSONValue?, _ field: String, _ message: String) -> DeckIOError {
-        .malformed(
-          SourceLocation(file: file, line: number, column: at?.column, field: field),
-          message: message)
-      }
-      guard let object = value.objectValue else {
-        throw fail(
-          value, "deck",
-          "a line is \(value.typeDescription); expected an object such as {\"deck\":[\"ramen\"],"
-            + "\"probability\":0.5}")
-      }
-      for key in object.keys where !["diner", "day", "deck", "probability"].contains(key) {
-        let near = closestMatch(key, ["diner", "day", "deck", "probability"])
-        throw fail(
-          object[key], key,
-          "unknown field '\(key)'\(near.map { " (did you mean '\($0)'?)" } ?? ""); a line has"
-            + " deck, probability and optionally diner and day")
-      }
-      var diner: String?
-      if let d = object["diner"], !d.isNull {
-        guard let text = d.stringValue else {
-          throw fail(d, "diner", "the diner is \(d.typeDescription); expected a string id")
-        }
-        diner = text.isEmpty ? nil : text
-      }
-      var day: DeckDate?
-      if let d = object["day"], !d.isNull {
-        guard let text = d.stringValue, text.isEmpty || DeckDate.parse(text) != nil else {
-          throw fail(
-            d, "day",
-            "\(d.stringValue.map { "'\($0)'" } ?? d.typeDescription) is not a date;"
-              + " expected \"YYYY-MM-DD\" or null (every day)")
-        }
-        day = text.isEmpty ? nil : DeckDate.parse(text)
-      }
-      guard let deckValue = object["deck"] else {
-        throw fail(value, "deck", "no deck; give the deck's dishes as an array of ids")
-      }
-      guard let elements = deckValue.arrayValue else {
-        throw fail(
-          deckValue, "deck", "the deck is \(deckValue.typeDescription); expected an array of ids")
-      }
-      guard elements.count <= maxPosition else {
-        throw fail(
-          deckValue, "deck",
-          "a deck of \(elements.count) dishes; a deck holds at most \(maxPosition)")
-      }
-      var items: [Int32] = []
-      items.reserveCapacity(elements.count)
-      for element in elements {
-        guard let id = element.stringValue else {
-          throw fail(element, "deck", "a dish is \(element.typeDescription); expected a string id")
-        }
-        guard let item = catalog.index(of: id) else {
-          let near = closestMatch(id, catalog.items.map(\.id)).map { " (did you mean '\($0)'?)" }
-          throw fail(
-            element, "deck",
-            "'\(id)' is not a dish of the catalog\(near ?? ""); a policy can only show catalog"
-              + " dishes")
-        }
-        guard !items.contains(item) else {
-          throw fail(element, "deck", "'\(id)' is twice in the deck; a deck shows a dish once")
-        }
-        items.append(item)
-      }
-      guard let p = object["probability"] else {
-        throw fail(value, "probability", "no probability; give the deck's probability")
-      }
-      guard let probability = p.doubleValue, probability.isFinite, probability >= 0,
-        probability <= 1
-      else {
-        throw fail(
-          p, "probability",
-          "\(p.numberText.map { "'\($0)'" } ?? p.typeDescription) is not a probability;"
-            + " expected a number from 0 to 1")
-      }
-      let key = Key(diner: diner, day: day)
+      let fail = DeckLineFailure(file: file, line: number)
+      let (value, object) = try deckObject(line, fail)
+      let key = try deckKey(object, fail)
+      let (deckValue, items) = try deckItems(value, object, catalog: catalog, fail)
+      let (p, probability) = try deckProbability(value, object, fail)
       if totals[key] == nil { policy.keys.append(key) }
       guard seen[key, default: []].insert(items).inserted else {
         throw fail(
@@ -337,6 +257,127 @@ package struct PolicyFile: Sendable, Equatable {
       }
     }
     return policy
+  }
+
+  /// A failure in line `line` of a JSON Lines policy, at a value (its column) and a field.
+  private struct DeckLineFailure {
+    var file: String
+    var line: Int
+
+    func callAsFunction(_ at: JSONValue?, _ field: String, _ message: String) -> DeckIOError {
+      .malformed(
+        SourceLocation(file: file, line: line, column: at?.column, field: field), message: message)
+    }
+  }
+
+  private static let deckFields = ["diner", "day", "deck", "probability"]
+
+  /// A JSON Lines policy line as an object of known fields.
+  private static func deckObject(_ line: [UInt8], _ fail: DeckLineFailure)
+    throws(DeckIOError) -> (JSONValue, JSONObject)
+  {
+    let value: JSONValue
+    do {
+      value = try JSONParser.parseRecord(line, file: fail.file)
+    } catch {
+      guard case .malformed(var location, let message) = error else { throw error }
+      location.line = fail.line
+      throw .malformed(location, message: message)
+    }
+    guard let object = value.objectValue else {
+      throw fail(
+        value, "deck",
+        "a line is \(value.typeDescription); expected an object such as {\"deck\":[\"ramen\"],"
+          + "\"probability\":0.5}")
+    }
+    for key in object.keys where !deckFields.contains(key) {
+      let near = closestMatch(key, deckFields)
+      throw fail(
+        object[key], key,
+        "unknown field '\(key)'\(near.map { " (did you mean '\($0)'?)" } ?? ""); a line has"
+          + " deck, probability and optionally diner and day")
+    }
+    return (value, object)
+  }
+
+  /// The group a line's deck is in: its diner and day, each nil (every one) when absent, null
+  /// or empty.
+  private static func deckKey(_ object: JSONObject, _ fail: DeckLineFailure)
+    throws(DeckIOError) -> Key
+  {
+    var diner: String?
+    if let d = object["diner"], !d.isNull {
+      guard let text = d.stringValue else {
+        throw fail(d, "diner", "the diner is \(d.typeDescription); expected a string id")
+      }
+      diner = text.isEmpty ? nil : text
+    }
+    var day: DeckDate?
+    if let d = object["day"], !d.isNull {
+      guard let text = d.stringValue, text.isEmpty || DeckDate.parse(text) != nil else {
+        throw fail(
+          d, "day",
+          "\(d.stringValue.map { "'\($0)'" } ?? d.typeDescription) is not a date;"
+            + " expected \"YYYY-MM-DD\" or null (every day)")
+      }
+      day = text.isEmpty ? nil : DeckDate.parse(text)
+    }
+    return Key(diner: diner, day: day)
+  }
+
+  /// A line's deck: its value and its dishes, catalog dishes each once.
+  private static func deckItems(
+    _ value: JSONValue, _ object: JSONObject, catalog: Catalog, _ fail: DeckLineFailure
+  ) throws(DeckIOError) -> (JSONValue, [Int32]) {
+    guard let deckValue = object["deck"] else {
+      throw fail(value, "deck", "no deck; give the deck's dishes as an array of ids")
+    }
+    guard let elements = deckValue.arrayValue else {
+      throw fail(
+        deckValue, "deck", "the deck is \(deckValue.typeDescription); expected an array of ids")
+    }
+    guard elements.count <= maxPosition else {
+      throw fail(
+        deckValue, "deck",
+        "a deck of \(elements.count) dishes; a deck holds at most \(maxPosition)")
+    }
+    var items: [Int32] = []
+    items.reserveCapacity(elements.count)
+    for element in elements {
+      guard let id = element.stringValue else {
+        throw fail(element, "deck", "a dish is \(element.typeDescription); expected a string id")
+      }
+      guard let item = catalog.index(of: id) else {
+        let near = closestMatch(id, catalog.items.map(\.id)).map { " (did you mean '\($0)'?)" }
+        throw fail(
+          element, "deck",
+          "'\(id)' is not a dish of the catalog\(near ?? ""); a policy can only show catalog"
+            + " dishes")
+      }
+      guard !items.contains(item) else {
+        throw fail(element, "deck", "'\(id)' is twice in the deck; a deck shows a dish once")
+      }
+      items.append(item)
+    }
+    return (deckValue, items)
+  }
+
+  /// A line's probability: its value and a number from 0 to 1.
+  private static func deckProbability(
+    _ value: JSONValue, _ object: JSONObject, _ fail: DeckLineFailure
+  ) throws(DeckIOError) -> (JSONValue, Double) {
+    guard let p = object["probability"] else {
+      throw fail(value, "probability", "no probability; give the deck's probability")
+    }
+    guard let probability = p.doubleValue, probability.isFinite, probability >= 0,
+      probability <= 1
+    else {
+      throw fail(
+        p, "probability",
+        "\(p.numberText.map { "'\($0)'" } ?? p.typeDescription) is not a probability;"
+          + " expected a number from 0 to 1")
+    }
+    return (p, probability)
   }
 
   /// "every diner on every day", "diner u07 on 2026-11-20", ...

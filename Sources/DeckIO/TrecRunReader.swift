@@ -56,10 +56,8 @@ package struct TrecRun: Sendable, Equatable {
   /// Reads a run file's bytes.
   package static func parse(_ bytes: [UInt8], file: String) throws(DeckIOError) -> TrecRun {
     // Ids by their bytes: two spellings of one character are two ids, as everywhere.
-    var queryIndex: [[UInt8]: Int32] = [:]
-    var queries: [String] = []
-    var docIndex: [[UInt8]: Int32] = [:]
-    var docs: [String] = []
+    var queries = InternedIDs()
+    var docs = InternedIDs()
     // Per query, its (document, score) pairs in file order.
     var entries: [[(doc: Int32, score: Double)]] = []
     // (query << 32 | document) of every line, to find a document listed twice.
@@ -70,54 +68,14 @@ package struct TrecRun: Sendable, Equatable {
     var start = 0
     let n = bytes.count
 
-    func fail(_ offset: Int, _ lineStart: Int, _ message: String) -> DeckIOError {
-      var column = 1
-      var k = lineStart
-      while k < offset && k < n {
-        if bytes[k] & 0xC0 != 0x80 { column += 1 }
-        k += 1
-      }
-      return .malformed(SourceLocation(file: file, line: line, column: column), message: message)
-    }
-
     while start < n {
       // The line [start, end), its line feed at `end` (or the end of the file).
       var end = start
       while end < n && bytes[end] != 0x0A { end += 1 }
       var contentEnd = end
       if contentEnd > start && bytes[contentEnd - 1] == 0x0D && end < n { contentEnd -= 1 }
-      if contentEnd - start > maxLineBytes {
-        throw fail(
-          start + maxLineBytes, start,
-          "the line is longer than \(maxLineBytes) bytes; a run line is query Q0 doc rank score"
-            + " tag")
-      }
-      // Fields: runs of bytes other than space and tab.
-      var fields: [Range<Int>] = []
-      var i = start
-      while i < contentEnd {
-        let b = bytes[i]
-        if b == 0x20 || b == 0x09 {
-          i += 1
-          continue
-        }
-        let fieldStart = i
-        while i < contentEnd && bytes[i] != 0x20 && bytes[i] != 0x09 {
-          let c = bytes[i]
-          if c == 0x0D {
-            throw fail(i, start, loneCarriageReturnMessage)
-          }
-          if c >= 0x80 {
-            guard let length = utf8SequenceLength(bytes, i) else {
-              throw fail(i, start, invalidUTF8Message(bytes, i))
-            }
-            i += length
-          } else {
-            i += 1
-          }
-        }
-        fields.append(fieldStart..<i)
-      }
+      let here = LineStart(file: file, line: line, start: start)
+      let fields = try self.fields(bytes, here, contentEnd: contentEnd)
       defer {
         line += 1
         start = end + 1
@@ -125,51 +83,36 @@ package struct TrecRun: Sendable, Equatable {
       if fields.isEmpty { continue }
       guard fields.count == 6 else {
         let at = fields.count > 6 ? fields[6].lowerBound : contentEnd
-        throw fail(
-          at, start,
+        throw here.failure(
+          bytes, at,
           "expected 6 fields (query Q0 doc rank score tag), found \(fields.count): fix the line")
       }
       func text(_ f: Int) -> String { String(decoding: bytes[fields[f]], as: UTF8.self) }
       let rank = text(3)
       guard Int(rank) != nil else {
-        throw fail(
-          fields[3].lowerBound, start, "rank \(rank.debugDescription) is not a whole number")
+        throw here.failure(
+          bytes, fields[3].lowerBound, "rank \(rank.debugDescription) is not a whole number")
       }
       let scoreText = text(4)
       guard let score = Double(scoreText), score.isFinite else {
-        throw fail(
-          fields[4].lowerBound, start, "score \(scoreText.debugDescription) is not a finite number")
+        throw here.failure(
+          bytes, fields[4].lowerBound,
+          "score \(scoreText.debugDescription) is not a finite number")
       }
-      let queryBytes = Array(bytes[fields[0]])
-      let q: Int32
-      if let known = queryIndex[queryBytes] {
-        q = known
-      } else {
-        q = Int32(queries.count)
-        queryIndex[queryBytes] = q
-        queries.append(text(0))
-        entries.append([])
-      }
-      let query = queries[Int(q)]
-      let docBytes = Array(bytes[fields[2]])
-      let d: Int32
-      if let known = docIndex[docBytes] {
-        d = known
-      } else {
-        d = Int32(docs.count)
-        docIndex[docBytes] = d
-        docs.append(text(2))
-      }
-      let doc = docs[Int(d)]
+      let (q, newQuery) = queries.id(bytes[fields[0]])
+      if newQuery { entries.append([]) }
+      let query = queries.names[Int(q)]
+      let d = docs.id(bytes[fields[2]]).id
+      let doc = docs.names[Int(d)]
       guard seen.insert(UInt64(UInt32(q)) << 32 | UInt64(UInt32(d))).inserted else {
-        throw fail(
-          fields[2].lowerBound, start,
+        throw here.failure(
+          bytes, fields[2].lowerBound,
           "doc \(doc.debugDescription) is listed twice for query \(query.debugDescription):"
             + " keep one line")
       }
       guard entries[Int(q)].count < maxRanks else {
-        throw fail(
-          fields[0].lowerBound, start,
+        throw here.failure(
+          bytes, fields[0].lowerBound,
           "query \(query.debugDescription) lists more than \(maxRanks) docs; a run ranks at most"
             + " \(maxRanks) per query (the longest deck)")
       }
@@ -177,16 +120,97 @@ package struct TrecRun: Sendable, Equatable {
       if tag == nil { tag = text(5) }
       lines += 1
     }
+    return TrecRun(
+      file: file, tag: tag, queries: queries.names,
+      rankings: trecOrder(entries, docs: docs.names), lines: lines)
+  }
 
-    // Equal scores: the document id later in byte order first, as trec_eval sorts.
+  /// The fields of the line from `here.start` to `contentEnd`: runs of bytes other than space and
+  /// tab. Refuses an over-long line, a carriage return and invalid UTF-8.
+  private static func fields(_ bytes: [UInt8], _ here: LineStart, contentEnd: Int)
+    throws(DeckIOError) -> [Range<Int>]
+  {
+    let start = here.start
+    if contentEnd - start > maxLineBytes {
+      throw here.failure(
+        bytes, start + maxLineBytes,
+        "the line is longer than \(maxLineBytes) bytes; a run line is query Q0 doc rank score"
+          + " tag")
+    }
+    var fields: [Range<Int>] = []
+    var i = start
+    while i < contentEnd {
+      let b = bytes[i]
+      if b == 0x20 || b == 0x09 {
+        i += 1
+        continue
+      }
+      let fieldStart = i
+      while i < contentEnd && bytes[i] != 0x20 && bytes[i] != 0x09 {
+        let c = bytes[i]
+        if c == 0x0D {
+          throw here.failure(bytes, i, loneCarriageReturnMessage)
+        }
+        if c >= 0x80 {
+          guard let length = utf8SequenceLength(bytes, i) else {
+            throw here.failure(bytes, i, invalidUTF8Message(bytes, i))
+          }
+          i += length
+        } else {
+          i += 1
+        }
+      }
+      fields.append(fieldStart..<i)
+    }
+    return fields
+  }
+
+  /// Each query's documents in trec_eval's order: by score, highest first; equal scores, the
+  /// document id later in byte order first.
+  private static func trecOrder(_ entries: [[(doc: Int32, score: Double)]], docs: [String])
+    -> [[String]]
+  {
     let byteOrder = docs.indices.sorted { docs[$0].utf8.lexicographicallyPrecedes(docs[$1].utf8) }
     var place = [Int32](repeating: 0, count: docs.count)
     for (p, d) in byteOrder.enumerated() { place[d] = Int32(p) }
-    let rankings = entries.map { list in
+    return entries.map { list in
       list.sorted {
         $0.score != $1.score ? $0.score > $1.score : place[Int($0.doc)] > place[Int($1.doc)]
       }.map { docs[Int($0.doc)] }
     }
-    return TrecRun(file: file, tag: tag, queries: queries, rankings: rankings, lines: lines)
+  }
+
+  /// Where a line starts, for its failures.
+  private struct LineStart {
+    var file: String
+    var line: Int
+    var start: Int
+
+    /// A failure at byte `offset` of the file: its column counts characters from the line start.
+    func failure(_ bytes: [UInt8], _ offset: Int, _ message: String) -> DeckIOError {
+      var column = 1
+      var k = start
+      while k < offset && k < bytes.count {
+        if bytes[k] & 0xC0 != 0x80 { column += 1 }
+        k += 1
+      }
+      return .malformed(SourceLocation(file: file, line: line, column: column), message: message)
+    }
+  }
+
+  /// Ids numbered in order of first appearance, told apart by their bytes.
+  private struct InternedIDs {
+    var index: [[UInt8]: Int32] = [:]
+    var names: [String] = []
+
+    /// The number of the id spelled by `bytes`, and whether it is new.
+    mutating func id(_ bytes: ArraySlice<UInt8>) -> (id: Int32, new: Bool) {
+      let key = Array(bytes)
+      if let known = index[key] { return (known, false) }
+      let id = Int32(names.count)
+      index[key] = id
+      names.append(String(decoding: key, as: UTF8.self))
+      return (id, true)
+    }
   }
 }

@@ -117,10 +117,9 @@ package final class AffinityStrategy: BuiltinStrategy {
   package var fitted: [FittedValue] { fit?.reported ?? [] }
 
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
-    try PopularityStrategy.checkCoverage(
-      catalog: catalog, history: history, strategy: Self.description.identifier)
     let prior: BetaPrior
-    (prior, fit) = choice.prior(for: history)
+    (prior, fit) = try choice.prior(
+      for: history, catalog: catalog, strategy: Self.description.identifier)
     let popularity = PopularityStrategy.pickRates(history, prior: prior)
     let categoryCount = catalog.categories.count
     var items: [Item] = []

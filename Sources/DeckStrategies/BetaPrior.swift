@@ -423,6 +423,15 @@ package enum PriorChoice: Sendable, Equatable {
     }
   }
 
+  /// The prior of the per-dish rates `strategy` learns from `history` (which must cover
+  /// `catalog`), and the fit when it is fitted.
+  func prior(for history: History, catalog: Catalog, strategy: String)
+    throws(StrategyError) -> (BetaPrior, FittedPrior?)
+  {
+    try PopularityStrategy.checkCoverage(catalog: catalog, history: history, strategy: strategy)
+    return prior(for: history)
+  }
+
   /// The prior for `history`, and the fit when it is fitted.
   func prior(for history: History) -> (BetaPrior, FittedPrior?) {
     switch self {

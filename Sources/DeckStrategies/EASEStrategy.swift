@@ -99,13 +99,7 @@ package final class EASEStrategy: BuiltinStrategy {
   package init(options: StrategyOptions) throws(StrategyError) {
     lambda = options.double("lambda")
     maxDishes = options.int("max_dishes")
-    let text = options.string("left")
-    guard let left = LeftSwipes(rawValue: text) else {
-      throw .invalidOption(
-        strategy: options.strategy, key: "left", value: text,
-        expected: "one of " + LeftSwipes.allCases.map(\.rawValue).joined(separator: ", "))
-    }
-    self.left = left
+    left = try options.choice("left", LeftSwipes.self)
   }
 
   /// X's entry for one record: 1 for a right swipe, the `left` use for a left swipe only.

@@ -44,26 +44,20 @@ package final class EpsilonGreedyStrategy: BuiltinStrategy {
     examples: [
       StrategyExample(
         "epsilon 0 is the popularity order (3/4, 2/3, 1/2, 1/4)",
-        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"],
-        events: exampleSwipes("zaru-soba", right: 2, left: 0)
-          + exampleSwipes("oyakodon", right: 1, left: 0)
-          + exampleSwipes("tonkatsu", right: 0, left: 2),
+        items: exampleMenu,
+        events: exampleMenuSwipes,
         options: ["epsilon": "0"],
         expected: ["zaru-soba", "oyakodon", "miso-soup", "tonkatsu"]),
       StrategyExample(
         "seed 42, epsilon 0.5 (pins the stream: a change of algorithm fails here)",
-        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"],
-        events: exampleSwipes("zaru-soba", right: 2, left: 0)
-          + exampleSwipes("oyakodon", right: 1, left: 0)
-          + exampleSwipes("tonkatsu", right: 0, left: 2),
+        items: exampleMenu,
+        events: exampleMenuSwipes,
         options: ["epsilon": "0.5"],
         expected: ["zaru-soba", "miso-soup", "oyakodon", "tonkatsu"]),
       StrategyExample(
         "epsilon 1 ignores popularity: a seeded uniform shuffle",
-        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"],
-        events: exampleSwipes("zaru-soba", right: 2, left: 0)
-          + exampleSwipes("oyakodon", right: 1, left: 0)
-          + exampleSwipes("tonkatsu", right: 0, left: 2),
+        items: exampleMenu,
+        events: exampleMenuSwipes,
         options: ["epsilon": "1"],
         expected: ["oyakodon", "miso-soup", "zaru-soba", "tonkatsu"]),
     ])
@@ -83,10 +77,9 @@ package final class EpsilonGreedyStrategy: BuiltinStrategy {
   package var fitted: [FittedValue] { fit?.reported ?? [] }
 
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
-    try PopularityStrategy.checkCoverage(
-      catalog: catalog, history: history, strategy: Self.description.identifier)
     let prior: BetaPrior
-    (prior, fit) = choice.prior(for: history)
+    (prior, fit) = try choice.prior(
+      for: history, catalog: catalog, strategy: Self.description.identifier)
     rates = PopularityStrategy.pickRates(history, prior: prior)
   }
 

@@ -156,23 +156,11 @@ package final class ItemKNNStrategy: BuiltinStrategy {
     savedNeighbours = options.int("saved_neighbours")
     minSimilarity = options.double("min_similarity")
     minNeighbours = options.int("min_neighbours")
-    let left = options.string("left_swipes")
-    guard let mode = LeftSwipes(rawValue: left) else {
-      throw .invalidOption(
-        strategy: options.strategy, key: "left_swipes", value: left,
-        expected: "one of " + LeftSwipes.allCases.map(\.rawValue).joined(separator: ", "))
-    }
-    leftSwipes = mode
+    leftSwipes = try options.choice("left_swipes", LeftSwipes.self)
     recentDays = options.int("recent_days")
     recentLikes = options.int("recent_likes")
     weightPopularity = options.double("weight_popularity")
-    let term = options.string("popularity")
-    guard let popularityTerm = PopularityTerm(rawValue: term) else {
-      throw .invalidOption(
-        strategy: options.strategy, key: "popularity", value: term,
-        expected: "one of " + PopularityTerm.allCases.map(\.rawValue).joined(separator: ", "))
-    }
-    self.popularityTerm = popularityTerm
+    popularityTerm = try options.choice("popularity", PopularityTerm.self)
   }
 
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {

@@ -89,7 +89,7 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
     examples: [
       StrategyExample(
         "a low temperature (0.001) follows the base (popularity) order: 3 of 4, 1 of 1, unshown, 0 of 2",
-        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"],
+        items: exampleMenu,
         events: exampleSwipes("zaru-soba", right: 3, left: 1)
           + exampleSwipes("oyakodon", right: 1, left: 0)
           + exampleSwipes("tonkatsu", right: 0, left: 2),
@@ -97,17 +97,13 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
         expected: ["zaru-soba", "oyakodon", "miso-soup", "tonkatsu"]),
       StrategyExample(
         "seed 42, default temperature 0.1 (pins the draw: a change of algorithm fails here)",
-        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"],
-        events: exampleSwipes("zaru-soba", right: 2, left: 0)
-          + exampleSwipes("oyakodon", right: 1, left: 0)
-          + exampleSwipes("tonkatsu", right: 0, left: 2),
+        items: exampleMenu,
+        events: exampleMenuSwipes,
         expected: ["oyakodon", "zaru-soba", "miso-soup", "tonkatsu"]),
       StrategyExample(
         "temperature 1000 is close to a uniform shuffle (diner u2)",
-        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"],
-        events: exampleSwipes("zaru-soba", right: 2, left: 0)
-          + exampleSwipes("oyakodon", right: 1, left: 0)
-          + exampleSwipes("tonkatsu", right: 0, left: 2),
+        items: exampleMenu,
+        events: exampleMenuSwipes,
         user: "u2",
         options: ["temperature": "1000"],
         expected: ["miso-soup", "zaru-soba", "tonkatsu", "oyakodon"]),

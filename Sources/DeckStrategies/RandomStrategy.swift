@@ -33,33 +33,21 @@ package final class RandomStrategy: BuiltinStrategy {
     examples: [
       StrategyExample(
         "seed 42 on 2026-01-10 for u1 (pins the stream: a change of algorithm fails here)",
-        items: [
-          "miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried",
-          "saba-miso:fish", "hiyayakko:side",
-        ],
+        items: exampleMenu + ["saba-miso:fish", "hiyayakko:side"],
         expected: ["miso-soup", "zaru-soba", "tonkatsu", "oyakodon", "hiyayakko", "saba-miso"]),
       StrategyExample(
         "the history is ignored: the same diner, date and seed give the same order",
-        items: [
-          "miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried",
-          "saba-miso:fish", "hiyayakko:side",
-        ],
+        items: exampleMenu + ["saba-miso:fish", "hiyayakko:side"],
         events: ["u1 tonkatsu right 2026-01-08", "u2 miso-soup left 2026-01-09"],
         expected: ["miso-soup", "zaru-soba", "tonkatsu", "oyakodon", "hiyayakko", "saba-miso"]),
       StrategyExample(
         "another diner on the same date gets another order",
-        items: [
-          "miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried",
-          "saba-miso:fish", "hiyayakko:side",
-        ],
+        items: exampleMenu + ["saba-miso:fish", "hiyayakko:side"],
         user: "u2",
         expected: ["hiyayakko", "miso-soup", "tonkatsu", "saba-miso", "oyakodon", "zaru-soba"]),
       StrategyExample(
         "the same diner the next day gets another order",
-        items: [
-          "miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried",
-          "saba-miso:fish", "hiyayakko:side",
-        ],
+        items: exampleMenu + ["saba-miso:fish", "hiyayakko:side"],
         date: "2026-01-11",
         expected: ["saba-miso", "zaru-soba", "hiyayakko", "oyakodon", "miso-soup", "tonkatsu"]),
     ])

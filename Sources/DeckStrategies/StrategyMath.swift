@@ -122,3 +122,12 @@ func exampleSwipes(_ item: String, right: Int, left: Int) -> [String] {
     "v\(k + 1) \(item) \(k < right ? "right" : "left") 2026-01-0\(k % 9 + 1)"
   }
 }
+
+/// The four-dish menu of the examples of the rate-based strategies, a dish per category.
+let exampleMenu = ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"]
+
+/// Swipes on `exampleMenu`: zaru-soba liked twice, oyakodon once, tonkatsu passed twice, miso
+/// soup never shown.
+let exampleMenuSwipes =
+  exampleSwipes("zaru-soba", right: 2, left: 0) + exampleSwipes("oyakodon", right: 1, left: 0)
+  + exampleSwipes("tonkatsu", right: 0, left: 2)

@@ -115,6 +115,19 @@ package struct StrategyOptions: Sendable, Equatable {
     return v
   }
 
+  /// A string option that names one case of `E`; any other spelling is refused with the cases.
+  package func choice<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type)
+    throws(StrategyError) -> E where E.RawValue == String
+  {
+    let text = string(key)
+    guard let value = E(rawValue: text) else {
+      throw .invalidOption(
+        strategy: strategy, key: key, value: text,
+        expected: "one of " + E.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+    return value
+  }
+
   /// All values, sorted by key (for run headers).
   package var all: [(String, OptionValue)] {
     values.keys.sorted().map { ($0, values[$0]!) }

@@ -26,11 +26,11 @@ package final class ThompsonStrategy: BuiltinStrategy {
     examples: [
       StrategyExample(
         "seed 42 on 2026-01-10 for u1 with no history (pins the sampler: a change fails here)",
-        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"],
+        items: exampleMenu,
         expected: ["miso-soup", "oyakodon", "tonkatsu", "zaru-soba"]),
       StrategyExample(
         "another diner the same day draws again: an unproven dish can come first",
-        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonkatsu:fried"],
+        items: exampleMenu,
         user: "u2",
         expected: ["tonkatsu", "miso-soup", "zaru-soba", "oyakodon"]),
       StrategyExample(
@@ -63,10 +63,9 @@ package final class ThompsonStrategy: BuiltinStrategy {
   package var fitted: [FittedValue] { fit?.reported ?? [] }
 
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
-    try PopularityStrategy.checkCoverage(
-      catalog: catalog, history: history, strategy: Self.description.identifier)
     let prior: BetaPrior
-    (prior, fit) = choice.prior(for: history)
+    (prior, fit) = try choice.prior(
+      for: history, catalog: catalog, strategy: Self.description.identifier)
     alpha = history.itemRight.map { Double($0) + prior.likes }
     beta = history.itemLeft.map { Double($0) + prior.passes }
   }
