@@ -73,6 +73,12 @@ if let phase = option("--phase") {
     print(
       "RESULT users=\(r.users) items=\(r.items) start=\(r.startSeconds) learn=\(r.learnSeconds) build=\(r.buildSeconds) cards=\(r.cards) peak=\(Clock.peakMemoryMiB())"
     )
+  case "users-json", "users-csv":
+    let files = try UsersBench.generate(diners: realDiners, in: dir)
+    let r = try UsersBench.read(path: phase == "users-json" ? files.json : files.csv)
+    print(
+      "RESULT bytes=\(r.bytes) users=\(r.users) seconds=\(r.seconds) peak=\(Clock.peakMemoryMiB())"
+    )
   case "simulate":
     print(try SimulationBench.resultLine(quick: quick))
   case "compare":
@@ -114,7 +120,7 @@ if let phase = option("--phase") {
   exit(0)
 }
 
-/// `--only ingest,compare` runs those sections (ingest, realistic, e2e, snapshots, decks,
+/// `--only ingest,compare` runs those sections (ingest, realistic, e2e, users, snapshots, decks,
 /// simulate, compare, plugin, ease); all of them by default.
 let only = option("--only").map { Set($0.split(separator: ",").map(String.init)) }
 func wants(_ section: String) -> Bool { only?.contains(section) ?? true }
@@ -215,6 +221,18 @@ if wants("realistic") || wants("e2e") {
         "  end to end: skipped, no menudeck binary beside this one (swift build -c release, or --menudeck PATH)"
       )
     }
+  }
+}
+
+print("")
+if wants("users") {
+  print("Users file: \(realDiners) diners (UsersReader.read, best of 5, CPU seconds)")
+  for (name, phase) in [("JSON (Scripts/peers.py's shape)", "users-json"), ("CSV", "users-csv")] {
+    let r = try runChild(phase)
+    print(
+      "  " + name.padding(toLength: 34, withPad: " ", startingAt: 0)
+        + fmt(mb(Int(r["bytes"]!)), 1).leftPad(5) + " MB" + fmt(r["seconds"]! * 1000, 1).leftPad(8)
+        + " ms" + fmt(r["peak"]!, 0).leftPad(7) + " MiB peak")
   }
 }
 

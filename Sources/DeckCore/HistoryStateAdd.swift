@@ -1,9 +1,15 @@
 // The hot path of a HistoryState: one swipe into a diner's table or array, the batch that reads
 // ahead, and the growth of a table.
+//
+// A diner's table keeps its own layout rather than DeckCore's `WordTable`: 16-byte pairs (key,
+// counts and days in one slot) in regions recycled between diners, growing fourfold while small
+// and turning into a direct array; a shared table would need a value stored out of line or 8
+// more bytes a pair. The slot (`HashMix.fibonacci32`) and the probe step (`HashMix.next`) are the
+// shared ones.
 extension HistoryState {
   @inlinable @inline(__always)
   static func slot(_ item: Int32, _ shift: UInt32) -> Int {
-    Int(truncatingIfNeeded: (UInt32(bitPattern: item) &* 0x9E37_79B9) &>> shift)
+    HashMix.fibonacci32(UInt32(bitPattern: item), shift: shift)
   }
 
   @inlinable @inline(__always)
@@ -60,7 +66,7 @@ extension HistoryState {
         return
       }
       if k == 0 { break }
-      i = (i &+ 1) & mask
+      i = HashMix.next(i, mask: mask)
     }
     let fresh = Pair(
       key: key, right: isRight ? 1 : 0, left: isRight ? 0 : 1,
@@ -210,11 +216,11 @@ extension HistoryState {
       let mask = capacity - 1
       for j in 0..<oldCapacity where old[j].key != 0 {
         var i = HistoryState.slot(Int32(bitPattern: old[j].key &- 1), shift)
-        while table[i].key != 0 { i = (i + 1) & mask }
+        while table[i].key != 0 { i = HashMix.next(i, mask: mask) }
         table[i] = old[j]
       }
       var i = HistoryState.slot(Int32(bitPattern: pair.key &- 1), shift)
-      while table[i].key != 0 { i = (i + 1) & mask }
+      while table[i].key != 0 { i = HashMix.next(i, mask: mask) }
       table[i] = pair
       users[user].table = UnsafeMutableRawPointer(table)
       users[user].shift = shift

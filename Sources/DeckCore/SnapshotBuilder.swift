@@ -2,13 +2,15 @@
 /// Memory grows with distinct users, items and (user, item) pairs, never with the number of
 /// events.
 public struct SnapshotBuilder: Sendable {
-  private var itemSlots: [IDKey: Int32] = [:]
+  /// Item ids by their UTF-8 bytes (`IDKey`'s rule) to their slots.
+  private var itemSlots = ByteIndex()
   private var itemIDs: [String] = []
   private var itemRight: [Int64] = []
   private var itemLeft: [Int64] = []
   /// Per item: shown and right per position (index = position - 1).
   private var itemPositions: [[(shown: Int64, right: Int64)]] = []
-  private var userSlots: [IDKey: Int32] = [:]
+  /// User ids by their UTF-8 bytes to their slots.
+  private var userSlots = ByteIndex()
   private var userIDs: [String] = []
   /// Per user: an open-addressing table of records keyed by item slot (item -1 = empty).
   private var tables: [RecordTable] = []
@@ -21,10 +23,8 @@ public struct SnapshotBuilder: Sendable {
   public init() {}
 
   public mutating func itemSlot(_ id: String) -> Int32 {
-    let key = IDKey(id)
-    if let s = itemSlots[key] { return s }
-    let s = Int32(itemIDs.count)
-    itemSlots[key] = s
+    let (s, inserted) = itemSlots.insert(id)
+    if !inserted { return s }
     itemIDs.append(id)
     itemRight.append(0)
     itemLeft.append(0)
@@ -33,10 +33,8 @@ public struct SnapshotBuilder: Sendable {
   }
 
   public mutating func userSlot(_ id: String) -> Int32 {
-    let key = IDKey(id)
-    if let s = userSlots[key] { return s }
-    let s = Int32(userIDs.count)
-    userSlots[key] = s
+    let (s, inserted) = userSlots.insert(id)
+    if !inserted { return s }
     userIDs.append(id)
     tables.append(RecordTable())
     return s
@@ -108,7 +106,10 @@ public struct SnapshotBuilder: Sendable {
 }
 
 /// One diner's records keyed by item, in a flat open-addressing table (20 bytes a slot, at most
-/// 3/4 full): far smaller than a dictionary per diner when there are millions of pairs.
+/// 3/4 full): far smaller than a dictionary per diner when there are millions of pairs. Its own
+/// layout (the record is the slot, item -1 marks an empty one), not a `WordTable`: a record is
+/// 20 bytes of counts and days, and a per-diner table starts at 8 slots, not 1,024; the slot and
+/// probe step are `HashMix`'s.
 private struct RecordTable: Sendable {
   private var slots: [HistorySnapshot.Record] = []
   private var count = 0
@@ -117,10 +118,9 @@ private struct RecordTable: Sendable {
   mutating func add(item: Int32, right: Bool, day: Int32) {
     if (count + 1) * 4 > slots.count * 3 { grow() }
     let mask = slots.count - 1
-    var i = Int(
-      truncatingIfNeeded: (UInt64(UInt32(bitPattern: item)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    var i = HashMix.fibonacci(UInt64(UInt32(bitPattern: item)), shift: shift)
     slots.withUnsafeMutableBufferPointer { t in
-      while t[i].item != item && t[i].item != -1 { i = (i + 1) & mask }
+      while t[i].item != item && t[i].item != -1 { i = HashMix.next(i, mask: mask) }
       if t[i].item == -1 {
         t[i].item = item
         count += 1
@@ -146,9 +146,8 @@ private struct RecordTable: Sendable {
     count = 0
     let mask = capacity - 1
     for r in old where r.item != -1 {
-      var i = Int(
-        truncatingIfNeeded: (UInt64(UInt32(bitPattern: r.item)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
-      while slots[i].item != -1 { i = (i + 1) & mask }
+      var i = HashMix.fibonacci(UInt64(UInt32(bitPattern: r.item)), shift: shift)
+      while slots[i].item != -1 { i = HashMix.next(i, mask: mask) }
       slots[i] = r
       count += 1
     }

@@ -67,6 +67,20 @@ package enum UsersReader {
     _ bytes: [UInt8], file: String, format: DocumentFormat, delimiter: CSVDelimiter,
     collector: ErrorCollector?
   ) throws(DeckIOError) -> [UserProfile] {
+    // The common shape of a users file, straight from the bytes (UsersReaderFast.swift); it
+    // gives up on anything else and on any problem, which this general path then reports.
+    if let users = UsersFastPath.users(bytes, format: format, delimiter: delimiter) {
+      return users
+    }
+    return try parseGeneral(
+      bytes, file: file, format: format, delimiter: delimiter, collector: collector)
+  }
+
+  /// `parse` without the fast path: every file, every problem.
+  static func parseGeneral(
+    _ bytes: [UInt8], file: String, format: DocumentFormat, delimiter: CSVDelimiter,
+    collector: ErrorCollector?
+  ) throws(DeckIOError) -> [UserProfile] {
     let users: [(UserProfile, SourceLocation)]
     switch format {
     case .json: users = try jsonUsers(bytes, file: file, collector: collector)
@@ -74,9 +88,13 @@ package enum UsersReader {
       users = try csvUsers(bytes, file: file, delimiter: delimiter, collector: collector)
     }
     // Ids are their UTF-8 bytes (`IDKey`): "caf\u{E9}" and "cafe\u{301}" are two diners.
-    var firstByID: [IDKey: SourceLocation] = [:]
+    var ids = ByteIndex(capacity: users.count)
+    var firstAt: [SourceLocation] = []
+    firstAt.reserveCapacity(users.count)
     for (user, at) in users {
-      if let first = firstByID[IDKey(user.id)] {
+      let (index, inserted) = ids.insert(user.id)
+      if !inserted {
+        let first = firstAt[Int(index)]
         let error = DeckIOError.malformed(
           at,
           message: "duplicate user id '\(user.id)' (first used on line \(first.line)); "
@@ -85,7 +103,7 @@ package enum UsersReader {
         collector.errors.append(error)
         continue
       }
-      firstByID[IDKey(user.id)] = at
+      firstAt.append(at)
     }
     if let collector, let first = collector.errors.first { throw first }
     return users.map(\.0)
