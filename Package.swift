@@ -27,8 +27,15 @@ import PackageDescription
 // DeckPlay -> DeckBase: display widths of East Asian wide characters in the screen's text.
 //   (Not in DeckLab: the terminal deck needs no strategies, logs or reports, and its tests build
 //   without them. The terminal's system calls are DeckBase's; the command is MenuDeckCLI's.)
+// DeckJobs -> DeckLab, DeckPlugins, DeckIO, DeckStrategies, DeckCore, DeckBase: the run layer.
+//   It holds the work a command names (typed requests, loading every kind of input, running,
+//   committing a run's outputs together) and wires the layers below for it. Not on
+//   DeckCommandLine: a job takes a typed request, never parsed arguments, so it runs (and is
+//   tested) without a command line; its errors are `JobError`, its diagnostics a `JobDiagnostics`.
+// MenuDeckCLI -> DeckJobs: a command builds a request from its arguments and calls its job.
 // MenuDeckCLI -> DeckPlay: `play` drives the pure screen from the terminal.
-// MenuDeckCLI -> DeckLab, DeckIO, DeckStrategies, DeckCore: the commands wire them together.
+// MenuDeckCLI -> DeckLab, DeckIO, DeckStrategies, DeckCore: the types of the requests and of
+//   the summaries the commands print; every layer's typed errors become exit codes here.
 // MenuDeckCLI -> DeckPlugins: `--strategy` may name a configured external plugin.
 // MenuDeckCLI -> DeckBase: output files, locks, signals, errno text, suggestions, the JSON writer.
 // DeckCommandLine -> DeckBase: did-you-mean for options and commands, errno text for streams,
@@ -55,17 +62,22 @@ let package = Package(
     .target(name: "DeckCommandLine", dependencies: ["DeckBase"]),
     .target(name: "DeckPlay", dependencies: ["DeckBase", "DeckCore"]),
     .target(
+      name: "DeckJobs",
+      dependencies: [
+        "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckLab",
+      ]),
+    .target(
       name: "MenuDeckCLI",
       dependencies: [
         "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckLab",
-        "DeckCommandLine", "DeckPlay",
+        "DeckJobs", "DeckCommandLine", "DeckPlay",
       ]),
     .executableTarget(name: "menudeck", dependencies: ["MenuDeckCLI"]),
     .executableTarget(
       name: "menudeck-bench",
       dependencies: [
         "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckLab",
-        "DeckCommandLine", "MenuDeckCLI",
+        "DeckJobs", "DeckCommandLine", "MenuDeckCLI",
       ],
       path: "Benchmarks/menudeck-bench"),
     .testTarget(name: "DeckBaseTests", dependencies: ["DeckBase"]),
@@ -82,12 +94,18 @@ let package = Package(
       dependencies: ["DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckLab"]),
     .testTarget(name: "DeckCommandLineTests", dependencies: ["DeckBase", "DeckCommandLine"]),
     .testTarget(
-      name: "DeckPlayTests", dependencies: ["DeckBase", "DeckCore", "DeckPlay"], exclude: ["Golden"]),
+      name: "DeckPlayTests", dependencies: ["DeckBase", "DeckCore", "DeckPlay"], exclude: ["Golden"]
+    ),
+    .testTarget(
+      name: "DeckJobsTests",
+      dependencies: [
+        "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckLab", "DeckJobs",
+      ]),
     .testTarget(
       name: "MenuDeckCLITests",
       dependencies: [
         "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckLab",
-        "DeckCommandLine", "DeckPlay", "MenuDeckCLI",
+        "DeckJobs", "DeckCommandLine", "DeckPlay", "MenuDeckCLI",
       ],
       exclude: ["Golden"]),
   ]

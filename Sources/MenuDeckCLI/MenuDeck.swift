@@ -2,6 +2,7 @@ import DeckBase
 import DeckCommandLine
 import DeckCore
 import DeckIO
+import DeckJobs
 import DeckStrategies
 
 /// menudeck's version, printed by `--version` and written into run headers.
@@ -90,6 +91,19 @@ extension DeckIOError: ExitCodeProviding, DiagnosticDescribing {
       return text.hasPrefix(path + ": ") ? String(text.dropFirst(path.count + 2)) : text
     }
   }
+}
+
+extension JobError: ExitCodeProviding, DiagnosticDescribing {
+  package var exitCode: ExitCode {
+    switch kind {
+    case .usage: return .usage
+    case .dataError: return .dataError
+    case .noInput: return .noInput
+    case .ioError: return .ioError
+    case .software: return .software
+    }
+  }
+  package var diagnosticCode: String? { code }
 }
 
 extension HistoryFreshness: ExitCodeProviding, DiagnosticDescribing {
