@@ -108,9 +108,9 @@ extension JobError: ExitCodeProviding, DiagnosticDescribing {
 
 extension HistoryFreshness: ExitCodeProviding, DiagnosticDescribing {
   /// Only `deck --strict` throws it: the history is unfit for the deck date.
-  var exitCode: ExitCode { .dataError }
-  var diagnosticCode: String? { code }
-  var sourceLocation: SourceLocation? { file.map { SourceLocation(file: $0, line: 0) } }
+  package var exitCode: ExitCode { .dataError }
+  package var diagnosticCode: String? { code }
+  package var sourceLocation: SourceLocation? { file.map { SourceLocation(file: $0, line: 0) } }
 }
 
 extension DeckCoreError: ExitCodeProviding, DiagnosticDescribing {
@@ -171,8 +171,4 @@ final class StdoutOutput: ByteOutput {
       throw .io(path: "standard output", message: "the reader closed the pipe")
     }
   }
-}
-
-enum ContentHash {
-  static func sha256(_ bytes: [UInt8]) -> String { SHA256.hex(SHA256.hash(bytes)) }
 }

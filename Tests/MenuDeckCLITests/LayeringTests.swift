@@ -12,8 +12,6 @@ import Testing
     "MenuDeckCLI/CompareLogs.swift",
     "MenuDeckCLI/CompareTune.swift",
     "MenuDeckCLI/CompressedLogs.swift",
-    "MenuDeckCLI/Inputs.swift",
-    "MenuDeckCLI/Limits.swift",
     "MenuDeckCLI/Reference/Reference.swift",
     "MenuDeckCLI/RunOutputs.swift",
     "MenuDeckCLI/Strategies.swift",
