@@ -39,11 +39,20 @@ import PackageDescription
 // DeckPlay -> DeckCore: `menudeck play`'s screen state is a DeckState (the one session model),
 //   a Carousel and the swipe rules; it adds keys, effects and a renderer, all pure.
 // DeckPlay -> DeckBase: display widths of East Asian wide characters in the screen's text.
-//   (Not in DeckSimulation or DeckEvaluation: the terminal deck needs no strategies, logs or reports, and its tests build
-//   without them. The terminal's system calls are DeckBase's; the command is MenuDeckCLI's.)
+//   (Not in DeckSimulation or DeckEvaluation: the terminal deck needs no strategies, logs or
+//   reports, and its tests build without them. The terminal's system calls are DeckBase's; the
+//   command is MenuDeckCLI's.)
+// DeckJobs -> DeckEvaluation, DeckSimulation, DeckReports, DeckPlugins, DeckIO, DeckStrategies,
+//   DeckCore, DeckBase: the run layer.
+//   It holds the work a command names (typed requests, loading every kind of input, running,
+//   committing a run's outputs together) and wires the layers below for it. Not on
+//   DeckCommandLine: a job takes a typed request, never parsed arguments, so it runs (and is
+//   tested) without a command line; its errors are `JobError`, its diagnostics a `JobDiagnostics`.
+// MenuDeckCLI -> DeckJobs: a command builds a request from its arguments and calls its job.
 // MenuDeckCLI -> DeckPlay: `play` drives the pure screen from the terminal.
 // MenuDeckCLI -> DeckReports, DeckEvaluation, DeckSimulation, DeckIO, DeckStrategies, DeckCore:
-//   the commands wire them together.
+//   the types of the requests and of the summaries the commands print; every layer's
+//   typed errors become exit codes here.
 // MenuDeckCLI -> DeckPlugins: `--strategy` may name a configured external plugin.
 // MenuDeckCLI -> DeckBase: output files, locks, signals, errno text, suggestions, the JSON writer.
 // DeckCommandLine -> DeckBase: did-you-mean for options and commands, errno text for streams,
@@ -76,17 +85,23 @@ let package = Package(
     .target(name: "DeckCommandLine", dependencies: ["DeckBase"]),
     .target(name: "DeckPlay", dependencies: ["DeckBase", "DeckCore"]),
     .target(
+      name: "DeckJobs",
+      dependencies: [
+        "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckEvaluation",
+        "DeckSimulation", "DeckReports",
+      ]),
+    .target(
       name: "MenuDeckCLI",
       dependencies: [
         "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckEvaluation",
-        "DeckSimulation", "DeckReports", "DeckCommandLine", "DeckPlay",
+        "DeckSimulation", "DeckReports", "DeckJobs", "DeckCommandLine", "DeckPlay",
       ]),
     .executableTarget(name: "menudeck", dependencies: ["MenuDeckCLI"]),
     .executableTarget(
       name: "menudeck-bench",
       dependencies: [
         "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckEvaluation",
-        "DeckSimulation", "DeckReports", "DeckCommandLine", "MenuDeckCLI",
+        "DeckSimulation", "DeckReports", "DeckJobs", "DeckCommandLine", "MenuDeckCLI",
       ],
       path: "Benchmarks/menudeck-bench"),
     .testTarget(name: "DeckBaseTests", dependencies: ["DeckBase"]),
@@ -123,10 +138,16 @@ let package = Package(
       name: "DeckPlayTests", dependencies: ["DeckBase", "DeckCore", "DeckPlay"], exclude: ["Golden"]
     ),
     .testTarget(
+      name: "DeckJobsTests",
+      dependencies: [
+        "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckEvaluation",
+        "DeckSimulation", "DeckReports", "DeckJobs",
+      ]),
+    .testTarget(
       name: "MenuDeckCLITests",
       dependencies: [
         "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckEvaluation",
-        "DeckSimulation", "DeckReports", "DeckCommandLine", "DeckPlay", "MenuDeckCLI",
+        "DeckSimulation", "DeckReports", "DeckJobs", "DeckCommandLine", "DeckPlay", "MenuDeckCLI",
       ],
       exclude: ["Golden"]),
   ]

@@ -3,6 +3,7 @@ import DeckCommandLine
 import DeckCore
 import DeckEvaluation
 import DeckIO
+import DeckJobs
 import DeckReports
 import DeckStrategies
 import Foundation
@@ -418,7 +419,7 @@ enum Compare {
     _ context: CommandContext
   ) throws -> ComparisonReport {
     let setup = try Simulate.setup(args, config, context.io)
-    RunInputs.tell(setup.inputs, context)
+    RunInputs.tell(setup.inputs, context.job)
     let (strategies, baseline) = try strategies(args, config, context.io)
     let names = strategies.map(\.0)
     var stats = StatsAccumulator(
@@ -474,7 +475,7 @@ enum Compare {
     report.unitTables = [table]
     report.significance = significance
     let record = try Simulate.strategyRecord(args, config, strategies, context.io)
-    RunInputs.tell(record.inputs, context)
+    RunInputs.tell(record.inputs, context.job)
     report.run = RunRecord(context, inputs: setup.inputs + record.inputs)
     report.run?.settings = setup.settings + record.settings
     return report

@@ -3,6 +3,7 @@ import DeckCommandLine
 import DeckCore
 import DeckEvaluation
 import DeckIO
+import DeckJobs
 import DeckStrategies
 import Foundation
 
@@ -50,66 +51,23 @@ enum CompareLogs {
   ) throws -> ComparisonReport {
     var setup = try self.setup(args, config, logs, context.io)
     let exportTraining = args.value(CompareOptions.trec) != nil
-    let sink: LogSplitSink
-    let read: EventReadStats
-    var tuned: (arms: [LogEvaluation.Arm], named: [NamedStrategy], parameters: [ReportParameter])?
-    if let tuning = setup.tuning {
-      // One pass: the validation (of the training side only) and the comparison's own split.
-      guard
-        var both = ValidationSplitSink(
-          catalog: setup.catalog, split: setup.split, cut: tuning.cut, seed: setup.seed,
-          keepsTest: true)
-      else { throw Tuning.validationBeforeTime }
-      if setup.ope, case .date(let date) = setup.split {
-        both.test!.sessions = LoggedSessions(catalog: setup.catalog, start: date)
-      }
-      if exportTraining {
-        both.test!.trainingLog = TrainingLog(zone: TimeZoneOffsets(setup.settings.zone))
-      }
-      read = try self.read(
-        logs, split: setup.split, setup.settings, context, into: &both,
-        file: { sink, path in sink.test!.sessions?.file = path })
-      sink = both.test!
-      RunInputs.tell(setup.inputs + RunInputs.history(read), context)
-      tuned = try tuning.tune(
-        both.validation, setup, config, fallback: try Strategies.fallback(args, config),
-        context: context)
-      setup.arms = tuned!.arms
-    } else {
-      (sink, read) = try self.read(logs, setup, context, exportTraining: exportTraining)
-    }
+    let (sink, read, tuned) = try readAndTune(
+      args, config, logs, &setup, context, exportTraining: exportTraining)
     setup.inputs += RunInputs.history(read)
     // Under --verbose the inputs come before the timings of what is done with them.
-    if tuned == nil { RunInputs.tell(setup.inputs, context) }
+    if tuned == nil { RunInputs.tell(setup.inputs, context.job) }
     let history = try sink.training.build()
     let deckDate = sink.deckDate
     let judged = try judgedDiners(sink, deckDate: deckDate)
-    var notes = [Compare.coverageNote]
-    if sink.trainingEvents == 0 {
-      let warning =
-        "no event before the split: the strategies learned nothing and rank as for first visits"
-      context.warn(warning, code: "no_training_events")
-      notes.append(warning)
-    }
+    var notes = [Compare.coverageNote] + untrained(sink, context)
 
     // Each strategy ranks a deck (of at least the largest k cards) for every judged diner on the
     // deck date; each run's rankings of those diners follow the strategies.
     let targetSeed = LogEvaluation.targetSeed(runSeed: setup.seed)
     let strategyNames = setup.arms.map(\.name)
     let names = strategyNames + setup.runs.map(\.name)
-    var clock = PhaseClock()
-    let (rankings, shown) = try context.withProgress(
-      "rank", unit: .items("decks"), total: setup.arms.count * judged.count
-    ) { counter in
-      try LogEvaluation.rankDecks(
-        setup.arms,
-        diners: judged.map { setup.profiles[IDKey($0.user)] ?? UserProfile(id: $0.user) },
-        catalog: setup.catalog, history: history, builder: setup.builder, seed: targetSeed,
-        date: deckDate, jobs: setup.jobs, progress: counter)
-    }
-    context.info(
-      "ranked the decks of \(plural(judged.count, "diner")) for \(plural(setup.arms.count, "strategy", "strategies"))"
-        + " in \(clock.lap()) on \(plural(setup.jobs, "thread"))", code: "timing")
+    let (rankings, shown) = try rank(
+      setup, judged.map(\.user), history: history, seed: targetSeed, deckDate: deckDate, context)
     if let dir = args.value(CompareOptions.trec) {
       try writeTrec(
         dir: dir, users: judged.map(\.user), relevant: judged.map(\.relevant),
@@ -130,20 +88,14 @@ enum CompareLogs {
       arms: zip(strategyNames, rankings).map { OfflineArm(name: $0, rankings: $1) }
         + runArms.map(\.offlineArm)
     ).table
-    var unitTables = [ranking]
-    var opeParameters: [ReportParameter] = []
-    var offPolicyTable: UnitTable?
+    var part: LogEvaluation.OffPolicyPart?
     if let sessions = sink.sessions {
-      let told = setup.inputs.count
-      let part = try offPolicy(
-        sessions, &setup, config, history, targetSeed, deckDate, context.io)
-      RunInputs.tell(Array(setup.inputs[told...]), context)
-      offPolicyTable = part.table
-      unitTables.append(part.table)
-      notes += part.notes
-      for warning in part.warnings { context.warn(warning, code: "off_policy") }
-      opeParameters = part.parameters
+      part = try tellingOffPolicy(sessions, &setup, config, history, targetSeed, deckDate, context)
     }
+    let offPolicyTable = part?.table
+    let unitTables = [ranking] + (part.map { [$0.table] } ?? [])
+    notes += part?.notes ?? []
+    let opeParameters = part?.parameters ?? []
     // The off-policy table holds the strategies and the policies: a run has no estimates
     // there, and a run as the baseline leaves the off-policy differences undefined.
     let baselineName = setup.baseline.map { names[$0] }
@@ -184,9 +136,58 @@ enum CompareLogs {
     // Without --ope the ranking metrics are all the report has, and they favour the logging
     // strategy: say so, and what would correct it.
     if !setup.ope { report.loggingBias = sink.loggingBias }
+    try finish(
+      &report, args, config, setup, named: tuned?.named, deckDate: deckDate,
+      judged: judged.count, logs: logs, context)
+    return report
+  }
+
+  /// Reads the logs into the comparison's split; with `--tune`, in one pass with the
+  /// validation of the training side, on which every strategy is tuned before the comparison.
+  static func readAndTune(
+    _ args: ParsedArguments, _ config: MenuDeckConfig, _ logs: [String], _ setup: inout Setup,
+    _ context: CommandContext, exportTraining: Bool
+  ) throws -> (
+    LogSplitSink, EventReadStats,
+    (arms: [LogEvaluation.Arm], named: [NamedStrategy], parameters: [ReportParameter])?
+  ) {
+    guard let tuning = setup.tuning else {
+      let (sink, read) = try self.read(logs, setup, context, exportTraining: exportTraining)
+      return (sink, read, nil)
+    }
+    // One pass: the validation (of the training side only) and the comparison's own split.
+    guard
+      var both = ValidationSplitSink(
+        catalog: setup.catalog, split: setup.split, cut: tuning.cut, seed: setup.seed,
+        keepsTest: true)
+    else { throw Tuning.validationBeforeTime }
+    if setup.ope, case .date(let date) = setup.split {
+      both.test!.sessions = LoggedSessions(catalog: setup.catalog, start: date)
+    }
+    if exportTraining {
+      both.test!.trainingLog = TrainingLog(zone: TimeZoneOffsets(setup.settings.zone))
+    }
+    let read = try self.read(
+      logs, split: setup.split, setup.settings, context, into: &both,
+      file: { sink, path in sink.test!.sessions?.file = path })
+    let sink = both.test!
+    RunInputs.tell(setup.inputs + RunInputs.history(read), context.job)
+    let tuned = try tuning.tune(
+      both.validation, setup, config, fallback: try Strategies.fallback(args, config),
+      context: context)
+    setup.arms = tuned.arms
+    return (sink, read, tuned)
+  }
+
+  /// The run header of a comparison on logs, and its summary notes.
+  static func finish(
+    _ report: inout ComparisonReport, _ args: ParsedArguments, _ config: MenuDeckConfig,
+    _ setup: Setup, named: [NamedStrategy]?, deckDate: DeckDate, judged: Int, logs: [String],
+    _ context: CommandContext
+  ) throws {
     let record = try Simulate.strategyRecord(
-      args, config, setup.arms.map { ($0.name, $0.strategy) }, context.io, named: tuned?.named)
-    RunInputs.tell(record.inputs, context)
+      args, config, setup.arms.map { ($0.name, $0.strategy) }, context.io, named: named)
+    RunInputs.tell(record.inputs, context.job)
     report.run = RunRecord(context, inputs: setup.inputs + record.inputs)
     report.run?.settings =
       [.init("seed") { $0.int(setup.seed) }, .init("deck_date") { $0.string("\(deckDate)") }]
@@ -197,11 +198,53 @@ enum CompareLogs {
     let compared =
       arms.count == 1 ? arms[0] : arms.dropLast().joined(separator: ", ") + " and " + arms.last!
     context.note(
-      "compared \(compared) on \(plural(judged.count, "diner")) of "
+      "compared \(compared) on \(plural(judged, "diner")) of "
         + logs.map { $0 == "-" ? "standard input" : $0 }.joined(separator: ", ") + ", "
         + setup.split.describe(deckDate), code: "summary")
     if let bias = report.loggingBias { context.note(bias.note, code: "logging_bias") }
-    return report
+  }
+
+  /// The warning (and note) of a comparison whose strategies learned nothing.
+  static func untrained(_ sink: LogSplitSink, _ context: CommandContext) -> [String] {
+    guard sink.trainingEvents == 0 else { return [] }
+    let warning =
+      "no event before the split: the strategies learned nothing and rank as for first visits"
+    context.warn(warning, code: "no_training_events")
+    return [warning]
+  }
+
+  /// Each strategy ranks a deck (of at least the largest k cards) for each of `users` on the
+  /// deck date, on the progress line, timed under --verbose.
+  static func rank(
+    _ setup: Setup, _ users: [String], history: History, seed: UInt64, deckDate: DeckDate,
+    _ context: CommandContext
+  ) throws -> (rankings: [[[Int32]]], shown: [[Int]]) {
+    var clock = PhaseClock()
+    let ranked = try context.withProgress(
+      "rank", unit: .items("decks"), total: setup.arms.count * users.count
+    ) { counter in
+      try LogEvaluation.rankDecks(
+        setup.arms, diners: users.map { setup.profiles[IDKey($0)] ?? UserProfile(id: $0) },
+        catalog: setup.catalog, history: history, builder: setup.builder, seed: seed,
+        date: deckDate, jobs: setup.jobs, progress: counter)
+    }
+    context.info(
+      "ranked the decks of \(plural(users.count, "diner")) for "
+        + "\(plural(setup.arms.count, "strategy", "strategies"))"
+        + " in \(clock.lap()) on \(plural(setup.jobs, "thread"))", code: "timing")
+    return ranked
+  }
+
+  /// `offPolicy`, with the inputs it read told under --verbose and its warnings said.
+  static func tellingOffPolicy(
+    _ sessions: LoggedSessions, _ setup: inout Setup, _ config: MenuDeckConfig, _ history: History,
+    _ seed: UInt64, _ deckDate: DeckDate, _ context: CommandContext
+  ) throws -> LogEvaluation.OffPolicyPart {
+    let told = setup.inputs.count
+    let part = try offPolicy(sessions, &setup, config, history, seed, deckDate, context.io)
+    RunInputs.tell(Array(setup.inputs[told...]), context.job)
+    for warning in part.warnings { context.warn(warning, code: "off_policy") }
+    return part
   }
 
   /// The report's parameters of a comparison on logs (the off-policy ones follow them).
@@ -239,7 +282,7 @@ enum CompareLogs {
     let split = try self.split(args) { TimeZones.today(in: try Inputs.timeZone(config)) }
     let delimiters = try InputOptions.delimiters(args, config)
     let (catalog, catalogHash) = try Inputs.loadCatalog(
-      catalogPath, io, delimiter: delimiters.catalog)
+      catalogPath, io.job, delimiter: delimiters.catalog)
     var inputs = RunInputs.config(config)
     inputs.append(RunInput(role: "catalog", path: catalogPath, sha256: catalogHash))
     var profiles: [IDKey: UserProfile] = [:]
@@ -247,7 +290,7 @@ enum CompareLogs {
       guard Int(path) == nil else {
         throw UsageError("'--users' takes a users file when comparing on logs, got '\(path)'")
       }
-      let (users, usersHash) = try Inputs.loadUsers(path, io, delimiter: delimiters.users)
+      let (users, usersHash) = try Inputs.loadUsers(path, io.job, delimiter: delimiters.users)
       inputs.append(RunInput(role: "users", path: path, sha256: usersHash))
       for u in users { profiles[IDKey(u.id)] = u }
     }
@@ -270,7 +313,7 @@ enum CompareLogs {
       skipBadLines: args.flag(InputOptions.skipBadLines))
     try settings.readLogs(as: args, io)
     settings.hashesHistory = true
-    try HistoryFiles.checkPresent(logs, config, io, snapshots: false)
+    try HistoryFiles.checkPresent(logs, config, io.job, snapshots: false)
     try refuseSnapshots(logs, split: split, io)
     try checkDistinct(logs, io)
     let ope = args.flag(CompareOptions.ope)
@@ -305,7 +348,7 @@ enum CompareLogs {
   static func refuseSnapshots(
     _ logs: [String], split: LogSplit, _ io: CLIStreams, command: String = "compare"
   ) throws {
-    for log in logs where log != "-" && SnapshotFile.isSnapshot(path: Paths.open(log, io)) {
+    for log in logs where log != "-" && SnapshotFile.isSnapshot(path: Paths.open(log, io.job)) {
       let how: String
       switch split {
       case .date: how = "by date"
@@ -450,7 +493,7 @@ enum CompareLogs {
         throw UsageError(
           "'--run' takes [NAME=]FILE (a TREC run: diner Q0 dish rank score tag), got '\(value)'")
       }
-      let (run, hash) = try Paths.using(path, io) { opened throws(DeckIOError) in
+      let (run, hash) = try Paths.using(path, io.job) { opened throws(DeckIOError) in
         let bytes = try TextInput.readBytes(
           path: opened, what: "run file", maxBytes: TrecRun.maxBytes)
         return (try TrecRun.parse(bytes, file: path), ContentHash.sha256(bytes))
@@ -479,7 +522,7 @@ enum CompareLogs {
   static func checkDistinct(_ logs: [String], _ io: CLIStreams) throws {
     var seenLogs: [String: String] = [:]
     for path in logs where path != "-" {
-      let resolved = URL(fileURLWithPath: Paths.open(path, io)).standardizedFileURL.path
+      let resolved = URL(fileURLWithPath: Paths.open(path, io.job)).standardizedFileURL.path
       if let first = seenLogs[resolved] {
         throw UsageError(
           "the log '\(path)' is given twice (also as '\(first)'); its events would count twice")
@@ -515,10 +558,10 @@ enum CompareLogs {
     into sink: inout S, file: (inout S, String) -> Void
   ) throws -> EventReadStats {
     var read = EventReadStats()
-    try Inputs.counting("read", logs, settings, context.io) { settings in
+    try Inputs.counting("read", logs, settings, context.job) { settings in
       for path in logs {
         file(&sink, path)
-        let one = try Inputs.readLogs([path], settings, context.io, into: &sink, onReject: nil)
+        let one = try Inputs.readLogs([path], settings, context.job, into: &sink, onReject: nil)
         read.files += one.files
         for id in one.unknownItemIDs
         where read.unknownItemIDs.count < 5 && !read.unknownItemIDs.contains(id) {
@@ -587,7 +630,7 @@ enum CompareLogs {
       for (a, target) in zip(others, sampled) { targets[a] = target }
     }
     for (name, path) in setup.policies {
-      let (file, hash) = try Paths.using(path, io) { opened throws(DeckIOError) in
+      let (file, hash) = try Paths.using(path, io.job) { opened throws(DeckIOError) in
         let bytes = try TextInput.readBytes(
           path: opened, what: "policy file", maxBytes: PolicyFile.maxBytes)
         return (

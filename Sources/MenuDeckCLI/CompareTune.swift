@@ -3,6 +3,7 @@ import DeckCommandLine
 import DeckCore
 import DeckEvaluation
 import DeckIO
+import DeckJobs
 import DeckStrategies
 
 /// `compare --tune`: every strategy is tuned on a validation carved from the training side of

@@ -1,6 +1,7 @@
 import DeckBase
 import DeckCommandLine
 import DeckIO
+import DeckJobs
 
 /// What to run instead of a command that was given a compressed swipe log (menudeck reads logs
 /// uncompressed): the command as it was typed, with the log decompressed into it, so that the
@@ -25,7 +26,7 @@ enum CompressedLogs {
   static func advice(_ args: ParsedArguments, logs: [String], _ io: CLIStreams)
     -> EventFormat.CompressedLogAdvice
   {
-    let runLogs = logs.map { Log(written: $0, opened: Paths.open($0, io)) }
+    let runLogs = logs.map { Log(written: $0, opened: Paths.open($0, io.job)) }
     // Where the command line names the logs: `--history` values, the `<log>` arguments, or
     // nowhere (the config's).
     let option = args.declares(InputOptions.history) ? InputOptions.history.spec.name : nil

@@ -2,6 +2,7 @@ import DeckBase
 import DeckCommandLine
 import DeckCore
 import DeckIO
+import DeckJobs
 
 /// The history snapshot a config's "history" names, as `ingest` keeps it: the nightly job adds
 /// yesterday's log to the snapshot that `deck` reads with the same config.
@@ -28,7 +29,7 @@ enum ConfigSnapshot {
   /// Whether `path` is a snapshot file, or names one that is not there yet (`.snap`).
   static func isSnapshot(_ path: String, _ io: CLIStreams) -> Bool {
     guard path != "-" else { return false }
-    let opened = Paths.open(path, io)
+    let opened = Paths.open(path, io.job)
     if FileSystem.kind(of: opened) == nil { return path.hasSuffix(".snap") }
     return SnapshotFile.isSnapshot(path: opened)
   }
@@ -37,7 +38,8 @@ enum ConfigSnapshot {
   /// absolute path once `.` and `..` are resolved.
   static func sameFile(_ a: String, _ b: String, _ io: CLIStreams) -> Bool {
     guard a != "-", b != "-" else { return false }
-    if let x = FileIdentity(path: Paths.open(a, io)), let y = FileIdentity(path: Paths.open(b, io))
+    if let x = FileIdentity(path: Paths.open(a, io.job)),
+      let y = FileIdentity(path: Paths.open(b, io.job))
     {
       return x == y
     }
@@ -51,8 +53,8 @@ enum ConfigSnapshot {
   ) throws {
     for log in logs where log != "-" {
       for entry in config.history where !sameFile(entry, snapshot, io) {
-        guard let x = FileIdentity(path: Paths.open(log, io)),
-          let y = FileIdentity(path: Paths.open(entry, io)), x == y
+        guard let x = FileIdentity(path: Paths.open(log, io.job)),
+          let y = FileIdentity(path: Paths.open(entry, io.job)), x == y
         else { continue }
         throw CommandFailure(
           .usage,

@@ -1,5 +1,6 @@
 import DeckCommandLine
 import DeckCore
+import DeckJobs
 import Foundation
 
 /// A date on the command line (`--date`, `ingest --before`, `simulate --start`, `compare

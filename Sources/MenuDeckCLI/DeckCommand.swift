@@ -2,6 +2,7 @@ import DeckBase
 import DeckCommandLine
 import DeckCore
 import DeckIO
+import DeckJobs
 import DeckStrategies
 
 let deckCommand = CommandSpec(
@@ -117,7 +118,7 @@ enum DeckRun {
     // otherwise it is told with the history's other messages, before the summary.
     let freshness = inputs.freshness
     if args.flag(strict), let problem = freshness { throw problem }
-    RunInputs.tell(inputs.header.inputs, context)
+    RunInputs.tell(inputs.header.inputs, context.job)
     if context.isVerbose {
       context.info(
         "read the inputs and learnt '\(settings.strategyName)' in \(clock.lap()) on "
@@ -130,7 +131,7 @@ enum DeckRun {
     var header = inputs.header
     if let listed {
       header.inputs.append(listed)
-      RunInputs.tell([listed], context)
+      RunInputs.tell([listed], context.job)
     }
     header.arguments = context.arguments
     var pipeline = inputs.pipeline
@@ -161,7 +162,7 @@ enum DeckRun {
         code: "deck_warning")
     }
     Summary.history(inputs.stats, future: inputs.future, date: settings.date, context: context)
-    HistoryFreshness.tell(freshness, context)
+    HistoryFreshness.tell(freshness, context.job)
     // "48 decks (1 short of 10 cards) for 2026-11-25 with 'affinity' written to decks.json".
     let short =
       written.shortDecks > 0
@@ -249,7 +250,7 @@ enum DeckRun {
   /// The ids of a `--diners` file: one per line (LF or CRLF), none empty or repeated, each at
   /// most `maxDinerIDBytes` bytes of UTF-8; a final line break is optional.
   static func listedDiners(_ file: String, _ io: CLIStreams) throws -> ([String], String) {
-    let bytes = try Paths.using(file, io) { opened throws(DeckIOError) in
+    let bytes = try Paths.using(file, io.job) { opened throws(DeckIOError) in
       try TextInput.readBytes(path: opened, what: "diners file", maxBytes: maxDinersFileBytes)
     }
     var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
@@ -296,7 +297,7 @@ enum DeckRun {
     if let usersHash, let path = settings.usersPath {
       inputs.append(RunInput(role: "users", path: path, sha256: usersHash))
     }
-    return inputs + RunInputs.plugins([settings.strategy], io) + RunInputs.history(history)
+    return inputs + RunInputs.plugins([settings.strategy], io.job) + RunInputs.history(history)
   }
 
   /// Every diner's deck written to `--out` (stdout, or a temporary file renamed over it only
@@ -449,12 +450,12 @@ struct DeckInputs {
     rejects: RejectsWriter? = nil, extra: [SwipeEvent] = []
   ) throws -> DeckInputs {
     let (catalog, catalogHash) = try Inputs.loadCatalog(
-      settings.catalogPath, io, delimiter: settings.delimiters.catalog)
+      settings.catalogPath, io.job, delimiter: settings.delimiters.catalog)
     var users: [UserProfile] = []
     var usersHash: String?
     if let path = settings.usersPath {
       (users, usersHash) = try Inputs.loadUsers(
-        path, io, delimiter: settings.delimiters.users)
+        path, io.job, delimiter: settings.delimiters.users)
     }
     let builder = try Inputs.deckBuilder(catalog, settings.rules, config)
     let jobs = args.declares(InputOptions.jobs) ? try InputOptions.jobs(args) : 1
@@ -462,7 +463,7 @@ struct DeckInputs {
     var hashing = settings
     hashing.hashesHistory = settings.format == .json || io.diagnostics.shows(.info)
     let (history, stats, future) = try Inputs.loadHistory(
-      hashing, catalog: catalog, cutoff: settings.date, io: io, rejects: rejects, extra: extra,
+      hashing, catalog: catalog, cutoff: settings.date, io: io.job, rejects: rejects, extra: extra,
       jobs: jobs)
 
     let fallback = try Strategies.fallback(args, config)

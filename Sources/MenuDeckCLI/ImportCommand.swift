@@ -2,6 +2,7 @@ import DeckBase
 import DeckCommandLine
 import DeckCore
 import DeckIO
+import DeckJobs
 import DeckSimulation
 import Foundation
 
@@ -90,7 +91,7 @@ enum RealDataImportRun {
     defer { outputs.abort() }
 
     let imported = try RealData.importCatalog(
-      dataSet, directory: Paths.open(dir, io), shownAs: dir)
+      dataSet, directory: Paths.open(dir, io.job), shownAs: dir)
     let catalog: Catalog
     do {
       catalog = try Catalog(items: imported.items)
@@ -98,7 +99,7 @@ enum RealDataImportRun {
       throw CommandFailure(.dataError, "\(dir): \(error)")
     }
     let ratingsPath = join(dir, dataSet.ratingsFile)
-    let counts = try Paths.using(ratingsPath, io) { opened throws(DeckIOError) in
+    let counts = try Paths.using(ratingsPath, io.job) { opened throws(DeckIOError) in
       try RealData.countRatings(dataSet, path: opened, catalog: catalog)
     }
 

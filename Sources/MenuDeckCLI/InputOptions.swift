@@ -1,6 +1,7 @@
 import DeckBase
 import DeckCommandLine
 import DeckIO
+import DeckJobs
 import DeckStrategies
 
 /// Options shared by the commands that read the inputs. Code shared by several commands reads

@@ -2,6 +2,7 @@ import DeckBase
 import DeckCommandLine
 import DeckCore
 import DeckIO
+import DeckJobs
 import DeckStrategies
 
 /// menudeck's version, printed by `--version` and written into run headers.
@@ -92,11 +93,24 @@ extension DeckIOError: ExitCodeProviding, DiagnosticDescribing {
   }
 }
 
+extension JobError: ExitCodeProviding, DiagnosticDescribing {
+  package var exitCode: ExitCode {
+    switch kind {
+    case .usage: return .usage
+    case .dataError: return .dataError
+    case .noInput: return .noInput
+    case .ioError: return .ioError
+    case .software: return .software
+    }
+  }
+  package var diagnosticCode: String? { code }
+}
+
 extension HistoryFreshness: ExitCodeProviding, DiagnosticDescribing {
   /// Only `deck --strict` throws it: the history is unfit for the deck date.
-  var exitCode: ExitCode { .dataError }
-  var diagnosticCode: String? { code }
-  var sourceLocation: SourceLocation? { file.map { SourceLocation(file: $0, line: 0) } }
+  package var exitCode: ExitCode { .dataError }
+  package var diagnosticCode: String? { code }
+  package var sourceLocation: SourceLocation? { file.map { SourceLocation(file: $0, line: 0) } }
 }
 
 extension DeckCoreError: ExitCodeProviding, DiagnosticDescribing {
@@ -157,8 +171,4 @@ final class StdoutOutput: ByteOutput {
       throw .io(path: "standard output", message: "the reader closed the pipe")
     }
   }
-}
-
-enum ContentHash {
-  static func sha256(_ bytes: [UInt8]) -> String { SHA256.hex(SHA256.hash(bytes)) }
 }

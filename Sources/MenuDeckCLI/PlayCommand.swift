@@ -2,6 +2,7 @@ import DeckBase
 import DeckCommandLine
 import DeckCore
 import DeckIO
+import DeckJobs
 import DeckPlay
 import DeckStrategies
 import Foundation
@@ -98,14 +99,14 @@ enum PlayRun {
         .init("--log", path), inputs: Inputs.files(args, settings), io: io)
     }
     var inputs = try DeckInputs.load(args, config, settings, io)
-    HistoryFreshness.tell(inputs.freshness, context)
+    HistoryFreshness.tell(inputs.freshness, context.job)
     let diner = try self.diner(args, inputs, context)
     let deck = try inputs.deck(for: diner)
     try inputs.strategy.finish()
 
     var appender: EventAppender?
     if let path = logPath, let format = logFormat {
-      appender = try EventAppender(path: Paths.open(path, io), name: path, format: format)
+      appender = try EventAppender(path: Paths.open(path, io.job), name: path, format: format)
     }
     let options = PlayOptions(
       mode: args.value(mode) == "all" ? .all : .pickOne, rule: config.dragRule,

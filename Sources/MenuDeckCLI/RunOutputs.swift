@@ -1,6 +1,7 @@
 import DeckBase
 import DeckCommandLine
 import DeckIO
+import DeckJobs
 import Foundation
 
 /// The files one run writes, as a command declares them: each output option with its path as
@@ -82,6 +83,9 @@ final class RunOutputs {
       // The same exit status as the real run's, which this one stands for.
       failure.message = "the real run would fail: " + failure.message
       throw failure
+    } catch var failure as JobError where dryRun {
+      failure.message = "the real run would fail: " + failure.message
+      throw failure
     }
     if dryRun {
       set = nil
@@ -151,7 +155,7 @@ final class RunOutputs {
         {
           identities.append((input, identity))
         }
-      } else if let identity = FileIdentity(path: Paths.open(input.path, io)) {
+      } else if let identity = FileIdentity(path: Paths.open(input.path, io.job)) {
         identities.append((input, identity))
       }
     }
@@ -219,7 +223,7 @@ final class RunOutputs {
         }
         return
       }
-      let opened = Paths.open(file.path, io)
+      let opened = Paths.open(file.path, io.job)
       if let kind = FileSystem.kind(of: opened), kind != .regular, kind != .directory {
         // A FIFO or a device (/dev/null, a terminal) is written as a stream, like standard
         // output: a temporary renamed over it would destroy it.
@@ -247,7 +251,7 @@ final class RunOutputs {
       if createDirectories.contains(file.option) && FileSystem.kind(of: dir) == nil {
         if !directoriesToMake.contains(dir) { directoriesToMake.append(dir) }
       } else {
-        try Paths.checkOutput(checked, io, option: file.option, shown: shown)
+        try Paths.checkOutput(checked, io.job, option: file.option, shown: shown)
       }
       if FileSystem.isMountPoint(target) {
         throw CommandFailure(
@@ -512,7 +516,7 @@ extension RunOutputs {
   /// Refuses `file`, an output, when it is one of `inputs` (the check every output passes), for
   /// a file a run appends to instead of replacing (`play --log`).
   static func refuseInput(_ file: File, inputs: [File], io: CLIStreams) throws {
-    let identity = FileIdentity(path: Paths.open(file.path, io))
+    let identity = FileIdentity(path: Paths.open(file.path, io.job))
     guard let identity,
       let input = identities(of: inputs, io).first(where: { $0.identity == identity })
     else { return }

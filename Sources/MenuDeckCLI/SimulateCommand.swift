@@ -3,6 +3,7 @@ import DeckCommandLine
 import DeckCore
 import DeckEvaluation
 import DeckIO
+import DeckJobs
 import DeckReports
 import DeckSimulation
 import DeckStrategies
@@ -145,7 +146,7 @@ enum Simulate {
       wait: OutputOptions.wait(args), standardOutput: "--out", context: context)
     defer { outputs.abort() }
     let setup = try Simulate.setup(args, config, io)
-    RunInputs.tell(setup.inputs, context)
+    RunInputs.tell(setup.inputs, context.job)
     let strategies = try Simulate.strategies(args, config, io)
 
     // Event log, replaced with the stats at the end.
@@ -171,7 +172,7 @@ enum Simulate {
     let report = stats.report()
     let format = StatsFormat(rawValue: args.value(SimulationOptions.format) ?? "table") ?? .table
     let record = try Simulate.strategyRecord(args, config, strategies, io)
-    RunInputs.tell(record.inputs, context)
+    RunInputs.tell(record.inputs, context.job)
     var run = RunRecord(context, inputs: setup.inputs + record.inputs)
     run.settings = setup.settings + record.settings
     try outputs.write(report.render(format, run: run), to: "--out")
@@ -194,7 +195,7 @@ enum Simulate {
     }
     let delimiters = try InputOptions.delimiters(args, config)
     let (catalog, catalogHash) = try Inputs.loadCatalog(
-      catalogPath, io, delimiter: delimiters.catalog)
+      catalogPath, io.job, delimiter: delimiters.catalog)
     var inputs = RunInputs.config(config)
     inputs.append(RunInput(role: "catalog", path: catalogPath, sha256: catalogHash))
     var population: Population
@@ -217,7 +218,7 @@ enum Simulate {
         "users", usersText, give: Limits.span(Limits.simulatedDiners, "diners"))
     } else {
       let (profiles, usersHash) = try Inputs.loadUsers(
-        usersText, io, delimiter: delimiters.users)
+        usersText, io.job, delimiter: delimiters.users)
       inputs.append(RunInput(role: "users", path: usersText, sha256: usersHash))
       guard !profiles.isEmpty else {
         throw CommandFailure(.dataError, "\(usersText): the users file has no users to simulate")
@@ -293,7 +294,7 @@ enum Simulate {
         RunInputs.options(zip(strategies, named).map { ($0.0, $0.1, $1) }),
         RunInputs.fitted(strategies.map { ($0.0, $0.1) }),
       ],
-      RunInputs.plugins(named, io)
+      RunInputs.plugins(named, io.job)
     )
   }
 
@@ -395,153 +396,4 @@ enum Simulate {
     }
     return (totalSessions, totalSwipes)
   }
-}
-
-/// The options of `stats` that no other command words the same way.
-enum StatsCommandOptions {
-  static let size = InputOptions.size.with(
-    help: "Deck size, for abandonment (config: deck.size).")
-  static let repeatWindow = Option<Int>(
-    "repeat-window", valueName: "days",
-    help: "A repeat pick is one within this many days (default: any earlier day).")
-  static let format = SimulationOptions.format.with(help: "Output format.")
-}
-
-let statsCommand = CommandSpec(
-  name: "stats",
-  abstract: "Deck stats of swipe logs: per day and overall.",
-  discussion: """
-    Reads swipe logs (JSON Lines or CSV) and prints, per day and overall: decks, cards shown, \
-    right and left swipes, like rate, pick rate, mean swipes to pick, abandon rate, \
-    finished-without-pick rate, catalog coverage, intra-deck diversity, novelty and repeat-pick \
-    rate. A session is one diner's deck of one date. Every metric is defined in docs/metrics.md.
-
-    Given history snapshots instead of logs, it prints the card-level metrics only (cards \
-    shown, swipes, like rate, coverage, novelty): snapshots keep no sessions or days.
-    """,
-  options: [
-    InputOptions.config.spec,
-    InputOptions.catalog.spec,
-    InputOptions.skipBadLines.spec,
-    InputOptions.columns.spec,
-    InputOptions.right.spec,
-    InputOptions.left.spec,
-    InputOptions.csvHeader.spec,
-    InputOptions.delimiter.spec,
-    StatsCommandOptions.size.spec,
-    StatsCommandOptions.repeatWindow.spec,
-    StatsCommandOptions.format.spec,
-    InputOptions.jobs.with(
-      help:
-        "Threads that read big log files and sum them up, by diner (default: the cores "
-        + "available); the output is the same for every number."
-    ).spec,
-  ],
-  arguments: [
-    CommandArgument(
-      "log", help: "Swipe logs ('-' reads standard input; default: the config's history).",
-      isOptional: true, isRepeating: true)
-  ],
-  run: { args, context in
-    let io = context.io
-    let config = try Inputs.loadConfig(args, io)
-    guard let catalogPath = args.value(InputOptions.catalog) ?? config.catalog else {
-      throw CommandFailure(
-        .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
-    }
-    var logs = args.arguments("log")
-    if logs.isEmpty { logs = config.history }
-    guard !logs.isEmpty else { throw UsageError("give the swipe logs to summarise") }
-    try HistoryFiles.checkPresent(logs, config, io)
-    let snapshots = logs.filter { $0 != "-" && SnapshotFile.isSnapshot(path: Paths.open($0, io)) }
-    if !snapshots.isEmpty && snapshots.count != logs.count {
-      throw UsageError("give either swipe logs or history snapshots to 'stats', not both")
-    }
-    let (catalog, catalogHash) = try Inputs.loadCatalog(
-      catalogPath, io, delimiter: try InputOptions.delimiters(args, config).catalog)
-    var size = config.rules.size
-    if let n = try Limits.value(args, StatsCommandOptions.size, in: Limits.deckSize, "cards") {
-      size = n
-    }
-    let window = try Limits.value(
-      args, StatsCommandOptions.repeatWindow, in: Limits.days, "days")
-    let zone = try Inputs.timeZone(config)
-    var settings = RunSettings.readingLogs(
-      config, zone: zone, catalogPath: catalogPath, logs: logs,
-      skipBadLines: args.flag(InputOptions.skipBadLines))
-    try settings.readLogs(as: args, io)
-    let options = StatsOptions(deckSize: size, repeatWindowDays: window)
-    let format = StatsFormat(rawValue: args.value(StatsCommandOptions.format)!)!
-    // Only the JSON document's run header and --verbose show the logs' hashes.
-    settings.hashesHistory = format == .json || context.isVerbose
-    var inputs = RunInputs.config(config)
-    inputs.append(RunInput(role: "catalog", path: catalogPath, sha256: catalogHash))
-    if !snapshots.isEmpty {
-      let merged = try Snapshots.merge(snapshots, io, hashing: settings.hashesHistory) {
-        path, _, hash in
-        // Standard input may hold several snapshots, of one hash.
-        if let hash, !inputs.contains(where: { $0.path == path && $0.sha256 == hash }) {
-          inputs.append(RunInput(role: "snapshot", path: path, sha256: hash))
-        }
-      }
-      let report: StatsReport
-      do {
-        // Every swipe, pending ones too, as stats on the logs counts them.
-        report = try SnapshotStats.report(
-          merged.counting(before: nil), catalog: catalog, options: options)
-      } catch {
-        throw CommandFailure(.dataError, "\(snapshots.joined(separator: ", ")): \(error)")
-      }
-      RunInputs.tell(inputs, context)
-      io.stdout.write(bytes: report.render(format, run: RunRecord(context, inputs: inputs)))
-      context.note(
-        "stats of a snapshot cover cards only: snapshots keep no sessions or days; "
-          + "give the logs for the session metrics", code: "snapshot_stats")
-      return .success
-    }
-    let jobs = try InputOptions.jobs(args)
-    let report: StatsReport
-    let read: EventReadStats
-    if jobs > 1 && logs.contains(where: { Inputs.canReadInParts($0, io) }) {
-      // On every core, by diner: the logs parsed into buckets by diner, each bucket summed up
-      // by an accumulator of its own; the buckets share no diner, so their reports add up.
-      let (parts, stats) = try Inputs.counting("read", logs, settings, io) { settings in
-        try Inputs.readByDiner(
-          logs, settings, io, catalog: catalog, jobs: jobs, keepsTimes: true, onReject: nil)
-      }
-      let shared = SharedBuckets(parts: parts)
-      let buckets = Parallel.map(count: jobs, jobs: jobs) { b in
-        var accumulator = StatsAccumulator(catalog: catalog, options: options)
-        for part in shared.parts {
-          part.forEachSwipe(inBucket: b) { user, item, swipe, at, position, day in
-            accumulator.add(
-              user: user, item: item, swipe: swipe, at: at, position: position, day: day)
-          }
-        }
-        return accumulator
-      }
-      report = StatsAccumulator.report(of: buckets)
-      read = stats
-    } else {
-      var stats = StatsAccumulator(catalog: catalog, options: options)
-      read = try Inputs.counting("read", logs, settings, io) { settings in
-        try Inputs.readLogs(logs, settings, io, into: &stats, onReject: nil)
-      }
-      report = stats.report()
-    }
-    inputs += RunInputs.history(read)
-    RunInputs.tell(inputs, context)
-    io.stdout.write(bytes: report.render(format, run: RunRecord(context, inputs: inputs)))
-    Summary.history(read, future: 0, date: DeckDate(daysSinceEpoch: 0), context: context)
-    let decks = report.rows.filter { $0.day == nil }.reduce(0) { $0 + Int($1[.decks] ?? 0) }
-    let days = Set(report.rows.compactMap(\.day)).count
-    context.note(
-      "stats of \(plural(logs.count, "log")) (\(plural(read.events, "swipe")), "
-        + "\(plural(decks, "deck")) over \(plural(days, "day")))", code: "summary")
-    return .success
-  })
-
-/// Parts read by diner, shared by the threads that sum up their buckets (each reads only).
-private struct SharedBuckets: @unchecked Sendable {
-  let parts: [DinerBuckets]
 }

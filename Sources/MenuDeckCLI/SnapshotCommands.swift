@@ -2,6 +2,7 @@ import DeckBase
 import DeckCommandLine
 import DeckCore
 import DeckIO
+import DeckJobs
 import Foundation
 
 let ingestCommand = CommandSpec(
@@ -180,7 +181,7 @@ enum Ingest {
       wait: OutputOptions.wait(args), dryRun: args.flag(OutputOptions.dryRun), context: context)
     defer { outputs.abort() }
 
-    let intoOpened = Paths.open(into, io)
+    let intoOpened = Paths.open(into, io.job)
     let stateRead = request.adding ? FileState(path: intoOpened) : nil
     var state = Added(
       snapshot: stateRead == nil
@@ -192,7 +193,7 @@ enum Ingest {
     }
     try request.settings.readLogs(as: args, io)
     let started = monotonicSeconds()
-    try Inputs.counting("ingest", request.logs, request.settings, io) { settings in
+    try Inputs.counting("ingest", request.logs, request.settings, io.job) { settings in
       var counted = request
       counted.settings = settings
       for log in request.logs {
@@ -301,7 +302,7 @@ enum Ingest {
     let skip = args.flag(InputOptions.skipBadLines)
     let rejectsPath = args.value(InputOptions.rejects)
     try InputOptions.checkRejects(rejectsPath, skipBadLines: skip)
-    guard !adding || [nil, .regular].contains(FileSystem.kind(of: Paths.open(into, io))) else {
+    guard !adding || [nil, .regular].contains(FileSystem.kind(of: Paths.open(into, io.job))) else {
       throw CommandFailure(
         .usage,
         "'--into \(into)' is not a regular file: ingest reads the snapshot there and replaces "
@@ -311,7 +312,7 @@ enum Ingest {
     var catalog: Catalog?
     if let catalogPath {
       catalog = try Inputs.loadCatalog(
-        catalogPath, io, delimiter: try InputOptions.delimiters(args, config).catalog
+        catalogPath, io.job, delimiter: try InputOptions.delimiters(args, config).catalog
       ).0
     }
     let settings = RunSettings.readingLogs(
@@ -331,15 +332,15 @@ enum Ingest {
     let io = context.io
     // Standard input, a pipe or a FIFO can be read once only: it is hashed as it is read, and
     // dropped at the end when the snapshot has it already.
-    let once = log == "-" || Inputs.isReadOnce(log, io)
-    if !once, request.jobs > 1, Inputs.canReadInParts(log, io) {
+    let once = log == "-" || Inputs.isReadOnce(log, io.job)
+    if !once, request.jobs > 1, Inputs.canReadInParts(log, io.job) {
       return try addInParts(log, request, to: &added, rejects: rejects, context)
     }
     let (hash, size) =
       once
       ? (nil, 0)
-      : try Paths.using(log, io) { opened throws(DeckIOError) in
-        try fileSHA256(opened)
+      : try Paths.using(log, io.job) { opened throws(DeckIOError) in
+        try Inputs.fileSHA256(opened)
       }
     if let hash, added.has(hash) {
       context.note(
@@ -360,7 +361,7 @@ enum Ingest {
         rejects == nil ? nil : { reject throws(DeckIOError) in held.append(reject) }
       var digest = SHA256()
       stats = try Inputs.readOnce(
-        log, request.settings, io, into: &sink, sha256: &digest, onReject: handler)
+        log, request.settings, io.job, into: &sink, sha256: &digest, onReject: handler)
       contentHash = digest.hexDigest()
       if added.has(contentHash!) {
         context.note(
@@ -376,7 +377,7 @@ enum Ingest {
       if let w = rejects {
         handler = { reject throws(DeckIOError) in try w.write(reject) }
       }
-      stats = try Inputs.readLogs([log], request.settings, io, into: &sink, onReject: handler)
+      stats = try Inputs.readLogs([log], request.settings, io.job, into: &sink, onReject: handler)
     }
     let source = HistorySnapshot.Source(
       sha256: contentHash!, path: log, bytes: Int64(once ? stats.bytes : size),
@@ -394,10 +395,10 @@ enum Ingest {
     _ context: CommandContext
   ) throws {
     let io = context.io
-    let opened = Paths.open(log, io)
+    let opened = Paths.open(log, io.job)
     let hashing = Parallel.background { () -> Result<(String, Int), DeckIOError> in
       do throws(DeckIOError) {
-        return .success(try fileSHA256(opened))
+        return .success(try Inputs.fileSHA256(opened))
       } catch {
         return .failure(error.naming(opened, as: log))
       }
@@ -405,7 +406,7 @@ enum Ingest {
     let held = HeldRejects()
     let read = Result { () throws -> EventReader.SnapshotRead in
       try Inputs.readLogInParts(
-        log, request.settings, io, cutoff: request.before, catalog: request.catalog,
+        log, request.settings, io.job, cutoff: request.before, catalog: request.catalog,
         jobs: request.jobs,
         onReject: rejects == nil ? nil : { reject throws(DeckIOError) in held.items.append(reject) }
       )
@@ -564,33 +565,6 @@ enum Ingest {
     }
   }
 
-  /// SHA-256 (hex) and size of a file, read in chunks.
-  static func fileSHA256(_ path: String) throws(DeckIOError) -> (String, Int) {
-    if FileSystem.kind(of: path) == .directory {
-      throw .io(path: path, message: "is a directory, not a swipe log; give the path of a file")
-    }
-    guard let handle = FileHandle(forReadingAtPath: path) else {
-      if !FileManager.default.fileExists(atPath: path) {
-        throw .missingFile(path: path, what: "swipe log", check: DeckIOError.checkPath)
-      }
-      throw .io(path: path, message: "cannot open the swipe log")
-    }
-    defer { try? handle.close() }
-    var hash = SHA256()
-    var size = 0
-    while true {
-      let chunk: Data
-      do {
-        guard let c = try handle.read(upToCount: 1 << 22), !c.isEmpty else { break }
-        chunk = c
-      } catch {
-        throw .io(path: path, message: "cannot read the swipe log: \(error)")
-      }
-      size += chunk.count
-      chunk.withUnsafeBytes { hash.update(bytes: $0) }
-    }
-    return (hash.hexDigest(), size)
-  }
 }
 
 enum Merge {
@@ -615,7 +589,7 @@ enum Merge {
     var count = 0
     let merged: HistorySnapshot
     do {
-      merged = try Snapshots.merge(inputs, io, concatenated: true) { _, _, _ in count += 1 }
+      merged = try Snapshots.merge(inputs, io.job, concatenated: true) { _, _, _ in count += 1 }
     } catch let error as DeckIOError {
       // merge takes no config: only the command line named the snapshots.
       throw error.checking(DeckIOError.checkPath)

@@ -2,6 +2,7 @@ import DeckBase
 import DeckCommandLine
 import DeckCore
 import DeckIO
+import DeckJobs
 import DeckPlugins
 import DeckStrategies
 import Foundation
@@ -137,7 +138,7 @@ enum Strategies {
     -> PluginStrategy.Configuration
   {
     PluginStrategy.Configuration(
-      name: named.name, executable: Paths.open(plugin, io), options: named.options,
+      name: named.name, executable: Paths.open(plugin, io.job), options: named.options,
       timeout: named.timeout ?? PluginStrategy.defaultTimeout)
   }
 }

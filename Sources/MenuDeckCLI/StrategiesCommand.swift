@@ -1,6 +1,7 @@
 import DeckBase
 import DeckCommandLine
 import DeckIO
+import DeckJobs
 import DeckPlugins
 import DeckStrategies
 
@@ -20,8 +21,8 @@ let strategiesCommand = CommandSpec(
       let config = try Inputs.loadConfig(args, context.io)
       named = config.strategies.keys.sorted().map { config.strategies[$0]! }
       inputs = RunInputs.config(config)
-    } catch let failure as CommandFailure
-      where failure.exitCode == .noInput && !args.isGiven(InputOptions.config)
+    } catch let failure as JobError
+      where failure.kind == .noInput && !args.isGiven(InputOptions.config)
     {
       // No config here: list the built-ins only.
     }

@@ -3,6 +3,7 @@ import DeckCommandLine
 import DeckCore
 import DeckEvaluation
 import DeckIO
+import DeckJobs
 import DeckReports
 import DeckStrategies
 import Foundation
@@ -130,7 +131,7 @@ enum Tune {
     defer { outputs.abort() }
 
     let setup = try Setup(args, config, logs, io)
-    let existing = try outPath.flatMap { $0 == "-" ? nil : try ConfigFragment.existing($0, io) }
+    let existing = try outPath.flatMap { $0 == "-" ? nil : try ConfigFragment.existing($0, io.job) }
 
     guard
       var sink = ValidationSplitSink(
@@ -139,7 +140,7 @@ enum Tune {
     else { throw Tuning.validationBeforeTime }
     let read = try CompareLogs.read(
       logs, split: setup.split, setup.logSettings, context, into: &sink, file: { _, _ in })
-    RunInputs.tell(setup.inputs + RunInputs.history(read), context)
+    RunInputs.tell(setup.inputs + RunInputs.history(read), context.job)
     let validation = try self.validation(sink.validation, setup, context)
     context.info(
       "set aside \(plural(sink.setAside, "event")) of the evaluation side (\(setup.split.describe(sink.validation.deckDate))) unread",
@@ -167,7 +168,7 @@ enum Tune {
         ).utf8), to: "--results")
     let tuned = Tuning.candidate(setup.named, result.candidates[winner]).named
     if outPath != nil {
-      let entry = ConfigFragment.entry(tuned, io)
+      let entry = ConfigFragment.entry(tuned, io.job)
       try outputs.write(
         Array(ConfigFragment.render(name: setup.name, entry: entry, existing: existing).utf8),
         to: "--out")
@@ -202,7 +203,7 @@ enum Tune {
   /// Whether two paths as written name one file (the same inode, or the same path when either
   /// is missing).
   static func sameFile(_ a: String, _ b: String, _ io: CLIStreams) -> Bool {
-    let (pa, pb) = (Paths.open(a, io), Paths.open(b, io))
+    let (pa, pb) = (Paths.open(a, io.job), Paths.open(b, io.job))
     if let ia = FileIdentity(path: pa), let ib = FileIdentity(path: pb) { return ia == ib }
     return URL(fileURLWithPath: pa).standardizedFileURL.path
       == URL(fileURLWithPath: pb).standardizedFileURL.path
@@ -289,12 +290,12 @@ enum Tune {
       validationText = Tuning.describe(cut, split: split)
       let delimiters = try InputOptions.delimiters(args, config)
       let (catalog, catalogHash) = try Inputs.loadCatalog(
-        catalogPath, io, delimiter: delimiters.catalog)
+        catalogPath, io.job, delimiter: delimiters.catalog)
       self.catalog = catalog
       inputs = RunInputs.config(config)
       inputs.append(RunInput(role: "catalog", path: catalogPath, sha256: catalogHash))
       if let path = args.value(InputOptions.users) ?? config.users {
-        let (users, usersHash) = try Inputs.loadUsers(path, io, delimiter: delimiters.users)
+        let (users, usersHash) = try Inputs.loadUsers(path, io.job, delimiter: delimiters.users)
         inputs.append(RunInput(role: "users", path: path, sha256: usersHash))
         for u in users { profiles[IDKey(u.id)] = u }
       }
@@ -364,7 +365,7 @@ enum Tune {
           "'--name \(name)': a named configuration's name is not empty and holds no ':' or white"
             + " space (it is given to -s)")
       }
-      try HistoryFiles.checkPresent(logs, config, io, snapshots: false)
+      try HistoryFiles.checkPresent(logs, config, io.job, snapshots: false)
       try CompareLogs.refuseSnapshots(logs, split: split, io, command: "tune")
       try CompareLogs.checkDistinct(logs, io)
     }

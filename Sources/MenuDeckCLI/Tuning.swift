@@ -3,6 +3,7 @@ import DeckCommandLine
 import DeckCore
 import DeckEvaluation
 import DeckIO
+import DeckJobs
 import DeckStrategies
 
 /// The options of a tuning, `tune`'s and `compare --tune`'s.

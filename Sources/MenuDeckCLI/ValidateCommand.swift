@@ -2,6 +2,7 @@ import DeckBase
 import DeckCommandLine
 import DeckCore
 import DeckIO
+import DeckJobs
 import DeckStrategies
 
 let validateCommand = CommandSpec(
@@ -108,6 +109,8 @@ enum Validation {
       settings = try Inputs.settings(args, io, config: config)
     } catch let e as UsageError {
       throw e
+    } catch let e as JobError where e.kind == .usage {
+      throw e
     } catch {
       // Without its config the run has no inputs to check: what fails next ("no catalog") is a
       // consequence, and its code (66) would hide the config's own (74 for an unreadable one).
@@ -153,7 +156,7 @@ enum Validation {
   {
     do {
       let (c, problems, hash) = try Inputs.checkCatalog(
-        settings.catalogPath, io, delimiter: settings.delimiters.catalog)
+        settings.catalogPath, io.job, delimiter: settings.delimiters.catalog)
       found.hashed.append(RunInput(role: "catalog", path: settings.catalogPath, sha256: hash))
       for problem in problems { found.fail(problem) }
       if let c {
@@ -180,7 +183,7 @@ enum Validation {
     guard let path = settings.usersPath else { return [] }
     var users: [UserProfile] = []
     do {
-      let (checked, problems, hash) = try Paths.using(path, io) { opened throws(DeckIOError) in
+      let (checked, problems, hash) = try Paths.using(path, io.job) { opened throws(DeckIOError) in
         let bytes = try TextInput.readBytes(path: opened, what: "users file")
         let format = try DocumentFormat.resolve(nil, path: path, what: "users file")
         let (users, problems) = UsersReader.check(
@@ -221,7 +224,7 @@ enum Validation {
     let collector = RejectCollector()
     do {
       let (history, stats, _) = try Inputs.loadHistory(
-        s, catalog: catalog, cutoff: nil, io: io, rejects: nil, onReject: collector.add)
+        s, catalog: catalog, cutoff: nil, io: io.job, rejects: nil, onReject: collector.add)
       bad = collector.errors
       found.hashed += RunInputs.history(stats)
       // Every swipe is in this history, those on or after the date too: the check asks only
@@ -362,7 +365,7 @@ enum Validation {
   static func finish(_ found: Findings, _ args: ParsedArguments, _ context: CommandContext)
     -> ExitCode
   {
-    RunInputs.tell(found.hashed, context)
+    RunInputs.tell(found.hashed, context.job)
     let (lines, errors, warnings) = (found.lines, found.errors, found.warnings)
     let json = args.value(format) == "json"
     if !json { for line in lines { context.io.stdout.write(line.rendered + "\n") } }

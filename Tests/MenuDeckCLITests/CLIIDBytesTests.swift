@@ -1,3 +1,4 @@
+import DeckJobs
 import Foundation
 import Testing
 

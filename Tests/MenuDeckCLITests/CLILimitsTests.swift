@@ -2,6 +2,7 @@ import DeckCommandLine
 import DeckCore
 import DeckEvaluation
 import DeckIO
+import DeckJobs
 import Foundation
 import Testing
 
@@ -98,7 +99,7 @@ import Testing
     let table = UnitTable(metrics: metrics, units: ["u"], arms: arms)
     #expect(throws: Never.self) { try Limits.checkResampling(table, resamples: 1_000) }
     #expect(
-      throws: UsageError(
+      throws: JobError.usage(
         "'--resamples' 1000000 with 2 strategies and 300 metrics would keep 600000000 replicate "
           + "values in memory (at most 200000000); give at most 333333 resamples")
     ) { try Limits.checkResampling(table, resamples: 1_000_000) }

@@ -1,5 +1,6 @@
 import DeckBase
 import DeckCore
+import DeckJobs
 import Foundation
 import Testing
 

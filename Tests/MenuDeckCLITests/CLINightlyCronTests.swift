@@ -1,5 +1,6 @@
 import DeckCore
 import DeckIO
+import DeckJobs
 import Foundation
 import Testing
 

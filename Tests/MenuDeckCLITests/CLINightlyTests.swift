@@ -1,6 +1,7 @@
 import DeckCommandLine
 import DeckCore
 import DeckIO
+import DeckJobs
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import DeckBase
 import DeckCore
 import DeckIO
+import DeckJobs
 import Foundation
 import Testing
 

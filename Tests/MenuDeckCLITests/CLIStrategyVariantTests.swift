@@ -1,4 +1,5 @@
 import DeckCommandLine
+import DeckJobs
 import Foundation
 import Testing
 

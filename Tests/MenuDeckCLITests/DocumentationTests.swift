@@ -1,5 +1,6 @@
 import DeckCommandLine
 import DeckEvaluation
+import DeckJobs
 import DeckSimulation
 import DeckStrategies
 import Foundation

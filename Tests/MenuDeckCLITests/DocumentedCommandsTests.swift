@@ -1,5 +1,6 @@
 import DeckBase
 import DeckCommandLine
+import DeckJobs
 import DeckSimulation
 import Foundation
 import Testing

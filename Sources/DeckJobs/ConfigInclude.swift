@@ -34,7 +34,9 @@ extension MenuDeckConfig {
   /// directory. Each file holds "strategies" (and may "include" more): its named
   /// configurations join the config's. A name defined twice, a file included twice and a cycle
   /// are errors naming both places.
-  mutating func readIncludes(_ root: JSONValue, _ files: ConfigFiles, read: ConfigFileReader)
+  package mutating func readIncludes(
+    _ root: JSONValue, _ files: ConfigFiles, read: ConfigFileReader
+  )
     throws(DeckIOError)
   {
     var definedIn: [String: String] = [:]

@@ -5,7 +5,7 @@ import DeckStrategies
 
 extension MenuDeckConfig {
   /// The run settings: "seed", "time_zone", "format", "drag_rule" and "stale_history_days".
-  mutating func readSettings(_ root: JSONValue) throws(DeckIOError) {
+  package mutating func readSettings(_ root: JSONValue) throws(DeckIOError) {
     if let v = try root.optionalValue(at: "stale_history_days") {
       // (0 turns the check off: docs/config.md.)
       staleHistoryDays = try wholeNumber(v, "stale_history_days", in: Limits.ruleDays)

@@ -1,17 +1,16 @@
-import DeckCommandLine
 import DeckCore
 import DeckIO
 
 /// Reading history snapshot files and adding them up: one step for `merge`, `stats` on snapshots
 /// and `deck --history` with snapshots.
-enum Snapshots {
+package enum Snapshots {
   /// `base` with each snapshot file added in order; `each` sees every snapshot as it is read. A
   /// snapshot that cannot be added (a log in two of them, counts past the format's limits) is a
   /// data error naming its file. With `concatenated` (`merge`), a file may hold several
   /// snapshots one after the other, as standard input may; the readers of one history
   /// (`deck`, `stats`) refuse such a file with a pointer to `merge`.
-  static func merge(
-    _ paths: [String], into base: HistorySnapshot = .empty, _ io: CLIStreams,
+  package static func merge(
+    _ paths: [String], into base: HistorySnapshot = .empty, _ io: JobIO,
     hashing: Bool = false, concatenated: Bool = false,
     each: (String, HistorySnapshot, String?) -> Void = { _, _, _ in }
   ) throws -> HistorySnapshot {
@@ -36,7 +35,7 @@ enum Snapshots {
         do {
           merged = try HistorySnapshot.merge(merged, snapshot)
         } catch {
-          throw CommandFailure(.dataError, "\(path == "-" ? "<stdin>" : path): \(error)")
+          throw JobError(.dataError, "\(path == "-" ? "<stdin>" : path): \(error)")
         }
         each(path, snapshot, hash)
       }
@@ -47,12 +46,12 @@ enum Snapshots {
   /// The snapshots on standard input, one after the other (binary or text, as `ingest --out -`
   /// and `merge --out -` write them); none when it is empty.
   /// With `hashing`, also the SHA-256 (hex) of the bytes read.
-  static func standardInput(_ io: CLIStreams, hashing: Bool = false) throws -> (
+  package static func standardInput(_ io: JobIO, hashing: Bool = false) throws -> (
     [HistorySnapshot], String?
   ) {
     let bytes: [UInt8]?
     do {
-      bytes = try io.stdin.readAll(maxBytes: SnapshotFile.maxStreamBytes)
+      bytes = try io.standardInput.readAll(maxBytes: SnapshotFile.maxStreamBytes)
     } catch {
       throw DeckIOError.io(path: "<stdin>", message: "cannot read standard input: \(error)")
     }

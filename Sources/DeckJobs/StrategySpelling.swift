@@ -11,24 +11,29 @@ import DeckStrategies
 /// A value holding a comma is quoted: `blend:components="affinity:0.6,popularity:0.4"`
 /// (inside the quotes `\"` is a quote and `\\` a backslash). A spelling holds no white space:
 /// it is a TREC run's tag, one field of a whitespace-separated line.
-struct StrategySpelling: Equatable {
+package struct StrategySpelling: Equatable {
   /// The built-in or named configuration the options apply to.
-  var base: String
+  package var base: String
   /// The options in the order written.
-  var options: [(key: String, value: String)]
+  package var options: [(key: String, value: String)]
 
-  static func == (a: StrategySpelling, b: StrategySpelling) -> Bool {
+  package init(base: String, options: [(key: String, value: String)]) {
+    self.base = base
+    self.options = options
+  }
+
+  package static func == (a: StrategySpelling, b: StrategySpelling) -> Bool {
     a.base == b.base && a.options.elementsEqual(b.options) { $0 == $1 }
   }
 
   /// Whether `text` is written as a variant: a colon after a non-empty name.
-  static func isVariant(_ text: String) -> Bool {
+  package static func isVariant(_ text: String) -> Bool {
     guard let colon = text.firstIndex(of: ":") else { return false }
     return colon != text.startIndex
   }
 
   /// Reads `text`, which `isVariant`.
-  static func parse(_ text: String) throws(StrategySpellingError) -> StrategySpelling {
+  package static func parse(_ text: String) throws(StrategySpellingError) -> StrategySpelling {
     func fail(_ message: String) -> StrategySpellingError {
       StrategySpellingError(spelling: text, message: message)
     }
@@ -118,7 +123,7 @@ struct StrategySpelling: Equatable {
 
   /// The spelling of `base` with `options` (in the order given): values that hold a comma, a
   /// quote or a backslash are quoted, so that `parse` reads them back.
-  static func spell(_ base: String, _ options: [(key: String, value: String)]) -> String {
+  package static func spell(_ base: String, _ options: [(key: String, value: String)]) -> String {
     guard !options.isEmpty else { return base }
     return base + ":"
       + options.map { key, value in
@@ -155,7 +160,7 @@ package struct StrategySpellingError: Error, Equatable, CustomStringConvertible 
 extension NamedStrategy {
   /// `pairs` (the command line's `--option`s) over these options; the options of the spelling
   /// itself (`NAME:key=value`) stay over both.
-  mutating func override(with pairs: [(key: String, value: String)]) {
+  package mutating func override(with pairs: [(key: String, value: String)]) {
     for (key, value) in pairs { options[key] = value }
     for (key, value) in variant { options[key] = value }
   }

@@ -1,46 +1,66 @@
 import DeckBase
-import DeckCommandLine
 import DeckCore
 import DeckIO
 import DeckStrategies
 import Foundation
 
 /// Paths and settings after merging the config file with command-line overrides.
-struct RunSettings {
-  var config: MenuDeckConfig
-  var catalogPath: String
-  var usersPath: String?
-  var historyPaths: [String]
-  var strategyName: String
-  var strategy: NamedStrategy
-  var seed: UInt64
-  var date: DeckDate
-  var zone: TimeZone
-  var format: DeckFormat
-  var rules: DeckRules
-  var skipBadLines: Bool
-  var rejectsPath: String?
+package struct RunSettings {
+  package var config: MenuDeckConfig
+  package var catalogPath: String
+  package var usersPath: String?
+  package var historyPaths: [String]
+  package var strategyName: String
+  package var strategy: NamedStrategy
+  package var seed: UInt64
+  package var date: DeckDate
+  package var zone: TimeZone
+  package var format: DeckFormat
+  package var rules: DeckRules
+  package var skipBadLines: Bool
+  package var rejectsPath: String?
   /// How to read foreign CSV logs: `--columns`/`--right`/`--left` over the config's `columns`.
   /// nil means the config's (`readLogs` falls back to it).
-  var columns: ColumnMapping? = nil
+  package var columns: ColumnMapping? = nil
   /// The header of CSV logs that have none (`--csv-header`).
-  var csvHeader: [UInt8]? = nil
+  package var csvHeader: [UInt8]? = nil
   /// What separates the fields of each kind of CSV input: `--delimiter` over the config's
   /// `csv_delimiter` (set by `readLogs(as:)`).
-  var delimiters = CSVDelimiters()
+  package var delimiters = CSVDelimiters()
   /// Hash every history file as it is read, for the run header (`EventFileStats.sha256`).
-  var hashesHistory = false
+  package var hashesHistory = false
   /// Counts the bytes of the logs as they are read, for the progress line (`Inputs.counting`).
-  var progress: ProgressCounter? = nil
+  package var progress: ProgressCounter? = nil
   /// What the message about a compressed log tells to run instead: this run's command line
   /// with the log decompressed into it (set by `readLogs(as:_:)`).
-  var compressedLogAdvice: EventFormat.CompressedLogAdvice = EventFormat.pipeIntoDeck
+  package var compressedLogAdvice: EventFormat.CompressedLogAdvice = EventFormat.pipeIntoDeck
+
+  package init(
+    config: MenuDeckConfig, catalogPath: String, usersPath: String?, historyPaths: [String],
+    strategyName: String, strategy: NamedStrategy, seed: UInt64, date: DeckDate,
+    zone: TimeZone, format: DeckFormat, rules: DeckRules, skipBadLines: Bool,
+    rejectsPath: String?
+  ) {
+    self.config = config
+    self.catalogPath = catalogPath
+    self.usersPath = usersPath
+    self.historyPaths = historyPaths
+    self.strategyName = strategyName
+    self.strategy = strategy
+    self.seed = seed
+    self.date = date
+    self.zone = zone
+    self.format = format
+    self.rules = rules
+    self.skipBadLines = skipBadLines
+    self.rejectsPath = rejectsPath
+  }
 
   /// The mapping the logs are read with.
-  var effectiveColumns: ColumnMapping? { columns ?? config.columns }
+  package var effectiveColumns: ColumnMapping? { columns ?? config.columns }
 
   /// How the swipe logs are read.
-  var readerOptions: EventReaderOptions {
+  package var readerOptions: EventReaderOptions {
     var options = EventReaderOptions(
       swipeRule: config.dragRule, zone: TimeZoneOffsets(zone), skipBadLines: skipBadLines,
       columns: effectiveColumns)
@@ -52,19 +72,9 @@ struct RunSettings {
     return options
   }
 
-  /// Takes the options that say how logs (and the other CSV inputs) are read (`--columns`,
-  /// `--right`, `--left`, `--csv-header`, `--delimiter`) from the command line, over the config,
-  /// and what to tell to run instead of a compressed log among `historyPaths`.
-  mutating func readLogs(as args: ParsedArguments, _ io: CLIStreams) throws {
-    delimiters = try InputOptions.delimiters(args, config)
-    columns = try InputOptions.columnMapping(args, config: config)
-    csvHeader = try InputOptions.csvHeader(args, self)
-    compressedLogAdvice = CompressedLogs.advice(args, logs: historyPaths, io)
-  }
-
   /// Settings for a command that only reads swipe logs (`stats`, `ingest`, `compare` on logs):
   /// no strategy, users or deck date.
-  static func readingLogs(
+  package static func readingLogs(
     _ config: MenuDeckConfig, zone: TimeZone, catalogPath: String = "", logs: [String] = [],
     seed: UInt64 = 0, rules: DeckRules? = nil, skipBadLines: Bool, rejectsPath: String? = nil
   ) -> RunSettings {
@@ -76,72 +86,37 @@ struct RunSettings {
   }
 }
 
-enum Inputs {
-  /// The files a run reads, each with the option (or config key) that named it: what no output
-  /// of the run may replace. Besides the run's own (`settings`), every file the config names.
-  static func files(_ args: ParsedArguments, _ settings: RunSettings) -> [RunOutputs.File] {
-    func given(_ option: some OptionKey) -> Bool { args.declares(option) && args.isGiven(option) }
-    var files: [RunOutputs.File] = []
-    if given(InputOptions.catalog) { files.append(.init("--catalog", settings.catalogPath)) }
-    if given(InputOptions.users), let users = settings.usersPath {
-      files.append(.init("--users", users))
-    }
-    if given(InputOptions.history) {
-      for log in settings.historyPaths { files.append(.init("--history", log)) }
-    }
-    if given(DeckRun.diners), let list = args.value(DeckRun.diners) {
-      files.append(.init("--diners", list))
-    }
-    return files + configFiles(settings.config)
-  }
-
-  /// The config file and every file it names (catalog, users, logs, every plugin), whether
-  /// this run reads them or not: a config's files are never an output.
-  static func configFiles(_ config: MenuDeckConfig) -> [RunOutputs.File] {
-    guard !config.bytes.isEmpty else { return [] }
-    var files = [RunOutputs.File("--config", config.path)]
-    if let catalog = config.catalog { files.append(.init("the config's \"catalog\"", catalog)) }
-    if let users = config.users { files.append(.init("the config's \"users\"", users)) }
-    for log in config.history { files.append(.init(ConfigSnapshot.historyOption, log)) }
-    for file in config.included { files.append(.init(includeOption, file.path)) }
-    for name in config.strategies.keys.sorted() {
-      if let plugin = config.strategies[name]?.plugin {
-        files.append(.init("the plugin of '\(name)'", plugin))
-      }
-    }
-    return files
-  }
-
-  /// How the inputs of a run name the files the config includes.
-  static let includeOption = "the config's \"include\""
-
+package enum Inputs {
   /// The deck builder for `rules`; rules it refuses are the config's data error (exit 65).
-  static func deckBuilder(_ catalog: Catalog, _ rules: DeckRules, _ config: MenuDeckConfig) throws
+  package static func deckBuilder(_ catalog: Catalog, _ rules: DeckRules, _ config: MenuDeckConfig)
+    throws
     -> DeckBuilder
   {
     do {
       return try DeckBuilder(catalog: catalog, rules: rules)
     } catch {
-      throw CommandFailure(
+      throw JobError(
         .dataError, "\(config.path.isEmpty ? "deck rules" : config.path): deck: \(error)")
     }
   }
 
   /// The config's time zone; an unknown one is the config's data error (exit 65).
-  static func timeZone(_ config: MenuDeckConfig) throws -> TimeZone {
+  package static func timeZone(_ config: MenuDeckConfig) throws -> TimeZone {
     guard let zone = TimeZones.zone(named: config.timeZone) else {
-      throw CommandFailure(.dataError, "\(config.path): unknown time zone '\(config.timeZone)'")
+      throw JobError(.dataError, "\(config.path): unknown time zone '\(config.timeZone)'")
     }
     return zone
   }
 
-  /// Reads the config named by `--config`. The default path may be missing when the catalog is
-  /// given on the command line (a run without a config file).
-  static func loadConfig(
-    _ args: ParsedArguments, _ io: CLIStreams, catalogOptional: Bool = false
+  /// The config a run names: `--config`'s, else the default one.
+  package static let defaultConfig = "Config/menudeck.json"
+
+  /// Reads the config at `path`; `given`: whether the command line named it. The default
+  /// path may be missing when `mayBeMissing` (the catalog is given on the command line: a run
+  /// without a config file).
+  package static func loadConfig(
+    _ path: String, given: Bool, mayBeMissing: Bool, _ io: JobIO
   ) throws -> MenuDeckConfig {
-    let given = args.isGiven(InputOptions.config)
-    let path = args.value(InputOptions.config) ?? "Config/menudeck.json"
     let bytes: [UInt8]
     do {
       bytes = try Paths.using(path, io) { p throws(DeckIOError) in
@@ -151,12 +126,8 @@ enum Inputs {
       guard case .missingFile = error else { throw error }
       // The config itself is missing: there is no config to check.
       guard !given else { throw error.checking(DeckIOError.checkPath) }
-      if catalogOptional
-        || (args.declares(InputOptions.catalog) && args.isGiven(InputOptions.catalog))
-      {
-        return MenuDeckConfig()
-      }
-      throw CommandFailure(
+      if mayBeMissing { return MenuDeckConfig() }
+      throw JobError(
         .noInput,
         "\(path): no such file (the default config); run menudeck from the directory that holds "
           + "Config/, or give --config FILE")
@@ -168,97 +139,8 @@ enum Inputs {
     }
   }
 
-  static func settings(
-    _ args: ParsedArguments, _ io: CLIStreams, config: MenuDeckConfig, needsStrategy: Bool = true
-  ) throws -> RunSettings {
-    guard let catalog = args.value(InputOptions.catalog) ?? config.catalog else {
-      throw CommandFailure(
-        .noInput,
-        "no catalog: set \"catalog\" in \(config.path.isEmpty ? "the config" : config.path) or give --catalog FILE"
-      )
-    }
-    let users = args.value(InputOptions.users) ?? config.users
-    let history =
-      args.isGiven(InputOptions.history) ? args.values(InputOptions.history) : config.history
-
-    let (strategyName, strategy) = try self.strategy(
-      args, config: config, needsStrategy: needsStrategy)
-
-    var seed = config.seed
-    if args.declares(InputOptions.seed), let s = try args.value(InputOptions.seed) { seed = s }
-    let zone = try Inputs.timeZone(config)
-    let today = TimeZones.today(in: zone)
-    var date = today
-    if args.declares(InputOptions.date), let text = args.value(InputOptions.date) {
-      date = try DateArgument.parse(text, option: "--date", today: today)
-    }
-    var format = config.format
-    if args.declares(exactly: InputOptions.format.spec), let f = args.value(InputOptions.format) {
-      guard let parsed = DeckFormat(rawValue: f) else {
-        throw UsageError("unknown format '\(f)'; use one of json, jsonl, csv, table")
-      }
-      format = parsed
-    }
-    var rules = config.rules
-    if args.declares(InputOptions.size),
-      let n = try Limits.value(args, InputOptions.size, in: Limits.deckSize, "cards")
-    {
-      rules.size = n
-    }
-    let skip = args.declares(InputOptions.skipBadLines) && args.flag(InputOptions.skipBadLines)
-    let rejects = args.declares(InputOptions.rejects) ? args.value(InputOptions.rejects) : nil
-    try InputOptions.checkRejects(rejects, skipBadLines: skip)
-    var settings = RunSettings(
-      config: config, catalogPath: catalog, usersPath: users, historyPaths: history,
-      strategyName: strategyName, strategy: strategy, seed: seed, date: date, zone: zone,
-      format: format, rules: rules, skipBadLines: skip, rejectsPath: rejects)
-    try settings.readLogs(as: args, io)
-    return settings
-  }
-
-  /// The strategy of a run: `--strategy` (or the config's), resolved in the config, with the
-  /// `--option`s over its options, which are checked when `needsStrategy`. A bad name or option
-  /// is a usage error when the command line gave it, else the config's data error.
-  static func strategy(
-    _ args: ParsedArguments, config: MenuDeckConfig, needsStrategy: Bool
-  ) throws -> (name: String, strategy: NamedStrategy) {
-    var strategyName = config.strategy
-    var fromCommandLine = false
-    if args.declares(InputOptions.strategy), let s = args.value(InputOptions.strategy) {
-      strategyName = s
-      fromCommandLine = true
-    }
-    func fail(_ message: String) -> Error {
-      if fromCommandLine { return UsageError(message) }
-      return CommandFailure(.dataError, "\(config.path): \(message)")
-    }
-    let resolved: NamedStrategy?
-    do {
-      resolved = try config.resolveStrategy(strategyName)
-    } catch {
-      throw fail(error.description)
-    }
-    guard var strategy = resolved else { throw fail(config.unknownStrategy(strategyName)) }
-    if args.declares(InputOptions.option) {
-      strategy.override(with: try args.keyValuePairs(InputOptions.option))
-    }
-    if needsStrategy, let description = StrategyRegistry.description(of: strategy.use) {
-      do {
-        _ = try StrategyOptions(raw: strategy.options, for: description)
-      } catch {
-        if fromCommandLine
-          || (args.declares(InputOptions.option) && !args.values(InputOptions.option).isEmpty)
-        {
-          throw UsageError(error.description)
-        }
-        throw CommandFailure(.dataError, "\(config.path): \(error)")
-      }
-    }
-    return (strategyName, strategy)
-  }
-
   /// The catalog at `path` (CSV fields separated by `delimiter`) and the SHA-256 of its bytes.
-  static func loadCatalog(_ path: String, _ io: CLIStreams, delimiter: CSVDelimiter) throws -> (
+  package static func loadCatalog(_ path: String, _ io: JobIO, delimiter: CSVDelimiter) throws -> (
     Catalog, String
   ) {
     let bytes = try Paths.using(path, io) { p throws(DeckIOError) in
@@ -271,7 +153,7 @@ enum Inputs {
   }
 
   /// The catalog and every problem in it, and the SHA-256 of its bytes (for `validate`).
-  static func checkCatalog(_ path: String, _ io: CLIStreams, delimiter: CSVDelimiter) throws -> (
+  package static func checkCatalog(_ path: String, _ io: JobIO, delimiter: CSVDelimiter) throws -> (
     Catalog?, [DeckIOError], String
   ) {
     try Paths.using(path, io) { opened throws(DeckIOError) in
@@ -284,7 +166,7 @@ enum Inputs {
   }
 
   /// The users at `path` (CSV fields separated by `delimiter`) and the SHA-256 of its bytes.
-  static func loadUsers(_ path: String, _ io: CLIStreams, delimiter: CSVDelimiter) throws -> (
+  package static func loadUsers(_ path: String, _ io: JobIO, delimiter: CSVDelimiter) throws -> (
     [UserProfile], String
   ) {
     let bytes = try Paths.using(path, io) { p throws(DeckIOError) in
@@ -298,11 +180,11 @@ enum Inputs {
   /// Runs `body` with `settings` whose reader counts the bytes of the logs `paths` on the
   /// progress line `label` (their total from their sizes; unknown when one is read once, such
   /// as standard input).
-  static func counting<T>(
-    _ label: String, _ paths: [String], _ settings: RunSettings, _ io: CLIStreams,
+  package static func counting<T>(
+    _ label: String, _ paths: [String], _ settings: RunSettings, _ io: JobIO,
     _ body: (RunSettings) throws -> T
   ) rethrows -> T {
-    guard io.diagnostics.progress != nil else { return try body(settings) }
+    guard io.diagnostics.showsProgress else { return try body(settings) }
     let sizes = paths.map { regularFileSize($0, io) }
     let total = sizes.contains(nil) ? nil : sizes.reduce(0) { $0 + $1! }
     return try io.diagnostics.withProgress(label, unit: .bytes, total: total) { counter in
@@ -315,7 +197,7 @@ enum Inputs {
 
   /// The size of the regular file `path`, nil for anything else (standard input, a pipe, a
   /// file that is not there).
-  static func regularFileSize(_ path: String, _ io: CLIStreams) -> Int? {
+  package static func regularFileSize(_ path: String, _ io: JobIO) -> Int? {
     guard path != "-" else { return nil }
     let opened = Paths.open(path, io)
     var info = stat()
@@ -327,8 +209,8 @@ enum Inputs {
   /// 1 and a log big enough to be read in parts, the logs are read on `jobs` threads and
   /// aggregated by diner (`EventReader.history(of:)`): the same history. The progress line
   /// counts the bytes of the logs (not of the snapshots).
-  static func loadHistory(
-    _ settings: RunSettings, catalog: Catalog, cutoff: DeckDate?, io: CLIStreams,
+  package static func loadHistory(
+    _ settings: RunSettings, catalog: Catalog, cutoff: DeckDate?, io: JobIO,
     rejects: RejectsWriter?, onReject: ((EventReject) throws(DeckIOError) -> Void)? = nil,
     extra: [SwipeEvent] = [], jobs: Int = 1
   ) throws -> (History, EventReadStats, Int) {
@@ -344,7 +226,7 @@ enum Inputs {
   }
 
   private static func readHistory(
-    _ settings: RunSettings, catalog: Catalog, cutoff: DeckDate?, io: CLIStreams,
+    _ settings: RunSettings, catalog: Catalog, cutoff: DeckDate?, io: JobIO,
     rejects: RejectsWriter?, onReject: ((EventReject) throws(DeckIOError) -> Void)?,
     extra: [SwipeEvent], jobs: Int
   ) throws -> (History, EventReadStats, Int) {
@@ -391,32 +273,7 @@ enum Inputs {
       file.hesitations = Int(snapshot.hesitations)
       stats.files.append(file)
     }
-    // A snapshot's days were decided in its time zone; reading it with another would shift them.
-    if let zone = merged.timeZone, zone != settings.config.timeZone {
-      throw CommandFailure(
-        .dataError,
-        "\(snapshots.joined(separator: ", ")): ingested in time zone '\(zone)', but the config "
-          + "uses '\(settings.config.timeZone)'; ingest the logs again with this config")
-    }
-    if let rule = merged.dragRule, rule != settings.config.dragRuleName {
-      throw CommandFailure(
-        .dataError,
-        "\(snapshots.joined(separator: ", ")): drags were decided by the \(rule) rule, but the "
-          + "config says '\(settings.config.dragRuleName)'; ingest the logs again with this config")
-    }
-    // A raw log that is already in a snapshot would be counted twice. (Standard input and
-    // pipes are read once, by the reader: they cannot be hashed as well.)
-    for log in logs where log != "-" && !isReadOnce(log, io) {
-      let (hash, _) = try Paths.using(log, io) { opened throws(DeckIOError) in
-        try Ingest.fileSHA256(opened)
-      }
-      if merged.contains(sha256: hash) {
-        throw CommandFailure(
-          .dataError,
-          "\(log) is already in the snapshot \(snapshots.joined(separator: ", ")); giving both "
-            + "would count its swipes twice")
-      }
-    }
+    try checkMerged(merged, snapshots: snapshots, logs: logs, settings, io)
     do {
       // The pending swipes before the deck date are learnt from as if they were added up; the
       // later ones are the run's swipes on or after its date, as when reading the logs.
@@ -443,7 +300,42 @@ enum Inputs {
       return (history, stats, future)
     } catch {
       if case .outOfMemory = error { throw error }
-      throw CommandFailure(.dataError, "\(snapshots.joined(separator: ", ")): \(error)")
+      throw JobError(.dataError, "\(snapshots.joined(separator: ", ")): \(error)")
+    }
+  }
+
+  /// Refuses snapshots read with another time zone or drag rule than the config's (their days
+  /// and drags were decided by those), and a raw log already in them (its swipes would count
+  /// twice).
+  private static func checkMerged(
+    _ merged: HistorySnapshot, snapshots: [String], logs: [String], _ settings: RunSettings,
+    _ io: JobIO
+  ) throws {
+    // A snapshot's days were decided in its time zone; reading it with another would shift them.
+    if let zone = merged.timeZone, zone != settings.config.timeZone {
+      throw JobError(
+        .dataError,
+        "\(snapshots.joined(separator: ", ")): ingested in time zone '\(zone)', but the config "
+          + "uses '\(settings.config.timeZone)'; ingest the logs again with this config")
+    }
+    if let rule = merged.dragRule, rule != settings.config.dragRuleName {
+      throw JobError(
+        .dataError,
+        "\(snapshots.joined(separator: ", ")): drags were decided by the \(rule) rule, but the "
+          + "config says '\(settings.config.dragRuleName)'; ingest the logs again with this config")
+    }
+    // A raw log that is already in a snapshot would be counted twice. (Standard input and
+    // pipes are read once, by the reader: they cannot be hashed as well.)
+    for log in logs where log != "-" && !isReadOnce(log, io) {
+      let (hash, _) = try Paths.using(log, io) { opened throws(DeckIOError) in
+        try Inputs.fileSHA256(opened)
+      }
+      if merged.contains(sha256: hash) {
+        throw JobError(
+          .dataError,
+          "\(log) is already in the snapshot \(snapshots.joined(separator: ", ")); giving both "
+            + "would count its swipes twice")
+      }
     }
   }
 
@@ -453,7 +345,7 @@ enum Inputs {
   /// aggregation takes the buckets instead: the history does not depend on the order of the
   /// swipes, so it is still the one history of the logs, and nothing is read twice.
   private static func loadHistoryByDiner(
-    _ settings: RunSettings, catalog: Catalog, cutoff: DeckDate?, io: CLIStreams,
+    _ settings: RunSettings, catalog: Catalog, cutoff: DeckDate?, io: JobIO,
     onReject handler: ((EventReject) throws(DeckIOError) -> Void)?, extra: [SwipeEvent],
     jobs: Int
   ) throws -> (History, EventReadStats, Int) {
@@ -475,8 +367,8 @@ enum Inputs {
   /// Reads the logs on `jobs` threads into buckets by diner (`DinerBuckets`, `jobs` buckets):
   /// each big regular log in parts, the others whole; the parts in file order and the counts
   /// named as the user named the logs.
-  static func readByDiner(
-    _ paths: [String], _ settings: RunSettings, _ io: CLIStreams, catalog: Catalog, jobs: Int,
+  package static func readByDiner(
+    _ paths: [String], _ settings: RunSettings, _ io: JobIO, catalog: Catalog, jobs: Int,
     keepsTimes: Bool = false, onReject handler: ((EventReject) throws(DeckIOError) -> Void)?
   ) throws -> ([DinerBuckets], EventReadStats) {
     var parts: [DinerBuckets] = []
@@ -501,7 +393,7 @@ enum Inputs {
   }
 
   /// Adds swipes that are in no file (a `play` session's) to `sink`, as the reader would.
-  static func feed<S: EventSink>(_ events: [SwipeEvent], into sink: inout S) {
+  package static func feed<S: EventSink>(_ events: [SwipeEvent], into sink: inout S) {
     guard !events.isEmpty else { return }
     for e in events {
       var user = e.user
@@ -521,7 +413,7 @@ enum Inputs {
   /// Whether `path` names something that can be read only once (a FIFO, a pipe such as
   /// `/dev/stdin` or `<(zcat log.gz)`, a character device): it must be opened once, never
   /// sniffed or hashed before it is read.
-  static func isReadOnce(_ path: String, _ io: CLIStreams) -> Bool {
+  package static func isReadOnce(_ path: String, _ io: JobIO) -> Bool {
     guard path != "-" else { return true }
     let kind = FileSystem.kind(of: Paths.open(path, io))
     return kind != nil && kind != .regular && kind != .directory
@@ -529,17 +421,17 @@ enum Inputs {
 
   /// Reads a log that can be read once (`-` is standard input) into `sink`, in constant memory,
   /// and hashes its content into `sha256` as it is read.
-  static func readOnce<S: EventSink>(
-    _ path: String, _ settings: RunSettings, _ io: CLIStreams, into sink: inout S,
+  package static func readOnce<S: EventSink>(
+    _ path: String, _ settings: RunSettings, _ io: JobIO, into sink: inout S,
     sha256: inout SHA256, onReject handler: ((EventReject) throws(DeckIOError) -> Void)?
   ) throws -> EventReadStats {
     var options = settings.readerOptions
     options.onReject = handler
     let reader = EventReader(options: options)
-    if path == "-" && !(io.stdin is FileDescriptorSource) {
+    if path == "-" && io.standardInput.fileDescriptor == nil {
       // Standard input that is not the process's own (tests): read it whole.
       let bytes: [UInt8]
-      do { bytes = try io.stdin.readAll() } catch {
+      do { bytes = try io.standardInput.readAll() } catch {
         throw DeckIOError.io(path: "<stdin>", message: "cannot read standard input: \(error)")
       }
       sha256.update(bytes: bytes)
@@ -557,8 +449,8 @@ enum Inputs {
   }
 
   /// Streams swipe logs (`-` = standard input) into `sink`, naming files as the user wrote them.
-  static func readLogs<S: EventSink>(
-    _ paths: [String], _ settings: RunSettings, _ io: CLIStreams, into sink: inout S,
+  package static func readLogs<S: EventSink>(
+    _ paths: [String], _ settings: RunSettings, _ io: JobIO, into sink: inout S,
     onReject handler: ((EventReject) throws(DeckIOError) -> Void)?
   ) throws -> EventReadStats {
     let options = settings.readerOptions
@@ -575,10 +467,10 @@ enum Inputs {
       }
       let reader = EventReader(options: perFile)
       let one: EventReadStats
-      if path == "-" && !(io.stdin is FileDescriptorSource) {
+      if path == "-" && io.standardInput.fileDescriptor == nil {
         // Standard input that is not the process's own (tests): read it whole.
         let bytes: [UInt8]
-        do { bytes = try io.stdin.readAll() } catch {
+        do { bytes = try io.standardInput.readAll() } catch {
           throw DeckIOError.io(path: "<stdin>", message: "cannot read standard input: \(error)")
         }
         var read = try reader.read(
@@ -613,8 +505,8 @@ enum Inputs {
 
   /// Reads the log `path`, one that `canReadInParts`, into a snapshot on `jobs` threads
   /// (`EventReader.readSnapshot`), with the reader `readLogs` would use.
-  static func readLogInParts(
-    _ path: String, _ settings: RunSettings, _ io: CLIStreams, cutoff: DeckDate?,
+  package static func readLogInParts(
+    _ path: String, _ settings: RunSettings, _ io: JobIO, cutoff: DeckDate?,
     catalog: Catalog? = nil, jobs: Int,
     onReject handler: ((EventReject) throws(DeckIOError) -> Void)?
   ) throws -> EventReader.SnapshotRead {
@@ -631,8 +523,8 @@ enum Inputs {
   /// Reads a big regular log in parts on `jobs` threads, each into a sink of its own
   /// (`sink()`, turned into the part's result by `finish` on its worker); the results in file
   /// order, and the counts named as the user named the log.
-  static func readLogInParts<S: EventSink, R>(
-    _ path: String, _ settings: RunSettings, _ io: CLIStreams, jobs: Int,
+  package static func readLogInParts<S: EventSink, R>(
+    _ path: String, _ settings: RunSettings, _ io: JobIO, jobs: Int,
     onReject handler: ((EventReject) throws(DeckIOError) -> Void)?,
     sink: @escaping () -> S, finish: @escaping (inout S) -> R
   ) throws -> EventReader.PartsRead<R> {
@@ -649,14 +541,14 @@ enum Inputs {
   /// `read` with a reader of the run's options (rejects named as the user named the log), its
   /// errors and counts named so too, and the notes of a mapped log.
   private static func readingInParts<T>(
-    _ path: String, _ settings: RunSettings, _ io: CLIStreams,
+    _ path: String, _ settings: RunSettings, _ io: JobIO,
     onReject handler: ((EventReject) throws(DeckIOError) -> Void)?,
     _ read: (EventReader, String, EventFormat) throws(DeckIOError) -> (T, EventReadStats),
     named: (inout T, EventReadStats) -> Void
   ) throws -> T {
     let opened = Paths.open(path, io)
     guard let format = EventFormat.forPath(opened) else {
-      throw CommandFailure(.software, "\(path): read in parts without a log's extension")
+      throw JobError(.software, "\(path): read in parts without a log's extension")
     }
     var options = settings.readerOptions
     if let handler {
@@ -672,7 +564,7 @@ enum Inputs {
       options.hashing
       ? Parallel.background { () -> Result<(String, Int), DeckIOError> in
         do throws(DeckIOError) {
-          return .success(try Ingest.fileSHA256(opened))
+          return .success(try Inputs.fileSHA256(opened))
         } catch {
           return .failure(error.naming(opened, as: path))
         }
@@ -704,7 +596,7 @@ enum Inputs {
 
   /// Whether `path` is a log that `readLogInParts` reads in more than one part: a regular
   /// file with a log's extension, at least two parts long.
-  static func canReadInParts(_ path: String, _ io: CLIStreams) -> Bool {
+  package static func canReadInParts(_ path: String, _ io: JobIO) -> Bool {
     let opened = Paths.open(path, io)
     guard path != "-", FileSystem.kind(of: opened) == .regular,
       EventFormat.forPath(opened) != nil
@@ -715,13 +607,13 @@ enum Inputs {
 
   /// What a run should say about a log read with a column mapping: the neutral ratings (never
   /// dropped silently) and the lack of times.
-  static func mappedLogNotes(_ file: EventFileStats, _ mapping: ColumnMapping, name: String)
+  package static func mappedLogNotes(_ file: EventFileStats, _ mapping: ColumnMapping, name: String)
     -> [String]
   {
     var notes: [String] = []
     if let right = mapping.right, let left = mapping.left {
       notes.append(
-        "\(name): \(plural(file.events + file.neutral, "rating")): \(file.right) right "
+        "\(name): \(TextLayout.plural(file.events + file.neutral, "rating")): \(file.right) right "
           + "('\(right)'), \(file.left) left ('\(left)'), \(file.neutral) neutral (neither rule; not "
           + "swipes)")
     }
@@ -731,5 +623,33 @@ enum Inputs {
           + "needs days, such as a temporal split, can use them); map one with --columns at=COLUMN")
     }
     return notes
+  }
+
+  /// SHA-256 (hex) and size of a file, read in chunks.
+  package static func fileSHA256(_ path: String) throws(DeckIOError) -> (String, Int) {
+    if FileSystem.kind(of: path) == .directory {
+      throw .io(path: path, message: "is a directory, not a swipe log; give the path of a file")
+    }
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      if !FileManager.default.fileExists(atPath: path) {
+        throw .missingFile(path: path, what: "swipe log", check: DeckIOError.checkPath)
+      }
+      throw .io(path: path, message: "cannot open the swipe log")
+    }
+    defer { try? handle.close() }
+    var hash = SHA256()
+    var size = 0
+    while true {
+      let chunk: Data
+      do {
+        guard let c = try handle.read(upToCount: 1 << 22), !c.isEmpty else { break }
+        chunk = c
+      } catch {
+        throw .io(path: path, message: "cannot read the swipe log: \(error)")
+      }
+      size += chunk.count
+      chunk.withUnsafeBytes { hash.update(bytes: $0) }
+    }
+    return (hash.hexDigest(), size)
   }
 }

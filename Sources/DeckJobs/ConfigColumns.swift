@@ -5,7 +5,7 @@ import DeckStrategies
 
 extension MenuDeckConfig {
   /// `"columns": {"map": {"user": "userId", ...}, "right": "rating>=4", "left": "rating<=2"}`.
-  static func parseColumns(_ v: JSONValue) throws(DeckIOError) -> ColumnMapping {
+  package static func parseColumns(_ v: JSONValue) throws(DeckIOError) -> ColumnMapping {
     let labels = columnsLabels
     _ = try v.requireObject(field: "columns")
     try v.rejectUnknownKeys(allowed: columnsKeys, in: "'columns'")

@@ -136,14 +136,14 @@ package struct MenuDeckConfig: Sendable {
   }
 }
 
-func directory(of path: String) -> String {
+package func directory(of path: String) -> String {
   guard let slash = path.lastIndex(of: "/") else { return "." }
   let dir = String(path[..<slash])
   return dir.isEmpty ? "/" : dir
 }
 
 /// `path` as given when absolute, else joined to `base` (with "./" removed for tidy messages).
-func resolve(_ path: String, against base: String) -> String {
+package func resolve(_ path: String, against base: String) -> String {
   if path.hasPrefix("/") || base == "." || base.isEmpty { return path }
   return Paths.normalize(base + "/" + path)
 }

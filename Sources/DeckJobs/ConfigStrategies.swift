@@ -5,7 +5,7 @@ import DeckStrategies
 extension NamedStrategy {
   /// The config's "strategies": named configurations by name, each a built-in (`use`, checked
   /// with its options here) or a plugin (`plugin`, whose options it checks when it starts).
-  static func parseAll(_ v: JSONValue, _ files: ConfigFiles) throws(DeckIOError)
+  package static func parseAll(_ v: JSONValue, _ files: ConfigFiles) throws(DeckIOError)
     -> [String: NamedStrategy]
   {
     var strategies: [String: NamedStrategy] = [:]
@@ -17,7 +17,8 @@ extension NamedStrategy {
   }
 
   /// One entry of "strategies".
-  static func parse(_ entry: JSONValue, name: String, _ files: ConfigFiles) throws(DeckIOError)
+  package static func parse(_ entry: JSONValue, name: String, _ files: ConfigFiles)
+    throws(DeckIOError)
     -> NamedStrategy
   {
     _ = try entry.requireObject("strategy '\(name)'")
@@ -69,7 +70,7 @@ extension NamedStrategy {
   }
 
   /// Strategy option values are written as JSON numbers, booleans or strings.
-  static func optionText(_ value: JSONValue, key: String) throws(DeckIOError) -> String {
+  package static func optionText(_ value: JSONValue, key: String) throws(DeckIOError) -> String {
     switch value.kind {
     case .number(_, let text): return text
     case .bool(let b): return b ? "true" : "false"

@@ -1,23 +1,22 @@
 import DeckBase
-import DeckCommandLine
 import DeckCore
 import DeckIO
 import Foundation
 
 /// Paths as the user wrote them are kept for messages and headers; `open` turns one into a path
 /// the file system can use from this process (commands run in process by tests have their own
-/// current directory in `CLIStreams`).
-enum Paths {
-  static let processDirectory = FileManager.default.currentDirectoryPath
+/// current directory in `JobIO`).
+package enum Paths {
+  package static let processDirectory = FileManager.default.currentDirectoryPath
 
-  static func open(_ path: String, _ io: CLIStreams) -> String {
+  package static func open(_ path: String, _ io: JobIO) -> String {
     if path == "-" || path.hasPrefix("/") { return path }
     if io.currentDirectory == processDirectory { return path }
     return io.resolvePath(path)
   }
 
   /// `a/b/../c` -> `a/c`, `./x` -> `x` (lexically; used for paths inside the config).
-  static func normalize(_ path: String) -> String {
+  package static func normalize(_ path: String) -> String {
     let absolute = path.hasPrefix("/")
     var parts: [Substring] = []
     for part in path.split(separator: "/", omittingEmptySubsequences: true) {
@@ -39,7 +38,7 @@ extension EventReadStats {
   /// Adds events of unknown items found outside the reader, in the history that the snapshots
   /// and logs `inputs` made: the file's own when it is one input, else the merge's (no one file
   /// holds them, and a snapshot has no lines).
-  mutating func noteUnknown(_ count: Int, ids: [String], inputs: [String]) {
+  package mutating func noteUnknown(_ count: Int, ids: [String], inputs: [String]) {
     guard count > 0 else { return }
     if inputs.count == 1, let k = files.lastIndex(where: { $0.file == inputs[0] }) {
       files[k].unknownItemEvents += count
@@ -56,7 +55,7 @@ extension EventReadStats {
   }
 
   /// Adds the per-file stats of another read, naming its files `displayName`.
-  mutating func merge(_ other: EventReadStats, displayName: String) {
+  package mutating func merge(_ other: EventReadStats, displayName: String) {
     for var file in other.files {
       file.file = displayName
       files.append(file)
@@ -73,8 +72,8 @@ extension EventReadStats {
 extension Paths {
   /// Runs `body` on `path` as this process opens it (see `open`); a `DeckIOError` it throws
   /// names the file as the user wrote it, as the binary run from that directory would.
-  static func using<T>(
-    _ path: String, _ io: CLIStreams, _ body: (String) throws(DeckIOError) -> T
+  package static func using<T>(
+    _ path: String, _ io: JobIO, _ body: (String) throws(DeckIOError) -> T
   ) throws(DeckIOError) -> T {
     let opened = open(path, io)
     do {
@@ -86,8 +85,8 @@ extension Paths {
 
   /// Fails early, before any input is read, when `--out` cannot be written.
   /// `shown` is how the path appears in messages (default: `path`).
-  static func checkOutput(
-    _ path: String, _ io: CLIStreams, option: String = "--out", shown: String? = nil
+  package static func checkOutput(
+    _ path: String, _ io: JobIO, option: String = "--out", shown: String? = nil
   ) throws {
     let opened = open(path, io)
     let name = shown ?? path
@@ -95,13 +94,13 @@ extension Paths {
     if FileManager.default.fileExists(atPath: opened, isDirectory: &isDirectory),
       isDirectory.boolValue
     {
-      throw CommandFailure(.ioError, "\(name): is a directory; give \(option) a file path")
+      throw JobError(.ioError, "\(name): is a directory; give \(option) a file path")
     }
     let parent = directory(of: opened)
     if !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory)
       || !isDirectory.boolValue
     {
-      throw CommandFailure(
+      throw JobError(
         .ioError,
         "\(name): no directory '\(directory(of: path))'; create it or choose another \(option)")
     }
@@ -110,7 +109,7 @@ extension Paths {
 
 extension DeckIOError {
   /// This error with `opened` (the path this process used) shown as `written`.
-  func naming(_ opened: String, as written: String) -> DeckIOError {
+  package func naming(_ opened: String, as written: String) -> DeckIOError {
     guard opened != written else { return self }
     func fix(_ p: String) -> String { p == opened ? written : p }
     switch self {

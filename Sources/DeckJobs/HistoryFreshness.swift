@@ -1,5 +1,4 @@
 import DeckBase
-import DeckCommandLine
 import DeckCore
 import DeckIO
 
@@ -7,22 +6,22 @@ import DeckIO
 /// date (the nightly ingest stopped, or was given an empty or truncated log). Such decks are
 /// still valid decks, so this is a warning; `deck --strict` makes it an error (exit 65) for
 /// cron, and `validate --strict` a failed check (exit 1).
-struct HistoryFreshness: Error, Equatable, CustomStringConvertible {
-  enum Problem: Equatable {
+package struct HistoryFreshness: Error, Equatable, CustomStringConvertible {
+  package enum Problem: Equatable {
     /// No swipe before the deck date.
     case empty
     /// The last swipe is more than `stale_history_days` before the deck date.
     case stale
   }
 
-  var problem: Problem
-  var message: String
+  package var problem: Problem
+  package var message: String
   /// The history file, when there is one (the diagnostic's `file`).
-  var file: String?
+  package var file: String?
 
   /// The code of its diagnostic, warning or error.
-  var code: String { problem == .empty ? "empty_history" : "stale_history" }
-  var description: String { message }
+  package var code: String { problem == .empty ? "empty_history" : "stale_history" }
+  package var description: String { message }
 
   /// What is wrong with the history a deck for `date` is built from, or nil when nothing is:
   /// when it is fresh, when no history is configured or given at all (a first run, or decks
@@ -32,7 +31,7 @@ struct HistoryFreshness: Error, Equatable, CustomStringConvertible {
   /// `history` holds the swipes the decks learn from; `stats` what the reader read (all
   /// swipes, and those on dishes the catalog does not have); `future` the swipes on or after
   /// the deck date that were left out.
-  static func check(
+  package static func check(
     _ history: History, stats: EventReadStats, future: Int, paths: [String], date: DeckDate,
     config: MenuDeckConfig
   ) -> HistoryFreshness? {
@@ -44,12 +43,13 @@ struct HistoryFreshness: Error, Equatable, CustomStringConvertible {
       var why: [String] = []
       if future > 0 {
         why.append(
-          "\(plural(future, "swipe")) on or after that date \(future == 1 ? "was" : "were") left "
+          "\(TextLayout.plural(future, "swipe")) on or after that date \(future == 1 ? "was" : "were") left "
             + "out")
       }
       if stats.unknownItemEvents > 0 {
         why.append(
-          "\(plural(stats.unknownItemEvents, "swipe")) name dishes that are not in the catalog")
+          "\(TextLayout.plural(stats.unknownItemEvents, "swipe")) name dishes that are not in the catalog"
+        )
       }
       return HistoryFreshness(
         problem: .empty,
@@ -72,15 +72,15 @@ struct HistoryFreshness: Error, Equatable, CustomStringConvertible {
     return HistoryFreshness(
       problem: .stale,
       message:
-        "the history ends on \(last), \(plural(gap, "day")) before the deck date \(date) (more "
-        + "than \(setting)): \(plural(history.events, "swipe")) of "
-        + "\(plural(history.users.count, "diner")) in \(named). Add the missing days' logs (is "
+        "the history ends on \(last), \(TextLayout.plural(gap, "day")) before the deck date \(date) (more "
+        + "than \(setting)): \(TextLayout.plural(history.events, "swipe")) of "
+        + "\(TextLayout.plural(history.users.count, "diner")) in \(named). Add the missing days' logs (is "
         + "the nightly ingest running?), or raise stale_history_days",
       file: oneFile)
   }
 
   /// The last day of any swipe in `history` (nil when it has none).
-  static func lastDay(_ history: History) -> DeckDate? {
+  package static func lastDay(_ history: History) -> DeckDate? {
     var last: Int32?
     for user in history.users.values {
       for record in user.records {
@@ -91,28 +91,29 @@ struct HistoryFreshness: Error, Equatable, CustomStringConvertible {
   }
 
   /// The history files as a message names them: all of them, or the first three and a count.
-  static func files(_ paths: [String]) -> String {
+  package static func files(_ paths: [String]) -> String {
     let shown = paths.map { $0 == "-" ? "standard input" : $0 }
     if shown.count <= 3 { return shown.joined(separator: ", ") }
     return shown.prefix(3).joined(separator: ", ") + " and \(shown.count - 3) more"
   }
 
   /// Tells `problem` as a warning (`deck --strict` throws it instead).
-  static func tell(_ problem: HistoryFreshness?, _ context: CommandContext) {
+  package static func tell(_ problem: HistoryFreshness?, _ io: JobIO) {
     guard let problem else { return }
-    context.warn(problem.message, code: problem.code, location: problem.file.map { .wholeFile($0) })
+    io.diagnostics.warning(
+      problem.message, code: problem.code, location: problem.file.map { .wholeFile($0) })
   }
 }
 
 /// A history file that is not there: a snapshot gets the command that creates it.
-enum HistoryFiles {
+package enum HistoryFiles {
   /// Refuses a missing history file before any is read (exit 66): a snapshot that the first
   /// nightly ingest has not made yet, or a mistyped path. `snapshots`: whether the command
   /// reads history snapshots at all (`compare` splits the swipes of logs, and a snapshot keeps
   /// none, so its message says only "swipe log" and never the ingest that makes a snapshot).
   /// What to check is the path, and the config too when the config names the file.
-  static func checkPresent(
-    _ paths: [String], _ config: MenuDeckConfig, _ io: CLIStreams, snapshots: Bool = true
+  package static func checkPresent(
+    _ paths: [String], _ config: MenuDeckConfig, _ io: JobIO, snapshots: Bool = true
   ) throws {
     for path in paths where path != "-" && isMissing(Paths.open(path, io)) {
       let fromConfig = config.history.contains(path)

@@ -3,12 +3,12 @@ import DeckIO
 
 /// The config's file paths ("catalog", "users", "history"; a plugin's path too), each relative
 /// to the config file's directory.
-struct ConfigFiles {
+package struct ConfigFiles {
   /// The config file's directory.
-  var base: String
+  package var base: String
 
   /// A non-empty path string, resolved against `base`.
-  func relative(_ value: JSONValue, _ key: String) throws(DeckIOError) -> String {
+  package func relative(_ value: JSONValue, _ key: String) throws(DeckIOError) -> String {
     let text = try value.requireString(field: key)
     guard !text.isEmpty else { throw value.error("'\(key)' is empty; give a file path") }
     return resolve(text, against: base)
@@ -44,7 +44,7 @@ package struct CSVDelimiters: Sendable, Equatable {
 extension MenuDeckConfig {
   /// "csv_delimiter": one delimiter for every CSV input (`";"`), or one per kind of input
   /// (`{"catalog": ";", "users": ";"}`, the kinds left out keeping the comma).
-  mutating func readDelimiters(_ root: JSONValue) throws(DeckIOError) {
+  package mutating func readDelimiters(_ root: JSONValue) throws(DeckIOError) {
     guard let v = try root.optionalValue(at: "csv_delimiter") else { return }
     func delimiter(_ value: JSONValue, _ key: String) throws(DeckIOError) -> CSVDelimiter {
       let text = try value.requireString(field: key)
@@ -76,7 +76,7 @@ extension MenuDeckConfig {
   }
 
   /// "catalog", "users" and "history" (a path or a list of paths).
-  mutating func readFiles(_ root: JSONValue, _ files: ConfigFiles) throws(DeckIOError) {
+  package mutating func readFiles(_ root: JSONValue, _ files: ConfigFiles) throws(DeckIOError) {
     if let v = try root.optionalValue(at: "catalog") { catalog = try files.relative(v, "catalog") }
     if let v = try root.optionalValue(at: "users") { users = try files.relative(v, "users") }
     if let v = try root.optionalValue(at: "history") {

@@ -1,17 +1,16 @@
 import DeckBase
-import DeckCommandLine
 import DeckIO
 import DeckReports
 import Foundation
 
 /// A file of named configurations that a config includes ("include": see `ConfigInclude`), as
 /// `tune --out` writes it: `{"strategies": {"NAME": {"use": ..., "options": {...}}}}`.
-enum ConfigFragment {
+package enum ConfigFragment {
   /// The entry of one named configuration, on one line: `{"use": "itemknn", "options": {...}}`
   /// (a plugin's executable as an absolute path, so that the file may live anywhere). Option
   /// values are written as the config reads them back: numbers and booleans as such, the rest
   /// as strings (`TuningWriter.jsonValue`).
-  static func entry(_ named: NamedStrategy, _ io: CLIStreams) -> String {
+  package static func entry(_ named: NamedStrategy, _ io: JobIO) -> String {
     var w = JSONWriter(style: .spaced)
     w.beginObject()
     if let plugin = named.plugin {
@@ -34,7 +33,7 @@ enum ConfigFragment {
   /// The fragment with `entry` as `name`: the other members of `existing` (a fragment read
   /// from the file being replaced) kept in their order and `name` replaced in its place, or
   /// added last.
-  static func render(name: String, entry: String, existing: JSONValue?) -> String {
+  package static func render(name: String, entry: String, existing: JSONValue?) -> String {
     var members: [(key: String, text: String)] = []
     var include: JSONValue?
     if let existing {
@@ -74,7 +73,7 @@ enum ConfigFragment {
 
   /// An existing `--out` file read as a fragment to merge into: nil when it does not exist; a
   /// data error when it is not a fragment (another kind of file is never replaced).
-  static func existing(_ path: String, _ io: CLIStreams) throws -> JSONValue? {
+  package static func existing(_ path: String, _ io: JobIO) throws -> JSONValue? {
     let opened = Paths.open(path, io)
     guard FileSystem.kind(of: opened) == .regular else { return nil }
     let bytes = try Paths.using(path, io) { p throws(DeckIOError) in
@@ -87,22 +86,22 @@ enum ConfigFragment {
     do {
       root = try JSONParser.parse(bytes, file: path)
     } catch {
-      throw CommandFailure(.dataError, "\(error); \(advice)")
+      throw JobError(.dataError, "\(error); \(advice)")
     }
     guard let object = root.objectValue else {
-      throw CommandFailure(
+      throw JobError(
         .dataError,
         "\(path): is \(root.typeDescription), not a file of named configurations;"
           + " \(advice)")
     }
     for m in object.members where !MenuDeckConfig.includedKeys.contains(m.key) {
-      throw CommandFailure(
+      throw JobError(
         .dataError,
         "\(m.keyLocation): '\(m.key)': the file is not only named configurations (a config?);"
           + " \(advice)")
     }
     if let strategies = root["strategies"], strategies.objectValue == nil {
-      throw CommandFailure(
+      throw JobError(
         .dataError,
         "\(strategies.location): 'strategies' is \(strategies.typeDescription), not an object;"
           + " \(advice)")
@@ -111,7 +110,7 @@ enum ConfigFragment {
   }
 
   /// A JSON value on one line, numbers as written.
-  static func compact(_ value: JSONValue) -> String {
+  package static func compact(_ value: JSONValue) -> String {
     var w = JSONWriter(style: .spaced)
     w.valueAsRead(value)
     return w.text

@@ -4,7 +4,7 @@ import DeckIO
 
 extension DeckRules {
   /// The config's "deck" section over the default rules, checked as a whole.
-  static func parse(_ deck: JSONValue) throws(DeckIOError) -> DeckRules {
+  package static func parse(_ deck: JSONValue) throws(DeckIOError) -> DeckRules {
     _ = try deck.requireObject(field: "deck")
     try deck.rejectUnknownKeys(allowed: MenuDeckConfig.deckKeys, in: "the deck rules")
     func int(_ key: String, in range: ClosedRange<Int>) throws(DeckIOError) -> Int? {
@@ -48,7 +48,7 @@ extension DeckRules {
 /// message), or a data error at its place: "'deck.size': '0' is out of range: give a whole
 /// number from 1 to 10000". A whole number is one in any form JSON writes (`1e3` is 1000), and
 /// one too large for an Int (`1e30`) is out of range too; the message shows the file's text.
-func wholeNumber(
+package func wholeNumber(
   _ v: JSONValue, _ key: String, in range: ClosedRange<Int>, or other: String? = nil
 ) throws(DeckIOError) -> Int {
   let expected = Limits.span(range) + (other.map { " (or \($0))" } ?? "")
