@@ -87,7 +87,7 @@ package struct MenuDeckConfig: Sendable {
 
   /// Reads and checks a config file's bytes, one section at a time (each section's reader sits
   /// in the file named after it: ConfigFiles.swift, with "csv_delimiter", ConfigStrategies.swift,
-  /// ConfigSettings.swift, ConfigColumns.swift, ConfigDeck.swift; "simulation" is DeckLab's
+  /// ConfigSettings.swift, ConfigColumns.swift, ConfigDeck.swift; "simulation" is DeckSimulation's
   /// `SimulationConfig.parse`).
   /// Files it includes are read with `read`.
   package static func parse(

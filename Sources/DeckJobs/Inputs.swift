@@ -395,18 +395,7 @@ package enum Inputs {
   /// Adds swipes that are in no file (a `play` session's) to `sink`, as the reader would.
   package static func feed<S: EventSink>(_ events: [SwipeEvent], into sink: inout S) {
     guard !events.isEmpty else { return }
-    for e in events {
-      var user = e.user
-      var item = e.item
-      user.withUTF8 { u in
-        item.withUTF8 { i in
-          _ = sink.event(
-            RawEvent(
-              user: u, item: i, swipe: e.swipe, at: e.at, position: Int32(e.position ?? 0),
-              deck: e.deck, propensity: e.propensity, prefixPropensity: e.prefixPropensity))
-        }
-      }
-    }
+    for e in events { _ = e.withRawEvent { sink.event($0) } }
     sink.finish()
   }
 

@@ -9,7 +9,8 @@ import Foundation
 
 /// `compare` on real logs: a temporal split (or a seeded hold-out for logs without times),
 /// offline ranking metrics and, with `--ope`, off-policy estimates. The evaluation itself is
-/// DeckLab's `LogEvaluation`; this reads the options and the inputs and assembles the report.
+/// DeckEvaluation's `LogEvaluation`; this reads the options and the inputs and assembles the
+/// report.
 enum CompareLogs {
   /// The inputs of a comparison on logs, before the logs are read.
   struct Setup {

@@ -198,8 +198,9 @@ enum DeckRun {
     _ args: ParsedArguments, users: [UserProfile], history: History,
     _ context: CommandContext, listed: inout RunInput?
   ) throws -> [UserProfile] {
-    var profiles: [IDKey: UserProfile] = [:]
-    for u in users { profiles[IDKey(u.id)] = u }
+    // DeckCore's byte-string table, not String's per-process hashing: 100,000 diners are
+    // hashed twice here on every run.
+    let profiles = IDMap(users.map { ($0.id, $0) })
     var ids: [String]
     let requested = args.values(user)
     if let file = args.value(DeckRun.diners) {
@@ -208,12 +209,12 @@ enum DeckRun {
       listed = RunInput(role: "diners", path: file, sha256: hash)
     } else if !requested.isEmpty {
       ids = []
-      var given = Set<IDKey>()
-      for id in requested where given.insert(IDKey(id)).inserted {
+      var given = IDSet()
+      for id in requested where given.insert(id) {
         guard !id.isEmpty else {
           throw UsageError("'--user' needs a diner id, got an empty string")
         }
-        if profiles[IDKey(id)] == nil && history.users[id] == nil {
+        if profiles[id] == nil && history.users[id] == nil {
           context.warn(
             "user '\(id)' is in neither the users file nor the history; building a first-visit deck",
             code: "unknown_diner")
@@ -221,15 +222,20 @@ enum DeckRun {
         ids.append(id)
       }
     } else {
-      var set = Set(profiles.keys)
-      for id in history.users.byID.keys { set.insert(id) }
-      ids = set.map(\.string)
+      var set = IDSet()
+      ids = []
+      ids.reserveCapacity(users.count + history.users.byID.count)
+      for u in users where set.insert(u.id) { ids.append(u.id) }
+      for key in history.users.byID.keys {
+        let id = key.string
+        if set.insert(id) { ids.append(id) }
+      }
     }
     if let shard = try shard(args) {
       ids = ids.filter { shard.contains($0) }
     }
     ids.sort(by: IDKey.precedes)
-    return ids.map { profiles[IDKey($0)] ?? UserProfile(id: $0) }
+    return ids.map { profiles[$0] ?? UserProfile(id: $0) }
   }
 
   /// `--shard K/N`, checked.
@@ -261,7 +267,7 @@ enum DeckRun {
     }
     var ids: [String] = []
     ids.reserveCapacity(lines.count)
-    var seen: [IDKey: Int] = [:]
+    var seen = IDMap<Int>()
     for (k, raw) in lines.enumerated() {
       var line = raw
       if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
@@ -277,11 +283,11 @@ enum DeckRun {
       guard let id = String(validating: line, as: UTF8.self) else {
         throw CommandFailure(.dataError, "\(at): not UTF-8; diner ids are UTF-8 text")
       }
-      if let first = seen[IDKey(id)] {
+      if let first = seen[id] {
         throw CommandFailure(
           .dataError, "\(at): diner '\(id)' is listed twice (first at line \(first)); list it once")
       }
-      seen[IDKey(id)] = k + 1
+      seen.insert(id, k + 1)
       ids.append(id)
     }
     return (ids, ContentHash.sha256(bytes))

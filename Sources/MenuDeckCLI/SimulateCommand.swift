@@ -364,18 +364,9 @@ enum Simulate {
         events: { event in
           try eventWriter?.write(event)
           // A logged drag is decided by the same rule the reader uses; hesitations are no swipe.
-          var swipe = event.swipe
-          if swipe == nil, let drag = event.drag {
-            swipe = try rule.decide(dx: drag.dx, width: drag.width).swipe
-          }
-          if let swipe {
+          if let swipe = try event.swipeEvent(rule: rule) {
             onSwipe?(index, event.item)
-            _ = stats.add(
-              SwipeEvent(
-                user: event.user, item: event.item, swipe: swipe, at: event.at,
-                position: event.position, deck: event.deck, propensity: event.propensity,
-                prefixPropensity: event.prefixPropensity),
-              strategy: name)
+            _ = stats.add(swipe, strategy: name)
           }
         },
         sessions: { s in
