@@ -61,36 +61,16 @@ package struct IDKey: Hashable, Comparable, Sendable, CustomStringConvertible,
     a.utf8.lexicographicallyPrecedes(b.utf8)
   }
 
-  /// Equal buffers of equal counts: 8 bytes at a time, the last word overlapping its predecessor
-  /// (so as to stay inside the buffers), byte by byte below 8 bytes.
+  /// Equal buffers of equal counts (`HashMix.equal`: whole words, never outside the buffers).
   @inline(__always)
   private static func bytesEqual(_ p: UnsafeBufferPointer<UInt8>, _ q: UnsafeBufferPointer<UInt8>)
     -> Bool
   {
     let n = p.count
     guard n > 0, let a = p.baseAddress, let b = q.baseAddress else { return true }
-    if n < 8 {
-      var i = 0
-      while i < n {
-        if a[i] != b[i] { return false }
-        i &+= 1
-      }
-      return true
-    }
-    let x = UnsafeRawPointer(a)
-    let y = UnsafeRawPointer(b)
-    var i = 0
-    while i &+ 8 < n {
-      if x.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-        != y.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-      {
-        return false
-      }
-      i &+= 8
-    }
-    return x.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
-      == y.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+    return HashMix.equal(a, b, n)
   }
+
 }
 
 extension Sequence where Element == String {

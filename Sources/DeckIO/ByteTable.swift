@@ -1,3 +1,5 @@
+import DeckCore
+
 /// An intern table from byte strings to dense indices 0, 1, 2, ... in order of first insertion.
 ///
 /// Open addressing with linear probing over a power-of-two slot array. The hash is an FNV-style
@@ -152,23 +154,7 @@ package struct ByteTable: Sendable {
   /// The first 8 bytes of `key` as a little-endian word, zero-padded when shorter: with the
   /// length, it tells keys of up to 8 bytes apart exactly. Never reads outside the key.
   @inline(__always)
-  static func head(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    let n = key.count
-    guard let base = key.baseAddress, n > 0 else { return 0 }
-    let raw = UnsafeRawPointer(base)
-    if n >= 8 { return UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) }
-    if n >= 4 {
-      // Two overlapping 4-byte loads; the bytes they share are the same in both.
-      let lo = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
-      let hi = UInt64(
-        UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)))
-      return lo | hi << UInt64(8 * (n - 4))
-    }
-    var w = UInt64(base[0])
-    if n > 1 { w |= UInt64(base[1]) << 8 }
-    if n > 2 { w |= UInt64(base[2]) << 16 }
-    return w
-  }
+  static func head(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 { HashMix.head(key) }
 
   private mutating func grow() {
     let n = slots.count * 2
