@@ -218,13 +218,13 @@ enum Compare {
     }
     // Every file of the run, declared and locked before anything is read: --out, --report and
     // the TREC files, replaced together at the end.
-    var declared: [(option: String, path: String?)] = [
-      ("--out", args.value(CompareOptions.out)), ("--report", args.value(CompareOptions.report)),
-      ("--per-diner", args.value(CompareOptions.perDiner)),
+    var declared: [(key: OutputKey, path: String?)] = [
+      (.out, args.value(CompareOptions.out)), (.report, args.value(CompareOptions.report)),
+      (.perDiner, args.value(CompareOptions.perDiner)),
     ]
     if let dir = args.value(CompareOptions.trec), !logs.isEmpty {
       for file in CompareLogs.trecFiles(dir: dir, names: Simulate.strategyNames(args, config)) {
-        declared.append(("--trec", file))
+        declared.append((.trec, file))
       }
     }
     var inputs = logs.map { RunOutputs.File("the swipe log", $0) } + Inputs.configFiles(config)
@@ -238,9 +238,9 @@ enum Compare {
       }
     }
     let outputs = try RunOutputs(
-      declared, inputs: inputs, wait: OutputOptions.wait(args), standardOutput: "--out",
-      createDirectories: ["--trec"],
-      context: context)
+      declared, inputs: inputs, wait: OutputOptions.wait(args), standardOutput: .out,
+      createDirectories: [.trec],
+      io: context.job)
     defer { outputs.abort() }
 
     var report: ComparisonReport
@@ -268,12 +268,12 @@ enum Compare {
         context.note(note, code: "permutations_capped")
       }
     }
-    try outputs.write(ComparisonWriter.render(report, format: format), to: "--out")
-    if outputs.isGiven("--report") {
-      try outputs.write(HTMLReport.render(report), to: "--report")
+    try outputs.write(ComparisonWriter.render(report, format: format), to: .out)
+    if outputs.isGiven(.report) {
+      try outputs.write(HTMLReport.render(report), to: .report)
     }
-    if outputs.isGiven("--per-diner") {
-      try outputs.write(PerDinerWriter.csv(report.unitTables), to: "--per-diner")
+    if outputs.isGiven(.perDiner) {
+      try outputs.write(PerDinerWriter.csv(report.unitTables), to: .perDiner)
     }
     try outputs.commit()
     if let dir = args.value(CompareOptions.trec), !logs.isEmpty {

@@ -769,13 +769,13 @@ enum CompareLogs {
     do {
       let qrels = try TrecFiles.qrels(
         users: users, relevant: relevant, nonRelevant: nonRelevant, itemIDs: ids)
-      try outputs.write(Array(qrels.utf8), to: "--trec", path: files[0])
+      try outputs.write(Array(qrels.utf8), to: .trec, path: files[0])
       try outputs.write(
         training?.bytes() ?? Array(EventWriter.csvHeader(drags: false).utf8 + [0x0A]),
-        to: "--trec", path: files[1])
+        to: .trec, path: files[1])
       for (index, (name, lists)) in zip(names, rankings).enumerated() {
         let run = try TrecFiles.run(users: users, rankings: lists, itemIDs: ids, tag: name)
-        try outputs.write(Array(run.utf8), to: "--trec", path: files[index + 2])
+        try outputs.write(Array(run.utf8), to: .trec, path: files[index + 2])
       }
     } catch let error as TrecIDError {
       throw CommandFailure(.dataError, "--trec: \(error)")

@@ -102,14 +102,14 @@ enum DeckRun {
     // The file that is checked, locked and written is the one named for the date.
     let out = outPath(args, date: settings.date)
     let outputs = try RunOutputs(
-      [("--out", out), ("--rejects", settings.rejectsPath)],
-      inputs: Inputs.files(args, settings), wait: OutputOptions.wait(args), standardOutput: "--out",
-      dryRun: args.flag(OutputOptions.dryRun), context: context)
+      [(.out, out), (.rejects, settings.rejectsPath)],
+      inputs: Inputs.files(args, settings), wait: OutputOptions.wait(args), standardOutput: .out,
+      dryRun: args.flag(OutputOptions.dryRun), io: context.job)
     defer { outputs.abort() }
 
     var rejects: RejectsWriter?
-    if let path = settings.rejectsPath, outputs.isGiven("--rejects") {
-      rejects = InputOptions.rejectsWriter(path, output: try outputs.output("--rejects"))
+    if let path = settings.rejectsPath, outputs.isGiven(.rejects) {
+      rejects = InputOptions.rejectsWriter(path, output: try outputs.output(.rejects))
     }
     var clock = PhaseClock()
     let inputs = try DeckInputs.load(args, config, settings, context.io, rejects: rejects)
@@ -314,7 +314,7 @@ enum DeckRun {
     header: RunHeader, outputs: RunOutputs, jobs: Int, progress: ProgressCounter? = nil,
     exactScores: Bool = false
   ) throws -> (shortDecks: Int, warningLines: [String]) {
-    let output = try outputs.output("--out")
+    let output = try outputs.output(.out)
     var shortDecks = 0
     var warningLines: [String] = []
     let writer = DeckWriter(format: format, output: output, catalog: catalog, header: header)

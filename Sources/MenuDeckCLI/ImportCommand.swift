@@ -85,9 +85,9 @@ enum RealDataImportRun {
     let catalogName = "catalog.csv"
     let configName = "menudeck.json"
     let outputs = try RunOutputs(
-      [("--out", join(out, catalogName)), ("--out", join(out, configName))],
+      [(.out, join(out, catalogName)), (.out, join(out, configName))],
       inputs: dataSet.inputFiles.map { RunOutputs.File("the data set file", join(dir, $0)) },
-      wait: OutputOptions.wait(args), createDirectories: ["--out"], context: context)
+      wait: OutputOptions.wait(args), createDirectories: [.out], io: context.job)
     defer { outputs.abort() }
 
     let imported = try RealData.importCatalog(
@@ -105,9 +105,9 @@ enum RealDataImportRun {
 
     let history = relativePath(from: io.resolvePath(out), to: io.resolvePath(ratingsPath))
     try outputs.write(
-      Array(imported.catalogCSV.utf8), to: "--out", path: join(out, catalogName))
+      Array(imported.catalogCSV.utf8), to: .out, path: join(out, catalogName))
     try outputs.write(
-      Array(config(dataSet, catalog: catalogName, history: history).utf8), to: "--out",
+      Array(config(dataSet, catalog: catalogName, history: history).utf8), to: .out,
       path: join(out, configName))
     try outputs.commit()
 

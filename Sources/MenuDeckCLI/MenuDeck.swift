@@ -106,6 +106,10 @@ extension JobError: ExitCodeProviding, DiagnosticDescribing {
   package var diagnosticCode: String? { code }
 }
 
+extension LockBusy: ExitCodeProviding {
+  package var exitCode: ExitCode { .busy }
+}
+
 extension HistoryFreshness: ExitCodeProviding, DiagnosticDescribing {
   /// Only `deck --strict` throws it: the history is unfit for the deck date.
   package var exitCode: ExitCode { .dataError }

@@ -96,7 +96,7 @@ enum PlayRun {
     let (config, settings) = try DeckRun.loadSettings(args, io)
     if let path = logPath {
       try RunOutputs.refuseInput(
-        .init("--log", path), inputs: Inputs.files(args, settings), io: io)
+        .init("--log", path), inputs: Inputs.files(args, settings), io: io.job)
     }
     var inputs = try DeckInputs.load(args, config, settings, io)
     HistoryFreshness.tell(inputs.freshness, context.job)

@@ -1,4 +1,5 @@
 import DeckCommandLine
+import DeckJobs
 import DeckSimulation
 
 enum SampleOptions {
@@ -25,11 +26,11 @@ let sampleCommand = CommandSpec(
     let files = SampleData.files(seed: seed)
     let paths = files.map { RealDataImportRun.join(out, $0.name) }
     let outputs = try RunOutputs(
-      paths.map { ("--out", $0) }, inputs: [], wait: OutputOptions.wait(args),
-      createDirectories: ["--out"], context: context)
+      paths.map { (.out, $0) }, inputs: [], wait: OutputOptions.wait(args),
+      createDirectories: [.out], io: context.job)
     defer { outputs.abort() }
     for (file, path) in zip(files, paths) {
-      try outputs.write(Array(file.contents.utf8), to: "--out", path: path)
+      try outputs.write(Array(file.contents.utf8), to: .out, path: path)
     }
     try outputs.commit()
     context.note("wrote \(paths.count) files to \(out)", code: "summary")

@@ -140,10 +140,10 @@ enum Simulate {
     }
     let outputs = try RunOutputs(
       [
-        ("--out", args.value(SimulationOptions.out)),
-        ("--events", args.value(SimulationOptions.events)),
+        (.out, args.value(SimulationOptions.out)),
+        (.events, args.value(SimulationOptions.events)),
       ], inputs: inputs,
-      wait: OutputOptions.wait(args), standardOutput: "--out", context: context)
+      wait: OutputOptions.wait(args), standardOutput: .out, io: context.job)
     defer { outputs.abort() }
     let setup = try Simulate.setup(args, config, io)
     RunInputs.tell(setup.inputs, context.job)
@@ -155,7 +155,7 @@ enum Simulate {
       let format = EventAppender.format(path: path) ?? .jsonLines
       // The times get the offset the config's zone has at each one, as every log carries.
       eventWriter = EventWriter(
-        format: format, output: try outputs.output("--events"), drags: setup.simulation.drags,
+        format: format, output: try outputs.output(.events), drags: setup.simulation.drags,
         zone: TimeZoneOffsets(setup.zone))
     }
 
@@ -175,7 +175,7 @@ enum Simulate {
     RunInputs.tell(record.inputs, context.job)
     var run = RunRecord(context, inputs: setup.inputs + record.inputs)
     run.settings = setup.settings + record.settings
-    try outputs.write(report.render(format, run: run), to: "--out")
+    try outputs.write(report.render(format, run: run), to: .out)
     try outputs.commit()
     context.note(
       "simulated \(plural(setup.population.count, "diner")) x \(plural(setup.days, "day")) from \(setup.start)"

@@ -173,12 +173,12 @@ enum Ingest {
       inputs.append(RunOutputs.File("--catalog", path))
     }
     // The snapshot is read and replaced under its lock: the lock is taken before it is read.
-    let key = request.adding ? "--into" : "--out"
+    let key: OutputKey = request.adding ? .into : .out
     let outputs = try RunOutputs(
-      [(key, into), ("--rejects", request.rejectsPath)], inputs: inputs,
+      [(key, into), (.rejects, request.rejectsPath)], inputs: inputs,
       origins: request.intoFromConfig
         ? [key: "the snapshot that the \"history\" of \(request.config.path) names"] : [:],
-      wait: OutputOptions.wait(args), dryRun: args.flag(OutputOptions.dryRun), context: context)
+      wait: OutputOptions.wait(args), dryRun: args.flag(OutputOptions.dryRun), io: context.job)
     defer { outputs.abort() }
 
     let intoOpened = Paths.open(into, io.job)
@@ -189,7 +189,7 @@ enum Ingest {
     try ConfigSnapshot.checkReadings(state.snapshot, request, io)
     var rejects: RejectsWriter?
     if let path = request.rejectsPath {
-      rejects = InputOptions.rejectsWriter(path, output: try outputs.output("--rejects"))
+      rejects = InputOptions.rejectsWriter(path, output: try outputs.output(.rejects))
     }
     try request.settings.readLogs(as: args, io)
     let started = monotonicSeconds()
@@ -583,8 +583,8 @@ enum Merge {
       throw UsageError("'-' (standard input) can be given once: it is read once")
     }
     let outputs = try RunOutputs(
-      [("--out", out)], inputs: inputs.map { RunOutputs.File("the snapshot", $0) },
-      wait: OutputOptions.wait(args), context: context)
+      [(.out, out)], inputs: inputs.map { RunOutputs.File("the snapshot", $0) },
+      wait: OutputOptions.wait(args), io: context.job)
     defer { outputs.abort() }
     var count = 0
     let merged: HistorySnapshot
@@ -594,7 +594,7 @@ enum Merge {
       // merge takes no config: only the command line named the snapshots.
       throw error.checking(DeckIOError.checkPath)
     }
-    try outputs.write(SnapshotOptions.encode(merged, args), to: "--out")
+    try outputs.write(SnapshotOptions.encode(merged, args), to: .out)
     try outputs.commit()
     context.note(
       "merged \(plural(count, "snapshot")) into \(out == "-" ? "standard output" : out): "

@@ -125,9 +125,9 @@ enum Tune {
     if let catalog = args.value(InputOptions.catalog) { inputs.append(.init("--catalog", catalog)) }
     if let users = args.value(InputOptions.users) { inputs.append(.init("--users", users)) }
     let outputs = try RunOutputs(
-      [("--results", args.value(TuneCommandOptions.results)), ("--out", outPath)],
-      inputs: inputs, wait: OutputOptions.wait(args), standardOutput: "--results",
-      context: context)
+      [(.results, args.value(TuneCommandOptions.results)), (.out, outPath)],
+      inputs: inputs, wait: OutputOptions.wait(args), standardOutput: .results,
+      io: context.job)
     defer { outputs.abort() }
 
     let setup = try Setup(args, config, logs, io)
@@ -165,13 +165,13 @@ enum Tune {
         TuningWriter.render(
           result, format: format,
           title: "tune \(setup.named.name) on the \(what); chosen by \(setup.metric)"
-        ).utf8), to: "--results")
+        ).utf8), to: .results)
     let tuned = Tuning.candidate(setup.named, result.candidates[winner]).named
     if outPath != nil {
       let entry = ConfigFragment.entry(tuned, io.job)
       try outputs.write(
         Array(ConfigFragment.render(name: setup.name, entry: entry, existing: existing).utf8),
-        to: "--out")
+        to: .out)
     }
     try outputs.commit()
     if setup.duplicates > 0 {

@@ -1,5 +1,6 @@
 import DeckCommandLine
 import DeckIO
+import DeckJobs
 import DeckStrategies
 import Foundation
 
@@ -139,11 +140,11 @@ enum ReferenceRun {
     // The stale pages are replaced together, under their locks, like every command's outputs.
     let paths = stale.map { RealDataImportRun.join(given, $0.path) }
     let outputs = try RunOutputs(
-      paths.map { ("--out", $0) }, inputs: [], wait: OutputOptions.wait(args),
-      createDirectories: ["--out"], context: context)
+      paths.map { (.out, $0) }, inputs: [], wait: OutputOptions.wait(args),
+      createDirectories: [.out], io: context.job)
     defer { outputs.abort() }
     for (page, path) in zip(stale, paths) {
-      try outputs.write(Array(page.content.utf8), to: "--out", path: path)
+      try outputs.write(Array(page.content.utf8), to: .out, path: path)
     }
     try outputs.commit()
     context.note("\(pages.count) reference pages, \(stale.count) rewritten, in \(given)")

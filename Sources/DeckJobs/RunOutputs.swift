@@ -1,8 +1,15 @@
 import DeckBase
-import DeckCommandLine
 import DeckIO
-import DeckJobs
 import Foundation
+
+/// An output of a run, named by its key rather than by how a command line spells it. `name` is
+/// what messages call it (the option's spelling, "--out"); the command line declares each key
+/// once, beside its option (`MenuDeckCLI/OutputRequests.swift`).
+package struct OutputKey: Hashable, Sendable {
+  package let name: String
+
+  package init(_ name: String) { self.name = name }
+}
 
 /// The files one run writes, as a command declares them: each output option with its path as
 /// the user wrote it ("-" is standard output), checked against the run's inputs and against each
@@ -11,27 +18,26 @@ import Foundation
 /// A command reads: parse -> `RunOutputs(...)` (before it reads any input the outputs depend
 /// on) -> load inputs -> run, writing to `output(_:)` -> `commit()`. A thrown error, a signal or
 /// a kill before `commit()` leaves every target as it was.
-final class RunOutputs {
+package final class RunOutputs {
   /// An output or input of the run: the option that names it and its path as written.
-  struct File: Equatable {
-    var option: String
-    var path: String
+  package struct File: Equatable {
+    package var option: String
+    package var path: String
 
-    init(_ option: String, _ path: String) {
+    package init(_ option: String, _ path: String) {
       self.option = option
       self.path = path
     }
   }
 
-  private let io: CLIStreams
+  private let io: JobIO
   /// The locked pending files; nil in a dry run, which locks and writes nothing.
   private let set: OutputSet?
-  private let context: CommandContext
   /// `--dry-run`: every check is made, the bytes are counted, nothing is written or locked.
-  let dryRun: Bool
+  package let dryRun: Bool
   /// The option of standard output when it was not given (`standardOutput`), which the
   /// dry run's note does not name.
-  private var implicitOption: String?
+  private var implicitOutput: OutputKey?
   /// Where each declared output goes.
   private enum Destination {
     case standardOutput
@@ -41,15 +47,15 @@ final class RunOutputs {
     /// A FIFO, a device or an open descriptor (`/dev/fd/N`), written as a stream.
     case stream(path: String, descriptor: Int32?)
   }
-  /// The declared outputs: option, path as written, destination.
-  private var declared: [(option: String, path: String, to: Destination)] = []
+  /// The declared outputs: key, path as written, destination.
+  private var declared: [(key: OutputKey, path: String, to: Destination)] = []
   private var outputs: [Int: any ByteOutput] = [:]
 
   /// Declares `outputs` (entries whose path is nil are not written), refuses any that is one of
   /// `inputs` or another output, and locks them, waiting up to `wait` seconds for a run that
   /// holds a lock. Notes on stderr which temporaries of killed runs it removed.
   ///
-  /// `standardOutput` names the option that writes to standard output when it is not given (the
+  /// `standardOutput` names the output that writes to standard output when it is not given (the
   /// command's main result, `--out`). The missing directories of the outputs of the options in
   /// `createDirectories` are created once every check has passed (for outputs that are whole
   /// directories, `--trec DIR`, `import --out DIR`); any other output whose directory is missing
@@ -59,31 +65,26 @@ final class RunOutputs {
   /// output (standard output too) counts the bytes it is given, and `commit` says on stderr
   /// what would have been written where. A check that fails says that the real run would fail.
   ///
-  /// `origins` says, by option, where an output's path came from when the command line did not
+  /// `origins` says, by output, where an output's path came from when the command line did not
   /// give it (the config's snapshot that `ingest` adds to): messages about the path name it.
-  init(
-    _ outputs: [(option: String, path: String?)], inputs: [File],
-    origins: [String: String] = [:], wait: Double, standardOutput: String? = nil,
-    createDirectories: Set<String> = [], dryRun: Bool = false, context: CommandContext
+  package init(
+    _ outputs: [(key: OutputKey, path: String?)], inputs: [File],
+    origins: [OutputKey: String] = [:], wait: Double, standardOutput: OutputKey? = nil,
+    createDirectories: Set<OutputKey> = [], dryRun: Bool = false, io: JobIO
   ) throws {
-    io = context.io
-    self.context = context
+    self.io = io
     self.dryRun = dryRun
     let given = try Self.given(outputs, standardOutput: standardOutput)
-    if let main = standardOutput, !outputs.contains(where: { $0.option == main && $0.path != nil })
-    {
-      implicitOption = main
+    if let main = standardOutput, !outputs.contains(where: { $0.key == main && $0.path != nil }) {
+      implicitOutput = main
     }
     var plan = Plan(
       io: io, inputs: Self.identities(of: inputs, io), createDirectories: createDirectories,
       origins: origins)
     do {
-      for file in given { try plan.add(file) }
-    } catch var failure as CommandFailure where dryRun {
-      // The same exit status as the real run's, which this one stands for.
-      failure.message = "the real run would fail: " + failure.message
-      throw failure
+      for (key, file) in given { try plan.add(file, key) }
     } catch var failure as JobError where dryRun {
+      // The same exit status as the real run's, which this one stands for.
       failure.message = "the real run would fail: " + failure.message
       throw failure
     }
@@ -96,16 +97,17 @@ final class RunOutputs {
       do {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
       } catch {
-        throw CommandFailure(
+        throw JobError(
           .ioError, "\(dir): cannot create the directory; check the path and permissions")
       }
     }
-    let set = try Self.lock(plan.files, wait: wait, context: context)
+    let set = try Self.lock(plan.files, wait: wait, io: io)
     self.set = set
     declared = plan.declared
     for path in set.removedStale {
-      context.note(
-        "removed '\(path)', a temporary file of a run that was killed", code: "stale_temporary")
+      io.diagnostics.note(
+        "removed '\(path)', a temporary file of a run that was killed", code: "stale_temporary",
+        location: nil)
     }
   }
 
@@ -117,23 +119,26 @@ final class RunOutputs {
   /// The outputs given a path, with `standardOutput` ("-") first when it was not given; at most
   /// one of them writes to standard output.
   private static func given(
-    _ outputs: [(option: String, path: String?)], standardOutput: String?
-  ) throws -> [File] {
-    var given = outputs.compactMap { o in o.path.map { File(o.option, $0) } }
-    if let main = standardOutput, !given.contains(where: { $0.option == main }) {
-      if let other = given.first(where: { isStandardOutput($0.path) }) {
-        throw CommandFailure(
+    _ outputs: [(key: OutputKey, path: String?)], standardOutput: OutputKey?
+  ) throws -> [(key: OutputKey, file: File)] {
+    var given: [(key: OutputKey, file: File)] = outputs.compactMap { o in
+      o.path.map { (o.key, File(o.key.name, $0)) }
+    }
+    if let key = standardOutput, !given.contains(where: { $0.key == key }) {
+      let main = key.name
+      if let other = given.first(where: { isStandardOutput($0.file.path) })?.file {
+        throw JobError(
           .usage,
           "'\(other.option) \(other.path)' writes to standard output, where \(main) goes when it "
             + "is not given; give \(main) a file")
       }
-      given.insert(File(main, "-"), at: 0)
+      given.insert((key, File(main, "-")), at: 0)
     }
     // Standard output takes one of them at most.
-    let toStdout = given.filter { isStandardOutput($0.path) }
+    let toStdout = given.map(\.file).filter { isStandardOutput($0.path) }
     if toStdout.count > 1 {
       let named = toStdout.map { "'\($0.option) \($0.path)'" }
-      throw CommandFailure(
+      throw JobError(
         .usage,
         toStdout.count == 2
           ? "\(named[0]) and \(named[1]) both write to standard output; give one of them a file"
@@ -144,18 +149,18 @@ final class RunOutputs {
   }
 
   /// What the inputs are: their files, and standard input's when one of them is "-".
-  fileprivate static func identities(of inputs: [File], _ io: CLIStreams)
+  fileprivate static func identities(of inputs: [File], _ io: JobIO)
     -> [(file: File, identity: FileIdentity)]
   {
     var identities: [(file: File, identity: FileIdentity)] = []
     for input in inputs {
       if input.path == "-" {
-        if let source = io.stdin as? FileDescriptorSource,
-          let identity = FileIdentity(fileDescriptor: source.fileDescriptor)
+        if let descriptor = io.standardInput.fileDescriptor,
+          let identity = FileIdentity(fileDescriptor: descriptor)
         {
           identities.append((input, identity))
         }
-      } else if let identity = FileIdentity(path: Paths.open(input.path, io.job)) {
+      } else if let identity = FileIdentity(path: Paths.open(input.path, io)) {
         identities.append((input, identity))
       }
     }
@@ -164,12 +169,12 @@ final class RunOutputs {
 
   /// The lock of every file output, waiting up to `wait` seconds for a run that holds one.
   private static func lock(
-    _ files: [(file: File, target: String, key: Key)], wait: Double, context: CommandContext
+    _ files: [(file: File, target: String, key: Key)], wait: Double, io: JobIO
   ) throws -> OutputSet {
     do {
       return try OutputSet(
         targets: files.map(\.target), wait: wait,
-        holder: FileLock.holderLine(arguments: context.arguments))
+        holder: FileLock.holderLine(arguments: io.arguments))
     } catch {
       switch error {
       case .busy(let target, _, let holder, let waited):
@@ -178,25 +183,25 @@ final class RunOutputs {
           path: written?.path ?? target, option: written?.option, holder: holder, waited: waited)
       case .system(let e):
         let written = files.first { $0.target == e.path }?.file.path ?? e.path
-        throw CommandFailure(.ioError, "\(written): \(e.message)")
+        throw JobError(.ioError, "\(written): \(e.message)")
       }
     }
   }
 
   /// The outputs checked one by one and sorted by where they go, before anything is locked.
   private struct Plan {
-    let io: CLIStreams
+    let io: JobIO
     let inputs: [(file: File, identity: FileIdentity)]
-    let createDirectories: Set<String>
-    /// Where the paths of some options came from (see `RunOutputs.init`).
-    let origins: [String: String]
-    var declared: [(option: String, path: String, to: Destination)] = []
+    let createDirectories: Set<OutputKey>
+    /// Where the paths of some outputs came from (see `RunOutputs.init`).
+    let origins: [OutputKey: String]
+    var declared: [(key: OutputKey, path: String, to: Destination)] = []
     var files: [(file: File, target: String, key: Key)] = []
     var directoriesToMake: [String] = []
 
     init(
-      io: CLIStreams, inputs: [(file: File, identity: FileIdentity)],
-      createDirectories: Set<String>, origins: [String: String] = [:]
+      io: JobIO, inputs: [(file: File, identity: FileIdentity)],
+      createDirectories: Set<OutputKey>, origins: [OutputKey: String] = [:]
     ) {
       self.io = io
       self.inputs = inputs
@@ -209,52 +214,52 @@ final class RunOutputs {
     }
 
     /// Standard output or error, a stream, or a file replaced at commit.
-    mutating func add(_ file: File) throws {
+    mutating func add(_ file: File, _ key: OutputKey) throws {
       if RunOutputs.isStandardOutput(file.path) {
-        declared.append((file.option, file.path, .standardOutput))
+        declared.append((key, file.path, .standardOutput))
         return
       }
       if let fd = FileSystem.descriptorPath(file.path) {
         if fd == 2 {
-          declared.append((file.option, file.path, .standardError))
+          declared.append((key, file.path, .standardError))
         } else {
           try refuseInput(file, FileIdentity(fileDescriptor: fd))
-          declared.append((file.option, file.path, .stream(path: file.path, descriptor: fd)))
+          declared.append((key, file.path, .stream(path: file.path, descriptor: fd)))
         }
         return
       }
-      let opened = Paths.open(file.path, io.job)
+      let opened = Paths.open(file.path, io)
       if let kind = FileSystem.kind(of: opened), kind != .regular, kind != .directory {
         // A FIFO or a device (/dev/null, a terminal) is written as a stream, like standard
         // output: a temporary renamed over it would destroy it.
         try refuseInput(file, FileIdentity(path: opened))
-        declared.append((file.option, file.path, .stream(path: opened, descriptor: nil)))
+        declared.append((key, file.path, .stream(path: opened, descriptor: nil)))
         return
       }
-      try addFile(file, opened: opened)
+      try addFile(file, key, opened: opened)
     }
 
     /// A file output: its write target (links followed) checked, and checked against the other
     /// outputs, their lock files and the inputs.
-    mutating func addFile(_ file: File, opened: String) throws {
+    mutating func addFile(_ file: File, _ output: OutputKey, opened: String) throws {
       let target: String
       do {
         target = try FileSystem.writeTarget(of: opened)
       } catch {
-        throw CommandFailure(.ioError, "\(file.path): \(error.message); check \(file.option)")
+        throw JobError(.ioError, "\(file.path): \(error.message); check \(file.option)")
       }
       // Checked as written, or, through a link, as the file the link names.
       let checked = target == opened ? file.path : target
       var shown = target == opened ? file.path : "\(file.path) (a link to \(target))"
-      if let origin = origins[file.option] { shown += " (\(origin))" }
+      if let origin = origins[output] { shown += " (\(origin))" }
       let dir = FileSystem.split(target).directory
-      if createDirectories.contains(file.option) && FileSystem.kind(of: dir) == nil {
+      if createDirectories.contains(output) && FileSystem.kind(of: dir) == nil {
         if !directoriesToMake.contains(dir) { directoriesToMake.append(dir) }
       } else {
-        try Paths.checkOutput(checked, io.job, option: file.option, shown: shown)
+        try Paths.checkOutput(checked, io, option: file.option, shown: shown)
       }
       if FileSystem.isMountPoint(target) {
-        throw CommandFailure(
+        throw JobError(
           .ioError,
           "\(shown): is a mount point (a file mounted into a container?), which cannot be "
             + "replaced atomically; write to a file beside it and move it, or choose another "
@@ -262,7 +267,7 @@ final class RunOutputs {
       }
       let key = Key(target: target)
       if let other = files.first(where: { $0.key.matches(key) }) {
-        throw CommandFailure(
+        throw JobError(
           .usage,
           "'\(file.option) \(file.path)' and '\(other.file.option) \(other.file.path)' name the "
             + "same file; give each output its own file")
@@ -273,7 +278,7 @@ final class RunOutputs {
       where Key(target: FileLock.lockPath(for: other.target)).matches(key)
         || Key(target: FileLock.lockPath(for: target)).matches(other.key)
       {
-        throw CommandFailure(
+        throw JobError(
           .usage,
           "'\(file.option) \(file.path)' and '\(other.file.option) \(other.file.path)': one is "
             + "the lock file of the other; give each output its own file")
@@ -283,26 +288,26 @@ final class RunOutputs {
         file, FileIdentity(path: FileLock.lockPath(for: target)),
         what: " has a lock file '\(FileLock.lockPath(for: target))' that")
       files.append((file, target, key))
-      declared.append((file.option, file.path, .file(target)))
+      declared.append((output, file.path, .file(target)))
     }
   }
 
-  /// Whether `option` was given a path (a file or "-").
-  func isGiven(_ option: String) -> Bool { declared.contains { $0.option == option } }
+  /// Whether `key` was given a path (a file or "-").
+  package func isGiven(_ key: OutputKey) -> Bool { declared.contains { $0.key == key } }
 
-  /// The path of `option` as the user wrote it.
-  func path(_ option: String) -> String? { declared.first { $0.option == option }?.path }
+  /// The path of `key` as the user wrote it.
+  package func path(_ key: OutputKey) -> String? { declared.first { $0.key == key }?.path }
 
-  /// Where the bytes of `option` (of its file `path`, for an option with several) go: its
-  /// pending file, or standard output for "-" and for an option that was not given.
-  func output(_ option: String, path: String? = nil) throws -> any ByteOutput {
+  /// Where the bytes of `key` (of its file `path`, for an output with several) go: its pending
+  /// file, or standard output for "-" and for an output that was not given.
+  package func output(_ key: OutputKey, path: String? = nil) throws -> any ByteOutput {
     guard
       let index = declared.firstIndex(where: {
-        $0.option == option && (path == nil || $0.path == path)
+        $0.key == key && (path == nil || $0.path == path)
       })
     else {
-      precondition(path == nil, "'\(option) \(path ?? "")' is not an output of this run")
-      return StdoutOutput(io.stdout)
+      precondition(path == nil, "'\(key.name) \(path ?? "")' is not an output of this run")
+      return StandardOutput(io.standardOutput)
     }
     if let o = outputs[index] { return o }
     let d = declared[index]
@@ -313,24 +318,24 @@ final class RunOutputs {
       return output
     }
     switch d.to {
-    case .standardOutput: output = StdoutOutput(io.stdout)
-    case .standardError: output = StdoutOutput(io.stderr)
+    case .standardOutput: output = StandardOutput(io.standardOutput)
+    case .standardError: output = StandardOutput(io.standardError)
     case .stream(let path, let descriptor):
       output = try StreamOutput(path: path, descriptor: descriptor, name: d.path)
     case .file(let target):
       do {
         output = PendingFileOutput(try set.file(target), name: d.path)
       } catch {
-        throw CommandFailure(.ioError, "\(d.path): \(error.message)")
+        throw JobError(.ioError, "\(d.path): \(error.message)")
       }
     }
     outputs[index] = output
     return output
   }
 
-  /// Writes `bytes` as the whole of `option`'s output (of its file `path`).
-  func write(_ bytes: [UInt8], to option: String, path: String? = nil) throws {
-    try output(option, path: path).write(bytes)
+  /// Writes `bytes` as the whole of `key`'s output (of its file `path`).
+  package func write(_ bytes: [UInt8], to key: OutputKey, path: String? = nil) throws {
+    try output(key, path: path).write(bytes)
   }
 
   /// Replaces every written target together. `verify` runs after everything is on disk and just
@@ -338,27 +343,27 @@ final class RunOutputs {
   ///
   /// Standard output is flushed first: a run whose standard output failed (a full disk, a
   /// reader that went away) replaces none of its files.
-  func commit(verify: () throws -> Void = {}) throws {
+  package func commit(verify: () throws -> Void = {}) throws {
     guard let set else { return reportDryRun() }
     do {
-      try io.stdout.flush()
-      if io.stdout.isBrokenPipe {
-        throw CommandFailure(.ioError, "cannot write to standard output: broken pipe")
+      try io.standardOutput.flush()
+      if io.standardOutput.isBrokenPipe {
+        throw JobError(.ioError, "cannot write to standard output: broken pipe")
       }
       try set.prepare()
       try verify()
       try set.commit()
     } catch let error as SystemError {
       set.abort()
-      throw CommandFailure(.ioError, "\(shown(error.path)): \(error.message)")
+      throw JobError(.ioError, "\(shown(error.path)): \(error.message)")
     } catch {
       set.abort()
       throw error
     }
     for failure in set.unsyncedDirectories {
-      context.warn(
+      io.diagnostics.warning(
         "\(failure.description); the outputs are in place, but a power cut could lose the rename",
-        code: "sync_failed")
+        code: "sync_failed", location: nil)
     }
   }
 
@@ -371,7 +376,7 @@ final class RunOutputs {
   }
 
   /// Leaves every target as it was.
-  func abort() { set?.abort() }
+  package func abort() { set?.abort() }
 
   /// What a dry run would have written: a note per declared output, with its byte count, or,
   /// for a file the run would not have touched (an ingest with nothing new), that it stays.
@@ -380,7 +385,8 @@ final class RunOutputs {
       if outputs[index] == nil, case .file(let target) = d.to {
         let fate =
           FileSystem.kind(of: target) == nil ? "would not be created" : "would stay as it is"
-        context.note("dry run: \(d.path) \(fate); nothing was written", code: "dry_run")
+        io.diagnostics.note(
+          "dry run: \(d.path) \(fate); nothing was written", code: "dry_run", location: nil)
         continue
       }
       let bytes = (outputs[index] as? CountingOutput)?.count ?? 0
@@ -390,11 +396,11 @@ final class RunOutputs {
       case .standardError: shown = "standard error"
       case .file, .stream: shown = d.path
       }
-      // An option that was not given is not named: its bytes go to standard output.
-      let option = d.option == implicitOption && shown == "standard output" ? "" : d.option + " "
-      context.note(
-        "dry run: \(option)would write \(plural(bytes, "byte")) to \(shown); nothing was "
-          + "written", code: "dry_run")
+      // An output that was not given is not named: its bytes go to standard output.
+      let option = d.key == implicitOutput && shown == "standard output" ? "" : d.key.name + " "
+      io.diagnostics.note(
+        "dry run: \(option)would write \(TextLayout.plural(bytes, "byte")) to \(shown); "
+          + "nothing was written", code: "dry_run", location: nil)
     }
   }
 
@@ -422,7 +428,7 @@ final class RunOutputs {
 /// produced (not atomic, like standard output). A descriptor is duplicated, so that a file the
 /// shell opened for appending is appended to; a path is opened (a FIFO's open waits for its
 /// reader).
-final class StreamOutput: ByteOutput {
+package final class StreamOutput: ByteOutput {
   private let fd: Int32
   private let name: String
 
@@ -430,14 +436,14 @@ final class StreamOutput: ByteOutput {
     self.name = name
     fd = descriptor.map { fcntl($0, F_DUPFD_CLOEXEC, 3) } ?? open(path, O_WRONLY | O_CLOEXEC)
     guard fd >= 0 else {
-      throw CommandFailure(
+      throw JobError(
         .ioError, "\(name): cannot open for writing: \(errnoText()); check the path")
     }
   }
 
   deinit { close(fd) }
 
-  func write(_ bytes: [UInt8]) throws(DeckIOError) {
+  package func write(_ bytes: [UInt8]) throws(DeckIOError) {
     if let code = bytes.withUnsafeBytes({ writeAll(fd, $0) }) {
       let hint = code == EPIPE ? "its reader went away" : "check the device or the pipe"
       throw .io(path: name, message: "cannot write: \(errnoText(code)); \(hint)")
@@ -445,16 +451,14 @@ final class StreamOutput: ByteOutput {
   }
 }
 
-/// Another run holds the lock of an output (exit 75).
-struct LockBusy: ExitCodeProviding, Equatable, CustomStringConvertible {
-  var path: String
-  var option: String?
-  var holder: String?
-  var waited: Double
+/// Another run holds the lock of an output (exit 75, mapped in `MenuDeckCLI/MenuDeck.swift`).
+package struct LockBusy: Error, Equatable, Sendable, CustomStringConvertible {
+  package var path: String
+  package var option: String?
+  package var holder: String?
+  package var waited: Double
 
-  var exitCode: ExitCode { .busy }
-
-  var description: String {
+  package var description: String {
     let who = holder.map { " (\($0))" } ?? ""
     let after = waited > 0 ? " after waiting \(formatSeconds(waited))" : ""
     return "\(path): another menudeck run is writing it\(who)\(after); nothing was written. "
@@ -472,7 +476,7 @@ final class PendingFileOutput: ByteOutput {
     self.name = name
   }
 
-  func write(_ bytes: [UInt8]) throws(DeckIOError) {
+  package func write(_ bytes: [UInt8]) throws(DeckIOError) {
     do {
       try file.write(bytes)
     } catch {
@@ -481,46 +485,15 @@ final class PendingFileOutput: ByteOutput {
   }
 }
 
-/// `--wait SECONDS`, for every command that writes files.
-enum OutputOptions {
-  // Plain decimal seconds ("30", "0.5", "-1", which is out of range), not the hexadecimal or
-  // exponent forms Double reads.
-  static let wait = Option<Double>(
-    "wait", valueName: "seconds",
-    help:
-      "If another run is writing one of this run's output files, wait up to this long for it "
-      + "(default 0: stop at once with exit 75).",
-    expected: "seconds, like 30 or 0.5",
-    { text in
-      let digits = text.first == "-" ? text.dropFirst() : Substring(text)
-      return digits.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } ? Double(text) : nil
-    })
-
-  /// The longest `--wait` (a week).
-  static let maxWait = 7 * 86_400.0
-
-  static let dryRun = Flag(
-    "dry-run",
-    help:
-      "Read and check everything and make every output, but write, create and lock nothing; "
-      + "say on stderr what would be written where (bytes).")
-
-  static func wait(_ args: ParsedArguments) throws -> Double {
-    try Limits.value(
-      args, wait, give: "a number of seconds from 0 to \(Int(maxWait)) (a week)"
-    ) { $0 >= 0 && $0 <= maxWait } ?? 0
-  }
-}
-
 extension RunOutputs {
   /// Refuses `file`, an output, when it is one of `inputs` (the check every output passes), for
   /// a file a run appends to instead of replacing (`play --log`).
-  static func refuseInput(_ file: File, inputs: [File], io: CLIStreams) throws {
-    let identity = FileIdentity(path: Paths.open(file.path, io.job))
+  package static func refuseInput(_ file: File, inputs: [File], io: JobIO) throws {
+    let identity = FileIdentity(path: Paths.open(file.path, io))
     guard let identity,
       let input = identities(of: inputs, io).first(where: { $0.identity == identity })
     else { return }
-    throw CommandFailure(
+    throw JobError(
       .usage,
       "'\(file.option) \(file.path)' would append to an input of this run "
         + "(\(input.file.option) '\(input.file.path)'); choose another \(file.option)")
@@ -533,7 +506,7 @@ extension RunOutputs {
     guard let identity, let input = inputs.first(where: { $0.identity == identity }) else {
       return
     }
-    throw CommandFailure(
+    throw JobError(
       .usage,
       "'\(file.option) \(file.path)'\(what) is an input of this run (\(input.file.option) "
         + "'\(input.file.path)'); an output never replaces an input: choose another "
@@ -541,8 +514,21 @@ extension RunOutputs {
   }
 }
 
+/// Bytes to the run's standard output (or error), stopping at once when the reader has gone
+/// (`menudeck deck | head`), not after the last deck.
+final class StandardOutput: ByteOutput {
+  let stream: any JobOutput
+  init(_ stream: any JobOutput) { self.stream = stream }
+  package func write(_ bytes: [UInt8]) throws(DeckIOError) {
+    stream.write(bytes: bytes)
+    if stream.isBrokenPipe {
+      throw .io(path: "standard output", message: "the reader closed the pipe")
+    }
+  }
+}
+
 /// Counts the bytes of a dry run's output and drops them.
 final class CountingOutput: ByteOutput {
   private(set) var count = 0
-  func write(_ bytes: [UInt8]) throws(DeckIOError) { count += bytes.count }
+  package func write(_ bytes: [UInt8]) throws(DeckIOError) { count += bytes.count }
 }
