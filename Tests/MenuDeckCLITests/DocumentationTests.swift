@@ -284,15 +284,6 @@ import Testing
     #expect(differing == ["commands/merge.md", "man/menudeck.1"])
   }
 
-  @Test func escapingForMarkdownAndRoff() {
-    #expect(
-      ReferenceEscaping.markdown("--out <file>, rating<=2.5, a > b")
-        == "--out &lt;file>, rating<=2.5, a > b")
-    #expect(ReferenceEscaping.cell("a|b <x>") == "a\\|b &lt;x>")
-    #expect(ReferenceEscaping.code("a`b") == "`` a`b ``")
-    #expect(ReferenceEscaping.roff(".x\n'y\na-b\\c") == "\\&.x\n\\&'y\na\\-b\\ec")
-  }
-
   @Test func theCommandWritesChecksAndKeepsTheHandWrittenText() throws {
     let dir = try TempDir("menudeck-reference")
     let first = CLIRun(["reference", "--out", dir.path])

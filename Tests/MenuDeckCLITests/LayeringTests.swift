@@ -12,9 +12,7 @@ import Testing
     "MenuDeckCLI/CompareLogs.swift",
     "MenuDeckCLI/CompareTune.swift",
     "MenuDeckCLI/CompressedLogs.swift",
-    "MenuDeckCLI/Reference/Reference.swift",
     "MenuDeckCLI/Strategies.swift",
-    "MenuDeckCLI/Tuning.swift",
   ]
 
   static var sources: URL {

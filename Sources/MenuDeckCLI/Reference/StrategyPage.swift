@@ -71,3 +71,20 @@ enum StrategyPage {
       + example.expected.map(ReferenceEscaping.code).joined(separator: " ")
   }
 }
+
+/// Numbers of the strategy descriptions as a reader types them: whole numbers without ".0".
+enum ReferenceNumber {
+  static func text(_ value: Double) -> String {
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return String(value)
+  }
+
+  static func text(_ value: OptionValue) -> String {
+    switch value {
+    case .double(let d): return text(d)
+    case .int(let i): return String(i)
+    case .bool(let b): return b ? "true" : "false"
+    case .string(let s): return s
+    }
+  }
+}

@@ -1,17 +1,20 @@
-import DeckCommandLine
-
-/// The generated part of docs/commands/NAME.md: everything the command's `CommandSpec` says
-/// (name, abstract, usage, arguments, options with their kinds, defaults and choices,
-/// discussion), and the same for each of its subcommands.
-enum CommandPage {
-  /// The block for `command`, a subcommand of `root` (headings start at level 1).
-  static func markdown(_ command: CommandSpec, root: CommandSpec) -> String {
-    section([root, command], level: 1)
+/// The Markdown reference of a command: everything its `CommandSpec` says (name, abstract,
+/// usage, arguments, options with their kinds, defaults and choices, discussion), and the same
+/// for each of its subcommands. It knows only the specs, so any command tree gets its pages
+/// (menudeck's are the generated part of docs/commands/NAME.md).
+package enum CommandPage {
+  /// The block for `command`, a subcommand of `root` (headings start at level 1). `globalsLink`
+  /// follows the list of the root's options that every command takes (where they are explained,
+  /// in Markdown).
+  package static func markdown(_ command: CommandSpec, root: CommandSpec, globalsLink: String)
+    -> String
+  {
+    section([root, command], level: 1, globalsLink: globalsLink)
   }
 
   /// `path` from the root to the command described; its options are those of every level below
   /// the root (a parent's options apply to its subcommands).
-  static func section(_ path: [CommandSpec], level: Int) -> String {
+  package static func section(_ path: [CommandSpec], level: Int, globalsLink: String) -> String {
     let command = path[path.count - 1]
     let name = path.map(\.name).joined(separator: " ")
     var out = String(repeating: "#", count: level) + " " + name + "\n\n"
@@ -51,18 +54,18 @@ enum CommandPage {
           "Every command also takes "
           + global.map { optionLabel($0).map(ReferenceEscaping.code).joined(separator: "/") }
           .joined(separator: ", ")
-          + " ([diagnostics](../diagnostics.md)).\n\n"
+          + " " + globalsLink + ".\n\n"
       }
     }
     for subcommand in command.subcommands where !subcommand.isHidden {
-      out += section(path + [subcommand], level: level + 1)
+      out += section(path + [subcommand], level: level + 1, globalsLink: globalsLink)
     }
     return out
   }
 
   /// The options a user can give at the end of `path`, nearest level first, without those the
   /// help hides; the root's are left out (they are the global ones: --help, --version).
-  static func visibleOptions(_ path: [CommandSpec]) -> [CommandOption] {
+  package static func visibleOptions(_ path: [CommandSpec]) -> [CommandOption] {
     var seen: Set<String> = []
     var options: [CommandOption] = []
     for level in path.dropFirst().reversed() {
@@ -74,15 +77,15 @@ enum CommandPage {
   }
 
   /// `-c`, `--config <file>`.
-  static func optionLabel(_ option: CommandOption) -> [String] {
+  package static func optionLabel(_ option: CommandOption) -> [String] {
     var labels = option.short.map { ["-\($0)"] } ?? []
     labels.append("--" + option.name + (option.kind == .flag ? "" : " <\(option.valueName)>"))
     return labels
   }
 
-  static func argumentLabel(_ argument: CommandArgument) -> String { argument.usageLabel }
+  package static func argumentLabel(_ argument: CommandArgument) -> String { argument.usageLabel }
 
-  static func kind(_ option: CommandOption) -> String {
+  package static func kind(_ option: CommandOption) -> String {
     switch option.kind {
     case .flag: return "flag"
     case .value: return "a value"
@@ -91,14 +94,14 @@ enum CommandPage {
   }
 
   /// The help, then the values it takes when they are fixed.
-  static func meaning(_ argument: CommandArgument) -> String {
+  package static func meaning(_ argument: CommandArgument) -> String {
     guard let choices = argument.choices else { return argument.help }
     let values = "Values: " + choices.joined(separator: ", ") + "."
     return argument.help.isEmpty ? values : argument.help + " " + values
   }
 
   /// The help, then the accepted values when they are fixed.
-  static func meaning(_ option: CommandOption) -> String {
+  package static func meaning(_ option: CommandOption) -> String {
     guard let choices = option.choices else { return option.help }
     let values = "Values: " + choices.joined(separator: ", ") + "."
     return option.help.isEmpty ? values : option.help + " " + values
@@ -106,7 +109,7 @@ enum CommandPage {
 
   /// The usage of the last command of `path`, wrapped to 80 columns: the spec's own usage when
   /// it has one, else every visible option, the subcommand and the arguments.
-  static func usage(_ path: [CommandSpec]) -> [String] {
+  package static func usage(_ path: [CommandSpec]) -> [String] {
     let command = path[path.count - 1]
     if let usage = command.usage { return [usage] }
     let base = path.map(\.name).joined(separator: " ")

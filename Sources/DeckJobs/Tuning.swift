@@ -1,83 +1,27 @@
 import DeckBase
-import DeckCommandLine
 import DeckCore
 import DeckEvaluation
 import DeckIO
-import DeckJobs
 import DeckStrategies
 
-/// The options of a tuning, `tune`'s and `compare --tune`'s.
-enum TuneOptions {
-  static let grid = Repeatable(
-    "grid", valueName: "key=values",
-    help:
-      "An option and the values to try: key=v1,v2,v3 (a grid tries every combination), or"
-      + " key=low..high (key=low..high:log for a log scale) to draw from with --random;"
-      + " repeated for more options (default: the strategy's own grid, see 'menudeck"
-      + " strategies').")
-  static let random = Option<Int>(
-    "random", valueName: "n",
-    help:
-      "Seeded random search: draw n settings from the --grid values and ranges instead of"
-      + " trying every combination.")
-  static let metric = Option<String>(
-    "metric", valueName: "name",
-    help:
-      "The ranking metric that chooses the winner on the validation, e.g. ndcg@10, recall@20,"
-      + " mrr (default: ndcg at the largest cut-off).")
-  static let validationDays = Option<Int>(
-    "validation-days", valueName: "days",
-    help:
-      "With --split: the validation is the last this many days before the split (default"
-      + " \(Tuning.defaultValidationDays)); the days before them train.")
-  static let validationFraction = Option<Double>(
-    "validation-fraction", valueName: "fraction",
-    help:
-      "With --holdout: the validation holds out this share of the training (diner, dish)"
-      + " pairs (default: the --holdout fraction).")
-}
-
-/// A tuning as the command line gives it: the validation, the metric, the search space of each
-/// strategy, and the evaluation of the candidates. `tune` tunes one strategy and writes the
-/// grid; `compare --tune` tunes each arm before comparing.
-enum Tuning {
-  static let defaultValidationDays = 7
-
-  /// `--validation-days` or `--validation-fraction`, the one that fits `split`.
-  static func cut(_ args: ParsedArguments, split: LogSplit) throws -> ValidationCut {
-    switch split {
-    case .date:
-      if args.isGiven(TuneOptions.validationFraction) {
-        throw UsageError(
-          "'--validation-fraction' is for --holdout; with --split the validation is the last days"
-            + " before it: give --validation-days DAYS")
-      }
-      return .days(
-        try Limits.value(args, TuneOptions.validationDays, in: Limits.days, "days")
-          ?? defaultValidationDays)
-    case .holdout(let fraction):
-      if args.isGiven(TuneOptions.validationDays) {
-        throw UsageError(
-          "'--validation-days' is for --split; with --holdout the validation holds out a share of"
-            + " the training pairs: give --validation-fraction FRACTION")
-      }
-      return .fraction(
-        try Limits.value(
-          args, TuneOptions.validationFraction, give: "a fraction above 0 and below 1 (e.g. 0.2)"
-        ) { $0 > 0 && $0 < 1 } ?? fraction)
-    }
-  }
+/// A tuning: the validation, the metric, the search space of each strategy, and the evaluation
+/// of the candidates. `tune` tunes one strategy and writes the grid; `compare --tune` tunes each
+/// arm before comparing. What reads them from the command line is MenuDeckCLI's
+/// (`TuneRequests.swift`).
+package enum Tuning {
+  package static let defaultValidationDays = 7
 
   /// A validation that would start before 0001-01-01.
-  static let validationBeforeTime = UsageError(
+  package static let validationBeforeTime = JobError.usage(
     "'--validation-days' reaches before 0001-01-01; give fewer days or a later --split")
 
   /// What the validation is, for people: "the last 7 days before 2026-11-24 (2026-11-17 to
   /// 2026-11-23)", "a hold-out of 0.2 of the training pairs".
-  static func describe(_ cut: ValidationCut, split: LogSplit) -> String {
+  package static func describe(_ cut: ValidationCut, split: LogSplit) -> String {
     switch (cut, split) {
     case (.days(let days), .date(let date)):
-      return "the last \(plural(days, "day")) before \(date) (\(date.adding(days: -days)) to"
+      return
+        "the last \(TextLayout.plural(days, "day")) before \(date) (\(date.adding(days: -days)) to"
         + " \(date.adding(days: -1)))"
     case (.fraction(let f), _):
       return "a hold-out of \(f) of the training (diner, dish) pairs"
@@ -89,13 +33,13 @@ enum Tuning {
   // MARK: - The metric
 
   /// Ranking metrics that are reported at every cut-off, by the stem of their names.
-  static let perCutoffStems = OfflineMetric.allCases.filter(\.isPerCutoff).map {
+  package static let perCutoffStems = OfflineMetric.allCases.filter(\.isPerCutoff).map {
     String($0.name(k: 1).dropLast("_at_1".count))
   }
 
   /// `--metric` as a metric name, and the cut-off it is at (nil for mrr and the metrics at the
   /// largest cut-off): `ndcg@10` and `ndcg_at_10` are `ndcg_at_10` at 10.
-  static func metric(_ text: String) throws -> (name: String, k: Int?) {
+  package static func metric(_ text: String) throws -> (name: String, k: Int?) {
     var name = text.lowercased()
     if let at = name.firstIndex(of: "@") {
       name = name[..<at] + "_at_" + name[name.index(after: at)...]
@@ -115,7 +59,7 @@ enum Tuning {
       OfflineMetric.allCases.contains(where: { !$0.isPerCutoff && $0.name(k: 1) == name })
     else { throw unknownMetric(text) }
     guard MetricMeaning.of(name)?.direction != .neither else {
-      throw UsageError(
+      throw JobError.usage(
         "'--metric \(text)': \(name) has no better direction (its right amount is the analyst's"
           + " choice), so it cannot choose a winner; give an accuracy metric such as ndcg@10,"
           + " recall@10 or mrr")
@@ -123,9 +67,9 @@ enum Tuning {
     return (name, nil)
   }
 
-  private static func unknownMetric(_ text: String) -> UsageError {
+  private static func unknownMetric(_ text: String) -> JobError {
     let names = perCutoffStems.map { "\($0)@K" } + ["mrr"]
-    return UsageError(
+    return JobError.usage(
       "'--metric \(text)': no such ranking metric\(didYouMean(text, names)); give one of "
         + names.joined(separator: ", ") + " (K a cut-off, e.g. ndcg@10)")
   }
@@ -134,18 +78,18 @@ enum Tuning {
 
   /// One `--grid` value: `[SCOPE.]KEY=VALUES`. `scoped`: the value names the strategy it is for
   /// (`compare --tune`), as `SCOPE.KEY`.
-  struct GridArgument {
-    var text: String
-    var scope: String?
-    var key: String
-    var values: String
+  package struct GridArgument {
+    package var text: String
+    package var scope: String?
+    package var key: String
+    package var values: String
   }
 
-  static func gridArgument(_ text: String, scoped: Bool) throws -> GridArgument {
+  package static func gridArgument(_ text: String, scoped: Bool) throws -> GridArgument {
     guard let eq = text.firstIndex(of: "="), eq != text.startIndex,
       text.index(after: eq) != text.endIndex
     else {
-      throw UsageError(
+      throw JobError.usage(
         "'--grid \(text)': give "
           + (scoped ? "STRATEGY.KEY=VALUES" : "KEY=VALUES")
           + ", e.g. \(scoped ? "itemknn." : "")neighbours=20,50,100 or"
@@ -157,7 +101,7 @@ enum Tuning {
       guard let dot = key.lastIndex(of: "."), dot != key.startIndex,
         key.index(after: dot) != key.endIndex
       else {
-        throw UsageError(
+        throw JobError.usage(
           "'--grid \(text)': compare tunes every strategy: name the one this option is for,"
             + " STRATEGY.KEY=VALUES (e.g. itemknn.\(key)=...)")
       }
@@ -170,7 +114,7 @@ enum Tuning {
 
   /// The values of a list: separated by commas; a value holding a comma is quoted ("a,b"), a
   /// quote in it escaped (\").
-  static func listValues(_ text: String, option: String) throws -> [String] {
+  package static func listValues(_ text: String, option: String) throws -> [String] {
     var values: [String] = []
     var chars = Array(text)[...]
     while true {
@@ -192,7 +136,7 @@ enum Tuning {
           value.append(c)
         }
         guard closed, chars.isEmpty || chars.first == "," else {
-          throw UsageError("'--grid \(option)': a quoted value is not closed before a comma")
+          throw JobError.usage("'--grid \(option)': a quoted value is not closed before a comma")
         }
       } else {
         while let c = chars.first, c != "," {
@@ -200,19 +144,19 @@ enum Tuning {
           chars = chars.dropFirst()
         }
         guard !value.isEmpty else {
-          throw UsageError(
+          throw JobError.usage(
             "'--grid \(option)': an empty value (two commas, or one at an end); give"
               + " KEY=V1,V2,V3")
         }
       }
       if values.contains(value) {
-        throw UsageError("'--grid \(option)': '\(value)' is given twice; give each value once")
+        throw JobError.usage("'--grid \(option)': '\(value)' is given twice; give each value once")
       }
       values.append(value)
       guard chars.first == "," else { break }
       chars = chars.dropFirst()
       if chars.isEmpty {
-        throw UsageError("'--grid \(option)': ends with a comma; give KEY=V1,V2,V3")
+        throw JobError.usage("'--grid \(option)': ends with a comma; give KEY=V1,V2,V3")
       }
     }
     return values
@@ -222,28 +166,28 @@ enum Tuning {
   /// built-in; a plugin checks its own when it starts).
   /// `pinned`: options the command line fixes for every strategy (`--option`), which a grid may
   /// not name.
-  static func space(_ grids: [GridArgument], for named: NamedStrategy, pinned: Set<String>)
+  package static func space(_ grids: [GridArgument], for named: NamedStrategy, pinned: Set<String>)
     throws -> TuningGrid
   {
     let description = named.plugin == nil ? StrategyRegistry.description(of: named.use) : nil
     var dimensions: [TuningGrid.Dimension] = []
     for g in grids {
       if dimensions.contains(where: { $0.key == g.key }) {
-        throw UsageError(
+        throw JobError.usage(
           "'--grid \(g.text)': '\(g.key)' has a grid already; give each option one --grid")
       }
       if let fixed = named.variant[g.key] {
-        throw UsageError(
+        throw JobError.usage(
           "'--grid \(g.text)': '\(g.key)' is fixed at \(fixed) by the strategy '\(named.name)';"
             + " tune it or fix it, not both")
       }
       if pinned.contains(g.key) {
-        throw UsageError(
+        throw JobError.usage(
           "'--grid \(g.text)': '\(g.key)' is fixed by --option; tune it or fix it, not both")
       }
       let spec = description?.options.first { $0.name == g.key }
       if let description, spec == nil {
-        throw UsageError(
+        throw JobError.usage(
           "'--grid \(g.text)': "
             + StrategyError.unknownOption(
               strategy: description.identifier, key: g.key,
@@ -255,7 +199,7 @@ enum Tuning {
         do {
           _ = try StrategyOptions(raw: [g.key: value], for: description)
         } catch {
-          throw UsageError("'--grid \(g.text)': \(error)")
+          throw JobError.usage("'--grid \(g.text)': \(error)")
         }
       }
       if let range = try self.range(g, spec: spec) {
@@ -292,10 +236,10 @@ enum Tuning {
     let expected = "LOW..HIGH (e.g. 10..200, or 0.001..10:log for a log scale)"
     guard let low = Double(lowText), let high = Double(highText), low.isFinite, high.isFinite
     else {
-      throw UsageError("'--grid \(g.text)': a range is two numbers, \(expected)")
+      throw JobError.usage("'--grid \(g.text)': a range is two numbers, \(expected)")
     }
     if let spec, spec.type != .int && spec.type != .double {
-      throw UsageError(
+      throw JobError.usage(
         "'--grid \(g.text)': '\(g.key)' is a \(spec.type.rawValue) option: list its values"
           + " (KEY=V1,V2) instead of a range")
     }
@@ -303,15 +247,15 @@ enum Tuning {
       spec.map { $0.type == .int }
       ?? (RangeText.isWholeNumber(lowText) && RangeText.isWholeNumber(highText))
     if integer && (low != low.rounded() || high != high.rounded()) {
-      throw UsageError(
+      throw JobError.usage(
         "'--grid \(g.text)': '\(g.key)' takes whole numbers; give a range of whole numbers")
     }
     guard low < high else {
-      throw UsageError(
+      throw JobError.usage(
         "'--grid \(g.text)': the range's low end must be below its high end; give \(expected)")
     }
     if logScale && low <= 0 {
-      throw UsageError(
+      throw JobError.usage(
         "'--grid \(g.text)': a log-scale range must stay above 0; give a low end above 0")
     }
     return (low, high, .range(low: low, high: high, integer: integer, logScale: logScale))
@@ -321,7 +265,7 @@ enum Tuning {
   /// (`OptionSpec.tuning`) that neither its spelling nor `pinned` (`--option`) fixes, each with its default and its
   /// configured value among the values tried (so the strategy as configured is a candidate).
   /// Empty for a plugin and a built-in with nothing to tune.
-  static func defaultSpace(for named: NamedStrategy, pinned: Set<String>) -> TuningGrid {
+  package static func defaultSpace(for named: NamedStrategy, pinned: Set<String>) -> TuningGrid {
     guard named.plugin == nil, let description = StrategyRegistry.description(of: named.use)
     else { return TuningGrid([]) }
     let configured = try? StrategyOptions(raw: named.options, for: description)
@@ -349,7 +293,7 @@ enum Tuning {
   /// Whether the configuration chose an option's value by giving one that implies it (a
   /// configured `prior_likes` makes `prior` fixed): tuning it would contradict the configuration
   /// (`prior=fitted` beside `prior_likes` is refused), so it is left as configured.
-  static func impliedByTheConfiguration(
+  package static func impliedByTheConfiguration(
     _ spec: OptionSpec, _ named: NamedStrategy, pinned: Set<String>
   ) -> Bool {
     guard let implied = spec.implied, named.options[spec.name] == nil else { return false }
@@ -359,7 +303,7 @@ enum Tuning {
   }
 
   /// An option value as `--option` would give it: whole numbers without a point.
-  static func optionText(_ value: OptionValue) -> String {
+  package static func optionText(_ value: OptionValue) -> String {
     switch value {
     case .double(let d): return Text.number(d)
     case .int(let i): return String(i)
@@ -370,19 +314,21 @@ enum Tuning {
 
   /// The settings to evaluate: the whole grid, or `random` seeded draws from it; refused when
   /// the grid is too large or holds a range without `random`.
-  static func settings(_ grid: TuningGrid, random: Int?, seed: UInt64, what: String) throws -> (
-    settings: [[OptionSetting]], duplicates: Int
-  ) {
+  package static func settings(_ grid: TuningGrid, random: Int?, seed: UInt64, what: String) throws
+    -> (
+      settings: [[OptionSetting]], duplicates: Int
+    )
+  {
     if let random {
       return grid.draw(random, seed: TuningGrid.searchSeed(runSeed: seed))
     }
     guard grid.isEnumerable else {
-      throw UsageError(
+      throw JobError.usage(
         "\(what): a range (LOW..HIGH) is drawn from, not enumerated; give --random N, or list"
           + " the values")
     }
     guard let size = grid.size, size <= TuningGrid.maxCandidates else {
-      throw UsageError(
+      throw JobError.usage(
         "\(what): the grid holds \(grid.size.map(String.init) ?? "too many") settings, more than"
           + " \(TuningGrid.maxCandidates); give fewer values, or draw --random N of them")
     }
@@ -391,7 +337,7 @@ enum Tuning {
 
   /// `named` with `setting`'s options over its own, and its spelling (`base:key=value,...`),
   /// which `-s` takes: the options its own spelling fixed first, then the setting's.
-  static func candidate(_ named: NamedStrategy, _ setting: [OptionSetting]) -> (
+  package static func candidate(_ named: NamedStrategy, _ setting: [OptionSetting]) -> (
     named: NamedStrategy, spelling: String
   ) {
     var candidate = named
@@ -407,33 +353,29 @@ enum Tuning {
   }
 
   /// The base name of a spelling: `itemknn` of `itemknn:neighbours=50`.
-  static func baseName(_ named: NamedStrategy) -> String {
+  package static func baseName(_ named: NamedStrategy) -> String {
     guard !named.variant.isEmpty, let spelling = try? StrategySpelling.parse(named.name) else {
       return named.name
     }
     return spelling.base
   }
 
-  /// The options `--option` fixes for every strategy of the run.
-  static func pinned(_ args: ParsedArguments) throws -> Set<String> {
-    Set(try args.keyValuePairs(InputOptions.option).map(\.key))
-  }
-
-  /// Evaluates every setting of `named` on `validation` and chooses the best by `metric`.
-  static func run(
+  /// Evaluates every setting of `named` on `validation` and chooses the best by `metric`; the
+  /// candidates are made by `strategies`, their decks counted on `io`'s progress line.
+  package static func run(
     _ named: NamedStrategy, settings: [[OptionSetting]], validation: TuningValidation,
-    metric: String, name: String, context: CommandContext
+    metric: String, name: String, strategies: any StrategyMaking, _ io: JobIO
   ) throws -> TuningResult {
     var metrics: [MetricSpec] = []
     var values: [[Double?]] = []
     var spellings: [String] = []
-    try context.withProgress(
+    try io.diagnostics.withProgress(
       "tune", unit: .items("decks"), total: settings.count * validation.diners.count
     ) { counter in
       for setting in settings {
         let (candidate, spelling) = self.candidate(named, setting)
         spellings.append(spelling)
-        let strategy = try Strategies.make(candidate, context.io)
+        let strategy = try strategies.make(candidate, fallback: nil)
         let evaluated = try validation.evaluate(strategy, progress: counter)
         metrics = evaluated.metrics
         values.append(evaluated.values)

@@ -1,14 +1,13 @@
-import DeckCommandLine
-import DeckStrategies
+import Foundation
 
 /// The discussion of a command split into what the pages render differently: prose paragraphs
 /// and preformatted lines (examples), by the rule the help text follows (a line that starts with
 /// a space or a tab is kept as it is; other lines run together into a paragraph).
-enum DiscussionBlock: Equatable {
+package enum DiscussionBlock: Equatable {
   case paragraph(String)
   case preformatted([String])
 
-  static func parse(_ text: String) -> [DiscussionBlock] {
+  package static func parse(_ text: String) -> [DiscussionBlock] {
     var blocks: [DiscussionBlock] = []
     var paragraph: [Substring] = []
     var lines: [Substring] = []
@@ -46,11 +45,11 @@ enum DiscussionBlock: Equatable {
   }
 }
 
-/// Escaping for the two page languages.
-enum ReferenceEscaping {
+/// Escaping for the two page languages, Markdown and roff.
+package enum ReferenceEscaping {
   /// Prose for Markdown: a '<' that could open an HTML tag is written as an entity, so that
   /// `<file>` shows as typed; everything else (quotes, `>=`, underscores in names) stays.
-  static func markdown(_ text: String) -> String {
+  package static func markdown(_ text: String) -> String {
     var out = ""
     var previous: Character?
     for c in text {
@@ -69,39 +68,22 @@ enum ReferenceEscaping {
   }
 
   /// A Markdown table cell: prose with its '|' escaped (a bare one would end the cell).
-  static func cell(_ text: String) -> String {
+  package static func cell(_ text: String) -> String {
     markdown(text).replacingOccurrences(of: "|", with: "\\|")
   }
 
   /// Inline code in Markdown; a backtick inside gets a longer fence.
-  static func code(_ text: String) -> String {
+  package static func code(_ text: String) -> String {
     text.contains("`") ? "`` " + text + " ``" : "`" + text + "`"
   }
 
   /// Text for roff: backslashes doubled as `\e`, hyphens of options as `\-`, and a line that
   /// would start with a control character ('.' or '\'') protected by `\&`.
-  static func roff(_ text: String) -> String {
+  package static func roff(_ text: String) -> String {
     var out = text.replacingOccurrences(of: "\\", with: "\\e")
     out = out.replacingOccurrences(of: "-", with: "\\-")
     return out.split(separator: "\n", omittingEmptySubsequences: false).map { line in
       line.hasPrefix(".") || line.hasPrefix("'") ? "\\&" + line : String(line)
     }.joined(separator: "\n")
-  }
-}
-
-/// Numbers of the strategy descriptions as a reader types them: whole numbers without ".0".
-enum ReferenceNumber {
-  static func text(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-    return String(value)
-  }
-
-  static func text(_ value: OptionValue) -> String {
-    switch value {
-    case .double(let d): return text(d)
-    case .int(let i): return String(i)
-    case .bool(let b): return b ? "true" : "false"
-    case .string(let s): return s
-    }
   }
 }

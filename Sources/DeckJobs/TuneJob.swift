@@ -1,0 +1,262 @@
+import DeckBase
+import DeckCore
+import DeckEvaluation
+import DeckIO
+import DeckReports
+import DeckStrategies
+import Foundation
+
+/// `menudeck tune`: one strategy's settings evaluated on a validation carved from the training
+/// side of a split, the grid written and the winner saved as a named configuration.
+package struct TuneRequest: Sendable {
+  package var config: MenuDeckConfig
+  /// The swipe logs tuned on ("-" is standard input).
+  package var logs: [String]
+  package var catalogPath: String
+  /// The users file whose profiles the validation's diners get (`--users`, else the config's).
+  package var usersPath: String?
+  /// The split of the later comparison, and the validation carved before it.
+  package var split: LogSplit
+  package var cut: ValidationCut
+  /// The ranking metric that chooses the winner, and the cut-offs the decks are judged at.
+  package var metric: String
+  package var cutoffs: [Int]
+  package var rules: DeckRules
+  /// The strategy tuned, the settings of its options tried, and how many `--random` draws
+  /// repeated a setting already drawn.
+  package var named: NamedStrategy
+  package var candidates: [[OptionSetting]]
+  package var duplicates: Int
+  /// The name of the tuned configuration in `out`.
+  package var name: String
+  package var seed: UInt64
+  /// Threads that build each setting's decks; the output is the same for every number.
+  package var jobs: Int
+  /// How the logs (and the catalog and users) are read.
+  package var settings: RunSettings
+  package var format: TuningFormat
+  /// The grid (standard output when not given) and the winner as a named configuration.
+  package var results: RequestedOutput
+  package var out: RequestedOutput
+  /// What no output may replace: the logs, the config's files (but the included file that
+  /// `out` renews), the catalog and users given.
+  package var inputs: [RunOutputs.File]
+  /// Seconds to wait for another run that writes one of the outputs.
+  package var wait: Double
+
+  package init(
+    config: MenuDeckConfig, logs: [String], catalogPath: String, usersPath: String?,
+    split: LogSplit, cut: ValidationCut, metric: String, cutoffs: [Int], rules: DeckRules,
+    named: NamedStrategy, candidates: [[OptionSetting]], duplicates: Int, name: String,
+    seed: UInt64, jobs: Int, settings: RunSettings, format: TuningFormat,
+    results: RequestedOutput, out: RequestedOutput, inputs: [RunOutputs.File], wait: Double
+  ) {
+    self.config = config
+    self.logs = logs
+    self.catalogPath = catalogPath
+    self.usersPath = usersPath
+    self.split = split
+    self.cut = cut
+    self.metric = metric
+    self.cutoffs = cutoffs
+    self.rules = rules
+    self.named = named
+    self.candidates = candidates
+    self.duplicates = duplicates
+    self.name = name
+    self.seed = seed
+    self.jobs = jobs
+    self.settings = settings
+    self.format = format
+    self.results = results
+    self.out = out
+    self.inputs = inputs
+    self.wait = wait
+  }
+
+  /// What the validation is, for people.
+  package var validationText: String { Tuning.describe(cut, split: split) }
+}
+
+/// Runs a `TuneRequest`: lock the outputs, load the catalog and users, read the logs into the
+/// validation split (the evaluation side unread), evaluate every setting, write the grid and
+/// the winner, commit.
+package enum TuneJob {
+  package struct Outcome {
+    package var result: TuningResult
+    /// The candidate chosen, and the one whose options are the strategy's as configured (when
+    /// the grid holds it).
+    package var winner: Int
+    package var configured: Int?
+  }
+
+  /// `read` is told what reading the logs found, before anything is tuned (the command line
+  /// warns about the logs there).
+  package static func run(
+    _ request: TuneRequest, _ io: JobIO, strategies: any StrategyMaking,
+    read told: (EventReadStats) -> Void = { _ in }
+  ) throws -> Outcome {
+    // The outputs, locked before anything is read. `out` may replace a file the config
+    // includes: that is how a tuning is renewed, and its other configurations are kept.
+    let outputs = try RunOutputs(
+      [(request.results.key, request.results.path), (request.out.key, request.out.path)],
+      inputs: request.inputs, wait: request.wait, standardOutput: request.results.key, io: io)
+    defer { outputs.abort() }
+    let loaded = try load(request, io)
+    let outPath = request.out.path
+    let existing = try outPath.flatMap { $0 == "-" ? nil : try ConfigFragment.existing($0, io) }
+    guard
+      var sink = ValidationSplitSink(
+        catalog: loaded.catalog, split: request.split, cut: request.cut, seed: request.seed,
+        keepsTest: false)
+    else { throw Tuning.validationBeforeTime }
+    let read = try readLogs(request.logs, request.settings, io, into: &sink)
+    told(read)
+    if read.untimed, case .date = request.split {
+      let files = read.files.filter(\.untimed).map(\.file)
+      throw JobError.usage(
+        "\(files.joined(separator: ", ")): the events carry no time (no 'at' column mapped), so"
+          + " they cannot be split by date; use --holdout FRACTION")
+    }
+    RunInputs.tell(loaded.inputs + RunInputs.history(read), io)
+    let validation = try self.validation(sink.validation, request, loaded, io)
+    io.diagnostics.info(
+      "set aside \(TextLayout.plural(sink.setAside, "event")) of the evaluation side "
+        + "(\(request.split.describe(sink.validation.deckDate))) unread", code: "tune_unread",
+      location: nil)
+    let start = monotonicSeconds()
+    let result = try Tuning.run(
+      request.named, settings: request.candidates, validation: validation,
+      metric: request.metric, name: request.name, strategies: strategies, io)
+    io.diagnostics.info(
+      "evaluated \(TextLayout.plural(result.candidates.count, "setting")) on "
+        + "\(TextLayout.plural(validation.diners.count, "diner")) in "
+        + "\(formatSeconds(monotonicSeconds() - start)) on "
+        + TextLayout.plural(validation.jobs, "thread"), code: "timing", location: nil)
+    guard let winner = result.selected else {
+      throw JobError(
+        .dataError,
+        "no setting has a defined \(request.metric) on the validation "
+          + "(\(request.validationText)); choose another --metric or a longer validation")
+    }
+    let title =
+      "tune \(request.named.name) on the \(what(request, result)); chosen by \(request.metric)"
+    try outputs.write(
+      Array(TuningWriter.render(result, format: request.format, title: title).utf8),
+      to: request.results.key)
+    if outPath != nil {
+      let tuned = Tuning.candidate(request.named, result.candidates[winner]).named
+      let entry = ConfigFragment.entry(tuned, io)
+      try outputs.write(
+        Array(ConfigFragment.render(name: request.name, entry: entry, existing: existing).utf8),
+        to: request.out.key)
+    }
+    try outputs.commit()
+    return Outcome(
+      result: result, winner: winner, configured: configuredIndex(request.named, result))
+  }
+
+  /// "validation: the last 7 days before 2026-11-24 (...), 40 diners".
+  package static func what(_ request: TuneRequest, _ result: TuningResult) -> String {
+    "validation: \(request.validationText), \(TextLayout.plural(result.diners, "diner"))"
+  }
+
+  /// The catalog, the diners' profiles and the run header's inputs read so far.
+  struct Loaded {
+    var catalog: Catalog
+    var profiles: [IDKey: UserProfile] = [:]
+    var builder: DeckBuilder
+    var inputs: [RunInput]
+  }
+
+  static func load(_ request: TuneRequest, _ io: JobIO) throws -> Loaded {
+    let delimiters = request.settings.delimiters
+    let (catalog, catalogHash) = try Inputs.loadCatalog(
+      request.catalogPath, io, delimiter: delimiters.catalog)
+    var inputs = RunInputs.config(request.config)
+    inputs.append(RunInput(role: "catalog", path: request.catalogPath, sha256: catalogHash))
+    var profiles: [IDKey: UserProfile] = [:]
+    if let path = request.usersPath {
+      let (users, usersHash) = try Inputs.loadUsers(path, io, delimiter: delimiters.users)
+      inputs.append(RunInput(role: "users", path: path, sha256: usersHash))
+      for u in users { profiles[IDKey(u.id)] = u }
+    }
+    let builder = try Inputs.deckBuilder(catalog, request.rules, request.config)
+    return Loaded(catalog: catalog, profiles: profiles, builder: builder, inputs: inputs)
+  }
+
+  /// One pass over the logs into `sink`: the summary of what was read.
+  static func readLogs<S: EventSink>(
+    _ logs: [String], _ settings: RunSettings, _ io: JobIO, into sink: inout S
+  ) throws -> EventReadStats {
+    var read = EventReadStats()
+    try Inputs.counting("read", logs, settings, io) { settings in
+      for path in logs {
+        let one = try Inputs.readLogs([path], settings, io, into: &sink, onReject: nil)
+        read.files += one.files
+        for id in one.unknownItemIDs
+        where read.unknownItemIDs.count < 5 && !read.unknownItemIDs.contains(id) {
+          read.unknownItemIDs.append(id)
+        }
+      }
+    }
+    return read
+  }
+
+  /// The validation's history and judged diners, or a data error saying how to get some.
+  static func validation(
+    _ sink: LogSplitSink, _ request: TuneRequest, _ loaded: Loaded, _ io: JobIO
+  ) throws -> TuningValidation {
+    let history = try sink.training.build()
+    let judged = sink.heldOut.judged
+    guard !judged.isEmpty else {
+      let advice: String
+      switch request.cut {
+      case .days: advice = "give more --validation-days, or a later --split"
+      case .fraction: advice = "give a larger --validation-fraction"
+      }
+      throw JobError(
+        .dataError,
+        "no diner swiped right in the validation (\(request.validationText)): nothing to tune"
+          + " on; \(advice)")
+    }
+    if sink.trainingEvents == 0 {
+      io.diagnostics.warning(
+        "no training event before the validation (\(request.validationText)): every setting"
+          + " learned nothing; give fewer --validation-days",
+        code: "no_training_events", location: nil)
+    }
+    return TuningValidation(
+      catalog: loaded.catalog,
+      diners: judged.map { loaded.profiles[IDKey($0.user)] ?? UserProfile(id: $0.user) },
+      relevant: judged.map(\.relevant), history: history, builder: loaded.builder,
+      cutoffs: request.cutoffs, seed: LogEvaluation.targetSeed(runSeed: request.seed),
+      date: sink.deckDate, jobs: request.jobs)
+  }
+
+  /// The candidate whose options are the strategy's as configured, if the grid holds it: the
+  /// same value for every option, whether given or the default (`prior=fitted` is the default).
+  static func configuredIndex(_ named: NamedStrategy, _ result: TuningResult) -> Int? {
+    func typed(_ options: [String: String]) -> [String]? {
+      guard named.plugin == nil, let d = StrategyRegistry.description(of: named.use),
+        let typed = try? StrategyOptions(raw: options, for: d)
+      else { return nil }
+      return typed.all.map { "\($0.0)=\($0.1)" }
+    }
+    let configured = typed(named.options)
+    return result.candidates.firstIndex { setting in
+      let options = Tuning.candidate(named, setting).named.options
+      if let configured { return typed(options) == configured }
+      return options == named.options
+    }
+  }
+
+  /// Whether two paths as written name one file (the same inode, or the same path when either
+  /// is missing).
+  package static func sameFile(_ a: String, _ b: String, _ io: JobIO) -> Bool {
+    let (pa, pb) = (Paths.open(a, io), Paths.open(b, io))
+    if let ia = FileIdentity(path: pa), let ib = FileIdentity(path: pb) { return ia == ib }
+    return URL(fileURLWithPath: pa).standardizedFileURL.path
+      == URL(fileURLWithPath: pb).standardizedFileURL.path
+  }
+}
