@@ -62,7 +62,9 @@ import Testing
 
   /// `compare -s popularity -s random --baseline popularity --split 2026-11-24
   /// --resamples 200 --format csv Data/swipes.jsonl` as a request.
-  static func request(jobs: Int, baseline: String = "popularity") throws -> CompareRequest {
+  static func request(jobs: Int, baseline: String = "popularity", trec: String? = nil) throws
+    -> CompareRequest
+  {
     let io = JobTestSupport.io()
     let config = try Inputs.loadConfig(
       "Config/menudeck.json", given: true, mayBeMissing: false, io)
@@ -77,7 +79,7 @@ import Testing
       rules: config.rules, cutoffs: [config.rules.size], seed: config.seed, settings: settings,
       strategyNames: ["popularity", "random"], fallback: nil, runs: [], ope: false, policies: [],
       estimators: OffPolicyOptions(clip: nil, crossFitFolds: nil), samples: nil, jobs: jobs,
-      tuning: nil, trec: nil)
+      tuning: nil, trec: trec)
     var resampling = ResamplingOptions()
     resampling.resamples = 200
     resampling.seed = config.seed
@@ -85,7 +87,7 @@ import Testing
       config: config, mode: .logs(logsRequest), format: .csv, resampling: resampling,
       permutationsGiven: false, baseline: baseline, out: .init(OutputKey("--out"), nil),
       report: .init(OutputKey("--report"), nil), perDiner: .init(OutputKey("--per-diner"), nil),
-      trec: .init(OutputKey("--trec"), nil), inputs: [], wait: 0,
+      trec: .init(OutputKey("--trec"), trec), inputs: [], wait: 0,
       run: RunRecord(version: "test", command: "compare", arguments: [], inputs: []))
   }
 
@@ -122,5 +124,17 @@ import Testing
         "the baseline 'affinity' is not among the compared strategies; compared: popularity,"
           + " random")
     ) { try Self.output(request) }
+  }
+
+  @Test func theTrecFilesAreWrittenWithTheComparison() throws {
+    let dir = FileManager.default.temporaryDirectory
+      .appendingPathComponent("compare-job-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let output = try Self.output(try Self.request(jobs: 1, trec: dir))
+    #expect(!output.isEmpty)
+    let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+    #expect(names == ["popularity.run", "qrels.txt", "random.run", "train.csv"])
+    let run = try String(contentsOfFile: dir + "/popularity.run", encoding: .utf8)
+    #expect(run.split(separator: "\n").first?.hasSuffix(" popularity") == true)
   }
 }
