@@ -33,7 +33,7 @@ import Testing
       "the same message, its second line"
     ),
     (
-      "MenuDeckCLI/CompareCommand.swift", #"whole decks {\"diner\""#,
+      "MenuDeckCLI/CompareOptions.swift", #"whole decks {\"diner\""#,
       "help text naming the fields of a slate policy line"
     ),
     (

@@ -1,0 +1,259 @@
+import DeckBase
+import DeckCore
+import DeckEvaluation
+import DeckIO
+import DeckReports
+import DeckStrategies
+
+/// `menudeck compare`: two or more strategies on the same work, each metric with a bootstrap
+/// interval and, with a baseline, paired differences and tests. On simulated diners, or on logs
+/// (`CompareLogsRequest`).
+package struct CompareRequest: Sendable {
+  /// What the strategies are compared on.
+  package enum Mode: Sendable {
+    /// A seeded simulation; its population, days and strategies are the command line's
+    /// (`CompareCommandWork.simulationSetup()`).
+    case simulation
+    /// Swipe logs, split into training and evaluation.
+    case logs(CompareLogsRequest)
+  }
+
+  /// One output of the run: the key the command declared it under and the path given (nil:
+  /// not given; `--trec`'s is a directory).
+  package struct Output: Sendable {
+    package var key: OutputKey
+    package var path: String?
+
+    package init(_ key: OutputKey, _ path: String?) {
+      self.key = key
+      self.path = path
+    }
+  }
+
+  package var config: MenuDeckConfig
+  package var mode: Mode
+  package var format: ComparisonFormat
+  /// `--resamples`, `--permutations`, `--level` and the seed of the bootstrap.
+  package var resampling: ResamplingOptions
+  /// Whether `--permutations` was given (else they are chosen for the report's family).
+  package var permutationsGiven: Bool
+  /// `--baseline`: the strategy (or `--run`) every other is compared with.
+  package var baseline: String?
+  /// The comparison (standard output when not given), the HTML report, the per-diner CSV and
+  /// the TREC directory.
+  package var out: Output
+  package var report: Output
+  package var perDiner: Output
+  package var trec: Output
+  /// The files the run reads, that no output may replace: the option (or role) that names
+  /// each, and its path.
+  package var inputs: [(option: String, path: String)]
+  /// `--wait`: how long to wait for another run's lock on an output.
+  package var wait: Double
+  /// The run header's command, version and arguments; the job adds the inputs and settings.
+  package var run: RunRecord
+
+  package init(
+    config: MenuDeckConfig, mode: Mode, format: ComparisonFormat, resampling: ResamplingOptions,
+    permutationsGiven: Bool, baseline: String?, out: Output, report: Output, perDiner: Output,
+    trec: Output, inputs: [(option: String, path: String)], wait: Double, run: RunRecord
+  ) {
+    self.config = config
+    self.mode = mode
+    self.format = format
+    self.resampling = resampling
+    self.permutationsGiven = permutationsGiven
+    self.baseline = baseline
+    self.out = out
+    self.report = report
+    self.perDiner = perDiner
+    self.trec = trec
+    self.inputs = inputs
+    self.wait = wait
+    self.run = run
+  }
+}
+
+/// The work `compare` borrows from commands whose work is not in DeckJobs yet: making the
+/// strategies (`Strategies`, `Simulate.strategies`), what the run header records of them,
+/// tuning's evaluation of a setting (`Tuning`), the simulation's setup and days (`Simulate`)
+/// and the warnings about what reading the logs found (`Summary.history`). The command line
+/// implements it (CompareRequests.swift); each method goes once its owner is DeckJobs'.
+package protocol CompareCommandWork: AnyObject {
+  /// The compared strategies, made (plugins started) in the order given.
+  func strategies() throws -> [(String, any RankingStrategy)]
+  /// One strategy made from its configuration, falling back to `fallback` when it fails.
+  func strategy(_ named: NamedStrategy, fallback: NamedStrategy?) throws -> any RankingStrategy
+  /// What the run header records of `strategies` (made from `named`, else the command line's).
+  func record(_ strategies: [(String, any RankingStrategy)], named: [NamedStrategy]?) throws
+    -> (settings: [RunRecord.Setting], inputs: [RunInput])
+  /// Every setting of `named` evaluated on `validation`, the best chosen by `metric`.
+  func tune(
+    _ named: NamedStrategy, settings: [[OptionSetting]], validation: TuningValidation,
+    metric: String
+  ) throws -> TuningResult
+  /// `named` with `setting`'s options over its own.
+  func candidate(_ named: NamedStrategy, _ setting: [OptionSetting]) -> NamedStrategy
+  /// Says what reading the logs found (unknown dishes, skipped lines).
+  func told(_ read: EventReadStats)
+  /// The simulation's population, days and rules, loaded.
+  func simulationSetup() throws -> CompareSimulation
+  /// Every strategy on the simulated days, swipes into `stats` (and `onSwipe`).
+  func simulate(
+    _ strategies: [(String, any RankingStrategy)], into stats: inout StatsAccumulator,
+    onSwipe: @escaping (_ strategy: Int, _ item: String) -> Void
+  ) throws -> (sessions: Int, swipes: Int)
+}
+
+/// Runs a `CompareRequest`: declares and locks the outputs, runs the arms (the simulation, or
+/// the logs' ranking metrics, off-policy estimates and tuning), resamples, adjusts the
+/// p-values, writes the comparison, the HTML report, the per-diner table and the TREC files,
+/// and commits them together.
+package enum CompareJob {
+  package static func run(
+    _ request: CompareRequest, _ io: JobIO, _ work: some CompareCommandWork
+  ) throws -> ComparisonReport {
+    // Every file of the run, declared and locked before anything is read: --out, --report and
+    // the TREC files, replaced together at the end.
+    var declared: [(key: OutputKey, path: String?)] = [
+      (request.out.key, request.out.path), (request.report.key, request.report.path),
+      (request.perDiner.key, request.perDiner.path),
+    ]
+    if case .logs(let logs) = request.mode, let dir = request.trec.path {
+      let names = logs.strategyNames
+      for file in CompareLogs.trecFiles(dir: dir, names: names) {
+        declared.append((request.trec.key, file))
+      }
+    }
+    let outputs = try RunOutputs(
+      declared, inputs: request.inputs.map { RunOutputs.File($0.option, $0.path) },
+      wait: request.wait, standardOutput: request.out.key,
+      createDirectories: [request.trec.key], io: io)
+    defer { outputs.abort() }
+
+    var report: ComparisonReport
+    switch request.mode {
+    case .simulation:
+      report = try CompareSimulation.run(request, io, work)
+    case .logs(let logs):
+      report = try CompareLogs.run(request, logs, io, work, outputs: outputs)
+    }
+    if let note = intervalNote(report) { report.notes.append(note) }
+    // Holm and Benjamini-Hochberg over every defined p-value of the report (the ranking and the
+    // off-policy metrics of a comparison on logs together).
+    MultipleComparisons.adjust(&report)
+    if let significance = report.significance {
+      if let warning = significance.unattainable {
+        io.diagnostics.warning(warning, code: "significance_unattainable", location: nil)
+      } else if let note = significance.capped {
+        io.diagnostics.note(note, code: "permutations_capped", location: nil)
+      }
+    }
+    try outputs.write(ComparisonWriter.render(report, format: request.format), to: request.out.key)
+    if outputs.isGiven(request.report.key) {
+      try outputs.write(HTMLReport.render(report), to: request.report.key)
+    }
+    if outputs.isGiven(request.perDiner.key) {
+      try outputs.write(PerDinerWriter.csv(report.unitTables), to: request.perDiner.key)
+    }
+    try outputs.commit()
+    return report
+  }
+
+  /// The index of the baseline among the strategies, then the runs (`runs`: the names of the
+  /// `--run` arms, which follow the strategies), after checking that there is something to
+  /// compare. `policies`: how many `--policy` arms join them: one strategy is then enough.
+  static func baseline(
+    _ baseline: String?, strategies names: [String], policies: Int = 0, runs: [String] = []
+  ) throws -> Int? {
+    guard names.count + policies + runs.count >= 2, !names.isEmpty else {
+      let others = [policies > 0 ? "a --policy" : nil, runs.isEmpty ? nil : "a --run"]
+        .compactMap { $0 }
+      throw JobError.usage(
+        "give two or more different strategies to compare (--strategy NAME, repeated)"
+          + (others.isEmpty ? "" : ", or one strategy and \(others.joined(separator: " or "))"))
+    }
+    guard let name = baseline else { return nil }
+    if let index = names.firstIndex(of: name) { return index }
+    if let index = runs.firstIndex(of: name) { return names.count + index }
+    throw JobError.usage(
+      "the baseline '\(name)' is not among the compared strategies"
+        + "\(didYouMean(name, names + runs)); compared: " + (names + runs).joined(separator: ", ")
+        + (policies > 0
+          ? " (a --policy cannot be the baseline: the ranking metrics need the baseline's decks)"
+          : ""))
+  }
+
+  /// The randomization test's permutations for the differences of `tables` from the baseline
+  /// (each table with the baseline's index in it, nil when it has none): `--permutations` when
+  /// given, else `PermutationCount`'s count for the family the tables' tests make. Sets
+  /// `resampling.permutations`; nil (and nothing set) without a baseline.
+  static func permutations(
+    _ tables: [(table: UnitTable, baseline: Int?)], given: Bool,
+    _ resampling: inout ResamplingOptions
+  ) -> Significance? {
+    guard tables.contains(where: { $0.baseline != nil }) else { return nil }
+    let tests = tables.reduce(0) { $0 + Resampling.familyTests($1.table, baseline: $1.baseline) }
+    // A table of at most `Resampling.exactUnits` diners enumerates its swaps; the others draw,
+    // and say what the drawn permutations allow.
+    let units = tables.filter { $0.baseline != nil }.map(\.table.units.count).max() ?? 0
+    let significance = PermutationCount.choose(
+      tests: tests, alpha: MultipleComparisons.alpha(level: resampling.level), units: units,
+      given: given ? resampling.permutations : nil)
+    if significance.source != .exact { resampling.permutations = significance.permutations }
+    return significance
+  }
+
+  /// The bootstrap and the randomization tests of `table` (`Resampling.analyze`), counted on
+  /// the progress line, and their time under --verbose.
+  static func resample(
+    _ table: UnitTable, baseline: Int?, _ resampling: ResamplingOptions, _ io: JobIO
+  ) -> (arms: [ArmSummary], differences: [ArmDifference]) {
+    let start = monotonicSeconds()
+    let result = io.diagnostics.withProgress(
+      "resample", unit: .items("resamples"),
+      total: Resampling.replicates(table, baseline: baseline, options: resampling)
+    ) { counter in
+      Resampling.analyze(table, baseline: baseline, options: resampling, progress: counter)
+    }
+    let tests =
+      baseline == nil
+      ? ""
+      : " and \(table.arms.count - 1) x \(Resampling.permutationCount(table, options: resampling))"
+        + " permutations"
+    io.diagnostics.info(
+      "resampled \(TextLayout.plural(table.units.count, "diner")) x "
+        + "\(TextLayout.plural(table.metrics.count, "metric")): \(resampling.resamples) bootstrap"
+        + " resamples\(tests) in \(formatSeconds(monotonicSeconds() - start))",
+      code: "timing", location: nil)
+    return result
+  }
+
+  static let coverageNote =
+    "catalog_coverage has no interval: it counts distinct dishes over all diners, and a"
+    + " bootstrap resample (about 63% distinct diners) always loses some, so its percentile"
+    + " interval would sit below the value; its randomization p-value is valid"
+
+  /// A note naming the estimates whose value has no interval because too few resamples defined
+  /// the metric (coverage, which never has one, is explained by its own note).
+  static func intervalNote(_ report: ComparisonReport) -> String? {
+    var missing: [String] = []
+    for (m, metric) in report.metrics.enumerated() where Resampling.hasInterval(metric) {
+      for arm in report.arms where m < arm.estimates.count {
+        let e = arm.estimates[m]
+        if e.value != nil && e.lower == nil { missing.append("\(arm.arm) \(metric.name)") }
+      }
+      for d in report.differences where m < d.estimates.count {
+        let e = d.estimates[m]
+        if e.value != nil && e.lower == nil {
+          missing.append("\(d.arm) - \(d.baseline) \(metric.name)")
+        }
+      }
+    }
+    guard !missing.isEmpty else { return nil }
+    let shown = missing.prefix(6).joined(separator: ", ")
+    let more = missing.count > 6 ? " and \(missing.count - 6) more" : ""
+    return "no interval for \(shown)\(more): the metric is undefined (no denominator) in more than"
+      + " 5% of the resamples, so too few diners carry it to say how uncertain it is"
+  }
+}

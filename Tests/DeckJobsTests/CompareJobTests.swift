@@ -1,0 +1,140 @@
+import DeckCore
+import DeckEvaluation
+import DeckIO
+import DeckReports
+import DeckStrategies
+import Foundation
+import Testing
+
+@testable import DeckJobs
+
+/// `CompareJob` called directly with a typed request, on the sample data: no argument is
+/// parsed and no command runs.
+@Suite struct CompareJobTests {
+  /// The work a comparison of built-in strategies needs, without the command line: the
+  /// strategies made from the sample config, nothing recorded of them (the CSV has no run
+  /// header), no tuning and no simulation.
+  final class BuiltInWork: CompareCommandWork {
+    let config: MenuDeckConfig
+    let names: [String]
+
+    init(_ config: MenuDeckConfig, _ names: [String]) {
+      self.config = config
+      self.names = names
+    }
+
+    func strategies() throws -> [(String, any RankingStrategy)] {
+      try names.map { name in
+        let named = try #require(try config.resolveStrategy(name))
+        return (name, try StrategyRegistry.make(named.use, options: named.options))
+      }
+    }
+
+    func strategy(_ named: NamedStrategy, fallback: NamedStrategy?) throws -> any RankingStrategy {
+      try StrategyRegistry.make(named.use, options: named.options)
+    }
+
+    func record(_ strategies: [(String, any RankingStrategy)], named: [NamedStrategy]?) throws
+      -> (settings: [RunRecord.Setting], inputs: [RunInput])
+    { ([], []) }
+
+    func tune(
+      _ named: NamedStrategy, settings: [[OptionSetting]], validation: TuningValidation,
+      metric: String
+    ) throws -> TuningResult {
+      throw JobError(.software, "no tuning in this test")
+    }
+
+    func candidate(_ named: NamedStrategy, _ setting: [OptionSetting]) -> NamedStrategy { named }
+    func told(_ read: EventReadStats) {}
+
+    func simulationSetup() throws -> CompareSimulation {
+      throw JobError(.software, "no simulation in this test")
+    }
+
+    func simulate(
+      _ strategies: [(String, any RankingStrategy)], into stats: inout StatsAccumulator,
+      onSwipe: @escaping (Int, String) -> Void
+    ) throws -> (sessions: Int, swipes: Int) {
+      throw JobError(.software, "no simulation in this test")
+    }
+  }
+
+  /// `compare -s popularity -s random --baseline popularity --split 2026-11-24
+  /// --resamples 200 --format csv Data/swipes.jsonl` as a request.
+  static func request(jobs: Int, baseline: String = "popularity", trec: String? = nil) throws
+    -> CompareRequest
+  {
+    let io = JobTestSupport.io()
+    let config = try Inputs.loadConfig(
+      "Config/menudeck.json", given: true, mayBeMissing: false, io)
+    let logs = ["Data/swipes.jsonl"]
+    let split = LogSplit.date(try #require(DeckDate(year: 2026, month: 11, day: 24)))
+    var settings = RunSettings.readingLogs(
+      config, zone: try Inputs.timeZone(config), catalogPath: config.catalog!, logs: logs,
+      seed: config.seed, rules: config.rules, skipBadLines: false)
+    settings.hashesHistory = true
+    let logsRequest = CompareLogsRequest(
+      logs: logs, catalogPath: config.catalog!, usersPath: config.users, split: split,
+      rules: config.rules, cutoffs: [config.rules.size], seed: config.seed, settings: settings,
+      strategyNames: ["popularity", "random"], fallback: nil, runs: [], ope: false, policies: [],
+      estimators: OffPolicyOptions(clip: nil, crossFitFolds: nil), samples: nil, jobs: jobs,
+      tuning: nil, trec: trec)
+    var resampling = ResamplingOptions()
+    resampling.resamples = 200
+    resampling.seed = config.seed
+    return CompareRequest(
+      config: config, mode: .logs(logsRequest), format: .csv, resampling: resampling,
+      permutationsGiven: false, baseline: baseline, out: .init(OutputKey("--out"), nil),
+      report: .init(OutputKey("--report"), nil), perDiner: .init(OutputKey("--per-diner"), nil),
+      trec: .init(OutputKey("--trec"), trec), inputs: [], wait: 0,
+      run: RunRecord(version: "test", command: "compare", arguments: [], inputs: []))
+  }
+
+  /// The job's standard output for `request`.
+  static func output(_ request: CompareRequest) throws -> [UInt8] {
+    let out = TestOutput()
+    var io = JobTestSupport.io()
+    io.standardOutput = out
+    _ = try CompareJob.run(request, io, BuiltInWork(request.config, ["popularity", "random"]))
+    return out.bytes
+  }
+
+  @Test func theJobWritesWhatTheCommandWrites() throws {
+    // The same comparison as `menudeck compare` writes it (CLICompareGoldenTests checks the
+    // command against the same file).
+    let golden = try Data(
+      contentsOf: URL(
+        fileURLWithPath: JobTestSupport.root
+          + "/Tests/MenuDeckCLITests/Golden/compare-logs.csv"))
+    #expect(try Self.output(try Self.request(jobs: 1)) == Array(golden))
+  }
+
+  @Test func oneThreadAndFourWriteTheSameBytes() throws {
+    let one = try Self.output(try Self.request(jobs: 1))
+    let four = try Self.output(try Self.request(jobs: 4))
+    #expect(!one.isEmpty)
+    #expect(one == four)
+  }
+
+  @Test func aBaselineThatIsNotComparedIsRefusedBeforeTheLogsAreRead() throws {
+    let request = try Self.request(jobs: 1, baseline: "affinity")
+    #expect(
+      throws: JobError.usage(
+        "the baseline 'affinity' is not among the compared strategies; compared: popularity,"
+          + " random")
+    ) { try Self.output(request) }
+  }
+
+  @Test func theTrecFilesAreWrittenWithTheComparison() throws {
+    let dir = FileManager.default.temporaryDirectory
+      .appendingPathComponent("compare-job-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let output = try Self.output(try Self.request(jobs: 1, trec: dir))
+    #expect(!output.isEmpty)
+    let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+    #expect(names == ["popularity.run", "qrels.txt", "random.run", "train.csv"])
+    let run = try String(contentsOfFile: dir + "/popularity.run", encoding: .utf8)
+    #expect(run.split(separator: "\n").first?.hasSuffix(" popularity") == true)
+  }
+}
