@@ -13,7 +13,6 @@ import Testing
     "MenuDeckCLI/CompareTune.swift",
     "MenuDeckCLI/CompressedLogs.swift",
     "MenuDeckCLI/Reference/Reference.swift",
-    "MenuDeckCLI/Strategies.swift",
     "MenuDeckCLI/Tuning.swift",
   ]
 
