@@ -17,6 +17,9 @@ package protocol JobDiagnostics: Sendable {
   func withProgress<T>(
     _ label: String, unit: ProgressUnit, total: Int?, _ body: (ProgressCounter?) throws -> T
   ) rethrows -> T
+  /// A line the plugin `plugin` wrote on its standard error, said even under `--quiet`: the
+  /// plugin's own words, which its error points at.
+  func pluginLog(plugin: String, _ line: String)
 }
 
 /// The diagnostics of a job nobody watches: nothing is said and no progress is drawn.
@@ -32,4 +35,5 @@ package struct SilentJobDiagnostics: JobDiagnostics {
   ) rethrows -> T {
     try body(nil)
   }
+  package func pluginLog(plugin: String, _ line: String) {}
 }

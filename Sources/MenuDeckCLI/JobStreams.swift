@@ -27,6 +27,10 @@ struct JobDiagnosticsPrinter: JobDiagnostics {
   ) rethrows -> T {
     try printer.withProgress(label, unit: unit, total: total, body)
   }
+
+  func pluginLog(plugin: String, _ line: String) {
+    printer.pluginLog(plugin: plugin, line)
+  }
 }
 
 /// A command's standard input as a job's.

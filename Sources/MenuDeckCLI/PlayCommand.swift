@@ -76,45 +76,12 @@ enum PlayRun {
       + "happens.")
 
   static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-    let io = context.io
-    let logPath = args.value(log)
-    var logFormat: EventFormat?
-    if let path = logPath {
-      guard !path.isEmpty, path != "-" else {
-        throw UsageError("'--log' needs a file; standard output is the screen")
-      }
-      guard let format = EventAppender.format(path: path) else {
-        throw UsageError(
-          "'--log \(path)': give the log a .jsonl or .ndjson (JSON Lines) or .csv name; the "
-            + "name says its format")
-      }
-      logFormat = format
-    }
-    // Before anything is read: without a terminal there is nothing to play.
-    let (input, output) = try terminal(io)
-
-    let (config, settings) = try DeckRun.loadSettings(args, io)
-    if let path = logPath {
-      try RunOutputs.refuseInput(
-        .init("--log", path), inputs: Inputs.files(args, settings), io: io.job)
-    }
-    var inputs = try DeckInputs.load(args, config, settings, io)
-    HistoryFreshness.tell(inputs.freshness, context.job)
-    let diner = try self.diner(args, inputs, context)
-    let deck = try inputs.deck(for: diner)
-    try inputs.strategy.finish()
-
-    var appender: EventAppender?
-    if let path = logPath, let format = logFormat {
-      appender = try EventAppender(path: Paths.open(path, io.job), name: path, format: format)
-    }
-    let options = PlayOptions(
-      mode: args.value(mode) == "all" ? .all : .pickOne, rule: config.dragRule,
-      cardWidth: config.simulation.cardWidth,
-      labels: PlayLabels(rawValue: args.value(labels) ?? "en") ?? .en,
-      color: (io.environment["NO_COLOR"] ?? "").isEmpty, carousel: args.flag(carousel),
-      title: "\(diner.id) · \(settings.date)")
-    var state = PlayState(cards: cards(deck, inputs.catalog), options: options)
+    let request = try PlayRequest(args, context)
+    let (input, output) = try terminal(context.io)
+    let start = try PlayJob.start(request, context.job)
+    let (diner, rule) = (start.diner, request.settings.config.dragRule)
+    let options = PlayOptions(args, request, diner: diner.id, context.io)
+    var state = PlayState(cards: cards(start.deck, start.inputs.catalog), options: options)
     var session: [SwipeEvent] = []
 
     let screen = try terminalCall { () throws(SystemError) in
@@ -144,19 +111,18 @@ enum PlayRun {
           for effect in effects {
             switch effect {
             case .log(let entry):
-              let event = logEvent(entry, user: diner.id, settings: settings)
-              try appender?.append(event)
-              if let swipe = try committed(entry, rule: config.dragRule) {
+              let event = logEvent(entry, user: diner.id, settings: request.settings)
+              try start.appender?.append(event)
+              if let swipe = try committed(entry, rule: rule) {
                 session.append(
                   SwipeEvent(
                     user: diner.id, item: entry.item, swipe: swipe, at: event.at,
-                    position: entry.position, deck: settings.date, propensity: entry.propensity,
-                    prefixPropensity: entry.prefixPropensity))
+                    position: entry.position, deck: request.settings.date,
+                    propensity: entry.propensity, prefixPropensity: entry.prefixPropensity))
               }
             case .rebuild:
-              inputs = try DeckInputs.load(args, config, settings, io, extra: session)
-              let again = try inputs.deck(for: diner)
-              try inputs.strategy.finish()
+              let (inputs, again) = try PlayJob.fetchAgain(
+                request, diner: diner, session: session, context.job)
               state = state.refetched(cards(again, inputs.catalog))
             case .quit:
               done = true
@@ -166,7 +132,8 @@ enum PlayRun {
       }
     }
     screen.restore()
-    context.note(summary(state, logged: appender?.count ?? 0, log: logPath), code: "summary")
+    context.note(
+      summary(state, logged: start.appender?.count ?? 0, log: request.log?.path), code: "summary")
     return .success
   }
 
@@ -193,29 +160,6 @@ enum PlayRun {
     } catch {
       throw CommandFailure(.ioError, "the terminal: \(error.message)")
     }
-  }
-
-  /// The one diner: `--user`, else the users file's only diner.
-  static func diner(_ args: ParsedArguments, _ inputs: DeckInputs, _ context: CommandContext)
-    throws -> UserProfile
-  {
-    if let id = args.value(user) {
-      guard !id.isEmpty else { throw UsageError("'--user' needs a diner id, got an empty string") }
-      if let profile = inputs.users.first(where: { IDKey.same($0.id, id) }) { return profile }
-      if inputs.history.users[id] == nil {
-        context.warn(
-          "user '\(id)' is in neither the users file nor the history; building a first-visit deck",
-          code: "unknown_diner")
-      }
-      return UserProfile(id: id)
-    }
-    guard inputs.users.count == 1 else {
-      let found =
-        inputs.settings.usersPath == nil
-        ? "there is no users file" : "the users file has \(plural(inputs.users.count, "diner"))"
-      throw UsageError("play swipes one diner's deck: give --user ID (\(found))")
-    }
-    return inputs.users[0]
   }
 
   /// The deck's cards as the screen shows them.

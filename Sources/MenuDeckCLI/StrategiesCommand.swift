@@ -2,7 +2,6 @@ import DeckBase
 import DeckCommandLine
 import DeckIO
 import DeckJobs
-import DeckPlugins
 import DeckStrategies
 
 let strategiesCommand = CommandSpec(
@@ -15,44 +14,23 @@ let strategiesCommand = CommandSpec(
     """,
   options: [InputOptions.config.spec, StrategyListing.format.spec],
   run: { args, context in
-    var named: [NamedStrategy] = []
-    var inputs: [RunInput] = []
-    do {
-      let config = try Inputs.loadConfig(args, context.io)
-      named = config.strategies.keys.sorted().map { config.strategies[$0]! }
-      inputs = RunInputs.config(config)
-    } catch let failure as JobError
-      where failure.kind == .noInput && !args.isGiven(InputOptions.config)
-    {
-      // No config here: list the built-ins only.
-    }
-    var builtins = StrategyRegistry.builtins.map { $0.description }
-    // Plugins describe themselves: start each for its handshake only.
-    for n in named where n.plugin != nil {
-      do {
-        builtins.append(
-          try PluginStrategy.describe(
-            Strategies.configuration(n, n.plugin!, context.io),
-            log: Strategies.log(n, context.io)))
-      } catch {
-        context.warn(
-          "plugin '\(n.name)' (\(n.plugin!)) cannot describe itself: \(error)",
-          code: "plugin_unavailable")
-      }
-    }
-    switch args.value(StrategyListing.format) {
-    case "json":
+    let request = try StrategiesRequest(args, context)
+    let outcome = StrategiesJob.run(request, context.job)
+    let (descriptions, named) = (outcome.descriptions, outcome.named)
+    switch request.format {
+    case .json:
       context.io.stdout.write(
-        StrategyListing.json(builtins, named, run: RunRecord(context, inputs: inputs)))
-    case "jsonl":
-      context.io.stdout.write(
-        builtins.map { StrategyListing.json($0) + "\n" }.joined())
-    default:
-      context.io.stdout.write(StrategyListing.table(builtins, named))
+        StrategyListing.json(descriptions, named, run: RunRecord(context, inputs: outcome.inputs)))
+    case .jsonl:
+      context.io.stdout.write(descriptions.map { StrategyListing.json($0) + "\n" }.joined())
+    case .table:
+      context.io.stdout.write(StrategyListing.table(descriptions, named))
     }
     return .success
   })
 
+/// The listing in its three formats. (Here, not in DeckJobs, while the table's option values
+/// are written by `Tuning.optionText`, which is the command line's.)
 enum StrategyListing {
   static let format = InputOptions.format.with {
     $0.defaultValue = "table"

@@ -43,6 +43,9 @@ final class RecordedDiagnostics: JobDiagnostics, @unchecked Sendable {
   ) rethrows -> T {
     try body(nil)
   }
+  func pluginLog(plugin: String, _ line: String) {
+    lock.withLock { recorded.append("plugin \(plugin): \(line)") }
+  }
 }
 
 enum JobTestSupport {

@@ -10,7 +10,7 @@ import Testing
   /// requests file: each is work left to move into a request. The list only shrinks.
   static let notYetMoved: Set<String> = [
     "MenuDeckCLI/CompressedLogs.swift",
-    "MenuDeckCLI/Strategies.swift",
+    "MenuDeckCLI/CompressedLogs.swift",
   ]
 
   static var sources: URL {

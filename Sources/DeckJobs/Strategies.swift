@@ -1,5 +1,4 @@
 import DeckBase
-import DeckCommandLine
 import DeckCore
 import DeckIO
 import DeckJobs
@@ -7,12 +6,13 @@ import DeckPlugins
 import DeckStrategies
 import Foundation
 
-/// Creating strategies from names, in one place for `deck`, `simulate`, `validate` and
-/// `strategies`: built-ins from the registry, external plugins as processes.
-enum Strategies {
+/// Creating strategies from names, in one place for `deck`, `play`, `simulate`, `validate`,
+/// `compare`, `tune` and `strategies`: built-ins from the registry, external plugins as
+/// processes.
+package enum Strategies {
   /// The strategy a configured name stands for. A plugin is started here (once per run); its
-  /// stderr goes to ours, each line a diagnostic of the plugin (`pluginLog`).
-  static func make(_ named: NamedStrategy, _ io: CLIStreams) throws -> any RankingStrategy {
+  /// stderr goes to ours, each line a diagnostic of the plugin (`JobDiagnostics.pluginLog`).
+  package static func make(_ named: NamedStrategy, _ io: JobIO) throws -> any RankingStrategy {
     if let plugin = named.plugin {
       return try PluginStrategy(configuration(named, plugin, io), log: log(named, io))
     }
@@ -20,7 +20,7 @@ enum Strategies {
   }
 
   /// Where the stderr lines of the plugin `named` go: menudeck's stderr, as its diagnostics.
-  static func log(_ named: NamedStrategy, _ io: CLIStreams) -> (String) -> Void {
+  package static func log(_ named: NamedStrategy, _ io: JobIO) -> (String) -> Void {
     let diagnostics = io.diagnostics
     return { line in
       pluginLogLock.withLock { diagnostics.pluginLog(plugin: named.name, line) }
@@ -35,9 +35,9 @@ enum Strategies {
   /// (measured twice as fast on 2 cores as one process, which does all the scoring itself).
   /// None for a built-in (it scores concurrently itself), with `--fallback` (whose count of
   /// fallen-back diners belongs to one wrapper), or when the diners fill one batch.
-  static func replicas(
+  package static func replicas(
     of named: NamedStrategy, fallback: Bool, for diners: Int, batch: Int, jobs: Int,
-    inputs: DeckInputs, _ io: CLIStreams
+    inputs: DeckInputs, _ io: JobIO
   ) throws -> [any RankingStrategy] {
     let batches = (diners + max(1, batch) - 1) / max(1, batch)
     let count = min(jobs, batches) - 1
@@ -60,26 +60,28 @@ enum Strategies {
     init(_ items: [any RankingStrategy]) { self.items = items }
   }
 
-  /// The strategy `--fallback` names, nil without the option; a name the config does not know
-  /// is a usage error.
-  static func fallback(_ args: ParsedArguments, _ config: MenuDeckConfig) throws -> NamedStrategy? {
-    guard let name = args.value(InputOptions.fallback) else { return nil }
+  /// The strategy `--fallback` names (`name`), nil without one; a name the config does not
+  /// know is a usage error.
+  package static func fallback(named name: String?, _ config: MenuDeckConfig) throws(JobError)
+    -> NamedStrategy?
+  {
+    guard let name else { return nil }
     let resolved: NamedStrategy?
     do {
       resolved = try config.resolveStrategy(name)
     } catch {
-      throw UsageError("--fallback: \(error)")
+      throw .usage("--fallback: \(error)")
     }
     guard let fallback = resolved else {
-      throw UsageError(config.unknownStrategy(name, role: "fallback strategy"))
+      throw .usage(config.unknownStrategy(name, role: "fallback strategy"))
     }
     return fallback
   }
 
   /// `make`, wrapped so that diners whose plugin fails get `fallback`'s decks (one warning with
   /// a count at the end, see `fallbackWarning`).
-  static func make(
-    _ named: NamedStrategy, fallback: NamedStrategy?, _ io: CLIStreams
+  package static func make(
+    _ named: NamedStrategy, fallback: NamedStrategy?, _ io: JobIO
   ) throws -> any RankingStrategy {
     guard let fallback else { return try make(named, io) }
     let backup = try make(fallback, io)
@@ -98,12 +100,12 @@ enum Strategies {
   }
 
   /// The one warning of a run that fell back, if it did.
-  static func fallbackWarning(_ strategy: any RankingStrategy) -> String? {
+  package static func fallbackWarning(_ strategy: any RankingStrategy) -> String? {
     (strategy as? FallbackStrategy)?.warning
   }
 
   /// The options to show in a run header: the strategy's declared options with their values.
-  static func headerOptions(_ strategy: any RankingStrategy, _ named: NamedStrategy)
+  package static func headerOptions(_ strategy: any RankingStrategy, _ named: NamedStrategy)
     -> [(name: String, json: String)]
   {
     let description = (strategy as? FallbackStrategy)?.primary?.description ?? strategy.description
@@ -116,7 +118,9 @@ enum Strategies {
   }
 
   /// What the strategy fitted in `learn`, for the run header: names and values as JSON text.
-  static func headerFitted(_ strategy: any RankingStrategy) -> [(name: String, json: String)] {
+  package static func headerFitted(_ strategy: any RankingStrategy) -> [(
+    name: String, json: String
+  )] {
     strategy.fitted.map { ($0.name, headerJSON($0.value)) }
   }
 
@@ -134,11 +138,11 @@ enum Strategies {
     }
   }
 
-  static func configuration(_ named: NamedStrategy, _ plugin: String, _ io: CLIStreams)
+  package static func configuration(_ named: NamedStrategy, _ plugin: String, _ io: JobIO)
     -> PluginStrategy.Configuration
   {
     PluginStrategy.Configuration(
-      name: named.name, executable: Paths.open(plugin, io.job), options: named.options,
+      name: named.name, executable: Paths.open(plugin, io), options: named.options,
       timeout: named.timeout ?? PluginStrategy.defaultTimeout)
   }
 }

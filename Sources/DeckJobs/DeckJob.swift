@@ -1,0 +1,190 @@
+import DeckBase
+import DeckCore
+import DeckIO
+import DeckStrategies
+
+/// `menudeck deck`: every chosen diner's deck for a date, under the deck rules, with the
+/// strategy learnt from the history before that date.
+package struct DeckRequest: Sendable {
+  /// An output of the run: the key the command line declares it by, and its path as the user
+  /// wrote it (nil: not given).
+  package struct Output: Sendable, Equatable {
+    package var key: OutputKey
+    package var path: String?
+
+    package init(_ key: OutputKey, _ path: String?) {
+      self.key = key
+      self.path = path
+    }
+  }
+
+  /// The config with the command line's paths, strategy, date, format, rules and log reading
+  /// over it.
+  package var settings: RunSettings
+  package var diners: DinerChoice
+  package var shard: DinerShard?
+  /// The decks (`{date}` already the deck date); standard output when not given.
+  package var out: Output
+  /// The skipped lines (`--rejects`).
+  package var rejects: Output
+  /// The files the run reads, which no output may replace.
+  package var inputFiles: [RunOutputs.File]
+  /// Seconds to wait for another run's lock on an output.
+  package var wait: Double = 0
+  package var dryRun = false
+  /// Fail (exit 65, nothing written) when the history is empty or stale.
+  package var strict = false
+  /// Scores in the shortest digits that read back exactly.
+  package var exactScores = false
+  /// The strategy that takes over for the diners whose plugin fails (`--fallback`'s name).
+  package var fallback: String?
+  /// Threads that read big logs and build the decks; the decks are the same for every number.
+  package var jobs: Int
+  /// menudeck's version, for the run header.
+  package var version: String
+
+  package init(
+    settings: RunSettings, diners: DinerChoice = .everyone, shard: DinerShard? = nil,
+    out: Output, rejects: Output, inputFiles: [RunOutputs.File], jobs: Int, version: String
+  ) {
+    self.settings = settings
+    self.diners = diners
+    self.shard = shard
+    self.out = out
+    self.rejects = rejects
+    self.inputFiles = inputFiles
+    self.jobs = jobs
+    self.version = version
+  }
+}
+
+/// Runs a `DeckRequest`: declare and lock the outputs, load the inputs (`DeckInputs.load`),
+/// choose the diners, build their decks through the strategy pipeline into the deck writer,
+/// and commit the outputs together.
+package enum DeckJob {
+  package struct Outcome {
+    /// How many decks were built, and how many of them were short of the deck size.
+    package var decks: Int
+    package var shortDecks: Int
+    /// The warning of each short deck or left-out pin, "user 'u01': ...", in diner order.
+    package var warningLines: [String]
+    /// What reading the history found, and its events on or after the deck date.
+    package var read: EventReadStats
+    package var future: Int
+    /// What is wrong with the history when it is empty or stale (told, not thrown).
+    package var freshness: HistoryFreshness?
+    /// The one warning of a run whose plugin failed for some diners (`--fallback`).
+    package var fallbackWarning: String?
+    /// Whether the outputs were only counted (`--dry-run`).
+    package var dryRun: Bool
+  }
+
+  package static func run(_ request: DeckRequest, _ io: JobIO) throws -> Outcome {
+    let settings = request.settings
+    let outputs = try RunOutputs(
+      [(request.out.key, request.out.path), (request.rejects.key, request.rejects.path)],
+      inputs: request.inputFiles, wait: request.wait, standardOutput: request.out.key,
+      dryRun: request.dryRun, io: io)
+    defer { outputs.abort() }
+
+    var rejects: RejectsWriter?
+    if let path = request.rejects.path, outputs.isGiven(request.rejects.key) {
+      rejects = RejectsWriter(
+        output: try outputs.output(request.rejects.key),
+        format: RejectsWriter.format(path: path) ?? .jsonLines)
+    }
+    var clock = PhaseClock()
+    let inputs = try DeckInputs.load(
+      settings, fallback: request.fallback, jobs: request.jobs, version: request.version, io,
+      rejects: rejects)
+    try rejects?.finish()
+    // Under --strict an empty or stale history fails the run before anything is written;
+    // otherwise the command tells it with the history's other messages, before its summary.
+    let freshness = inputs.freshness
+    if request.strict, let problem = freshness { throw problem }
+    RunInputs.tell(inputs.header.inputs, io)
+    let threads = TextLayout.plural(request.jobs, "thread")
+    if io.diagnostics.showsInfo {
+      io.diagnostics.info(
+        "read the inputs and learnt '\(settings.strategyName)' in \(clock.lap()) on \(threads)",
+        code: "timing", location: nil)
+    }
+    let (diners, listed) = try self.diners(
+      request.diners, shard: request.shard, users: inputs.users, history: inputs.history, io)
+    var header = inputs.header
+    if let listed {
+      header.inputs.append(listed)
+      RunInputs.tell([listed], io)
+    }
+    header.arguments = io.arguments
+    var pipeline = inputs.pipeline
+    pipeline.replicas = try Strategies.replicas(
+      of: settings.strategy, fallback: request.fallback != nil, for: diners.count,
+      batch: pipeline.batchSize, jobs: request.jobs, inputs: inputs, io)
+    let written = try io.diagnostics.withProgress(
+      "deck", unit: .items("diners"), total: diners.count
+    ) { counter in
+      try write(
+        diners, pipeline, request, catalog: inputs.catalog, header: header, outputs: outputs,
+        progress: counter)
+    }
+    io.diagnostics.info(
+      "built \(TextLayout.plural(diners.count, "deck")) in \(clock.lap()) on \(threads)"
+        + (pipeline.replicas.isEmpty ? "" : " (\(pipeline.replicas.count + 1) plugin processes)"),
+      code: "timing", location: nil)
+    return Outcome(
+      decks: diners.count, shortDecks: written.shortDecks, warningLines: written.warningLines,
+      read: inputs.stats, future: inputs.future, freshness: freshness,
+      fallbackWarning: Strategies.fallbackWarning(inputs.strategy), dryRun: outputs.dryRun)
+  }
+
+  /// Every diner's deck written to the request's output (stdout, or a temporary file renamed
+  /// over it only when everything succeeded), then the outputs committed. Returns the warning
+  /// of each short deck or left-out pin, and how many decks were short.
+  static func write(
+    _ diners: [UserProfile], _ pipeline: DeckPipeline, _ request: DeckRequest, catalog: Catalog,
+    header: RunHeader, outputs: RunOutputs, progress: ProgressCounter?
+  ) throws -> (shortDecks: Int, warningLines: [String]) {
+    let output = try outputs.output(request.out.key)
+    var shortDecks = 0
+    var warningLines: [String] = []
+    let writer = DeckWriter(
+      format: request.settings.format, output: output, catalog: catalog, header: header)
+    writer.exactScores = request.exactScores
+    try writer.begin()
+    try pipeline.build(users: diners, jobs: request.jobs) { deck in
+      var warnings: [String] = []
+      if let s = deck.shortfall {
+        warnings.append(s.description)
+        shortDecks += 1
+      }
+      if !deck.skippedPins.isEmpty {
+        warnings.append(
+          "pinned " + deck.skippedPins.map { "'\($0)'" }.joined(separator: ", ")
+            + " left out (diet, allergen, availability or dislike)")
+      }
+      for w in warnings { warningLines.append("user '\(deck.user)': \(w)") }
+      try writer.write(deck, warnings: warnings)
+      progress?.add(1)
+    }
+    try writer.end()
+    try pipeline.strategy.finish()
+    for replica in pipeline.replicas { try replica.finish() }
+    try outputs.commit()
+    return (shortDecks, warningLines)
+  }
+}
+
+/// The time since the start of a run's phase, for `--verbose`'s timings.
+package struct PhaseClock {
+  private var start = monotonicSeconds()
+
+  package init() {}
+
+  /// "1.25 s" since the last lap (or the start); the next lap starts now.
+  package mutating func lap() -> String {
+    let now = monotonicSeconds()
+    defer { start = now }
+    return formatSeconds(now - start)
+  }
+}
