@@ -11,7 +11,6 @@ import Testing
   static let notYetMoved: Set<String> = [
     "MenuDeckCLI/CompareLogs.swift",
     "MenuDeckCLI/CompareTune.swift",
-    "MenuDeckCLI/CompressedLogs.swift",
     "MenuDeckCLI/Reference/Reference.swift",
     "MenuDeckCLI/Strategies.swift",
     "MenuDeckCLI/Tuning.swift",
