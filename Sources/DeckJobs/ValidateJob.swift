@@ -15,6 +15,10 @@ package struct ValidateRequest: Sendable {
   package var settings: Result<RunSettings, any Error>
   /// Whether `--date` asks whether the history reaches close enough to the deck date.
   package var checksDate = false
+  /// Whether warnings fail the check too (`--strict`, exit 1).
+  package var strict = false
+  /// Whether the report is one JSON document (`--format json`) rather than text rows.
+  package var json = false
 
   package init(
     config: Result<MenuDeckConfig, any Error>, configGiven: String,

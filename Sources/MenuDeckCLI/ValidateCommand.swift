@@ -46,9 +46,7 @@ let validateCommand = CommandSpec(
         ValidateJob.Warning(
           message: message + " " + Summary.unknownItemsAdvice(stats), location: location))
     }
-    return Validation.finish(
-      found, json: args.value(Validation.format) == "json",
-      strict: args.flag(Validation.strict), context)
+    return Validation.finish(found, json: request.json, strict: request.strict, context)
   })
 
 enum Validation {

@@ -25,5 +25,7 @@ extension ValidateRequest {
     self.init(
       config: config, configGiven: args.value(InputOptions.config) ?? "", settings: settings)
     checksDate = args.isGiven(InputOptions.date)
+    strict = args.flag(Validation.strict)
+    json = args.value(Validation.format) == "json"
   }
 }
