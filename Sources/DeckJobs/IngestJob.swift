@@ -15,10 +15,12 @@ package struct IngestRequest: Sendable {
   package var config: MenuDeckConfig
   /// Swipes dated on or after it wait in the snapshot for their day.
   package var before: DeckDate
-  /// The catalog the logs' dishes are checked against (`--catalog`, or the config's), and its
-  /// path as given; nil when neither names one.
-  package var catalog: Catalog?
+  /// The path of the catalog the logs' dishes are checked against (`--catalog`, or the
+  /// config's), as given; nil when neither names one.
   package var catalogPath: String?
+  /// That catalog: `IngestJob.run` loads it from `catalogPath` (with the delimiter of the
+  /// settings) unless it is given.
+  package var catalog: Catalog?
   package var rejectsPath: String?
   /// How the logs are read (columns, delimiters, bad lines, the compressed-log advice).
   package var settings: RunSettings
@@ -82,6 +84,12 @@ package enum IngestJob {
   }
 
   package static func run(_ request: IngestRequest, _ io: JobIO) throws -> Outcome {
+    var request = request
+    if request.catalog == nil, let path = request.catalogPath {
+      request.catalog = try Inputs.loadCatalog(
+        path, io, delimiter: request.settings.delimiters.catalog
+      ).0
+    }
     let into = request.into
     // The snapshot is read and replaced under its lock: the lock is taken before it is read.
     let key = request.snapshotKey

@@ -6,7 +6,7 @@ import DeckJobs
 
 extension IngestRequest {
   /// The request of `menudeck ingest ARGS`: the options and the config, checked before any
-  /// output is locked; the catalog the logs are checked against, loaded.
+  /// output is locked.
   init(_ args: ParsedArguments, _ context: CommandContext) throws {
     let io = context.job
     let given = (args.value(Ingest.into), args.value(Ingest.out))
@@ -57,12 +57,6 @@ extension IngestRequest {
           + "it; give the path of a snapshot file (it is created when missing)")
     }
     let catalogPath = args.value(InputOptions.catalog) ?? config.catalog
-    var catalog: Catalog?
-    if let catalogPath {
-      catalog = try Inputs.loadCatalog(
-        catalogPath, io, delimiter: try InputOptions.delimiters(args, config).catalog
-      ).0
-    }
     let settings = RunSettings.readingLogs(
       config, zone: zone, catalogPath: catalogPath ?? "", logs: logs, skipBadLines: skip,
       rejectsPath: rejectsPath)
@@ -70,7 +64,6 @@ extension IngestRequest {
       into: into, adding: adding, logs: logs, config: config, before: before, settings: settings,
       snapshotKey: adding ? .into : .out, rejectsKey: .rejects)
     intoFromConfig = given == (nil, nil)
-    self.catalog = catalog
     self.catalogPath = catalogPath
     self.rejectsPath = rejectsPath
     jobs = try InputOptions.jobs(args)
