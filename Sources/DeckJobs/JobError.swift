@@ -14,6 +14,8 @@ package struct JobError: Error, CustomStringConvertible, Equatable, Sendable {
     case ioError
     /// A state the job should never reach, that is a bug: 70.
     case software
+    /// An output changed under the run by something that does not take menudeck's lock: 75.
+    case busy
   }
 
   package var kind: Kind

@@ -50,8 +50,6 @@ package struct JobIO: Sendable {
 
   /// `path` made absolute against `currentDirectory` ("-" and absolute paths are kept).
   package func resolvePath(_ path: String) -> String {
-    if path == "-" || path.hasPrefix("/") { return path }
-    if currentDirectory.hasSuffix("/") { return currentDirectory + path }
-    return currentDirectory + "/" + path
+    FileSystem.resolve(path, in: currentDirectory)
   }
 }

@@ -1,7 +1,5 @@
 import DeckBase
 import DeckCommandLine
-import DeckCore
-import DeckIO
 import DeckJobs
 import DeckSimulation
 import Foundation
@@ -63,7 +61,14 @@ private func importSubcommand(_ dataSet: RealDataSet, abstract: String, discussi
     name: dataSet.rawValue, abstract: abstract, discussion: discussion,
     options: [RealDataImportRun.out.spec, OutputOptions.wait.spec],
     arguments: [CommandArgument("dir", help: "The data set's directory.")],
-    run: { args, context in try RealDataImportRun.run(dataSet, args, context) })
+    run: { args, context in
+      let request = try ImportRequest(dataSet, args, context)
+      let outcome = try ImportJob.run(request, context.job)
+      for (severity, line) in RealDataImportRun.summary(outcome, request) {
+        context.diagnostics.print(severity, line, code: "summary")
+      }
+      return .success
+    })
 }
 
 enum RealDataImportRun {
@@ -71,87 +76,13 @@ enum RealDataImportRun {
     "out", valueName: "dir",
     help: "Directory for catalog.csv and menudeck.json (created if missing).")
 
-  static func run(_ dataSet: RealDataSet, _ args: ParsedArguments, _ context: CommandContext)
-    throws -> ExitCode
+  /// The run's summary: what was imported, what was skipped, what the ratings make, and the
+  /// commands to run next.
+  static func summary(_ outcome: ImportJob.Outcome, _ request: ImportRequest)
+    -> [(Severity, String)]
   {
-    let io = context.io
-    guard let out = args.value(RealDataImportRun.out) else {
-      throw UsageError(
-        "missing '--out <dir>': the directory to write catalog.csv and menudeck.json")
-    }
-    guard let dir = args.argument("dir") else {
-      throw UsageError("give the data set's directory")
-    }
-    let catalogName = "catalog.csv"
-    let configName = "menudeck.json"
-    let outputs = try RunOutputs(
-      [(.out, join(out, catalogName)), (.out, join(out, configName))],
-      inputs: dataSet.inputFiles.map { RunOutputs.File("the data set file", join(dir, $0)) },
-      wait: OutputOptions.wait(args), createDirectories: [.out], io: context.job)
-    defer { outputs.abort() }
-
-    let imported = try RealData.importCatalog(
-      dataSet, directory: Paths.open(dir, io.job), shownAs: dir)
-    let catalog: Catalog
-    do {
-      catalog = try Catalog(items: imported.items)
-    } catch {
-      throw CommandFailure(.dataError, "\(dir): \(error)")
-    }
-    let ratingsPath = join(dir, dataSet.ratingsFile)
-    let counts = try Paths.using(ratingsPath, io.job) { opened throws(DeckIOError) in
-      try RealData.countRatings(dataSet, path: opened, catalog: catalog)
-    }
-
-    let history = relativePath(from: io.resolvePath(out), to: io.resolvePath(ratingsPath))
-    try outputs.write(
-      Array(imported.catalogCSV.utf8), to: .out, path: join(out, catalogName))
-    try outputs.write(
-      Array(config(dataSet, catalog: catalogName, history: history).utf8), to: .out,
-      path: join(out, configName))
-    try outputs.commit()
-
-    for (severity, line) in summary(imported, counts, dataSet, dir: dir, out: out) {
-      context.diagnostics.print(severity, line, code: "summary")
-    }
-    return .success
-  }
-
-  /// The config written beside the catalog: paths relative to it.
-  static func config(_ dataSet: RealDataSet, catalog: String, history: String) -> String {
-    let m = dataSet.mapping
-    var w = JSONWriter(style: .spaced)
-    w.beginObject()
-    w.layout("\n  ")
-    w.field("catalog", catalog)
-    w.layout("\n  ")
-    w.field("history", history)
-    w.layout("\n  ")
-    w.key("columns")
-    w.beginObject()
-    w.layout("\n    ")
-    w.key("map")
-    w.beginObject()
-    for f in ColumnMapping.Field.allCases {
-      if let column = m.columns[f] { w.field(f.rawValue, column) }
-    }
-    w.endObject()
-    w.layout("\n    ")
-    w.field("right", m.right!.description)
-    w.layout("\n    ")
-    w.field("left", m.left!.description)
-    w.layout("\n  ")
-    w.endObject()
-    w.layout("\n")
-    w.endObject()
-    w.layout("\n")
-    return w.text
-  }
-
-  static func summary(
-    _ imported: ImportedCatalog, _ counts: RatingCounts, _ dataSet: RealDataSet, dir: String,
-    out: String
-  ) -> [(Severity, String)] {
+    let (imported, counts) = (outcome.imported, outcome.counts)
+    let (dataSet, dir, out) = (request.dataSet, request.directory, request.out)
     let what = dataSet == .movielens ? "movie" : "restaurant"
     let categories = imported.categoryCounts
     var lines: [(Severity, String)] = []
@@ -186,21 +117,9 @@ enum RealDataImportRun {
     return lines
   }
 
+  /// `name` in `directory` (`ImportJob.join`).
   static func join(_ directory: String, _ name: String) -> String {
-    if directory.isEmpty || directory == "." { return name }
-    return directory.hasSuffix("/") ? directory + name : directory + "/" + name
-  }
-
-  /// `target` relative to the directory `base` (both absolute); `target` itself when they share
-  /// nothing but the root.
-  static func relativePath(from base: String, to target: String) -> String {
-    let b = Paths.normalize(base).split(separator: "/")
-    let t = Paths.normalize(target).split(separator: "/")
-    var common = 0
-    while common < b.count && common < t.count && b[common] == t[common] { common += 1 }
-    if common == 0 { return Paths.normalize(target) }
-    let up = Array(repeating: "..", count: b.count - common)
-    return (up + t[common...].map(String.init)).joined(separator: "/")
+    ImportJob.join(directory, name)
   }
 
   /// A path as typed in a POSIX shell: quoted when it holds anything but plain characters.

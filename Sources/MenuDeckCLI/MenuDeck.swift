@@ -101,6 +101,7 @@ extension JobError: ExitCodeProviding, DiagnosticDescribing {
     case .noInput: return .noInput
     case .ioError: return .ioError
     case .software: return .software
+    case .busy: return .busy
     }
   }
   package var diagnosticCode: String? { code }

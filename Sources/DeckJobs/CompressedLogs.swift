@@ -1,7 +1,5 @@
 import DeckBase
-import DeckCommandLine
 import DeckIO
-import DeckJobs
 
 /// What to run instead of a command that was given a compressed swipe log (menudeck reads logs
 /// uncompressed): the command as it was typed, with the log decompressed into it, so that the
@@ -14,26 +12,19 @@ import DeckJobs
 ///
 /// Logs that the config names (none on the command line) are added to the command, after
 /// `--history` for the commands that take it, so the command still reads all of them.
-enum CompressedLogs {
+package enum CompressedLogs {
   /// One log of the run: as the user (or the config) wrote it, and as this process opens it.
   private struct Log: Sendable {
     var written: String
     var opened: String
   }
 
-  /// The advice for a run of `args` that reads `logs` (as `RunSettings.historyPaths` holds
+  /// The advice for a run of `command` that reads `logs` (as `RunSettings.historyPaths` holds
   /// them).
-  static func advice(_ args: ParsedArguments, logs: [String], _ io: CLIStreams)
+  package static func advice(_ command: LogCommandLine, logs: [String], _ io: JobIO)
     -> EventFormat.CompressedLogAdvice
   {
-    let runLogs = logs.map { Log(written: $0, opened: Paths.open($0, io.job)) }
-    // Where the command line names the logs: `--history` values, the `<log>` arguments, or
-    // nowhere (the config's).
-    let option = args.declares(InputOptions.history) ? InputOptions.history.spec.name : nil
-    let argument = args.declaresArgument("log") ? "log" : nil
-    let onCommandLine =
-      option.map { args.isGiven($0) && !args.values($0).isEmpty } == true
-      || argument.map { !args.arguments($0).isEmpty } == true
+    let runLogs = logs.map { Log(written: $0, opened: Paths.open($0, io)) }
     return { name, compression in
       let tool = compression.decompress
       let failing =
@@ -42,7 +33,7 @@ enum CompressedLogs {
       guard failing != "-" else {
         // Standard input is compressed: the same command, with the log decompressed into it.
         return "pipe it through \(tool) and give '-' for the log: \(tool) LOG | "
-          + command(args, runLogs, onCommandLine, option: option, argument: argument) { _ in nil }
+          + retyped(command, runLogs) { _ in nil }
       }
       var tools: [String: String] = [failing: tool]
       for log in runLogs where log.written != "-" && tools[log.written] == nil {
@@ -54,7 +45,7 @@ enum CompressedLogs {
       if tools.count == 1 && !usesStandardInput {
         return "pipe it through \(tool) and give '-' for the log: "
           + "\(tool) \(TextLayout.shellWord(failing)) | "
-          + command(args, runLogs, onCommandLine, option: option, argument: argument) {
+          + retyped(command, runLogs) {
             $0 == failing ? "-" : nil
           }
       }
@@ -74,7 +65,7 @@ enum CompressedLogs {
           + ": give each"
       }
       return why + " through process substitution (bash, zsh, ksh): "
-        + command(args, runLogs, onCommandLine, option: option, argument: argument) { log in
+        + retyped(command, runLogs) { log in
           tools[log].map { "<(\($0) \(TextLayout.shellWord(log)))" }
         }
     }
@@ -90,19 +81,42 @@ enum CompressedLogs {
 
   /// The command as typed with each log that `replace` maps replaced by that shell text; the
   /// config's logs added when the command line names none.
-  private static func command(
-    _ args: ParsedArguments, _ logs: [Log], _ onCommandLine: Bool, option: String?,
-    argument: String?, _ replace: (String) -> String?
+  private static func retyped(
+    _ command: LogCommandLine, _ logs: [Log], _ replace: (String) -> String?
   ) -> String {
-    if onCommandLine, let name = option.flatMap({ args.isGiven($0) ? $0 : nil }) ?? argument {
-      return args.shellCommand(replacingValuesOf: name, with: replace)
-    }
+    if let name = command.namedBy { return command.retyped(name, replace, []) }
     var added: [String] = []
     for log in logs {
-      if let option { added.append("--" + option) }
+      if let option = command.option { added.append("--" + option) }
       added.append(replace(log.written) ?? TextLayout.shellWord(log.written))
     }
-    return args.shellCommand(
-      replacingValuesOf: option ?? argument ?? "", with: { _ in nil }, appending: added)
+    return command.retyped(nil, { _ in nil }, added)
+  }
+}
+
+/// The command line of a run that reads swipe logs, as the advice about a compressed log types
+/// it again: where it names the logs, and the command as typed with some of them replaced.
+package struct LogCommandLine: Sendable {
+  /// The option that names logs (`history`) when the command takes one: the config's logs are
+  /// added after it.
+  package var option: String?
+  /// The option or argument whose values are the logs, when the command line names them (nil:
+  /// they are the config's).
+  package var namedBy: String?
+  /// The command as typed, with the values of the option or argument `name` that `replace` maps
+  /// replaced (nil: none), and `appending` after it.
+  package var retyped:
+    @Sendable (_ name: String?, _ replace: (String) -> String?, _ appending: [String]) -> String
+
+  package init(
+    option: String?, namedBy: String?,
+    retyped:
+      @escaping @Sendable (
+        _ name: String?, _ replace: (String) -> String?, _ appending: [String]
+      ) -> String
+  ) {
+    self.option = option
+    self.namedBy = namedBy
+    self.retyped = retyped
   }
 }

@@ -1,25 +1,24 @@
 import DeckBase
-import DeckCommandLine
 import DeckCore
 import DeckIO
 import DeckJobs
 
 /// The history snapshot a config's "history" names, as `ingest` keeps it: the nightly job adds
 /// yesterday's log to the snapshot that `deck` reads with the same config.
-enum ConfigSnapshot {
+package enum ConfigSnapshot {
   /// The option name `Inputs.configFiles` gives the config's history files.
-  static let historyOption = "the config's \"history\""
+  package static let historyOption = "the config's \"history\""
 
   /// The snapshot of the config's history: the one entry that is a snapshot file, or that is
   /// missing and named `.snap`; nil when there is no config file or no such entry. A config
   /// that names several leaves the choice to `--into` (a usage error when it is not given).
-  static func find(_ config: MenuDeckConfig, _ io: CLIStreams, intoGiven: Bool) throws
+  package static func find(_ config: MenuDeckConfig, _ io: JobIO, intoGiven: Bool) throws
     -> String?
   {
     guard !config.bytes.isEmpty else { return nil }
     let snapshots = config.history.filter { isSnapshot($0, io) }
     if snapshots.count > 1 && !intoGiven {
-      throw UsageError(
+      throw JobError.usage(
         "the config \(config.path) names \(snapshots.count) snapshots in its \"history\" ("
           + snapshots.joined(separator: ", ") + "); give '--into' with the one to add the logs to")
     }
@@ -27,19 +26,19 @@ enum ConfigSnapshot {
   }
 
   /// Whether `path` is a snapshot file, or names one that is not there yet (`.snap`).
-  static func isSnapshot(_ path: String, _ io: CLIStreams) -> Bool {
+  package static func isSnapshot(_ path: String, _ io: JobIO) -> Bool {
     guard path != "-" else { return false }
-    let opened = Paths.open(path, io.job)
+    let opened = Paths.open(path, io)
     if FileSystem.kind(of: opened) == nil { return path.hasSuffix(".snap") }
     return SnapshotFile.isSnapshot(path: opened)
   }
 
   /// Whether `a` and `b` are one file: the same device and inode when both exist, else the same
   /// absolute path once `.` and `..` are resolved.
-  static func sameFile(_ a: String, _ b: String, _ io: CLIStreams) -> Bool {
+  package static func sameFile(_ a: String, _ b: String, _ io: JobIO) -> Bool {
     guard a != "-", b != "-" else { return false }
-    if let x = FileIdentity(path: Paths.open(a, io.job)),
-      let y = FileIdentity(path: Paths.open(b, io.job))
+    if let x = FileIdentity(path: Paths.open(a, io)),
+      let y = FileIdentity(path: Paths.open(b, io))
     {
       return x == y
     }
@@ -48,15 +47,15 @@ enum ConfigSnapshot {
 
   /// Refuses a log to be added to the config's snapshot when the config's history also names it
   /// as a log of its own: `deck` reads both, and would count its swipes twice.
-  static func refuseConfigLogs(
-    _ logs: [String], _ config: MenuDeckConfig, snapshot: String, _ io: CLIStreams
+  package static func refuseConfigLogs(
+    _ logs: [String], _ config: MenuDeckConfig, snapshot: String, _ io: JobIO
   ) throws {
     for log in logs where log != "-" {
       for entry in config.history where !sameFile(entry, snapshot, io) {
-        guard let x = FileIdentity(path: Paths.open(log, io.job)),
-          let y = FileIdentity(path: Paths.open(entry, io.job)), x == y
+        guard let x = FileIdentity(path: Paths.open(log, io)),
+          let y = FileIdentity(path: Paths.open(entry, io)), x == y
         else { continue }
-        throw CommandFailure(
+        throw JobError(
           .usage,
           "'\(log)' is a log of the config's \"history\" (\(entry)), which 'deck' reads beside "
             + "the snapshot \(snapshot): adding it to the snapshot too would count its swipes "
@@ -70,8 +69,8 @@ enum ConfigSnapshot {
   /// rule than this run's config: the swipe days (or directions) would disagree. Says what to
   /// give when the run has no config file at all (a cron job started outside the config's
   /// directory without `--config`).
-  static func checkReadings(
-    _ snapshot: HistorySnapshot, _ request: Ingest.Request, _ io: CLIStreams
+  package static func checkReadings(
+    _ snapshot: HistorySnapshot, _ request: IngestRequest
   ) throws {
     guard request.adding else { return }
     let config = request.config
@@ -82,7 +81,7 @@ enum ConfigSnapshot {
         + "current directory), so it"
       : "the config \(config.path)"
     if let zone = snapshot.timeZone, zone != config.timeZone {
-      throw CommandFailure(
+      throw JobError(
         .dataError,
         "\(request.into): its swipes were read in time zone '\(zone)', but \(this) "
           + (noConfig ? "reads times in '\(config.timeZone)'" : "says '\(config.timeZone)'")
@@ -92,7 +91,7 @@ enum ConfigSnapshot {
         code: "snapshot_mismatch")
     }
     if let rule = snapshot.dragRule, rule != config.dragRuleName {
-      throw CommandFailure(
+      throw JobError(
         .dataError,
         "\(request.into): its drags were decided by the \(rule) rule, but \(this) "
           + (noConfig ? "uses" : "says") + " '\(config.dragRuleName)'; give --config with the "
