@@ -43,30 +43,27 @@ package final class DiversifyStrategy: BuiltinStrategy {
     examples: [
       StrategyExample(
         "lambda 1 keeps the base (popularity) order: three rice bowls first",
-        items: [
-          "katsudon:rice:pork", "oyakodon:rice:egg", "gyudon:rice:beef", "miso-soup:soup:tofu",
-          "hiyayakko:side:tofu",
-        ],
-        events: exampleSwipes("katsudon", right: 3, left: 0)
-          + exampleSwipes("oyakodon", right: 2, left: 0)
-          + exampleSwipes("gyudon", right: 1, left: 0)
-          + exampleSwipes("miso-soup", right: 1, left: 1)
-          + exampleSwipes("hiyayakko", right: 0, left: 3),
+        items: bowlMenu,
+        events: bowlSwipes,
         options: ["lambda": "1"],
         expected: ["katsudon", "oyakodon", "gyudon", "miso-soup", "hiyayakko"]),
       StrategyExample(
         "lambda 0.5: miso soup (another category) moves up to second; hiyayakko shares its tag",
-        items: [
-          "katsudon:rice:pork", "oyakodon:rice:egg", "gyudon:rice:beef", "miso-soup:soup:tofu",
-          "hiyayakko:side:tofu",
-        ],
-        events: exampleSwipes("katsudon", right: 3, left: 0)
-          + exampleSwipes("oyakodon", right: 2, left: 0)
-          + exampleSwipes("gyudon", right: 1, left: 0)
-          + exampleSwipes("miso-soup", right: 1, left: 1)
-          + exampleSwipes("hiyayakko", right: 0, left: 3),
+        items: bowlMenu,
+        events: bowlSwipes,
         expected: ["katsudon", "miso-soup", "oyakodon", "gyudon", "hiyayakko"]),
     ])
+
+  /// The examples' menu and swipes: three rice bowls liked 3, 2 and 1 times, miso soup (the
+  /// tofu tag) liked once of twice, hiyayakko (tofu too) passed three times.
+  private static let bowlMenu = [
+    "katsudon:rice:pork", "oyakodon:rice:egg", "gyudon:rice:beef", "miso-soup:soup:tofu",
+    "hiyayakko:side:tofu",
+  ]
+  private static let bowlSwipes =
+    exampleSwipes("katsudon", right: 3, left: 0) + exampleSwipes("oyakodon", right: 2, left: 0)
+    + exampleSwipes("gyudon", right: 1, left: 0) + exampleSwipes("miso-soup", right: 1, left: 1)
+    + exampleSwipes("hiyayakko", right: 0, left: 3)
 
   private let base: any BuiltinStrategy
   private let lambda: Double

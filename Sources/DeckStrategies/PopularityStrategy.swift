@@ -82,16 +82,14 @@ package final class PopularityStrategy: BuiltinStrategy {
         expected: ["zaru-soba", "oyakodon"]),
     ])
 
-  private let choice: PriorChoice
+  private var prior: LearnedPrior
   /// Whether the score is the expected picks per diner (else the pick rate of a showing).
   private let perDiner: Bool
   /// Score per catalog item, from the last `learn`.
   private var rates: [Double] = []
-  /// The prior the last `learn` fitted, nil for a fixed one.
-  private var fit: FittedPrior?
 
   package init(options: StrategyOptions) throws(StrategyError) {
-    choice = try PriorChoice(options)
+    prior = try LearnedPrior(options)
     switch options.string("per") {
     case "showing": perDiner = false
     case "diner": perDiner = true
@@ -105,9 +103,7 @@ package final class PopularityStrategy: BuiltinStrategy {
     try Self.checkCoverage(
       catalog: catalog, history: history, strategy: Self.description.identifier)
     guard perDiner else {
-      let prior: BetaPrior
-      (prior, fit) = choice.prior(for: history)
-      rates = Self.pickRates(history, prior: prior)
+      rates = Self.pickRates(history, prior: self.prior.learn(history))
       return
     }
     // The chance that a diner picks the dish: its likers among the diners with a swipe.
@@ -119,14 +115,7 @@ package final class PopularityStrategy: BuiltinStrategy {
       fitLikers.append(likers[i])
       fitOthers.append(diners - likers[i])
     }
-    let prior: BetaPrior
-    switch choice {
-    case .fixed(let fixed):
-      (prior, fit) = (fixed, nil)
-    case .fitted:
-      let fitted = FittedPrior(right: fitLikers, left: fitOthers)
-      (prior, fit) = (fitted.prior, fitted)
-    }
+    let prior = self.prior.learn(right: fitLikers, left: fitOthers)
     let denominator = Double(diners) + prior.weight
     rates = likers.map { (Double($0) + prior.likes) / denominator }
   }
@@ -142,7 +131,7 @@ package final class PopularityStrategy: BuiltinStrategy {
     return likers
   }
 
-  package var fitted: [FittedValue] { fit?.reported ?? [] }
+  package var fitted: [FittedValue] { prior.fitted }
 
   package func score(_ context: inout ScoringContext) -> Scores {
     precondition(

@@ -131,3 +131,16 @@ let exampleMenu = ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonk
 let exampleMenuSwipes =
   exampleSwipes("zaru-soba", right: 2, left: 0) + exampleSwipes("oyakodon", right: 1, left: 0)
   + exampleSwipes("tonkatsu", right: 0, left: 2)
+
+/// The menu of the co-like examples (item-knn, als): a dish per category.
+let exampleCoLikeMenu = ["zaru-soba:noodles", "miso-soup:soup", "katsudon:rice", "tonkatsu:fried"]
+
+/// Swipes on `exampleCoLikeMenu`: u1 likes tonkatsu; of its other likers two (u2, u3) like
+/// katsudon and one (u4) miso soup; three diners who never swiped tonkatsu like zaru-soba.
+let exampleCoLikes = [
+  "u1 tonkatsu right 2026-01-09", "u2 tonkatsu right 2026-01-02",
+  "u2 katsudon right 2026-01-02", "u3 tonkatsu right 2026-01-03",
+  "u3 katsudon right 2026-01-03", "u4 tonkatsu right 2026-01-04",
+  "u4 miso-soup right 2026-01-04", "u5 zaru-soba right 2026-01-05",
+  "u6 zaru-soba right 2026-01-06", "u7 zaru-soba right 2026-01-07",
+]

@@ -35,16 +35,8 @@ package enum MovieLensImport {
     var firstLine: [IDKey: Int] = [:]
     var unknown = 0
     for record in table.records {
-      guard let id = RealData.cell(record, idColumn) else {
-        throw .malformed(
-          table.location(record, idColumn), message: "empty movieId; every movie needs its id")
-      }
-      if let line = firstLine[IDKey(id)] {
-        throw .malformed(
-          table.location(record, idColumn),
-          message: "duplicate movieId '\(id)' (first on line \(line)); keep one row per movie")
-      }
-      firstLine[IDKey(id)] = record.line
+      let id = try RealData.uniqueID(
+        record, idColumn, of: table, name: "movieId", noun: "movie", firstLine: &firstLine)
       guard let title = RealData.cell(record, titleColumn) else {
         throw .malformed(
           table.location(record, titleColumn),

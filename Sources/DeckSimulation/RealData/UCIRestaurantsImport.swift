@@ -36,16 +36,8 @@ package enum UCIRestaurantsImport {
     var names: [IDKey: String] = [:]
     var firstLine: [IDKey: Int] = [:]
     for record in places.records {
-      guard let id = RealData.cell(record, idColumn) else {
-        throw .malformed(
-          places.location(record, idColumn), message: "empty placeID; every place needs its id")
-      }
-      if let line = firstLine[IDKey(id)] {
-        throw .malformed(
-          places.location(record, idColumn),
-          message: "duplicate placeID '\(id)' (first on line \(line)); keep one row per place")
-      }
-      firstLine[IDKey(id)] = record.line
+      let id = try RealData.uniqueID(
+        record, idColumn, of: places, name: "placeID", noun: "place", firstLine: &firstLine)
       guard let name = RealData.cell(record, nameColumn) else {
         throw .malformed(
           places.location(record, nameColumn),
