@@ -9,11 +9,6 @@ package struct BetaPrior: Sendable, Equatable {
   package var likes: Double
   package var passes: Double
 
-  package init(likes: Double, passes: Double) {
-    self.likes = likes
-    self.passes = passes
-  }
-
   /// Laplace's rule, Beta(1, 1): the prior when the swipes cannot fit one.
   package static let laplace = BetaPrior(likes: 1, passes: 1)
 

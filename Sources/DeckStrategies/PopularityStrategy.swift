@@ -41,10 +41,7 @@ package final class PopularityStrategy: BuiltinStrategy {
           + "(likers + a) / (diners + a + b), for logs where diners chose what to rate")
     ],
     examples: [
-      StrategyExample(
-        "with no history every dish scores 1/2, so catalog order stands",
-        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles"],
-        expected: ["miso-soup", "oyakodon", "zaru-soba"]),
+      catalogOrderExample("with no history every dish scores 1/2, so catalog order stands"),
       StrategyExample(
         "fitted: 4 dishes each swiped twice (2, 2, 1, 0 right) fit Beta(5/7, 3/7); never shown "
           + "(5/8) beats 1 of 2 ((1 + 5/7) / (2 + 8/7) = 6/11), below 2 of 2 (19/22)",

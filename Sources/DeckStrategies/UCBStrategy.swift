@@ -27,10 +27,8 @@ package final class UCBStrategy: BuiltinStrategy {
       )
     ],
     examples: [
-      StrategyExample(
-        "with no history every dish is unshown and ties, so catalog order stands",
-        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles"],
-        expected: ["miso-soup", "oyakodon", "zaru-soba"]),
+      catalogOrderExample(
+        "with no history every dish is unshown and ties, so catalog order stands"),
       StrategyExample(
         "never shown comes first, even before 5 picks of 5; then 1 of 1 (bonus) before 5 of 5",
         items: ["oyakodon:rice", "zaru-soba:noodles", "miso-soup:soup"],

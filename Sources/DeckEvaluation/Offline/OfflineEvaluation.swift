@@ -178,11 +178,6 @@ package struct OfflineEvaluation: Sendable {
     package var table: UnitTable
     /// Diners left out because they have no relevant item, in the order given.
     package var usersWithoutRelevant: [String]
-
-    package init(table: UnitTable, usersWithoutRelevant: [String]) {
-      self.table = table
-      self.usersWithoutRelevant = usersWithoutRelevant
-    }
   }
 
   /// The most cutoffs one evaluation takes (`compare --k`): each adds five metrics to every

@@ -14,10 +14,6 @@ package enum MovieLensImport {
   /// MovieLens' mark for a movie without genres.
   package static let noGenres = "(no genres listed)"
 
-  package static func catalog(directory: String) throws(DeckIOError) -> ImportedCatalog {
-    try catalog(RealData.Source(directory: directory, shown: directory))
-  }
-
   static func catalog(_ source: RealData.Source) throws(DeckIOError) -> ImportedCatalog {
     var notes: [String] = []
     let table = try RealData.table(source, moviesFile, what: "MovieLens movies file", notes: &notes)

@@ -56,12 +56,6 @@ package struct SkippedRows: Sendable, Equatable {
   package var count: Int
   /// The first few locations (file:line), for the note.
   package var examples: [String]
-
-  package init(reason: String, count: Int, examples: [String]) {
-    self.reason = reason
-    self.count = count
-    self.examples = examples
-  }
 }
 
 /// A data set's catalog, ready to write as menudeck's catalog CSV.

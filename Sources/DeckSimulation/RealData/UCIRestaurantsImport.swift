@@ -14,10 +14,6 @@ package enum UCIRestaurantsImport {
   package static let placesFile = "geoplaces2.csv"
   package static let cuisineFile = "chefmozcuisine.csv"
 
-  package static func catalog(directory: String) throws(DeckIOError) -> ImportedCatalog {
-    try catalog(RealData.Source(directory: directory, shown: directory))
-  }
-
   static func catalog(_ source: RealData.Source) throws(DeckIOError) -> ImportedCatalog {
     var notes: [String] = []
     let places = try RealData.table(source, placesFile, what: "UCI places file", notes: &notes)
