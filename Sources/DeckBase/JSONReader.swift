@@ -76,11 +76,5 @@ package struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConverti
   package var offset: Int
   package var message: String
 
-  package init(location: SourceLocation, offset: Int, message: String) {
-    self.location = location
-    self.offset = offset
-    self.message = message
-  }
-
   package var description: String { "\(location): \(message)" }
 }

@@ -62,8 +62,8 @@ package struct JSONWriter {
 
   /// The text of the values `body` writes: for the few values kept as JSON text to be written
   /// later with `fragment` (a report parameter of any type, a run's setting).
-  package static func text(_ body: (inout JSONWriter) -> Void) -> String {
-    var w = JSONWriter()
+  package static func text(style: Style = .compact, _ body: (inout JSONWriter) -> Void) -> String {
+    var w = JSONWriter(style: style)
     body(&w)
     precondition(w.isComplete, "a value left open")
     return w.text

@@ -57,28 +57,38 @@ package final class RunCleanup: @unchecked Sendable {
     return try body()
   }
 
-  /// Registers `path`, a temporary file of this run: a signal removes it.
-  package func addTemporary(_ path: String) -> Token {
+  /// Enters `entry` in one of the registries under a new token.
+  private func register<Entry>(
+    _ entry: Entry, in registry: ReferenceWritableKeyPath<RunCleanup, [UInt64: Entry]>
+  ) -> Token {
     holding {
       nextToken += 1
-      temporaries[nextToken] = path
+      self[keyPath: registry][nextToken] = entry
       return Token(value: nextToken)
     }
   }
 
+  /// Takes the entry of `token` out of one of the registries.
+  private func unregister<Entry>(
+    _ token: Token, from registry: ReferenceWritableKeyPath<RunCleanup, [UInt64: Entry]>
+  ) {
+    holding { _ = self[keyPath: registry].removeValue(forKey: token.value) }
+  }
+
+  /// Registers `path`, a temporary file of this run: a signal removes it.
+  package func addTemporary(_ path: String) -> Token {
+    register(path, in: \.temporaries)
+  }
+
   /// Forgets a temporary file (renamed over its target, or removed).
   package func removeTemporary(_ token: Token) {
-    holding { _ = temporaries.removeValue(forKey: token.value) }
+    unregister(token, from: \.temporaries)
   }
 
   /// Registers a lock file this run holds: a signal removes it (the lock itself ends with the
   /// process).
   func addLockFile(_ path: String, identity: FileIdentity?) -> Token {
-    holding {
-      nextToken += 1
-      lockFiles[nextToken] = (path, identity)
-      return Token(value: nextToken)
-    }
+    register((path: path, identity: identity), in: \.lockFiles)
   }
 
   /// Counts an output renamed over its target (so that a signal's message can say that the
@@ -89,7 +99,7 @@ package final class RunCleanup: @unchecked Sendable {
 
   /// Forgets a lock file (released).
   func removeLockFile(_ token: Token) {
-    holding { _ = lockFiles.removeValue(forKey: token.value) }
+    unregister(token, from: \.lockFiles)
   }
 
   /// Registers a terminal this run changed (`Terminal.RawScreen`): a signal writes `leave` to
@@ -97,32 +107,24 @@ package final class RunCleanup: @unchecked Sendable {
   /// terminal back even when the process ends by the signal.
   package func addTerminal(input: Int32, output: Int32, settings: termios, leave: [UInt8]) -> Token
   {
-    holding {
-      nextToken += 1
-      terminals[nextToken] = (input, output, settings, leave)
-      return Token(value: nextToken)
-    }
+    register((input: input, output: output, settings: settings, leave: leave), in: \.terminals)
   }
 
   /// Forgets a terminal (restored).
   package func removeTerminal(_ token: Token) {
-    holding { _ = terminals.removeValue(forKey: token.value) }
+    unregister(token, from: \.terminals)
   }
 
   /// Registers a terminal descriptor a progress line may be drawn on (`ProgressReporter`): a
   /// signal erases the line there first, so that the run's last line does not start in the
   /// middle of it.
   package func addErasableLine(_ fd: Int32) -> Token {
-    holding {
-      nextToken += 1
-      erasableLines[nextToken] = fd
-      return Token(value: nextToken)
-    }
+    register(fd, in: \.erasableLines)
   }
 
   /// Forgets a progress line's descriptor (the reporter closed).
   package func removeErasableLine(_ token: Token) {
-    holding { _ = erasableLines.removeValue(forKey: token.value) }
+    unregister(token, from: \.erasableLines)
   }
 
   /// Whether a terminal is registered now (for tests).

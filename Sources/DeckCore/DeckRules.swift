@@ -97,23 +97,12 @@ public struct CandidateSet: Sendable, Equatable {
 public struct Card: Sendable, Equatable {
   public var item: Int32
   public var score: Double
-  public var pinned: Bool
+  public var pinned: Bool = false
   /// Probability of this item at this position under the strategy, when it knows it.
   public var propensity: Double?
   /// Probability under the strategy of the deck's cards from position 1 up to and including
   /// this one, in this order, when it knows it (the slate estimators need it).
   public var prefixPropensity: Double?
-
-  public init(
-    item: Int32, score: Double, pinned: Bool = false, propensity: Double? = nil,
-    prefixPropensity: Double? = nil
-  ) {
-    self.item = item
-    self.score = score
-    self.pinned = pinned
-    self.propensity = propensity
-    self.prefixPropensity = prefixPropensity
-  }
 }
 
 /// Why a deck came out shorter than the deck size.

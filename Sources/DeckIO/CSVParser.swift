@@ -4,11 +4,6 @@ import DeckBase
 package struct CSVPosition: Sendable, Equatable {
   package var line: Int
   package var column: Int
-
-  package init(line: Int, column: Int) {
-    self.line = line
-    self.column = column
-  }
 }
 
 /// One data row of a CSV file.

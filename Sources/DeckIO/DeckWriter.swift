@@ -71,15 +71,7 @@ package struct RunHeader: Sendable, Equatable {
     w.field("seed", int: seed)
     w.field("size", int: size)
     w.key("inputs")
-    w.beginArray()
-    for input in inputs {
-      w.beginObject()
-      w.field("role", input.role)
-      w.field("path", input.path)
-      w.field("sha256", input.sha256)
-      w.endObject()
-    }
-    w.endArray()
+    RunInput.write(inputs, to: &w)
     w.endObject()
   }
 

@@ -8,11 +8,6 @@ package struct EventReject: Sendable, Equatable {
   /// The record exactly as read, without its final line break (`\n` or `\r\n`).
   package var text: [UInt8]
 
-  package init(error: DeckIOError, text: [UInt8]) {
-    self.error = error
-    self.text = text
-  }
-
   package var location: SourceLocation {
     if case .malformed(let loc, _) = error { return loc }
     return SourceLocation(file: "", line: 0)

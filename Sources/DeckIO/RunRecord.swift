@@ -13,6 +13,20 @@ package struct RunInput: Sendable, Equatable {
     self.path = path
     self.sha256 = sha256
   }
+
+  /// Writes `inputs` as the next value of `w`: an array of `{"role","path","sha256"}` objects,
+  /// as a run record and a deck's run header list them.
+  package static func write(_ inputs: [RunInput], to w: inout JSONWriter) {
+    w.beginArray()
+    for input in inputs {
+      w.beginObject()
+      w.field("role", input.role)
+      w.field("path", input.path)
+      w.field("sha256", input.sha256)
+      w.endObject()
+    }
+    w.endArray()
+  }
 }
 
 /// What any run was made from, written as the `run` object of a command's JSON document and in
@@ -73,15 +87,7 @@ package struct RunRecord: Sendable, Equatable {
     w.key("arguments")
     w.strings(arguments)
     w.key("inputs")
-    w.beginArray()
-    for input in inputs {
-      w.beginObject()
-      w.field("role", input.role)
-      w.field("path", input.path)
-      w.field("sha256", input.sha256)
-      w.endObject()
-    }
-    w.endArray()
+    RunInput.write(inputs, to: &w)
     w.endObject()
   }
 }

@@ -30,12 +30,6 @@ package struct UTCOffsetSpan: Sendable, Equatable {
   package var start: Int64
   package var end: Int64
 
-  package init(offset: Int, start: Int64, end: Int64) {
-    self.offset = offset
-    self.start = start
-    self.end = end
-  }
-
   @inline(__always)
   package func contains(_ seconds: Int64) -> Bool { seconds >= start && seconds < end }
 }

@@ -40,14 +40,6 @@ package struct TrecRun: Sendable, Equatable {
   /// file is sorted.
   package static let maxBytes = 512 << 20
 
-  package init(file: String, tag: String?, queries: [String], rankings: [[String]], lines: Int) {
-    self.file = file
-    self.tag = tag
-    self.queries = queries
-    self.rankings = rankings
-    self.lines = lines
-  }
-
   /// The documents of each query, by query id (its bytes: queries are distinct by bytes).
   package var byQuery: [IDKey: [String]] {
     Dictionary(zip(queries.map { IDKey($0) }, rankings), uniquingKeysWith: { first, _ in first })

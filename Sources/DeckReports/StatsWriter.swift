@@ -31,11 +31,6 @@ package enum StatsCell: Sendable, Equatable {
 package struct StatsParameter: Sendable, Equatable {
   package var name: String
   package var value: StatsCell
-
-  package init(name: String, value: StatsCell) {
-    self.name = name
-    self.value = value
-  }
 }
 
 /// One row of a stats table: a strategy, a day (`YYYY-MM-DD`; nil for the row over every day,
@@ -44,12 +39,6 @@ package struct StatsTableRow: Sendable, Equatable {
   package var strategy: String
   package var day: String?
   package var cells: [StatsCell]
-
-  package init(strategy: String, day: String?, cells: [StatsCell]) {
-    self.strategy = strategy
-    self.day = day
-    self.cells = cells
-  }
 }
 
 /// What a stats writer writes: parameters, metric columns (stable snake_case names) and rows, in

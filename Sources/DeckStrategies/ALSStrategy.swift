@@ -65,14 +65,8 @@ package final class ALSStrategy: BuiltinStrategy {
         expected: ["oyakodon", "tonkatsu", "miso-soup"]),
       StrategyExample(
         "light regularization on a tiny log: tonkatsu liked, so katsudon (liked with it by 2) before miso soup (1) before zaru-soba (0)",
-        items: ["zaru-soba:noodles", "miso-soup:soup", "katsudon:rice", "tonkatsu:fried"],
-        events: [
-          "u1 tonkatsu right 2026-01-09", "u2 tonkatsu right 2026-01-02",
-          "u2 katsudon right 2026-01-02", "u3 tonkatsu right 2026-01-03",
-          "u3 katsudon right 2026-01-03", "u4 tonkatsu right 2026-01-04",
-          "u4 miso-soup right 2026-01-04", "u5 zaru-soba right 2026-01-05",
-          "u6 zaru-soba right 2026-01-06", "u7 zaru-soba right 2026-01-07",
-        ],
+        items: exampleCoLikeMenu,
+        events: exampleCoLikes,
         options: ["factors": "64", "regularization": "0.05"],
         expected: ["tonkatsu", "katsudon", "miso-soup", "zaru-soba"]),
     ])

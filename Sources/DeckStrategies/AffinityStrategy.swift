@@ -84,9 +84,7 @@ package final class AffinityStrategy: BuiltinStrategy {
   private let weightPopularity: Double
   private let priorStrength: Double
   private let weightTags: Double
-  private let choice: PriorChoice
-  /// The prior the last `learn` fitted, nil for a fixed one.
-  private var fit: FittedPrior?
+  private var prior: LearnedPrior
 
   /// Learned per catalog item, packed so that scoring one candidate reads one entry.
   private struct Item {
@@ -111,15 +109,14 @@ package final class AffinityStrategy: BuiltinStrategy {
     weightPopularity = options.double("weight_popularity")
     priorStrength = options.double("prior_strength")
     weightTags = options.double("weight_tags")
-    choice = try PriorChoice(options)
+    prior = try LearnedPrior(options)
   }
 
-  package var fitted: [FittedValue] { fit?.reported ?? [] }
+  package var fitted: [FittedValue] { prior.fitted }
 
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
-    let prior: BetaPrior
-    (prior, fit) = try choice.prior(
-      for: history, catalog: catalog, strategy: Self.description.identifier)
+    let prior = try self.prior.learn(
+      history, catalog: catalog, strategy: Self.description.identifier)
     let popularity = PopularityStrategy.pickRates(history, prior: prior)
     let categoryCount = catalog.categories.count
     var items: [Item] = []

@@ -9,11 +9,6 @@ package struct BetaPrior: Sendable, Equatable {
   package var likes: Double
   package var passes: Double
 
-  package init(likes: Double, passes: Double) {
-    self.likes = likes
-    self.passes = passes
-  }
-
   /// Laplace's rule, Beta(1, 1): the prior when the swipes cannot fit one.
   package static let laplace = BetaPrior(likes: 1, passes: 1)
 
@@ -422,24 +417,53 @@ package enum PriorChoice: Sendable, Equatable {
         strategy: strategy, key: "prior", value: other, expected: "fitted or fixed")
     }
   }
+}
 
-  /// The prior of the per-dish rates `strategy` learns from `history` (which must cover
-  /// `catalog`), and the fit when it is fitted.
-  func prior(for history: History, catalog: Catalog, strategy: String)
-    throws(StrategyError) -> (BetaPrior, FittedPrior?)
-  {
-    try PopularityStrategy.checkCoverage(catalog: catalog, history: history, strategy: strategy)
-    return prior(for: history)
+/// A strategy's prior: the choice its options make, and what the last `learn` fitted (the values
+/// the strategy reports in the run header). Popularity, affinity, epsilon-greedy and thompson
+/// hold one.
+struct LearnedPrior: Sendable {
+  let choice: PriorChoice
+  /// The prior the last `learn` fitted, nil for a fixed one.
+  private(set) var fit: FittedPrior?
+
+  init(_ options: StrategyOptions) throws(StrategyError) {
+    choice = try PriorChoice(options)
   }
 
-  /// The prior for `history`, and the fit when it is fitted.
-  func prior(for history: History) -> (BetaPrior, FittedPrior?) {
-    switch self {
+  /// What the last `learn` fitted (`RankingStrategy.fitted`); nothing for a fixed prior.
+  var fitted: [FittedValue] { fit?.reported ?? [] }
+
+  /// The prior of the per-dish rates `strategy` learns from `history` (which must cover
+  /// `catalog`).
+  mutating func learn(_ history: History, catalog: Catalog, strategy: String)
+    throws(StrategyError) -> BetaPrior
+  {
+    try PopularityStrategy.checkCoverage(catalog: catalog, history: history, strategy: strategy)
+    return learn(history)
+  }
+
+  /// The prior for every dish's swipes in `history`.
+  mutating func learn(_ history: History) -> BetaPrior {
+    choose { FittedPrior(history) }
+  }
+
+  /// The prior for per-dish counts other than swipes (popularity per diner: likers and the other
+  /// diners), one pair per dish with any.
+  mutating func learn(right: [Int32], left: [Int32]) -> BetaPrior {
+    choose { FittedPrior(right: right, left: left) }
+  }
+
+  /// The fixed prior, or the one `fitting` fits (kept as `fit`).
+  private mutating func choose(fitting: () -> FittedPrior) -> BetaPrior {
+    switch choice {
     case .fixed(let prior):
-      return (prior, nil)
+      fit = nil
+      return prior
     case .fitted:
-      let fit = FittedPrior(history)
-      return (fit.prior, fit)
+      let fitted = fitting()
+      fit = fitted
+      return fitted.prior
     }
   }
 }

@@ -34,19 +34,23 @@ package final class BlendStrategy: BuiltinStrategy {
         expected: ["oyakodon", "zaru-soba", "miso-soup"]),
       StrategyExample(
         "popularity ranks katsudon, gyudon, tonjiru; ucb puts unshown gyudon first; 3:1 favours popularity",
-        items: ["katsudon:rice", "gyudon:rice", "tonjiru:soup"],
-        events: exampleSwipes("katsudon", right: 9, left: 1)
-          + exampleSwipes("tonjiru", right: 0, left: 2),
+        items: weighingMenu,
+        events: weighingSwipes,
         options: ["components": "popularity:3,ucb:1"],
         expected: ["katsudon", "gyudon", "tonjiru"]),
       StrategyExample(
         "the same components 1:3 favour ucb: gyudon (never shown) first",
-        items: ["katsudon:rice", "gyudon:rice", "tonjiru:soup"],
-        events: exampleSwipes("katsudon", right: 9, left: 1)
-          + exampleSwipes("tonjiru", right: 0, left: 2),
+        items: weighingMenu,
+        events: weighingSwipes,
         options: ["components": "popularity:1, ucb:3"],
         expected: ["gyudon", "katsudon", "tonjiru"]),
     ])
+
+  /// The weighing examples' menu and swipes: katsudon liked 9 of 10, tonjiru passed twice,
+  /// gyudon never shown.
+  private static let weighingMenu = ["katsudon:rice", "gyudon:rice", "tonjiru:soup"]
+  private static let weighingSwipes =
+    exampleSwipes("katsudon", right: 9, left: 1) + exampleSwipes("tonjiru", right: 0, left: 2)
 
   private let components: [(name: String, weight: Double, strategy: any BuiltinStrategy)]
   private let totalWeight: Double

@@ -198,9 +198,4 @@ package struct DeckPipeline {
 package struct DeckPolicy: Sendable, Equatable {
   package var policy: RankingPolicy
   package var candidates: [Int32]
-
-  package init(policy: RankingPolicy, candidates: [Int32]) {
-    self.policy = policy
-    self.candidates = candidates
-  }
 }

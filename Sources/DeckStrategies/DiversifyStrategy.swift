@@ -22,7 +22,7 @@ import DeckCore
 /// Only the `depth` most relevant candidates (ties by catalog order) are re-ranked; the rest
 /// follow them in base order. Decks are short, so the cards a diner sees come from the
 /// re-ranked head, and the cost per diner stays O(depth^2 + n log n) for n candidates.
-package final class DiversifyStrategy: BuiltinStrategy {
+package final class DiversifyStrategy: BuiltinStrategy, BaseRanking {
   package static let description = StrategyDescription(
     identifier: "diversify",
     summary:
@@ -43,32 +43,29 @@ package final class DiversifyStrategy: BuiltinStrategy {
     examples: [
       StrategyExample(
         "lambda 1 keeps the base (popularity) order: three rice bowls first",
-        items: [
-          "katsudon:rice:pork", "oyakodon:rice:egg", "gyudon:rice:beef", "miso-soup:soup:tofu",
-          "hiyayakko:side:tofu",
-        ],
-        events: exampleSwipes("katsudon", right: 3, left: 0)
-          + exampleSwipes("oyakodon", right: 2, left: 0)
-          + exampleSwipes("gyudon", right: 1, left: 0)
-          + exampleSwipes("miso-soup", right: 1, left: 1)
-          + exampleSwipes("hiyayakko", right: 0, left: 3),
+        items: bowlMenu,
+        events: bowlSwipes,
         options: ["lambda": "1"],
         expected: ["katsudon", "oyakodon", "gyudon", "miso-soup", "hiyayakko"]),
       StrategyExample(
         "lambda 0.5: miso soup (another category) moves up to second; hiyayakko shares its tag",
-        items: [
-          "katsudon:rice:pork", "oyakodon:rice:egg", "gyudon:rice:beef", "miso-soup:soup:tofu",
-          "hiyayakko:side:tofu",
-        ],
-        events: exampleSwipes("katsudon", right: 3, left: 0)
-          + exampleSwipes("oyakodon", right: 2, left: 0)
-          + exampleSwipes("gyudon", right: 1, left: 0)
-          + exampleSwipes("miso-soup", right: 1, left: 1)
-          + exampleSwipes("hiyayakko", right: 0, left: 3),
+        items: bowlMenu,
+        events: bowlSwipes,
         expected: ["katsudon", "miso-soup", "oyakodon", "gyudon", "hiyayakko"]),
     ])
 
-  private let base: any BuiltinStrategy
+  /// The examples' menu and swipes: three rice bowls liked 3, 2 and 1 times, miso soup (the
+  /// tofu tag) liked once of twice, hiyayakko (tofu too) passed three times.
+  private static let bowlMenu = [
+    "katsudon:rice:pork", "oyakodon:rice:egg", "gyudon:rice:beef", "miso-soup:soup:tofu",
+    "hiyayakko:side:tofu",
+  ]
+  private static let bowlSwipes =
+    exampleSwipes("katsudon", right: 3, left: 0) + exampleSwipes("oyakodon", right: 2, left: 0)
+    + exampleSwipes("gyudon", right: 1, left: 0) + exampleSwipes("miso-soup", right: 1, left: 1)
+    + exampleSwipes("hiyayakko", right: 0, left: 3)
+
+  package let base: any BuiltinStrategy
   private let lambda: Double
   private let depth: Int
   private var itemCategory: [Int32] = []
@@ -76,23 +73,15 @@ package final class DiversifyStrategy: BuiltinStrategy {
   private var itemTags: [[Int32]] = []
 
   package init(options: StrategyOptions) throws(StrategyError) {
-    let name = options.string("base")
-    base = try makeComponent(name, for: options.strategy, option: "base", value: name)
+    base = try Self.base(options)
     lambda = options.double("lambda")
     depth = options.int("depth")
   }
 
-  package func prepare(seed: UInt64, jobs: Int) { base.prepare(seed: seed, jobs: jobs) }
-
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
-    try learnComponent(base, catalog: catalog, history: history, for: Self.description.identifier)
+    try learnBase(catalog: catalog, history: history)
     itemCategory = catalog.itemCategory
     itemTags = catalog.itemTags.map { Array(Set($0)).sorted() }
-  }
-
-  /// What the base fitted, under its name (`popularity.prior_likes`).
-  package var fitted: [FittedValue] {
-    base.fitted.map { $0.prefixed(base.description.identifier) }
   }
 
   package func score(_ context: inout ScoringContext) -> Scores {

@@ -56,21 +56,21 @@ package final class EASEStrategy: BuiltinStrategy {
       StrategyExample(
         "lambda 1: tonkatsu liked, katsudon weighs 1/3, never-swiped miso soup 0, zaru-soba "
           + "-1/8 (its likers like katsudon, not tonkatsu)",
-        items: ["tonkatsu:fried", "katsudon:rice", "zaru-soba:noodles", "miso-soup:soup"],
+        items: likesMenu,
         events: exampleLikes,
         options: ["lambda": "1", "left": "ignore"],
         expected: ["katsudon", "tonkatsu", "miso-soup", "zaru-soba"]),
       StrategyExample(
         "left=interaction: u3's left swipe on tonkatsu counts as a swipe: zaru-soba (1/5) "
           + "passes katsudon (2/11)",
-        items: ["tonkatsu:fried", "katsudon:rice", "zaru-soba:noodles", "miso-soup:soup"],
+        items: likesMenu,
         events: exampleLikes + exampleLeft,
         options: ["lambda": "1", "left": "interaction"],
         expected: ["zaru-soba", "katsudon", "tonkatsu", "miso-soup"]),
       StrategyExample(
         "left=negative: it counts -1: katsudon 4/11, zaru-soba -1/3 (below never-swiped miso "
           + "soup)",
-        items: ["tonkatsu:fried", "katsudon:rice", "zaru-soba:noodles", "miso-soup:soup"],
+        items: likesMenu,
         events: exampleLikes + exampleLeft,
         options: ["lambda": "1", "left": "negative"],
         expected: ["katsudon", "tonkatsu", "miso-soup", "zaru-soba"]),
@@ -82,6 +82,10 @@ package final class EASEStrategy: BuiltinStrategy {
     "u1 tonkatsu right 2026-01-02", "u2 tonkatsu right 2026-01-03",
     "u2 katsudon right 2026-01-03", "u3 zaru-soba right 2026-01-04",
     "u4 zaru-soba right 2026-01-05", "u4 katsudon right 2026-01-05",
+  ]
+  /// The menu of those examples: miso soup is never swiped.
+  private static let likesMenu = [
+    "tonkatsu:fried", "katsudon:rice", "zaru-soba:noodles", "miso-soup:soup",
   ]
   private static let exampleLeft = ["u3 tonkatsu left 2026-01-06", "u5 katsudon right 2026-01-07"]
 

@@ -41,45 +41,41 @@ package final class EpsilonGreedyStrategy: BuiltinStrategy {
         "probability that a card slot takes a uniformly random remaining dish instead of the best"
       )
     ] + PriorChoice.options("per dish in the popularity score, as in the popularity strategy"),
+    // The same menu and swipes at three values of epsilon.
     examples: [
+      (
+        "epsilon 0 is the popularity order (3/4, 2/3, 1/2, 1/4)", "0",
+        ["zaru-soba", "oyakodon", "miso-soup", "tonkatsu"]
+      ),
+      (
+        "seed 42, epsilon 0.5 (pins the stream: a change of algorithm fails here)", "0.5",
+        ["zaru-soba", "miso-soup", "oyakodon", "tonkatsu"]
+      ),
+      (
+        "epsilon 1 ignores popularity: a seeded uniform shuffle", "1",
+        ["oyakodon", "miso-soup", "zaru-soba", "tonkatsu"]
+      ),
+    ].map { summary, epsilon, expected in
       StrategyExample(
-        "epsilon 0 is the popularity order (3/4, 2/3, 1/2, 1/4)",
-        items: exampleMenu,
-        events: exampleMenuSwipes,
-        options: ["epsilon": "0"],
-        expected: ["zaru-soba", "oyakodon", "miso-soup", "tonkatsu"]),
-      StrategyExample(
-        "seed 42, epsilon 0.5 (pins the stream: a change of algorithm fails here)",
-        items: exampleMenu,
-        events: exampleMenuSwipes,
-        options: ["epsilon": "0.5"],
-        expected: ["zaru-soba", "miso-soup", "oyakodon", "tonkatsu"]),
-      StrategyExample(
-        "epsilon 1 ignores popularity: a seeded uniform shuffle",
-        items: exampleMenu,
-        events: exampleMenuSwipes,
-        options: ["epsilon": "1"],
-        expected: ["oyakodon", "miso-soup", "zaru-soba", "tonkatsu"]),
-    ])
+        summary, items: exampleMenu, events: exampleMenuSwipes, options: ["epsilon": epsilon],
+        expected: expected)
+    })
 
   private let epsilon: Double
-  private let choice: PriorChoice
-  /// The prior the last `learn` fitted, nil for a fixed one.
-  private var fit: FittedPrior?
+  private var prior: LearnedPrior
   /// Popularity per catalog item, from the last `learn`.
   private var rates: [Double] = []
 
   package init(options: StrategyOptions) throws(StrategyError) {
     epsilon = options.double("epsilon")
-    choice = try PriorChoice(options)
+    prior = try LearnedPrior(options)
   }
 
-  package var fitted: [FittedValue] { fit?.reported ?? [] }
+  package var fitted: [FittedValue] { prior.fitted }
 
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
-    let prior: BetaPrior
-    (prior, fit) = try choice.prior(
-      for: history, catalog: catalog, strategy: Self.description.identifier)
+    let prior = try self.prior.learn(
+      history, catalog: catalog, strategy: Self.description.identifier)
     rates = PopularityStrategy.pickRates(history, prior: prior)
   }
 

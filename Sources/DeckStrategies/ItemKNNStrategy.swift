@@ -95,34 +95,18 @@ package final class ItemKNNStrategy: BuiltinStrategy {
     examples: [
       StrategyExample(
         "tonkatsu liked: katsudon (2 co-likers, 2 / sqrt(4 x 2) = 0.71) before miso soup (0.50)",
-        items: ["zaru-soba:noodles", "miso-soup:soup", "katsudon:rice", "tonkatsu:fried"],
-        events: [
-          "u1 tonkatsu right 2026-01-09", "u2 tonkatsu right 2026-01-02",
-          "u2 katsudon right 2026-01-02", "u3 tonkatsu right 2026-01-03",
-          "u3 katsudon right 2026-01-03", "u4 tonkatsu right 2026-01-04",
-          "u4 miso-soup right 2026-01-04", "u5 zaru-soba right 2026-01-05",
-          "u6 zaru-soba right 2026-01-06", "u7 zaru-soba right 2026-01-07",
-        ],
+        items: exampleCoLikeMenu,
+        events: exampleCoLikes,
         expected: ["katsudon", "miso-soup", "tonkatsu", "zaru-soba"]),
       StrategyExample(
         "passes link dishes too: two diners swiped on tonkatsu and liked katsudon (0.71)",
-        items: ["oyakodon:rice", "katsudon:rice", "tonkatsu:fried", "tamagoyaki:side"],
-        events: [
-          "u1 tonkatsu right 2026-01-09", "u2 tonkatsu right 2026-01-02",
-          "u2 oyakodon right 2026-01-02", "u3 tonkatsu left 2026-01-03",
-          "u3 katsudon right 2026-01-03", "u4 tonkatsu left 2026-01-04",
-          "u4 katsudon right 2026-01-04", "u5 tamagoyaki right 2026-01-05",
-        ],
+        items: passMenu,
+        events: passSwipes,
         expected: ["katsudon", "oyakodon", "tonkatsu", "tamagoyaki"]),
       StrategyExample(
         "left_swipes ignore: only u2 liked tonkatsu with another dish, so oyakodon comes first",
-        items: ["oyakodon:rice", "katsudon:rice", "tonkatsu:fried", "tamagoyaki:side"],
-        events: [
-          "u1 tonkatsu right 2026-01-09", "u2 tonkatsu right 2026-01-02",
-          "u2 oyakodon right 2026-01-02", "u3 tonkatsu left 2026-01-03",
-          "u3 katsudon right 2026-01-03", "u4 tonkatsu left 2026-01-04",
-          "u4 katsudon right 2026-01-04", "u5 tamagoyaki right 2026-01-05",
-        ],
+        items: passMenu,
+        events: passSwipes,
         options: ["left_swipes": "ignore"],
         expected: ["oyakodon", "katsudon", "tonkatsu", "tamagoyaki"]),
       StrategyExample(
@@ -134,6 +118,18 @@ package final class ItemKNNStrategy: BuiltinStrategy {
         ],
         expected: ["tonkatsu", "miso-soup", "oyakodon"]),
     ])
+
+  /// The passes examples' swipes: u1 and u2 like tonkatsu, u2 oyakodon with it; u3 and u4 pass
+  /// tonkatsu and like katsudon.
+  private static let passMenu = [
+    "oyakodon:rice", "katsudon:rice", "tonkatsu:fried", "tamagoyaki:side",
+  ]
+  private static let passSwipes = [
+    "u1 tonkatsu right 2026-01-09", "u2 tonkatsu right 2026-01-02",
+    "u2 oyakodon right 2026-01-02", "u3 tonkatsu left 2026-01-03",
+    "u3 katsudon right 2026-01-03", "u4 tonkatsu left 2026-01-04",
+    "u4 katsudon right 2026-01-04", "u5 tamagoyaki right 2026-01-05",
+  ]
 
   private let neighbourCount: Int
   private let savedNeighbours: Int

@@ -68,7 +68,7 @@ import DeckCore
 ///
 /// computed in log space; it takes no draws, so the draws above are unchanged. With deck rules
 /// that may move cards there is neither.
-package final class PlackettLuceStrategy: BuiltinStrategy {
+package final class PlackettLuceStrategy: BuiltinStrategy, BaseRanking {
   package static let description = StrategyDescription(
     identifier: "plackett-luce",
     summary:
@@ -109,26 +109,18 @@ package final class PlackettLuceStrategy: BuiltinStrategy {
         expected: ["miso-soup", "zaru-soba", "tonkatsu", "oyakodon"]),
     ])
 
-  private let base: any BuiltinStrategy
+  package let base: any BuiltinStrategy
   private let temperature: Double
   private let samples: Int
 
   package init(options: StrategyOptions) throws(StrategyError) {
-    let name = options.string("base")
-    base = try makeComponent(name, for: options.strategy, option: "base", value: name)
+    base = try Self.base(options)
     temperature = options.double("temperature")
     samples = options.int("samples")
   }
 
-  package func prepare(seed: UInt64, jobs: Int) { base.prepare(seed: seed, jobs: jobs) }
-
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
-    try learnComponent(base, catalog: catalog, history: history, for: Self.description.identifier)
-  }
-
-  /// What the base fitted, under its name (`popularity.prior_likes`).
-  package var fitted: [FittedValue] {
-    base.fitted.map { $0.prefixed(base.description.identifier) }
+    try learnBase(catalog: catalog, history: history)
   }
 
   package func score(_ context: inout ScoringContext) -> Scores {

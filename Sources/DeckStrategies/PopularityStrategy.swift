@@ -41,10 +41,7 @@ package final class PopularityStrategy: BuiltinStrategy {
           + "(likers + a) / (diners + a + b), for logs where diners chose what to rate")
     ],
     examples: [
-      StrategyExample(
-        "with no history every dish scores 1/2, so catalog order stands",
-        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles"],
-        expected: ["miso-soup", "oyakodon", "zaru-soba"]),
+      catalogOrderExample("with no history every dish scores 1/2, so catalog order stands"),
       StrategyExample(
         "fitted: 4 dishes each swiped twice (2, 2, 1, 0 right) fit Beta(5/7, 3/7); never shown "
           + "(5/8) beats 1 of 2 ((1 + 5/7) / (2 + 8/7) = 6/11), below 2 of 2 (19/22)",
@@ -82,16 +79,14 @@ package final class PopularityStrategy: BuiltinStrategy {
         expected: ["zaru-soba", "oyakodon"]),
     ])
 
-  private let choice: PriorChoice
+  private var prior: LearnedPrior
   /// Whether the score is the expected picks per diner (else the pick rate of a showing).
   private let perDiner: Bool
   /// Score per catalog item, from the last `learn`.
   private var rates: [Double] = []
-  /// The prior the last `learn` fitted, nil for a fixed one.
-  private var fit: FittedPrior?
 
   package init(options: StrategyOptions) throws(StrategyError) {
-    choice = try PriorChoice(options)
+    prior = try LearnedPrior(options)
     switch options.string("per") {
     case "showing": perDiner = false
     case "diner": perDiner = true
@@ -105,9 +100,7 @@ package final class PopularityStrategy: BuiltinStrategy {
     try Self.checkCoverage(
       catalog: catalog, history: history, strategy: Self.description.identifier)
     guard perDiner else {
-      let prior: BetaPrior
-      (prior, fit) = choice.prior(for: history)
-      rates = Self.pickRates(history, prior: prior)
+      rates = Self.pickRates(history, prior: self.prior.learn(history))
       return
     }
     // The chance that a diner picks the dish: its likers among the diners with a swipe.
@@ -119,14 +112,7 @@ package final class PopularityStrategy: BuiltinStrategy {
       fitLikers.append(likers[i])
       fitOthers.append(diners - likers[i])
     }
-    let prior: BetaPrior
-    switch choice {
-    case .fixed(let fixed):
-      (prior, fit) = (fixed, nil)
-    case .fitted:
-      let fitted = FittedPrior(right: fitLikers, left: fitOthers)
-      (prior, fit) = (fitted.prior, fitted)
-    }
+    let prior = self.prior.learn(right: fitLikers, left: fitOthers)
     let denominator = Double(diners) + prior.weight
     rates = likers.map { (Double($0) + prior.likes) / denominator }
   }
@@ -142,7 +128,7 @@ package final class PopularityStrategy: BuiltinStrategy {
     return likers
   }
 
-  package var fitted: [FittedValue] { fit?.reported ?? [] }
+  package var fitted: [FittedValue] { prior.fitted }
 
   package func score(_ context: inout ScoringContext) -> Scores {
     precondition(

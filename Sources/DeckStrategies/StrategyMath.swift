@@ -88,6 +88,34 @@ func rankNormalised(_ values: [Double]) -> [Double] {
   return out
 }
 
+/// A built-in that ranks from one other built-in, the one its `base` option names (diversify
+/// re-ranks the base's order, plackett-luce samples from its scores): the base is made, prepared
+/// and learned with it, and what the base fitted is reported under the base's name.
+package protocol BaseRanking: BuiltinStrategy {
+  /// The built-in the `base` option names, with its default options.
+  var base: any BuiltinStrategy { get }
+}
+
+extension BaseRanking {
+  /// The built-in the `base` option of `options` names.
+  static func base(_ options: StrategyOptions) throws(StrategyError) -> any BuiltinStrategy {
+    let name = options.string("base")
+    return try makeComponent(name, for: options.strategy, option: "base", value: name)
+  }
+
+  package func prepare(seed: UInt64, jobs: Int) { base.prepare(seed: seed, jobs: jobs) }
+
+  /// Learns the base (a failure is named as this strategy's component's).
+  func learnBase(catalog: Catalog, history: History) throws(StrategyError) {
+    try learnComponent(base, catalog: catalog, history: history, for: Self.description.identifier)
+  }
+
+  /// What the base fitted, under its name (`popularity.prior_likes`).
+  package var fitted: [FittedValue] {
+    base.fitted.map { $0.prefixed(base.description.identifier) }
+  }
+}
+
 /// Creates the built-in `name` (default options) as a component of `strategy`; a name that is not
 /// a built-in is an error naming `option`.
 func makeComponent(_ name: String, for strategy: String, option: String, value: String)
@@ -131,3 +159,24 @@ let exampleMenu = ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles", "tonk
 let exampleMenuSwipes =
   exampleSwipes("zaru-soba", right: 2, left: 0) + exampleSwipes("oyakodon", right: 1, left: 0)
   + exampleSwipes("tonkatsu", right: 0, left: 2)
+
+/// The menu of the co-like examples (item-knn, als): a dish per category.
+let exampleCoLikeMenu = ["zaru-soba:noodles", "miso-soup:soup", "katsudon:rice", "tonkatsu:fried"]
+
+/// Swipes on `exampleCoLikeMenu`: u1 likes tonkatsu; of its other likers two (u2, u3) like
+/// katsudon and one (u4) miso soup; three diners who never swiped tonkatsu like zaru-soba.
+let exampleCoLikes = [
+  "u1 tonkatsu right 2026-01-09", "u2 tonkatsu right 2026-01-02",
+  "u2 katsudon right 2026-01-02", "u3 tonkatsu right 2026-01-03",
+  "u3 katsudon right 2026-01-03", "u4 tonkatsu right 2026-01-04",
+  "u4 miso-soup right 2026-01-04", "u5 zaru-soba right 2026-01-05",
+  "u6 zaru-soba right 2026-01-06", "u7 zaru-soba right 2026-01-07",
+]
+
+/// The example of a strategy that scores every dish alike when there are no swipes: three
+/// dishes and no history, so the catalog order stands.
+func catalogOrderExample(_ summary: String) -> StrategyExample {
+  StrategyExample(
+    summary, items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles"],
+    expected: ["miso-soup", "oyakodon", "zaru-soba"])
+}

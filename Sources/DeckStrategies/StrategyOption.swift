@@ -77,9 +77,4 @@ package struct OptionSpec: Sendable, Equatable {
 package struct OptionImplication: Sendable, Equatable {
   package let keys: [String]
   package let value: OptionValue
-
-  package init(keys: [String], value: OptionValue) {
-    self.keys = keys
-    self.value = value
-  }
 }

@@ -49,23 +49,20 @@ package final class ThompsonStrategy: BuiltinStrategy {
         expected: ["zaru-soba", "oyakodon"]),
     ])
 
-  private let choice: PriorChoice
-  /// The prior the last `learn` fitted, nil for a fixed one.
-  private var fit: FittedPrior?
+  private var prior: LearnedPrior
   /// Posterior (alpha, beta) per catalog item, from the last `learn`.
   private var alpha: [Double] = []
   private var beta: [Double] = []
 
   package init(options: StrategyOptions) throws(StrategyError) {
-    choice = try PriorChoice(options)
+    prior = try LearnedPrior(options)
   }
 
-  package var fitted: [FittedValue] { fit?.reported ?? [] }
+  package var fitted: [FittedValue] { prior.fitted }
 
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
-    let prior: BetaPrior
-    (prior, fit) = try choice.prior(
-      for: history, catalog: catalog, strategy: Self.description.identifier)
+    let prior = try self.prior.learn(
+      history, catalog: catalog, strategy: Self.description.identifier)
     alpha = history.itemRight.map { Double($0) + prior.likes }
     beta = history.itemLeft.map { Double($0) + prior.passes }
   }

@@ -27,10 +27,8 @@ package final class UCBStrategy: BuiltinStrategy {
       )
     ],
     examples: [
-      StrategyExample(
-        "with no history every dish is unshown and ties, so catalog order stands",
-        items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles"],
-        expected: ["miso-soup", "oyakodon", "zaru-soba"]),
+      catalogOrderExample(
+        "with no history every dish is unshown and ties, so catalog order stands"),
       StrategyExample(
         "never shown comes first, even before 5 picks of 5; then 1 of 1 (bonus) before 5 of 5",
         items: ["oyakodon:rice", "zaru-soba:noodles", "miso-soup:soup"],
@@ -40,17 +38,19 @@ package final class UCBStrategy: BuiltinStrategy {
       StrategyExample(
         "3 of 4 outranks 9 of 10: 0.75 + 1.149 against 0.9 + 0.727 (N = 14)",
         items: ["oyakodon:rice", "zaru-soba:noodles"],
-        events: exampleSwipes("oyakodon", right: 9, left: 1)
-          + exampleSwipes("zaru-soba", right: 3, left: 1),
+        events: nineOfTenThreeOfFour,
         expected: ["zaru-soba", "oyakodon"]),
       StrategyExample(
         "exploration 0 is greedy on the observed rate: 9 of 10 beats 3 of 4",
         items: ["oyakodon:rice", "zaru-soba:noodles"],
-        events: exampleSwipes("oyakodon", right: 9, left: 1)
-          + exampleSwipes("zaru-soba", right: 3, left: 1),
+        events: nineOfTenThreeOfFour,
         options: ["exploration": "0"],
         expected: ["oyakodon", "zaru-soba"]),
     ])
+
+  /// Oyakodon liked 9 of 10 times, zaru-soba 3 of 4 (N = 14).
+  private static let nineOfTenThreeOfFour =
+    exampleSwipes("oyakodon", right: 9, left: 1) + exampleSwipes("zaru-soba", right: 3, left: 1)
 
   private let exploration: Double
   /// Score per catalog item, from the last `learn`.

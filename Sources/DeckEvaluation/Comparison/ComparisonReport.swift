@@ -112,23 +112,11 @@ package struct TopDishes: Sendable, Equatable {
     package var category: String
     /// Times shown (simulation: cards swiped; logs: decks it was ranked in).
     package var count: Int
-
-    package init(id: String, name: String, category: String, count: Int) {
-      self.id = id
-      self.name = name
-      self.category = category
-      self.count = count
-    }
   }
 
   package var arm: String
   /// Most shown first; ties by catalog order.
   package var dishes: [Dish]
-
-  package init(arm: String, dishes: [Dish]) {
-    self.arm = arm
-    self.dishes = dishes
-  }
 }
 
 /// A run parameter written with the report: its name, its value for people (table, Markdown,

@@ -98,19 +98,6 @@ package struct Significance: Sendable, Equatable {
   /// The diners (units).
   package var units: Int
 
-  package init(
-    permutations: Int, source: Source, tests: Int, alpha: Double, needed: Int,
-    smallestP: Double, units: Int
-  ) {
-    self.permutations = permutations
-    self.source = source
-    self.tests = tests
-    self.alpha = alpha
-    self.needed = needed
-    self.smallestP = smallestP
-    self.units = units
-  }
-
   /// The smallest Holm-adjusted p-value any test of the family can get: tests × `smallestP`, at
   /// most 1 (1 with no test).
   package var smallestHolm: Double { tests > 0 ? min(1, Double(tests) * smallestP) : 1 }

@@ -47,12 +47,6 @@ package struct LoggedSession: Sendable, Equatable {
   package var diner: Int
   package var day: DeckDate
   package var cards: [LoggedCard]
-
-  package init(diner: Int, day: DeckDate, cards: [LoggedCard]) {
-    self.diner = diner
-    self.day = day
-    self.cards = cards
-  }
 }
 
 /// The evaluation log of an off-policy evaluation: its diners and their sessions.

@@ -24,12 +24,6 @@ package struct LoggingBias: Sendable, Equatable {
   /// Whether the logs were split by date (`--split`): `--ope` needs it.
   package var byDate: Bool
 
-  package init(evaluationEvents: Int, withPropensity: Int, byDate: Bool) {
-    self.evaluationEvents = evaluationEvents
-    self.withPropensity = withPropensity
-    self.byDate = byDate
-  }
-
   package var propensities: Propensities {
     if withPropensity == 0 { return .none }
     return withPropensity >= evaluationEvents ? .all : .some

@@ -178,11 +178,6 @@ package struct OfflineEvaluation: Sendable {
     package var table: UnitTable
     /// Diners left out because they have no relevant item, in the order given.
     package var usersWithoutRelevant: [String]
-
-    package init(table: UnitTable, usersWithoutRelevant: [String]) {
-      self.table = table
-      self.usersWithoutRelevant = usersWithoutRelevant
-    }
   }
 
   /// The most cutoffs one evaluation takes (`compare --k`): each adds five metrics to every
@@ -196,11 +191,7 @@ package struct OfflineEvaluation: Sendable {
   package init(
     cutoffs: [Int], depth: Int? = nil, itemCategory: [Int32], trainingPopularity: [Int32]
   ) {
-    precondition(!cutoffs.isEmpty, "at least one cutoff")
-    precondition(cutoffs[0] >= 1, "the cutoff k must be at least 1, got \(cutoffs[0])")
-    precondition(
-      zip(cutoffs, cutoffs.dropFirst()).allSatisfy { $0 < $1 },
-      "cutoffs must be ascending and distinct: \(cutoffs)")
+    RankingMetrics.checkCutoffs(cutoffs)
     precondition(
       depth.map { $0 >= cutoffs.last! } ?? true,
       "the depth \(depth ?? 0) must hold the largest cutoff \(cutoffs.last!)")

@@ -58,6 +58,15 @@ package struct RankingMetrics: Sendable, Equatable {
     self = one[0]
   }
 
+  /// Stops unless `cutoffs` are ascending, distinct and each ≥ 1 (and there is one).
+  static func checkCutoffs(_ cutoffs: [Int]) {
+    precondition(!cutoffs.isEmpty, "at least one cutoff")
+    precondition(cutoffs[0] >= 1, "the cutoff k must be at least 1, got \(cutoffs[0])")
+    precondition(
+      zip(cutoffs, cutoffs.dropFirst()).allSatisfy { $0 < $1 },
+      "cutoffs must be ascending and distinct: \(cutoffs)")
+  }
+
   /// Scores `ranking` against `relevant` at every cutoff of `cutoffs` (ascending, distinct, each
   /// ≥ 1) in one pass over the list: the scores in `cutoffs` order, each the same number, bit
   /// for bit, as `init(ranking:relevant:k:)` gives at that cutoff (the sums run in the same
@@ -67,11 +76,7 @@ package struct RankingMetrics: Sendable, Equatable {
   package static func at(cutoffs: [Int], ranking: [Int32], relevant: Set<Int32>)
     -> [RankingMetrics]?
   {
-    precondition(!cutoffs.isEmpty, "at least one cutoff")
-    precondition(cutoffs[0] >= 1, "the cutoff k must be at least 1, got \(cutoffs[0])")
-    precondition(
-      zip(cutoffs, cutoffs.dropFirst()).allSatisfy { $0 < $1 },
-      "cutoffs must be ascending and distinct: \(cutoffs)")
+    checkCutoffs(cutoffs)
     precondition(
       Set(ranking).count == ranking.count, "a ranking must not hold an item twice: \(ranking)")
     guard !relevant.isEmpty else { return nil }

@@ -8,11 +8,6 @@ package struct TrecIDError: Error, Sendable, Equatable, CustomStringConvertible 
   package var kind: String
   package var id: String
 
-  package init(kind: String, id: String) {
-    self.kind = kind
-    self.id = id
-  }
-
   package var description: String {
     let shown = id.debugDescription
     if id.isEmpty {

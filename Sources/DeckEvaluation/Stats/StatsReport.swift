@@ -31,13 +31,6 @@ package struct StatsReport: Sendable, Equatable {
   package var hasGroundTruth: Bool
   package var rows: [StatsRow]
 
-  package init(options: StatsOptions, catalogItems: Int, hasGroundTruth: Bool, rows: [StatsRow]) {
-    self.options = options
-    self.catalogItems = catalogItems
-    self.hasGroundTruth = hasGroundTruth
-    self.rows = rows
-  }
-
   /// The metrics written, in column order.
   package var metrics: [StatsMetric] {
     StatsMetric.allCases.filter { hasGroundTruth || !$0.needsGroundTruth }

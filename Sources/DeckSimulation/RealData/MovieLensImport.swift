@@ -14,10 +14,6 @@ package enum MovieLensImport {
   /// MovieLens' mark for a movie without genres.
   package static let noGenres = "(no genres listed)"
 
-  package static func catalog(directory: String) throws(DeckIOError) -> ImportedCatalog {
-    try catalog(RealData.Source(directory: directory, shown: directory))
-  }
-
   static func catalog(_ source: RealData.Source) throws(DeckIOError) -> ImportedCatalog {
     var notes: [String] = []
     let table = try RealData.table(source, moviesFile, what: "MovieLens movies file", notes: &notes)
@@ -35,16 +31,8 @@ package enum MovieLensImport {
     var firstLine: [IDKey: Int] = [:]
     var unknown = 0
     for record in table.records {
-      guard let id = RealData.cell(record, idColumn) else {
-        throw .malformed(
-          table.location(record, idColumn), message: "empty movieId; every movie needs its id")
-      }
-      if let line = firstLine[IDKey(id)] {
-        throw .malformed(
-          table.location(record, idColumn),
-          message: "duplicate movieId '\(id)' (first on line \(line)); keep one row per movie")
-      }
-      firstLine[IDKey(id)] = record.line
+      let id = try RealData.uniqueID(
+        record, idColumn, of: table, name: "movieId", noun: "movie", firstLine: &firstLine)
       guard let title = RealData.cell(record, titleColumn) else {
         throw .malformed(
           table.location(record, titleColumn),

@@ -56,12 +56,6 @@ package struct SkippedRows: Sendable, Equatable {
   package var count: Int
   /// The first few locations (file:line), for the note.
   package var examples: [String]
-
-  package init(reason: String, count: Int, examples: [String]) {
-    self.reason = reason
-    self.count = count
-    self.examples = examples
-  }
 }
 
 /// A data set's catalog, ready to write as menudeck's catalog CSV.
@@ -213,6 +207,26 @@ package enum RealData {
   static func cell(_ record: CSVRecord, _ column: Int) -> String? {
     let s = record[column].trimmingCharacters(in: .whitespaces)
     return s.isEmpty || s == "?" ? nil : s
+  }
+
+  /// The id in `column` (called `name`) of a row of `table` that lists each `noun` once: refused
+  /// when empty, or when a row before had it (`firstLine` holds each id's line, by its bytes as
+  /// the catalog will tell ids apart).
+  static func uniqueID(
+    _ record: CSVRecord, _ column: Int, of table: CSVTable, name: String, noun: String,
+    firstLine: inout [IDKey: Int]
+  ) throws(DeckIOError) -> String {
+    guard let id = cell(record, column) else {
+      throw .malformed(
+        table.location(record, column), message: "empty \(name); every \(noun) needs its id")
+    }
+    if let line = firstLine[IDKey(id)] {
+      throw .malformed(
+        table.location(record, column),
+        message: "duplicate \(name) '\(id)' (first on line \(line)); keep one row per \(noun)")
+    }
+    firstLine[IDKey(id)] = record.line
+    return id
   }
 
   /// Keeps skipped rows by reason, with their first three locations.

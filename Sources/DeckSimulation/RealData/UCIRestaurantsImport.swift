@@ -14,10 +14,6 @@ package enum UCIRestaurantsImport {
   package static let placesFile = "geoplaces2.csv"
   package static let cuisineFile = "chefmozcuisine.csv"
 
-  package static func catalog(directory: String) throws(DeckIOError) -> ImportedCatalog {
-    try catalog(RealData.Source(directory: directory, shown: directory))
-  }
-
   static func catalog(_ source: RealData.Source) throws(DeckIOError) -> ImportedCatalog {
     var notes: [String] = []
     let places = try RealData.table(source, placesFile, what: "UCI places file", notes: &notes)
@@ -36,16 +32,8 @@ package enum UCIRestaurantsImport {
     var names: [IDKey: String] = [:]
     var firstLine: [IDKey: Int] = [:]
     for record in places.records {
-      guard let id = RealData.cell(record, idColumn) else {
-        throw .malformed(
-          places.location(record, idColumn), message: "empty placeID; every place needs its id")
-      }
-      if let line = firstLine[IDKey(id)] {
-        throw .malformed(
-          places.location(record, idColumn),
-          message: "duplicate placeID '\(id)' (first on line \(line)); keep one row per place")
-      }
-      firstLine[IDKey(id)] = record.line
+      let id = try RealData.uniqueID(
+        record, idColumn, of: places, name: "placeID", noun: "place", firstLine: &firstLine)
       guard let name = RealData.cell(record, nameColumn) else {
         throw .malformed(
           places.location(record, nameColumn),

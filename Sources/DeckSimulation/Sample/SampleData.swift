@@ -41,11 +41,6 @@ package struct SampleDrag: Sendable, Hashable {
   package var dxTenths: Int
   package var width: Int
 
-  package init(dxTenths: Int, width: Int) {
-    self.dxTenths = dxTenths
-    self.width = width
-  }
-
   package var dx: Double { Double(dxTenths) / 10 }
 
   /// The drag as a log line carries it.

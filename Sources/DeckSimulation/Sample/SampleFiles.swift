@@ -7,11 +7,6 @@ import Foundation
 package struct SampleFile: Sendable, Equatable {
   package var name: String
   package var contents: String
-
-  package init(name: String, contents: String) {
-    self.name = name
-    self.contents = contents
-  }
 }
 
 extension SampleData {
@@ -88,9 +83,7 @@ extension SampleData {
 
   /// One catalog item as a one-line JSON object, keys in a fixed order.
   static func catalogJSONObject(_ item: MenuItem) -> String {
-    var w = JSONWriter(style: .spaced)
-    writeCatalogItem(item, to: &w)
-    return w.text
+    JSONWriter.text(style: .spaced) { writeCatalogItem(item, to: &$0) }
   }
 
   private static func writeCatalogItem(_ item: MenuItem, to w: inout JSONWriter) {
@@ -177,9 +170,7 @@ extension SampleData {
 
   /// One event as a compact JSON object (no trailing newline).
   static func eventJSON(_ e: LogEvent) -> String {
-    var w = JSONWriter()
-    writeEvent(e, to: &w)
-    return w.text
+    JSONWriter.text { writeEvent(e, to: &$0) }
   }
 
   private static func writeEvent(_ e: LogEvent, to w: inout JSONWriter) {

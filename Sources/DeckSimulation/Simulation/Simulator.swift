@@ -18,18 +18,6 @@ package struct SimulatedCard: Sendable, Equatable {
   /// The strategy's prefix propensity for the card (its probability of the deck's cards from
   /// position 1 up to and including this one, in order), when it gives one.
   package var prefixPropensity: Double?
-
-  package init(
-    item: Int32, position: Int, trueUtility: Double, swipe: SwipeDirection?,
-    propensity: Double?, prefixPropensity: Double? = nil
-  ) {
-    self.item = item
-    self.position = position
-    self.trueUtility = trueUtility
-    self.swipe = swipe
-    self.propensity = propensity
-    self.prefixPropensity = prefixPropensity
-  }
 }
 
 /// One deck shown to one diner on one day, what the diner did with it and the ground truth that
@@ -54,21 +42,6 @@ package struct SimulatedSession: Sendable, Equatable {
   package var oracleUtilities: [Double]
   /// How many candidates the deck rules left for this diner and date.
   package var candidateCount: Int
-
-  package init(
-    user: String, day: Int, date: DeckDate, strategy: String, cards: [SimulatedCard],
-    picked: Int?, abandoned: Bool, oracleUtilities: [Double], candidateCount: Int
-  ) {
-    self.user = user
-    self.day = day
-    self.date = date
-    self.strategy = strategy
-    self.cards = cards
-    self.picked = picked
-    self.abandoned = abandoned
-    self.oracleUtilities = oracleUtilities
-    self.candidateCount = candidateCount
-  }
 
   /// Cards swiped (right or left).
   package var swipes: Int { cards.reduce(0) { $0 + ($1.swipe == nil ? 0 : 1) } }
