@@ -8,8 +8,7 @@ import Testing
 @Suite struct LayeringTests {
   /// Files of MenuDeckCLI that still read parsed arguments outside a command, options or
   /// requests file: each is work left to move into a request. The list only shrinks.
-  static let notYetMoved: Set<String> = [
-  ]
+  static let notYetMoved: Set<String> = []
 
   static var sources: URL {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
