@@ -12,9 +12,13 @@
 /// so that two runs with overlapping outputs never wait on each other in a circle, and removes
 /// the temporaries that killed runs left beside them. Each output is written to its own
 /// `PendingFile`. `commit()` first does everything that can fail (flush to disk, permissions,
-/// close) for all of them, then renames them one after the other with the cleanup registry held
-/// (a signal waits for the renames), syncs their directories and lets go of the locks. A run
-/// that fails before `commit()` leaves every target as it was.
+/// close) for all of them, keeps each existing target's contents under a hard link beside it
+/// (when there is more than one output), then renames them one after the other with the cleanup
+/// registry held (a signal waits for the renames), syncs their directories and lets go of the
+/// locks. When a rename fails after others succeeded, the replaced targets get their former
+/// contents back (or are removed where they did not exist), so a run changes all of its outputs
+/// or none; only a file system without hard links can leave one replaced, and the error names
+/// it. A run that fails before `commit()` leaves every target as it was.
 package final class OutputSet {
   /// The write targets (symbolic links followed), in the order given.
   package let targets: [String]
@@ -74,6 +78,7 @@ package final class OutputSet {
     do {
       try prepare()
       try RunCleanup.shared.holding { () throws(SystemError) in
+        for target in order where order.count > 1 { files[target]!.backUpTarget() }
         for target in order {
           try files[target]!.replaceTarget()
           RunCleanup.shared.noteReplaced()
@@ -81,13 +86,19 @@ package final class OutputSet {
         }
       }
     } catch {
+      // A rename failed after others succeeded: put their former contents back, so that the
+      // run changes all of its outputs or none; name any that could not be put back.
+      let kept = RunCleanup.shared.holding {
+        replaced.reversed().filter { !files[$0]!.restoreTarget() }.reversed()
+      }
+      for target in order { files[target]!.dropBackup() }
       abort()
-      guard !replaced.isEmpty else { throw error }
-      // A rename failed after others succeeded: say which outputs are new already.
+      guard !kept.isEmpty else { throw error }
       var e = error
-      e.action += " (already replaced: " + replaced.joined(separator: ", ") + ")"
+      e.action += " (already replaced: " + kept.joined(separator: ", ") + ")"
       throw e
     }
+    for target in order { files[target]!.dropBackup() }
     // After the renames nothing may fail the run: the outputs are in place.
     var directories: [String] = []
     for target in order {

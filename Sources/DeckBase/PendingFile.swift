@@ -22,6 +22,10 @@ package final class PendingFile {
   private var fd: Int32
   private var token: RunCleanup.Token?
   private var prepared = false
+  /// The hard link that keeps the target's former contents during a commit, and its cleanup token.
+  private var backup: (String, RunCleanup.Token)?
+  /// Whether the target existed when `backUpTarget()` looked.
+  private var hadTarget = false
 
   /// Creates the temporary file beside `target` (which must be the write target, symbolic
   /// links already followed: see `FileSystem.writeTarget(of:)`).
@@ -34,31 +38,44 @@ package final class PendingFile {
         action: "is not a regular file (a device, a FIFO or a directory), so it is never replaced; "
           + "write it as a stream or choose a file", code: 0)
     }
-    let (dir, name) = FileSystem.split(target)
-    let prefix =
-      (dir == "." && !target.hasPrefix("./") ? "" : dir + "/") + "."
-      + PendingFile.temporaryPrefix(of: FileSystem.sideName(of: name), pid: getpid())
-    var created: (Int32, String, RunCleanup.Token)?
-    var code: Int32 = 0
-    RunCleanup.shared.holding {
-      for _ in 0..<100 {
-        let path = prefix + PendingFile.randomSuffix() + ".tmp"
-        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if fd >= 0 {
-          created = (fd, path, RunCleanup.shared.addTemporary(path))
-          return
-        }
-        code = errno
-        if code != EEXIST { return }
-      }
-    }
-    guard let (fd, path, token) = created else {
-      throw SystemError(
-        path: target, action: "cannot create a temporary file in '\(dir)'", code: code)
+    var fd: Int32 = -1
+    let (path, token) = try PendingFile.besideTarget(target) { path in
+      fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+      return fd >= 0 ? 0 : errno
     }
     self.fd = fd
     self.temporaryPath = path
     self.token = token
+  }
+
+  /// Makes a new name beside `target`, `.NAME.menudeck-PID-RANDOM.tmp`, and has `make` create a
+  /// file there (returning 0, or the errno; EEXIST tries another name), registered with
+  /// `RunCleanup` in the same breath so that a signal never leaves it behind.
+  private static func besideTarget(
+    _ target: String, _ make: (String) -> Int32
+  ) throws(SystemError) -> (String, RunCleanup.Token) {
+    let (dir, name) = FileSystem.split(target)
+    let prefix =
+      (dir == "." && !target.hasPrefix("./") ? "" : dir + "/") + "."
+      + PendingFile.temporaryPrefix(of: FileSystem.sideName(of: name), pid: getpid())
+    var created: (String, RunCleanup.Token)?
+    var code: Int32 = 0
+    RunCleanup.shared.holding {
+      for _ in 0..<100 {
+        let path = prefix + PendingFile.randomSuffix() + ".tmp"
+        code = make(path)
+        if code == 0 {
+          created = (path, RunCleanup.shared.addTemporary(path))
+          return
+        }
+        if code != EEXIST { return }
+      }
+    }
+    guard let created else {
+      throw SystemError(
+        path: target, action: "cannot create a temporary file in '\(dir)'", code: code)
+    }
+    return created
   }
 
   /// `NAME.menudeck-PID-`: the start of the names of a process's temporaries for `NAME` (after
@@ -119,6 +136,46 @@ package final class PendingFile {
     prepared = true
   }
 
+  /// Keeps the target's present contents under a second name (a hard link beside it, a
+  /// temporary like the pending file's), so that `restoreTarget()` can put them back after
+  /// `replaceTarget()`. Returns false where it cannot (a file system without hard links): that
+  /// target cannot be rolled back. A target that does not exist needs no backup.
+  @discardableResult
+  package func backUpTarget() -> Bool {
+    guard backup == nil else { return true }
+    guard FileSystem.kind(of: target) == .regular else {
+      hadTarget = FileSystem.kind(of: target) != nil
+      return !hadTarget
+    }
+    hadTarget = true
+    do throws(SystemError) {
+      backup = try PendingFile.besideTarget(target) { path in
+        link(target, path) == 0 ? 0 : errno
+      }
+      return true
+    } catch { return false }
+  }
+
+  /// Undoes `replaceTarget()`: the backup renamed over the target, or the target removed where
+  /// there was none before. Returns false where that is not possible (no backup was kept).
+  package func restoreTarget() -> Bool {
+    if let (path, token) = backup {
+      guard rename(path, target) == 0 else { return false }
+      RunCleanup.shared.removeTemporary(token)
+      backup = nil
+      return true
+    }
+    return !hadTarget && unlink(target) == 0
+  }
+
+  /// Removes the backup of the target's former contents (the commit succeeded or never began).
+  package func dropBackup() {
+    guard let (path, token) = backup else { return }
+    unlink(path)
+    RunCleanup.shared.removeTemporary(token)
+    backup = nil
+  }
+
   /// Renames the temporary file over the target (after `prepare()`). The directory is synced
   /// by the caller once all of a run's outputs are renamed.
   package func replaceTarget() throws(SystemError) {
@@ -144,7 +201,10 @@ package final class PendingFile {
     token = nil
   }
 
-  deinit { discard() }
+  deinit {
+    discard()
+    dropBackup()
+  }
 
   /// Removes the temporaries of `target` left by menudeck runs that no longer exist (killed with
   /// SIGKILL, or by a power cut) and returns their paths. Call it while holding the target's

@@ -288,6 +288,27 @@ final class ScratchDirectory: Sendable {
     #expect(try dir.names() == ["a", "b"])
   }
 
+  @Test func aRenameThatFailsPutsBackTheOutputsAlreadyReplaced() throws {
+    // `a` and `c` are renamed into place before `b`'s rename fails (`b` became a directory):
+    // `a` gets its former contents back, `c` (new) is removed, and nothing is left beside them.
+    let dir = try ScratchDirectory()
+    try dir.write("a", "old a")
+    try dir.write("b", "old b")
+    let targets = [dir.file("a"), dir.file("c"), dir.file("b")]
+    let set = try OutputSet(targets: targets, wait: 0, holder: "pid 1: t")
+    for target in targets { try set.file(target).write(Array("new".utf8)) }
+    try FileManager.default.removeItem(atPath: dir.file("b"))
+    try FileManager.default.createDirectory(
+      atPath: dir.file("b"), withIntermediateDirectories: false)
+    var failure: SystemError?
+    do { try set.commit() } catch { failure = error }
+    #expect(failure?.path == dir.file("b"))
+    #expect(failure?.action.contains("already replaced") == false)
+    #expect(try dir.read("a") == "old a")
+    #expect(try dir.names() == ["a", "b"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("b")) == [])
+  }
+
   @Test func anAbortedSetLeavesEveryTargetAndNothingElse() throws {
     let dir = try ScratchDirectory()
     try dir.write("a", "old a")
