@@ -53,8 +53,7 @@ extension CompareLogsRequest {
     self.init(
       logs: logs, catalogPath: catalogPath, usersPath: usersPath, split: split, rules: rules,
       cutoffs: cutoffs, seed: seed, settings: settings,
-      strategyNames: Simulate.strategyNames(args, config),
-      fallback: try Strategies.fallback(args, config), runs: runs, ope: ope, policies: policies,
+      runs: runs, ope: ope, policies: policies,
       estimators: try CompareLogs.estimators(args),
       samples: try Limits.value(
         args, CompareOptions.opeSamples, in: 1...LogEvaluation.maxSamples, "decks per session"),
@@ -185,28 +184,6 @@ extension CompareLogs {
       return (given, path)
     }
   }
-
-  /// `read` with what it found said as the command says it (for `tune`, until its work is
-  /// DeckJobs').
-  static func read<S: EventSink>(
-    _ logs: [String], split: LogSplit, _ settings: RunSettings, _ context: CommandContext,
-    into sink: inout S, file: (inout S, String) -> Void
-  ) throws -> EventReadStats {
-    try read(logs, split: split, settings, context.job, into: &sink, file: file) { read in
-      Summary.history(read, future: 0, date: DeckDate(daysSinceEpoch: 0), context: context)
-    }
-  }
-
-  /// `refuseSnapshots` and `checkDistinct` on the command's streams (for `tune`).
-  static func refuseSnapshots(
-    _ logs: [String], split: LogSplit, _ io: CLIStreams, command: String
-  ) throws {
-    try refuseSnapshots(logs, split: split, io.job, command: command)
-  }
-
-  static func checkDistinct(_ logs: [String], _ io: CLIStreams) throws {
-    try checkDistinct(logs, io.job)
-  }
 }
 
 extension CompareTuning {
@@ -237,7 +214,7 @@ extension CompareTuning {
         validationCutoffs = [k]
       }
     }
-    let named = try Simulate.namedStrategies(args, config)
+    let named = try SimulationOptions.namedStrategies(args, config)
     let grids = try args.values(grid).map { try Tuning.gridArgument($0, scoped: true) }
     for g in grids
     where !named.contains(where: { matches(g.scope!, $0) }) {
