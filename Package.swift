@@ -37,13 +37,16 @@ import PackageDescription
 //   (Output writers of reports live here, one floor above what they write; the deck and event
 //   writers stay in DeckIO beside their readers.)
 // DeckPlay -> DeckCore: `menudeck play`'s screen state is a DeckState (the one session model),
-//   a Carousel and the swipe rules; it adds keys, effects and a renderer, all pure.
-// DeckPlay -> DeckBase: display widths of East Asian wide characters in the screen's text.
+//   a Carousel and the swipe rules; it adds keys, effects and a renderer, all pure, and the
+//   loop that plays them on a terminal (PlayTerminal.swift).
+// DeckPlay -> DeckBase: display widths of East Asian wide characters in the screen's text; the
+//   terminal's raw mode, size and input for the loop.
 //   (Not in DeckSimulation or DeckEvaluation: the terminal deck needs no strategies, logs or
 //   reports, and its tests build without them. The terminal's system calls are DeckBase's; the
-//   command is MenuDeckCLI's.)
+//   deck, the log and the command are MenuDeckCLI's and DeckJobs'.)
 // DeckJobs -> DeckEvaluation, DeckSimulation, DeckReports, DeckPlugins, DeckIO, DeckStrategies,
-//   DeckCore, DeckBase: the run layer.
+//   DeckCore, DeckBase: the run layer. DeckPlugins: it makes the plugin strategies that
+//   `--strategy` may name (Strategies.swift).
 //   It holds the work a command names (typed requests, loading every kind of input, running,
 //   committing a run's outputs together) and wires the layers below for it. Not on
 //   DeckCommandLine: a job takes a typed request, never parsed arguments, so it runs (and is
@@ -53,7 +56,6 @@ import PackageDescription
 // MenuDeckCLI -> DeckReports, DeckEvaluation, DeckSimulation, DeckIO, DeckStrategies, DeckCore:
 //   the types of the requests and of the summaries the commands print; every layer's
 //   typed errors become exit codes here.
-// MenuDeckCLI -> DeckPlugins: `--strategy` may name a configured external plugin.
 // MenuDeckCLI -> DeckBase: output files, locks, signals, errno text, suggestions, the JSON writer.
 // DeckCommandLine -> DeckBase: did-you-mean for options and commands, errno text for streams,
 //   the JSON writer for `--log-format json` lines.
@@ -93,8 +95,8 @@ let package = Package(
     .target(
       name: "MenuDeckCLI",
       dependencies: [
-        "DeckBase", "DeckCore", "DeckStrategies", "DeckPlugins", "DeckIO", "DeckEvaluation",
-        "DeckSimulation", "DeckReports", "DeckJobs", "DeckCommandLine", "DeckPlay",
+        "DeckBase", "DeckCore", "DeckStrategies", "DeckIO", "DeckEvaluation", "DeckSimulation",
+        "DeckReports", "DeckJobs", "DeckCommandLine", "DeckPlay",
       ]),
     .executableTarget(name: "menudeck", dependencies: ["MenuDeckCLI"]),
     .executableTarget(

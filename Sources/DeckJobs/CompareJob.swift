@@ -11,9 +11,8 @@ import DeckStrategies
 package struct CompareRequest: Sendable {
   /// What the strategies are compared on.
   package enum Mode: Sendable {
-    /// A seeded simulation; its population, days and strategies are the command line's
-    /// (`CompareCommandWork.simulationSetup()`).
-    case simulation
+    /// A seeded simulation of the population and days of `SimulationParameters`.
+    case simulation(SimulationParameters)
     /// Swipe logs, split into training and evaluation.
     case logs(CompareLogsRequest)
   }
@@ -32,6 +31,12 @@ package struct CompareRequest: Sendable {
 
   package var config: MenuDeckConfig
   package var mode: Mode
+  /// The compared strategies as named on the command line, and their configurations (with
+  /// its `--option`s), in order, each once.
+  package var names: [String]
+  package var strategies: [NamedStrategy]
+  /// `--fallback`: the strategy of the diners whose strategy (a plugin) fails.
+  package var fallback: NamedStrategy?
   package var format: ComparisonFormat
   /// `--resamples`, `--permutations`, `--level` and the seed of the bootstrap.
   package var resampling: ResamplingOptions
@@ -54,12 +59,16 @@ package struct CompareRequest: Sendable {
   package var run: RunRecord
 
   package init(
-    config: MenuDeckConfig, mode: Mode, format: ComparisonFormat, resampling: ResamplingOptions,
+    config: MenuDeckConfig, mode: Mode, names: [String], strategies: [NamedStrategy],
+    fallback: NamedStrategy?, format: ComparisonFormat, resampling: ResamplingOptions,
     permutationsGiven: Bool, baseline: String?, out: Output, report: Output, perDiner: Output,
     trec: Output, inputs: [(option: String, path: String)], wait: Double, run: RunRecord
   ) {
     self.config = config
     self.mode = mode
+    self.names = names
+    self.strategies = strategies
+    self.fallback = fallback
     self.format = format
     self.resampling = resampling
     self.permutationsGiven = permutationsGiven
@@ -74,44 +83,16 @@ package struct CompareRequest: Sendable {
   }
 }
 
-/// The work `compare` borrows from commands whose work is not in DeckJobs yet: making the
-/// strategies (`Strategies`, `Simulate.strategies`), what the run header records of them,
-/// tuning's evaluation of a setting (`Tuning`), the simulation's setup and days (`Simulate`)
-/// and the warnings about what reading the logs found (`Summary.history`). The command line
-/// implements it (CompareRequests.swift); each method goes once its owner is DeckJobs'.
-package protocol CompareCommandWork: AnyObject {
-  /// The compared strategies, made (plugins started) in the order given.
-  func strategies() throws -> [(String, any RankingStrategy)]
-  /// One strategy made from its configuration, falling back to `fallback` when it fails.
-  func strategy(_ named: NamedStrategy, fallback: NamedStrategy?) throws -> any RankingStrategy
-  /// What the run header records of `strategies` (made from `named`, else the command line's).
-  func record(_ strategies: [(String, any RankingStrategy)], named: [NamedStrategy]?) throws
-    -> (settings: [RunRecord.Setting], inputs: [RunInput])
-  /// Every setting of `named` evaluated on `validation`, the best chosen by `metric`.
-  func tune(
-    _ named: NamedStrategy, settings: [[OptionSetting]], validation: TuningValidation,
-    metric: String
-  ) throws -> TuningResult
-  /// `named` with `setting`'s options over its own.
-  func candidate(_ named: NamedStrategy, _ setting: [OptionSetting]) -> NamedStrategy
-  /// Says what reading the logs found (unknown dishes, skipped lines).
-  func told(_ read: EventReadStats)
-  /// The simulation's population, days and rules, loaded.
-  func simulationSetup() throws -> CompareSimulation
-  /// Every strategy on the simulated days, swipes into `stats` (and `onSwipe`).
-  func simulate(
-    _ strategies: [(String, any RankingStrategy)], into stats: inout StatsAccumulator,
-    onSwipe: @escaping (_ strategy: Int, _ item: String) -> Void
-  ) throws -> (sessions: Int, swipes: Int)
-}
-
 /// Runs a `CompareRequest`: declares and locks the outputs, runs the arms (the simulation, or
 /// the logs' ranking metrics, off-policy estimates and tuning), resamples, adjusts the
 /// p-values, writes the comparison, the HTML report, the per-diner table and the TREC files,
 /// and commits them together.
 package enum CompareJob {
+  /// `strategies` makes the compared strategies; `onFallback` is told the one warning of a
+  /// simulated strategy whose plugin failed and fell back.
   package static func run(
-    _ request: CompareRequest, _ io: JobIO, _ work: some CompareCommandWork
+    _ request: CompareRequest, _ io: JobIO, strategies: any StrategyMaking,
+    onFallback: (String) -> Void = { _ in }
   ) throws -> ComparisonReport {
     // Every file of the run, declared and locked before anything is read: --out, --report and
     // the TREC files, replaced together at the end.
@@ -119,9 +100,8 @@ package enum CompareJob {
       (request.out.key, request.out.path), (request.report.key, request.report.path),
       (request.perDiner.key, request.perDiner.path),
     ]
-    if case .logs(let logs) = request.mode, let dir = request.trec.path {
-      let names = logs.strategyNames
-      for file in CompareLogs.trecFiles(dir: dir, names: names) {
+    if case .logs = request.mode, let dir = request.trec.path {
+      for file in CompareLogs.trecFiles(dir: dir, names: request.names) {
         declared.append((request.trec.key, file))
       }
     }
@@ -133,10 +113,11 @@ package enum CompareJob {
 
     var report: ComparisonReport
     switch request.mode {
-    case .simulation:
-      report = try CompareSimulation.run(request, io, work)
+    case .simulation(let parameters):
+      report = try CompareSimulation.run(
+        request, parameters, io, strategies: strategies, onFallback: onFallback)
     case .logs(let logs):
-      report = try CompareLogs.run(request, logs, io, work, outputs: outputs)
+      report = try CompareLogs.run(request, logs, io, strategies: strategies, outputs: outputs)
     }
     if let note = intervalNote(report) { report.notes.append(note) }
     // Holm and Benjamini-Hochberg over every defined p-value of the report (the ranking and the
@@ -158,6 +139,32 @@ package enum CompareJob {
     }
     try outputs.commit()
     return report
+  }
+
+  /// The compared strategies, made (plugins started) in the order given, each with
+  /// `--fallback` around it.
+  static func strategies(_ request: CompareRequest, _ maker: any StrategyMaking) throws
+    -> [(String, any RankingStrategy)]
+  {
+    try zip(request.names, request.strategies).map { name, named in
+      (name, try maker.make(named, fallback: request.fallback))
+    }
+  }
+
+  /// What the run header records of the strategies besides their names: every option value
+  /// and what they fitted (`StrategyMaking.headerSettings`), and the plugins' executables
+  /// among the inputs. `named`: the configurations the strategies were made from (the
+  /// request's, or the winners of `compare --tune`).
+  static func record(
+    _ strategies: [(String, any RankingStrategy)], named: [NamedStrategy],
+    _ maker: any StrategyMaking, _ io: JobIO
+  ) -> (settings: [RunRecord.Setting], inputs: [RunInput]) {
+    guard named.count == strategies.count else { return ([], []) }
+    let header = maker.headerSettings(zip(strategies, named).map { ($0.0, $0.1, $1) })
+    return (
+      [RunRecord.Setting("strategies") { $0.strings(strategies.map(\.0)) }] + header,
+      RunInputs.plugins(named, io)
+    )
   }
 
   /// The index of the baseline among the strategies, then the runs (`runs`: the names of the

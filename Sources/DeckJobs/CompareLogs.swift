@@ -24,10 +24,6 @@ package struct CompareLogsRequest: Sendable {
   package var seed: UInt64
   /// How the logs are read (columns, delimiters, bad lines, hashing for the run header).
   package var settings: RunSettings
-  /// The names of the compared strategies, in order (the TREC files are named after them).
-  package var strategyNames: [String]
-  /// `--fallback`: the strategy of the diners whose strategy (a plugin) fails.
-  package var fallback: NamedStrategy?
   /// `--run [NAME=]FILE`, in order.
   package var runs: [(name: String?, path: String)]
   /// `--ope`: off-policy estimates from the logged propensities.
@@ -47,8 +43,8 @@ package struct CompareLogsRequest: Sendable {
 
   package init(
     logs: [String], catalogPath: String, usersPath: String?, split: LogSplit, rules: DeckRules,
-    cutoffs: [Int], seed: UInt64, settings: RunSettings, strategyNames: [String],
-    fallback: NamedStrategy?, runs: [(name: String?, path: String)], ope: Bool,
+    cutoffs: [Int], seed: UInt64, settings: RunSettings,
+    runs: [(name: String?, path: String)], ope: Bool,
     policies: [(name: String, path: String)], estimators: OffPolicyOptions, samples: Int?,
     jobs: Int, tuning: CompareTuning?, trec: String?
   ) {
@@ -60,8 +56,6 @@ package struct CompareLogsRequest: Sendable {
     self.cutoffs = cutoffs
     self.seed = seed
     self.settings = settings
-    self.strategyNames = strategyNames
-    self.fallback = fallback
     self.runs = runs
     self.ope = ope
     self.policies = policies
@@ -107,16 +101,19 @@ package enum CompareLogs {
     /// `--tune`: the search of every strategy, made on a validation before the comparison.
     var tuning: CompareTuning?
     var fallback: NamedStrategy?
+    /// The compared strategies' configurations, and what makes them.
+    var named: [NamedStrategy]
+    var maker: any StrategyMaking
   }
 
   static func run(
     _ request: CompareRequest, _ given: CompareLogsRequest, _ io: JobIO,
-    _ work: some CompareCommandWork, outputs: RunOutputs
+    strategies maker: any StrategyMaking, outputs: RunOutputs
   ) throws -> ComparisonReport {
     let (config, logs) = (request.config, given.logs)
-    var setup = try load(given, request, io, work)
+    var setup = try load(given, request, io, maker)
     let (sink, read, tuned) = try readAndTune(
-      config, logs, &setup, io, work, exportTraining: given.trec != nil)
+      config, logs, &setup, io, exportTraining: given.trec != nil)
     setup.inputs += RunInputs.history(read)
     // Under --verbose the inputs come before the timings of what is done with them.
     if tuned == nil { RunInputs.tell(setup.inputs, io) }
@@ -203,7 +200,7 @@ package enum CompareLogs {
     if !setup.ope { report.loggingBias = sink.loggingBias }
     try finish(
       &report, request.run, setup, named: tuned?.named, deckDate: deckDate,
-      judged: judged.count, logs: logs, io, work)
+      judged: judged.count, logs: logs, io)
     return report
   }
 
@@ -211,13 +208,13 @@ package enum CompareLogs {
   /// validation of the training side, on which every strategy is tuned before the comparison.
   static func readAndTune(
     _ config: MenuDeckConfig, _ logs: [String], _ setup: inout Setup, _ io: JobIO,
-    _ work: some CompareCommandWork, exportTraining: Bool
+    exportTraining: Bool
   ) throws -> (
     LogSplitSink, EventReadStats,
     (arms: [LogEvaluation.Arm], named: [NamedStrategy], parameters: [ReportParameter])?
   ) {
     guard let tuning = setup.tuning else {
-      let (sink, read) = try self.read(logs, setup, io, work, exportTraining: exportTraining)
+      let (sink, read) = try self.read(logs, setup, io, exportTraining: exportTraining)
       return (sink, read, nil)
     }
     // One pass: the validation (of the training side only) and the comparison's own split.
@@ -225,7 +222,7 @@ package enum CompareLogs {
       var both = ValidationSplitSink(
         catalog: setup.catalog, split: setup.split, cut: tuning.cut, seed: setup.seed,
         keepsTest: true)
-    else { throw CompareTuning.validationBeforeTime }
+    else { throw Tuning.validationBeforeTime }
     if setup.ope, case .date(let date) = setup.split {
       both.test!.sessions = LoggedSessions(catalog: setup.catalog, start: date)
     }
@@ -234,11 +231,11 @@ package enum CompareLogs {
     }
     let read = try self.read(
       logs, split: setup.split, setup.settings, io, into: &both,
-      file: { sink, path in sink.test!.sessions?.file = path }, told: work.told)
+      file: { sink, path in sink.test!.sessions?.file = path }, told: tell(io))
     let sink = both.test!
     RunInputs.tell(setup.inputs + RunInputs.history(read), io)
     let tuned = try tuning.tune(
-      both.validation, setup, config, fallback: setup.fallback, io, work)
+      both.validation, setup, config, fallback: setup.fallback, io)
     setup.arms = tuned.arms
     return (sink, read, tuned)
   }
@@ -246,10 +243,10 @@ package enum CompareLogs {
   /// The run header of a comparison on logs, and its summary notes.
   static func finish(
     _ report: inout ComparisonReport, _ run: RunRecord, _ setup: Setup,
-    named: [NamedStrategy]?, deckDate: DeckDate, judged: Int, logs: [String], _ io: JobIO,
-    _ work: some CompareCommandWork
+    named: [NamedStrategy]?, deckDate: DeckDate, judged: Int, logs: [String], _ io: JobIO
   ) throws {
-    let record = try work.record(setup.arms.map { ($0.name, $0.strategy) }, named: named)
+    let record = CompareJob.record(
+      setup.arms.map { ($0.name, $0.strategy) }, named: named ?? setup.named, setup.maker, io)
     RunInputs.tell(record.inputs, io)
     report.run = run
     report.run?.inputs = setup.inputs + record.inputs

@@ -11,7 +11,7 @@ extension CompareLogs {
   /// and checked in the order the command has always reported their mistakes.
   static func load(
     _ given: CompareLogsRequest, _ request: CompareRequest, _ io: JobIO,
-    _ work: some CompareCommandWork
+    _ maker: any StrategyMaking
   ) throws -> Setup {
     let config = request.config
     let delimiters = given.settings.delimiters
@@ -29,7 +29,7 @@ extension CompareLogs {
     let hashedRuns = try readRuns(given.runs, io)
     inputs += hashedRuns.map { RunInput(role: "run", path: $0.run.file, sha256: $0.hash) }
     let runs = hashedRuns.map { (name: $0.name, run: $0.run) }
-    let strategies = try work.strategies()
+    let strategies = try CompareJob.strategies(request, maker)
     let names = strategies.map(\.0)
     let baseline = try CompareJob.baseline(
       request.baseline, strategies: names, policies: given.policies.count,
@@ -45,7 +45,7 @@ extension CompareLogs {
       arms: strategies.map { (name: $0.0, strategy: $0.1) }, runs: runs, baseline: baseline,
       seed: given.seed, settings: given.settings, ope: given.ope, policies: given.policies,
       estimators: given.estimators, samples: given.samples, inputs: inputs, jobs: given.jobs,
-      tuning: given.tuning, fallback: given.fallback)
+      tuning: given.tuning, fallback: request.fallback, named: request.strategies, maker: maker)
   }
 
   /// Refuses a history snapshot given as a log (exit 65): a snapshot keeps counts per diner and
@@ -129,8 +129,7 @@ extension CompareLogs {
   /// One pass over the logs: training events into the history, evaluation events aside (and,
   /// with `--ope`, the logged sessions of the evaluation period).
   static func read(
-    _ logs: [String], _ setup: Setup, _ io: JobIO, _ work: some CompareCommandWork,
-    exportTraining: Bool = false
+    _ logs: [String], _ setup: Setup, _ io: JobIO, exportTraining: Bool = false
   ) throws -> (LogSplitSink, EventReadStats) {
     var sink = LogSplitSink(catalog: setup.catalog, split: setup.split, seed: setup.seed)
     if exportTraining {
@@ -143,8 +142,13 @@ extension CompareLogs {
     let read = try self.read(
       logs, split: setup.split, setup.settings, io, into: &sink,
       // The session sink names the file of an event without a propensity.
-      file: { sink, path in sink.sessions?.file = path }, told: work.told)
+      file: { sink, path in sink.sessions?.file = path }, told: tell(io))
     return (sink, read)
+  }
+
+  /// Tells what reading the logs found (unknown dishes, skipped lines) on `io`.
+  package static func tell(_ io: JobIO) -> (EventReadStats) -> Void {
+    { HistorySummary.tell($0, future: 0, date: DeckDate(daysSinceEpoch: 0), io) }
   }
 
   /// One pass over the logs into `sink` (`file` is told each log's path before its events);

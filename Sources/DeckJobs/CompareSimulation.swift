@@ -37,15 +37,25 @@ package struct CompareSimulation: Sendable {
     self.settings = settings
   }
 
+  /// The comparison's view of a loaded simulation.
+  init(_ setup: SimulationSetup) {
+    self.init(
+      catalog: setup.catalog, diners: setup.population.diners.map(\.id), days: setup.days,
+      start: setup.start, seed: setup.seed, mode: setup.simulation.mode == .all ? "all" : "pick",
+      deckSize: setup.rules.size, inputs: setup.inputs, settings: setup.settings)
+  }
+
   var last: DeckDate { start.adding(days: days - 1) }
 
   /// The simulated arm of `request`: the simulation's stats per diner, resampled.
-  static func run(_ request: CompareRequest, _ io: JobIO, _ work: some CompareCommandWork) throws
-    -> ComparisonReport
-  {
-    let setup = try work.simulationSetup()
+  static func run(
+    _ request: CompareRequest, _ parameters: SimulationParameters, _ io: JobIO,
+    strategies maker: any StrategyMaking, onFallback: (String) -> Void
+  ) throws -> ComparisonReport {
+    let simulation = try SimulationSetup.load(parameters, io)
+    let setup = CompareSimulation(simulation)
     RunInputs.tell(setup.inputs, io)
-    let strategies = try work.strategies()
+    let strategies = try CompareJob.strategies(request, maker)
     let names = strategies.map(\.0)
     let baseline = try CompareJob.baseline(request.baseline, strategies: names)
     var stats = StatsAccumulator(
@@ -54,8 +64,8 @@ package struct CompareSimulation: Sendable {
         deckSize: setup.deckSize, days: setup.start...setup.last, strategies: names))
     let catalog = setup.catalog
     let shown = ShownCounts(strategies: strategies.count, items: catalog.count)
-    let totals = try work.simulate(
-      strategies, into: &stats,
+    let totals = try SimulateJob.simulate(
+      simulation, strategies, into: &stats, eventWriter: nil, io, onFallback: onFallback,
       onSwipe: { s, item in
         if let i = catalog.index(of: item) { shown.counts[s][Int(i)] += 1 }
       })
@@ -79,7 +89,7 @@ package struct CompareSimulation: Sendable {
       ndcgK: stats.options.ndcgK, resampling: resampling)
     report.topDishes = LogEvaluation.topDishes(names: names, counts: shown.counts, catalog: catalog)
     report.significance = significance
-    let record = try work.record(strategies, named: nil)
+    let record = CompareJob.record(strategies, named: request.strategies, maker, io)
     RunInputs.tell(record.inputs, io)
     report.run = request.run
     report.run?.inputs = setup.inputs + record.inputs

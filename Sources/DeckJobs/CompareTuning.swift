@@ -31,9 +31,6 @@ package struct CompareTuning: Sendable {
   var arms: [Arm]
 
   /// A validation that would start before 0001-01-01.
-  static let validationBeforeTime = JobError.usage(
-    "'--validation-days' reaches before 0001-01-01; give fewer days or a later --split")
-
   package init(
     cut: ValidationCut, validationText: String, metric: String, cutoffs: [Int], arms: [Arm]
   ) {
@@ -49,7 +46,7 @@ package struct CompareTuning: Sendable {
   /// the report's parameters.
   func tune(
     _ validation: LogSplitSink, _ setup: CompareLogs.Setup, _ config: MenuDeckConfig,
-    fallback: NamedStrategy?, _ io: JobIO, _ work: some CompareCommandWork
+    fallback: NamedStrategy?, _ io: JobIO
   ) throws -> (
     arms: [LogEvaluation.Arm], named: [NamedStrategy], parameters: [ReportParameter]
   ) {
@@ -87,10 +84,11 @@ package struct CompareTuning: Sendable {
     var values: [(arm: String, value: Double?)] = []
     var counts: [(arm: String, count: Int)] = []
     for (arm, search) in zip(setup.arms, arms) {
-      let result = try work.tune(
-        search.named, settings: search.settings, validation: check, metric: metric)
+      let result = try Tuning.run(
+        search.named, settings: search.settings, validation: check, metric: metric,
+        name: search.named.name, strategies: setup.maker, io)
       let index = result.selected ?? 0
-      let winner = work.candidate(search.named, result.candidates[index])
+      let winner = Tuning.candidate(search.named, result.candidates[index]).named
       values.append((arm.name, result.values[index][result.metric]))
       counts.append((arm.name, result.candidates.count))
       won.append(
@@ -105,7 +103,7 @@ package struct CompareTuning: Sendable {
         try arm.strategy.finish()
         var named = winner
         named.name = arm.name
-        tunedArms.append((arm.name, try work.strategy(named, fallback: fallback)))
+        tunedArms.append((arm.name, try setup.maker.make(named, fallback: fallback)))
         tunedNamed.append(named)
       } else {
         tunedArms.append(arm)

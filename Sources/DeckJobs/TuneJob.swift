@@ -90,8 +90,8 @@ package enum TuneJob {
     package var configured: Int?
   }
 
-  /// `read` is told what reading the logs found, before anything is tuned (the command line
-  /// warns about the logs there).
+  /// What reading the logs found is said on `io` (`HistorySummary`), and `read` is told it,
+  /// before anything is tuned.
   package static func run(
     _ request: TuneRequest, _ io: JobIO, strategies: any StrategyMaking,
     read told: (EventReadStats) -> Void = { _ in }
@@ -110,14 +110,12 @@ package enum TuneJob {
         catalog: loaded.catalog, split: request.split, cut: request.cut, seed: request.seed,
         keepsTest: false)
     else { throw Tuning.validationBeforeTime }
-    let read = try readLogs(request.logs, request.settings, io, into: &sink)
-    told(read)
-    if read.untimed, case .date = request.split {
-      let files = read.files.filter(\.untimed).map(\.file)
-      throw JobError.usage(
-        "\(files.joined(separator: ", ")): the events carry no time (no 'at' column mapped), so"
-          + " they cannot be split by date; use --holdout FRACTION")
-    }
+    let read = try CompareLogs.read(
+      request.logs, split: request.split, request.settings, io, into: &sink, file: { _, _ in },
+      told: { read in
+        CompareLogs.tell(io)(read)
+        told(read)
+      })
     RunInputs.tell(loaded.inputs + RunInputs.history(read), io)
     let validation = try self.validation(sink.validation, request, loaded, io)
     io.diagnostics.info(
@@ -183,24 +181,6 @@ package enum TuneJob {
     }
     let builder = try Inputs.deckBuilder(catalog, request.rules, request.config)
     return Loaded(catalog: catalog, profiles: profiles, builder: builder, inputs: inputs)
-  }
-
-  /// One pass over the logs into `sink`: the summary of what was read.
-  static func readLogs<S: EventSink>(
-    _ logs: [String], _ settings: RunSettings, _ io: JobIO, into sink: inout S
-  ) throws -> EventReadStats {
-    var read = EventReadStats()
-    try Inputs.counting("read", logs, settings, io) { settings in
-      for path in logs {
-        let one = try Inputs.readLogs([path], settings, io, into: &sink, onReject: nil)
-        read.files += one.files
-        for id in one.unknownItemIDs
-        where read.unknownItemIDs.count < 5 && !read.unknownItemIDs.contains(id) {
-          read.unknownItemIDs.append(id)
-        }
-      }
-    }
-    return read
   }
 
   /// The validation's history and judged diners, or a data error saying how to get some.

@@ -97,8 +97,9 @@ let compareCommand = CommandSpec(
   ],
   run: { args, context in
     let request = try CompareRequest(args, context)
-    let work = CompareCommandLineWork(args, request.config, context)
-    _ = try CompareJob.run(request, context.job, work)
+    _ = try CompareJob.run(request, context.job, strategies: RunStrategies(context.job)) {
+      context.warnAlways($0, code: "fallback")
+    }
     if case .logs(let logs) = request.mode, let dir = logs.trec {
       context.note("TREC qrels and runs written to \(dir)", code: "written")
     }

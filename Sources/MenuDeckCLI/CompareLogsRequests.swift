@@ -53,8 +53,7 @@ extension CompareLogsRequest {
     self.init(
       logs: logs, catalogPath: catalogPath, usersPath: usersPath, split: split, rules: rules,
       cutoffs: cutoffs, seed: seed, settings: settings,
-      strategyNames: Simulate.strategyNames(args, config),
-      fallback: try Strategies.fallback(args, config), runs: runs, ope: ope, policies: policies,
+      runs: runs, ope: ope, policies: policies,
       estimators: try CompareLogs.estimators(args),
       samples: try Limits.value(
         args, CompareOptions.opeSamples, in: 1...LogEvaluation.maxSamples, "decks per session"),
@@ -137,43 +136,6 @@ extension CompareLogs {
     return (rules, cutoffs)
   }
 
-  /// `--k 1,5,10`: whole numbers from 1 to the largest deck, ascending, at most
-  /// `OfflineEvaluation.maxCutoffs` of them.
-  static func cutoffs(_ text: String) throws -> [Int] {
-    let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-    var cutoffs: [Int] = []
-    for part in parts {
-      guard !part.isEmpty, part.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-        throw UsageError(
-          "'--k' takes cut-offs as whole numbers separated by commas, e.g. 1,5,10; got '\(text)'")
-      }
-      guard let k = Int(part), Limits.deckSize.contains(k) else {
-        throw Limits.outOfRange("k", String(part), give: Limits.span(Limits.deckSize))
-      }
-      cutoffs.append(k)
-    }
-    guard cutoffs.count <= OfflineEvaluation.maxCutoffs else {
-      throw UsageError(
-        "'--k' takes at most \(OfflineEvaluation.maxCutoffs) cut-offs (each adds five metrics per"
-          + " strategy), got \(cutoffs.count)")
-    }
-    for (a, b) in zip(cutoffs, cutoffs.dropFirst()) where a >= b {
-      if a == b { throw UsageError("'--k' gives the cut-off \(a) twice; give each once") }
-      let sorted = Array(Set(cutoffs)).sorted().map(String.init).joined(separator: ",")
-      throw UsageError("'--k' takes its cut-offs in ascending order: give \(sorted)")
-    }
-    return cutoffs
-  }
-
-  /// `--run VALUE`: `NAME=FILE`, or a file alone (then named by its tag). A value whose part
-  /// before the first `=` is empty or holds a `/` is a file alone.
-  static func runArgument(_ value: String) -> (name: String?, path: String) {
-    guard let eq = value.firstIndex(of: "="), eq != value.startIndex,
-      !value[..<eq].contains("/")
-    else { return (nil, value) }
-    return (String(value[..<eq]), String(value[value.index(after: eq)...]))
-  }
-
   /// The `--run [NAME=]FILE` values, each a name (nil: the job names it by its tag) and a file.
   static func runs(_ args: ParsedArguments) throws -> [(name: String?, path: String)] {
     try args.values(CompareOptions.run).map { value in
@@ -184,28 +146,6 @@ extension CompareLogs {
       }
       return (given, path)
     }
-  }
-
-  /// `read` with what it found said as the command says it (for `tune`, until its work is
-  /// DeckJobs').
-  static func read<S: EventSink>(
-    _ logs: [String], split: LogSplit, _ settings: RunSettings, _ context: CommandContext,
-    into sink: inout S, file: (inout S, String) -> Void
-  ) throws -> EventReadStats {
-    try read(logs, split: split, settings, context.job, into: &sink, file: file) { read in
-      Summary.history(read, future: 0, date: DeckDate(daysSinceEpoch: 0), context: context)
-    }
-  }
-
-  /// `refuseSnapshots` and `checkDistinct` on the command's streams (for `tune`).
-  static func refuseSnapshots(
-    _ logs: [String], split: LogSplit, _ io: CLIStreams, command: String
-  ) throws {
-    try refuseSnapshots(logs, split: split, io.job, command: command)
-  }
-
-  static func checkDistinct(_ logs: [String], _ io: CLIStreams) throws {
-    try checkDistinct(logs, io.job)
   }
 }
 
@@ -237,7 +177,7 @@ extension CompareTuning {
         validationCutoffs = [k]
       }
     }
-    let named = try Simulate.namedStrategies(args, config)
+    let named = try SimulationOptions.namedStrategies(args, config)
     let grids = try args.values(grid).map { try Tuning.gridArgument($0, scoped: true) }
     for g in grids
     where !named.contains(where: { matches(g.scope!, $0) }) {
@@ -274,12 +214,4 @@ extension CompareTuning {
       cut: cut, validationText: Tuning.describe(cut, split: split), metric: metric,
       cutoffs: validationCutoffs, arms: arms)
   }
-
-  /// Whether `--grid SCOPE.KEY=...` is for `named`: its name, its base name, or the built-in
-  /// it uses.
-  static func matches(_ scope: String, _ named: NamedStrategy) -> Bool {
-    scope == named.name || scope == Tuning.baseName(named)
-      || (named.plugin == nil && scope == named.use)
-  }
-
 }

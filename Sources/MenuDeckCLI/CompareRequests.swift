@@ -24,7 +24,7 @@ extension CompareRequest {
     var inputs =
       logs.map { ("the swipe log", $0) } + Inputs.configFiles(config).map { ($0.option, $0.path) }
     if let catalog = args.value(InputOptions.catalog) { inputs.append(("--catalog", catalog)) }
-    if let users = args.value(CompareOptions.users), !Simulate.isCount(users) {
+    if let users = args.value(CompareOptions.users), !SimulationOptions.isCount(users) {
       inputs.append(("--users", users))
     }
     if !logs.isEmpty {
@@ -39,7 +39,7 @@ extension CompareRequest {
         throw UsageError(
           "'--\(option.spec.name)' applies to logs; give the swipe logs to evaluate on")
       }
-      mode = .simulation
+      mode = .simulation(try SimulationParameters(args, config))
     } else {
       for option in CompareOptions.simulationOnly where args.isGiven(option) {
         throw UsageError(
@@ -51,8 +51,13 @@ extension CompareRequest {
     for name in args.values(CompareOptions.strategies) where !given.insert(name).inserted {
       throw UsageError("the strategy '\(name)' is given twice; give each strategy once")
     }
+    let names = SimulationOptions.strategyNames(args, config)
     self.init(
-      config: config, mode: mode, format: format, resampling: resampling,
+      config: config, mode: mode, names: names,
+      strategies: try Strategies.resolve(
+        names, options: try args.keyValuePairs(InputOptions.option), config),
+      fallback: try Strategies.fallback(args, config),
+      format: format, resampling: resampling,
       permutationsGiven: args.isGiven(CompareOptions.permutations),
       baseline: args.value(CompareOptions.baseline),
       out: Output(.out, args.value(CompareOptions.out)),
@@ -83,71 +88,5 @@ extension CompareRequest {
     }
     resampling.seed = try args.value(InputOptions.seed) ?? config.seed
     return resampling
-  }
-}
-
-/// What `compare` borrows from the commands whose work is not in DeckJobs yet (`Simulate`,
-/// `Strategies`, `Tuning`, `Summary`), on this run's arguments: each method goes when its
-/// owner's work moves to DeckJobs.
-final class CompareCommandLineWork: CompareCommandWork {
-  let args: ParsedArguments
-  let config: MenuDeckConfig
-  let context: CommandContext
-  /// The simulation's setup, once `simulationSetup()` has loaded it.
-  private var setup: SimulationSetup?
-
-  init(_ args: ParsedArguments, _ config: MenuDeckConfig, _ context: CommandContext) {
-    self.args = args
-    self.config = config
-    self.context = context
-  }
-
-  func strategies() throws -> [(String, any RankingStrategy)] {
-    try Simulate.strategies(args, config, context.io)
-  }
-
-  func strategy(_ named: NamedStrategy, fallback: NamedStrategy?) throws -> any RankingStrategy {
-    try Strategies.make(named, fallback: fallback, context.io)
-  }
-
-  func record(_ strategies: [(String, any RankingStrategy)], named: [NamedStrategy]?) throws
-    -> (settings: [RunRecord.Setting], inputs: [RunInput])
-  {
-    try Simulate.strategyRecord(args, config, strategies, context.io, named: named)
-  }
-
-  func tune(
-    _ named: NamedStrategy, settings: [[OptionSetting]], validation: TuningValidation,
-    metric: String
-  ) throws -> TuningResult {
-    try Tuning.run(
-      named, settings: settings, validation: validation, metric: metric, name: named.name,
-      context: context)
-  }
-
-  func candidate(_ named: NamedStrategy, _ setting: [OptionSetting]) -> NamedStrategy {
-    Tuning.candidate(named, setting).named
-  }
-
-  func told(_ read: EventReadStats) {
-    Summary.history(read, future: 0, date: DeckDate(daysSinceEpoch: 0), context: context)
-  }
-
-  func simulationSetup() throws -> CompareSimulation {
-    let setup = try Simulate.setup(args, config, context.io)
-    self.setup = setup
-    return CompareSimulation(
-      catalog: setup.catalog, diners: setup.population.diners.map(\.id), days: setup.days,
-      start: setup.start, seed: setup.seed, mode: setup.simulation.mode == .all ? "all" : "pick",
-      deckSize: setup.rules.size, inputs: setup.inputs, settings: setup.settings)
-  }
-
-  func simulate(
-    _ strategies: [(String, any RankingStrategy)], into stats: inout StatsAccumulator,
-    onSwipe: @escaping (_ strategy: Int, _ item: String) -> Void
-  ) throws -> (sessions: Int, swipes: Int) {
-    guard let setup else { preconditionFailure("simulate before simulationSetup") }
-    return try Simulate.simulate(
-      setup, strategies, into: &stats, eventWriter: nil, context: context, onSwipe: onSwipe)
   }
 }

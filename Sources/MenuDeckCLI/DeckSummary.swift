@@ -4,15 +4,8 @@ import DeckCore
 import DeckIO
 import DeckJobs
 
-/// The history's messages (`HistorySummary`, DeckJobs) for the commands that still tell them
-/// with their context.
+/// The history's messages (`HistorySummary`, DeckJobs) that `validate` reports.
 enum Summary {
-  /// Warnings about the logs that a cron operator should see.
-  static func history(_ stats: EventReadStats, future: Int, date: DeckDate, context: CommandContext)
-  {
-    HistorySummary.tell(stats, future: future, date: date, context.job)
-  }
-
   static func unknownItemsAdvice(_ stats: EventReadStats) -> String {
     HistorySummary.unknownItemsAdvice(stats)
   }

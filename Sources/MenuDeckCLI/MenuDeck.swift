@@ -3,6 +3,7 @@ import DeckCommandLine
 import DeckCore
 import DeckIO
 import DeckJobs
+import DeckPlay
 import DeckStrategies
 
 /// menudeck's version, printed by `--version` and written into run headers.
@@ -105,6 +106,10 @@ extension JobError: ExitCodeProviding, DiagnosticDescribing {
     }
   }
   package var diagnosticCode: String? { code }
+}
+
+extension PlayTerminalError: ExitCodeProviding {
+  package var exitCode: ExitCode { .ioError }
 }
 
 extension LockBusy: ExitCodeProviding {

@@ -81,59 +81,28 @@ enum PlayRun {
     let start = try PlayJob.start(request, context.job)
     let (diner, rule) = (start.diner, request.settings.config.dragRule)
     let options = PlayOptions(args, request, diner: diner.id, context.io)
-    var state = PlayState(cards: cards(start.deck, start.inputs.catalog), options: options)
     var session: [SwipeEvent] = []
-
-    let screen = try terminalCall { () throws(SystemError) in
-      try Terminal.RawScreen(input: input, output: output)
-    }
-    defer { screen.restore() }
-    let notices = Terminal.resizeNotices()
-    var decoder = PlayKeyDecoder()
-    var size = Terminal.size(output) ?? (80, 24)
-    var done = false
-    while !done {
-      screen.draw(PlayScreen.frame(PlayScreen.render(state, size: size)))
-      let ready = try terminalCall { () throws(SystemError) in
-        try Terminal.wait(input: input, notices: notices)
-      }
-      switch ready {
-      case .resized:
-        size = Terminal.size(output) ?? size
-        continue
-      case .closed:
-        state = state.reduce(.quit).0
-        done = true
-      case .input(let bytes):
-        for key in decoder.keys(bytes) where !done {
-          let (next, effects) = state.reduce(key)
-          state = next
-          for effect in effects {
-            switch effect {
-            case .log(let entry):
-              let event = logEvent(entry, user: diner.id, settings: request.settings)
-              try start.appender?.append(event)
-              if let swipe = try committed(entry, rule: rule) {
-                session.append(
-                  SwipeEvent(
-                    user: diner.id, item: entry.item, swipe: swipe, at: event.at,
-                    position: entry.position, deck: request.settings.date,
-                    propensity: entry.propensity, prefixPropensity: entry.prefixPropensity))
-              }
-            case .rebuild:
-              let (inputs, again) = try PlayJob.fetchAgain(
-                request, diner: diner, session: session, context.job)
-              state = state.refetched(cards(again, inputs.catalog))
-            case .quit:
-              done = true
-            }
-          }
+    let state = try PlayTerminal.play(
+      PlayState(cards: PlayCard.cards(start.deck, start.inputs.catalog), options: options),
+      input: input, output: output,
+      log: { entry in
+        let event = logEvent(entry, user: diner.id, settings: request.settings)
+        try start.appender?.append(event)
+        if let swipe = try entry.committed(rule: rule) {
+          session.append(
+            SwipeEvent(
+              user: diner.id, item: entry.item, swipe: swipe, at: event.at,
+              position: entry.position, deck: request.settings.date,
+              propensity: entry.propensity, prefixPropensity: entry.prefixPropensity))
         }
-      }
-    }
-    screen.restore()
+      },
+      refetch: {
+        let (inputs, again) = try PlayJob.fetchAgain(
+          request, diner: diner, session: session, context.job)
+        return PlayCard.cards(again, inputs.catalog)
+      })
     context.note(
-      summary(state, logged: start.appender?.count ?? 0, log: request.log?.path), code: "summary")
+      state.summary(logged: start.appender?.count ?? 0, log: request.log?.path), code: "summary")
     return .success
   }
 
@@ -153,26 +122,6 @@ enum PlayRun {
     return (input!, output!)
   }
 
-  /// A terminal call's failure as an I/O error (exit 74).
-  static func terminalCall<T>(_ body: () throws(SystemError) -> T) throws -> T {
-    do {
-      return try body()
-    } catch {
-      throw CommandFailure(.ioError, "the terminal: \(error.message)")
-    }
-  }
-
-  /// The deck's cards as the screen shows them.
-  static func cards(_ deck: Deck, _ catalog: Catalog) -> [PlayCard] {
-    deck.cards.map { card in
-      let item = catalog.items[Int(card.item)]
-      return PlayCard(
-        id: item.id, name: item.name, category: item.category, tags: item.tags,
-        price: item.price, allergens: item.allergens, diets: item.diets,
-        propensity: card.propensity, prefixPropensity: card.prefixPropensity)
-    }
-  }
-
   /// A log line for `entry`, stamped with the wall clock in the config's time zone and the
   /// offset from UTC it has at that instant (daylight saving time included).
   static func logEvent(
@@ -187,34 +136,5 @@ enum PlayRun {
       drag: entry.dx.map { LoggedDrag(dx: $0, width: entry.width) }, at: at, utcOffset: offset,
       position: entry.position, deck: settings.date, propensity: propensity,
       prefixPropensity: prefixPropensity)
-  }
-
-  /// The swipe a logged entry amounts to: its own, or its drag's under `rule`; nil for a
-  /// hesitation.
-  static func committed(_ entry: PlayLogEntry, rule: SwipeRule) throws -> SwipeDirection? {
-    if let swipe = entry.swipe { return swipe }
-    guard let dx = entry.dx else { return nil }
-    return try rule.decide(dx: dx, width: entry.width).swipe
-  }
-
-  /// The line on standard error after the screen is left.
-  static func summary(_ state: PlayState, logged: Int, log: String?) -> String {
-    var text: String
-    if state.options.carousel {
-      text = "browsed \(plural(state.cards.count, "card"))"
-    } else {
-      let session = state.deck
-      switch session.status {
-      case .picked(let index):
-        text =
-          "picked '\(state.cards[index].name)' at \(session.swiped.count) of \(session.original.count)"
-      case .finishedSwiping: text = "finished swiping \(plural(session.original.count, "card"))"
-      case .noCards: text = "no cards"
-      case .abandoned, .inProgress:
-        text = "stopped after \(plural(session.swiped.count, "swipe")) of \(session.original.count)"
-      }
-    }
-    if let log { text += "; \(plural(logged, "event")) appended to \(log)" }
-    return text
   }
 }

@@ -48,7 +48,7 @@ let simulateCommand = CommandSpec(
   run: { args, context in
     let request = try SimulateRequest(args, context)
     let outcome = try SimulateJob.run(
-      request, context.job, strategies: CommandStrategies(io: context.io)
+      request, context.job, strategies: RunStrategies(context.job)
     ) { context.warnAlways($0, code: "fallback") }
     let setup = outcome.setup
     context.note(

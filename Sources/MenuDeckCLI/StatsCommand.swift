@@ -62,7 +62,7 @@ let statsCommand = CommandSpec(
           + "give the logs for the session metrics", code: "snapshot_stats")
       return .success
     }
-    Summary.history(read, future: 0, date: DeckDate(daysSinceEpoch: 0), context: context)
+    HistorySummary.tell(read, future: 0, date: DeckDate(daysSinceEpoch: 0), context.job)
     let rows = outcome.report.rows
     let decks = rows.filter { $0.day == nil }.reduce(0) { $0 + Int($1[.decks] ?? 0) }
     let days = Set(rows.compactMap(\.day)).count

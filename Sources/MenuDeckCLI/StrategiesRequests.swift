@@ -6,7 +6,7 @@ extension StrategiesRequest {
   /// The request of `menudeck strategies ARGS`: the config named by `--config`, or the default
   /// one when it is there (without it, the built-ins only).
   init(_ args: ParsedArguments, _ context: CommandContext) throws {
-    let format = Format(rawValue: args.value(StrategyListing.format)!)!
+    let format = Format(rawValue: args.value(StrategiesOptions.format)!)!
     do {
       self.init(config: try Inputs.loadConfig(args, context.io), format: format)
     } catch let failure as JobError
@@ -18,8 +18,8 @@ extension StrategiesRequest {
   }
 }
 
-/// The strategies of the commands whose work is still the command line's, made through
-/// DeckJobs' `Strategies` with the command's streams as a job's.
+/// DeckJobs' `Strategies` from the command line: `--fallback`, and `validate`'s strategy made
+/// with the command's streams as a job's.
 extension Strategies {
   /// The strategy `--fallback` names, nil without the option; a name the config does not know
   /// is a usage error.
@@ -29,11 +29,5 @@ extension Strategies {
 
   static func make(_ named: NamedStrategy, _ io: CLIStreams) throws -> any RankingStrategy {
     try make(named, io.job)
-  }
-
-  static func make(_ named: NamedStrategy, fallback: NamedStrategy?, _ io: CLIStreams) throws
-    -> any RankingStrategy
-  {
-    try make(named, fallback: fallback, io.job)
   }
 }

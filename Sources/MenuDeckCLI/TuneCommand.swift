@@ -99,11 +99,7 @@ let tuneCommand = CommandSpec(
   ],
   run: { args, context in
     let request = try TuneRequest(args, context)
-    let outcome = try TuneJob.run(
-      request, context.job, strategies: CommandStrategies(io: context.io)
-    ) { read in
-      Summary.history(read, future: 0, date: DeckDate(daysSinceEpoch: 0), context: context)
-    }
+    let outcome = try TuneJob.run(request, context.job, strategies: RunStrategies(context.job))
     Tune.summary(request, outcome, context)
     return .success
   })

@@ -70,16 +70,6 @@ extension Tuning {
   static func pinned(_ args: ParsedArguments) throws -> Set<String> {
     Set(try args.keyValuePairs(InputOptions.option).map(\.key))
   }
-
-  /// `run` with the command's strategies (plugins logging to its diagnostics) and progress line.
-  static func run(
-    _ named: NamedStrategy, settings: [[OptionSetting]], validation: TuningValidation,
-    metric: String, name: String, context: CommandContext
-  ) throws -> TuningResult {
-    try run(
-      named, settings: settings, validation: validation, metric: metric, name: name,
-      strategies: CommandStrategies(io: context.io), context.job)
-  }
 }
 
 extension TuneRequest {
@@ -129,8 +119,8 @@ extension TuneRequest {
           + " space (it is given to -s)")
     }
     try HistoryFiles.checkPresent(logs, config, io.job, snapshots: false)
-    try CompareLogs.refuseSnapshots(logs, split: split, io, command: "tune")
-    try CompareLogs.checkDistinct(logs, io)
+    try CompareLogs.refuseSnapshots(logs, split: split, io.job, command: "tune")
+    try CompareLogs.checkDistinct(logs, io.job)
     self.init(
       config: config, logs: logs, catalogPath: catalogPath,
       usersPath: args.value(InputOptions.users) ?? config.users, split: split, cut: cut,

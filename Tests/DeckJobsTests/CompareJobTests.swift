@@ -11,55 +11,6 @@ import Testing
 /// `CompareJob` called directly with a typed request, on the sample data: no argument is
 /// parsed and no command runs.
 @Suite struct CompareJobTests {
-  /// The work a comparison of built-in strategies needs, without the command line: the
-  /// strategies made from the sample config, nothing recorded of them (the CSV has no run
-  /// header), no tuning and no simulation.
-  final class BuiltInWork: CompareCommandWork {
-    let config: MenuDeckConfig
-    let names: [String]
-
-    init(_ config: MenuDeckConfig, _ names: [String]) {
-      self.config = config
-      self.names = names
-    }
-
-    func strategies() throws -> [(String, any RankingStrategy)] {
-      try names.map { name in
-        let named = try #require(try config.resolveStrategy(name))
-        return (name, try StrategyRegistry.make(named.use, options: named.options))
-      }
-    }
-
-    func strategy(_ named: NamedStrategy, fallback: NamedStrategy?) throws -> any RankingStrategy {
-      try StrategyRegistry.make(named.use, options: named.options)
-    }
-
-    func record(_ strategies: [(String, any RankingStrategy)], named: [NamedStrategy]?) throws
-      -> (settings: [RunRecord.Setting], inputs: [RunInput])
-    { ([], []) }
-
-    func tune(
-      _ named: NamedStrategy, settings: [[OptionSetting]], validation: TuningValidation,
-      metric: String
-    ) throws -> TuningResult {
-      throw JobError(.software, "no tuning in this test")
-    }
-
-    func candidate(_ named: NamedStrategy, _ setting: [OptionSetting]) -> NamedStrategy { named }
-    func told(_ read: EventReadStats) {}
-
-    func simulationSetup() throws -> CompareSimulation {
-      throw JobError(.software, "no simulation in this test")
-    }
-
-    func simulate(
-      _ strategies: [(String, any RankingStrategy)], into stats: inout StatsAccumulator,
-      onSwipe: @escaping (Int, String) -> Void
-    ) throws -> (sessions: Int, swipes: Int) {
-      throw JobError(.software, "no simulation in this test")
-    }
-  }
-
   /// `compare -s popularity -s random --baseline popularity --split 2026-11-24
   /// --resamples 200 --format csv Data/swipes.jsonl` as a request.
   static func request(jobs: Int, baseline: String = "popularity", trec: String? = nil) throws
@@ -77,14 +28,16 @@ import Testing
     let logsRequest = CompareLogsRequest(
       logs: logs, catalogPath: config.catalog!, usersPath: config.users, split: split,
       rules: config.rules, cutoffs: [config.rules.size], seed: config.seed, settings: settings,
-      strategyNames: ["popularity", "random"], fallback: nil, runs: [], ope: false, policies: [],
+      runs: [], ope: false, policies: [],
       estimators: OffPolicyOptions(clip: nil, crossFitFolds: nil), samples: nil, jobs: jobs,
       tuning: nil, trec: trec)
     var resampling = ResamplingOptions()
     resampling.resamples = 200
     resampling.seed = config.seed
     return CompareRequest(
-      config: config, mode: .logs(logsRequest), format: .csv, resampling: resampling,
+      config: config, mode: .logs(logsRequest), names: ["popularity", "random"],
+      strategies: try ["popularity", "random"].map { try #require(try config.resolveStrategy($0)) },
+      fallback: nil, format: .csv, resampling: resampling,
       permutationsGiven: false, baseline: baseline, out: .init(OutputKey("--out"), nil),
       report: .init(OutputKey("--report"), nil), perDiner: .init(OutputKey("--per-diner"), nil),
       trec: .init(OutputKey("--trec"), trec), inputs: [], wait: 0,
@@ -96,7 +49,7 @@ import Testing
     let out = TestOutput()
     var io = JobTestSupport.io()
     io.standardOutput = out
-    _ = try CompareJob.run(request, io, BuiltInWork(request.config, ["popularity", "random"]))
+    _ = try CompareJob.run(request, io, strategies: BuiltInStrategies())
     return out.bytes
   }
 

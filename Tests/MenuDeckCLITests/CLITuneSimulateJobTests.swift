@@ -35,7 +35,7 @@ import Testing
     let bytes = Self.direct(tuneCommand, arguments) { args, context in
       let request = try TuneRequest(args, context)
       #expect(request.jobs == Int(jobs) && request.candidates.count == 2)
-      _ = try TuneJob.run(request, context.job, strategies: CommandStrategies(io: context.io))
+      _ = try TuneJob.run(request, context.job, strategies: RunStrategies(context.job))
     }
     #expect(!bytes.isEmpty)
     #expect(bytes == run.stdoutBytes)
@@ -53,7 +53,7 @@ import Testing
       let request = try SimulateRequest(args, context)
       #expect(request.parameters.jobs == Int(jobs) && request.names == ["popularity", "random"])
       _ = try SimulateJob.run(
-        request, context.job, strategies: CommandStrategies(io: context.io))
+        request, context.job, strategies: RunStrategies(context.job))
     }
     #expect(!bytes.isEmpty)
     #expect(bytes == run.stdoutBytes)
