@@ -89,11 +89,10 @@ package enum ValidateJob {
     mutating func fail(_ error: any Error) { problems.append(.error(error)) }
   }
 
-  /// Checks everything the request names; `makeStrategy` makes the strategy the deck job would
+  /// Checks everything the request names; `strategies` makes the strategy the deck job would
   /// run (a plugin is started, and ended).
   package static func run(
-    _ request: ValidateRequest, _ io: JobIO,
-    makeStrategy: (NamedStrategy) throws -> any RankingStrategy
+    _ request: ValidateRequest, _ io: JobIO, strategies: any StrategyMaking
   ) -> Findings {
     var found = Findings()
     var configFailed = false
@@ -128,7 +127,7 @@ package enum ValidateJob {
       }
     }
     do {
-      let strategy = try makeStrategy(settings.strategy)
+      let strategy = try strategies.make(settings.strategy, fallback: nil)
       try strategy.finish()
       found.rows.append(Row("strategy", settings.strategyName, "ok (\(settings.strategy.use))"))
     } catch {
@@ -136,6 +135,11 @@ package enum ValidateJob {
     }
     if let catalog, !settings.historyPaths.isEmpty {
       checkLogs(request, settings, catalog, io, &found)
+    }
+    if let stats = found.history, let (message, location) = HistorySummary.unknownItems(stats) {
+      found.warnings.append(
+        Warning(
+          message: message + " " + HistorySummary.unknownItemsAdvice(stats), location: location))
     }
     return found
   }

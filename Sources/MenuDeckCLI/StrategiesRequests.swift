@@ -18,16 +18,11 @@ extension StrategiesRequest {
   }
 }
 
-/// DeckJobs' `Strategies` from the command line: `--fallback`, and `validate`'s strategy made
-/// with the command's streams as a job's.
+/// DeckJobs' `Strategies` from the command line: `--fallback`.
 extension Strategies {
   /// The strategy `--fallback` names, nil without the option; a name the config does not know
   /// is a usage error.
   static func fallback(_ args: ParsedArguments, _ config: MenuDeckConfig) throws -> NamedStrategy? {
     try fallback(named: args.value(InputOptions.fallback), config)
-  }
-
-  static func make(_ named: NamedStrategy, _ io: CLIStreams) throws -> any RankingStrategy {
-    try make(named, io.job)
   }
 }

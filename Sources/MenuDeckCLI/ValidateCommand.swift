@@ -40,12 +40,7 @@ let validateCommand = CommandSpec(
   ],
   run: { args, context in
     let request = try ValidateRequest(args, context)
-    var found = ValidateJob.run(request, context.job) { try Strategies.make($0, context.io) }
-    if let stats = found.history, let (message, location) = Summary.unknownItems(stats) {
-      found.warnings.append(
-        ValidateJob.Warning(
-          message: message + " " + Summary.unknownItemsAdvice(stats), location: location))
-    }
+    let found = ValidateJob.run(request, context.job, strategies: RunStrategies(context.job))
     return Validation.finish(found, json: request.json, strict: request.strict, context)
   })
 

@@ -26,9 +26,7 @@ import Testing
   }
 
   static func run(_ request: ValidateRequest) -> ValidateJob.Findings {
-    ValidateJob.run(request, JobTestSupport.io()) {
-      try StrategyRegistry.make($0.use, options: $0.options)
-    }
+    ValidateJob.run(request, JobTestSupport.io(), strategies: BuiltInStrategies())
   }
 
   @Test func theSampleInputsAreValidAndEachHasItsRow() throws {

@@ -85,8 +85,8 @@ import Testing
       skipBadLines: false, rejectsPath: nil)
     let found = ValidateJob.run(
       ValidateRequest(
-        config: .success(config), configGiven: Self.config, settings: .success(settings)), io
-    ) { try StrategyRegistry.make($0.use, options: $0.options) }
+        config: .success(config), configGiven: Self.config, settings: .success(settings)), io,
+      strategies: RunStrategies(io))
     #expect(found.problems.isEmpty)
     let rows = found.rows.map { $0.rendered + "\n" }.joined()
     #expect(result.stdout == rows + "valid\n")
