@@ -77,29 +77,31 @@ package struct JSONWriter {
 
   // MARK: - Structure
 
-  @inlinable package mutating func beginObject() {
-    beforeValue()
-    bytes.append(UInt8(ascii: "{"))
-    open()
-  }
+  @inlinable package mutating func beginObject() { begin(UInt8(ascii: "{")) }
 
   @inlinable package mutating func endObject() {
     precondition(!afterKey, "a key without its value")
-    flushLayout()
-    bytes.append(UInt8(ascii: "}"))
-    close()
+    end(UInt8(ascii: "}"))
   }
 
-  @inlinable package mutating func beginArray() {
-    beforeValue()
-    bytes.append(UInt8(ascii: "["))
-    open()
-  }
+  @inlinable package mutating func beginArray() { begin(UInt8(ascii: "[")) }
 
   @inlinable package mutating func endArray() {
     precondition(!afterKey, "a key inside an array")
+    end(UInt8(ascii: "]"))
+  }
+
+  /// Opens an object or an array with its bracket.
+  @inlinable @inline(__always) mutating func begin(_ bracket: UInt8) {
+    beforeValue()
+    bytes.append(bracket)
+    open()
+  }
+
+  /// Closes the innermost object or array with its bracket, after any layout that waits.
+  @inlinable @inline(__always) mutating func end(_ bracket: UInt8) {
     flushLayout()
-    bytes.append(UInt8(ascii: "]"))
+    bytes.append(bracket)
     close()
   }
 
@@ -341,6 +343,19 @@ package struct JSONWriter {
       any = true
     }
     if any { layout("\n") }
+    endArray()
+  }
+
+  /// An array of one object per element: `members` writes each element's members.
+  package mutating func arrayOfObjects<S: Sequence>(
+    _ elements: S, _ members: (inout JSONWriter, S.Element) -> Void
+  ) {
+    beginArray()
+    for e in elements {
+      beginObject()
+      members(&self, e)
+      endObject()
+    }
     endArray()
   }
 

@@ -24,12 +24,6 @@ package struct SystemError: Error, Equatable, Sendable, CustomStringConvertible 
   /// The `errno` of the failure (0 when the failure is not a system call's).
   package var code: Int32
 
-  package init(path: String, action: String, code: Int32) {
-    self.path = path
-    self.action = action
-    self.code = code
-  }
-
   /// "cannot create a temporary file in 'out': permission denied".
   package var message: String { code == 0 ? action : "\(action): \(errnoText(code))" }
   package var description: String { path.isEmpty ? message : "\(path): \(message)" }

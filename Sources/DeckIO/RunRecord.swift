@@ -17,15 +17,11 @@ package struct RunInput: Sendable, Equatable {
   /// Writes `inputs` as the next value of `w`: an array of `{"role","path","sha256"}` objects,
   /// as a run record and a deck's run header list them.
   package static func write(_ inputs: [RunInput], to w: inout JSONWriter) {
-    w.beginArray()
-    for input in inputs {
-      w.beginObject()
+    w.arrayOfObjects(inputs) { w, input in
       w.field("role", input.role)
       w.field("path", input.path)
       w.field("sha256", input.sha256)
-      w.endObject()
     }
-    w.endArray()
   }
 }
 

@@ -47,24 +47,33 @@ package enum ConfigFragment {
     } else {
       members.append((name, entry))
     }
+    return configFile { w in
+      w.layout("\n  ")
+      if let include {
+        w.key("include")
+        w.valueAsRead(include)
+        w.layout("\n  ")
+      }
+      w.key("strategies")
+      w.beginObject()
+      for member in members {
+        w.layout("\n    ")
+        w.key(member.key)
+        // An entry: one line written by `entry` or `compact`, both JSONWriters.
+        w.fragment(member.text)
+      }
+      w.layout("\n  ")
+      w.endObject()
+    }
+  }
+
+  /// A config file as menudeck writes one (this fragment, `import`'s menudeck.json): one object
+  /// whose members `members` writes, each on a line of its own two spaces in, and whose closing
+  /// brace ends the file on a line of its own.
+  package static func configFile(_ members: (inout JSONWriter) -> Void) -> String {
     var w = JSONWriter(style: .spaced)
     w.beginObject()
-    w.layout("\n  ")
-    if let include {
-      w.key("include")
-      w.valueAsRead(include)
-      w.layout("\n  ")
-    }
-    w.key("strategies")
-    w.beginObject()
-    for member in members {
-      w.layout("\n    ")
-      w.key(member.key)
-      // An entry: one line written by `entry` or `compact`, both JSONWriters.
-      w.fragment(member.text)
-    }
-    w.layout("\n  ")
-    w.endObject()
+    members(&w)
     w.layout("\n")
     w.endObject()
     w.layout("\n")

@@ -71,32 +71,28 @@ package enum ImportJob {
   /// The config written beside the catalog: paths relative to it.
   package static func config(_ dataSet: RealDataSet, catalog: String, history: String) -> String {
     let m = dataSet.mapping
-    var w = JSONWriter(style: .spaced)
-    w.beginObject()
-    w.layout("\n  ")
-    w.field("catalog", catalog)
-    w.layout("\n  ")
-    w.field("history", history)
-    w.layout("\n  ")
-    w.key("columns")
-    w.beginObject()
-    w.layout("\n    ")
-    w.key("map")
-    w.beginObject()
-    for f in ColumnMapping.Field.allCases {
-      if let column = m.columns[f] { w.field(f.rawValue, column) }
+    return ConfigFragment.configFile { w in
+      w.layout("\n  ")
+      w.field("catalog", catalog)
+      w.layout("\n  ")
+      w.field("history", history)
+      w.layout("\n  ")
+      w.key("columns")
+      w.beginObject()
+      w.layout("\n    ")
+      w.key("map")
+      w.beginObject()
+      for f in ColumnMapping.Field.allCases {
+        if let column = m.columns[f] { w.field(f.rawValue, column) }
+      }
+      w.endObject()
+      w.layout("\n    ")
+      w.field("right", m.right!.description)
+      w.layout("\n    ")
+      w.field("left", m.left!.description)
+      w.layout("\n  ")
+      w.endObject()
     }
-    w.endObject()
-    w.layout("\n    ")
-    w.field("right", m.right!.description)
-    w.layout("\n    ")
-    w.field("left", m.left!.description)
-    w.layout("\n  ")
-    w.endObject()
-    w.layout("\n")
-    w.endObject()
-    w.layout("\n")
-    return w.text
   }
 
   package static func join(_ directory: String, _ name: String) -> String {

@@ -70,38 +70,26 @@ extension ValidateJob {
     w.field("valid", bool: errors.isEmpty)
     w.field("exit_code", int: Int(exitCode))
     w.key("inputs")
-    w.beginArray()
-    for row in found.rows {
-      w.beginObject()
+    w.arrayOfObjects(found.rows) { w, row in
       w.field("input", row.input)
       w.field("path", row.path)
       w.field("status", row.status)
-      w.endObject()
     }
-    w.endArray()
     w.key("errors")
-    w.beginArray()
-    for error in errors {
-      w.beginObject()
+    w.arrayOfObjects(errors) { w, error in
       w.field("level", "error")
       w.field("code", error.code)
       w.field("exit_code", int: Int(error.exitCode))
       w.field("message", error.message)
       write(error.location, to: &w, column: true)
-      w.endObject()
     }
-    w.endArray()
     w.key("warnings")
-    w.beginArray()
-    for warning in found.warnings {
-      w.beginObject()
+    w.arrayOfObjects(found.warnings) { w, warning in
       w.field("level", "warning")
       w.field("code", warning.code)
       w.field("message", warning.message)
       write(warning.location, to: &w, column: false)
-      w.endObject()
     }
-    w.endArray()
     w.endObject()
     w.layout("\n")
     return w.text

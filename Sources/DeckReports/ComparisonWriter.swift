@@ -162,9 +162,7 @@ package enum ComparisonWriter {
       w.field("arm", series.arm)
       w.field("metric", series.metric)
       w.key("points")
-      w.beginArray()
-      for p in series.points {
-        w.beginObject()
+      w.arrayOfObjects(series.points) { w, p in
         w.field("day", p.day.description)
         w.key("value")
         writeNumber(p.value, count: count, to: &w)
@@ -172,9 +170,7 @@ package enum ComparisonWriter {
         writeNumber(p.lower, count: count, to: &w)
         w.key("upper")
         writeNumber(p.upper, count: count, to: &w)
-        w.endObject()
       }
-      w.endArray()
       w.endObject()
     }
     w.layout("\n")
@@ -183,16 +179,12 @@ package enum ComparisonWriter {
       w.beginObject()
       w.field("arm", top.arm)
       w.key("dishes")
-      w.beginArray()
-      for d in top.dishes {
-        w.beginObject()
+      w.arrayOfObjects(top.dishes) { w, d in
         w.field("id", d.id)
         w.field("name", d.name)
         w.field("category", d.category)
         w.field("count", int: d.count)
-        w.endObject()
       }
-      w.endArray()
       w.endObject()
     }
     w.layout("\n")

@@ -81,7 +81,7 @@ enum RealDataImportRun {
   static func summary(_ outcome: ImportJob.Outcome, _ request: ImportRequest)
     -> [(Severity, String)]
   {
-    let (imported, counts) = (outcome.imported, outcome.counts)
+    let (imported, counts, users) = (outcome.imported, outcome.counts.log, outcome.counts.users)
     let (dataSet, dir, out) = (request.dataSet, request.directory, request.out)
     let what = dataSet == .movielens ? "movie" : "restaurant"
     let categories = imported.categoryCounts
@@ -104,7 +104,7 @@ enum RealDataImportRun {
       "\(join(dir, dataSet.ratingsFile)): "
         + "\(plural(counts.right + counts.left + counts.neutral, "rating")): \(counts.right) right "
         + "('\(m.right!)'), \(counts.left) left ('\(m.left!)'), \(counts.neutral) neutral (not "
-        + "swipes); \(plural(counts.users, "user")) with a swipe"
+        + "swipes); \(plural(users, "user")) with a swipe"
         + (counts.untimed ? "; no times (every event at 1970-01-01T00:00)" : ""))
     if counts.unknownItemEvents > 0 {
       lines.append(

@@ -24,15 +24,9 @@ let sampleCommand = CommandSpec(
     }
     let seed = try args.value(SampleOptions.seed) ?? SampleData.defaultSeed
     let files = SampleData.files(seed: seed)
-    let paths = files.map { RealDataImportRun.join(out, $0.name) }
-    let outputs = try RunOutputs(
-      paths.map { (.out, $0) }, inputs: [], wait: OutputOptions.wait(args),
-      createDirectories: [.out], io: context.job)
-    defer { outputs.abort() }
-    for (file, path) in zip(files, paths) {
-      try outputs.write(Array(file.contents.utf8), to: .out, path: path)
-    }
-    try outputs.commit()
-    context.note("wrote \(paths.count) files to \(out)", code: "summary")
+    try RunOutputs.writeFolder(
+      files.map { (RealDataImportRun.join(out, $0.name), $0.contents) },
+      key: .out, wait: OutputOptions.wait(args), io: context.job)
+    context.note("wrote \(files.count) files to \(out)", code: "summary")
     return .success
   })

@@ -43,7 +43,9 @@ import Testing
       dataSet: .movielens, directory: "ml", out: "out", outKey: OutputKey("--out"))
     let outcome = try ImportJob.run(request, Self.io(in: dir))
     #expect(outcome.imported.items.count == 2)
-    #expect(outcome.counts.right == 1 && outcome.counts.left == 1 && outcome.counts.neutral == 1)
+    #expect(
+      outcome.counts.log.right == 1 && outcome.counts.log.left == 1
+        && outcome.counts.log.neutral == 1)
     #expect(try dir.names() == ["ml", "out"])
     let catalog = String(decoding: try dir.bytes("out/catalog.csv"), as: UTF8.self)
     #expect(catalog.hasPrefix("id,name,category,"))

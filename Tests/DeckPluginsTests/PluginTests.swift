@@ -1,9 +1,10 @@
-import DeckBase
 import DeckCore
 import DeckPlugins
 import DeckStrategies
 import Foundation
 import Testing
+
+@testable import DeckBase
 
 #if canImport(Glibc)
   import Glibc

@@ -149,14 +149,10 @@ package enum MultipleComparisons {
           w.field("arms", int: arms)
           w.field("metrics", int: metrics)
           w.key("identical")
-          w.beginArray()
-          for pair in identical {
-            w.beginObject()
+          w.arrayOfObjects(identical) { w, pair in
             w.field("arm", pair.arm)
             w.field("metric", pair.metric)
-            w.endObject()
           }
-          w.endArray()
           w.field("description", description)
           w.endObject()
         }))

@@ -91,18 +91,12 @@ package struct ImportedCatalog: Sendable {
   package var catalogCSV: String { SampleData.catalogCSV(items) }
 }
 
-/// Counts of a ratings log read with its data set's mapping.
+/// Counts of a ratings log read with its data set's mapping: the reader's (lines, right, left,
+/// neutral, swipes on items that are not in the imported catalog, no time column) and the users
+/// with a swipe.
 package struct RatingCounts: Sendable, Equatable {
-  package var lines = 0
-  package var right = 0
-  package var left = 0
-  package var neutral = 0
-  package var users = 0
-  /// Swipes on items that are not in the imported catalog.
-  package var unknownItemEvents = 0
-  package var untimed = false
-
-  package init() {}
+  package var log: EventReadStats
+  package var users: Int
 }
 
 /// Shared steps of the importers.
@@ -135,15 +129,7 @@ package enum RealData {
     var sink = CountingSink(catalog: catalog)
     let reader = EventReader(options: EventReaderOptions(columns: dataSet.mapping))
     let stats = try reader.read([EventSource(path: path, format: .csv)], into: &sink)
-    var counts = RatingCounts()
-    counts.lines = stats.lines
-    counts.right = stats.right
-    counts.left = stats.left
-    counts.neutral = stats.neutral
-    counts.users = sink.users.count
-    counts.unknownItemEvents = stats.unknownItemEvents
-    counts.untimed = stats.untimed
-    return counts
+    return RatingCounts(log: stats, users: sink.users.count)
   }
 
   /// A source file's bytes as UTF-8: as they are when they are valid UTF-8, else decoded as

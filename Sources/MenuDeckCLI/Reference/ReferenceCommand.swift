@@ -38,15 +38,9 @@ enum ReferenceRun {
       return .success
     }
     // The stale pages are replaced together, under their locks, like every command's outputs.
-    let paths = stale.map { RealDataImportRun.join(given, $0.path) }
-    let outputs = try RunOutputs(
-      paths.map { (.out, $0) }, inputs: [], wait: OutputOptions.wait(args),
-      createDirectories: [.out], io: context.job)
-    defer { outputs.abort() }
-    for (page, path) in zip(stale, paths) {
-      try outputs.write(Array(page.content.utf8), to: .out, path: path)
-    }
-    try outputs.commit()
+    try RunOutputs.writeFolder(
+      stale.map { (RealDataImportRun.join(given, $0.path), $0.content) },
+      key: .out, wait: OutputOptions.wait(args), io: context.job)
     context.note("\(pages.count) reference pages, \(stale.count) rewritten, in \(given)")
     return .success
   }
