@@ -8,15 +8,7 @@ import DeckStrategies
 package struct DeckRequest: Sendable {
   /// An output of the run: the key the command line declares it by, and its path as the user
   /// wrote it (nil: not given).
-  package struct Output: Sendable, Equatable {
-    package var key: OutputKey
-    package var path: String?
-
-    package init(_ key: OutputKey, _ path: String?) {
-      self.key = key
-      self.path = path
-    }
-  }
+  package typealias Output = RequestedOutput
 
   /// The config with the command line's paths, strategy, date, format, rules and log reading
   /// over it.

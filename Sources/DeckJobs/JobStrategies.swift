@@ -89,15 +89,3 @@ extension Strategies {
     return strategies
   }
 }
-
-/// An output a request names: the key the command line declared for it (beside its option)
-/// and its path as written ("-" is standard output; nil when it was not given).
-package struct RequestedOutput: Sendable, Equatable {
-  package var key: OutputKey
-  package var path: String?
-
-  package init(_ key: OutputKey, _ path: String?) {
-    self.key = key
-    self.path = path
-  }
-}

@@ -11,6 +11,18 @@ package struct OutputKey: Hashable, Sendable {
   package init(_ name: String) { self.name = name }
 }
 
+/// An output a request names: the key the command line declared for it (beside its option)
+/// and its path as written ("-" is standard output; nil when it was not given).
+package struct RequestedOutput: Sendable, Equatable {
+  package var key: OutputKey
+  package var path: String?
+
+  package init(_ key: OutputKey, _ path: String?) {
+    self.key = key
+    self.path = path
+  }
+}
+
 /// The files one run writes, as a command declares them: each output option with its path as
 /// the user wrote it ("-" is standard output), checked against the run's inputs and against each
 /// other, locked for the whole run, written to temporaries and replaced together by `commit()`.
