@@ -395,6 +395,12 @@ public struct ByteIndex: @unchecked Sendable {
   /// The key of `index` as a string.
   package func string(_ index: Int32) -> String { String(decoding: key(index), as: UTF8.self) }
 
+  /// The indices of the keys sorted by their bytes (`IDKey`'s order: byte by byte, a prefix
+  /// first), read in place.
+  package func indicesInKeyOrder() -> [Int32] {
+    (0..<Int32(held)).sorted { key($0).lexicographicallyPrecedes(key($1)) }
+  }
+
   /// `body` over the UTF-8 bytes of `id`.
   @inlinable @inline(__always)
   static func withBytes<R>(_ id: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {

@@ -158,21 +158,19 @@ public struct SHA256: Sendable {
           var f = f0
           var g = g0
           var h = hh
-          for t in 0..<64 {
-            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let ch = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ ch &+ k[t] &+ w[t]
-            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let maj = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ maj
-            h = g
-            g = f
-            f = e
-            e = d &+ t1
-            d = c
-            c = b
-            b = a
-            a = t1 &+ t2
+          // Eight rounds a step, each with the working variables in its turn's places: no
+          // shuffling of eight registers every round.
+          var t = 0
+          while t < 64 {
+            sha256Round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t])
+            sha256Round(h, a, b, &c, d, e, f, &g, k[t + 1] &+ w[t + 1])
+            sha256Round(g, h, a, &b, c, d, e, &f, k[t + 2] &+ w[t + 2])
+            sha256Round(f, g, h, &a, b, c, d, &e, k[t + 3] &+ w[t + 3])
+            sha256Round(e, f, g, &h, a, b, c, &d, k[t + 4] &+ w[t + 4])
+            sha256Round(d, e, f, &g, h, a, b, &c, k[t + 5] &+ w[t + 5])
+            sha256Round(c, d, e, &f, g, h, a, &b, k[t + 6] &+ w[t + 6])
+            sha256Round(b, c, d, &e, f, g, h, &a, k[t + 7] &+ w[t + 7])
+            t += 8
           }
           a0 &+= a
           b0 &+= b
@@ -195,6 +193,22 @@ public struct SHA256: Sendable {
     h6 = g0
     h7 = hh
   }
+}
+
+/// One round of FIPS 180-4 section 6.2.2 step 3, written so that the caller rotates the names
+/// instead of the values: `d` takes `d + T1` (the next `e`) and `h` takes `T1 + T2` (the next
+/// `a`). `kw` is the round's constant plus its schedule word. Ch and Maj in their two-operation
+/// forms: `g ^ (e & (f ^ g))` and `(a & b) ^ (c & (a ^ b))`.
+@inline(__always)
+private func sha256Round(
+  _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32, _ e: UInt32, _ f: UInt32,
+  _ g: UInt32, _ h: inout UInt32, _ kw: UInt32
+) {
+  let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+  let t1 = h &+ s1 &+ (g ^ (e & (f ^ g))) &+ kw
+  let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+  d &+= t1
+  h = t1 &+ s0 &+ ((a & b) ^ (c & (a ^ b)))
 }
 
 @inline(__always)

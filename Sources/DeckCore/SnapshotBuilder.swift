@@ -2,16 +2,15 @@
 /// Memory grows with distinct users, items and (user, item) pairs, never with the number of
 /// events.
 public struct SnapshotBuilder: Sendable {
-  /// Item ids by their UTF-8 bytes (`IDKey`'s rule) to their slots.
+  /// Item ids by their UTF-8 bytes (`IDKey`'s rule) to their slots; the ids themselves are
+  /// the index's keys (no second copy as strings: a million diners' ids are 16 MB of them).
   private var itemSlots = ByteIndex()
-  private var itemIDs: [String] = []
   private var itemRight: [Int64] = []
   private var itemLeft: [Int64] = []
   /// Per item: shown and right per position (index = position - 1).
   private var itemPositions: [[(shown: Int64, right: Int64)]] = []
   /// User ids by their UTF-8 bytes to their slots.
   private var userSlots = ByteIndex()
-  private var userIDs: [String] = []
   /// Per user: an open-addressing table of records keyed by item slot (item -1 = empty).
   private var tables: [RecordTable] = []
   private var firstDay: Int32?
@@ -25,7 +24,6 @@ public struct SnapshotBuilder: Sendable {
   public mutating func itemSlot(_ id: String) -> Int32 {
     let (s, inserted) = itemSlots.insert(id)
     if !inserted { return s }
-    itemIDs.append(id)
     itemRight.append(0)
     itemLeft.append(0)
     itemPositions.append([])
@@ -35,7 +33,6 @@ public struct SnapshotBuilder: Sendable {
   public mutating func userSlot(_ id: String) -> Int32 {
     let (s, inserted) = userSlots.insert(id)
     if !inserted { return s }
-    userIDs.append(id)
     tables.append(RecordTable())
     return s
   }
@@ -73,30 +70,27 @@ public struct SnapshotBuilder: Sendable {
 
   /// The snapshot in canonical order, listing `sources` as its ingested logs.
   public func build(sources: [HistorySnapshot.Source] = []) -> HistorySnapshot {
-    let order = itemIDs.indices.sorted {
-      itemIDs[$0].utf8.lexicographicallyPrecedes(itemIDs[$1].utf8)
-    }
-    var newIndex = [Int32](repeating: 0, count: itemIDs.count)
-    for (n, old) in order.enumerated() { newIndex[old] = Int32(n) }
-    let items = order.map { old in
-      HistorySnapshot.Item(
-        id: itemIDs[old], right: itemRight[old], left: itemLeft[old],
+    let order = itemSlots.indicesInKeyOrder()
+    var newIndex = [Int32](repeating: 0, count: order.count)
+    for (n, old) in order.enumerated() { newIndex[Int(old)] = Int32(n) }
+    let items = order.map { slot in
+      let old = Int(slot)
+      return HistorySnapshot.Item(
+        id: itemSlots.string(slot), right: itemRight[old], left: itemLeft[old],
         positions: itemPositions[old].enumerated().compactMap { p, c in
           c.shown == 0
             ? nil
             : HistorySnapshot.PositionCount(position: Int32(p + 1), shown: c.shown, right: c.right)
         })
     }
-    let userOrder = userIDs.indices.sorted {
-      userIDs[$0].utf8.lexicographicallyPrecedes(userIDs[$1].utf8)
-    }
-    let users = userOrder.compactMap { u -> HistorySnapshot.User? in
+    let users = userSlots.indicesInKeyOrder().compactMap { slot -> HistorySnapshot.User? in
+      let u = Int(slot)
       let list = tables[u].records.map { r -> HistorySnapshot.Record in
         var r = r
         r.item = newIndex[Int(r.item)]
         return r
       }.sorted { $0.item < $1.item }
-      return list.isEmpty ? nil : HistorySnapshot.User(id: userIDs[u], records: list)
+      return list.isEmpty ? nil : HistorySnapshot.User(id: userSlots.string(slot), records: list)
     }
     return HistorySnapshot(
       sources: sources.sorted { $0.sha256.utf8.lexicographicallyPrecedes($1.sha256.utf8) },

@@ -141,6 +141,21 @@ struct HashIndexTests {
     }
   }
 
+  @Test("a byte index lists its keys in byte order, as strings sort by their UTF-8 bytes")
+  func byteIndexKeyOrder() {
+    // Prefixes, an empty id, bytes above 0x7f (é, a combining accent: another string that
+    // Swift compares equal, a different id here), digits that sort differently as numbers.
+    let ids = Self.adversarialIDs() + ["", "e", "é", "e\u{301}", "z", "Z", "10", "9", "a\u{0}b"]
+    var stream = RandomStream(seed: 7)
+    let index = ByteIndex(ids.shuffled(using: &stream), fill: .quarter)
+    let listed = index.indicesInKeyOrder().map { index.string($0) }
+    var distinct: [IDKey: String] = [:]
+    for id in ids { distinct[IDKey(id)] = id }
+    let expected = distinct.values.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    #expect(listed.count == expected.count)
+    #expect(listed.map { Array($0.utf8) } == expected.map { Array($0.utf8) })
+  }
+
   @Test("an id set holds ids by their bytes")
   func idSet() {
     var set = IDSet(["caf\u{E9}", "b"])
