@@ -6,4 +6,11 @@ extension FileSystem {
     if directory.hasSuffix("/") { return directory + path }
     return directory + "/" + path
   }
+
+  /// The file `name` in `directory`: `name` alone in the working directory (`directory` empty
+  /// or "."), else the two joined by one "/".
+  package static func join(_ directory: String, _ name: String) -> String {
+    if directory.isEmpty || directory == "." { return name }
+    return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+  }
 }

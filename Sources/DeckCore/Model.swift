@@ -106,26 +106,11 @@ public struct Catalog: Sendable {
           item: n, message: "item '\(item.id)' is available until \(until), before \(from)")
       }
       indexByID[key] = Int32(n)
-      let c: Int32
-      let category = IDKey(item.category)
-      if let existing = categoryIndex[category] {
-        c = existing
-      } else {
-        c = Int32(categories.count)
-        categoryIndex[category] = c
-        categories.append(item.category)
-      }
-      itemCategory.append(c)
+      itemCategory.append(
+        Self.intern(item.category, IDKey(item.category), &categoryIndex, &categories))
       var t: [Int32] = []
       for tag in item.tags where !tag.isEmpty {
-        let ti: Int32
-        if let existing = tagIndex[tag] {
-          ti = existing
-        } else {
-          ti = Int32(tags.count)
-          tagIndex[tag] = ti
-          tags.append(tag)
-        }
+        let ti = Self.intern(tag, tag, &tagIndex, &tags)
         if !t.contains(ti) { t.append(ti) }
       }
       itemTags.append(t)
@@ -139,6 +124,18 @@ public struct Catalog: Sendable {
   }
 
   public var count: Int { items.count }
+
+  /// The dense index of `name` (told apart by `key`): its index in `names`, where a name not
+  /// met before is appended.
+  private static func intern<Key: Hashable>(
+    _ name: String, _ key: Key, _ index: inout [Key: Int32], _ names: inout [String]
+  ) -> Int32 {
+    if let existing = index[key] { return existing }
+    let i = Int32(names.count)
+    index[key] = i
+    names.append(name)
+    return i
+  }
 
   /// The catalog index of an item id: the item whose id has exactly these UTF-8 bytes (no
   /// Unicode normalisation, see `IDKey`), nil when there is none.

@@ -82,12 +82,7 @@ package enum CatalogReader {
   package static func parse(
     _ bytes: [UInt8], file: String, format: DocumentFormat, delimiter: CSVDelimiter = .comma
   ) throws(DeckIOError) -> Catalog {
-    let drafts: [Draft]
-    switch format {
-    case .json: drafts = try jsonItems(bytes, file: file)
-    case .csv: drafts = try csvItems(bytes, file: file, delimiter: delimiter)
-    }
-    return try finish(drafts, file: file)
+    try parse(bytes, file: file, format: format, delimiter: delimiter, collector: nil)
   }
 
   /// Parses catalog bytes like `parse`, but goes on after a bad item and returns every problem
@@ -96,20 +91,22 @@ package enum CatalogReader {
   package static func check(
     _ bytes: [UInt8], file: String, format: DocumentFormat, delimiter: CSVDelimiter = .comma
   ) -> (catalog: Catalog?, errors: [DeckIOError]) {
-    let collector = ErrorCollector()
-    do throws(DeckIOError) {
-      let drafts: [Draft]
-      switch format {
-      case .json: drafts = try jsonItems(bytes, file: file, collector: collector)
-      case .csv:
-        drafts = try csvItems(bytes, file: file, delimiter: delimiter, collector: collector)
-      }
-      let catalog = try finish(drafts, file: file, collector: collector)
-      return (catalog, [])
-    } catch {
-      if !collector.errors.contains(error) { collector.errors.append(error) }
-      return (nil, collector.errors)
+    ErrorCollector.check { collector throws(DeckIOError) in
+      try parse(bytes, file: file, format: format, delimiter: delimiter, collector: collector)
     }
+  }
+
+  /// `parse`, keeping the errors of bad items in `collector` when there is one.
+  static func parse(
+    _ bytes: [UInt8], file: String, format: DocumentFormat, delimiter: CSVDelimiter,
+    collector: ErrorCollector?
+  ) throws(DeckIOError) -> Catalog {
+    let drafts: [Draft]
+    switch format {
+    case .json: drafts = try jsonItems(bytes, file: file, collector: collector)
+    case .csv: drafts = try csvItems(bytes, file: file, delimiter: delimiter, collector: collector)
+    }
+    return try finish(drafts, file: file, collector: collector)
   }
 
   /// Parses catalog text (convenient for tests and tools).
@@ -136,12 +133,11 @@ package enum CatalogReader {
     var firstByID: [IDKey: SourceLocation] = [:]
     for d in drafts {
       if let first = firstByID[IDKey(d.item.id)] {
-        let error = DeckIOError.malformed(
-          d.idLocation,
-          message: "duplicate id '\(d.item.id)' (first used on line \(first.line)); "
-            + "ids must be unique")
-        guard let collector else { throw error }
-        collector.errors.append(error)
+        try ErrorCollector.keep(
+          .malformed(
+            d.idLocation,
+            message: "duplicate id '\(d.item.id)' (first used on line \(first.line)); "
+              + "ids must be unique"), in: collector)
         continue
       }
       firstByID[IDKey(d.item.id)] = d.idLocation
@@ -164,17 +160,9 @@ package enum CatalogReader {
   {
     let elements = try JSONParser.parse(bytes, file: file).listOrWrapped(
       key: "items", of: "items", article: "an", in: "the catalog object")
-    var drafts: [Draft] = []
-    drafts.reserveCapacity(elements.count)
-    for (n, v) in elements.enumerated() {
-      do throws(DeckIOError) {
-        drafts.append(try jsonItem(v, number: n + 1))
-      } catch {
-        guard let collector else { throw error }
-        collector.errors.append(error)
-      }
+    return try ErrorCollector.each(elements.enumerated(), collector) { n, v throws(DeckIOError) in
+      try jsonItem(v, number: n + 1)
     }
-    return drafts
   }
 
   static func jsonItem(_ v: JSONValue, number n: Int) throws(DeckIOError) -> Draft {
@@ -255,17 +243,9 @@ package enum CatalogReader {
   ) throws(DeckIOError) -> [Draft] {
     let table = try CSVParser.parse(bytes, file: file, delimiter: delimiter)
     let columns = try CSVItemColumns(table)
-    var drafts: [Draft] = []
-    drafts.reserveCapacity(table.records.count)
-    for r in table.records {
-      do throws(DeckIOError) {
-        drafts.append(try CSVItemRow(record: r, table: table, columns: columns).draft(file: file))
-      } catch {
-        guard let collector else { throw error }
-        collector.errors.append(error)
-      }
+    return try ErrorCollector.each(table.records, collector) { r throws(DeckIOError) in
+      try CSVItemRow(record: r, table: table, columns: columns).draft(file: file)
     }
-    return drafts
   }
 }
 
@@ -448,7 +428,44 @@ func parseDecimal(_ text: String) -> Double? {
   return d
 }
 
-/// Collects per-record errors for `check`.
+/// Collects per-record errors for `check`: a check goes on after a bad item or user; a parse
+/// (no collector) stops at the first.
 final class ErrorCollector {
   var errors: [DeckIOError] = []
+
+  /// What `body` returns with a collector when it kept no error; else nil and every error, in
+  /// the order found (the one `body` threw last, unless kept already).
+  static func check<T>(_ body: (ErrorCollector) throws(DeckIOError) -> T) -> (T?, [DeckIOError]) {
+    let collector = ErrorCollector()
+    do throws(DeckIOError) {
+      return (try body(collector), [])
+    } catch {
+      if !collector.errors.contains(error) { collector.errors.append(error) }
+      return (nil, collector.errors)
+    }
+  }
+
+  /// Keeps `error` in `collector`, or throws it without one.
+  static func keep(_ error: DeckIOError, in collector: ErrorCollector?) throws(DeckIOError) {
+    guard let collector else { throw error }
+    collector.errors.append(error)
+  }
+
+  /// `record` of each of `records`, in order; the error of a bad one is kept in `collector`
+  /// (and the record left out), or thrown without one.
+  static func each<S: Sequence, T>(
+    _ records: S, _ collector: ErrorCollector?,
+    _ record: (S.Element) throws(DeckIOError) -> T
+  ) throws(DeckIOError) -> [T] {
+    var out: [T] = []
+    out.reserveCapacity(records.underestimatedCount)
+    for r in records {
+      do throws(DeckIOError) {
+        out.append(try record(r))
+      } catch {
+        try keep(error, in: collector)
+      }
+    }
+    return out
+  }
 }

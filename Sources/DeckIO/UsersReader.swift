@@ -52,14 +52,8 @@ package enum UsersReader {
   package static func check(
     _ bytes: [UInt8], file: String, format: DocumentFormat, delimiter: CSVDelimiter = .comma
   ) -> (users: [UserProfile]?, errors: [DeckIOError]) {
-    let collector = ErrorCollector()
-    do throws(DeckIOError) {
-      let users = try parse(
-        bytes, file: file, format: format, delimiter: delimiter, collector: collector)
-      return (users, [])
-    } catch {
-      if !collector.errors.contains(error) { collector.errors.append(error) }
-      return (nil, collector.errors)
+    ErrorCollector.check { collector throws(DeckIOError) in
+      try parse(bytes, file: file, format: format, delimiter: delimiter, collector: collector)
     }
   }
 
@@ -95,12 +89,11 @@ package enum UsersReader {
       let (index, inserted) = ids.insert(user.id)
       if !inserted {
         let first = firstAt[Int(index)]
-        let error = DeckIOError.malformed(
-          at,
-          message: "duplicate user id '\(user.id)' (first used on line \(first.line)); "
-            + "ids must be unique")
-        guard let collector else { throw error }
-        collector.errors.append(error)
+        try ErrorCollector.keep(
+          .malformed(
+            at,
+            message: "duplicate user id '\(user.id)' (first used on line \(first.line)); "
+              + "ids must be unique"), in: collector)
         continue
       }
       firstAt.append(at)
@@ -120,17 +113,9 @@ package enum UsersReader {
   {
     let elements = try JSONParser.parse(bytes, file: file).listOrWrapped(
       key: "users", of: "users", in: "the users object")
-    var out: [(UserProfile, SourceLocation)] = []
-    out.reserveCapacity(elements.count)
-    for (n, v) in elements.enumerated() {
-      do throws(DeckIOError) {
-        out.append(try jsonUser(v, number: n + 1))
-      } catch {
-        guard let collector else { throw error }
-        collector.errors.append(error)
-      }
+    return try ErrorCollector.each(elements.enumerated(), collector) { n, v throws(DeckIOError) in
+      try jsonUser(v, number: n + 1)
     }
-    return out
   }
 
   static func jsonUser(_ v: JSONValue, number n: Int) throws(DeckIOError)
@@ -159,23 +144,17 @@ package enum UsersReader {
     let dietsCol = table.column("diets")
     let allergensCol = table.column("allergens")
     let dislikedCol = table.column("disliked_categories")
-    var out: [(UserProfile, SourceLocation)] = []
-    out.reserveCapacity(table.records.count)
-    for r in table.records {
+    return try ErrorCollector.each(table.records, collector) { r throws(DeckIOError) in
       func list(_ col: Int?) -> [String] { col.map { normalisedList(splitList(r[$0])) } ?? [] }
       let id = trimWhitespace(r[idCol])
       let at = table.location(r, idCol)
       if id.isEmpty {
-        let error = DeckIOError.malformed(at, message: "empty user id; every user needs an id")
-        guard let collector else { throw error }
-        collector.errors.append(error)
-        continue
+        throw .malformed(at, message: "empty user id; every user needs an id")
       }
       let user = UserProfile(
         id: id, diets: list(dietsCol), allergens: list(allergensCol),
         dislikedCategories: list(dislikedCol))
-      out.append((user, at))
+      return (user, at)
     }
-    return out
   }
 }

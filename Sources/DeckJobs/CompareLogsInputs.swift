@@ -14,17 +14,10 @@ extension CompareLogs {
     _ maker: any StrategyMaking
   ) throws -> Setup {
     let config = request.config
-    let delimiters = given.settings.delimiters
-    let (catalog, catalogHash) = try Inputs.loadCatalog(
-      given.catalogPath, io, delimiter: delimiters.catalog)
-    var inputs = RunInputs.config(config)
-    inputs.append(RunInput(role: "catalog", path: given.catalogPath, sha256: catalogHash))
-    var profiles: [IDKey: UserProfile] = [:]
-    if let path = given.usersPath {
-      let (users, usersHash) = try Inputs.loadUsers(path, io, delimiter: delimiters.users)
-      inputs.append(RunInput(role: "users", path: path, sha256: usersHash))
-      for u in users { profiles[IDKey(u.id)] = u }
-    }
+    let (catalog, profiles, loaded) = try Inputs.catalogAndProfiles(
+      config, catalogPath: given.catalogPath, usersPath: given.usersPath,
+      given.settings.delimiters, io)
+    var inputs = loaded
     let builder = try Inputs.deckBuilder(catalog, given.rules, config)
     let hashedRuns = try readRuns(given.runs, io)
     inputs += hashedRuns.map { RunInput(role: "run", path: $0.run.file, sha256: $0.hash) }
@@ -185,19 +178,16 @@ extension CompareLogs {
   static func judgedDiners(_ sink: LogSplitSink, deckDate: DeckDate) throws -> [(
     user: String, relevant: [Int32]
   )] {
-    let judged = sink.heldOut.judged
-    guard judged.isEmpty else { return judged }
-    let last =
-      sink.lastDay.map { " (the last event is dated \(DeckDate(daysSinceEpoch: $0)))" } ?? ""
-    let advice: String
-    switch sink.split {
-    case .date: advice = "choose an earlier --split\(last)"
-    case .holdout: advice = "choose a larger --holdout"
+    try sink.judgedDiners(
+      in: "evaluation period (\(sink.split.describe(deckDate)))", nothingTo: "evaluate"
+    ) {
+      let last =
+        sink.lastDay.map { " (the last event is dated \(DeckDate(daysSinceEpoch: $0)))" } ?? ""
+      return switch sink.split {
+      case .date: "choose an earlier --split\(last)"
+      case .holdout: "choose a larger --holdout"
+      }
     }
-    throw JobError(
-      .dataError,
-      "no diner swiped right in the evaluation period (\(sink.split.describe(deckDate))):"
-        + " nothing to evaluate; \(advice)")
   }
 
 }

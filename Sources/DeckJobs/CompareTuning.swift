@@ -50,34 +50,13 @@ package struct CompareTuning: Sendable {
   ) throws -> (
     arms: [LogEvaluation.Arm], named: [NamedStrategy], parameters: [ReportParameter]
   ) {
-    let history = try validation.training.build()
-    let judged = validation.heldOut.judged
-    guard !judged.isEmpty else {
-      let advice: String
-      switch cut {
-      case .days: advice = "give more --validation-days, or a later --split"
-      case .fraction: advice = "give a larger --validation-fraction"
-      }
-      throw JobError(
-        .dataError,
-        "--tune: no diner swiped right in the validation (\(validationText)): nothing to tune on;"
-          + " \(advice)")
-    }
-    if validation.trainingEvents == 0 {
-      io.diagnostics.warning(
-        "--tune: no training event before the validation (\(validationText)): every setting"
-          + " learned nothing; give fewer --validation-days",
-        code: "no_training_events", location: nil)
-    }
     var rules = setup.builder.rules
     rules.size = max(rules.size, cutoffs[cutoffs.count - 1])
-    let builder = try Inputs.deckBuilder(setup.catalog, rules, config)
-    let check = TuningValidation(
-      catalog: setup.catalog,
-      diners: judged.map { setup.profiles[IDKey($0.user)] ?? UserProfile(id: $0.user) },
-      relevant: judged.map(\.relevant), history: history, builder: builder, cutoffs: cutoffs,
-      seed: LogEvaluation.targetSeed(runSeed: setup.seed), date: validation.deckDate,
-      jobs: setup.jobs)
+    let check = try TuningValidation(
+      validation, cut: cut, validationText: validationText, prefix: "--tune: ",
+      catalog: setup.catalog, profiles: setup.profiles,
+      builder: Inputs.deckBuilder(setup.catalog, rules, config), cutoffs: cutoffs,
+      runSeed: setup.seed, jobs: setup.jobs, io)
     var tunedArms: [LogEvaluation.Arm] = []
     var tunedNamed: [NamedStrategy] = []
     var won: [(arm: String, text: String)] = []
@@ -121,7 +100,7 @@ package struct CompareTuning: Sendable {
       ReportParameter(
         name: "tuning",
         value:
-          "\(metric) on the validation, \(validationText), \(TextLayout.plural(judged.count, "diner"))"
+          "\(metric) on the validation, \(validationText), \(TextLayout.plural(check.diners.count, "diner"))"
       ),
       ReportParameter.perArm("tuned", texts: won),
       ReportParameter(

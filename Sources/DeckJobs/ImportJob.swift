@@ -95,9 +95,9 @@ package enum ImportJob {
     }
   }
 
+  /// `name` in `directory` (`FileSystem.join`), as the command's summary names the files.
   package static func join(_ directory: String, _ name: String) -> String {
-    if directory.isEmpty || directory == "." { return name }
-    return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    FileSystem.join(directory, name)
   }
 
   /// `target` relative to the directory `base` (both absolute); `target` itself when they share

@@ -447,13 +447,7 @@ package enum Inputs {
     for path in paths {
       let opened = Paths.open(path, io)
       var perFile = options
-      if let handler {
-        perFile.onReject = { reject throws(DeckIOError) in
-          var named = reject
-          named.error = reject.error.naming(opened, as: path)
-          try handler(named)
-        }
-      }
+      perFile.onReject = naming(handler, opened, as: path)
       let reader = EventReader(options: perFile)
       let one: EventReadStats
       if path == "-" && io.standardInput.fileDescriptor == nil {
@@ -501,11 +495,8 @@ package enum Inputs {
   ) throws -> EventReader.SnapshotRead {
     try readingInParts(path, settings, io, onReject: handler) {
       reader, opened, format throws(DeckIOError) in
-      let read = try reader.readSnapshot(
+      try reader.readSnapshot(
         path: opened, format: format, cutoff: cutoff, catalog: catalog, jobs: jobs)
-      return (read, read.stats)
-    } named: { read, stats in
-      read.stats = stats
     }
   }
 
@@ -519,34 +510,23 @@ package enum Inputs {
   ) throws -> EventReader.PartsRead<R> {
     try readingInParts(path, settings, io, onReject: handler) {
       reader, opened, format throws(DeckIOError) in
-      let read = try reader.readInParts(
-        path: opened, format: format, jobs: jobs, sink: sink, finish: finish)
-      return (read, read.stats)
-    } named: { read, stats in
-      read.stats = stats
+      try reader.readInParts(path: opened, format: format, jobs: jobs, sink: sink, finish: finish)
     }
   }
 
   /// `read` with a reader of the run's options (rejects named as the user named the log), its
   /// errors and counts named so too, and the notes of a mapped log.
-  private static func readingInParts<T>(
+  private static func readingInParts<T: ReadInParts>(
     _ path: String, _ settings: RunSettings, _ io: JobIO,
     onReject handler: ((EventReject) throws(DeckIOError) -> Void)?,
-    _ read: (EventReader, String, EventFormat) throws(DeckIOError) -> (T, EventReadStats),
-    named: (inout T, EventReadStats) -> Void
+    _ read: (EventReader, String, EventFormat) throws(DeckIOError) -> T
   ) throws -> T {
     let opened = Paths.open(path, io)
     guard let format = EventFormat.forPath(opened) else {
       throw JobError(.software, "\(path): read in parts without a log's extension")
     }
     var options = settings.readerOptions
-    if let handler {
-      options.onReject = { reject throws(DeckIOError) in
-        var named = reject
-        named.error = reject.error.naming(opened, as: path)
-        try handler(named)
-      }
-    }
+    options.onReject = naming(handler, opened, as: path)
     // A log read in parts is hashed on a thread of its own meanwhile (the parts are read out
     // of order; the hash needs the bytes in order).
     let hashing =
@@ -559,20 +539,19 @@ package enum Inputs {
         }
       } : nil
     var result: T
-    var raw: EventReadStats
     do {
-      (result, raw) = try read(EventReader(options: options), opened, format)
+      result = try read(EventReader(options: options), opened, format)
     } catch {
       _ = hashing?.wait()
       throw error.naming(opened, as: path)
     }
     if let hashing {
       let (hash, _) = try hashing.wait().get()
-      for n in raw.files.indices { raw.files[n].sha256 = hash }
+      for n in result.stats.files.indices { result.stats.files[n].sha256 = hash }
     }
     var stats = EventReadStats()
-    stats.merge(raw, displayName: path)
-    named(&result, stats)
+    stats.merge(result.stats, displayName: path)
+    result.stats = stats
     if let mapping = options.columns {
       for file in stats.files {
         for note in mappedLogNotes(file, mapping, name: path) {
@@ -581,6 +560,19 @@ package enum Inputs {
       }
     }
     return result
+  }
+
+  /// `handler` with each reject's error naming the log `opened` as the user named it (`path`);
+  /// nil without a handler.
+  private static func naming(
+    _ handler: ((EventReject) throws(DeckIOError) -> Void)?, _ opened: String, as path: String
+  ) -> ((EventReject) throws(DeckIOError) -> Void)? {
+    guard let handler else { return nil }
+    return { reject throws(DeckIOError) in
+      var named = reject
+      named.error = reject.error.naming(opened, as: path)
+      try handler(named)
+    }
   }
 
   /// Whether `path` is a log that `readLogInParts` reads in more than one part: a regular
@@ -642,3 +634,12 @@ package enum Inputs {
     return (hash.hexDigest(), size)
   }
 }
+
+/// What a log read in parts returns: its counts, which `Inputs.readLogInParts` names as the user
+/// named the log.
+private protocol ReadInParts {
+  var stats: EventReadStats { get set }
+}
+
+extension EventReader.SnapshotRead: ReadInParts {}
+extension EventReader.PartsRead: ReadInParts {}

@@ -168,17 +168,9 @@ package enum TuneJob {
   }
 
   static func load(_ request: TuneRequest, _ io: JobIO) throws -> Loaded {
-    let delimiters = request.settings.delimiters
-    let (catalog, catalogHash) = try Inputs.loadCatalog(
-      request.catalogPath, io, delimiter: delimiters.catalog)
-    var inputs = RunInputs.config(request.config)
-    inputs.append(RunInput(role: "catalog", path: request.catalogPath, sha256: catalogHash))
-    var profiles: [IDKey: UserProfile] = [:]
-    if let path = request.usersPath {
-      let (users, usersHash) = try Inputs.loadUsers(path, io, delimiter: delimiters.users)
-      inputs.append(RunInput(role: "users", path: path, sha256: usersHash))
-      for u in users { profiles[IDKey(u.id)] = u }
-    }
+    let (catalog, profiles, inputs) = try Inputs.catalogAndProfiles(
+      request.config, catalogPath: request.catalogPath, usersPath: request.usersPath,
+      request.settings.delimiters, io)
     let builder = try Inputs.deckBuilder(catalog, request.rules, request.config)
     return Loaded(catalog: catalog, profiles: profiles, builder: builder, inputs: inputs)
   }
@@ -187,31 +179,10 @@ package enum TuneJob {
   static func validation(
     _ sink: LogSplitSink, _ request: TuneRequest, _ loaded: Loaded, _ io: JobIO
   ) throws -> TuningValidation {
-    let history = try sink.training.build()
-    let judged = sink.heldOut.judged
-    guard !judged.isEmpty else {
-      let advice: String
-      switch request.cut {
-      case .days: advice = "give more --validation-days, or a later --split"
-      case .fraction: advice = "give a larger --validation-fraction"
-      }
-      throw JobError(
-        .dataError,
-        "no diner swiped right in the validation (\(request.validationText)): nothing to tune"
-          + " on; \(advice)")
-    }
-    if sink.trainingEvents == 0 {
-      io.diagnostics.warning(
-        "no training event before the validation (\(request.validationText)): every setting"
-          + " learned nothing; give fewer --validation-days",
-        code: "no_training_events", location: nil)
-    }
-    return TuningValidation(
-      catalog: loaded.catalog,
-      diners: judged.map { loaded.profiles[IDKey($0.user)] ?? UserProfile(id: $0.user) },
-      relevant: judged.map(\.relevant), history: history, builder: loaded.builder,
-      cutoffs: request.cutoffs, seed: LogEvaluation.targetSeed(runSeed: request.seed),
-      date: sink.deckDate, jobs: request.jobs)
+    try TuningValidation(
+      sink, cut: request.cut, validationText: request.validationText, catalog: loaded.catalog,
+      profiles: loaded.profiles, builder: loaded.builder, cutoffs: request.cutoffs,
+      runSeed: request.seed, jobs: request.jobs, io)
   }
 
   /// The candidate whose options are the strategy's as configured, if the grid holds it: the

@@ -136,30 +136,19 @@ package enum ComparisonWriter {
     w.key("metrics")
     w.arrayOfLines(report.metrics) { w, m in writeMetric(m, to: &w) }
     w.layout("\n")
-    w.key("arms")
-    w.arrayOfLines(report.arms) { w, arm in
-      w.beginObject()
-      w.field("arm", arm.arm)
+    perArm("arms", report.arms, \.arm, to: &w) { w, arm in
       w.key("estimates")
       writeEstimates(report.metrics, arm.estimates, difference: nil, to: &w)
-      w.endObject()
     }
     w.layout("\n")
-    w.key("differences")
-    w.arrayOfLines(report.differences) { w, d in
-      w.beginObject()
-      w.field("arm", d.arm)
+    perArm("differences", report.differences, \.arm, to: &w) { w, d in
       w.field("baseline", d.baseline)
       w.key("estimates")
       writeEstimates(report.metrics, d.estimates, difference: d, to: &w)
-      w.endObject()
     }
     w.layout("\n")
-    w.key("daily")
-    w.arrayOfLines(report.daily) { w, series in
+    perArm("daily", report.daily, \.arm, to: &w) { w, series in
       let count = report.metrics.first { $0.name == series.metric }?.isCount ?? false
-      w.beginObject()
-      w.field("arm", series.arm)
       w.field("metric", series.metric)
       w.key("points")
       w.arrayOfObjects(series.points) { w, p in
@@ -171,13 +160,9 @@ package enum ComparisonWriter {
         w.key("upper")
         writeNumber(p.upper, count: count, to: &w)
       }
-      w.endObject()
     }
     w.layout("\n")
-    w.key("top_dishes")
-    w.arrayOfLines(report.topDishes) { w, top in
-      w.beginObject()
-      w.field("arm", top.arm)
+    perArm("top_dishes", report.topDishes, \.arm, to: &w) { w, top in
       w.key("dishes")
       w.arrayOfObjects(top.dishes) { w, d in
         w.field("id", d.id)
@@ -185,7 +170,6 @@ package enum ComparisonWriter {
         w.field("category", d.category)
         w.field("count", int: d.count)
       }
-      w.endObject()
     }
     w.layout("\n")
     w.key("notes")
@@ -193,6 +177,21 @@ package enum ComparisonWriter {
     w.endObject()
     w.layout("\n")
     return w.text
+  }
+
+  /// The member `key`: an array of one object per line, each an arm's: `"arm"` first, then
+  /// what `members` writes.
+  private static func perArm<S: Sequence>(
+    _ key: String, _ elements: S, _ arm: KeyPath<S.Element, String>, to w: inout JSONWriter,
+    _ members: (inout JSONWriter, S.Element) -> Void
+  ) {
+    w.key(key)
+    w.arrayOfLines(elements) { w, e in
+      w.beginObject()
+      w.field("arm", e[keyPath: arm])
+      members(&w, e)
+      w.endObject()
+    }
   }
 
   private static func writeMetric(_ m: MetricSpec, to w: inout JSONWriter) {

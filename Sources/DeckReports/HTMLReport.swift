@@ -560,16 +560,10 @@ package enum HTMLReport {
       if arm.arm == report.baseline { s += "<span class=\"tag\">baseline</span>" }
       s += "</th>"
     }
-    s += "</tr>\n</thead>\n<tbody>\n"
-    for (n, metric) in report.metrics.enumerated() {
-      s += "<tr><th scope=\"row\">" + metricLabel(metric) + "</th>"
-      for arm in report.arms {
-        let e = ReportText.estimate(arm.estimates, n)
-        s += "<td>" + h(ReportText.estimateText(e, count: metric.isCount)) + "</td>"
-      }
-      s += "</tr>\n"
+    s += metricRows(report, report.arms) { arm, n, metric in
+      let e = ReportText.estimate(arm.estimates, n)
+      return "<td>" + h(ReportText.estimateText(e, count: metric.isCount)) + "</td>"
     }
-    s += "</tbody>\n</table>\n</div>\n"
     if !report.differences.isEmpty {
       s += "<h3>Differences</h3>\n"
       s += "<p class=\"help\">Each arm minus the baseline, value [lower, upper] at "
@@ -588,23 +582,31 @@ package enum HTMLReport {
         s += "<th scope=\"col\" class=\"group\">difference</th><th scope=\"col\">p</th>"
         s += "<th scope=\"col\">Holm</th>"
       }
-      s += "</tr>\n</thead>\n<tbody>\n"
-      for (n, metric) in report.metrics.enumerated() {
-        s += "<tr><th scope=\"row\">" + metricLabel(metric) + "</th>"
-        for d in report.differences {
-          let e = ReportText.estimate(d.estimates, n)
-          let significant = ReportSummary.verdict(report, d, metric: n) != .notSignificant
-          s += "<td class=\"group\">"
-          s += h(ReportText.estimateText(e, count: metric.isCount, signed: true)) + "</td>"
-          s += "<td>" + h(PValue.text(ArmDifference.at(d.pValues, n))) + "</td>"
-          s += significant ? "<td class=\"significant\">" : "<td>"
-          s += h(PValue.text(ArmDifference.at(d.pHolm, n))) + "</td>"
-        }
-        s += "</tr>\n"
+      s += metricRows(report, report.differences) { d, n, metric in
+        let e = ReportText.estimate(d.estimates, n)
+        let significant = ReportSummary.verdict(report, d, metric: n) != .notSignificant
+        return "<td class=\"group\">"
+          + h(ReportText.estimateText(e, count: metric.isCount, signed: true)) + "</td>"
+          + "<td>" + h(PValue.text(ArmDifference.at(d.pValues, n))) + "</td>"
+          + (significant ? "<td class=\"significant\">" : "<td>")
+          + h(PValue.text(ArmDifference.at(d.pHolm, n))) + "</td>"
       }
-      s += "</tbody>\n</table>\n</div>\n"
     }
     return s + "</section>\n"
+  }
+
+  /// The rest of a table whose header row is written: its body, a row per metric (its label,
+  /// then the `cells` of each of `columns` for it), and the table's end.
+  private static func metricRows<C>(
+    _ report: ComparisonReport, _ columns: [C], _ cells: (C, Int, MetricSpec) -> String
+  ) -> String {
+    var s = "</tr>\n</thead>\n<tbody>\n"
+    for (n, metric) in report.metrics.enumerated() {
+      s += "<tr><th scope=\"row\">" + metricLabel(metric) + "</th>"
+      for column in columns { s += cells(column, n, metric) }
+      s += "</tr>\n"
+    }
+    return s + "</tbody>\n</table>\n</div>\n"
   }
 
   /// A metric's name in a row header, with its direction's arrow and its definition in a

@@ -161,8 +161,8 @@ package enum RealData {
   static func table(_ source: Source, _ name: String, what: String, notes: inout [String])
     throws(DeckIOError) -> CSVTable
   {
-    let path = join(source.directory, name)
-    let shown = join(source.shown, name)
+    let path = FileSystem.join(source.directory, name)
+    let shown = FileSystem.join(source.shown, name)
     let raw: [UInt8]
     do {
       raw = try TextInput.readBytes(path: path, what: what)
@@ -182,11 +182,6 @@ package enum RealData {
   /// "1 movie", "2 movies".
   package static func plural(_ n: Int, _ noun: String, _ plural: String? = nil) -> String {
     TextLayout.plural(n, noun, plural)
-  }
-
-  static func join(_ directory: String, _ name: String) -> String {
-    if directory.isEmpty || directory == "." { return name }
-    return directory.hasSuffix("/") ? directory + name : directory + "/" + name
   }
 
   /// A trimmed cell; nil when empty or the sources' missing-value mark `?`.
