@@ -17,18 +17,6 @@ package struct CompareRequest: Sendable {
     case logs(CompareLogsRequest)
   }
 
-  /// One output of the run: the key the command declared it under and the path given (nil:
-  /// not given; `--trec`'s is a directory).
-  package struct Output: Sendable {
-    package var key: OutputKey
-    package var path: String?
-
-    package init(_ key: OutputKey, _ path: String?) {
-      self.key = key
-      self.path = path
-    }
-  }
-
   package var config: MenuDeckConfig
   package var mode: Mode
   /// The compared strategies as named on the command line, and their configurations (with
@@ -37,49 +25,41 @@ package struct CompareRequest: Sendable {
   package var strategies: [NamedStrategy]
   /// `--fallback`: the strategy of the diners whose strategy (a plugin) fails.
   package var fallback: NamedStrategy?
-  package var format: ComparisonFormat
+  package var format = ComparisonFormat.table
   /// `--resamples`, `--permutations`, `--level` and the seed of the bootstrap.
-  package var resampling: ResamplingOptions
+  package var resampling = ResamplingOptions()
   /// Whether `--permutations` was given (else they are chosen for the report's family).
-  package var permutationsGiven: Bool
+  package var permutationsGiven = false
   /// `--baseline`: the strategy (or `--run`) every other is compared with.
   package var baseline: String?
-  /// The comparison (standard output when not given), the HTML report, the per-diner CSV and
-  /// the TREC directory.
-  package var out: Output
-  package var report: Output
-  package var perDiner: Output
-  package var trec: Output
-  /// The files the run reads, that no output may replace: the option (or role) that names
-  /// each, and its path.
-  package var inputs: [(option: String, path: String)]
-  /// `--wait`: how long to wait for another run's lock on an output.
-  package var wait: Double
+  /// The comparison (standard output when not given), the HTML report and the per-diner CSV,
+  /// under the keys `out`, `report` and `perDiner`; the files the run reads, which no output
+  /// may replace; `--wait`. The job adds the TREC files of a comparison on logs under `trec`
+  /// (the directory is made).
+  package var outputs: OutputPlan
+  package var out: OutputKey
+  package var report: OutputKey
+  package var perDiner: OutputKey
+  package var trec: OutputKey
   /// The run header's command, version and arguments; the job adds the inputs and settings.
   package var run: RunRecord
 
   package init(
     config: MenuDeckConfig, mode: Mode, names: [String], strategies: [NamedStrategy],
-    fallback: NamedStrategy?, format: ComparisonFormat, resampling: ResamplingOptions,
-    permutationsGiven: Bool, baseline: String?, out: Output, report: Output, perDiner: Output,
-    trec: Output, inputs: [(option: String, path: String)], wait: Double, run: RunRecord
+    out: RequestedOutput, report: RequestedOutput, perDiner: RequestedOutput, trec: OutputKey,
+    plan: OutputPlan = OutputPlan(), run: RunRecord
   ) {
     self.config = config
     self.mode = mode
     self.names = names
     self.strategies = strategies
-    self.fallback = fallback
-    self.format = format
-    self.resampling = resampling
-    self.permutationsGiven = permutationsGiven
-    self.baseline = baseline
-    self.out = out
-    self.report = report
-    self.perDiner = perDiner
-    self.trec = trec
-    self.inputs = inputs
-    self.wait = wait
     self.run = run
+    outputs = plan.writing([out, report, perDiner], standardOutput: out.key)
+    outputs.createDirectories = [trec]
+    self.out = out.key
+    self.report = report.key
+    self.perDiner = perDiner.key
+    self.trec = trec
   }
 }
 
@@ -96,19 +76,14 @@ package enum CompareJob {
   ) throws -> ComparisonReport {
     // Every file of the run, declared and locked before anything is read: --out, --report and
     // the TREC files, replaced together at the end.
-    var declared: [(key: OutputKey, path: String?)] = [
-      (request.out.key, request.out.path), (request.report.key, request.report.path),
-      (request.perDiner.key, request.perDiner.path),
-    ]
-    if case .logs = request.mode, let dir = request.trec.path {
-      for file in CompareLogs.trecFiles(dir: dir, names: request.names) {
-        declared.append((request.trec.key, file))
-      }
+    var plan = request.outputs
+    if case .logs(let logs) = request.mode, let dir = logs.trec {
+      plan = plan.writing(
+        CompareLogs.trecFiles(dir: dir, names: request.names).map {
+          RequestedOutput(request.trec, $0)
+        })
     }
-    let outputs = try RunOutputs(
-      declared, inputs: request.inputs.map { RunOutputs.File($0.option, $0.path) },
-      wait: request.wait, standardOutput: request.out.key,
-      createDirectories: [request.trec.key], io: io)
+    let outputs = try RunOutputs(plan, io: io)
     defer { outputs.abort() }
 
     var report: ComparisonReport
@@ -130,12 +105,12 @@ package enum CompareJob {
         io.diagnostics.note(note, code: "permutations_capped", location: nil)
       }
     }
-    try outputs.write(ComparisonWriter.render(report, format: request.format), to: request.out.key)
-    if outputs.isGiven(request.report.key) {
-      try outputs.write(HTMLReport.render(report), to: request.report.key)
+    try outputs.write(ComparisonWriter.render(report, format: request.format), to: request.out)
+    if outputs.isGiven(request.report) {
+      try outputs.write(HTMLReport.render(report), to: request.report)
     }
-    if outputs.isGiven(request.perDiner.key) {
-      try outputs.write(PerDinerWriter.csv(report.unitTables), to: request.perDiner.key)
+    if outputs.isGiven(request.perDiner) {
+      try outputs.write(PerDinerWriter.csv(report.unitTables), to: request.perDiner)
     }
     try outputs.commit()
     return report

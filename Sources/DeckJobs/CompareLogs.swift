@@ -10,61 +10,44 @@ import DeckStrategies
 /// DeckEvaluation's `LogEvaluation`; this loads the inputs, runs the arms and assembles the
 /// report.
 package struct CompareLogsRequest: Sendable {
-  /// The swipe logs ("-" is standard input).
-  package var logs: [String]
-  package var catalogPath: String
+  /// How the logs are read (columns, delimiters, bad lines, hashing for the run header), with
+  /// the swipe logs ("-" is standard input), the catalog's path, the seed and the deck rules.
+  package var settings: RunSettings
   /// A users file with the diners' diets and allergens.
   package var usersPath: String?
   /// `--split DATE` or `--holdout FRACTION`.
   package var split: LogSplit
-  /// The deck rules; `rules.size` is the deck each strategy ranks (at least the largest cutoff).
-  package var rules: DeckRules
   /// The cutoffs of the ranking metrics (`--k`), ascending.
   package var cutoffs: [Int]
-  package var seed: UInt64
-  /// How the logs are read (columns, delimiters, bad lines, hashing for the run header).
-  package var settings: RunSettings
   /// `--run [NAME=]FILE`, in order.
-  package var runs: [(name: String?, path: String)]
+  package var runs: [(name: String?, path: String)] = []
   /// `--ope`: off-policy estimates from the logged propensities.
-  package var ope: Bool
+  package var ope = false
   /// `--policy NAME=FILE`: policies given by their action probabilities.
-  package var policies: [(name: String, path: String)]
+  package var policies: [(name: String, path: String)] = []
   /// `--clip` and `--cross-fit`: the estimators beyond replay, IPS, SNIPS, DM and DR.
-  package var estimators: OffPolicyOptions
+  package var estimators = OffPolicyOptions(clip: nil, crossFitFolds: nil)
   /// `--ope-samples N`: the strategies as stochastic policies from N decks per session.
   package var samples: Int?
   /// Threads that build the strategies' decks (`--jobs`).
-  package var jobs: Int
+  package var jobs = 1
   /// `--tune`: the search of every strategy, made on a validation before the comparison.
   package var tuning: CompareTuning?
   /// `--trec DIR`: the judgements, decks and training swipes as TREC files.
   package var trec: String?
 
-  package init(
-    logs: [String], catalogPath: String, usersPath: String?, split: LogSplit, rules: DeckRules,
-    cutoffs: [Int], seed: UInt64, settings: RunSettings,
-    runs: [(name: String?, path: String)], ope: Bool,
-    policies: [(name: String, path: String)], estimators: OffPolicyOptions, samples: Int?,
-    jobs: Int, tuning: CompareTuning?, trec: String?
-  ) {
-    self.logs = logs
-    self.catalogPath = catalogPath
+  package init(settings: RunSettings, usersPath: String?, split: LogSplit, cutoffs: [Int]) {
+    self.settings = settings
     self.usersPath = usersPath
     self.split = split
-    self.rules = rules
     self.cutoffs = cutoffs
-    self.seed = seed
-    self.settings = settings
-    self.runs = runs
-    self.ope = ope
-    self.policies = policies
-    self.estimators = estimators
-    self.samples = samples
-    self.jobs = jobs
-    self.tuning = tuning
-    self.trec = trec
   }
+
+  package var logs: [String] { settings.historyPaths }
+  package var catalogPath: String { settings.catalogPath }
+  /// The deck rules; `rules.size` is the deck each strategy ranks (at least the largest cutoff).
+  package var rules: DeckRules { settings.rules }
+  package var seed: UInt64 { settings.seed }
 }
 
 package enum CompareLogs {
@@ -134,7 +117,7 @@ package enum CompareLogs {
         dir: dir, users: judged.map(\.user), relevant: judged.map(\.relevant),
         nonRelevant: judged.map { sink.heldOut.nonRelevant(for: $0.user) }, names: strategyNames,
         rankings: rankings, catalog: setup.catalog, training: sink.trainingLog, outputs: outputs,
-        key: request.trec.key)
+        key: request.trec)
     }
     let runArms = setup.runs.map { name, run in
       RunArm(

@@ -6,24 +6,17 @@ import DeckStrategies
 /// `menudeck deck`: every chosen diner's deck for a date, under the deck rules, with the
 /// strategy learnt from the history before that date.
 package struct DeckRequest: Sendable {
-  /// An output of the run: the key the command line declares it by, and its path as the user
-  /// wrote it (nil: not given).
-  package typealias Output = RequestedOutput
-
   /// The config with the command line's paths, strategy, date, format, rules and log reading
   /// over it.
   package var settings: RunSettings
-  package var diners: DinerChoice
+  package var diners: DinerChoice = .everyone
   package var shard: DinerShard?
-  /// The decks (`{date}` already the deck date); standard output when not given.
-  package var out: Output
-  /// The skipped lines (`--rejects`).
-  package var rejects: Output
-  /// The files the run reads, which no output may replace.
-  package var inputFiles: [RunOutputs.File]
-  /// Seconds to wait for another run's lock on an output.
-  package var wait: Double = 0
-  package var dryRun = false
+  /// The decks (`{date}` already the deck date; standard output when not given) and the
+  /// skipped lines (`--rejects`), under the keys `out` and `rejects`; the files the run reads,
+  /// `--wait` and `--dry-run`.
+  package var outputs: OutputPlan
+  package var out: OutputKey
+  package var rejects: OutputKey
   /// Fail (exit 65, nothing written) when the history is empty or stale.
   package var strict = false
   /// Scores in the shortest digits that read back exactly.
@@ -36,15 +29,13 @@ package struct DeckRequest: Sendable {
   package var version: String
 
   package init(
-    settings: RunSettings, diners: DinerChoice = .everyone, shard: DinerShard? = nil,
-    out: Output, rejects: Output, inputFiles: [RunOutputs.File], jobs: Int, version: String
+    settings: RunSettings, out: RequestedOutput, rejects: RequestedOutput,
+    plan: OutputPlan = OutputPlan(), jobs: Int, version: String
   ) {
     self.settings = settings
-    self.diners = diners
-    self.shard = shard
-    self.out = out
-    self.rejects = rejects
-    self.inputFiles = inputFiles
+    outputs = plan.writing([out, rejects], standardOutput: out.key)
+    self.out = out.key
+    self.rejects = rejects.key
     self.jobs = jobs
     self.version = version
   }
@@ -73,16 +64,13 @@ package enum DeckJob {
 
   package static func run(_ request: DeckRequest, _ io: JobIO) throws -> Outcome {
     let settings = request.settings
-    let outputs = try RunOutputs(
-      [(request.out.key, request.out.path), (request.rejects.key, request.rejects.path)],
-      inputs: request.inputFiles, wait: request.wait, standardOutput: request.out.key,
-      dryRun: request.dryRun, io: io)
+    let outputs = try RunOutputs(request.outputs, io: io)
     defer { outputs.abort() }
 
     var rejects: RejectsWriter?
-    if let path = request.rejects.path, outputs.isGiven(request.rejects.key) {
+    if let path = request.outputs.path(request.rejects), outputs.isGiven(request.rejects) {
       rejects = RejectsWriter(
-        output: try outputs.output(request.rejects.key),
+        output: try outputs.output(request.rejects),
         format: RejectsWriter.format(path: path) ?? .jsonLines)
     }
     var clock = PhaseClock()
@@ -137,7 +125,7 @@ package enum DeckJob {
     _ diners: [UserProfile], _ pipeline: DeckPipeline, _ request: DeckRequest, catalog: Catalog,
     header: RunHeader, outputs: RunOutputs, progress: ProgressCounter?
   ) throws -> (shortDecks: Int, warningLines: [String]) {
-    let output = try outputs.output(request.out.key)
+    let output = try outputs.output(request.out)
     var shortDecks = 0
     var warningLines: [String] = []
     let writer = DeckWriter(

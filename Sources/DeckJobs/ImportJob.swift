@@ -13,14 +13,19 @@ package struct ImportRequest: Sendable {
   /// the key its files are written under.
   package var out: String
   package var outKey: OutputKey
-  /// Seconds to wait for another run's lock (`--wait`).
-  package var wait = 0.0
+  /// `--wait`, and the directory made; the job adds the two files and the data set's files.
+  package var outputs: OutputPlan
 
-  package init(dataSet: RealDataSet, directory: String, out: String, outKey: OutputKey) {
+  package init(
+    dataSet: RealDataSet, directory: String, out: String, outKey: OutputKey,
+    plan: OutputPlan = OutputPlan()
+  ) {
     self.dataSet = dataSet
     self.directory = directory
     self.out = out
     self.outKey = outKey
+    outputs = plan
+    outputs.createDirectories = [outKey]
   }
 }
 
@@ -40,10 +45,9 @@ package enum ImportJob {
     let (dataSet, dir, out, key) = (request.dataSet, request.directory, request.out, request.outKey)
     let catalogPath = join(out, catalogName)
     let configPath = join(out, configName)
-    let outputs = try RunOutputs(
-      [(key, catalogPath), (key, configPath)],
-      inputs: dataSet.inputFiles.map { RunOutputs.File("the data set file", join(dir, $0)) },
-      wait: request.wait, createDirectories: [key], io: io)
+    var plan = request.outputs.writing([.init(key, catalogPath), .init(key, configPath)])
+    plan.inputs += dataSet.inputFiles.map { RunOutputs.File("the data set file", join(dir, $0)) }
+    let outputs = try RunOutputs(plan, io: io)
     defer { outputs.abort() }
 
     let imported = try RealData.importCatalog(

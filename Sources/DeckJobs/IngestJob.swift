@@ -5,14 +5,10 @@ import DeckIO
 /// `menudeck ingest`: swipe logs added to a history snapshot (`--into`, or the config's), or
 /// made into a new one (`--out`). Everything in it is checked before any output is locked.
 package struct IngestRequest: Sendable {
-  /// The snapshot written: `--into`'s, or `--out`'s.
-  package var into: String
-  /// Whether the logs are added to what `into` holds (`--into`), or make a new snapshot.
+  /// Whether the logs are added to what the snapshot holds (`--into`), or make a new one.
   package var adding: Bool
-  /// Whether `into` is the config's snapshot because no option named one.
+  /// Whether the snapshot is the config's because no option named one.
   package var intoFromConfig = false
-  package var logs: [String]
-  package var config: MenuDeckConfig
   /// Swipes dated on or after it wait in the snapshot for their day.
   package var before: DeckDate
   /// The path of the catalog the logs' dishes are checked against (`--catalog`, or the
@@ -21,36 +17,37 @@ package struct IngestRequest: Sendable {
   /// That catalog: `IngestJob.run` loads it from `catalogPath` (with the delimiter of the
   /// settings) unless it is given.
   package var catalog: Catalog?
-  package var rejectsPath: String?
-  /// How the logs are read (columns, delimiters, bad lines, the compressed-log advice).
+  /// How the logs are read (columns, delimiters, bad lines, the compressed-log advice), with
+  /// the config, the logs and the rejects' path.
   package var settings: RunSettings
   /// Threads that read a log file (`--jobs`).
   package var jobs = 1
-  /// The files no output of the run may replace: the logs, the config's files but the snapshot
-  /// it adds to, and `--catalog`'s.
-  package var inputs: [RunOutputs.File] = []
-  /// The keys of the snapshot written (`--into` or `--out`) and of the rejects.
-  package var snapshotKey: OutputKey
-  package var rejectsKey: OutputKey
-  /// Seconds to wait for another run's lock (`--wait`).
-  package var wait = 0.0
-  package var dryRun = false
+  /// The snapshot written (`--into`'s, or `--out`'s) and the rejects, under the keys `snapshot`
+  /// and `rejects`; what they may not replace: the logs, the config's files but the snapshot it
+  /// adds to, and `--catalog`'s; `--wait` and `--dry-run`.
+  package var outputs: OutputPlan
+  package var snapshot: OutputKey
+  package var rejects: OutputKey
   /// Whether the snapshot is written as one line of text (`--base64`).
   package var base64 = false
 
   package init(
-    into: String, adding: Bool, logs: [String], config: MenuDeckConfig, before: DeckDate,
-    settings: RunSettings, snapshotKey: OutputKey, rejectsKey: OutputKey
+    into: RequestedOutput, adding: Bool, before: DeckDate, settings: RunSettings,
+    rejects: OutputKey, plan: OutputPlan = OutputPlan()
   ) {
-    self.into = into
     self.adding = adding
-    self.logs = logs
-    self.config = config
     self.before = before
     self.settings = settings
-    self.snapshotKey = snapshotKey
-    self.rejectsKey = rejectsKey
+    outputs = plan.writing([into, RequestedOutput(rejects, settings.rejectsPath)])
+    snapshot = into.key
+    self.rejects = rejects
   }
+
+  /// The snapshot's path ("-" is standard output).
+  package var into: String { outputs.path(snapshot) ?? "-" }
+  package var logs: [String] { settings.historyPaths }
+  package var config: MenuDeckConfig { settings.config }
+  package var rejectsPath: String? { settings.rejectsPath }
 
   /// `into` as messages name it.
   package var shown: String { into == "-" ? "standard output" : into }
@@ -92,12 +89,13 @@ package enum IngestJob {
     }
     let into = request.into
     // The snapshot is read and replaced under its lock: the lock is taken before it is read.
-    let key = request.snapshotKey
-    let outputs = try RunOutputs(
-      [(key, into), (request.rejectsKey, request.rejectsPath)], inputs: request.inputs,
-      origins: request.intoFromConfig
-        ? [key: "the snapshot that the \"history\" of \(request.config.path) names"] : [:],
-      wait: request.wait, dryRun: request.dryRun, io: io)
+    var plan = request.outputs
+    if request.intoFromConfig {
+      plan.origins = [
+        request.snapshot: "the snapshot that the \"history\" of \(request.config.path) names"
+      ]
+    }
+    let outputs = try RunOutputs(plan, io: io)
     defer { outputs.abort() }
 
     let intoOpened = Paths.open(into, io)
@@ -109,7 +107,7 @@ package enum IngestJob {
     var rejects: RejectsWriter?
     if let path = request.rejectsPath {
       rejects = RejectsWriter(
-        output: try outputs.output(request.rejectsKey),
+        output: try outputs.output(request.rejects),
         format: RejectsWriter.format(path: path) ?? .jsonLines)
     }
     let started = monotonicSeconds()
@@ -138,7 +136,7 @@ package enum IngestJob {
       try outputs.write(
         request.base64
           ? SnapshotFile.encodeText(state.snapshot) : SnapshotFile.encode(state.snapshot),
-        to: key)
+        to: request.snapshot)
     }
     try outputs.commit {
       // Under the lock no menudeck run can have written the snapshot; something else did.

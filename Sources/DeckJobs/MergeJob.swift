@@ -6,18 +6,19 @@ import DeckIO
 package struct MergeRequest: Sendable {
   /// The snapshots to merge ("-" is standard input, which may hold several).
   package var snapshots: [String]
-  /// The merged snapshot's path ("-" is standard output) and the key it is written under.
-  package var out: String
-  package var outKey: OutputKey
-  /// Seconds to wait for another run's lock (`--wait`).
-  package var wait = 0.0
+  /// The merged snapshot ("-" is standard output) under the key `out`; the snapshots, which it
+  /// may not replace; `--wait`.
+  package var outputs: OutputPlan
+  package var out: OutputKey
   /// Whether the snapshot is written as one line of text (`--base64`).
   package var base64 = false
 
-  package init(snapshots: [String], out: String, outKey: OutputKey) {
+  package init(snapshots: [String], out: RequestedOutput, plan: OutputPlan = OutputPlan()) {
     self.snapshots = snapshots
-    self.out = out
-    self.outKey = outKey
+    var plan = plan
+    plan.inputs += snapshots.map { RunOutputs.File("the snapshot", $0) }
+    outputs = plan.writing([out])
+    self.out = out.key
   }
 }
 
@@ -30,10 +31,7 @@ package enum MergeJob {
   }
 
   package static func run(_ request: MergeRequest, _ io: JobIO) throws -> Outcome {
-    let outputs = try RunOutputs(
-      [(request.outKey, request.out)],
-      inputs: request.snapshots.map { RunOutputs.File("the snapshot", $0) }, wait: request.wait,
-      io: io)
+    let outputs = try RunOutputs(request.outputs, io: io)
     defer { outputs.abort() }
     var count = 0
     let merged: HistorySnapshot
@@ -47,7 +45,7 @@ package enum MergeJob {
     }
     try outputs.write(
       request.base64 ? SnapshotFile.encodeText(merged) : SnapshotFile.encode(merged),
-      to: request.outKey)
+      to: request.out)
     try outputs.commit()
     return Outcome(merged: merged, count: count)
   }

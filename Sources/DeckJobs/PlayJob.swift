@@ -14,19 +14,12 @@ package struct PlayRequest: Sendable {
   /// The swipe log every swipe and hesitation is appended to (`--log`), in its name's format.
   package var log: (path: String, format: EventFormat)?
   /// The files the run reads, which the log must not be.
-  package var inputFiles: [RunOutputs.File]
+  package var inputFiles: [RunOutputs.File] = []
   /// menudeck's version (`DeckInputs` makes the run header `deck` writes).
   package var version: String
 
-  package init(
-    settings: RunSettings, user: String?, fallback: String?,
-    log: (path: String, format: EventFormat)?, inputFiles: [RunOutputs.File], version: String
-  ) {
+  package init(settings: RunSettings, version: String) {
     self.settings = settings
-    self.user = user
-    self.fallback = fallback
-    self.log = log
-    self.inputFiles = inputFiles
     self.version = version
   }
 }

@@ -120,33 +120,28 @@ package struct SimulateRequest: Sendable {
   package var strategies: [NamedStrategy]
   /// The strategy whose decks the diners get when a plugin fails (`--fallback`).
   package var fallback: NamedStrategy?
-  /// The stats (standard output when not given) and the simulated swipes as a log.
-  package var out: RequestedOutput
-  package var events: RequestedOutput
-  package var format: StatsFormat
-  /// What no output may replace: the config's files, the catalog and users file given.
-  package var inputs: [RunOutputs.File]
-  /// Seconds to wait for another run that writes one of the outputs.
-  package var wait: Double
+  /// The stats (standard output when not given) and the simulated swipes as a log, under the
+  /// keys `out` and `events`; the config's files, the catalog and users file given, which no
+  /// output may replace; `--wait`.
+  package var outputs: OutputPlan
+  package var out: OutputKey
+  package var events: OutputKey
+  package var format = StatsFormat.table
   /// The head of the stats' run header (version, command, arguments); the job adds the
   /// inputs and settings.
   package var run: RunRecord
 
   package init(
     parameters: SimulationParameters, names: [String], strategies: [NamedStrategy],
-    fallback: NamedStrategy?, out: RequestedOutput, events: RequestedOutput, format: StatsFormat,
-    inputs: [RunOutputs.File], wait: Double, run: RunRecord
+    out: RequestedOutput, events: RequestedOutput, plan: OutputPlan = OutputPlan(), run: RunRecord
   ) {
     self.parameters = parameters
     self.names = names
     self.strategies = strategies
-    self.fallback = fallback
-    self.out = out
-    self.events = events
-    self.format = format
-    self.inputs = inputs
-    self.wait = wait
     self.run = run
+    outputs = plan.writing([out, events], standardOutput: out.key)
+    self.out = out.key
+    self.events = events.key
   }
 }
 
@@ -166,9 +161,7 @@ package enum SimulateJob {
     onFallback: (String) -> Void = { _ in }
   ) throws -> Outcome {
     // The outputs are declared and locked before any input is read.
-    let outputs = try RunOutputs(
-      [(request.out.key, request.out.path), (request.events.key, request.events.path)],
-      inputs: request.inputs, wait: request.wait, standardOutput: request.out.key, io: io)
+    let outputs = try RunOutputs(request.outputs, io: io)
     defer { outputs.abort() }
     let setup = try SimulationSetup.load(request.parameters, io)
     RunInputs.tell(setup.inputs, io)
@@ -177,11 +170,11 @@ package enum SimulateJob {
     }
     // The event log, replaced with the stats at the end.
     var eventWriter: EventWriter?
-    if let path = request.events.path {
+    if let path = request.outputs.path(request.events) {
       // The times get the offset the config's zone has at each one, as every log carries.
       eventWriter = EventWriter(
         format: EventAppender.format(path: path) ?? .jsonLines,
-        output: try outputs.output(request.events.key), drags: setup.simulation.drags,
+        output: try outputs.output(request.events), drags: setup.simulation.drags,
         zone: TimeZoneOffsets(setup.zone))
     }
     var stats = StatsAccumulator(
@@ -200,7 +193,7 @@ package enum SimulateJob {
       setup.settings + [RunRecord.Setting("strategies") { $0.strings(request.names) }]
       + maker.headerSettings(
         zip(strategies, request.strategies).map { ($0.0, $0.1, $1) })
-    try outputs.write(report.render(request.format, run: run), to: request.out.key)
+    try outputs.write(report.render(request.format, run: run), to: request.out)
     try outputs.commit()
     return Outcome(setup: setup, sessions: totals.sessions, swipes: totals.swipes)
   }

@@ -7,29 +7,25 @@ import DeckReports
 /// `menudeck stats`: the deck stats of swipe logs (or the card-level stats of history
 /// snapshots), per day and overall.
 package struct StatsRequest: Sendable {
-  package var config: MenuDeckConfig
-  package var catalogPath: String
-  /// The swipe logs, or the history snapshots, to summarise ("-" is standard input).
-  package var logs: [String]
-  /// How the logs are read (columns, delimiters, bad lines, hashing for the run header).
+  /// How the logs are read (columns, delimiters, bad lines, hashing for the run header), with
+  /// the config, the catalog's path and the swipe logs, or the history snapshots, to summarise
+  /// ("-" is standard input).
   package var settings: RunSettings
   package var options: StatsOptions
   package var format: StatsFormat
   /// Threads that read big logs by diner; the report is the same for every number.
   package var jobs: Int
 
-  package init(
-    config: MenuDeckConfig, catalogPath: String, logs: [String], settings: RunSettings,
-    options: StatsOptions, format: StatsFormat, jobs: Int
-  ) {
-    self.config = config
-    self.catalogPath = catalogPath
-    self.logs = logs
+  package init(settings: RunSettings, options: StatsOptions, format: StatsFormat, jobs: Int) {
     self.settings = settings
     self.options = options
     self.format = format
     self.jobs = jobs
   }
+
+  package var config: MenuDeckConfig { settings.config }
+  package var catalogPath: String { settings.catalogPath }
+  package var logs: [String] { settings.historyPaths }
 }
 
 /// Runs a `StatsRequest`: load the catalog, read the logs (on `jobs` threads by diner when a

@@ -9,10 +9,9 @@ import Foundation
 /// `menudeck tune`: one strategy's settings evaluated on a validation carved from the training
 /// side of a split, the grid written and the winner saved as a named configuration.
 package struct TuneRequest: Sendable {
-  package var config: MenuDeckConfig
-  /// The swipe logs tuned on ("-" is standard input).
-  package var logs: [String]
-  package var catalogPath: String
+  /// How the logs (and the catalog and users) are read, with the config, the swipe logs tuned
+  /// on ("-" is standard input), the catalog's path, the seed and the deck rules.
+  package var settings: RunSettings
   /// The users file whose profiles the validation's diners get (`--users`, else the config's).
   package var usersPath: String?
   /// The split of the later comparison, and the validation carved before it.
@@ -21,58 +20,46 @@ package struct TuneRequest: Sendable {
   /// The ranking metric that chooses the winner, and the cut-offs the decks are judged at.
   package var metric: String
   package var cutoffs: [Int]
-  package var rules: DeckRules
   /// The strategy tuned, the settings of its options tried, and how many `--random` draws
   /// repeated a setting already drawn.
   package var named: NamedStrategy
   package var candidates: [[OptionSetting]]
-  package var duplicates: Int
+  package var duplicates = 0
   /// The name of the tuned configuration in `out`.
   package var name: String
-  package var seed: UInt64
   /// Threads that build each setting's decks; the output is the same for every number.
-  package var jobs: Int
-  /// How the logs (and the catalog and users) are read.
-  package var settings: RunSettings
-  package var format: TuningFormat
-  /// The grid (standard output when not given) and the winner as a named configuration.
-  package var results: RequestedOutput
-  package var out: RequestedOutput
-  /// What no output may replace: the logs, the config's files (but the included file that
-  /// `out` renews), the catalog and users given.
-  package var inputs: [RunOutputs.File]
-  /// Seconds to wait for another run that writes one of the outputs.
-  package var wait: Double
+  package var jobs = 1
+  package var format = TuningFormat.table
+  /// The grid (standard output when not given) and the winner as a named configuration, under
+  /// the keys `results` and `out`; what no output may replace: the logs, the config's files
+  /// (but the included file that `out` renews), the catalog and users given; `--wait`.
+  package var outputs: OutputPlan
+  package var results: OutputKey
+  package var out: OutputKey
 
   package init(
-    config: MenuDeckConfig, logs: [String], catalogPath: String, usersPath: String?,
-    split: LogSplit, cut: ValidationCut, metric: String, cutoffs: [Int], rules: DeckRules,
-    named: NamedStrategy, candidates: [[OptionSetting]], duplicates: Int, name: String,
-    seed: UInt64, jobs: Int, settings: RunSettings, format: TuningFormat,
-    results: RequestedOutput, out: RequestedOutput, inputs: [RunOutputs.File], wait: Double
+    settings: RunSettings, split: LogSplit, cut: ValidationCut, metric: String, cutoffs: [Int],
+    named: NamedStrategy, candidates: [[OptionSetting]], name: String,
+    results: RequestedOutput, out: RequestedOutput, plan: OutputPlan = OutputPlan()
   ) {
-    self.config = config
-    self.logs = logs
-    self.catalogPath = catalogPath
-    self.usersPath = usersPath
+    self.settings = settings
     self.split = split
     self.cut = cut
     self.metric = metric
     self.cutoffs = cutoffs
-    self.rules = rules
     self.named = named
     self.candidates = candidates
-    self.duplicates = duplicates
     self.name = name
-    self.seed = seed
-    self.jobs = jobs
-    self.settings = settings
-    self.format = format
-    self.results = results
-    self.out = out
-    self.inputs = inputs
-    self.wait = wait
+    outputs = plan.writing([results, out], standardOutput: results.key)
+    self.results = results.key
+    self.out = out.key
   }
+
+  package var config: MenuDeckConfig { settings.config }
+  package var logs: [String] { settings.historyPaths }
+  package var catalogPath: String { settings.catalogPath }
+  package var rules: DeckRules { settings.rules }
+  package var seed: UInt64 { settings.seed }
 
   /// What the validation is, for people.
   package var validationText: String { Tuning.describe(cut, split: split) }
@@ -98,12 +85,10 @@ package enum TuneJob {
   ) throws -> Outcome {
     // The outputs, locked before anything is read. `out` may replace a file the config
     // includes: that is how a tuning is renewed, and its other configurations are kept.
-    let outputs = try RunOutputs(
-      [(request.results.key, request.results.path), (request.out.key, request.out.path)],
-      inputs: request.inputs, wait: request.wait, standardOutput: request.results.key, io: io)
+    let outputs = try RunOutputs(request.outputs, io: io)
     defer { outputs.abort() }
     let loaded = try load(request, io)
-    let outPath = request.out.path
+    let outPath = request.outputs.path(request.out)
     let existing = try outPath.flatMap { $0 == "-" ? nil : try ConfigFragment.existing($0, io) }
     guard
       var sink = ValidationSplitSink(
@@ -141,13 +126,13 @@ package enum TuneJob {
       "tune \(request.named.name) on the \(what(request, result)); chosen by \(request.metric)"
     try outputs.write(
       Array(TuningWriter.render(result, format: request.format, title: title).utf8),
-      to: request.results.key)
+      to: request.results)
     if outPath != nil {
       let tuned = Tuning.candidate(request.named, result.candidates[winner]).named
       let entry = ConfigFragment.entry(tuned, io)
       try outputs.write(
         Array(ConfigFragment.render(name: request.name, entry: entry, existing: existing).utf8),
-        to: request.out.key)
+        to: request.out)
     }
     try outputs.commit()
     return Outcome(

@@ -91,9 +91,9 @@ let compareCommand = CommandSpec(
     ).spec,
   ],
   arguments: [
-    CommandArgument(
-      "log", help: "Swipe logs to evaluate on ('-' reads standard input); none: simulate.",
-      isOptional: true, isRepeating: true)
+    InputOptions.logs(
+      help: "Swipe logs to evaluate on ('-' reads standard input); none: simulate.",
+      isOptional: true)
   ],
   run: { args, context in
     let request = try CompareRequest(args, context)
@@ -103,7 +103,7 @@ let compareCommand = CommandSpec(
     if case .logs(let logs) = request.mode, let dir = logs.trec {
       context.note("TREC qrels and runs written to \(dir)", code: "written")
     }
-    if let path = request.report.path, path != "-" {
+    if let path = request.outputs.path(request.report), path != "-" {
       context.note("report written to \(path)", code: "written")
     }
     return .success

@@ -50,14 +50,16 @@ extension CompareLogsRequest {
         "'--\(option.name)' is for off-policy estimates: add --ope (and the logged propensities"
           + " it needs)")
     }
-    self.init(
-      logs: logs, catalogPath: catalogPath, usersPath: usersPath, split: split, rules: rules,
-      cutoffs: cutoffs, seed: seed, settings: settings,
-      runs: runs, ope: ope, policies: policies,
-      estimators: try CompareLogs.estimators(args),
-      samples: try Limits.value(
-        args, CompareOptions.opeSamples, in: 1...LogEvaluation.maxSamples, "decks per session"),
-      jobs: try InputOptions.jobs(args), tuning: tuning, trec: args.value(CompareOptions.trec))
+    self.init(settings: settings, usersPath: usersPath, split: split, cutoffs: cutoffs)
+    self.runs = runs
+    self.ope = ope
+    self.policies = policies
+    estimators = try CompareLogs.estimators(args)
+    samples = try Limits.value(
+      args, CompareOptions.opeSamples, in: 1...LogEvaluation.maxSamples, "decks per session")
+    jobs = try InputOptions.jobs(args)
+    self.tuning = tuning
+    trec = args.value(CompareOptions.trec)
   }
 }
 

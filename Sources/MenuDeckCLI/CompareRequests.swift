@@ -15,24 +15,23 @@ extension CompareRequest {
     let config = try Inputs.loadConfig(args, io)
     let format = ComparisonFormat(rawValue: args.value(CompareOptions.format) ?? "table") ?? .table
     let resampling = try Self.resampling(args, config)
-    let logs = args.arguments("log")
+    let logs = InputOptions.logs(args)
     if let path = args.value(CompareOptions.perDiner), path != "-",
       !path.lowercased().hasSuffix(".csv")
     {
       throw UsageError("'--per-diner \(path)': the per-diner values are CSV; give a .csv name")
     }
-    var inputs =
-      logs.map { ("the swipe log", $0) } + Inputs.configFiles(config).map { ($0.option, $0.path) }
-    if let catalog = args.value(InputOptions.catalog) { inputs.append(("--catalog", catalog)) }
+    var inputs = logs.map { RunOutputs.File("the swipe log", $0) } + Inputs.configFiles(config)
+    if let catalog = args.value(InputOptions.catalog) { inputs.append(.init("--catalog", catalog)) }
     if let users = args.value(CompareOptions.users), !SimulationOptions.isCount(users) {
-      inputs.append(("--users", users))
+      inputs.append(.init("--users", users))
     }
     if !logs.isEmpty {
       for value in args.values(CompareOptions.run) {
-        inputs.append(("--run", CompareLogs.runArgument(value).path))
+        inputs.append(.init("--run", CompareLogs.runArgument(value).path))
       }
     }
-    let wait = try OutputOptions.wait(args)
+    let plan = try OutputPlan(args, inputs: inputs)
     let mode: Mode
     if logs.isEmpty {
       for option in CompareOptions.logsOnly where args.isGiven(option) {
@@ -56,15 +55,15 @@ extension CompareRequest {
       config: config, mode: mode, names: names,
       strategies: try Strategies.resolve(
         names, options: try args.keyValuePairs(InputOptions.option), config),
-      fallback: try Strategies.fallback(args, config),
-      format: format, resampling: resampling,
-      permutationsGiven: args.isGiven(CompareOptions.permutations),
-      baseline: args.value(CompareOptions.baseline),
-      out: Output(.out, args.value(CompareOptions.out)),
-      report: Output(.report, args.value(CompareOptions.report)),
-      perDiner: Output(.perDiner, args.value(CompareOptions.perDiner)),
-      trec: Output(.trec, logs.isEmpty ? nil : args.value(CompareOptions.trec)), inputs: inputs,
-      wait: wait, run: RunRecord(context, inputs: []))
+      out: RequestedOutput(.out, args.value(CompareOptions.out)),
+      report: RequestedOutput(.report, args.value(CompareOptions.report)),
+      perDiner: RequestedOutput(.perDiner, args.value(CompareOptions.perDiner)), trec: .trec,
+      plan: plan, run: RunRecord(context, inputs: []))
+    fallback = try Strategies.fallback(args, config)
+    self.format = format
+    self.resampling = resampling
+    permutationsGiven = args.isGiven(CompareOptions.permutations)
+    baseline = args.value(CompareOptions.baseline)
   }
 
   /// `--resamples`, `--permutations`, `--level` and the seed of the bootstrap. The

@@ -83,7 +83,8 @@ let deckCommand = CommandSpec(
         + "'\(settings.strategyName)'"
         + (outcome.dryRun
           ? " would be built (dry run)"
-          : (request.out.path.flatMap { $0 == "-" ? nil : " written to \($0)" } ?? "")),
+          : (request.outputs.path(request.out).flatMap { $0 == "-" ? nil : " written to \($0)" }
+            ?? "")),
       code: "summary")
     return .success
   })

@@ -22,12 +22,12 @@ extension DeckRequest {
       $0.replacingOccurrences(of: "{date}", with: settings.date.description)
     }
     self.init(
-      settings: settings,
-      diners: listed.map { .listed($0) } ?? (users.isEmpty ? .everyone : .ids(users)),
-      shard: shard, out: Output(.out, out), rejects: Output(.rejects, settings.rejectsPath),
-      inputFiles: Inputs.files(args, settings), jobs: jobs, version: menudeckVersion)
-    wait = try OutputOptions.wait(args)
-    dryRun = args.flag(OutputOptions.dryRun)
+      settings: settings, out: RequestedOutput(.out, out),
+      rejects: RequestedOutput(.rejects, settings.rejectsPath),
+      plan: try OutputPlan(args, inputs: Inputs.files(args, settings)), jobs: jobs,
+      version: menudeckVersion)
+    diners = listed.map { .listed($0) } ?? (users.isEmpty ? .everyone : .ids(users))
+    self.shard = shard
     strict = args.flag(DeckRun.strict)
     exactScores = args.flag(DeckRun.exactScores)
     fallback = args.value(InputOptions.fallback)

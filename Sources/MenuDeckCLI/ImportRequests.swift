@@ -12,7 +12,7 @@ extension ImportRequest {
     guard let dir = args.argument("dir") else {
       throw UsageError("give the data set's directory")
     }
-    self.init(dataSet: dataSet, directory: dir, out: out, outKey: .out)
-    wait = try OutputOptions.wait(args)
+    self.init(
+      dataSet: dataSet, directory: dir, out: out, outKey: .out, plan: try OutputPlan(args))
   }
 }

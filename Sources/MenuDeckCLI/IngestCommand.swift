@@ -47,16 +47,8 @@ let ingestCommand = CommandSpec(
         + "is the same for every number."
     ).spec,
   ] + InputOptions.mapping + [InputOptions.delimiter.spec],
-  arguments: [
-    CommandArgument(
-      "log", help: "Swipe logs to ingest ('-' reads standard input).", isRepeating: true)
-  ],
-  run: { args, context in
-    let request = try IngestRequest(args, context)
-    let outcome = try IngestJob.run(request, context.job)
-    context.note(Ingest.summary(outcome, request), code: "summary")
-    return .success
-  })
+  arguments: [InputOptions.logs(help: "Swipe logs to ingest ('-' reads standard input).")],
+  run: requestJobSummary(IngestRequest.init, IngestJob.run, summary: Ingest.summary))
 
 enum Ingest {
   static let into = Option<String>(

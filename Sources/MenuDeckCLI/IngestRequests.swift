@@ -14,7 +14,7 @@ extension IngestRequest {
       throw UsageError(
         "give '--into' (add to a snapshot) or '--out' (write a new one), not both")
     }
-    let logs = args.arguments("log")
+    let logs = InputOptions.logs(args)
     guard !logs.isEmpty else { throw UsageError("give at least one swipe log to ingest") }
     let config = try Inputs.loadConfig(args, context.io, catalogOptional: true)
     let zone = try Inputs.timeZone(config)
@@ -60,36 +60,39 @@ extension IngestRequest {
     let settings = RunSettings.readingLogs(
       config, zone: zone, catalogPath: catalogPath ?? "", logs: logs, skipBadLines: skip,
       rejectsPath: rejectsPath)
+    let jobs = try InputOptions.jobs(args)
+    let plan = try OutputPlan(
+      args,
+      inputs: Self.inputs(
+        logs, config, addingTo: adding ? into : nil,
+        catalog: args.isGiven(InputOptions.catalog) ? catalogPath : nil, io))
     self.init(
-      into: into, adding: adding, logs: logs, config: config, before: before, settings: settings,
-      snapshotKey: adding ? .into : .out, rejectsKey: .rejects)
+      into: RequestedOutput(adding ? .into : .out, into), adding: adding, before: before,
+      settings: settings, rejects: .rejects, plan: plan)
     intoFromConfig = given == (nil, nil)
     self.catalogPath = catalogPath
-    self.rejectsPath = rejectsPath
-    jobs = try InputOptions.jobs(args)
-    inputs = Self.inputs(self, catalogGiven: args.isGiven(InputOptions.catalog), io)
-    wait = try OutputOptions.wait(args)
-    dryRun = args.flag(OutputOptions.dryRun)
+    self.jobs = jobs
     base64 = args.flag(SnapshotOptions.base64)
     try self.settings.readLogs(as: args, context.io)
   }
 
-  /// The files no output of `request` may replace. A snapshot of the config's history is the
-  /// one input that `--into` may name: it is read and replaced under the lock. Every other file
-  /// the config names (its logs too) stays an input.
-  static func inputs(_ request: IngestRequest, catalogGiven: Bool, _ io: JobIO)
-    -> [RunOutputs.File]
-  {
+  /// The files no output of the run may replace: the logs, `--catalog`'s, and every file the
+  /// config names (its logs too) but a snapshot of its history that the run adds to (`into`),
+  /// which is read and replaced under the lock.
+  static func inputs(
+    _ logs: [String], _ config: MenuDeckConfig, addingTo into: String?, catalog: String?,
+    _ io: JobIO
+  ) -> [RunOutputs.File] {
     var inputs =
-      request.logs.map { RunOutputs.File("the swipe log", $0) }
-      + Inputs.configFiles(request.config).filter { file in
-        !(request.adding && file.option == ConfigSnapshot.historyOption
-          && ConfigSnapshot.sameFile(file.path, request.into, io)
+      logs.map { RunOutputs.File("the swipe log", $0) }
+      + Inputs.configFiles(config).filter { file in
+        guard let into else { return true }
+        return
+          !(file.option == ConfigSnapshot.historyOption
+          && ConfigSnapshot.sameFile(file.path, into, io)
           && ConfigSnapshot.isSnapshot(file.path, io))
       }
-    if catalogGiven, let path = request.catalogPath {
-      inputs.append(RunOutputs.File("--catalog", path))
-    }
+    if let catalog { inputs.append(RunOutputs.File("--catalog", catalog)) }
     return inputs
   }
 }

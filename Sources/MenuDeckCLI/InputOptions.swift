@@ -188,3 +188,14 @@ enum InputOptions {
     }
   }
 }
+
+extension InputOptions {
+  /// The swipe logs of `stats`, `compare`, `tune` and `ingest`: the repeating positional
+  /// `log ...` ('-' reads standard input), with the command's own help.
+  static func logs(help: String, isOptional: Bool = false) -> CommandArgument {
+    CommandArgument("log", help: help, isOptional: isOptional, isRepeating: true)
+  }
+
+  /// The swipe logs the command line gives (`logs(help:)`), in order.
+  static func logs(_ args: ParsedArguments) -> [String] { args.arguments("log") }
+}

@@ -54,3 +54,14 @@ enum OutputOptions {
     ) { $0 >= 0 && $0 <= maxWait } ?? 0
   }
 }
+
+extension OutputPlan {
+  /// How a command's outputs are opened, read once for every command that writes files: the
+  /// files the run reads (`inputs`, which no output may replace), `--wait`, and `--dry-run`
+  /// where the command has it. The request adds its outputs (`writing(_:)`).
+  init(_ args: ParsedArguments, inputs: [RunOutputs.File] = []) throws {
+    self.init(
+      inputs: inputs, wait: try OutputOptions.wait(args),
+      dryRun: args.declares(OutputOptions.dryRun) && args.flag(OutputOptions.dryRun))
+  }
+}

@@ -23,10 +23,11 @@ extension PlayRequest {
     _ = try PlayRun.terminal(context.io)
     let config = try Inputs.loadConfig(args, context.io)
     let settings = try Inputs.settings(args, context.io, config: config)
-    self.init(
-      settings: settings, user: args.value(PlayRun.user),
-      fallback: args.value(InputOptions.fallback), log: log,
-      inputFiles: Inputs.files(args, settings), version: menudeckVersion)
+    self.init(settings: settings, version: menudeckVersion)
+    user = args.value(PlayRun.user)
+    fallback = args.value(InputOptions.fallback)
+    self.log = log
+    inputFiles = Inputs.files(args, settings)
   }
 }
 

@@ -26,7 +26,7 @@ let sampleCommand = CommandSpec(
     let files = SampleData.files(seed: seed)
     try RunOutputs.writeFolder(
       files.map { (RealDataImportRun.join(out, $0.name), $0.contents) },
-      key: .out, wait: OutputOptions.wait(args), io: context.job)
+      key: .out, plan: OutputPlan(args), io: context.job)
     context.note("wrote \(files.count) files to \(out)", code: "summary")
     return .success
   })

@@ -29,17 +29,17 @@ extension SimulateRequest {
     if let users = args.value(SimulationOptions.users), !SimulationOptions.isCount(users) {
       inputs.append(.init("--users", users))
     }
-    let wait = try OutputOptions.wait(args)
+    let plan = try OutputPlan(args, inputs: inputs)
     let parameters = try SimulationParameters(args, config)
     let fallback = try Strategies.fallback(args, config)
     self.init(
       parameters: parameters, names: names,
       strategies: try Strategies.resolve(
         names, options: try args.keyValuePairs(InputOptions.option), config),
-      fallback: fallback, out: RequestedOutput(.out, args.value(SimulationOptions.out)),
-      events: RequestedOutput(.events, events),
-      format: StatsFormat(rawValue: args.value(SimulationOptions.format) ?? "table") ?? .table,
-      inputs: inputs, wait: wait, run: RunRecord(context, inputs: []))
+      out: RequestedOutput(.out, args.value(SimulationOptions.out)),
+      events: RequestedOutput(.events, events), plan: plan, run: RunRecord(context, inputs: []))
+    self.fallback = fallback
+    format = StatsFormat(rawValue: args.value(SimulationOptions.format) ?? "table") ?? .table
   }
 }
 

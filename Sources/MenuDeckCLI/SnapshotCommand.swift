@@ -26,12 +26,7 @@ let mergeCommand = CommandSpec(
       "snapshot", help: "Snapshots to merge ('-' reads them from standard input).",
       isRepeating: true)
   ],
-  run: { args, context in
-    let request = try MergeRequest(args, context)
-    let outcome = try MergeJob.run(request, context.job)
-    context.note(Merge.summary(outcome, request), code: "summary")
-    return .success
-  })
+  run: requestJobSummary(MergeRequest.init, MergeJob.run, summary: Merge.summary))
 
 /// Options of the commands that write snapshots.
 enum SnapshotOptions {
@@ -50,7 +45,8 @@ enum Merge {
 
   /// The run's summary: the snapshots merged and what the merged one holds.
   static func summary(_ outcome: MergeJob.Outcome, _ request: MergeRequest) -> String {
-    let (merged, out) = (outcome.merged, request.out)
+    // The merged snapshot always has a path: `--out` is required.
+    let (merged, out) = (outcome.merged, request.outputs.path(request.out) ?? "-")
     return "merged \(plural(outcome.count, "snapshot")) into "
       + "\(out == "-" ? "standard output" : out): "
       + "\(plural(merged.sources.count, "log")), \(plural(Int(merged.events), "swipe"))"

@@ -12,8 +12,8 @@ extension MergeRequest {
     guard snapshots.filter({ $0 == "-" }).count <= 1 else {
       throw UsageError("'-' (standard input) can be given once: it is read once")
     }
-    self.init(snapshots: snapshots, out: out, outKey: .out)
-    wait = try OutputOptions.wait(args)
+    self.init(
+      snapshots: snapshots, out: RequestedOutput(.out, out), plan: try OutputPlan(args))
     base64 = args.flag(SnapshotOptions.base64)
   }
 }

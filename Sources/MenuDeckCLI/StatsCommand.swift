@@ -46,9 +46,9 @@ let statsCommand = CommandSpec(
     ).spec,
   ],
   arguments: [
-    CommandArgument(
-      "log", help: "Swipe logs ('-' reads standard input; default: the config's history).",
-      isOptional: true, isRepeating: true)
+    InputOptions.logs(
+      help: "Swipe logs ('-' reads standard input; default: the config's history).",
+      isOptional: true)
   ],
   run: { args, context in
     let request = try StatsRequest(args, context)

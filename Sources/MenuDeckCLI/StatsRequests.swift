@@ -14,7 +14,7 @@ extension StatsRequest {
       throw CommandFailure(
         .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
     }
-    var logs = args.arguments("log")
+    var logs = InputOptions.logs(args)
     if logs.isEmpty { logs = config.history }
     guard !logs.isEmpty else { throw UsageError("give the swipe logs to summarise") }
     var size = config.rules.size
@@ -31,8 +31,8 @@ extension StatsRequest {
     // Only the JSON document's run header and --verbose show the logs' hashes.
     settings.hashesHistory = format == .json || context.isVerbose
     self.init(
-      config: config, catalogPath: catalogPath, logs: logs, settings: settings,
-      options: StatsOptions(deckSize: size, repeatWindowDays: window), format: format,
+      settings: settings, options: StatsOptions(deckSize: size, repeatWindowDays: window),
+      format: format,
       jobs: try InputOptions.jobs(args))
   }
 }

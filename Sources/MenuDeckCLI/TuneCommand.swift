@@ -93,10 +93,7 @@ let tuneCommand = CommandSpec(
     OutputOptions.wait.spec,
     InputOptions.skipBadLines.spec,
   ] + InputOptions.mapping + [InputOptions.delimiter.spec],
-  arguments: [
-    CommandArgument(
-      "log", help: "Swipe logs to tune on ('-' reads standard input).", isRepeating: true)
-  ],
+  arguments: [InputOptions.logs(help: "Swipe logs to tune on ('-' reads standard input).")],
   run: { args, context in
     let request = try TuneRequest(args, context)
     let outcome = try TuneJob.run(request, context.job, strategies: RunStrategies(context.job))
@@ -123,7 +120,7 @@ enum Tune {
       summary += "; as configured, \(v ?? "undefined")"
     }
     context.note(summary + ")", code: "summary")
-    guard let out = request.out.path, out != "-" else { return }
+    guard let out = request.outputs.path(request.out), out != "-" else { return }
     let config = request.config
     let included = config.included.contains { TuneJob.sameFile($0.path, out, context.job) }
     context.note(

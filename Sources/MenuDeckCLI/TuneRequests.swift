@@ -79,7 +79,7 @@ extension TuneRequest {
   init(_ args: ParsedArguments, _ context: CommandContext) throws {
     let io = context.io
     let config = try Inputs.loadConfig(args, io)
-    let logs = args.arguments("log")
+    let logs = InputOptions.logs(args)
     let outPath = args.value(TuneCommandOptions.out)
     if let out = outPath, out != "-", !out.lowercased().hasSuffix(".json") {
       throw UsageError(
@@ -95,7 +95,7 @@ extension TuneRequest {
       }
     if let catalog = args.value(InputOptions.catalog) { inputs.append(.init("--catalog", catalog)) }
     if let users = args.value(InputOptions.users) { inputs.append(.init("--users", users)) }
-    let wait = try OutputOptions.wait(args)
+    let plan = try OutputPlan(args, inputs: inputs)
     guard let catalogPath = args.value(InputOptions.catalog) ?? config.catalog else {
       throw CommandFailure(
         .noInput, "no catalog: set \"catalog\" in the config or give --catalog FILE")
@@ -122,14 +122,14 @@ extension TuneRequest {
     try CompareLogs.refuseSnapshots(logs, split: split, io.job, command: "tune")
     try CompareLogs.checkDistinct(logs, io.job)
     self.init(
-      config: config, logs: logs, catalogPath: catalogPath,
-      usersPath: args.value(InputOptions.users) ?? config.users, split: split, cut: cut,
-      metric: metric, cutoffs: cutoffs, rules: rules, named: named, candidates: candidates,
-      duplicates: duplicates, name: name, seed: seed, jobs: try InputOptions.jobs(args),
-      settings: settings,
-      format: TuningFormat(rawValue: args.value(TuneCommandOptions.format) ?? "table") ?? .table,
+      settings: settings, split: split, cut: cut, metric: metric, cutoffs: cutoffs, named: named,
+      candidates: candidates, name: name,
       results: RequestedOutput(.results, args.value(TuneCommandOptions.results)),
-      out: RequestedOutput(.out, outPath), inputs: inputs, wait: wait)
+      out: RequestedOutput(.out, outPath), plan: plan)
+    usersPath = args.value(InputOptions.users) ?? config.users
+    self.duplicates = duplicates
+    jobs = try InputOptions.jobs(args)
+    format = TuningFormat(rawValue: args.value(TuneCommandOptions.format) ?? "table") ?? .table
   }
 
   /// The metric and the cut-offs: `--metric ndcg@5` without `--k` evaluates at 5.

@@ -25,23 +25,23 @@ import Testing
       config, zone: try Inputs.timeZone(config), catalogPath: config.catalog!, logs: logs,
       seed: config.seed, rules: config.rules, skipBadLines: false)
     settings.hashesHistory = true
-    let logsRequest = CompareLogsRequest(
-      logs: logs, catalogPath: config.catalog!, usersPath: config.users, split: split,
-      rules: config.rules, cutoffs: [config.rules.size], seed: config.seed, settings: settings,
-      runs: [], ope: false, policies: [],
-      estimators: OffPolicyOptions(clip: nil, crossFitFolds: nil), samples: nil, jobs: jobs,
-      tuning: nil, trec: trec)
+    var logsRequest = CompareLogsRequest(
+      settings: settings, usersPath: config.users, split: split, cutoffs: [config.rules.size])
+    logsRequest.jobs = jobs
+    logsRequest.trec = trec
     var resampling = ResamplingOptions()
     resampling.resamples = 200
     resampling.seed = config.seed
-    return CompareRequest(
+    var request = CompareRequest(
       config: config, mode: .logs(logsRequest), names: ["popularity", "random"],
       strategies: try ["popularity", "random"].map { try #require(try config.resolveStrategy($0)) },
-      fallback: nil, format: .csv, resampling: resampling,
-      permutationsGiven: false, baseline: baseline, out: .init(OutputKey("--out"), nil),
-      report: .init(OutputKey("--report"), nil), perDiner: .init(OutputKey("--per-diner"), nil),
-      trec: .init(OutputKey("--trec"), trec), inputs: [], wait: 0,
+      out: .init(OutputKey("--out"), nil), report: .init(OutputKey("--report"), nil),
+      perDiner: .init(OutputKey("--per-diner"), nil), trec: OutputKey("--trec"),
       run: RunRecord(version: "test", command: "compare", arguments: [], inputs: []))
+    request.format = .csv
+    request.resampling = resampling
+    request.baseline = baseline
+    return request
   }
 
   /// The job's standard output for `request`.

@@ -28,7 +28,7 @@ import Testing
   static func request(jobs: Int, format: DeckFormat = .json) throws -> DeckRequest {
     DeckRequest(
       settings: try settings(format: format), out: .init(OutputKey("--out"), nil),
-      rejects: .init(OutputKey("--rejects"), nil), inputFiles: [], jobs: jobs, version: "0.1.0")
+      rejects: .init(OutputKey("--rejects"), nil), jobs: jobs, version: "0.1.0")
   }
 
   /// Runs `request` with standard output captured: the outcome and the bytes written.
@@ -105,9 +105,9 @@ import Testing
 /// `PlayJob`: the deck `play` shows, and the one it fetches again after a session.
 @Suite struct PlayJobTests {
   static func request(user: String?) throws -> PlayRequest {
-    PlayRequest(
-      settings: try DeckJobTests.settings(), user: user, fallback: nil, log: nil,
-      inputFiles: [], version: "0.1.0")
+    var request = PlayRequest(settings: try DeckJobTests.settings(), version: "0.1.0")
+    request.user = user
+    return request
   }
 
   /// `f` (fetch the cards again) rebuilds with the session's swipes added to the history: a

@@ -53,13 +53,12 @@ final class JobTempDir {
       config, zone: try Inputs.timeZone(config), catalogPath: config.catalog!, logs: logs,
       skipBadLines: false)
     var request = IngestRequest(
-      into: snapshot, adding: adding, logs: logs, config: config, before: before,
-      settings: settings, snapshotKey: OutputKey(adding ? "--into" : "--out"),
-      rejectsKey: OutputKey("--rejects"))
+      into: RequestedOutput(OutputKey(adding ? "--into" : "--out"), snapshot), adding: adding,
+      before: before, settings: settings, rejects: OutputKey("--rejects"),
+      plan: OutputPlan(inputs: logs.map { RunOutputs.File("the swipe log", $0) }))
     request.catalogPath = config.catalog
     request.catalog = try Inputs.loadCatalog(config.catalog!, io, delimiter: .comma).0
     request.jobs = jobs
-    request.inputs = logs.map { RunOutputs.File("the swipe log", $0) }
     return request
   }
 
@@ -135,8 +134,8 @@ final class JobTempDir {
     }
     let merged = try MergeJob.run(
       MergeRequest(
-        snapshots: [dir.file("a.snap"), dir.file("b.snap")], out: dir.file("m.snap"),
-        outKey: OutputKey("--out")), JobTestSupport.io())
+        snapshots: [dir.file("a.snap"), dir.file("b.snap")],
+        out: RequestedOutput(OutputKey("--out"), dir.file("m.snap"))), JobTestSupport.io())
     #expect(merged.count == 2)
     #expect(merged.merged.sources.map(\.path) == [a, b])
     let whole = try IngestJob.run(

@@ -22,12 +22,14 @@ import Testing
       start: try #require(DeckDate(year: 2026, month: 11, day: 1)), days: 4,
       zone: try Inputs.timeZone(config), jobs: jobs)
     let names = ["popularity", "random"]
-    return SimulateRequest(
+    var request = SimulateRequest(
       parameters: parameters, names: names,
       strategies: try names.map { try #require(try config.resolveStrategy($0)) },
-      fallback: nil, out: RequestedOutput(OutputKey("--out"), nil),
-      events: RequestedOutput(OutputKey("--events"), nil), format: .csv, inputs: [], wait: 0,
+      out: RequestedOutput(OutputKey("--out"), nil),
+      events: RequestedOutput(OutputKey("--events"), nil),
       run: RunRecord(version: "test", command: "simulate", arguments: [], inputs: []))
+    request.format = .csv
+    return request
   }
 
   static func run(_ request: SimulateRequest) throws -> ([UInt8], SimulateJob.Outcome) {

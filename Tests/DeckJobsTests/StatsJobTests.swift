@@ -17,8 +17,8 @@ import Testing
       skipBadLines: false)
     settings.hashesHistory = true
     return StatsRequest(
-      config: config, catalogPath: config.catalog!, logs: logs, settings: settings,
-      options: StatsOptions(deckSize: config.rules.size, repeatWindowDays: nil), format: .csv,
+      settings: settings, options: StatsOptions(deckSize: config.rules.size, repeatWindowDays: nil),
+      format: .csv,
       jobs: jobs)
   }
 

@@ -35,14 +35,16 @@ struct BuiltInStrategies: StrategyMaking {
       config, zone: try Inputs.timeZone(config), catalogPath: config.catalog!,
       logs: config.history, seed: config.seed, rules: config.rules, skipBadLines: false)
     settings.hashesHistory = true
-    return TuneRequest(
-      config: config, logs: config.history, catalogPath: config.catalog!,
-      usersPath: config.users, split: .date(try #require(DeckDate(year: 2026, month: 11, day: 24))),
-      cut: .days(3), metric: "ndcg_at_10", cutoffs: [10], rules: config.rules, named: named,
-      candidates: candidates, duplicates: duplicates, name: "itemknn-tuned", seed: config.seed,
-      jobs: jobs, settings: settings, format: .csv,
-      results: RequestedOutput(OutputKey("--results"), nil),
-      out: RequestedOutput(OutputKey("--out"), nil), inputs: [], wait: 0)
+    var request = TuneRequest(
+      settings: settings, split: .date(try #require(DeckDate(year: 2026, month: 11, day: 24))),
+      cut: .days(3), metric: "ndcg_at_10", cutoffs: [10], named: named, candidates: candidates,
+      name: "itemknn-tuned", results: RequestedOutput(OutputKey("--results"), nil),
+      out: RequestedOutput(OutputKey("--out"), nil))
+    request.usersPath = config.users
+    request.duplicates = duplicates
+    request.jobs = jobs
+    request.format = .csv
+    return request
   }
 
   /// The grid the job writes to standard output, and its outcome.

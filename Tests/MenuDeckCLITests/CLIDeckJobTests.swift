@@ -36,7 +36,7 @@ import Testing
     let (request, done) = try #require(kept.value)
     let outcome = try #require(done)
     #expect(request.jobs == Int(jobs) && request.settings.format == .jsonl)
-    #expect(request.diners == .everyone && request.out.path == nil)
+    #expect(request.diners == .everyone && request.outputs.path(request.out) == nil)
     #expect(outcome.decks == 48)
     #expect(out.text == run.stdout)
   }
@@ -55,7 +55,7 @@ import Testing
       spec, arguments: ["--date", "2026-11-30", "--out", "decks-{date}.json", "-u", "u01"], io: io)
     #expect(code == .success, "\(err.text)")
     let request = try #require(kept.value?.0)
-    #expect(request.out.path == "decks-2026-11-30.json")
+    #expect(request.outputs.path(request.out) == "decks-2026-11-30.json")
     #expect(request.diners == .ids(["u01"]))
     let clash = CLIRun(["deck", "--user", "u01", "--diners", "list.txt"])
     #expect(clash.code == .usage)

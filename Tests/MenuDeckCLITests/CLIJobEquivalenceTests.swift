@@ -33,12 +33,12 @@ import Testing
     let io = Self.io(in: dir.path)
     let config = try Self.loadConfig(io)
     var request = IngestRequest(
-      into: dir.file("job.snap"), adding: false, logs: [Self.log], config: config,
+      into: RequestedOutput(.out, dir.file("job.snap")), adding: false,
       before: DeckDate.parse("2026-12-01")!,
       settings: RunSettings.readingLogs(
         config, zone: try Inputs.timeZone(config), catalogPath: config.catalog!,
         logs: [Self.log], skipBadLines: false),
-      snapshotKey: .out, rejectsKey: .rejects)
+      rejects: .rejects)
     request.catalogPath = config.catalog
     request.catalog = try Inputs.loadCatalog(
       config.catalog!, io, delimiter: config.csvDelimiters.catalog
@@ -65,7 +65,7 @@ import Testing
     let snapshots = [dir.file("a.snap"), dir.file("b.snap")]
     #expect(dir.run(["merge"] + snapshots + ["--out", dir.file("cli.snap")]).code == .success)
     let outcome = try MergeJob.run(
-      MergeRequest(snapshots: snapshots, out: dir.file("job.snap"), outKey: .out),
+      MergeRequest(snapshots: snapshots, out: RequestedOutput(.out, dir.file("job.snap"))),
       Self.io(in: dir.path))
     #expect(outcome.count == 2)
     #expect(try CLITest.bytes(dir.file("job.snap")) == CLITest.bytes(dir.file("cli.snap")))

@@ -40,7 +40,7 @@ enum ReferenceRun {
     // The stale pages are replaced together, under their locks, like every command's outputs.
     try RunOutputs.writeFolder(
       stale.map { (RealDataImportRun.join(given, $0.path), $0.content) },
-      key: .out, wait: OutputOptions.wait(args), io: context.job)
+      key: .out, plan: OutputPlan(args), io: context.job)
     context.note("\(pages.count) reference pages, \(stale.count) rewritten, in \(given)")
     return .success
   }
