@@ -43,10 +43,12 @@ package enum ImportJob {
 
   package static func run(_ request: ImportRequest, _ io: JobIO) throws -> Outcome {
     let (dataSet, dir, out, key) = (request.dataSet, request.directory, request.out, request.outKey)
-    let catalogPath = join(out, catalogName)
-    let configPath = join(out, configName)
+    let catalogPath = FileSystem.join(out, catalogName)
+    let configPath = FileSystem.join(out, configName)
     var plan = request.outputs.writing([.init(key, catalogPath), .init(key, configPath)])
-    plan.inputs += dataSet.inputFiles.map { RunOutputs.File("the data set file", join(dir, $0)) }
+    plan.inputs += dataSet.inputFiles.map {
+      RunOutputs.File("the data set file", FileSystem.join(dir, $0))
+    }
     let outputs = try RunOutputs(plan, io: io)
     defer { outputs.abort() }
 
@@ -58,7 +60,7 @@ package enum ImportJob {
     } catch {
       throw JobError(.dataError, "\(dir): \(error)")
     }
-    let ratingsPath = join(dir, dataSet.ratingsFile)
+    let ratingsPath = FileSystem.join(dir, dataSet.ratingsFile)
     let counts = try Paths.using(ratingsPath, io) { opened throws(DeckIOError) in
       try RealData.countRatings(dataSet, path: opened, catalog: catalog)
     }
@@ -97,11 +99,6 @@ package enum ImportJob {
       w.layout("\n  ")
       w.endObject()
     }
-  }
-
-  /// `name` in `directory` (`FileSystem.join`), as the command's summary names the files.
-  package static func join(_ directory: String, _ name: String) -> String {
-    FileSystem.join(directory, name)
   }
 
   /// `target` relative to the directory `base` (both absolute); `target` itself when they share

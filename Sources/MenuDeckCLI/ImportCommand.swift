@@ -89,8 +89,8 @@ enum RealDataImportRun {
     func note(_ text: String) { lines.append((.note, text)) }
     note(
       "imported \(plural(imported.items.count, what)) in "
-        + "\(plural(categories.count, "category", "categories")) into \(join(out, "catalog.csv")) "
-        + "(config: \(join(out, "menudeck.json")))")
+        + "\(plural(categories.count, "category", "categories")) into \(FileSystem.join(out, "catalog.csv")) "
+        + "(config: \(FileSystem.join(out, "menudeck.json")))")
     note(
       "categories: " + categories.map { "\($0.category) \($0.items)" }.joined(separator: ", "))
     for s in imported.skipped {
@@ -101,7 +101,7 @@ enum RealDataImportRun {
     lines += imported.notes.map { (.note, $0) }
     let m = dataSet.mapping
     note(
-      "\(join(dir, dataSet.ratingsFile)): "
+      "\(FileSystem.join(dir, dataSet.ratingsFile)): "
         + "\(plural(counts.right + counts.left + counts.neutral, "rating")): \(counts.right) right "
         + "('\(m.right!)'), \(counts.left) left ('\(m.left!)'), \(counts.neutral) neutral (not "
         + "swipes); \(plural(users, "user")) with a swipe"
@@ -111,15 +111,10 @@ enum RealDataImportRun {
         (.warning, "\(plural(counts.unknownItemEvents, "swipe")) on items not in the catalog"))
     }
     note(
-      "next: menudeck validate --catalog \(shell(join(out, "catalog.csv"))) --history "
-        + "\(shell(join(dir, dataSet.ratingsFile))) \(dataSet.mappingArguments)")
-    note("  or: menudeck validate --config \(shell(join(out, "menudeck.json")))")
+      "next: menudeck validate --catalog \(shell(FileSystem.join(out, "catalog.csv"))) --history "
+        + "\(shell(FileSystem.join(dir, dataSet.ratingsFile))) \(dataSet.mappingArguments)")
+    note("  or: menudeck validate --config \(shell(FileSystem.join(out, "menudeck.json")))")
     return lines
-  }
-
-  /// `name` in `directory` (`ImportJob.join`).
-  static func join(_ directory: String, _ name: String) -> String {
-    ImportJob.join(directory, name)
   }
 
   /// A path as typed in a POSIX shell: quoted when it holds anything but plain characters.

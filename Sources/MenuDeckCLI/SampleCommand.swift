@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCommandLine
 import DeckJobs
 import DeckSimulation
@@ -25,7 +26,7 @@ let sampleCommand = CommandSpec(
     let seed = try args.value(SampleOptions.seed) ?? SampleData.defaultSeed
     let files = SampleData.files(seed: seed)
     try RunOutputs.writeFolder(
-      files.map { (RealDataImportRun.join(out, $0.name), $0.contents) },
+      files.map { (FileSystem.join(out, $0.name), $0.contents) },
       key: .out, plan: OutputPlan(args), io: context.job)
     context.note("wrote \(files.count) files to \(out)", code: "summary")
     return .success

@@ -1,3 +1,4 @@
+import DeckBase
 import DeckCommandLine
 import DeckJobs
 import Foundation
@@ -39,7 +40,7 @@ enum ReferenceRun {
     }
     // The stale pages are replaced together, under their locks, like every command's outputs.
     try RunOutputs.writeFolder(
-      stale.map { (RealDataImportRun.join(given, $0.path), $0.content) },
+      stale.map { (FileSystem.join(given, $0.path), $0.content) },
       key: .out, plan: OutputPlan(args), io: context.job)
     context.note("\(pages.count) reference pages, \(stale.count) rewritten, in \(given)")
     return .success
