@@ -188,9 +188,9 @@ public struct DeckBuilder: Sendable {
     var scores = scores
     var propensities = propensities
     var prefixPropensities = prefixPropensities
-    var applied = candidates.restaurant.hidden
-    if !candidates.restaurant.scoreChanges.isEmpty {
-      let changed = candidates.restaurant.adjust(scores, candidates.items)
+    var applied = candidates.restaurant?.hidden ?? []
+    if let effects = candidates.restaurant, !effects.scoreChanges.isEmpty {
+      let changed = effects.adjust(scores, candidates.items)
       if !changed.applied.isEmpty {
         (scores, propensities, prefixPropensities) = (changed.scores, nil, nil)
         applied += changed.applied
@@ -214,7 +214,7 @@ public struct DeckBuilder: Sendable {
       shortfall = Shortfall(
         size: rules.size, cards: cards.count, catalogCount: catalog.count,
         heldBack: candidates.heldBack, cappedByCategory: slots.capped,
-        hiddenByRule: candidates.restaurant.hidden.count)
+        hiddenByRule: candidates.restaurant?.hidden.count ?? 0)
     }
     return Deck(
       user: user, date: date, cards: cards, shortfall: shortfall,
@@ -226,10 +226,13 @@ public struct DeckBuilder: Sendable {
   /// probability of each card at the slot it ends up in). The restaurant's boosts and burials
   /// change `scores` as in `assemble`.
   public func deckOrder(candidates: CandidateSet, scores: [Double]) -> [Int] {
-    let changes = candidates.restaurant.scoreChanges
-    let keyScores =
-      changes.isEmpty ? scores : candidates.restaurant.adjust(scores, candidates.items).scores
-    return slotOrder(candidates: candidates, scores: keyScores).order
+    guard let effects = candidates.restaurant, !effects.scoreChanges.isEmpty else {
+      return slotOrder(candidates: candidates, scores: scores).order
+    }
+    return slotOrder(
+      candidates: candidates, scores: effects.adjust(scores, candidates.items).scores
+    )
+    .order
   }
 
   /// Where `assemble` puts the candidates for scores that rank them in the order `next` yields
@@ -259,7 +262,7 @@ public struct DeckBuilder: Sendable {
     // The rules first: they settle it without a look at the candidates under the defaults.
     !rules.avoidAdjacentCategory && (rules.maxPerCategory ?? Int.max) >= rules.size
       && candidates.pinned.isEmpty && !candidates.recentlyShown.contains(true)
-      && candidates.restaurant.scoreChanges.isEmpty && candidates.restaurant.placements.isEmpty
+      && (candidates.restaurant.map { $0.scoreChanges.isEmpty && $0.placements.isEmpty } ?? true)
   }
 
   /// The deck's candidate positions in order, how many of them (first) are pins, how many
@@ -294,7 +297,7 @@ public struct DeckBuilder: Sendable {
     let pins = order.count
     // Then the restaurant's pins at positions, as far as the deck has room.
     var placements: [RuleEffects.Placement] = []
-    for p in candidates.restaurant.placements where pins + placements.count < size {
+    for p in candidates.restaurant?.placements ?? [] where pins + placements.count < size {
       let item = candidates.items[p.k]
       perCategory[Int(catalog.itemCategory[Int(item)])] += 1
       pinnedSlots.insert(item)

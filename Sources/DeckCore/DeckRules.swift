@@ -95,8 +95,8 @@ public struct CandidateSet: Sendable, Equatable {
   public var pinned: [Int32]
   /// How many catalog items each reason held back (indexed by `HoldBackReason.rawValue`).
   public var heldBack: [Int]
-  /// What the restaurant's rules in force do to these candidates (empty when none acts).
-  public var restaurant = RuleEffects()
+  /// What the restaurant's rules in force do to these candidates; nil when none acts.
+  public var restaurant: RuleEffects? = nil
 }
 
 /// One card of a built deck.

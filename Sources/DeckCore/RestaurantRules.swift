@@ -107,19 +107,26 @@ public struct RestaurantRule: Sendable, Equatable {
 
   /// A score boosted by `factor` (> 1): `s * factor` for s >= 0, `s / factor` for s < 0. For
   /// any sign it never lowers a score, never reorders two scores (monotone: s < t gives
-  /// boosted(s) <= boosted(t)), and keeps the sign. A score of 0 stays 0 (a boost cannot lift
-  /// a dish the strategy scores 0 above another at 0: it is then not recorded); NaN stays NaN,
-  /// last. A finite score may reach infinity (or 0 for `buried`) at the ends of `Double`.
+  /// boosted(s) <= boosted(t)), and keeps the sign. A score of 0 stays 0 (a boost cannot lift a
+  /// dish the strategy scores 0 above another at 0: it is then not recorded); NaN stays NaN,
+  /// last; a finite score stays finite (at most `Double.greatestFiniteMagnitude`, which two
+  /// boosted scores may then share, ties going by catalog order).
   @inline(__always)
   public static func boosted(_ s: Double, by factor: Double) -> Double {
-    s >= 0 ? s * factor : s / factor
+    finite(s >= 0 ? s * factor : s / factor, from: s)
   }
 
   /// A score buried by `factor` (> 1): `s / factor` for s >= 0, `s * factor` for s < 0; the
   /// inverse of `boosted(_:by:)` (up to rounding), with the same properties the other way.
   @inline(__always)
   public static func buried(_ s: Double, by factor: Double) -> Double {
-    s >= 0 ? s / factor : s * factor
+    finite(s >= 0 ? s / factor : s * factor, from: s)
+  }
+
+  /// `x`, or the largest finite number of its sign when `x` overflowed from finite `s`.
+  @inline(__always)
+  private static func finite(_ x: Double, from s: Double) -> Double {
+    x.isInfinite && s.isFinite ? (x > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude) : x
   }
 
   /// Whether the rule alone is well formed (no catalog needed): a window that does not end
@@ -263,8 +270,9 @@ public struct RuleCounts: Sendable, Equatable {
   }
 }
 
-/// The restaurant's rules in force for one diner on one date, as `DeckBuilder.candidates` found
-/// them (empty when none acts: the deck is then built exactly as without rules).
+/// What the restaurant's rules in force for one diner on one date do to the diner's candidates,
+/// as `DeckBuilder.candidates` found it (`CandidateSet.restaurant`, nil when no rule acts: the
+/// deck is then built exactly as without rules).
 public struct RuleEffects: Sendable, Equatable {
   /// A score change to make: candidate `k` (in `CandidateSet.items`) by rule `rule`.
   public struct ScoreChange: Sendable, Equatable {
@@ -282,13 +290,17 @@ public struct RuleEffects: Sendable, Equatable {
   }
 
   /// The dishes hidden (`RuleApplication.Effect.hidden`), in rule order then catalog order.
-  public var hidden: [RuleApplication] = []
+  public let hidden: [RuleApplication]
   /// In candidate order, then rule order.
-  public var scoreChanges: [ScoreChange] = []
+  public let scoreChanges: [ScoreChange]
   /// In position order (positions and dishes distinct).
-  public var placements: [Placement] = []
+  public let placements: [Placement]
 
-  public init() {}
+  init(hidden: [RuleApplication], scoreChanges: [ScoreChange], placements: [Placement]) {
+    self.hidden = hidden
+    self.scoreChanges = scoreChanges
+    self.placements = placements
+  }
 
   /// The scores the deck is ordered by, and the changes made (only those that changed a score).
   func adjust(_ scores: [Double], _ items: [Int32]) -> (
@@ -435,10 +447,11 @@ struct CompiledRestaurantRules: Sendable {
   }
 
   /// The score changes and placements of these rules (in force) for the candidates `items`
-  /// (ascending catalog indices), given the items pinned first; `hidden` as recorded.
-  func effects(items: [Int32], pinnedFirst: [Int32], hidden: [RuleApplication]) -> RuleEffects {
-    var effects = RuleEffects()
-    effects.hidden = hidden
+  /// (ascending catalog indices), given the items pinned first; `hidden` as recorded. Nil when
+  /// there is nothing to do.
+  func effects(items: [Int32], pinnedFirst: [Int32], hidden: [RuleApplication]) -> RuleEffects? {
+    var scoreChanges: [RuleEffects.ScoreChange] = []
+    var placements: [RuleEffects.Placement] = []
     func position(_ i: Int32) -> Int? {
       var lo = 0
       var hi = items.count
@@ -452,20 +465,21 @@ struct CompiledRestaurantRules: Sendable {
       guard let factor = rule.factor else { continue }
       for i in rule.items {
         guard let k = position(i) else { continue }
-        effects.scoreChanges.append(
+        scoreChanges.append(
           RuleEffects.ScoreChange(k: k, rule: rule.index, boost: rule.isBoost, factor: factor))
       }
     }
     // Stable: rule order within a candidate.
-    effects.scoreChanges.sort { $0.k != $1.k ? $0.k < $1.k : $0.rule < $1.rule }
+    scoreChanges.sort { $0.k != $1.k ? $0.k < $1.k : $0.rule < $1.rule }
     for rule in pins {
       guard case .pin(let p) = rule.action, let i = rule.items.first, !pinnedFirst.contains(i),
         let k = position(i)
       else { continue }
-      effects.placements.append(RuleEffects.Placement(k: k, position: p, rule: rule.index))
+      placements.append(RuleEffects.Placement(k: k, position: p, rule: rule.index))
     }
-    effects.placements.sort { $0.position < $1.position }
-    return effects
+    placements.sort { $0.position < $1.position }
+    if hidden.isEmpty && scoreChanges.isEmpty && placements.isEmpty { return nil }
+    return RuleEffects(hidden: hidden, scoreChanges: scoreChanges, placements: placements)
   }
 }
 

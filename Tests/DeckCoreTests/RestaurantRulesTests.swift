@@ -56,7 +56,7 @@ struct RestaurantRuleActionTests {
       items, [RestaurantRule(.hide, .dish("a1"))], user: UserProfile(id: "u", allergens: ["egg"]))
     #expect(r.ids == ["b1"])
     #expect(r.candidates.heldBack[HoldBackReason.allergen.rawValue] == 1)
-    #expect(r.candidates.restaurant.hidden.isEmpty)
+    #expect(r.candidates.restaurant == nil)
     #expect(r.deck.ruleApplications.isEmpty)
   }
 
@@ -115,6 +115,10 @@ struct RestaurantRuleActionTests {
     for s in scores {
       #expect(RestaurantRule.boosted(s, by: factor) >= s)
       #expect(RestaurantRule.buried(s, by: factor) <= s)
+    }
+    for s in scores where s.isFinite {
+      #expect(RestaurantRule.boosted(s, by: factor).isFinite)
+      #expect(RestaurantRule.buried(s, by: factor).isFinite)
     }
     #expect(RestaurantRule.boosted(.nan, by: factor).isNaN)
     #expect(RestaurantRule.buried(.nan, by: factor).isNaN)
@@ -562,7 +566,7 @@ struct RestaurantRulePropertyTests {
         }
         switch rule.action {
         case .hide:
-          for i in c.matches(rule.target) { #expect(!onDeck.contains(i)) }
+          #expect(c.matches(rule.target).allSatisfy { !onDeck.contains($0) })
         case .pin(let p):
           try Self.checkPin(c, deck, set, rule: r, position: p)
         case .boost, .bury:
@@ -571,7 +575,7 @@ struct RestaurantRulePropertyTests {
       }
       try Self.checkApplications(c, deck, set, &acted, pick: g.nextInt(below: 4) == 0)
       if c.rules.restaurantRules.isEmpty {
-        #expect(deck.ruleApplications.isEmpty && set.restaurant == RuleEffects())
+        #expect(deck.ruleApplications.isEmpty && set.restaurant == nil)
       }
     }
     #expect(acted.allSatisfy { $0 > 1_000 })
@@ -634,7 +638,7 @@ struct RestaurantRulePropertyTests {
         Issue.record("rule \(a.rule) (\(rule.action)) recorded \(a.effect)")
       }
     }
-    for card in deck.cards { #expect(card.score == (score[card.item] ?? c.scores[Int(card.item)])) }
+    #expect(deck.cards.allSatisfy { $0.score == (score[$0.item] ?? c.scores[Int($0.item)]) })
     guard pick,
       let a = deck.ruleApplications.last(where: { $0.effect == .hidden })
         ?? deck.ruleApplications.first
