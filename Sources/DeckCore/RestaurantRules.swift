@@ -296,12 +296,6 @@ public struct RuleEffects: Sendable, Equatable {
   /// In position order (positions and dishes distinct).
   public let placements: [Placement]
 
-  init(hidden: [RuleApplication], scoreChanges: [ScoreChange], placements: [Placement]) {
-    self.hidden = hidden
-    self.scoreChanges = scoreChanges
-    self.placements = placements
-  }
-
   /// The scores the deck is ordered by, and the changes made (only those that changed a score).
   func adjust(_ scores: [Double], _ items: [Int32]) -> (
     scores: [Double], applied: [RuleApplication]
