@@ -514,9 +514,29 @@ private struct RuleCase {
       userHistory = try b.build().users[user.id]
     }
     let set = builder.candidates(for: user, history: userHistory, date: date)
-    let deck = builder.assemble(
-      user: user.id, date: date, candidates: set, scores: set.items.map { scores[Int($0)] })
+    let s = set.items.map { scores[Int($0)] }
+    let deck = builder.assemble(user: user.id, date: date, candidates: set, scores: s)
+    try checkOrders(builder, set, s, deck)
     return (deck, set)
+  }
+
+  /// The orders a stochastic strategy asks for are the deck's: `deckOrder` for the scores, and,
+  /// without boosts or burials in force, `deckOrder` for their key order (`DeckSlots`' way); a
+  /// deck that `keepsScoreOrder` is the candidates' first in key order.
+  private func checkOrders(
+    _ builder: DeckBuilder, _ set: CandidateSet, _ s: [Double], _ deck: Deck
+  ) throws {
+    let order = try deck.cards.map { card in try #require(set.items.firstIndex(of: card.item)) }
+    #expect(builder.deckOrder(candidates: set, scores: s) == order)
+    let key = set.items.indices.sorted { a, b in
+      if set.recentlyShown[a] != set.recentlyShown[b] { return !set.recentlyShown[a] }
+      return s[a] != s[b] ? s[a] > s[b] : a < b
+    }
+    if set.restaurant?.scoreChanges.isEmpty ?? true {
+      var next = key.makeIterator()
+      #expect(builder.deckOrder(candidates: set, keyOrder: { next.next() }) == order)
+    }
+    if builder.keepsScoreOrder(set) { #expect(Array(key.prefix(builder.rules.size)) == order) }
   }
 
   /// This case's rules without restaurant rule `r`.
