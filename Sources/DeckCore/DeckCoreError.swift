@@ -7,7 +7,7 @@ public enum DeckCoreError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Deck rules with impossible values.
   case invalidRules(String)
   /// A restaurant rule that cannot be applied: `rule` is its 0-based index in
-  /// `DeckRules.restaurantRules`, `field` the config field at fault ("dish", "position",
+  /// `DeckRules.restaurantRules`, `field` the config field at fault ("dish", "pin", "boost",
   /// "valid_until"...), `problem` what is wrong (with the unknown name, for a did-you-mean).
   case invalidRestaurantRule(rule: Int, field: String, problem: RestaurantRuleProblem)
   /// A history snapshot that cannot be used as asked (merged twice, too recent for the date,

@@ -41,6 +41,16 @@ public struct RestaurantRule: Sendable, Equatable {
     /// Keep the dishes off the deck (held back after every `HoldBackReason`, counted in
     /// `Shortfall.hiddenByRule`).
     case hide
+
+    /// The config key that gives the action: "pin", "boost", "bury" or "hide".
+    public var key: String {
+      switch self {
+      case .pin: return "pin"
+      case .boost: return "boost"
+      case .bury: return "bury"
+      case .hide: return "hide"
+      }
+    }
   }
 
   /// The dishes a rule matches: one dish by id, every dish of a category, or every dish with a
@@ -145,11 +155,13 @@ public struct RestaurantRule: Sendable, Equatable {
     switch action {
     case .pin(let position):
       guard (1...DeckRules.maxSize).contains(position) else {
-        throw fail("position", .positionOutOfRange(position))
+        throw fail("pin", .positionOutOfRange(position))
       }
       guard case .dish = target else { throw fail(target.field, .pinNeedsDish) }
     case .boost(let factor), .bury(let factor):
-      guard factor.isFinite && factor > 1 else { throw fail("factor", .factorOutOfRange(factor)) }
+      guard factor.isFinite && factor > 1 else {
+        throw fail(action.key, .factorOutOfRange(factor))
+      }
     case .hide:
       break
     }
@@ -408,7 +420,7 @@ struct CompiledRestaurantRules: Sendable {
       guard case .pin(let p) = other.action, RestaurantRule.canMeet(rule, other) else { continue }
       if p == position {
         throw .invalidRestaurantRule(
-          rule: index, field: "position", problem: .positionTaken(position: p, byRule: j))
+          rule: index, field: "pin", problem: .positionTaken(position: p, byRule: j))
       }
       if other.target == rule.target {
         throw .invalidRestaurantRule(

@@ -299,20 +299,20 @@ struct RestaurantRuleValidationTests {
     for p in [0, -1, DeckRules.maxSize + 1] {
       #expect(
         try error([RestaurantRule(.pin(position: p), .dish("a1"))])
-          == problem(0, "position", .positionOutOfRange(p)))
+          == problem(0, "pin", .positionOutOfRange(p)))
     }
     #expect(try error([RestaurantRule(.pin(position: DeckRules.maxSize), .dish("a1"))]) == nil)
     for f in [1, 0.5, 0, -2, .infinity] as [Double] {
       #expect(
         try error([RestaurantRule(.boost(factor: f), .dish("a1"))])
-          == problem(0, "factor", .factorOutOfRange(f)))
+          == problem(0, "boost", .factorOutOfRange(f)))
       #expect(
         try error([RestaurantRule(.bury(factor: f), .dish("a1"))])
-          == problem(0, "factor", .factorOutOfRange(f)))
+          == problem(0, "bury", .factorOutOfRange(f)))
     }
     #expect(
       try error([RestaurantRule(.bury(factor: .nan), .dish("a1"))]).map {
-        if case .invalidRestaurantRule(0, "factor", .factorOutOfRange(let f)) = $0 {
+        if case .invalidRestaurantRule(0, "bury", .factorOutOfRange(let f)) = $0 {
           return f.isNaN
         }
         return false
@@ -331,7 +331,7 @@ struct RestaurantRuleValidationTests {
     let one = RestaurantRule(.pin(position: 1), .dish("a1"))
     #expect(
       try error([one, RestaurantRule(.pin(position: 1), .dish("b1"))])
-        == problem(1, "position", .positionTaken(position: 1, byRule: 0)))
+        == problem(1, "pin", .positionTaken(position: 1, byRule: 0)))
     #expect(
       try error([one, RestaurantRule(.pin(position: 2), .dish("a1"))])
         == problem(1, "dish", .dishPinnedTwice(dish: "a1", byRule: 0)))
