@@ -9,6 +9,7 @@
 /// nothing else can fill the deck. Arrangement then avoids two adjacent cards of one category
 /// whenever some order of the selected cards allows it, staying as close to the key order as it
 /// can; when no order avoids it, it keeps as few neighbours alike as its greedy pass finds.
+/// The restaurant's rules (`DeckRules.restaurantRules`) act in the order `RestaurantRule` gives.
 public struct DeckBuilder: Sendable {
   public let catalog: Catalog
   public let rules: DeckRules
@@ -19,6 +20,8 @@ public struct DeckBuilder: Sendable {
   private let itemDiets: [[Int32]]
   private let allergenIndex: [String: Int32]
   private let dietIndex: [String: Int32]
+  /// Nil without restaurant rules: the decks are then built as before they existed.
+  private let restaurant: CompiledRestaurantRules?
 
   public init(catalog: Catalog, rules: DeckRules) throws(DeckCoreError) {
     try rules.validate()
@@ -40,6 +43,8 @@ public struct DeckBuilder: Sendable {
     }
     self.excludedMask = excluded
     self.pinned = pinned
+    self.restaurant = try CompiledRestaurantRules.compile(
+      rules.restaurantRules, catalog: catalog, pinnedFirst: pinned)
     var allergenIndex: [String: Int32] = [:]
     var dietIndex: [String: Int32] = [:]
     func intern(_ values: [String], _ table: inout [String: Int32]) -> [Int32] {
@@ -69,7 +74,8 @@ public struct DeckBuilder: Sendable {
     let n = catalog.count
     let mask = dayMask ?? self.dayMask(for: date)
     precondition(mask.count == n, "dayMask must have one entry per catalog item")
-    // 0 = candidate, 1 = recently shown candidate, 2... = held back (reason + 2)
+    // 0 = candidate, 1 = recently shown candidate, 2... = held back (reason + 2), 255 = hidden
+    // by a restaurant rule
     var state = [UInt8](repeating: 0, count: n)
     var heldBack = [Int](repeating: 0, count: HoldBackReason.allCases.count)
 
@@ -108,15 +114,21 @@ public struct DeckBuilder: Sendable {
         hold(i, .dislikedCategory)
       }
     }
-    // Pins bypass freshness: decide them before it applies.
+    // Pins bypass freshness: decide them before it applies (the restaurant's pins at positions
+    // in force too).
     var eligiblePins: [Int32] = []
     for p in pinned where state[Int(p)] < 2 { eligiblePins.append(p) }
+    let inForce = restaurant?.inForce(for: user.id, on: date)
+    var exempt = eligiblePins
+    for rule in inForce?.pins ?? [] where state[Int(rule.items[0])] < 2 {
+      exempt.append(rule.items[0])
+    }
     if let history {
       // Day differences in 64 bits: any two Int32 days subtract without overflow.
       let today = Int(date.daysSinceEpoch)
       for r in history.records {
         let i = Int(r.item)
-        guard state[i] < 2, !eligiblePins.contains(r.item) else { continue }
+        guard state[i] < 2, !exempt.contains(r.item) else { continue }
         if rules.repeatPickDays > 0, let last = r.lastRightDay, Int(last) < today,
           today - Int(last) <= rules.repeatPickDays
         {
@@ -132,6 +144,9 @@ public struct DeckBuilder: Sendable {
         }
       }
     }
+    // The restaurant's hide rules last: a dish another reason held back is not theirs.
+    let hidden = inForce?.hide(&state) ?? []
+    if !hidden.isEmpty { eligiblePins.removeAll { state[Int($0)] >= 2 } }
     var items: [Int32] = []
     var recent: [Bool] = []
     items.reserveCapacity(n)
@@ -140,8 +155,12 @@ public struct DeckBuilder: Sendable {
       items.append(Int32(i))
       recent.append(state[i] == 1)
     }
-    return CandidateSet(
+    var set = CandidateSet(
       items: items, recentlyShown: recent, pinned: eligiblePins, heldBack: heldBack)
+    if let inForce {
+      set.restaurant = inForce.effects(items: items, pinnedFirst: eligiblePins, hidden: hidden)
+    }
+    return set
   }
 
   /// The pinned ids that `candidates` dropped for this diner.
@@ -154,7 +173,8 @@ public struct DeckBuilder: Sendable {
   /// `prefixPropensities`, when given, are copied onto the cards (strategies that rank
   /// stochastically know them), one per candidate, as they are: the builder does not check that
   /// a prefix propensity fits the deck's order (the strategy gives them only when the deck keeps
-  /// its order).
+  /// its order). When a restaurant boost or bury changed a score, the cards carry the changed
+  /// scores and no propensities (the strategy's do not describe an order it did not draw).
   public func assemble(
     user: String, date: DeckDate, candidates: CandidateSet, scores: [Double],
     propensities: [Double]? = nil, prefixPropensities: [Double]? = nil
@@ -165,28 +185,54 @@ public struct DeckBuilder: Sendable {
     precondition(
       prefixPropensities == nil || prefixPropensities!.count == candidates.items.count,
       "one prefix propensity per candidate")
+    var scores = scores
+    var propensities = propensities
+    var prefixPropensities = prefixPropensities
+    var applied = candidates.restaurant?.hidden ?? []
+    if let effects = candidates.restaurant, !effects.scoreChanges.isEmpty {
+      let changed = effects.adjust(scores, candidates.items)
+      if !changed.applied.isEmpty {
+        (scores, propensities, prefixPropensities) = (changed.scores, nil, nil)
+        applied += changed.applied
+      }
+    }
     let slots = slotOrder(candidates: candidates, scores: scores)
+    var placedAt = [Bool](repeating: false, count: slots.placed.isEmpty ? 0 : slots.order.count)
+    for (j, rule) in slots.placed {
+      placedAt[j] = true
+      let item = candidates.items[slots.order[j]]
+      applied.append(RuleApplication(rule: rule, item: item, effect: .pinned(at: j + 1)))
+    }
     let cards = slots.order.enumerated().map { j, k in
       Card(
-        item: candidates.items[k], score: scores[k], pinned: j < slots.pins,
+        item: candidates.items[k], score: scores[k],
+        pinned: j < slots.pins || (!placedAt.isEmpty && placedAt[j]),
         propensity: propensities?[k], prefixPropensity: prefixPropensities?[k])
     }
     var shortfall: Shortfall?
     if cards.count < rules.size {
       shortfall = Shortfall(
         size: rules.size, cards: cards.count, catalogCount: catalog.count,
-        heldBack: candidates.heldBack, cappedByCategory: slots.capped)
+        heldBack: candidates.heldBack, cappedByCategory: slots.capped,
+        hiddenByRule: candidates.restaurant?.hidden.count ?? 0)
     }
     return Deck(
       user: user, date: date, cards: cards, shortfall: shortfall,
-      skippedPins: skippedPins(in: candidates))
+      skippedPins: skippedPins(in: candidates), ruleApplications: applied)
   }
 
   /// Where `assemble` puts the candidates: their positions in `candidates.items`, in deck
   /// order (a stochastic strategy asks this for many draws of its ranking, to know the
-  /// probability of each card at the slot it ends up in).
+  /// probability of each card at the slot it ends up in). The restaurant's boosts and burials
+  /// change `scores` as in `assemble`.
   public func deckOrder(candidates: CandidateSet, scores: [Double]) -> [Int] {
-    slotOrder(candidates: candidates, scores: scores).order
+    guard let effects = candidates.restaurant, !effects.scoreChanges.isEmpty else {
+      return slotOrder(candidates: candidates, scores: scores).order
+    }
+    return slotOrder(
+      candidates: candidates, scores: effects.adjust(scores, candidates.items).scores
+    )
+    .order
   }
 
   /// Where `assemble` puts the candidates for scores that rank them in the order `next` yields
@@ -196,7 +242,8 @@ public struct DeckBuilder: Sendable {
   /// the pins are placed first whatever it yields), and nil when it has no more. It is called
   /// only until the deck is full, so a stochastic strategy can draw a ranking no further than
   /// the deck needs. Given every candidate in the key order of some scores, the order is
-  /// `deckOrder(candidates:scores:)`'s for them.
+  /// `deckOrder(candidates:scores:)`'s for them when no restaurant boost or bury is in force
+  /// (the key order is then that of the changed scores: this does not change it).
   public func deckOrder(candidates: CandidateSet, keyOrder next: () -> Int?) -> [Int] {
     slotOrder(candidates: candidates, keyOrder: next).order
   }
@@ -208,19 +255,20 @@ public struct DeckBuilder: Sendable {
   }
 
   /// Whether the deck of `candidates` is always their first `size` in score order, whatever the
-  /// scores: no pins, none of them shown recently, no category cap that could bite and no
-  /// spreading of categories. (Ties in score aside, which go by catalog order.)
+  /// scores: no pins, none of them shown recently, no category cap that could bite, no
+  /// spreading of categories and no restaurant boost, bury or pin in force. (Ties in score
+  /// aside, which go by catalog order.)
   public func keepsScoreOrder(_ candidates: CandidateSet) -> Bool {
     // The rules first: they settle it without a look at the candidates under the defaults.
     !rules.avoidAdjacentCategory && (rules.maxPerCategory ?? Int.max) >= rules.size
       && candidates.pinned.isEmpty && !candidates.recentlyShown.contains(true)
+      && (candidates.restaurant.map { $0.scoreChanges.isEmpty && $0.placements.isEmpty } ?? true)
   }
 
-  /// The deck's candidate positions in order, how many of them (first) are pins, and how many
-  /// candidates the category cap passed over.
-  private func slotOrder(candidates: CandidateSet, scores: [Double]) -> (
-    order: [Int], pins: Int, capped: Int
-  ) {
+  /// The deck's candidate positions in order, how many of them (first) are pins, how many
+  /// candidates the category cap passed over, and where the restaurant's pins went (deck index,
+  /// rule). `scores` are the key scores (the restaurant's changes made).
+  private func slotOrder(candidates: CandidateSet, scores: [Double]) -> SlotOrder {
     precondition(scores.count == candidates.items.count, "one score per candidate")
     var heap = KeyHeap(candidates: candidates, scores: scores)
     return slotOrder(candidates: candidates) { heap.pop() }
@@ -228,9 +276,7 @@ public struct DeckBuilder: Sendable {
 
   /// As `slotOrder(candidates:scores:)`, with the candidates in key order from `next` (see
   /// `deckOrder(candidates:keyOrder:)`): it is called only until the deck is full.
-  private func slotOrder(candidates: CandidateSet, keyOrder next: () -> Int?) -> (
-    order: [Int], pins: Int, capped: Int
-  ) {
+  private func slotOrder(candidates: CandidateSet, keyOrder next: () -> Int?) -> SlotOrder {
     let size = rules.size
     let cap = rules.maxPerCategory ?? Int.max
     var perCategory = [Int](repeating: 0, count: catalog.categories.count)
@@ -249,13 +295,21 @@ public struct DeckBuilder: Sendable {
       }
     }
     let pins = order.count
+    // Then the restaurant's pins at positions, as far as the deck has room.
+    var placements: [RuleEffects.Placement] = []
+    for p in candidates.restaurant?.placements ?? [] where pins + placements.count < size {
+      let item = candidates.items[p.k]
+      perCategory[Int(catalog.itemCategory[Int(item)])] += 1
+      pinnedSlots.insert(item)
+      placements.append(p)
+    }
 
     // Select the rest in key order under the category cap. To keep the deck arrangeable with no
     // two neighbours alike, a category may fill at most half of the `slots` left after the pins
     // (rounded up; rounded down for the last pin's category, since the first card must differ
     // from it). Cards over that limit are deferred and used only when nothing else is left.
     // Each kept card remembers its place in key order (`taken`), to merge the deferred back.
-    let slots = size - pins
+    let slots = size - pins - placements.count
     let lastPinned = order.last.map { Int(catalog.itemCategory[Int(candidates.items[$0])]) }
     let spread = rules.avoidAdjacentCategory
     var perCategoryAfterPins = [Int](repeating: 0, count: catalog.categories.count)
@@ -310,7 +364,16 @@ public struct DeckBuilder: Sendable {
     }
     let keys = selected.map(\.k)
     order += spread ? arrange(keys, after: lastPinned, candidates) : keys
-    return (order, pins, capped)
+    guard !placements.isEmpty else { return SlotOrder(order: order, pins: pins, capped: capped) }
+    return DeckBuilder.place(placements, into: order, capped: capped, pins: pins)
+  }
+
+  /// The deck's candidate positions in order (see `slotOrder(candidates:scores:)`).
+  struct SlotOrder {
+    var order: [Int]
+    var pins: Int
+    var capped: Int
+    var placed: [(j: Int, rule: Int)] = []
   }
 
   /// Reorders `selected` (in key order) so that no two neighbours share a category whenever that

@@ -6,6 +6,10 @@ public enum DeckCoreError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidCatalog(item: Int?, message: String)
   /// Deck rules with impossible values.
   case invalidRules(String)
+  /// A restaurant rule that cannot be applied: `rule` is its 0-based index in
+  /// `DeckRules.restaurantRules`, `field` the config field at fault ("dish", "pin", "boost",
+  /// "valid_until"...), `problem` what is wrong (with the unknown name, for a did-you-mean).
+  case invalidRestaurantRule(rule: Int, field: String, problem: RestaurantRuleProblem)
   /// A history snapshot that cannot be used as asked (merged twice, too recent for the date,
   /// counts that do not fit).
   case invalidSnapshot(String)
@@ -20,6 +24,8 @@ public enum DeckCoreError: Error, Equatable, Sendable, CustomStringConvertible {
       if let item { return "item \(item + 1): \(m)" }
       return m
     case .invalidRules(let m): return m
+    case .invalidRestaurantRule(let rule, let field, let problem):
+      return "rule \(rule + 1), \(field): \(problem)"
     case .invalidSnapshot(let m): return m
     case .outOfMemory(let what, let bytes):
       return "out of memory building \(what) (a block of \(bytes) bytes was refused); give "

@@ -16,6 +16,10 @@ public struct DeckRules: Sendable, Equatable {
   public var cooldownDays: Int = 3
   /// Items shown within this many days go behind items not shown in that window (0 = off).
   public var reshowDays: Int = 2
+  /// The restaurant's own rules (pin at a position, boost, bury, hide), in config order; see
+  /// `RestaurantRule` for the order a deck is built in. `DeckBuilder` checks them against its
+  /// catalog.
+  public var restaurantRules: [RestaurantRule] = []
 
   public init() {}
 
@@ -91,12 +95,17 @@ public struct CandidateSet: Sendable, Equatable {
   public var pinned: [Int32]
   /// How many catalog items each reason held back (indexed by `HoldBackReason.rawValue`).
   public var heldBack: [Int]
+  /// What the restaurant's rules in force do to these candidates; nil when none acts.
+  public var restaurant: RuleEffects? = nil
 }
 
 /// One card of a built deck.
 public struct Card: Sendable, Equatable {
   public var item: Int32
+  /// The score the deck was ordered by: the strategy's, changed by the restaurant's boosts and
+  /// burials in force (`Deck.ruleApplications` has the strategy's).
   public var score: Double
+  /// Placed by a pin: `DeckRules.pinned` (first) or a restaurant pin at a position.
   public var pinned: Bool = false
   /// Probability of this item at this position under the strategy, when it knows it.
   public var propensity: Double?
@@ -113,12 +122,16 @@ public struct Shortfall: Sendable, Equatable, CustomStringConvertible {
   public var heldBack: [Int]
   /// Candidates left out because their category was full.
   public var cappedByCategory: Int
+  /// Dishes held back by the restaurant's hide rules (after every `HoldBackReason`: a dish
+  /// they held back is not counted here).
+  public var hiddenByRule: Int = 0
 
   public var description: String {
     var parts: [String] = []
     for reason in HoldBackReason.allCases where heldBack[reason.rawValue] > 0 {
       parts.append("\(heldBack[reason.rawValue]) by \(reason.shortfallName)")
     }
+    if hiddenByRule > 0 { parts.append("\(hiddenByRule) by hide rule") }
     if cappedByCategory > 0 { parts.append("\(cappedByCategory) by category cap") }
     if parts.isEmpty {
       let dishes = catalogCount == 1 ? "1 dish" : "\(catalogCount) dishes"
@@ -135,6 +148,9 @@ public struct Deck: Sendable, Equatable {
   public var date: DeckDate
   public var cards: [Card]
   public var shortfall: Shortfall?
-  /// Pinned items the diner may not have (diet, allergen, availability, exclusion).
+  /// Pinned items the diner may not have (diet, allergen, availability, exclusion, a hide rule).
   public var skippedPins: [String]
+  /// What the restaurant's rules did, in this order: the dishes hidden, the score changes (by
+  /// candidate, then rule), the dishes pinned at positions (by position). Empty without rules.
+  public var ruleApplications: [RuleApplication] = []
 }

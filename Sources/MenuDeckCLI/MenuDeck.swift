@@ -129,6 +129,7 @@ extension DeckCoreError: ExitCodeProviding, DiagnosticDescribing {
     // Memory the system refused is not the data's fault (sysexits has no code of its own).
     case .outOfMemory: return .software
     case .invalidDrag, .invalidCatalog, .invalidRules, .invalidSnapshot: return .dataError
+    case .invalidRestaurantRule: return .dataError
     }
   }
 
@@ -139,6 +140,7 @@ extension DeckCoreError: ExitCodeProviding, DiagnosticDescribing {
     case .invalidCatalog: return "invalid_catalog"
     case .invalidRules: return "invalid_rules"
     case .invalidSnapshot: return "invalid_snapshot"
+    case .invalidRestaurantRule: return "invalid_rules"
     }
   }
 }
