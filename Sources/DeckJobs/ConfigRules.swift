@@ -61,16 +61,25 @@ package struct RestaurantRulesConfig: Sendable {
     return out
   }
 
+  /// The one key of `keys` that `v` has, and its value; an error that lists them (and those
+  /// given) when it has none or several.
+  private static func exactlyOne(of keys: [String], in v: JSONValue, _ needs: String)
+    throws(DeckIOError) -> (String, JSONValue)
+  {
+    let given = keys.filter { v[$0] != nil }
+    guard given.count == 1, let key = given.first, let value = v[key] else {
+      throw v.error(
+        needs + keys.joined(separator: ", ")
+          + (given.isEmpty ? "" : "; it has " + given.joined(separator: ", ")))
+    }
+    return (key, value)
+  }
+
   /// Exactly one of the action keys.
   private static func action(_ v: JSONValue, _ what: String) throws(DeckIOError)
     -> RestaurantRule.Action
   {
-    let given = actionKeys.filter { v[$0] != nil }
-    guard given.count == 1, let key = given.first, let a = v[key] else {
-      throw v.error(
-        "\(what) needs exactly one action of " + actionKeys.joined(separator: ", ")
-          + (given.isEmpty ? "" : "; it has " + given.joined(separator: ", ")))
-    }
+    let (key, a) = try exactlyOne(of: actionKeys, in: v, "\(what) needs exactly one action of ")
     switch key {
     case "pin":
       return .pin(position: try wholeNumber(a, "pin", in: 1...DeckRules.maxSize))
@@ -90,12 +99,7 @@ package struct RestaurantRulesConfig: Sendable {
   private static func target(_ v: JSONValue, _ what: String) throws(DeckIOError)
     -> RestaurantRule.Target
   {
-    let given = targetKeys.filter { v[$0] != nil }
-    guard given.count == 1, let key = given.first, let t = v[key] else {
-      throw v.error(
-        "\(what) needs exactly one of " + targetKeys.joined(separator: ", ")
-          + (given.isEmpty ? "" : "; it has " + given.joined(separator: ", ")))
-    }
+    let (key, t) = try exactlyOne(of: targetKeys, in: v, "\(what) needs exactly one of ")
     let name = try t.requireString(field: key)
     switch key {
     case "dish": return .dish(name)
