@@ -257,12 +257,7 @@ public struct RuleApplication: Sendable, Equatable {
   /// The dish's catalog index.
   public var item: Int32
   public var effect: Effect
-
-  public init(rule: Int, item: Int32, effect: Effect) {
-    self.rule = rule
-    self.item = item
-    self.effect = effect
-  }
+  // Made by DeckBuilder only: the compiler's memberwise init, internal to DeckCore.
 }
 
 /// How many times each restaurant rule acted over the decks of a run (for its summary).
