@@ -109,6 +109,24 @@ public struct RestaurantRule: Sendable, Equatable {
     self.name = name
   }
 
+  /// How reports name the rule: "rule 2 'fish week' (boost tag 'seafood' by 3)"; `index` is its
+  /// 0-based place in the config.
+  public func label(index: Int) -> String {
+    let what: String
+    switch action {
+    case .pin(let p): what = "pin \(target) at \(p)"
+    case .boost(let f): what = "boost \(target) by \(Self.factorText(f))"
+    case .bury(let f): what = "bury \(target) by \(Self.factorText(f))"
+    case .hide: what = "hide \(target)"
+    }
+    return "rule \(index + 1)" + (name.map { " '\($0)'" } ?? "") + " (\(what))"
+  }
+
+  /// A factor as written: "3" for 3.0, "1.5".
+  private static func factorText(_ f: Double) -> String {
+    f == f.rounded() && abs(f) < 1e15 ? String(Int64(f)) : "\(f)"
+  }
+
   /// The deck dates the rule is in force on (the caller gives the date in the config's time
   /// zone).
   public var window: Availability {
@@ -264,16 +282,29 @@ public struct RuleApplication: Sendable, Equatable {
 public struct RuleCounts: Sendable, Equatable {
   /// Per rule (index in `DeckRules.restaurantRules`), its applications.
   public private(set) var applications: [Int]
+  /// Per rule, the decks it acted on (once per deck however many dishes it changed there).
+  public private(set) var decks: [Int]
 
-  public init(rules: Int) { applications = Array(repeating: 0, count: rules) }
+  public init(rules: Int) {
+    applications = Array(repeating: 0, count: rules)
+    decks = applications
+  }
 
   public mutating func add(_ deck: Deck) {
-    for a in deck.ruleApplications { applications[a.rule] += 1 }
+    var seen: [Int] = []  // the rules that acted on this deck (a few)
+    for a in deck.ruleApplications {
+      applications[a.rule] += 1
+      if !seen.contains(a.rule) {
+        seen.append(a.rule)
+        decks[a.rule] += 1
+      }
+    }
   }
 
   public mutating func add(_ other: RuleCounts) {
     precondition(other.applications.count == applications.count, "counts of other rules")
     for (i, n) in other.applications.enumerated() { applications[i] += n }
+    for (i, n) in other.decks.enumerated() { decks[i] += n }
   }
 }
 

@@ -56,6 +56,14 @@ extension CompareLogs {
     }
     var part = LogEvaluation.offPolicy(
       targets, log: log, from: deckDate, options: setup.estimators)
+    for (a, moved) in exact.movedByRules.enumerated() where moved > 0 {
+      let sessions = TextLayout.plural(log.sessions.count, "logged session")
+      part.notes.append(
+        "\(setup.arms[a].name): the restaurant's rules boosted, buried or pinned cards in"
+          + " \(moved) of \(sessions); each of those is evaluated as the one deck drawn, built"
+          + " with the rules (a strategy's propensities do not describe an order the rules"
+          + " changed)")
+    }
     let exactNames = setup.arms.indices.filter { known[$0] }.map { setup.arms[$0].name }
     if !exactNames.isEmpty {
       part.notes.append(

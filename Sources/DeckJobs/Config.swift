@@ -49,6 +49,9 @@ package struct MenuDeckConfig: Sendable {
   package var format: DeckFormat = .json
   package var dragRule: SwipeRule = .foodMenu
   package var rules = DeckRules()
+  /// The `rules` section as written: its rules (also in `rules.restaurantRules`) with where each
+  /// field is, for errors the catalog finds (`RestaurantRulesConfig.error(_:catalog:)`).
+  package var restaurantRules = RestaurantRulesConfig()
   /// The simulated population (`menudeck simulate`); defaults when absent.
   package var simulation = SimulationConfig()
   /// A history that ends more than this many days before the deck date is stale: `deck`,
@@ -69,7 +72,7 @@ package struct MenuDeckConfig: Sendable {
   package static let topLevelKeys = [
     "catalog", "users", "history", "strategy", "strategies", "seed", "time_zone", "format",
     "drag_rule", "deck", "simulation", "columns", "csv_delimiter", "stale_history_days",
-    "include",
+    "include", "rules",
   ]
   package static let columnsKeys = ["map", "right", "left"]
   /// How messages name the parts of the `columns` key.
@@ -87,7 +90,7 @@ package struct MenuDeckConfig: Sendable {
 
   /// Reads and checks a config file's bytes, one section at a time (each section's reader sits
   /// in the file named after it: ConfigFiles.swift, with "csv_delimiter", ConfigStrategies.swift,
-  /// ConfigSettings.swift, ConfigColumns.swift, ConfigDeck.swift; "simulation" is DeckSimulation's
+  /// ConfigSettings.swift, ConfigColumns.swift, ConfigDeck.swift, ConfigRules.swift; "simulation" is DeckSimulation's
   /// `SimulationConfig.parse`).
   /// Files it includes are read with `read`.
   package static func parse(
@@ -118,6 +121,10 @@ package struct MenuDeckConfig: Sendable {
     }
     if let deck = try root.optionalValue(at: "deck") {
       config.rules = try DeckRules.parse(deck)
+    }
+    if let v = try root.optionalValue(at: "rules") {
+      config.restaurantRules = try RestaurantRulesConfig.parse(v)
+      config.rules.restaurantRules = config.restaurantRules.rules
     }
     return config
   }

@@ -6,10 +6,8 @@ import DeckIO
 /// one action (`"pin": position`, `"boost": factor`, `"bury": factor`, `"hide": true`), one
 /// target (`"dish"`, `"category"` or `"tag"`), and optionally `"diners"`, `"valid_from"`,
 /// `"valid_until"` (YYYY-MM-DD in the config's time zone), `"weekdays"` and `"name"`.
-///
-/// Not yet a key of the config: it becomes one with "rules" in `MenuDeckConfig.topLevelKeys`,
-/// `parse` called on it in `MenuDeckConfig.parse` (its rules into `rules.restaurantRules`), its
-/// row in docs/config.md, and `error(_:catalog:)` where the deck builder is made.
+/// `MenuDeckConfig.parse` reads it into `rules.restaurantRules` (an included file cannot hold it);
+/// `Inputs.deckBuilder` and `validate` place the catalog's errors with `error(_:catalog:)`.
 package struct RestaurantRulesConfig: Sendable {
   package var rules: [RestaurantRule] = []
   /// Per rule, where each of its fields is written ("" for the rule's object).

@@ -60,6 +60,8 @@ package enum DeckJob {
     package var fallbackWarning: String?
     /// Whether the outputs were only counted (`--dry-run`).
     package var dryRun: Bool
+    /// What each of the restaurant's rules did over the decks.
+    package var ruleCounts: RuleCounts
   }
 
   package static func run(_ request: DeckRequest, _ io: JobIO) throws -> Outcome {
@@ -115,17 +117,20 @@ package enum DeckJob {
     return Outcome(
       decks: diners.count, shortDecks: written.shortDecks, warningLines: written.warningLines,
       read: inputs.stats, future: inputs.future, freshness: freshness,
-      fallbackWarning: Strategies.fallbackWarning(inputs.strategy), dryRun: outputs.dryRun)
+      fallbackWarning: Strategies.fallbackWarning(inputs.strategy), dryRun: outputs.dryRun,
+      ruleCounts: written.ruleCounts)
   }
 
   /// Every diner's deck written to the request's output (stdout, or a temporary file renamed
   /// over it only when everything succeeded), then the outputs committed. Returns the warning
-  /// of each short deck or left-out pin, and how many decks were short.
+  /// of each short deck or left-out pin, how many decks were short, and what the restaurant's
+  /// rules did.
   static func write(
     _ diners: [UserProfile], _ pipeline: DeckPipeline, _ request: DeckRequest, catalog: Catalog,
     header: RunHeader, outputs: RunOutputs, progress: ProgressCounter?
-  ) throws -> (shortDecks: Int, warningLines: [String]) {
+  ) throws -> (shortDecks: Int, warningLines: [String], ruleCounts: RuleCounts) {
     let output = try outputs.output(request.out)
+    var ruleCounts = RuleCounts(rules: request.settings.rules.restaurantRules.count)
     var shortDecks = 0
     var warningLines: [String] = []
     let writer = DeckWriter(
@@ -144,6 +149,7 @@ package enum DeckJob {
             + " left out (diet, allergen, availability or dislike)")
       }
       for w in warnings { warningLines.append("user '\(deck.user)': \(w)") }
+      ruleCounts.add(deck)
       try writer.write(deck, warnings: warnings)
       progress?.add(1)
     }
@@ -151,7 +157,7 @@ package enum DeckJob {
     try pipeline.strategy.finish()
     for replica in pipeline.replicas { try replica.finish() }
     try outputs.commit()
-    return (shortDecks, warningLines)
+    return (shortDecks, warningLines, ruleCounts)
   }
 }
 

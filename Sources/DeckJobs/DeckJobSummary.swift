@@ -77,3 +77,29 @@ extension HistorySummary {
     return (text + ": " + places.joined(separator: ", "), nil)
   }
 }
+
+/// What the restaurant's rules did over a run's decks, one line per rule for its summary.
+package enum RuleSummary {
+  /// "rule 1 'fish week' (boost tag 'seafood' by 3): boosted a dish 12 times, on 5 of 48 decks"
+  /// (a dish once per deck); a rule
+  /// that never acted says so (out of its window, not for these diners, or its dishes were not
+  /// candidates).
+  package static func lines(_ counts: RuleCounts, rules: [RestaurantRule], decks: Int) -> [String] {
+    rules.enumerated().map { i, rule in
+      let label = rule.label(index: i)
+      guard counts.applications[i] > 0 else {
+        return label + ": acted on no deck (not in force, or its dishes were not candidates)"
+      }
+      let verb: String
+      switch rule.action {
+      case .pin: verb = "pinned"
+      case .boost: verb = "boosted"
+      case .bury: verb = "buried"
+      case .hide: verb = "hid"
+      }
+      let times = counts.applications[i] == 1 ? "once" : "\(counts.applications[i]) times"
+      return label + ": \(verb) a dish \(times), on \(counts.decks[i]) of "
+        + TextLayout.plural(decks, "deck")
+    }
+  }
+}

@@ -87,7 +87,8 @@ package struct RunSettings {
 }
 
 package enum Inputs {
-  /// The deck builder for `rules`; rules it refuses are the config's data error (exit 65).
+  /// The deck builder for `rules`; rules it refuses are the config's data error (exit 65): a
+  /// restaurant rule's at the field of the config's `rules` section that is at fault.
   package static func deckBuilder(_ catalog: Catalog, _ rules: DeckRules, _ config: MenuDeckConfig)
     throws
     -> DeckBuilder
@@ -95,9 +96,20 @@ package enum Inputs {
     do {
       return try DeckBuilder(catalog: catalog, rules: rules)
     } catch {
-      throw JobError(
-        .dataError, "\(config.path.isEmpty ? "deck rules" : config.path): deck: \(error)")
+      throw configRulesError(error, catalog: catalog, config)
     }
+  }
+
+  /// The error to report for deck rules `catalog` refuses: a restaurant rule's at its place in
+  /// the config (with a did-you-mean from the catalog), the others under the config's "deck".
+  package static func configRulesError(
+    _ error: DeckCoreError, catalog: Catalog, _ config: MenuDeckConfig
+  ) -> any Error {
+    if case .invalidRestaurantRule = error, !config.restaurantRules.locations.isEmpty {
+      return config.restaurantRules.error(error, catalog: catalog)
+    }
+    return JobError(
+      .dataError, "\(config.path.isEmpty ? "deck rules" : config.path): deck: \(error)")
   }
 
   /// The config's time zone; an unknown one is the config's data error (exit 65).

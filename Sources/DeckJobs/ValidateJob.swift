@@ -120,7 +120,11 @@ package enum ValidateJob {
       do {
         _ = try DeckBuilder(catalog: catalog, rules: settings.rules)
       } catch {
-        found.problems.append(.rules(config: settings.config.path, error))
+        if case .invalidRestaurantRule = error {
+          found.fail(Inputs.configRulesError(error, catalog: catalog, settings.config))
+        } else {
+          found.problems.append(.rules(config: settings.config.path, error))
+        }
       }
       found.warnings += vocabularyWarnings(users: users, catalog: catalog).map {
         Warning(message: $0, location: settings.usersPath.map { .wholeFile($0) })

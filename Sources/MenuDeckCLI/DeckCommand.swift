@@ -74,6 +74,11 @@ let deckCommand = CommandSpec(
     let settings = request.settings
     HistorySummary.tell(outcome.read, future: outcome.future, date: settings.date, context.job)
     HistoryFreshness.tell(outcome.freshness, context.job)
+    for line in RuleSummary.lines(
+      outcome.ruleCounts, rules: settings.rules.restaurantRules, decks: outcome.decks)
+    {
+      context.note(line, code: "rules")
+    }
     // "48 decks (1 short of 10 cards) for 2026-11-25 with 'affinity' written to decks.json".
     let short =
       outcome.shortDecks > 0

@@ -231,6 +231,7 @@ struct RestaurantRuleActionTests {
     var counts = RuleCounts(rules: 2)
     for _ in 0..<3 { counts.add(try ruled(items, rules).deck) }
     #expect(counts.applications == [3, 3])
+    #expect(counts.decks == [3, 3])
     var more = RuleCounts(rules: 2)
     more.add(counts)
     #expect(more == counts)

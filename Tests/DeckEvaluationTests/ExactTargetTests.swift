@@ -54,7 +54,7 @@ struct ExactTargetTests {
     let s = try Self.setting()
     let arms = [try Self.arm("random")]
     try arms[0].strategy.learn(catalog: s.catalog, history: s.history)
-    let (targets, oneDeck) = try LogEvaluation.exactTargets(
+    let (targets, oneDeck, _) = try LogEvaluation.exactTargets(
       arms, log: s.log, profiles: [:], history: s.history, builder: s.builder, seed: 1,
       positions: 3, draws: 10)
     #expect(oneDeck == [0])

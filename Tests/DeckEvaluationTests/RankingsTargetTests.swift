@@ -37,7 +37,7 @@ struct RankingsTargetTests {
   /// of the orders, by hand; the slots are the orders' marginals.
   @Test func aFiniteDistributionIsEvaluatedExactly() throws {
     let s = try ExactTargetTests.setting()
-    let (targets, oneDeck) = try LogEvaluation.exactTargets(
+    let (targets, oneDeck, _) = try LogEvaluation.exactTargets(
       [("stub", RankingsStub())], log: s.log, profiles: [:], history: s.history,
       builder: s.builder, seed: 1, positions: 3, draws: 10)
     #expect(oneDeck == [0])

@@ -67,15 +67,18 @@ package enum LogEvaluation {
   }
 
   /// `strategy`'s deck for every logged session, built as on the session's day (sessions are
-  /// grouped by day), and with `wantsPolicy` the distribution it drew each from (when given).
+  /// grouped by day), and with `wantsPolicy` the distribution it drew each from (when given);
+  /// `moved` counts the sessions whose deck a restaurant rule boosted, buried or pinned cards
+  /// of (`Deck.ruleApplications`).
   private static func sessionDecks(
     _ strategy: any RankingStrategy, log: OffPolicyLog, profiles: [IDKey: UserProfile],
     history: History, builder: DeckBuilder, seed: UInt64, jobs: Int, wantsPolicy: Bool
-  ) throws -> (rankings: [[Int32]], policies: [DeckPolicy?]) {
+  ) throws -> (rankings: [[Int32]], policies: [DeckPolicy?], moved: Int) {
     var byDay: [DeckDate: [Int]] = [:]
     for (i, session) in log.sessions.enumerated() { byDay[session.day, default: []].append(i) }
     var rankings = [[Int32]](repeating: [], count: log.sessions.count)
     var policies = [DeckPolicy?](repeating: nil, count: log.sessions.count)
+    var moved = 0
     for day in byDay.keys.sorted() {
       let indices = byDay[day]!
       var pipeline = DeckPipeline(
@@ -89,10 +92,11 @@ package enum LogEvaluation {
       try pipeline.build(users: diners, jobs: jobs) { deck, policy in
         rankings[indices[next]] = deck.cards.map(\.item)
         policies[indices[next]] = policy
+        if deck.ruleApplications.contains(where: { $0.effect != .hidden }) { moved += 1 }
         next += 1
       }
     }
-    return (rankings, policies)
+    return (rankings, policies, moved)
   }
 
   /// Draws per distinct Plackett-Luce distribution for its marginals after the first position
@@ -107,17 +111,21 @@ package enum LogEvaluation {
   /// probabilities and conditionals are exact. A session for which the strategy gave no
   /// distribution (deck rules that move cards for that diner) is its one drawn deck, counted in
   /// `oneDeck`. A strategy that gives none at all is the deterministic target of
-  /// `offPolicyTargets`.
+  /// `offPolicyTargets`. `movedByRules` counts, per arm, the sessions whose deck the
+  /// restaurant's rules boosted, buried or pinned cards of (for a stochastic arm, those are
+  /// among its one-deck sessions: its propensities do not describe the changed order).
   package static func exactTargets(
     _ arms: [Arm], log: OffPolicyLog, profiles: [IDKey: UserProfile], history: History,
     builder: DeckBuilder, seed: UInt64, positions: Int, draws: Int, jobs: Int = 1
-  ) throws -> (targets: [OffPolicyTarget], oneDeck: [Int]) {
+  ) throws -> (targets: [OffPolicyTarget], oneDeck: [Int], movedByRules: [Int]) {
     var targets: [OffPolicyTarget] = []
     var oneDeck: [Int] = []
+    var movedByRules: [Int] = []
     for (name, strategy) in arms {
-      let (rankings, policies) = try sessionDecks(
+      let (rankings, policies, moved) = try sessionDecks(
         strategy, log: log, profiles: profiles, history: history, builder: builder, seed: seed,
         jobs: jobs, wantsPolicy: true)
+      movedByRules.append(moved)
       guard policies.contains(where: { $0 != nil }) else {
         targets.append(OffPolicyTarget(name: name, rankings: rankings))
         oneDeck.append(0)
@@ -160,7 +168,7 @@ package enum LogEvaluation {
           name: name, policies: SessionPolicies(entries: entries, sessionEntry: sessionEntry)))
       oneDeck.append(fallback)
     }
-    return (targets, oneDeck)
+    return (targets, oneDeck, movedByRules)
   }
 
   /// The identity of a (distribution, candidates, deck size): equal keys, equal entries. The
