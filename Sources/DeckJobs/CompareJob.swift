@@ -32,6 +32,8 @@ package struct CompareRequest: Sendable {
   package var permutationsGiven = false
   /// `--baseline`: the strategy (or `--run`) every other is compared with.
   package var baseline: String?
+  /// Simulation: with a number, `new_dish_like_rate` over dishes in their first days.
+  package var newDishDays: Int?
   /// The comparison (standard output when not given), the HTML report and the per-diner CSV,
   /// under the keys `out`, `report` and `perDiner`; the files the run reads, which no output
   /// may replace; `--wait`. The job adds the TREC files of a comparison on logs under `trec`

@@ -61,7 +61,8 @@ package struct CompareSimulation: Sendable {
     var stats = StatsAccumulator(
       catalog: setup.catalog,
       options: StatsOptions(
-        deckSize: setup.deckSize, days: setup.start...setup.last, strategies: names))
+        deckSize: setup.deckSize, days: setup.start...setup.last, strategies: names,
+        newDishDays: request.newDishDays))
     let catalog = setup.catalog
     let shown = ShownCounts(strategies: strategies.count, items: catalog.count)
     let totals = try SimulateJob.simulate(

@@ -51,6 +51,11 @@ package enum StatsJob {
     var inputs = RunInputs.config(request.config)
     inputs.append(RunInput(role: "catalog", path: request.catalogPath, sha256: catalogHash))
     if !snapshots.isEmpty {
+      if request.options.newDishDays != nil {
+        throw JobError.usage(
+          "--new-dish-days is computed from swipe logs, not history snapshots; give the logs"
+            + " the snapshot was made from")
+      }
       return try snapshotStats(snapshots, request, catalog: catalog, inputs: inputs, io)
     }
     let read: EventReadStats

@@ -61,6 +61,11 @@ let compareCommand = CommandSpec(
     OutputOptions.wait.spec,
     CompareOptions.users.spec,
     SimulationOptions.days.with(help: "Simulation: days to simulate (default 30).").spec,
+    SimulationOptions.newDishDays.with(
+      help:
+        "Simulation: also new_dish_like_rate, the like rate of the cards of dishes in their first"
+        + " DAYS days on the menu (from the catalog's available.from), for cold start."
+    ).spec,
     SimulationOptions.start.with(
       help: "Simulation: first day, \(DateArgument.forms) (default: today)."
     ).spec,

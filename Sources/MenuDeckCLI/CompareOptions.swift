@@ -99,6 +99,7 @@ enum CompareOptions {
   /// Options that only a simulated comparison reads.
   static let simulationOnly: [any OptionKey] = [
     SimulationOptions.days, SimulationOptions.start, SimulationOptions.mode,
+    SimulationOptions.newDishDays,
   ]
 }
 

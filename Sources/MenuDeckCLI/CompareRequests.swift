@@ -64,6 +64,8 @@ extension CompareRequest {
     self.resampling = resampling
     permutationsGiven = args.isGiven(CompareOptions.permutations)
     baseline = args.value(CompareOptions.baseline)
+    newDishDays = try Limits.value(
+      args, SimulationOptions.newDishDays, in: Limits.days, "days")
   }
 
   /// `--resamples`, `--permutations`, `--level` and the seed of the bootstrap. The

@@ -65,6 +65,11 @@ enum SimulationOptions {
     "users", valueName: "n|file",
     help: "How many synthetic diners, or a users file whose diners to simulate (default 1000).")
   static let days = Option<Int>("days", valueName: "n", help: "Days to simulate (default 30).")
+  static let newDishDays = Option<Int>(
+    "new-dish-days", valueName: "days",
+    help:
+      "Also report new_dish_like_rate: the like rate of the cards of dishes in their first DAYS"
+      + " days on the menu (from the catalog's available.from), for cold start.")
   static let start = Option<String>(
     "start", valueName: "date", help: "First simulated day: \(DateArgument.forms) (default: today)."
   )

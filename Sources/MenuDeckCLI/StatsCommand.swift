@@ -38,6 +38,7 @@ let statsCommand = CommandSpec(
     InputOptions.delimiter.spec,
     StatsCommandOptions.size.spec,
     StatsCommandOptions.repeatWindow.spec,
+    SimulationOptions.newDishDays.spec,
     StatsCommandOptions.format.spec,
     InputOptions.jobs.with(
       help:

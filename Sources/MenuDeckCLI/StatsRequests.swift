@@ -31,7 +31,11 @@ extension StatsRequest {
     // Only the JSON document's run header and --verbose show the logs' hashes.
     settings.hashesHistory = format == .json || context.isVerbose
     self.init(
-      settings: settings, options: StatsOptions(deckSize: size, repeatWindowDays: window),
+      settings: settings,
+      options: StatsOptions(
+        deckSize: size, repeatWindowDays: window,
+        newDishDays: try Limits.value(
+          args, SimulationOptions.newDishDays, in: Limits.days, "days")),
       format: format,
       jobs: try InputOptions.jobs(args))
   }

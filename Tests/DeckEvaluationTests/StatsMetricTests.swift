@@ -24,9 +24,11 @@ struct StatsMetricTests {
     }
   }
 
-  @Test func theGroundTruthMetricsComeLast() {
+  @Test func theGroundTruthMetricsComeLastThenTheOptionalOne() {
     let flags = StatsMetric.allCases.map(\.needsGroundTruth)
-    #expect(flags == Array(repeating: false, count: 13) + Array(repeating: true, count: 3))
+    #expect(
+      flags == Array(repeating: false, count: 13) + Array(repeating: true, count: 3) + [false])
+    #expect(StatsMetric.allCases.last == .newDishLikeRate)
     #expect(
       StatsMetric.allCases.filter { $0.isCount } == [
         .decks, .cardsShown, .rightSwipes, .leftSwipes,

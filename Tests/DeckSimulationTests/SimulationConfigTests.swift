@@ -40,7 +40,7 @@ struct SimulationConfigTests {
       {"simulation": {
         "open_probability": 1, "mode": "all", "vegetarian_share": 0, "allergy_share": 0.5,
         "pickiness_mean": -0.5, "pickiness_spread": 0, "dish_appeal_spread": 0.25,
-        "category_taste_spread": 2, "tag_taste_spread": 0, "price_sensitivity_mean": 0,
+        "feature_appeal_spread": 0.75, "category_taste_spread": 2, "tag_taste_spread": 0, "price_sensitivity_mean": 0,
         "price_sensitivity_spread": 1.5, "satiation_strength": 0, "satiation_half_life_days": 0,
         "attention_decay": 0.5, "patience": null, "give_up_probability": 1, "temperature": 0.25,
         "session_start_minute": 0, "session_window_minutes": 1380, "drags": true,
@@ -55,6 +55,7 @@ struct SimulationConfigTests {
     expected.pickinessMean = -0.5
     expected.pickinessSpread = 0
     expected.dishAppealSpread = 0.25
+    expected.featureAppealSpread = 0.75
     expected.categoryTasteSpread = 2
     expected.tagTasteSpread = 0
     expected.priceSensitivityMean = 0
@@ -71,7 +72,7 @@ struct SimulationConfigTests {
     expected.cardWidth = 343.5
     expected.hesitationProbability = 0.125
     #expect(c == expected)
-    #expect(SimulationConfig.keys.count == 22)
+    #expect(SimulationConfig.keys.count == 23)
     #expect(Set(SimulationConfig.keys).count == SimulationConfig.keys.count)
   }
 

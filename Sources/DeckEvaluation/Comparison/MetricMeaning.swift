@@ -74,6 +74,7 @@ package struct MetricMeaning: Sendable, Equatable {
     "right_swipes": MetricMeaning(.neither, "right swipes"),
     "left_swipes": MetricMeaning(.neither, "left swipes"),
     "like_rate": MetricMeaning(.higher, "likes per card"),
+    "new_dish_like_rate": MetricMeaning(.higher, "likes per card of a dish in its first days"),
     "pick_rate": MetricMeaning(.higher, ofSessions),
     "mean_swipes_to_pick": MetricMeaning(.lower, "swipes"),
     "abandon_rate": MetricMeaning(.lower, ofSessions),

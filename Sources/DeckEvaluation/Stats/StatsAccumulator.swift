@@ -160,7 +160,8 @@ package struct StatsAccumulator: EventSink, Sendable {
     }
     lastSession = Int32(s)
     sessions[s].add(
-      swipe: swipe, at: at, position: position, category: catalog.itemCategory[Int(item)])
+      swipe: swipe, at: at, position: position, category: catalog.itemCategory[Int(item)],
+      newDish: isNew(item, day: day))
     unitShows.increment(unit: sessions[s].unit, item: item)
 
     let g = groupSlot(GroupKey(strategy: strategy, day: day))
@@ -169,6 +170,17 @@ package struct StatsAccumulator: EventSink, Sendable {
     if swipe == .right {
       pickDays[PickKey(strategy: strategy, user: user, item: item), default: []].append(day)
     }
+  }
+
+  /// Whether `item` is new on `day` (`StatsOptions.newDishDays`): its catalog `available.from`
+  /// is 0 to that many days minus 1 before it.
+  @inline(__always)
+  private func isNew(_ item: Int32, day: Int32) -> Bool {
+    guard let days = options.newDishDays,
+      let from = catalog.items[Int(item)].availability.from?.daysSinceEpoch
+    else { return false }
+    let age = Int(day) - Int(from)
+    return age >= 0 && age < days
   }
 
   private mutating func unitSlot(strategy: Int32, user: Int32) -> Int32 {

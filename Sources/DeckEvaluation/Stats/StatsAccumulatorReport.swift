@@ -170,6 +170,7 @@ extension StatsAccumulator {
     values[.rightSwipes] = Double(t.right)
     values[.leftSwipes] = Double(t.left)
     values[.likeRate] = ratio(t.right, t.right + t.left)
+    values[.newDishLikeRate] = ratio(t.newRight, t.newRight + t.newLeft)
     values[.pickRate] = ratio(t.pickSessions, t.decks)
     values[.meanSwipesToPick] = ratio(t.swipesToPick, t.pickSessions)
     values[.abandonRate] = ratio(t.abandoned, t.decks)

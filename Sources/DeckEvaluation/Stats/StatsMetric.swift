@@ -41,6 +41,7 @@ package enum StatsMetric: String, Sendable, CaseIterable {
   case meanPickUtility
   case meanRegret
   case ndcgAtK
+  case newDishLikeRate
 
   /// The stable snake_case name used in JSON keys, CSV headers and the table.
   package var name: String {
@@ -61,6 +62,7 @@ package enum StatsMetric: String, Sendable, CaseIterable {
     case .meanPickUtility: "mean_pick_utility"
     case .meanRegret: "mean_regret"
     case .ndcgAtK: "ndcg_at_k"
+    case .newDishLikeRate: "new_dish_like_rate"
     }
   }
 
@@ -107,6 +109,10 @@ package enum StatsMetric: String, Sendable, CaseIterable {
       "ground truth: mean over sessions with a non-empty deck and oracle of DCG@k of the deck /"
         + " DCG@k of the oracle sorted by true utility; gain 1/(1+exp(-utility)), discount"
         + " 1/log2(rank+1), k = ndcg_k"
+    case .newDishLikeRate:
+      "right swipes / cards shown, of the dishes in their first new_dish_days days on the menu"
+        + " (deck date from the catalog's available.from to new_dish_days - 1 days after; only"
+        + " with --new-dish-days)"
     }
   }
 
@@ -115,6 +121,14 @@ package enum StatsMetric: String, Sendable, CaseIterable {
     switch self {
     case .decks, .cardsShown, .rightSwipes, .leftSwipes: true
     default: false
+    }
+  }
+
+  /// The metrics a stats run writes, in column order: the ground-truth ones only with ground
+  /// truth, `new_dish_like_rate` only when asked for (`StatsOptions.newDishDays`).
+  package static func written(groundTruth: Bool, newDishes: Bool) -> [StatsMetric] {
+    allCases.filter {
+      (groundTruth || !$0.needsGroundTruth) && (newDishes || $0 != .newDishLikeRate)
     }
   }
 

@@ -15,11 +15,14 @@ package struct StatsOptions: Sendable, Equatable {
   package var days: ClosedRange<DeckDate>?
   /// Strategy labels listed even when they have no sessions (a simulation's strategies).
   package var strategies: [String]
+  /// With a number, `new_dish_like_rate` is written: the like rate of the cards of dishes whose
+  /// catalog `available.from` is 0 to this many days minus 1 before the deck date.
+  package var newDishDays: Int?
 
   /// `ndcgK` defaults to `deckSize`.
   package init(
     deckSize: Int, ndcgK: Int? = nil, repeatWindowDays: Int? = nil,
-    days: ClosedRange<DeckDate>? = nil, strategies: [String] = []
+    days: ClosedRange<DeckDate>? = nil, strategies: [String] = [], newDishDays: Int? = nil
   ) {
     precondition(deckSize >= 1, "the deck size must be 1 or more")
     precondition((ndcgK ?? 1) >= 1, "ndcg k must be 1 or more")
@@ -29,5 +32,6 @@ package struct StatsOptions: Sendable, Equatable {
     self.repeatWindowDays = repeatWindowDays
     self.days = days
     self.strategies = strategies
+    self.newDishDays = newDishDays
   }
 }

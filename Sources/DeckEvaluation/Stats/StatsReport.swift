@@ -33,6 +33,6 @@ package struct StatsReport: Sendable, Equatable {
 
   /// The metrics written, in column order.
   package var metrics: [StatsMetric] {
-    StatsMetric.allCases.filter { hasGroundTruth || !$0.needsGroundTruth }
+    StatsMetric.written(groundTruth: hasGroundTruth, newDishes: options.newDishDays != nil)
   }
 }

@@ -46,6 +46,9 @@ struct Session {
   var unit: Int32
   var right: Int32 = 0
   var left: Int32 = 0
+  /// The right and left swipes of dishes new on the deck date (`StatsOptions.newDishDays`).
+  var newRight: Int32 = 0
+  var newLeft: Int32 = 0
   /// Whether some swipe had no position.
   var unpositioned = false
   /// The smallest position of a right swipe (Int32.max: none).
@@ -63,7 +66,12 @@ struct Session {
     self.unit = unit
   }
 
-  mutating func add(swipe: SwipeDirection, at: Int64, position: Int32, category: Int32) {
+  mutating func add(
+    swipe: SwipeDirection, at: Int64, position: Int32, category: Int32, newDish: Bool = false
+  ) {
+    if newDish {
+      if swipe == .right { newRight += 1 } else { newLeft += 1 }
+    }
     if swipe == .right {
       right += 1
       firstRightAt = min(firstRightAt, at)
@@ -100,7 +108,7 @@ struct Session {
   static func hasSums(_ metric: StatsMetric) -> Bool {
     switch metric {
     case .decks, .cardsShown, .rightSwipes, .leftSwipes, .likeRate, .pickRate, .meanSwipesToPick,
-      .abandonRate, .finishedWithoutPickRate, .intraDeckDiversity:
+      .abandonRate, .finishedWithoutPickRate, .intraDeckDiversity, .newDishLikeRate:
       true
     default: false
     }
@@ -117,6 +125,7 @@ struct Session {
     case .rightSwipes: return (Double(right), 0)
     case .leftSwipes: return (Double(left), 0)
     case .likeRate: return (Double(right), cards)
+    case .newDishLikeRate: return (Double(newRight), Double(newRight + newLeft))
     case .intraDeckDiversity: return (Double(categoryCount), 1)
     case .pickRate, .meanSwipesToPick, .abandonRate, .finishedWithoutPickRate:
       switch (metric, end) {
@@ -137,6 +146,8 @@ struct Tally {
   var decks = 0
   var right = 0
   var left = 0
+  var newRight = 0
+  var newLeft = 0
   var pickSessions = 0
   var swipesToPick = 0
   var abandoned = 0
@@ -149,6 +160,8 @@ struct Tally {
     decks += 1
     right += Int(s.right)
     left += Int(s.left)
+    newRight += Int(s.newRight)
+    newLeft += Int(s.newLeft)
     categories += s.categoryCount
     switch s.end(deckSize: deckSize) {
     case .picked(let place):
@@ -163,6 +176,8 @@ struct Tally {
     decks += o.decks
     right += o.right
     left += o.left
+    newRight += o.newRight
+    newLeft += o.newLeft
     pickSessions += o.pickSessions
     swipesToPick += o.swipesToPick
     abandoned += o.abandoned

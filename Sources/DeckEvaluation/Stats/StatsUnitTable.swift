@@ -33,7 +33,8 @@ extension StatsAccumulator {
   /// A ratio pooled this way weights each diner by its sessions (or cards, or picks), as the row
   /// does. The table depends neither on the order of the events nor on that of the records.
   package func unitTable(strategies: [String], units: [String]? = nil) -> UnitTable {
-    let metrics = StatsMetric.allCases.filter { hasGroundTruth || !$0.needsGroundTruth }
+    let metrics = StatsMetric.written(
+      groundTruth: hasGroundTruth, newDishes: options.newDishDays != nil)
     var columns: [StatsMetric: Int] = [:]
     for (m, metric) in metrics.enumerated() { columns[metric] = m }
     let (ids, unitOfUser) = unitIndices(units)

@@ -28,7 +28,9 @@ package struct Diner: Sendable, Equatable {
 ///   s = `price_sensitivity_spread` (log-normal, mean `price_sensitivity_mean`)
 ///
 /// and, for every diner, the dish's shared appeal `appeal[i] = dish_appeal_spread * z` (one stream
-/// for the catalog, derived from (seed, "sim-dishes")).
+/// for the catalog, derived from (seed, "sim-dishes")), plus, with `feature_appeal_spread` f > 0,
+/// the appeal of its features: `f * z` per category and per tag (in catalog order, from a stream
+/// derived from (seed, "sim-features")), the dish's category's plus the mean of its tags'.
 package struct Population: Sendable {
   package let catalog: Catalog
   package let config: SimulationConfig
@@ -75,7 +77,21 @@ package struct Population: Sendable {
     self.config = config
     self.seed = seed
     var dishes = Population.stream(seed: seed, purpose: "sim-dishes", user: "")
-    dishAppeal = catalog.items.map { _ in config.dishAppealSpread * SimulationMath.normal(&dishes) }
+    var appeal = catalog.items.map { _ in
+      config.dishAppealSpread * SimulationMath.normal(&dishes)
+    }
+    if config.featureAppealSpread > 0 {
+      var features = Population.stream(seed: seed, purpose: "sim-features", user: "")
+      let f = config.featureAppealSpread
+      let category = catalog.categories.map { _ in f * SimulationMath.normal(&features) }
+      let tag = catalog.tags.map { _ in f * SimulationMath.normal(&features) }
+      for i in appeal.indices {
+        appeal[i] += category[Int(catalog.itemCategory[i])]
+        let tags = catalog.itemTags[i]
+        if !tags.isEmpty { appeal[i] += tags.reduce(0) { $0 + tag[Int($1)] } / Double(tags.count) }
+      }
+    }
+    dishAppeal = appeal
     let prices = catalog.items.compactMap(\.price)
     let mean = prices.isEmpty ? 0 : prices.reduce(0, +) / Double(prices.count)
     referencePrice = mean > 0 ? mean : nil

@@ -45,6 +45,10 @@ package struct SimulationConfig: Sendable, Equatable {
   /// `dish_appeal_spread`: standard deviation of the appeal each dish has for every diner alike
   /// (what popularity can learn; >= 0). Default 0.5.
   package var dishAppealSpread: Double = 0.5
+  /// `feature_appeal_spread`: standard deviation of an appeal every diner alike finds in each
+  /// category and each tag, added to the appeal of the dishes that have them (what a model of
+  /// the dishes' features can learn, and carry to a new dish; >= 0). Default 0 (off).
+  package var featureAppealSpread: Double = 0
   /// `category_taste_spread`: standard deviation of a diner's taste per category (>= 0).
   /// Default 1.0.
   package var categoryTasteSpread: Double = 1.0
@@ -104,7 +108,8 @@ package struct SimulationConfig: Sendable, Equatable {
   /// The keys of the `"simulation"` object, in documentation order.
   package static let keys: [String] = [
     "open_probability", "mode", "vegetarian_share", "allergy_share", "pickiness_mean",
-    "pickiness_spread", "dish_appeal_spread", "category_taste_spread", "tag_taste_spread",
+    "pickiness_spread", "dish_appeal_spread", "feature_appeal_spread", "category_taste_spread",
+    "tag_taste_spread",
     "price_sensitivity_mean", "price_sensitivity_spread", "satiation_strength",
     "satiation_half_life_days", "attention_decay", "patience", "give_up_probability",
     "temperature", "session_start_minute", "session_window_minutes", "drags", "card_width",
@@ -144,6 +149,7 @@ package struct SimulationConfig: Sendable, Equatable {
       case "pickiness_mean": c.pickinessMean = try number(v, key)
       case "pickiness_spread": c.pickinessSpread = try nonNegative(v, key)
       case "dish_appeal_spread": c.dishAppealSpread = try nonNegative(v, key)
+      case "feature_appeal_spread": c.featureAppealSpread = try nonNegative(v, key)
       case "category_taste_spread": c.categoryTasteSpread = try nonNegative(v, key)
       case "tag_taste_spread": c.tagTasteSpread = try nonNegative(v, key)
       case "price_sensitivity_mean": c.priceSensitivityMean = try nonNegative(v, key)
