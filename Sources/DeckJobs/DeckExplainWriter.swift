@@ -6,8 +6,8 @@ import DeckStrategies
 /// Writes explained decks (`deck --explain`) in a deck format, one deck at a time:
 /// - json: the deck document (`DeckWriter`), each card with an `explanation` object and each
 ///   deck with its `held_back` dishes;
-/// - jsonl: one line per card, the card's members and its `explanation`, then one line per
-///   deck with held-back dishes, `{"user",...,"held_back":[...]}`;
+/// - jsonl: one line per card, the card's members (as in a deck) and its `explanation`, then
+///   one line per deck with held-back dishes, `{"user",...,"held_back":[...]}`;
 /// - csv: tidy rows, one per card and part of its explanation (see `csvHeader`);
 /// - table: per card its line and a few indented lines of reasons, per deck its held-back
 ///   dishes.
@@ -107,6 +107,14 @@ package final class DeckExplainWriter {
         w.fixed(card.score, decimals: 6)
       }
       if card.pinned { w.field("pinned", bool: true) }
+      if let p = card.propensity {
+        w.key("propensity")
+        w.fixed(p, decimals: 9)
+      }
+      if let p = card.prefixPropensity {
+        w.key("prefix_propensity")
+        if p.isFinite { w.plainDecimal(p) } else { w.fixed(p, decimals: 9) }
+      }
       w.members(
         bytes: text.explanationMembers(explained.trace.cards[n], explained.scores[n]))
       w.endObject()

@@ -164,13 +164,14 @@ struct OutputSchemaTests {
   }
 
   /// `deck --explain` in json, jsonl and csv: every diner with the bundled config, with pinned
-  /// cards and short decks, and with dishes shown recently.
+  /// cards and short decks, with dishes shown recently, and with propensities.
   static func deckExplain(_ checker: inout SchemaChecker, _ dir: TempDir) throws {
     let date = ["deck", "--date", "2026-11-30", "--explain"]
     let setups: [(String, [String])] = [
       ("bundled config", []),
       ("pinned, short decks", ["--config", try pinConfig(dir)]),
       ("recently shown", ["--config", try reshowConfig(dir)]),
+      ("propensities", ["--config", try freeConfig(dir)]),
     ]
     var seen = ""
     for (name, extra) in setups {
@@ -192,6 +193,7 @@ struct OutputSchemaTests {
       "\"rule\":\"recently_shown\"", "\"rule\":\"outranked\"", "\"reason\":\"diet\"",
       "\"reason\":\"allergen\"", "\"reason\":\"disliked_category\"",
       "\"reason\":\"recently_picked\"", "\"reason\":\"cooldown\"", "\"warnings\":[",
+      "\"propensity\":", "\"prefix_propensity\":",
     ] {
       #expect(seen.contains(part), "no explain output had \(part)")
     }
