@@ -12,7 +12,9 @@
 /// The restaurant's rules (`DeckRules.restaurantRules`) act in the order `RestaurantRule` gives.
 public struct DeckBuilder: Sendable {
   public let catalog: Catalog
-  public let rules: DeckRules
+  /// Settable inside DeckCore only: `explain` asks where a deck's cards would go without one
+  /// of the rules (the cap, the spacing), on a copy.
+  public internal(set) var rules: DeckRules
 
   private let excludedMask: [Bool]
   private let pinned: [Int32]
@@ -71,6 +73,15 @@ public struct DeckBuilder: Sendable {
   public func candidates(
     for user: UserProfile, history: UserHistory?, date: DeckDate, dayMask: [Bool]? = nil
   ) -> CandidateSet {
+    classify(user, history, date, dayMask).set
+  }
+
+  /// `candidates`, and per catalog item what it is to the diner: 0 a candidate, 1 a recently
+  /// shown candidate, `HoldBackReason.rawValue + 2` held back, 255 hidden by a restaurant rule
+  /// (`explain` names the reason of each dish held back).
+  func classify(
+    _ user: UserProfile, _ history: UserHistory?, _ date: DeckDate, _ dayMask: [Bool]?
+  ) -> (set: CandidateSet, state: [UInt8]) {
     let n = catalog.count
     let mask = dayMask ?? self.dayMask(for: date)
     precondition(mask.count == n, "dayMask must have one entry per catalog item")
@@ -160,7 +171,7 @@ public struct DeckBuilder: Sendable {
     if let inForce {
       set.restaurant = inForce.effects(items: items, pinnedFirst: eligiblePins, hidden: hidden)
     }
-    return set
+    return (set, state)
   }
 
   /// The pinned ids that `candidates` dropped for this diner.

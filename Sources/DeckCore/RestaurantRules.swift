@@ -109,8 +109,14 @@ public struct RestaurantRule: Sendable, Equatable {
     self.name = name
   }
 
-  /// How reports name the rule: "rule 2 'fish week' (boost tag 'seafood' by 3)"; `index` is its
-  /// 0-based place in the config.
+  /// How reports name the rule where its action is said beside it: "rule 2" or
+  /// "rule 2 'fish week'"; `index` is its 0-based place in the config.
+  public func shortLabel(index: Int) -> String {
+    "rule \(index + 1)" + (name.map { " '\($0)'" } ?? "")
+  }
+
+  /// How reports name the rule with what it does: "rule 2 'fish week' (boost tag 'seafood' by
+  /// 3)"; `index` is its 0-based place in the config.
   public func label(index: Int) -> String {
     let what: String
     switch action {
@@ -119,7 +125,7 @@ public struct RestaurantRule: Sendable, Equatable {
     case .bury(let f): what = "bury \(target) by \(Self.factorText(f))"
     case .hide: what = "hide \(target)"
     }
-    return "rule \(index + 1)" + (name.map { " '\($0)'" } ?? "") + " (\(what))"
+    return shortLabel(index: index) + " (\(what))"
   }
 
   /// A factor as written: "3" for 3.0, "1.5".

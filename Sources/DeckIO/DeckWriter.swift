@@ -90,6 +90,11 @@ package final class DeckWriter {
   /// Scores in the shortest digits that read back as the same double (JSON, JSON Lines, CSV)
   /// instead of six decimals: for checking a strategy against a reference implementation.
   package var exactScores = false
+  /// Members added to each card of the next deck written as JSON, by card (`"k":v` text made
+  /// by a `JSONWriter`): `deck --explain`'s explanations. Nil: none.
+  package var cardMembers: [[UInt8]]?
+  /// Members added to the next deck written as JSON, after its cards; nil: none.
+  package var deckMembers: [UInt8]?
   private let output: ByteOutput
   private let catalog: Catalog
   private let header: RunHeader
@@ -238,9 +243,11 @@ package final class DeckWriter {
         json.key("prefix_propensity")
         if p.isFinite { json.plainDecimal(p) } else { json.fixed(p, decimals: 9) }
       }
+      if let members = cardMembers?[n] { json.members(bytes: members) }
       json.endObject()
     }
     json.endArray()
+    if let members = deckMembers { json.members(bytes: members) }
     if !warnings.isEmpty {
       json.key("warnings")
       json.strings(warnings)

@@ -23,6 +23,8 @@ package struct DeckRequest: Sendable {
   package var exactScores = false
   /// The strategy that takes over for the diners whose plugin fails (`--fallback`'s name).
   package var fallback: String?
+  /// Each card with why it is where it is (`--explain`; `DeckExplainWriter`).
+  package var explain = false
   /// Threads that read big logs and build the decks; the decks are the same for every number.
   package var jobs: Int
   /// menudeck's version, for the run header.
@@ -106,9 +108,8 @@ package enum DeckJob {
     let written = try io.diagnostics.withProgress(
       "deck", unit: .items("diners"), total: diners.count
     ) { counter in
-      try write(
-        diners, pipeline, request, catalog: inputs.catalog, header: header, outputs: outputs,
-        progress: counter)
+      try (request.explain ? writeExplained : write)(
+        diners, pipeline, request, inputs.catalog, header, outputs, counter)
     }
     io.diagnostics.info(
       "built \(TextLayout.plural(diners.count, "deck")) in \(clock.lap()) on \(threads)"
@@ -126,8 +127,8 @@ package enum DeckJob {
   /// of each short deck or left-out pin, how many decks were short, and what the restaurant's
   /// rules did.
   static func write(
-    _ diners: [UserProfile], _ pipeline: DeckPipeline, _ request: DeckRequest, catalog: Catalog,
-    header: RunHeader, outputs: RunOutputs, progress: ProgressCounter?
+    _ diners: [UserProfile], _ pipeline: DeckPipeline, _ request: DeckRequest, _ catalog: Catalog,
+    _ header: RunHeader, _ outputs: RunOutputs, _ progress: ProgressCounter?
   ) throws -> (shortDecks: Int, warningLines: [String], ruleCounts: RuleCounts) {
     let output = try outputs.output(request.out)
     var ruleCounts = RuleCounts(rules: request.settings.rules.restaurantRules.count)
@@ -138,16 +139,8 @@ package enum DeckJob {
     writer.exactScores = request.exactScores
     try writer.begin()
     try pipeline.build(users: diners, jobs: request.jobs) { deck in
-      var warnings: [String] = []
-      if let s = deck.shortfall {
-        warnings.append(s.description)
-        shortDecks += 1
-      }
-      if !deck.skippedPins.isEmpty {
-        warnings.append(
-          "pinned " + deck.skippedPins.map { "'\($0)'" }.joined(separator: ", ")
-            + " left out (diet, allergen, availability or dislike)")
-      }
+      let warnings = self.warnings(deck)
+      if deck.shortfall != nil { shortDecks += 1 }
       for w in warnings { warningLines.append("user '\(deck.user)': \(w)") }
       ruleCounts.add(deck)
       try writer.write(deck, warnings: warnings)
@@ -158,6 +151,18 @@ package enum DeckJob {
     for replica in pipeline.replicas { try replica.finish() }
     try outputs.commit()
     return (shortDecks, warningLines, ruleCounts)
+  }
+
+  /// A deck's warnings: short of the deck size, pins left out.
+  static func warnings(_ deck: Deck) -> [String] {
+    var warnings: [String] = []
+    if let s = deck.shortfall { warnings.append(s.description) }
+    if !deck.skippedPins.isEmpty {
+      warnings.append(
+        "pinned " + deck.skippedPins.map { "'\($0)'" }.joined(separator: ", ")
+          + " left out (diet, allergen, availability or dislike)")
+    }
+    return warnings
   }
 }
 

@@ -33,6 +33,8 @@ package enum PlayJob {
     package var deck: Deck
     /// Where the session's swipes are appended; nil without `--log`.
     package var appender: EventAppender?
+    /// Per card of `deck`, why it is where it is (`play`'s `?` key; `deck --explain`'s lines).
+    package var reasons: [[String]] = []
   }
 
   /// Checks that the log is no input, loads the inputs as `deck` does (on one thread), tells
@@ -44,14 +46,16 @@ package enum PlayJob {
     let inputs = try load(request, io)
     HistoryFreshness.tell(inputs.freshness, io)
     let diner = try self.diner(request.user, inputs, io)
-    let deck = try inputs.deck(for: diner)
+    let explained = try inputs.explainedDeck(for: diner)
     try inputs.strategy.finish()
     var appender: EventAppender?
     if let log = request.log {
       appender = try EventAppender(
         path: Paths.open(log.path, io), name: log.path, format: log.format)
     }
-    return Session(inputs: inputs, diner: diner, deck: deck, appender: appender)
+    return Session(
+      inputs: inputs, diner: diner, deck: explained.trace.deck, appender: appender,
+      reasons: reasons(explained, inputs))
   }
 
   /// The inputs of `deck` for one diner, with `extra` swipes (the session's) in the history.

@@ -51,6 +51,7 @@ package enum PlayScreen {
     switch session.status {
     case .inProgress:
       let card = state.cards[session.top!]
+      if state.showsReasons { return lines + reasons(card, columns) }
       box = cardBox(card, width)
       behind = min(2, session.unswiped.count - 1)
       if let direction = state.hint {
@@ -99,6 +100,20 @@ package enum PlayScreen {
     }
     lines.append(helpLine(help, columns))
     return lines
+  }
+
+  /// The top card's reasons (`?`): its name and why it is where it is, in a box as wide as the
+  /// terminal allows, then the key that hides them.
+  private static func reasons(_ card: PlayCard, _ columns: Int) -> [String] {
+    let body =
+      ["why '\(card.name)' is here:"]
+      + (card.reasons.isEmpty ? ["(no reasons known)"] : card.reasons)
+    var box = ["╭" + String(repeating: "─", count: columns - 4) + "╮"]
+    for text in body {
+      box.append("│ " + Text.padRight(Text.truncate(text, columns - 6), columns - 6) + " │")
+    }
+    box.append("╰" + String(repeating: "─", count: columns - 4) + "╯")
+    return [""] + box.map { " " + $0 } + [helpLine([["? hide the reasons", "q quit"]], columns)]
   }
 
   /// The first line: the title on the left, the counter on the right.

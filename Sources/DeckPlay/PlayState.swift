@@ -14,11 +14,14 @@ package struct PlayCard: Sendable, Equatable {
   /// The ranking's probability of the deck's cards from the first up to and including this one,
   /// in order, when the strategy gives one.
   package var prefixPropensity: Double?
+  /// Why the card is where it is, a few lines for people (`deck --explain`'s table lines),
+  /// shown by the `?` key; empty when not known.
+  package var reasons: [String] = []
 
   package init(
     id: String, name: String, category: String, tags: [String] = [], price: Double? = nil,
     allergens: [String] = [], diets: [String] = [], propensity: Double? = nil,
-    prefixPropensity: Double? = nil
+    prefixPropensity: Double? = nil, reasons: [String] = []
   ) {
     self.id = id
     self.name = name
@@ -29,6 +32,7 @@ package struct PlayCard: Sendable, Equatable {
     self.diets = diets
     self.propensity = propensity
     self.prefixPropensity = prefixPropensity
+    self.reasons = reasons
   }
 }
 
@@ -123,6 +127,8 @@ package enum PlayKey: Sendable, Equatable {
   /// `f`: fetch the cards again (rebuild the deck): at "No Cards", and at the end of a
   /// pick-mode deck swiped without a pick.
   case fetch
+  /// `?`: show why the top card is where it is (its reasons), or hide them.
+  case explain
   /// `q` or Ctrl-C (byte 3 in raw mode): quit.
   case quit
   /// Any other key.
@@ -179,6 +185,8 @@ package struct PlayState: Sendable, Equatable {
   package private(set) var message: String?
   /// How many times the cards were fetched again.
   package private(set) var fetches = 0
+  /// The top card's reasons are shown (`?`), until the next key.
+  package private(set) var showsReasons = false
 
   package init(cards: [PlayCard], options: PlayOptions) {
     self.options = options
@@ -242,7 +250,12 @@ package struct PlayState: Sendable, Equatable {
       return []
     }
     message = nil
+    let showed = showsReasons
+    showsReasons = false
     switch key {
+    case .explain:
+      showsReasons = deck.top != nil && !showed
+      return []
     case .left, .right:
       guard deck.top != nil else { return [] }
       let delta = key == .left ? -1 : 1
@@ -341,6 +354,7 @@ package struct PlayKeyDecoder: Sendable {
     case UInt8(ascii: "l"), UInt8(ascii: "d"): return .swipeRight
     case UInt8(ascii: "r"): return .reset
     case UInt8(ascii: "f"): return .fetch
+    case UInt8(ascii: "?"): return .explain
     default: return .other
     }
   }

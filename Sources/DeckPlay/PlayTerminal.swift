@@ -69,14 +69,18 @@ package enum PlayTerminal {
 }
 
 extension PlayCard {
-  /// The cards of `deck` as the screen shows them.
-  package static func cards(_ deck: Deck, _ catalog: Catalog) -> [PlayCard] {
-    deck.cards.map { card in
+  /// The cards of `deck` as the screen shows them, with their `reasons` when given (one list
+  /// per card).
+  package static func cards(_ deck: Deck, _ catalog: Catalog, reasons: [[String]] = [])
+    -> [PlayCard]
+  {
+    deck.cards.enumerated().map { n, card in
       let item = catalog.items[Int(card.item)]
       return PlayCard(
         id: item.id, name: item.name, category: item.category, tags: item.tags,
         price: item.price, allergens: item.allergens, diets: item.diets,
-        propensity: card.propensity, prefixPropensity: card.prefixPropensity)
+        propensity: card.propensity, prefixPropensity: card.prefixPropensity,
+        reasons: n < reasons.count ? reasons[n] : [])
     }
   }
 }

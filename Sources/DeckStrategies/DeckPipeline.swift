@@ -22,6 +22,9 @@ package struct DeckPipeline {
   /// Asks the strategy for the distribution it draws each ranking from
   /// (`ScoringContext.wantsPolicy`), handed to `build(users:jobs:emitWithPolicy:)`'s closure.
   package var wantsPolicy = false
+  /// Traces each deck and asks the strategy why it scored the cards (`deck --explain`:
+  /// `build(users:jobs:emitExplained:)`); slower, for a few diners.
+  package var explains = false
   private let dayMask: [Bool]
 
   package init(
@@ -62,6 +65,14 @@ package struct DeckPipeline {
   package func build(
     users: [UserProfile], jobs: Int, emitWithPolicy emit: (Deck, DeckPolicy?) throws -> Void
   ) throws {
+    try build(users: users, jobs: jobs) { deck, policy, _ in try emit(deck, policy) }
+  }
+
+  /// As `build(users:jobs:emitWithPolicy:)`, with each deck explained when `explains` is set.
+  package func build(
+    users: [UserProfile], jobs: Int,
+    emitExplained emit: (Deck, DeckPolicy?, ExplainedDeck?) throws -> Void
+  ) throws {
     let batch = max(1, batchSize)
     let workers =
       strategy.scoresConcurrently ? max(1, jobs) : min(max(1, jobs), 1 + replicas.count)
@@ -79,7 +90,9 @@ package struct DeckPipeline {
           scoredBy: shared.scorers.isEmpty ? shared.pipeline.strategy : shared.scorers[k])
       }
       for result in results {
-        for (deck, policy) in zip(result.decks, result.policies) { try emit(deck, policy) }
+        for (k, deck) in result.decks.enumerated() {
+          try emit(deck, result.policies[k], explains ? result.explained[k] : nil)
+        }
         if let error = result.error { throw error }
       }
       start = min(users.count, start + batches * batch)
@@ -100,6 +113,7 @@ package struct DeckPipeline {
   private struct BatchDecks: Sendable {
     var decks: [Deck] = []
     var policies: [DeckPolicy?] = []
+    var explained: [ExplainedDeck] = []
     var error: (any Error)?
   }
 
@@ -175,6 +189,10 @@ package struct DeckPipeline {
         builder.assemble(
           user: user, date: date, candidates: candidates[k], scores: s.values,
           propensities: s.propensities, prefixPropensities: s.prefixPropensities))
+      if explains {
+        out.explained.append(
+          explained(contexts[k].user, candidates[k], s, out.decks.last!, strategy))
+      }
       var policy: DeckPolicy?
       if wantsPolicy, let p = s.policy {
         guard p.candidateCount == candidates[k].items.count else {

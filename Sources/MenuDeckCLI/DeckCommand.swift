@@ -36,6 +36,7 @@ let deckCommand = CommandSpec(
       zcat today.jsonl.gz | menudeck deck --history Data/swipes.jsonl --history -
       menudeck deck --shard 3/8 --format jsonl --out decks-3.jsonl
       menudeck deck --date tomorrow --out decks-{date}.json
+      menudeck deck --user u01 --explain --format table
     """,
   options: InputOptions.all + [
     InputOptions.date.spec,
@@ -52,6 +53,7 @@ let deckCommand = CommandSpec(
     OutputOptions.dryRun.spec,
     DeckRun.strict.spec,
     DeckRun.exactScores.spec,
+    DeckRun.explain.spec,
     InputOptions.fallback.spec,
     InputOptions.jobs.with(
       help:
@@ -117,6 +119,12 @@ enum DeckRun {
     "exact-scores",
     help: "Write scores in full precision (the shortest digits that read back exactly).",
     isHidden: true)
+  static let explain = Flag(
+    "explain",
+    help:
+      "Say why each card is where it is: its score's parts, its rank before the rules, the "
+      + "rules that moved it or the dishes above it, and the dishes held back (in every "
+      + "format; see docs/deck-building.md). For a few diners: use with --user.")
   static let shard = Option<String>(
     "shard", valueName: "K/N",
     help: "Build only the diners of shard K of N (by a stable hash of the id; see above).")

@@ -30,6 +30,7 @@ extension DeckRequest {
     self.shard = shard
     strict = args.flag(DeckRun.strict)
     exactScores = args.flag(DeckRun.exactScores)
+    explain = args.flag(DeckRun.explain)
     fallback = args.value(InputOptions.fallback)
   }
 

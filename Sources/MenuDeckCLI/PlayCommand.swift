@@ -18,7 +18,8 @@ let playCommand = CommandSpec(
     20 pt under the absolute rule); the hint label shows at \
     |dx|/width >= 0.12 (relative rule). Enter or space releases: the card is swiped when the \
     config's drag rule commits (relative: |dx|/width > 0.45; absolute: |dx| > 100 pt) and \
-    springs back otherwise. h or a swipes left at once, l or d right; q or Ctrl-C quits (a \
+    springs back otherwise. h or a swipes left at once, l or d right; ? shows why the top card \
+    is where it is (deck --explain's reasons) until the next key; q or Ctrl-C quits (a \
     session in progress ends abandoned).
 
     --mode pick (the food-menu app): the first right swipe is today's pick and ends the \
@@ -83,7 +84,9 @@ enum PlayRun {
     let options = PlayOptions(args, request, diner: diner.id, context.io)
     var session: [SwipeEvent] = []
     let state = try PlayTerminal.play(
-      PlayState(cards: PlayCard.cards(start.deck, start.inputs.catalog), options: options),
+      PlayState(
+        cards: PlayCard.cards(start.deck, start.inputs.catalog, reasons: start.reasons),
+        options: options),
       input: input, output: output,
       log: { entry in
         let event = logEvent(entry, user: diner.id, settings: request.settings)
@@ -97,9 +100,9 @@ enum PlayRun {
         }
       },
       refetch: {
-        let (inputs, again) = try PlayJob.fetchAgain(
+        let (inputs, again, reasons) = try PlayJob.fetchAgainExplained(
           request, diner: diner, session: session, context.job)
-        return PlayCard.cards(again, inputs.catalog)
+        return PlayCard.cards(again, inputs.catalog, reasons: reasons)
       })
     context.note(
       state.summary(logged: start.appender?.count ?? 0, log: request.log?.path), code: "summary")

@@ -394,7 +394,7 @@ struct RestaurantRuleValidationTests {
 }
 
 /// Random small catalogs, deck rules, restaurant rules, diners, dates and scores.
-private struct RuleCase {
+struct RuleCase {
   static let base = Fixture.date
   static let diners = ["u0", "u1", "u2"]
 

@@ -331,3 +331,40 @@ enum Screens {
     #expect(decoder.keys(Array("\u{1B}[A\u{1B}[15~".utf8)) == [.other, .other])
   }
 }
+
+@Suite struct PlayReasonsKeyTests {
+  static let reasons = [
+    "score 0.8100 (strategy 0.4050), rank 3 before the rules",
+    "parts: score: score 0.4050",
+    "rule: boosted by rule 1 'autumn' from 0.4050 to 0.8100; at 3 without it",
+  ]
+
+  static func state() -> PlayState {
+    var cards = Screens.dishes
+    cards[0].reasons = reasons
+    return Screens.state(cards)
+  }
+
+  @Test func questionMarkShowsTheTopCardsReasonsUntilTheNextKey() {
+    var decoder = PlayKeyDecoder()
+    #expect(decoder.keys(Array("?".utf8)) == [.explain])
+    let (shown, effects) = Screens.press([.explain], Self.state())
+    #expect(effects.isEmpty && shown.showsReasons)
+    let text = Screens.text(shown, 80, 14)
+    #expect(text.contains("why 'Oyakodon (親子丼)' is here:"))
+    for line in Self.reasons { #expect(text.contains(line)) }
+    #expect(text.contains("? hide the reasons"))
+    // `?` again, or any other key, hides them; the deck is where it was.
+    #expect(!Screens.press([.explain, .explain], Self.state()).0.showsReasons)
+    let (dragged, _) = Screens.press([.explain, .right], Self.state())
+    #expect(!dragged.showsReasons && dragged.steps == 1)
+    #expect(
+      Screens.text(Screens.press([.explain, .explain], Self.state()).0)
+        == Screens.text(Self.state()))
+    // A card without reasons says so; at "No Cards" the key does nothing.
+    #expect(
+      Screens.text(Screens.press([.explain], Screens.state()).0, 80).contains("(no reasons known)"))
+    let (none, _) = Screens.press([.explain], Screens.state([]))
+    #expect(!none.showsReasons)
+  }
+}

@@ -14,7 +14,8 @@ struct OutputSchemaTests {
   /// The groups of outputs, each with the schemas it validates against (all of which it must
   /// use: `outputsMatchTheirSchemas` checks that the list is the truth).
   enum Output: String, CaseIterable, Sendable {
-    case deck, deckRejects, strategies, validate, stats, simulate, simulateEvents, playLog
+    case deck, deckRejects, deckExplain, strategies, validate, stats, simulate, simulateEvents
+    case playLog
     case compareSimulation, compareLogs, tune
 
     var schemas: Set<String> {
@@ -22,6 +23,11 @@ struct OutputSchemaTests {
       case .deck: ["deck.json.schema.json", "deck.jsonl.schema.json", "deck.csv.schema.json"]
       case .deckRejects:
         ["deck.json.schema.json", "rejects.jsonl.schema.json", "rejects.csv.schema.json"]
+      case .deckExplain:
+        [
+          "deck-explain.json.schema.json", "deck-explain.jsonl.schema.json",
+          "deck-explain.csv.schema.json",
+        ]
       case .strategies: ["strategies.json.schema.json", "strategies.jsonl.schema.json"]
       case .validate: ["validate.json.schema.json"]
       case .stats: ["stats.json.schema.json", "stats.jsonl.schema.json", "stats.csv.schema.json"]
@@ -47,6 +53,7 @@ struct OutputSchemaTests {
     switch output {
     case .deck: try Self.deck(&checker, dir)
     case .deckRejects: try Self.deckRejects(&checker, dir)
+    case .deckExplain: try Self.deckExplain(&checker, dir)
     case .strategies: try Self.strategies(&checker)
     case .validate: try Self.validate(&checker, dir)
     case .stats: try Self.stats(&checker, dir)
@@ -141,6 +148,54 @@ struct OutputSchemaTests {
       "\"role\":\"snapshot\"", "\"role\":\"history\"",
     ] {
       #expect(seen.contains(part), "no deck output had \(part)")
+    }
+  }
+
+  /// A config whose freshness rules leave dishes shown in the last days candidates, behind the
+  /// others (`recently_shown` in the explanations).
+  static func reshowConfig(_ dir: TempDir) throws -> String {
+    try dir.write(
+      "reshow.json",
+      """
+      {"catalog": "\(catalog)", "users": "\(users)", "history": ["\(swipes)"],
+       "strategy": "popularity", "seed": 7, "time_zone": "Asia/Tokyo",
+       "deck": {"repeat_pick_days": 0, "cooldown_days": 0, "reshow_days": 5}}
+      """)
+  }
+
+  /// `deck --explain` in json, jsonl and csv: every diner with the bundled config, with pinned
+  /// cards and short decks, with dishes shown recently, and with propensities.
+  static func deckExplain(_ checker: inout SchemaChecker, _ dir: TempDir) throws {
+    let date = ["deck", "--date", "2026-11-30", "--explain"]
+    let setups: [(String, [String])] = [
+      ("bundled config", []),
+      ("pinned, short decks", ["--config", try pinConfig(dir)]),
+      ("recently shown", ["--config", try reshowConfig(dir)]),
+      ("propensities", ["--config", try freeConfig(dir)]),
+    ]
+    var seen = ""
+    for (name, extra) in setups {
+      let json = succeeded(date + extra + ["--format", "json"])
+      checker.document(json.stdoutBytes, "deck-explain.json.schema.json", "explain json (\(name))")
+      seen += json.stdout
+      let jsonl = succeeded(date + extra + ["--format", "jsonl"])
+      let lines = checker.lines(
+        jsonl.stdoutBytes, "deck-explain.jsonl.schema.json", "explain jsonl (\(name))")
+      #expect(lines > 0)
+      let csv = succeeded(date + extra + ["--format", "csv"])
+      let rows = checker.csv(
+        csv.stdoutBytes, "deck-explain.csv.schema.json", "explain csv (\(name))")
+      #expect(rows > 0)
+    }
+    // The optional parts of the schema were met.
+    for part in [
+      "\"rule\":\"pinned\"", "\"rule\":\"category_cap\"", "\"rule\":\"spacing\"",
+      "\"rule\":\"recently_shown\"", "\"rule\":\"outranked\"", "\"reason\":\"diet\"",
+      "\"reason\":\"allergen\"", "\"reason\":\"disliked_category\"",
+      "\"reason\":\"recently_picked\"", "\"reason\":\"cooldown\"", "\"warnings\":[",
+      "\"propensity\":", "\"prefix_propensity\":",
+    ] {
+      #expect(seen.contains(part), "no explain output had \(part)")
     }
   }
 
