@@ -69,6 +69,10 @@ func scoresAlong(_ order: [Int]) -> [Double] {
   return values
 }
 
+/// The formula of a score from `scoresAlong`, with the inputs `candidates` and `place`
+/// (1-based) in its explanation.
+let scoreAlongFormula = "candidates + 1 - place"
+
 /// Rank-normalised scores: the best candidate gets 1, the worst 0, evenly spaced in between by
 /// rank; tied scores share the mean of their ranks. A single candidate gets 1.
 func rankNormalised(_ values: [Double]) -> [Double] {
