@@ -31,7 +31,7 @@ import DeckCore
 /// to the score (the score adds them in float32, so to float32 rounding: about 1e-7 of the sum
 /// of their sizes), and the inputs `factors` and `folded_in` (1 for a diner folded in). A diner
 /// without a like: the input `likes`, the score.
-package final class ALSStrategy: ExplainingStrategy {
+package final class ALSStrategy: BuiltinStrategy, ExplainingStrategy {
   package static let description = StrategyDescription(
     identifier: "als",
     summary:

@@ -25,7 +25,7 @@ import DeckCore
 /// ((1 - weight_popularity) x share x a, about the category or tag), which sum to the score;
 /// the inputs p, the weights, `prior_strength` and per category and tag the diner's
 /// `_right`, `_shown` and `_rate` (a). A diner with no swipes: the one term `popularity`, p.
-package final class AffinityStrategy: ExplainingStrategy {
+package final class AffinityStrategy: BuiltinStrategy, ExplainingStrategy {
   package static let description = StrategyDescription(
     identifier: "affinity",
     summary:

@@ -20,7 +20,7 @@ import DeckCore
 /// Explanation: one term `component` per component of weight above 0 (about its name:
 /// weight x normalised / total weight), which sum to the score, and per component the inputs
 /// `raw` (its own score), `normalised` and `weight`, with `total_weight`.
-package final class BlendStrategy: ExplainingStrategy {
+package final class BlendStrategy: BuiltinStrategy, ExplainingStrategy {
   package static let description = StrategyDescription(
     identifier: "blend",
     summary: "weighted sum of other built-ins' rank-normalised scores (best 1, worst 0)",

@@ -27,7 +27,7 @@ import DeckCore
 /// `base_score` (about the base strategy), `relevance`, `lambda`, `reranked` (1 in the head),
 /// and for the head the `penalty` (its largest similarity to a card placed before it, about
 /// that card) and `mmr`, lambda x relevance - (1 - lambda) x penalty, the value it was placed by.
-package final class DiversifyStrategy: ExplainingStrategy, BaseRanking {
+package final class DiversifyStrategy: BuiltinStrategy, ExplainingStrategy, BaseRanking {
   package static let description = StrategyDescription(
     identifier: "diversify",
     summary:

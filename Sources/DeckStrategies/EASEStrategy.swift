@@ -24,7 +24,7 @@ import DeckCore
 /// which sum to the score (in the order the score adds them: bit for bit), and the inputs
 /// `in_model` (0 for a dish outside the model, which scores 0) and `lambda`. A diner outside X:
 /// the input `likes`, the score.
-package final class EASEStrategy: ExplainingStrategy {
+package final class EASEStrategy: BuiltinStrategy, ExplainingStrategy {
   /// The uses of left swipes in X (the `left` option).
   package enum LeftSwipes: String, Sendable, CaseIterable {
     case ignore, interaction, negative

@@ -35,7 +35,7 @@ import DeckCore
 /// whether its slot `explored`, `epsilon`, and `choice_probability`, the chance that its slot
 /// took it given the slots before: 1 - epsilon (r - 1) / r for the best of the r dishes left,
 /// epsilon / r for another.
-package final class EpsilonGreedyStrategy: ExplainingStrategy {
+package final class EpsilonGreedyStrategy: BuiltinStrategy, ExplainingStrategy {
   package static let description = StrategyDescription(
     identifier: "epsilon-greedy",
     summary:

@@ -38,7 +38,7 @@ import DeckCore
 /// similarity to the candidate) and the term `popularity` (weight_popularity x popularity),
 /// which sum to the score; the inputs `reached` (query dishes that reach the candidate),
 /// `min_neighbours`, `neighbours`, `popularity` and `weight_popularity`.
-package final class ItemKNNStrategy: ExplainingStrategy {
+package final class ItemKNNStrategy: BuiltinStrategy, ExplainingStrategy {
   /// How left swipes enter the model.
   enum LeftSwipes: String, CaseIterable {
     /// Left swipes play no part.

@@ -73,7 +73,7 @@ import DeckCore
 /// `base_score` (about the base), `temperature`, the `utility` (the logit, base score over the
 /// temperature less the top one's), the draw's `gumbel` and `key` (utility + gumbel: the ranking
 /// is by key) and `first_place_probability` (the softmax of the utilities).
-package final class PlackettLuceStrategy: ExplainingStrategy, BaseRanking {
+package final class PlackettLuceStrategy: BuiltinStrategy, ExplainingStrategy, BaseRanking {
   package static let description = StrategyDescription(
     identifier: "plackett-luce",
     summary:

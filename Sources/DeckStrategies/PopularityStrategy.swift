@@ -31,7 +31,7 @@ import DeckCore
 ///
 /// Explanation: the inputs `likes` and `shown` (per=diner: `likers` and `diners`), `prior_a`
 /// and `prior_b`, with the formula `(likes + prior_a) / (shown + prior_a + prior_b)`.
-package final class PopularityStrategy: ExplainingStrategy {
+package final class PopularityStrategy: BuiltinStrategy, ExplainingStrategy {
   package static let description = StrategyDescription(
     identifier: "popularity",
     summary: "pick rate over all diners, (right + a) / (shown + a + b), with a Beta(a, b) prior "

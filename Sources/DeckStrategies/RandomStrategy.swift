@@ -28,7 +28,7 @@ import DeckCore
 ///
 /// Explanation: the input `draw`, the candidate's uniform (the score itself), and
 /// `stream_index`, the catalog index k whose draw of the stream it is.
-package final class RandomStrategy: ExplainingStrategy {
+package final class RandomStrategy: BuiltinStrategy, ExplainingStrategy {
   package static let description = StrategyDescription(
     identifier: "random",
     summary: "a seeded shuffle, the same for the same (seed, date, user) and independent otherwise",

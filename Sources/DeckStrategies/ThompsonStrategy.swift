@@ -20,7 +20,7 @@ import DeckCore
 ///
 /// Explanation: the input `draw` (the score), the posterior's `alpha` and `beta`, and the
 /// `likes`, `passes`, `prior_a` and `prior_b` they are made of.
-package final class ThompsonStrategy: ExplainingStrategy {
+package final class ThompsonStrategy: BuiltinStrategy, ExplainingStrategy {
   package static let description = StrategyDescription(
     identifier: "thompson",
     summary:

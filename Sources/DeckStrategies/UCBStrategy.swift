@@ -17,7 +17,7 @@ import DeckCore
 ///
 /// Explanation: the terms `rate` (r / n; `unshown`, 2, for a dish never shown) and `bonus`,
 /// which sum to the score, and the inputs `likes`, `shown`, `all_shown` (N) and `exploration`.
-package final class UCBStrategy: ExplainingStrategy {
+package final class UCBStrategy: BuiltinStrategy, ExplainingStrategy {
   package static let description = StrategyDescription(
     identifier: "ucb",
     summary:

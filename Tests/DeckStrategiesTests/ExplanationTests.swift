@@ -136,6 +136,17 @@ struct ExplanationTests {
     }
   }
 
+  @Test("every registered built-in has its parts in the table of docs/strategies.md")
+  func documented() throws {
+    let page = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("docs/strategies.md")
+    let text = try String(contentsOf: page, encoding: .utf8)
+    for identifier in Self.identifiers {
+      #expect(text.contains("\n| \(identifier) | "), "\(identifier) has no row of parts")
+    }
+  }
+
   /// A random small catalog (2 to 9 dishes in 3 categories, up to 3 of 4 tags each) and up to
   /// 40 swipes of 6 diners over 9 days.
   static func randomFixture(_ seed: UInt64) throws -> ExampleRunner.Fixture {
