@@ -35,86 +35,93 @@ struct ExplanationTests {
   /// explanation's parts, the value the explanation gives for it), which must agree within
   /// 1e-9. For a formula of inputs the score is among them.
   static let formulas: [String: @Sendable (ScoreExplanation) -> [(Double, Double)]] = [
-    "random": { e in [(e.input("draw")!, e.score)] },
+    "random": { e in [(e.inputValue("draw"), e.score)] },
     "popularity": { e in
-      let likes = e.input("likes") ?? e.input("likers")!
-      let shown = e.input("shown") ?? e.input("diners")!
-      let (a, b) = (e.input("prior_a")!, e.input("prior_b")!)
+      let likes = e.input("likes") ?? e.inputValue("likers")
+      let shown = e.input("shown") ?? e.inputValue("diners")
+      let (a, b) = (e.inputValue("prior_a"), e.inputValue("prior_b"))
       return [((likes + a) / (shown + a + b), e.score)]
     },
     "affinity": affinityParts,
     "thompson": { e in
       [
-        (e.input("draw")!, e.score), (e.input("likes")! + e.input("prior_a")!, e.input("alpha")!),
-        (e.input("passes")! + e.input("prior_b")!, e.input("beta")!),
+        (e.inputValue("draw"), e.score),
+        (e.inputValue("likes") + e.inputValue("prior_a"), e.inputValue("alpha")),
+        (e.inputValue("passes") + e.inputValue("prior_b"), e.inputValue("beta")),
       ]
     },
     "ucb": { e in
-      let (n, all, c) = (e.input("shown")!, e.input("all_shown")!, e.input("exploration")!)
+      let (n, all, c) = (
+        e.inputValue("shown"), e.inputValue("all_shown"), e.inputValue("exploration")
+      )
       let logAll = all > 1 ? log(all) : 0
       guard n > 0 else {
-        return [(2, e.term("unshown")!), (c * logAll.squareRoot(), e.term("bonus")!)]
+        return [(2, e.termValue("unshown")), (c * logAll.squareRoot(), e.termValue("bonus"))]
       }
       return [
-        (e.input("likes")! / n, e.term("rate")!), (c * (logAll / n).squareRoot(), e.term("bonus")!),
+        (e.inputValue("likes") / n, e.termValue("rate")),
+        (c * (logAll / n).squareRoot(), e.termValue("bonus")),
       ]
     },
     "epsilon-greedy": placeFormula,
     "itemknn": { e in
-      let reached = e.input("reached")!
-      let counted = reached >= e.input("min_neighbours")! ? min(reached, e.input("neighbours")!) : 0
+      let reached = e.inputValue("reached")
+      let counted =
+        reached >= e.inputValue("min_neighbours") ? min(reached, e.inputValue("neighbours")) : 0
       return [
-        (e.input("weight_popularity")! * e.input("popularity")!, e.term("popularity")!),
+        (e.inputValue("weight_popularity") * e.inputValue("popularity"), e.termValue("popularity")),
         (counted, Double(e.terms.filter { $0.name == "neighbour" }.count)),
       ]
     },
     "blend": { e in
       e.terms.map { t in
-        let about = t.about!
+        let about = t.about ?? "(none)"
         return (
-          e.input("weight", about: about)! * e.input("normalised", about: about)!
-            / e.input("total_weight")!, t.value
+          e.inputValue("weight", about: about) * e.inputValue("normalised", about: about)
+            / e.inputValue("total_weight"), t.value
         )
       }
     },
     "diversify": { e in
       var pairs = placeFormula(e)
       if let penalty = e.input("penalty") {
-        let lambda = e.input("lambda")!
-        pairs.append((lambda * e.input("relevance")! - (1 - lambda) * penalty, e.input("mmr")!))
+        let lambda = e.inputValue("lambda")
+        pairs.append(
+          (lambda * e.inputValue("relevance") - (1 - lambda) * penalty, e.inputValue("mmr")))
       }
       return pairs
     },
     "plackett-luce": { e in
-      placeFormula(e) + [(e.input("utility")! + e.input("gumbel")!, e.input("key")!)]
+      placeFormula(e) + [(e.inputValue("utility") + e.inputValue("gumbel"), e.inputValue("key"))]
     },
-    "als": { e in e.formula == "likes" ? [(e.input("likes")!, e.score)] : [] },
-    "ease": { e in e.formula == "likes" ? [(e.input("likes")!, e.score)] : [] },
+    "als": { e in e.formula == "likes" ? [(e.inputValue("likes"), e.score)] : [] },
+    "ease": { e in e.formula == "likes" ? [(e.inputValue("likes"), e.score)] : [] },
   ]
 
   /// A score along an order: candidates + 1 - place.
   @Sendable static func placeFormula(_ e: ScoreExplanation) -> [(Double, Double)] {
-    [(e.input("candidates")! + 1 - e.input("place")!, e.score)]
+    [(e.inputValue("candidates") + 1 - e.inputValue("place"), e.score)]
   }
 
   /// Affinity: each rate is the diner's shrunk rate of its category or tag, and each term the
   /// share of it the formula gives.
   @Sendable static func affinityParts(_ e: ScoreExplanation) -> [(Double, Double)] {
-    let p = e.input("popularity")!
-    let wp = e.input("weight_popularity")!
+    let p = e.inputValue("popularity")
+    let wp = e.inputValue("weight_popularity")
     guard e.terms.count > 1 else { return [(p, e.score)] }
-    let m = e.input("prior_strength")!
-    let wt = e.input("weight_tags")!
+    let m = e.inputValue("prior_strength")
+    let wt = e.inputValue("weight_tags")
     let tags = Double(e.terms.filter { $0.name == "tag" }.count)
-    var pairs = [(wp * p, e.term("popularity")!)]
+    var pairs = [(wp * p, e.termValue("popularity"))]
     for t in e.terms where t.name != "popularity" {
       let (r, n) = (
-        e.input(t.name + "_right", about: t.about)!, e.input(t.name + "_shown", about: t.about)!
+        e.inputValue(t.name + "_right", about: t.about),
+        e.inputValue(t.name + "_shown", about: t.about)
       )
       let rate = n + m > 0 ? (r + m * p) / (n + m) : p
       let share = t.name == "tag" ? wt / tags : (tags == 0 ? 1 : 1 - wt)
       pairs += [
-        (rate, e.input(t.name + "_rate", about: t.about)!), ((1 - wp) * share * rate, t.value),
+        (rate, e.inputValue(t.name + "_rate", about: t.about)), ((1 - wp) * share * rate, t.value),
       ]
     }
     return pairs
@@ -238,5 +245,17 @@ struct ExplanationTests {
     for (recomputed, given) in pairs {
       #expect(Self.close(recomputed, given), "\(label): \(recomputed) against \(given) in \(e)")
     }
+  }
+}
+
+extension ScoreExplanation {
+  /// The input's value, NaN (which no check accepts) when there is none.
+  fileprivate func inputValue(_ name: String, about: String? = nil) -> Double {
+    input(name, about: about) ?? .nan
+  }
+
+  /// The term's value, NaN (which no check accepts) when there is none.
+  fileprivate func termValue(_ name: String, about: String? = nil) -> Double {
+    term(name, about: about) ?? .nan
   }
 }
