@@ -19,7 +19,8 @@ import DeckCore
 ///
 /// Explanation: one term `component` per component of weight above 0 (about its name:
 /// weight x normalised / total weight), which sum to the score, and per component the inputs
-/// `raw` (its own score), `normalised` and `weight`, with `total_weight`.
+/// `raw` (its own score), `normalised` and `weight`, with `total_weight`; then each component's
+/// own parts, named `<component>.<part>` (`popularity.likes`).
 package final class BlendStrategy: BuiltinStrategy, ExplainingStrategy {
   package static let description = StrategyDescription(
     identifier: "blend",
@@ -128,10 +129,16 @@ package final class BlendStrategy: BuiltinStrategy, ExplainingStrategy {
   package func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation] {
     let scored = componentScores(context)
     let values = combine(scored)
-    return positions.map { k in
+    let weighted = components.filter { $0.weight > 0 }
+    let parts = weighted.map {
+      componentParts(
+        $0.strategy, componentContext(context, $0.name), positions: positions, prefix: $0.name)
+    }
+    return positions.indices.map { p in
+      let k = positions[p]
       var terms: [ScorePart] = []
       var inputs: [ScorePart] = []
-      for (c, own) in zip(components.filter { $0.weight > 0 }, scored) {
+      for (c, own) in zip(weighted, scored) {
         terms.append(
           ScorePart("component", c.weight * own.normalised[k] / totalWeight, about: c.name))
         inputs += [
@@ -140,8 +147,9 @@ package final class BlendStrategy: BuiltinStrategy, ExplainingStrategy {
           ScorePart("weight", c.weight, about: c.name),
         ]
       }
+      inputs.append(ScorePart("total_weight", totalWeight))
       return ScoreExplanation(
-        score: values[k], terms: terms, inputs: inputs + [ScorePart("total_weight", totalWeight)],
+        score: values[k], terms: terms, inputs: inputs + parts.flatMap { $0[p] },
         formula: ScoreExplanation.sumOfTerms)
     }
   }
@@ -152,15 +160,22 @@ package final class BlendStrategy: BuiltinStrategy, ExplainingStrategy {
     raw: [Double], normalised: [Double]
   )] {
     components.filter { $0.weight > 0 }.map { c in
-      var own = context
-      own.random = RandomStream(
-        seed: context.seed, date: context.date, user: context.user.id, purpose: "blend:" + c.name)
-      own.deck = nil  // scores only: a component's propensities are not the blend's
+      var own = componentContext(context, c.name)
       let values = c.strategy.score(&own).values
       precondition(
         values.count == context.candidates.count, "blend: \(c.name) returned the wrong count")
       return (values, rankNormalised(values))
     }
+  }
+
+  /// The context a component scores in: its own stream, derived from (seed, date, user) and
+  /// "blend:<name>", and no deck (scores only: a component's propensities are not the blend's).
+  private func componentContext(_ context: ScoringContext, _ name: String) -> ScoringContext {
+    var own = context
+    own.random = RandomStream(
+      seed: context.seed, date: context.date, user: context.user.id, purpose: "blend:" + name)
+    own.deck = nil
+    return own
   }
 
   /// sum_k weight_k * normalised_k / sum_k weight_k, per candidate, from `componentScores`.

@@ -26,7 +26,8 @@ import DeckCore
 /// Explanation: the inputs `place` and `candidates` (the score is candidates + 1 - place), the
 /// `base_score` (about the base strategy), `relevance`, `lambda`, `reranked` (1 in the head),
 /// and for the head the `penalty` (its largest similarity to a card placed before it, about
-/// that card) and `mmr`, lambda x relevance - (1 - lambda) x penalty, the value it was placed by.
+/// that card) and `mmr`, lambda x relevance - (1 - lambda) x penalty, the value it was placed by;
+/// then the base's own parts, named `<base>.<part>` (`popularity.likes`).
 package final class DiversifyStrategy: BuiltinStrategy, ExplainingStrategy, BaseRanking {
   package static let description = StrategyDescription(
     identifier: "diversify",
@@ -97,13 +98,17 @@ package final class DiversifyStrategy: BuiltinStrategy, ExplainingStrategy, Base
   }
 
   package func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation] {
+    var own = context
+    own.deck = nil  // as the base scores in `rerank`
+    let baseParts = componentParts(
+      base, own, positions: positions, prefix: base.description.identifier)
     let r = rerank(&context)
     let n = r.order.count
     let values = scoresAlong(r.order)
     var place = [Int](repeating: 0, count: n)
     for (p, k) in r.order.enumerated() { place[k] = p }
     let baseName = base.description.identifier
-    return positions.map { k in
+    return zip(positions, baseParts).map { k, baseParts in
       let reranked = r.penalty[k] != nil
       var inputs = [
         ScorePart("place", Double(place[k] + 1)), ScorePart("candidates", Double(n)),
@@ -119,7 +124,8 @@ package final class DiversifyStrategy: BuiltinStrategy, ExplainingStrategy, Base
           ScorePart("mmr", lambda * r.relevance[k] - (1 - lambda) * penalty),
         ]
       }
-      return ScoreExplanation(score: values[k], inputs: inputs, formula: scoreAlongFormula)
+      return ScoreExplanation(
+        score: values[k], inputs: inputs + baseParts, formula: scoreAlongFormula)
     }
   }
 

@@ -72,7 +72,8 @@ import DeckCore
 /// Explanation: the inputs `place` and `candidates` (the score is candidates + 1 - place), the
 /// `base_score` (about the base), `temperature`, the `utility` (the logit, base score over the
 /// temperature less the top one's), the draw's `gumbel` and `key` (utility + gumbel: the ranking
-/// is by key) and `first_place_probability` (the softmax of the utilities).
+/// is by key) and `first_place_probability` (the softmax of the utilities); then the base's own
+/// parts, named `<base>.<part>`.
 package final class PlackettLuceStrategy: BuiltinStrategy, ExplainingStrategy, BaseRanking {
   package static let description = StrategyDescription(
     identifier: "plackett-luce",
@@ -164,7 +165,11 @@ package final class PlackettLuceStrategy: BuiltinStrategy, ExplainingStrategy, B
     var place = [Int](repeating: 0, count: order.count)
     for (p, k) in order.enumerated() { place[k] = p }
     let total = logits.reduce(-.infinity, logAddExp)
-    return positions.map { k in
+    var own = context
+    own.deck = nil  // as the base scores in `drawKeys`
+    let baseParts = componentParts(
+      base, own, positions: positions, prefix: base.description.identifier)
+    return zip(positions, baseParts).map { k, baseParts in
       ScoreExplanation(
         score: scores[k],
         inputs: [
@@ -173,7 +178,7 @@ package final class PlackettLuceStrategy: BuiltinStrategy, ExplainingStrategy, B
           ScorePart("temperature", temperature), ScorePart("utility", logits[k]),
           ScorePart("gumbel", keys[k] - logits[k]), ScorePart("key", keys[k]),
           ScorePart("first_place_probability", exp(logits[k] - total)),
-        ],
+        ] + baseParts,
         formula: scoreAlongFormula)
     }
   }

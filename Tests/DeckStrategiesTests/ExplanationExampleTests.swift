@@ -154,6 +154,10 @@ struct ExplanationExampleTests {
     #expect(
       katsudon.input("raw", about: "ucb") == 0.9 + 2.0.squareRoot() * (log(12.0) / 10).squareRoot())
     #expect(e["gyudon"]?.score == 0.625 && e["tonjiru"]?.score == 0)
+    // Then each component's own reasons: katsudon was liked 9 times of 10.
+    #expect(katsudon.input("popularity.likes") == 9 && katsudon.input("popularity.shown") == 10)
+    #expect(katsudon.input("ucb.likes") == 9 && katsudon.input("ucb.all_shown") == 12)
+    #expect(katsudon.input("ucb.rate") == 0.9)
   }
 
   @Test(
@@ -171,6 +175,8 @@ struct ExplanationExampleTests {
     #expect(hiyayakko.input("penalty") == 0.5)
     #expect(hiyayakko.inputs.first { $0.name == "penalty" }?.about == "miso-soup")
     #expect(e["katsudon"]?.input("relevance") == 1 && e["katsudon"]?.input("penalty") == 0)
+    // The base's own reasons: oyakodon was liked 2 times of 2.
+    #expect(oyakodon.input("popularity.likes") == 2 && oyakodon.input("popularity.shown") == 2)
   }
 
   @Test(
@@ -187,6 +193,7 @@ struct ExplanationExampleTests {
     #expect(Self.near(zaru.input("first_place_probability"), 1, 1e-5))
     #expect(Self.near(e.values.reduce(0) { $0 + $1.input("first_place_probability")! }, 1))
     #expect(zaru.input("temperature") == 0.001)
+    #expect(zaru.input("popularity.likes") == 3 && zaru.input("popularity.shown") == 4)
     // oyakodon's base score is below zaru-soba's: its utility is their difference / 0.001.
     let oyakodon = try #require(e["oyakodon"])
     #expect(

@@ -238,6 +238,10 @@ struct ExplanationTests {
       #expect(e.formula == ScoreExplanation.sumOfTerms, "\(label): no check of '\(e.formula)'")
       return
     }
+    if ["blend", "diversify", "plackett-luce"].contains(identifier) {
+      // A composite gives its components' own reasons too.
+      #expect(e.inputs.contains { $0.name.contains(".") }, "\(label): no component's parts")
+    }
     let pairs = formula(e)
     if e.formula != ScoreExplanation.sumOfTerms {
       #expect(pairs.contains { $0.1.bitPattern == e.score.bitPattern }, "\(label): score unchecked")
