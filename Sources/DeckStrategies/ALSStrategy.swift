@@ -26,7 +26,12 @@ import DeckCore
 /// convergence (at most `factors` CG steps). A diner with no right swipe at all has nothing to
 /// solve for (x_u = 0 scores every dish 0) and gets the dishes by their count of right swipes,
 /// most liked first.
-package final class ALSStrategy: BuiltinStrategy {
+///
+/// Explanation: one term `factor` per latent factor f (about f, 1-based), x_uf y_if, which sum
+/// to the score (the score adds them in float32, so to float32 rounding: about 1e-7 of the sum
+/// of their sizes), and the inputs `factors` and `folded_in` (1 for a diner folded in). A diner
+/// without a like: the input `likes`, the score.
+package final class ALSStrategy: BuiltinStrategy, ExplainingStrategy {
   package static let description = StrategyDescription(
     identifier: "als",
     summary:
@@ -145,18 +150,57 @@ package final class ALSStrategy: BuiltinStrategy {
     precondition(
       candidates.allSatisfy { Int($0) < model.items.rows },
       "als: score called with a candidate outside the learned catalog")
-    guard let history = context.userHistory, history.right > 0 else {
+    guard let user = diner(context, model) else {
       return Scores(candidates.map { Double(model.likes[Int($0)]) })
     }
-    let user = diner(context.user.id, history, model)
+    return Scores(dots(user, candidates, model))
+  }
+
+  package func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation] {
+    guard let model else { preconditionFailure("als: explain called before learn") }
+    let candidates = positions.map { context.candidates[$0] }
+    guard let user = diner(context, model) else {
+      return candidates.map {
+        let likes = Double(model.likes[Int($0)])
+        return ScoreExplanation(score: likes, inputs: [ScorePart("likes", likes)], formula: "likes")
+      }
+    }
+    let scores = dots(user, candidates, model)
+    let lanes = model.items.lanes
+    let folded = model.rows[context.user.id] == nil
+    return candidates.indices.map { k in
+      let row = Int(candidates[k]) * lanes
+      let terms = (0..<factorCount).map { f in
+        ScorePart(
+          "factor",
+          Double(user[f / 4][f % 4]) * Double(model.items.values[row + f / 4][f % 4]),
+          about: String(f + 1))
+      }
+      return ScoreExplanation(
+        score: scores[k], terms: terms,
+        inputs: [
+          ScorePart("factors", Double(factorCount)), ScorePart("folded_in", folded ? 1 : 0),
+        ],
+        formula: ScoreExplanation.sumOfTerms)
+    }
+  }
+
+  /// The diner's factors, nil for a diner without a right swipe (who gets the dishes by their
+  /// likes).
+  private func diner(_ context: ScoringContext, _ model: Model) -> [ALSGroup]? {
+    guard let history = context.userHistory, history.right > 0 else { return nil }
+    return diner(context.user.id, history, model)
+  }
+
+  /// x_u . y_i for each candidate i, in float32 (`ALSVector.dot`).
+  private func dots(_ user: [ALSGroup], _ candidates: [Int32], _ model: Model) -> [Double] {
     let items = model.items
     let lanes = items.lanes
     return user.withUnsafeBufferPointer { u in
       items.values.withUnsafeBufferPointer { v in
-        Scores(
-          candidates.map { i in
-            Double(ALSVector.dot(u.baseAddress!, v.baseAddress! + Int(i) * lanes, lanes))
-          })
+        candidates.map { i in
+          Double(ALSVector.dot(u.baseAddress!, v.baseAddress! + Int(i) * lanes, lanes))
+        }
       }
     }
   }

@@ -20,7 +20,12 @@ import DeckCore
 /// Cost per diner: one pass over their records to count swipes per category and tag into one dense
 /// array, one division per category and tag (`a = r / (n + m) + p * m / (n + m)`), then a few
 /// multiply-adds per candidate over per-item data packed at `learn`. No dictionaries, no strings.
-package final class AffinityStrategy: BuiltinStrategy {
+///
+/// Explanation: the terms `popularity` (weight_popularity x p), `category` and one `tag` per tag
+/// ((1 - weight_popularity) x share x a, about the category or tag), which sum to the score;
+/// the inputs p, the weights, `prior_strength` and per category and tag the diner's
+/// `_right`, `_shown` and `_rate` (a). A diner with no swipes: the one term `popularity`, p.
+package final class AffinityStrategy: BuiltinStrategy, ExplainingStrategy {
   package static let description = StrategyDescription(
     identifier: "affinity",
     summary:
@@ -104,6 +109,8 @@ package final class AffinityStrategy: BuiltinStrategy {
   /// Per item, the slot-pair indices of its tags (after the categories' slot pairs).
   private var tagSlots: [Int32] = []
   private var slotCount = 0
+  /// The name of each slot: the categories', then the tags'.
+  private var slotNames: [String] = []
 
   package init(options: StrategyOptions) throws(StrategyError) {
     weightPopularity = options.double("weight_popularity")
@@ -135,29 +142,97 @@ package final class AffinityStrategy: BuiltinStrategy {
     self.items = items
     self.tagSlots = tagSlots
     slotCount = categoryCount + catalog.tags.count
+    slotNames = catalog.categories + catalog.tags
   }
 
   package func score(_ context: inout ScoringContext) -> Scores {
     let candidates = context.candidates
+    checkLearned(candidates)
+    guard let records = context.userHistory?.records, !records.isEmpty else {
+      return Scores(candidates.map { items[Int($0)].popularity })
+    }
+    let terms = slotTerms(records)
+    var values = [Double](repeating: 0, count: candidates.count)
+    terms.withUnsafeBufferPointer { terms in
+      tagSlots.withUnsafeBufferPointer { tagSlots in
+        for (k, candidate) in candidates.enumerated() {
+          values[k] = value(items[Int(candidate)], terms, tagSlots)
+        }
+      }
+    }
+    return Scores(values)
+  }
+
+  package func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation] {
+    let candidates = context.candidates
+    checkLearned(candidates)
+    let records = context.userHistory?.records
+    let terms = records.map { $0.isEmpty ? [] : slotTerms($0) } ?? []
+    // The diner's right swipes and showings per slot, for the inputs.
+    var counts = [Double](repeating: 0, count: 2 * slotCount)
+    for record in records.map(Array.init) ?? [] {
+      let item = items[Int(record.item)]
+      for s in [item.categorySlot] + tagSlots[Int(item.tagStart)..<Int(item.tagEnd)] {
+        counts[2 * Int(s)] += Double(record.right)
+        counts[2 * Int(s) + 1] += Double(record.right) + Double(record.left)
+      }
+    }
+    return positions.map { k in
+      let item = items[Int(candidates[k])]
+      let p = item.popularity
+      var inputs = [
+        ScorePart("popularity", p), ScorePart("weight_popularity", weightPopularity),
+        ScorePart("weight_tags", weightTags), ScorePart("prior_strength", priorStrength),
+      ]
+      guard !terms.isEmpty else {
+        return ScoreExplanation(
+          score: p, terms: [ScorePart("popularity", p)], inputs: inputs,
+          formula: ScoreExplanation.sumOfTerms)
+      }
+      let score = terms.withUnsafeBufferPointer { terms in
+        tagSlots.withUnsafeBufferPointer { value(item, terms, $0) }
+      }
+      // The slot's rate a = (r + m p) / (n + m), as the score reads it from the slot terms.
+      func part(_ kind: String, _ slot: Int32, share: Double) -> ScorePart {
+        let s = 2 * Int(slot)
+        let name = slotNames[Int(slot)]
+        inputs += [
+          ScorePart(kind + "_right", counts[s], about: name),
+          ScorePart(kind + "_shown", counts[s + 1], about: name),
+          ScorePart(kind + "_rate", terms[s] + terms[s + 1] * p, about: name),
+        ]
+        return ScorePart(
+          kind, (1 - weightPopularity) * share * (terms[s] + terms[s + 1] * p), about: name)
+      }
+      var parts = [
+        ScorePart("popularity", weightPopularity * p),
+        part("category", item.categorySlot, share: item.categoryShare),
+      ]
+      for slot in tagSlots[Int(item.tagStart)..<Int(item.tagEnd)] {
+        parts.append(part("tag", slot, share: item.tagShare))
+      }
+      return ScoreExplanation(
+        score: score, terms: parts, inputs: inputs, formula: ScoreExplanation.sumOfTerms)
+    }
+  }
+
+  private func checkLearned(_ candidates: [Int32]) {
     let count = UInt32(items.count)
     precondition(
       candidates.allSatisfy { UInt32(bitPattern: $0) < count },
       "affinity: score called before learn, or with a candidate outside the learned catalog")
-    guard let records = context.userHistory?.records, let last = records.last else {
-      return Scores(candidates.map { items[Int($0)].popularity })
-    }
+  }
+
+  /// Two terms per category and tag slot for one diner: first the diner's right and shown counts,
+  /// then (in place) the shrinkage terms r / (n + m) and m / (n + m), so that the affinity
+  /// through the slot is terms[2s] + terms[2s + 1] * popularity.
+  private func slotTerms(_ records: UserItemRecords) -> [Double] {
     // Records are sorted by item, so the last one bounds them all.
     precondition(
-      UInt32(bitPattern: last.item) < count,
+      records.last.map { UInt32(bitPattern: $0.item) < UInt32(items.count) } ?? true,
       "affinity: the diner's history is not over the learned catalog")
-
-    // Two terms per category and tag slot: first the diner's right and shown counts, then (in
-    // place) the shrinkage terms r / (n + m) and m / (n + m), so that the affinity through the
-    // slot is terms[2s] + terms[2s + 1] * popularity.
     var terms = [Double](repeating: 0, count: 2 * slotCount)
-    var values = [Double](repeating: 0, count: candidates.count)
     let m = priorStrength
-    let wp = weightPopularity
     terms.withUnsafeMutableBufferPointer { terms in
       items.withUnsafeBufferPointer { items in
         tagSlots.withUnsafeBufferPointer { tagSlots in
@@ -185,25 +260,29 @@ package final class AffinityStrategy: BuiltinStrategy {
               terms[2 * s + 1] = 1
             }
           }
-          for (k, candidate) in candidates.enumerated() {
-            let item = items[Int(candidate)]
-            let p = item.popularity
-            let c = 2 * Int(item.categorySlot)
-            var tagRate = 0.0
-            var tagWeight = 0.0
-            for j in Int(item.tagStart)..<Int(item.tagEnd) {
-              let t = 2 * Int(tagSlots[j])
-              tagRate += terms[t]
-              tagWeight += terms[t + 1]
-            }
-            let affinity =
-              item.categoryShare * (terms[c] + terms[c + 1] * p)
-              + item.tagShare * (tagRate + tagWeight * p)
-            values[k] = wp * p + (1 - wp) * affinity
-          }
         }
       }
     }
-    return Scores(values)
+    return terms
+  }
+
+  /// One candidate's score from the diner's slot terms: a few multiply-adds.
+  @inline(__always)
+  private func value(
+    _ item: Item, _ terms: UnsafeBufferPointer<Double>, _ tagSlots: UnsafeBufferPointer<Int32>
+  ) -> Double {
+    let p = item.popularity
+    let c = 2 * Int(item.categorySlot)
+    var tagRate = 0.0
+    var tagWeight = 0.0
+    for j in Int(item.tagStart)..<Int(item.tagEnd) {
+      let t = 2 * Int(tagSlots[j])
+      tagRate += terms[t]
+      tagWeight += terms[t + 1]
+    }
+    let affinity =
+      item.categoryShare * (terms[c] + terms[c + 1] * p)
+      + item.tagShare * (tagRate + tagWeight * p)
+    return weightPopularity * p + (1 - weightPopularity) * affinity
   }
 }

@@ -16,7 +16,12 @@ import DeckCore
 /// A stochastic component draws from its own stream, derived from (seed, date, user) and
 /// "blend:<name>", so that two components never share draws; the result is still the same for
 /// the same (seed, date, diner).
-package final class BlendStrategy: BuiltinStrategy {
+///
+/// Explanation: one term `component` per component of weight above 0 (about its name:
+/// weight x normalised / total weight), which sum to the score, and per component the inputs
+/// `raw` (its own score), `normalised` and `weight`, with `total_weight`; then each component's
+/// own parts, named `<component>.<part>` (`popularity.likes`).
+package final class BlendStrategy: BuiltinStrategy, ExplainingStrategy {
   package static let description = StrategyDescription(
     identifier: "blend",
     summary: "weighted sum of other built-ins' rank-normalised scores (best 1, worst 0)",
@@ -118,17 +123,68 @@ package final class BlendStrategy: BuiltinStrategy {
   }
 
   package func score(_ context: inout ScoringContext) -> Scores {
-    var total = [Double](repeating: 0, count: context.candidates.count)
-    for c in components where c.weight > 0 {
-      var own = context
-      own.random = RandomStream(
-        seed: context.seed, date: context.date, user: context.user.id, purpose: "blend:" + c.name)
-      own.deck = nil  // scores only: a component's propensities are not the blend's
-      let values = c.strategy.score(&own).values
-      precondition(values.count == total.count, "blend: \(c.name) returned the wrong count")
-      for (k, v) in rankNormalised(values).enumerated() { total[k] += c.weight * v }
+    Scores(combine(componentScores(context)))
+  }
+
+  package func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation] {
+    let scored = componentScores(context)
+    let values = combine(scored)
+    let weighted = components.filter { $0.weight > 0 }
+    let parts = weighted.map {
+      componentParts(
+        $0.strategy, componentContext(context, $0.name), positions: positions, prefix: $0.name)
     }
-    return Scores(total.map { $0 / totalWeight })
+    return positions.indices.map { p in
+      let k = positions[p]
+      var terms: [ScorePart] = []
+      var inputs: [ScorePart] = []
+      for (c, own) in zip(weighted, scored) {
+        terms.append(
+          ScorePart("component", c.weight * own.normalised[k] / totalWeight, about: c.name))
+        inputs += [
+          ScorePart("raw", own.raw[k], about: c.name),
+          ScorePart("normalised", own.normalised[k], about: c.name),
+          ScorePart("weight", c.weight, about: c.name),
+        ]
+      }
+      inputs.append(ScorePart("total_weight", totalWeight))
+      return ScoreExplanation(
+        score: values[k], terms: terms, inputs: inputs + parts.flatMap { $0[p] },
+        formula: ScoreExplanation.sumOfTerms)
+    }
+  }
+
+  /// Each component's raw scores for one diner and their rank-normalised values, for the
+  /// components of weight above 0, in component order.
+  private func componentScores(_ context: ScoringContext) -> [(
+    raw: [Double], normalised: [Double]
+  )] {
+    components.filter { $0.weight > 0 }.map { c in
+      var own = componentContext(context, c.name)
+      let values = c.strategy.score(&own).values
+      precondition(
+        values.count == context.candidates.count, "blend: \(c.name) returned the wrong count")
+      return (values, rankNormalised(values))
+    }
+  }
+
+  /// The context a component scores in: its own stream, derived from (seed, date, user) and
+  /// "blend:<name>", and no deck (scores only: a component's propensities are not the blend's).
+  private func componentContext(_ context: ScoringContext, _ name: String) -> ScoringContext {
+    var own = context
+    own.random = RandomStream(
+      seed: context.seed, date: context.date, user: context.user.id, purpose: "blend:" + name)
+    own.deck = nil
+    return own
+  }
+
+  /// sum_k weight_k * normalised_k / sum_k weight_k, per candidate, from `componentScores`.
+  private func combine(_ scored: [(raw: [Double], normalised: [Double])]) -> [Double] {
+    var total = [Double](repeating: 0, count: scored.first?.raw.count ?? 0)
+    for (c, own) in zip(components.filter { $0.weight > 0 }, scored) {
+      for (k, v) in own.normalised.enumerated() { total[k] += c.weight * v }
+    }
+    return total.map { $0 / totalWeight }
   }
 }
 

@@ -22,7 +22,13 @@ import DeckCore
 /// Only the `depth` most relevant candidates (ties by catalog order) are re-ranked; the rest
 /// follow them in base order. Decks are short, so the cards a diner sees come from the
 /// re-ranked head, and the cost per diner stays O(depth^2 + n log n) for n candidates.
-package final class DiversifyStrategy: BuiltinStrategy, BaseRanking {
+///
+/// Explanation: the inputs `place` and `candidates` (the score is candidates + 1 - place), the
+/// `base_score` (about the base strategy), `relevance`, `lambda`, `reranked` (1 in the head),
+/// and for the head the `penalty` (its largest similarity to a card placed before it, about
+/// that card) and `mmr`, lambda x relevance - (1 - lambda) x penalty, the value it was placed by;
+/// then the base's own parts, named `<base>.<part>` (`popularity.likes`).
+package final class DiversifyStrategy: BuiltinStrategy, ExplainingStrategy, BaseRanking {
   package static let description = StrategyDescription(
     identifier: "diversify",
     summary:
@@ -71,6 +77,8 @@ package final class DiversifyStrategy: BuiltinStrategy, BaseRanking {
   private var itemCategory: [Int32] = []
   /// Sorted tag indices per catalog item.
   private var itemTags: [[Int32]] = []
+  /// The catalog's dish ids, to name the card a penalty came from.
+  private var itemIDs: [String] = []
 
   package init(options: StrategyOptions) throws(StrategyError) {
     base = try Self.base(options)
@@ -81,10 +89,52 @@ package final class DiversifyStrategy: BuiltinStrategy, BaseRanking {
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     try learnBase(catalog: catalog, history: history)
     itemCategory = catalog.itemCategory
+    itemIDs = catalog.items.map(\.id)
     itemTags = catalog.itemTags.map { Array(Set($0)).sorted() }
   }
 
   package func score(_ context: inout ScoringContext) -> Scores {
+    Scores(scoresAlong(rerank(&context).order))
+  }
+
+  package func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation] {
+    var own = context
+    own.deck = nil  // as the base scores in `rerank`
+    let baseParts = componentParts(
+      base, own, positions: positions, prefix: base.description.identifier)
+    let r = rerank(&context)
+    let n = r.order.count
+    let values = scoresAlong(r.order)
+    var place = [Int](repeating: 0, count: n)
+    for (p, k) in r.order.enumerated() { place[k] = p }
+    let baseName = base.description.identifier
+    return zip(positions, baseParts).map { k, baseParts in
+      let reranked = r.penalty[k] != nil
+      var inputs = [
+        ScorePart("place", Double(place[k] + 1)), ScorePart("candidates", Double(n)),
+        ScorePart("base_score", r.values[k], about: baseName),
+        ScorePart("relevance", r.relevance[k]), ScorePart("lambda", lambda),
+        ScorePart("reranked", reranked ? 1 : 0),
+      ]
+      if let (penalty, from) = r.penalty[k] {
+        inputs += [
+          ScorePart(
+            "penalty", penalty,
+            about: from.map { itemIDs[Int(context.candidates[$0])] }),
+          ScorePart("mmr", lambda * r.relevance[k] - (1 - lambda) * penalty),
+        ]
+      }
+      return ScoreExplanation(
+        score: values[k], inputs: inputs + baseParts, formula: scoreAlongFormula)
+    }
+  }
+
+  /// One diner's re-ranking: the base's scores, their relevance, the order, and per candidate
+  /// of the re-ranked head the penalty it was placed with (its largest similarity to a card
+  /// placed before it) and that card (nil for none: the penalty is 0); nil for the tail.
+  private func rerank(_ context: inout ScoringContext) -> (
+    values: [Double], relevance: [Double], order: [Int], penalty: [(Double, Int?)?]
+  ) {
     let candidates = context.candidates
     precondition(
       candidates.allSatisfy { Int($0) < itemCategory.count },
@@ -105,6 +155,8 @@ package final class DiversifyStrategy: BuiltinStrategy, BaseRanking {
     }
     var remaining = Array(byRelevance.prefix(depth)).sorted()
     var maxSimilarity = [Double](repeating: 0, count: n)
+    var penalty = [(Double, Int?)?](repeating: nil, count: n)
+    var mostSimilar = [Int?](repeating: nil, count: n)
     var order: [Int] = []
     order.reserveCapacity(n)
     while !remaining.isEmpty {
@@ -120,13 +172,17 @@ package final class DiversifyStrategy: BuiltinStrategy, BaseRanking {
       }
       let placed = remaining.remove(at: best)
       order.append(placed)
+      penalty[placed] = (maxSimilarity[placed], mostSimilar[placed])
       for k in remaining {
         let s = similarity(candidates[placed], candidates[k])
-        if s > maxSimilarity[k] { maxSimilarity[k] = s }
+        if s > maxSimilarity[k] {
+          maxSimilarity[k] = s
+          mostSimilar[k] = placed
+        }
       }
     }
     order.append(contentsOf: byRelevance.dropFirst(depth))
-    return Scores(scoresAlong(order))
+    return (values, relevance, order, penalty)
   }
 
   /// 0.5 x same category + 0.5 x Jaccard similarity of the tag sets (0 when both are empty).

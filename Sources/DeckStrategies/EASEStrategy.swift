@@ -19,7 +19,12 @@ import DeckCore
 /// (`SymmetricMatrix.invertPositiveDefinite`); more than `max_dishes` model dishes is an error
 /// naming the option. A diner with no non-zero entry in X (no swipes, or only left swipes that
 /// `left` ignores) gets each dish's number of right swipes instead (the most-popular count).
-package final class EASEStrategy: BuiltinStrategy {
+///
+/// Explanation: one term `liked` per dish of the diner's row of X (about that dish), X_ui B_ij,
+/// which sum to the score (in the order the score adds them: bit for bit), and the inputs
+/// `in_model` (0 for a dish outside the model, which scores 0) and `lambda`. A diner outside X:
+/// the input `likes`, the score.
+package final class EASEStrategy: BuiltinStrategy, ExplainingStrategy {
   /// The uses of left swipes in X (the `left` option).
   package enum LeftSwipes: String, Sendable, CaseIterable {
     case ignore, interaction, negative
@@ -99,6 +104,8 @@ package final class EASEStrategy: BuiltinStrategy {
   private var modelCount = 0
   /// Right swipes per catalog dish: the scores of a diner outside X.
   private var likes: [Double] = []
+  /// The catalog's dish ids, to name the liked dishes in explanations.
+  private var itemIDs: [String] = []
 
   package init(options: StrategyOptions) throws(StrategyError) {
     lambda = options.double("lambda")
@@ -123,6 +130,7 @@ package final class EASEStrategy: BuiltinStrategy {
       catalog: catalog, history: history, strategy: Self.description.identifier)
     let items = history.itemCount
     likes = history.itemRight.map(Double.init)
+    itemIDs = catalog.items.map(\.id)
 
     // X by diner (dishes in catalog order) and the model's dishes.
     var rowStart: [Int] = [0]
@@ -234,16 +242,7 @@ package final class EASEStrategy: BuiltinStrategy {
     precondition(
       candidates.allSatisfy { Int($0) < modelIndex.count },
       "ease: score called before learn, or with a candidate outside the learned catalog")
-    // The diner's row of X, in catalog order.
-    var query: [(Int, Double)] = []
-    if let history = context.userHistory {
-      for record in history.records {
-        let i = Int(record.item)
-        guard i < modelIndex.count, modelIndex[i] >= 0 else { continue }
-        let x = entry(record)
-        if x != 0 { query.append((Int(modelIndex[i]), x)) }
-      }
-    }
+    let query = self.query(context.userHistory)
     guard !query.isEmpty else {
       return Scores(candidates.map { likes[Int($0)] })
     }
@@ -251,7 +250,7 @@ package final class EASEStrategy: BuiltinStrategy {
     var sums = [Double](repeating: 0, count: n)
     weights.withUnsafeBufferPointer { b in
       sums.withUnsafeMutableBufferPointer { s in
-        for (i, x) in query {
+        for (i, x, _) in query {
           Self.addRow(b.baseAddress! + i * n, times: x, into: s.baseAddress!, count: n)
         }
       }
@@ -261,6 +260,44 @@ package final class EASEStrategy: BuiltinStrategy {
         let m = modelIndex[Int(c)]
         return m >= 0 ? sums[Int(m)] : 0
       })
+  }
+
+  package func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation] {
+    let query = self.query(context.userHistory)
+    let scores = score(&context).values
+    return positions.map { k in
+      let c = Int(context.candidates[k])
+      guard !query.isEmpty else {
+        return ScoreExplanation(
+          score: scores[k], inputs: [ScorePart("likes", likes[c])], formula: "likes")
+      }
+      let m = Int(modelIndex[c])
+      // The diner's dishes' weights on this one, in the order the score adds them.
+      let terms =
+        m < 0
+        ? []
+        : query.map { j, x, item in
+          ScorePart("liked", x * weights[j * modelCount + m], about: itemIDs[Int(item)])
+        }
+      return ScoreExplanation(
+        score: scores[k], terms: terms,
+        inputs: [ScorePart("in_model", m < 0 ? 0 : 1), ScorePart("lambda", lambda)],
+        formula: ScoreExplanation.sumOfTerms)
+    }
+  }
+
+  /// The diner's row of X over the model's dishes, in catalog order: the model index, the
+  /// entry and the catalog index of each dish.
+  private func query(_ history: UserHistory?) -> [(model: Int, x: Double, item: Int32)] {
+    var query: [(model: Int, x: Double, item: Int32)] = []
+    guard let records = history?.records else { return query }
+    for record in records {
+      let i = Int(record.item)
+      guard i < modelIndex.count, modelIndex[i] >= 0 else { continue }
+      let x = entry(record)
+      if x != 0 { query.append((Int(modelIndex[i]), x, record.item)) }
+    }
+    return query
   }
 
   /// s += x * row, for x 1 or -1 (exact either way).

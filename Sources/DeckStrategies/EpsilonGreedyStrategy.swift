@@ -29,7 +29,13 @@ import DeckCore
 ///   best of the r dishes left and `epsilon / r` where it took another.
 /// When the rules may move cards, none of these: the marginals are of the order's places, not
 /// of the deck's slots.
-package final class EpsilonGreedyStrategy: BuiltinStrategy {
+///
+/// Explanation: the inputs `place` (1-based) and `candidates` (the score is
+/// candidates + 1 - place), the dish's `greedy_score` (its popularity) and `greedy_rank`,
+/// whether its slot `explored`, `epsilon`, and `choice_probability`, the chance that its slot
+/// took it given the slots before: 1 - epsilon (r - 1) / r for the best of the r dishes left,
+/// epsilon / r for another.
+package final class EpsilonGreedyStrategy: BuiltinStrategy, ExplainingStrategy {
   package static let description = StrategyDescription(
     identifier: "epsilon-greedy",
     summary:
@@ -80,24 +86,7 @@ package final class EpsilonGreedyStrategy: BuiltinStrategy {
   }
 
   package func score(_ context: inout ScoringContext) -> Scores {
-    let candidates = context.candidates
-    precondition(
-      candidates.allSatisfy { Int($0) < rates.count },
-      "epsilon-greedy: score called before learn, or with a candidate outside the learned catalog")
-    let base = candidates.map { rates[Int($0)] }
-    // Remaining candidate positions, best first (ties by catalog order, as candidates are).
-    let greedy = base.indices.sorted { base[$0] != base[$1] ? base[$0] > base[$1] : $0 < $1 }
-    // The ranks of `greedy` not yet placed, to take the j-th of them in O(log n).
-    var remaining = RemainingRanks(count: greedy.count)
-    var order: [Int] = []
-    order.reserveCapacity(greedy.count)
-    for left in stride(from: greedy.count, to: 0, by: -1) {
-      // Explore when u < epsilon: probability epsilon (to within 2^-53, the grid of u), then
-      // every candidate left equally likely (`nextInt` is unbiased), as the policy says.
-      let explore = context.random.nextDouble() < epsilon
-      let pick = explore ? context.random.nextInt(below: left) : 0
-      order.append(greedy[remaining.take(pick)])
-    }
+    let (greedy, order, _) = ranking(&context)
     guard context.deck == nil else { return Scores(scoresAlong(order)) }
     let policy = RankingPolicy.epsilonGreedy(greedy: greedy, epsilon: epsilon)
     // The exact marginals of the places the deck shows (the dynamic programme costs the square
@@ -115,6 +104,69 @@ package final class EpsilonGreedyStrategy: BuiltinStrategy {
       scoresAlong(order), propensities: propensities,
       prefixPropensities: order.isEmpty ? nil : prefixPropensities,
       policy: context.wantsPolicy ? policy : nil)
+  }
+
+  package func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation] {
+    let (greedy, order, explored) = ranking(&context)
+    let values = scoresAlong(order)
+    let n = order.count
+    var place = [Int](repeating: 0, count: n)
+    for (p, k) in order.enumerated() { place[k] = p }
+    var rank = [Int](repeating: 0, count: n)
+    for (r, k) in greedy.enumerated() { rank[k] = r }
+    // Whether each place took the best dish left: all those ranked above it came earlier.
+    var best = [Bool](repeating: false, count: n)
+    var firstLeft = 0  // the best greedy rank not placed yet
+    var placed = [Bool](repeating: false, count: n)
+    for (p, k) in order.enumerated() {
+      best[p] = rank[k] == firstLeft
+      placed[rank[k]] = true
+      while firstLeft < n && placed[firstLeft] { firstLeft += 1 }
+    }
+    return positions.map { k in
+      let p = place[k]
+      let left = Double(n - p)
+      return ScoreExplanation(
+        score: values[k],
+        inputs: [
+          ScorePart("place", Double(p + 1)), ScorePart("candidates", Double(n)),
+          ScorePart("greedy_score", rates[Int(context.candidates[k])]),
+          ScorePart("greedy_rank", Double(rank[k] + 1)),
+          ScorePart("explored", explored[p] ? 1 : 0), ScorePart("epsilon", epsilon),
+          ScorePart(
+            "choice_probability", best[p] ? 1 - epsilon * (left - 1) / left : epsilon / left),
+        ],
+        formula: scoreAlongFormula)
+    }
+  }
+
+  /// One diner's order: the candidate positions by base score (`greedy`, best first, ties by
+  /// catalog order), the order drawn slot by slot, and per slot whether it explored.
+  private func ranking(_ context: inout ScoringContext) -> (
+    greedy: [Int], order: [Int], explored: [Bool]
+  ) {
+    let candidates = context.candidates
+    precondition(
+      candidates.allSatisfy { Int($0) < rates.count },
+      "epsilon-greedy: score called before learn, or with a candidate outside the learned catalog")
+    let base = candidates.map { rates[Int($0)] }
+    // Remaining candidate positions, best first (ties by catalog order, as candidates are).
+    let greedy = base.indices.sorted { base[$0] != base[$1] ? base[$0] > base[$1] : $0 < $1 }
+    // The ranks of `greedy` not yet placed, to take the j-th of them in O(log n).
+    var remaining = RemainingRanks(count: greedy.count)
+    var order: [Int] = []
+    var explored: [Bool] = []
+    order.reserveCapacity(greedy.count)
+    explored.reserveCapacity(greedy.count)
+    for left in stride(from: greedy.count, to: 0, by: -1) {
+      // Explore when u < epsilon: probability epsilon (to within 2^-53, the grid of u), then
+      // every candidate left equally likely (`nextInt` is unbiased), as the policy says.
+      let explore = context.random.nextDouble() < epsilon
+      let pick = explore ? context.random.nextInt(below: left) : 0
+      order.append(greedy[remaining.take(pick)])
+      explored.append(explore)
+    }
+    return (greedy, order, explored)
   }
 }
 

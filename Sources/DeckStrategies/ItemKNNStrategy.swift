@@ -33,7 +33,12 @@ import DeckCore
 /// `recent_days` and `recent_likes` (both 0, off, by default) narrow the query to the dishes
 /// swiped within that many days before the deck date, or to the most recent of them: on a log
 /// that spans years a short window sees almost nothing.
-package final class ItemKNNStrategy: BuiltinStrategy {
+///
+/// Explanation: one term `neighbour` per query dish counted in the sum (about that dish, its
+/// similarity to the candidate) and the term `popularity` (weight_popularity x popularity),
+/// which sum to the score; the inputs `reached` (query dishes that reach the candidate),
+/// `min_neighbours`, `neighbours`, `popularity` and `weight_popularity`.
+package final class ItemKNNStrategy: BuiltinStrategy, ExplainingStrategy {
   /// How left swipes enter the model.
   enum LeftSwipes: String, CaseIterable {
     /// Left swipes play no part.
@@ -146,6 +151,8 @@ package final class ItemKNNStrategy: BuiltinStrategy {
   private var neighbourItems: [Int32] = []
   private var neighbourSimilarity: [Double] = []
   private var popularity: [Double] = []
+  /// The catalog's dish ids, to name neighbours in explanations.
+  private var itemIDs: [String] = []
 
   package init(options: StrategyOptions) throws(StrategyError) {
     neighbourCount = options.int("neighbours")
@@ -164,6 +171,7 @@ package final class ItemKNNStrategy: BuiltinStrategy {
       catalog: catalog, history: history, strategy: Self.description.identifier)
     let n = history.itemCount
     let withLeft = leftSwipes != .ignore
+    itemIDs = catalog.items.map(\.id)
 
     // Each diner's dishes (a diner-major list), and per dish the diners (a dish-major list).
     var userStart: [Int] = [0]
@@ -268,54 +276,113 @@ package final class ItemKNNStrategy: BuiltinStrategy {
 
   package func score(_ context: inout ScoringContext) -> Scores {
     let candidates = context.candidates
-    let n = popularity.count
-    precondition(
-      candidates.allSatisfy { Int($0) < n },
-      "itemknn: score called before learn, or with a candidate outside the learned catalog")
+    checkLearned(candidates)
     let query = self.query(context.userHistory, before: context.date)
     guard !query.isEmpty else {
       return Scores(candidates.map { weightPopularity * popularity[Int($0)] })
     }
-    // Every (query dish, neighbour) pair grouped by the neighbour (a counting sort): each
-    // candidate's group holds its similarities to the query dishes that reach it, in query
-    // order.
-    var count = [Int32](repeating: 0, count: n)
+    let reach = self.reach(query, sources: false)
+    var order: [Int] = []
+    return Scores(candidates.map { neighbourSum(Int($0), reach, &order) + popularityTerm($0) })
+  }
+
+  package func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation] {
+    let candidates = context.candidates
+    checkLearned(candidates)
+    let query = self.query(context.userHistory, before: context.date)
+    let reach = self.reach(query, sources: true)
+    var order: [Int] = []
+    return positions.map { k in
+      let i = Int(candidates[k])
+      var terms: [ScorePart] = []
+      var sum = 0.0
+      if !query.isEmpty {
+        sum = neighbourSum(i, reach, &order)
+        terms = order.map {
+          ScorePart("neighbour", reach.similarity[$0], about: itemIDs[Int(reach.source[$0])])
+        }
+      }
+      let term = popularityTerm(candidates[k])
+      return ScoreExplanation(
+        score: query.isEmpty ? term : sum + term,
+        terms: terms + [ScorePart("popularity", term)],
+        inputs: [
+          ScorePart("reached", Double(reach.count.isEmpty ? 0 : reach.count[i])),
+          ScorePart("min_neighbours", Double(minNeighbours)),
+          ScorePart("neighbours", Double(neighbourCount)),
+          ScorePart("popularity", popularity[i]),
+          ScorePart("weight_popularity", weightPopularity),
+        ],
+        formula: ScoreExplanation.sumOfTerms)
+    }
+  }
+
+  private func checkLearned(_ candidates: [Int32]) {
+    precondition(
+      candidates.allSatisfy { Int($0) < popularity.count },
+      "itemknn: score called before learn, or with a candidate outside the learned catalog")
+  }
+
+  @inline(__always)
+  private func popularityTerm(_ candidate: Int32) -> Double {
+    weightPopularity * popularity[Int(candidate)]
+  }
+
+  /// Every (query dish, neighbour) pair of one diner grouped by the neighbour: dish i's group,
+  /// `start[i]..<start[i + 1]`, holds its similarities to the query dishes that reach it (and
+  /// with `sources` those dishes), in query order; `count[i]` is its size.
+  private struct Reach {
+    var count: [Int32] = []
+    var start: [Int] = []
+    var similarity: [Double] = []
+    var source: [Int32] = []
+  }
+
+  /// The diner's reach (a counting sort of the query dishes' neighbour lists by neighbour).
+  private func reach(_ query: [Int32], sources: Bool) -> Reach {
+    guard !query.isEmpty else { return Reach() }
+    let n = popularity.count
+    var reach = Reach()
+    reach.count = [Int32](repeating: 0, count: n)
     var total = 0
     for q in query {
       let range = neighbourStart[Int(q)]..<neighbourStart[Int(q) + 1]
       total += range.count
-      for k in range { count[Int(neighbourItems[k])] += 1 }
+      for k in range { reach.count[Int(neighbourItems[k])] += 1 }
     }
-    var groupStart = [Int](repeating: 0, count: n + 1)
-    for i in 0..<n { groupStart[i + 1] = groupStart[i] + Int(count[i]) }
-    var grouped = [Double](repeating: 0, count: total)
-    var fill = groupStart
+    reach.start = [Int](repeating: 0, count: n + 1)
+    for i in 0..<n { reach.start[i + 1] = reach.start[i] + Int(reach.count[i]) }
+    reach.similarity = [Double](repeating: 0, count: total)
+    if sources { reach.source = [Int32](repeating: 0, count: total) }
+    var fill = reach.start
     for q in query {
       for k in neighbourStart[Int(q)]..<neighbourStart[Int(q) + 1] {
         let i = Int(neighbourItems[k])
-        grouped[fill[i]] = neighbourSimilarity[k]
+        reach.similarity[fill[i]] = neighbourSimilarity[k]
+        if sources { reach.source[fill[i]] = q }
         fill[i] += 1
       }
     }
-    var values: [Double] = []
-    values.reserveCapacity(candidates.count)
-    for c in candidates {
-      let i = Int(c)
-      var sum = 0.0
-      let reached = Int(count[i])
-      if reached >= minNeighbours {
-        let group = groupStart[i]..<groupStart[i + 1]
-        if reached > neighbourCount {
-          // The largest `neighbours` of them, added largest first.
-          let best = grouped[group].sorted(by: >)
-          for s in best.prefix(neighbourCount) { sum += s }
-        } else {
-          for k in group { sum += grouped[k] }
-        }
-      }
-      values.append(sum + weightPopularity * popularity[i])
+    return reach
+  }
+
+  /// Dish i's similarity sum: 0 when fewer than `min_neighbours` query dishes reach it, else
+  /// the sum of its group, or of the `neighbours` largest of it added largest first (ties in
+  /// query order). `order` is left holding the group entries added, in the order added.
+  private func neighbourSum(_ i: Int, _ reach: Reach, _ order: inout [Int]) -> Double {
+    order.removeAll(keepingCapacity: true)
+    let reached = Int(reach.count[i])
+    guard reached >= minNeighbours else { return 0 }
+    let group = reach.start[i]..<reach.start[i + 1]
+    order.append(contentsOf: group)
+    if reached > neighbourCount {
+      let similarity = reach.similarity
+      order.sort { similarity[$0] != similarity[$1] ? similarity[$0] > similarity[$1] : $0 < $1 }
+      order.removeLast(reached - neighbourCount)
     }
-    return Scores(values)
+    var sum = 0.0
+    for k in order { sum += reach.similarity[k] }
+    return sum
   }
 
   /// The query: the diner's dishes (likes, and passes when they are interactions) within the

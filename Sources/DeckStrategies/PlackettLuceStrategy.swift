@@ -68,7 +68,13 @@ import DeckCore
 ///
 /// computed in log space; it takes no draws, so the draws above are unchanged. With deck rules
 /// that may move cards there is neither.
-package final class PlackettLuceStrategy: BuiltinStrategy, BaseRanking {
+///
+/// Explanation: the inputs `place` and `candidates` (the score is candidates + 1 - place), the
+/// `base_score` (about the base), `temperature`, the `utility` (the logit, base score over the
+/// temperature less the top one's), the draw's `gumbel` and `key` (utility + gumbel: the ranking
+/// is by key) and `first_place_probability` (the softmax of the utilities); then the base's own
+/// parts, named `<base>.<part>`.
+package final class PlackettLuceStrategy: BuiltinStrategy, ExplainingStrategy, BaseRanking {
   package static let description = StrategyDescription(
     identifier: "plackett-luce",
     summary:
@@ -124,17 +130,12 @@ package final class PlackettLuceStrategy: BuiltinStrategy, BaseRanking {
   }
 
   package func score(_ context: inout ScoringContext) -> Scores {
-    var own = context
-    own.deck = nil  // the base's scores only
-    let values = base.score(&own).values
-    let n = values.count
-    let logits = Self.logits(values, temperature: temperature)
+    var (_, logits, keys, random) = drawKeys(context)
+    let n = logits.count
     let policy = RankingPolicy.plackettLuce(logits: logits)
     let wanted = context.deck == nil && context.wantsPolicy ? policy : nil
     guard n > 0 else { return Scores([], propensities: [], policy: wanted) }
-    var random = RandomStream(
-      seed: context.seed, date: context.date, user: context.user.id, purpose: "plackett-luce")
-    let order = Self.draw(logits, &random)
+    let order = Self.order(keys)
     if let deck = context.deck {
       return Scores(
         scoresAlong(order), propensities: deckPropensities(logits, order: order, deck, &random))
@@ -155,6 +156,46 @@ package final class PlackettLuceStrategy: BuiltinStrategy, BaseRanking {
       propensities: Self.estimate(
         logits, order: order, places: places, samples: samples, &random),
       prefixPropensities: position.map { prefix[$0] }, policy: wanted)
+  }
+
+  package func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation] {
+    let (values, logits, keys, _) = drawKeys(context)
+    let order = Self.order(keys)
+    let scores = scoresAlong(order)
+    var place = [Int](repeating: 0, count: order.count)
+    for (p, k) in order.enumerated() { place[k] = p }
+    let total = logits.reduce(-.infinity, logAddExp)
+    var own = context
+    own.deck = nil  // as the base scores in `drawKeys`
+    let baseParts = componentParts(
+      base, own, positions: positions, prefix: base.description.identifier)
+    return zip(positions, baseParts).map { k, baseParts in
+      ScoreExplanation(
+        score: scores[k],
+        inputs: [
+          ScorePart("place", Double(place[k] + 1)), ScorePart("candidates", Double(order.count)),
+          ScorePart("base_score", values[k], about: base.description.identifier),
+          ScorePart("temperature", temperature), ScorePart("utility", logits[k]),
+          ScorePart("gumbel", keys[k] - logits[k]), ScorePart("key", keys[k]),
+          ScorePart("first_place_probability", exp(logits[k] - total)),
+        ] + baseParts,
+        formula: scoreAlongFormula)
+    }
+  }
+
+  /// One diner's draw: the base's scores, as logits, their Gumbel-max keys (the ranking is the
+  /// keys' order), and the diner's "plackett-luce" stream after them (the propensities' draws
+  /// continue it).
+  private func drawKeys(_ context: ScoringContext) -> (
+    values: [Double], logits: [Double], keys: [Double], random: RandomStream
+  ) {
+    var own = context
+    own.deck = nil  // the base's scores only
+    let values = base.score(&own).values
+    let logits = Self.logits(values, temperature: temperature)
+    var random = RandomStream(
+      seed: context.seed, date: context.date, user: context.user.id, purpose: "plackett-luce")
+    return (values, logits, Self.keys(logits, &random), random)
   }
 
   /// The propensities when the deck rules may move cards (see the type's description): per
@@ -195,8 +236,12 @@ package final class PlackettLuceStrategy: BuiltinStrategy, BaseRanking {
   /// One Plackett-Luce ranking (candidate indices, first card first) by the Gumbel-max trick:
   /// one open uniform per candidate, in candidate order; ties by candidate order.
   static func draw(_ logits: [Double], _ random: inout RandomStream) -> [Int] {
-    let keys = keys(logits, &random)
-    return keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] > keys[$1] : $0 < $1 }
+    order(keys(logits, &random))
+  }
+
+  /// The ranking of Gumbel-max keys: by key, highest first, ties by candidate order.
+  static func order(_ keys: [Double]) -> [Int] {
+    keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] > keys[$1] : $0 < $1 }
   }
 
   /// The Gumbel-max keys of one draw: logit_i - ln(-ln u_i), one open uniform per candidate,

@@ -28,7 +28,10 @@ import DeckCore
 ///
 /// The score is the same for every diner; with no history every dish ties and the deck keeps
 /// catalog order.
-package final class PopularityStrategy: BuiltinStrategy {
+///
+/// Explanation: the inputs `likes` and `shown` (per=diner: `likers` and `diners`), `prior_a`
+/// and `prior_b`, with the formula `(likes + prior_a) / (shown + prior_a + prior_b)`.
+package final class PopularityStrategy: BuiltinStrategy, ExplainingStrategy {
   package static let description = StrategyDescription(
     identifier: "popularity",
     summary: "pick rate over all diners, (right + a) / (shown + a + b), with a Beta(a, b) prior "
@@ -84,6 +87,11 @@ package final class PopularityStrategy: BuiltinStrategy {
   private let perDiner: Bool
   /// Score per catalog item, from the last `learn`.
   private var rates: [Double] = []
+  /// The counts and the prior each rate came from (right swipes and showings per dish, or
+  /// likers and diners with `per=diner`), from the last `learn`, for `explain`.
+  private var hits: [Double] = []
+  private var trials: [Double] = []
+  private var learnedPrior = BetaPrior.laplace
 
   package init(options: StrategyOptions) throws(StrategyError) {
     prior = try LearnedPrior(options)
@@ -100,7 +108,12 @@ package final class PopularityStrategy: BuiltinStrategy {
     try Self.checkCoverage(
       catalog: catalog, history: history, strategy: Self.description.identifier)
     guard perDiner else {
-      rates = Self.pickRates(history, prior: self.prior.learn(history))
+      learnedPrior = self.prior.learn(history)
+      rates = Self.pickRates(history, prior: learnedPrior)
+      hits = history.itemRight.map(Double.init)
+      trials = (0..<history.itemCount).map {
+        Double(history.itemRight[$0]) + Double(history.itemLeft[$0])
+      }
       return
     }
     // The chance that a diner picks the dish: its likers among the diners with a swipe.
@@ -112,9 +125,10 @@ package final class PopularityStrategy: BuiltinStrategy {
       fitLikers.append(likers[i])
       fitOthers.append(diners - likers[i])
     }
-    let prior = self.prior.learn(right: fitLikers, left: fitOthers)
-    let denominator = Double(diners) + prior.weight
-    rates = likers.map { (Double($0) + prior.likes) / denominator }
+    learnedPrior = self.prior.learn(right: fitLikers, left: fitOthers)
+    hits = likers.map(Double.init)
+    trials = [Double](repeating: Double(diners), count: likers.count)
+    rates = hits.map { Self.rate($0, of: Double(diners), prior: learnedPrior) }
   }
 
   /// Per catalog dish, the diners who swiped it right at least once.
@@ -137,6 +151,20 @@ package final class PopularityStrategy: BuiltinStrategy {
     return Scores(context.candidates.map { rates[Int($0)] })
   }
 
+  package func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation] {
+    let (likes, shown) = perDiner ? ("likers", "diners") : ("likes", "shown")
+    return positions.map { k in
+      let i = Int(context.candidates[k])
+      return ScoreExplanation(
+        score: rates[i],
+        inputs: [
+          ScorePart(likes, hits[i]), ScorePart(shown, trials[i]),
+          ScorePart("prior_a", learnedPrior.likes), ScorePart("prior_b", learnedPrior.passes),
+        ],
+        formula: "(\(likes) + prior_a) / (\(shown) + prior_a + prior_b)")
+    }
+  }
+
   // MARK: - Shared with AffinityStrategy
 
   /// `pickRates(_:prior:)` with a fixed Beta(`priorLikes`, `priorPasses`).
@@ -146,14 +174,17 @@ package final class PopularityStrategy: BuiltinStrategy {
 
   /// The smoothed pick rate of every item: (right + likes) / (shown + likes + passes).
   static func pickRates(_ history: History, prior: BetaPrior) -> [Double] {
-    let weight = prior.weight
-    var rates = [Double](repeating: 0, count: history.itemCount)
-    for i in 0..<history.itemCount {
-      let right = Double(history.itemRight[i])
-      let shown = right + Double(history.itemLeft[i])
-      rates[i] = (right + prior.likes) / (shown + weight)
+    (0..<history.itemCount).map {
+      let right = Double(history.itemRight[$0])
+      return rate(right, of: right + Double(history.itemLeft[$0]), prior: prior)
     }
-    return rates
+  }
+
+  /// The posterior mean of a rate with `hits` of `trials` under `prior`:
+  /// (hits + likes) / (trials + likes + passes).
+  @inline(__always)
+  static func rate(_ hits: Double, of trials: Double, prior: BetaPrior) -> Double {
+    (hits + prior.likes) / (trials + prior.weight)
   }
 
   /// The history must count swipes for exactly the catalog's items.

@@ -25,7 +25,10 @@ import DeckCore
 /// unchanged by any permutation of the candidates, so every strict order of the draws has the
 /// same probability, 1 / n!. Only ties, of probability below n^2 2^-54, depart from that: they
 /// go by candidate order, as in the deck. Neither figure takes a draw.
-package final class RandomStrategy: BuiltinStrategy {
+///
+/// Explanation: the input `draw`, the candidate's uniform (the score itself), and
+/// `stream_index`, the catalog index k whose draw of the stream it is.
+package final class RandomStrategy: BuiltinStrategy, ExplainingStrategy {
   package static let description = StrategyDescription(
     identifier: "random",
     summary: "a seeded shuffle, the same for the same (seed, date, user) and independent otherwise",
@@ -60,12 +63,8 @@ package final class RandomStrategy: BuiltinStrategy {
     let candidates = context.candidates
     let policy = RankingPolicy.uniform(count: candidates.count)
     let wanted = context.deck == nil && context.wantsPolicy ? policy : nil
-    guard let last = candidates.max() else { return Scores([], propensities: [], policy: wanted) }
-    // One draw per catalog index up to the last candidate, so a dish's score does not depend on
-    // which other dishes are candidates.
-    var draws = [Double](repeating: 0, count: Int(last) + 1)
-    for k in draws.indices { draws[k] = context.random.nextDouble() }
-    let values = candidates.map { draws[Int($0)] }
+    let values = Self.draws(&context)
+    guard !values.isEmpty else { return Scores([], propensities: [], policy: wanted) }
     guard context.deck == nil else { return Scores(values) }
     let propensity = 1 / Double(candidates.count)
     // The shuffle's order, as the deck takes it: by draw, ties by candidate order.
@@ -78,5 +77,26 @@ package final class RandomStrategy: BuiltinStrategy {
     return Scores(
       values, propensities: Array(repeating: propensity, count: candidates.count),
       prefixPropensities: prefixPropensities, policy: wanted)
+  }
+
+  package func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation] {
+    let draws = Self.draws(&context)
+    return positions.map { k in
+      ScoreExplanation(
+        score: draws[k],
+        inputs: [
+          ScorePart("draw", draws[k]), ScorePart("stream_index", Double(context.candidates[k])),
+        ],
+        formula: "draw")
+    }
+  }
+
+  /// Each candidate's draw: one draw per catalog index up to the last candidate, so a dish's
+  /// score does not depend on which other dishes are candidates.
+  private static func draws(_ context: inout ScoringContext) -> [Double] {
+    guard let last = context.candidates.max() else { return [] }
+    var draws = [Double](repeating: 0, count: Int(last) + 1)
+    for k in draws.indices { draws[k] = context.random.nextDouble() }
+    return context.candidates.map { draws[Int($0)] }
   }
 }

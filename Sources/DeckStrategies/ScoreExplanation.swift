@@ -62,3 +62,19 @@ package struct ScorePart: Sendable, Equatable {
 package protocol ExplainingStrategy: BuiltinStrategy {
   func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation]
 }
+
+extension ScoreExplanation {
+  /// The value of the input `name` (the one about `about`, when given), nil when there is none.
+  package func input(_ name: String, about: String? = nil) -> Double? {
+    inputs.first { $0.name == name && (about == nil || $0.about == about) }?.value
+  }
+
+  /// The value of the term `name` (the one about `about`, when given), nil when there is none.
+  package func term(_ name: String, about: String? = nil) -> Double? {
+    terms.first { $0.name == name && (about == nil || $0.about == about) }?.value
+  }
+
+  /// The terms added up in their order (the score, to rounding, when the formula is
+  /// `sumOfTerms`).
+  package var termSum: Double { terms.reduce(0) { $0 + $1.value } }
+}

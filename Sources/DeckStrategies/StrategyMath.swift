@@ -69,6 +69,27 @@ func scoresAlong(_ order: [Int]) -> [Double] {
   return values
 }
 
+/// The formula of a score from `scoresAlong`, with the inputs `candidates` and `place`
+/// (1-based) in its explanation.
+let scoreAlongFormula = "candidates + 1 - place"
+
+/// A component's reasons as a composite gives them (blend's components, the base of diversify
+/// and plackett-luce): per position, the parts of `strategy`'s own explanation, its terms and
+/// inputs alike, named `prefix.name` (they are inputs of the composite's score, not terms of
+/// it). `context` is the one the component scores with (its stream in the state its score
+/// starts from); none for a component that does not explain itself.
+func componentParts(
+  _ strategy: any BuiltinStrategy, _ context: ScoringContext, positions: [Int], prefix: String
+) -> [[ScorePart]] {
+  guard let explaining = strategy as? any ExplainingStrategy else {
+    return positions.map { _ in [] }
+  }
+  var own = context
+  return explaining.explain(&own, positions: positions).map { e in
+    (e.terms + e.inputs).map { ScorePart(prefix + "." + $0.name, $0.value, about: $0.about) }
+  }
+}
+
 /// Rank-normalised scores: the best candidate gets 1, the worst 0, evenly spaced in between by
 /// rank; tied scores share the mean of their ranks. A single candidate gets 1.
 func rankNormalised(_ values: [Double]) -> [Double] {

@@ -17,7 +17,10 @@ import DeckCore
 /// candidates, so holding a dish back leaves the others' scores unchanged. Beta draws are
 /// X / (X + Y) with X, Y Gamma draws by Marsaglia and Tsang's method, computed in log space.
 /// A "ts-warm" configuration with prior (2, 8) starts every dish at a 20% expected pick rate.
-package final class ThompsonStrategy: BuiltinStrategy {
+///
+/// Explanation: the input `draw` (the score), the posterior's `alpha` and `beta`, and the
+/// `likes`, `passes`, `prior_a` and `prior_b` they are made of.
+package final class ThompsonStrategy: BuiltinStrategy, ExplainingStrategy {
   package static let description = StrategyDescription(
     identifier: "thompson",
     summary:
@@ -53,6 +56,10 @@ package final class ThompsonStrategy: BuiltinStrategy {
   /// Posterior (alpha, beta) per catalog item, from the last `learn`.
   private var alpha: [Double] = []
   private var beta: [Double] = []
+  /// The counts and the prior of the posteriors, for `explain`.
+  private var rights: [Double] = []
+  private var lefts: [Double] = []
+  private var learnedPrior = BetaPrior.laplace
 
   package init(options: StrategyOptions) throws(StrategyError) {
     prior = try LearnedPrior(options)
@@ -63,22 +70,44 @@ package final class ThompsonStrategy: BuiltinStrategy {
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     let prior = try self.prior.learn(
       history, catalog: catalog, strategy: Self.description.identifier)
-    alpha = history.itemRight.map { Double($0) + prior.likes }
-    beta = history.itemLeft.map { Double($0) + prior.passes }
+    learnedPrior = prior
+    rights = history.itemRight.map(Double.init)
+    lefts = history.itemLeft.map(Double.init)
+    alpha = rights.map { $0 + prior.likes }
+    beta = lefts.map { $0 + prior.passes }
   }
 
   package func score(_ context: inout ScoringContext) -> Scores {
+    Scores(samples(&context))
+  }
+
+  package func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation] {
+    let samples = samples(&context)
+    return positions.map { k in
+      let i = Int(context.candidates[k])
+      return ScoreExplanation(
+        score: samples[k],
+        inputs: [
+          ScorePart("draw", samples[k]), ScorePart("alpha", alpha[i]), ScorePart("beta", beta[i]),
+          ScorePart("likes", rights[i]), ScorePart("passes", lefts[i]),
+          ScorePart("prior_a", learnedPrior.likes), ScorePart("prior_b", learnedPrior.passes),
+        ],
+        formula: "draw ~ Beta(alpha, beta), alpha = likes + prior_a, beta = passes + prior_b")
+    }
+  }
+
+  /// Each candidate's draw: one sample per catalog index up to the last candidate, in index
+  /// order, so a dish's sample does not depend on which other dishes are candidates.
+  private func samples(_ context: inout ScoringContext) -> [Double] {
     let candidates = context.candidates
     precondition(
       candidates.allSatisfy { Int($0) < alpha.count },
       "thompson: score called before learn, or with a candidate outside the learned catalog")
-    guard let last = candidates.max() else { return Scores([]) }
-    // One sample per catalog index up to the last candidate, in index order, so a dish's sample
-    // does not depend on which other dishes are candidates.
+    guard let last = candidates.max() else { return [] }
     var samples = [Double](repeating: 0, count: Int(last) + 1)
     for i in samples.indices {
       samples[i] = context.random.nextBeta(alpha: alpha[i], beta: beta[i])
     }
-    return Scores(candidates.map { samples[Int($0)] })
+    return candidates.map { samples[Int($0)] }
   }
 }

@@ -14,7 +14,10 @@ import DeckCore
 /// pipeline refuses non-finite scores) yet above any shown dish, whose score is at most
 /// `1 + exploration * sqrt(ln(N))`. Never-shown dishes tie, so the deck keeps them in catalog
 /// order. Deterministic and the same for every diner.
-package final class UCBStrategy: BuiltinStrategy {
+///
+/// Explanation: the terms `rate` (r / n; `unshown`, 2, for a dish never shown) and `bonus`,
+/// which sum to the score, and the inputs `likes`, `shown`, `all_shown` (N) and `exploration`.
+package final class UCBStrategy: BuiltinStrategy, ExplainingStrategy {
   package static let description = StrategyDescription(
     identifier: "ucb",
     summary:
@@ -55,6 +58,11 @@ package final class UCBStrategy: BuiltinStrategy {
   private let exploration: Double
   /// Score per catalog item, from the last `learn`.
   private var bounds: [Double] = []
+  /// Right swipes and showings per catalog item, all showings N and ln N (0 for N <= 1).
+  private var rights: [Double] = []
+  private var shown: [Double] = []
+  private var allShown = 0.0
+  private var logTotal = 0.0
 
   package init(options: StrategyOptions) throws(StrategyError) {
     exploration = options.double("exploration")
@@ -65,13 +73,23 @@ package final class UCBStrategy: BuiltinStrategy {
       catalog: catalog, history: history, strategy: Self.description.identifier)
     var total = 0.0
     for i in 0..<history.itemCount { total += Double(history.shown(Int32(i))) }
-    let logTotal = total > 1 ? log(total) : 0
-    let unshown = 2 + exploration * logTotal.squareRoot()
-    bounds = (0..<history.itemCount).map { i in
-      let n = Double(history.shown(Int32(i)))
-      guard n > 0 else { return unshown }
-      return Double(history.itemRight[i]) / n + exploration * (logTotal / n).squareRoot()
+    allShown = total
+    logTotal = total > 1 ? log(total) : 0
+    rights = history.itemRight.map(Double.init)
+    shown = (0..<history.itemCount).map { Double(history.shown(Int32($0))) }
+    bounds = shown.indices.map {
+      let (rate, bonus) = bound($0)
+      return rate + bonus
     }
+  }
+
+  /// A dish's bound as its two terms: the observed rate r / n (2 for a dish never shown) and
+  /// the bonus exploration * sqrt(ln N / n) (exploration * sqrt(ln N) for one never shown).
+  @inline(__always)
+  private func bound(_ i: Int) -> (rate: Double, bonus: Double) {
+    let n = shown[i]
+    guard n > 0 else { return (2, exploration * logTotal.squareRoot()) }
+    return (rights[i] / n, exploration * (logTotal / n).squareRoot())
   }
 
   package func score(_ context: inout ScoringContext) -> Scores {
@@ -79,5 +97,20 @@ package final class UCBStrategy: BuiltinStrategy {
       context.candidates.allSatisfy { Int($0) < bounds.count },
       "ucb: score called before learn, or with a candidate outside the learned catalog")
     return Scores(context.candidates.map { bounds[Int($0)] })
+  }
+
+  package func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation] {
+    positions.map { k in
+      let i = Int(context.candidates[k])
+      let (rate, bonus) = bound(i)
+      return ScoreExplanation(
+        score: bounds[i],
+        terms: [ScorePart(shown[i] > 0 ? "rate" : "unshown", rate), ScorePart("bonus", bonus)],
+        inputs: [
+          ScorePart("likes", rights[i]), ScorePart("shown", shown[i]),
+          ScorePart("all_shown", allShown), ScorePart("exploration", exploration),
+        ],
+        formula: ScoreExplanation.sumOfTerms)
+    }
   }
 }
