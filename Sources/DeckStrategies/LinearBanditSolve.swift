@@ -134,13 +134,20 @@ enum Dense {
     return solveTransposed(factor: l, y, n)
   }
 
-  /// x with L^T x = y (a draw with covariance (L L^T)^-1 when y is standard normal).
+  /// x with L^T x = y (a draw with covariance (L L^T)^-1 when y is standard normal), by
+  /// columns of L^T, that is rows of L: each x_i, once final, is taken from the entries
+  /// before it, so the factor is read row by row (contiguously).
   static func solveTransposed(factor l: [Double], _ y: [Double], _ n: Int) -> [Double] {
     var x = y
-    for i in stride(from: n - 1, through: 0, by: -1) {
-      var sum = x[i]
-      for p in (i + 1)..<max(i + 1, n) { sum -= l[p * n + i] * x[p] }
-      x[i] = sum / l[i * n + i]
+    l.withUnsafeBufferPointer { l in
+      x.withUnsafeMutableBufferPointer { x in
+        for i in stride(from: n - 1, through: 0, by: -1) {
+          let xi = x[i] / l[i * n + i]
+          x[i] = xi
+          let row = i * n
+          for p in 0..<i { x[p] -= l[row + p] * xi }
+        }
+      }
     }
     return x
   }
