@@ -9,11 +9,12 @@ import DeckCore
 /// The draw, hybrid: beta~ = beta + v L^-T e with S = L L^T (beta's marginal posterior), one
 /// standard normal e per cross in S in index order; then one normal per (dish feature, diner
 /// feature of this diner) in index order, v / sqrt(lambda) times it for a cross no swipe
-/// touched (its prior); then per catalog index up to the last candidate, d normals e_a and
-/// theta~_a = A_a^-1 (b_a - B_a beta~) + v L_a^-T e_a (theta_a's posterior given beta~; for a
-/// dish with no swipes 0 + v / sqrt(lambda) e_a). Disjoint: theta~_a = theta_a + v L_a^-T e_a.
-/// A dish's draw does not depend on which dishes are candidates. Its score is
-/// z_a^T beta~ + x^T theta~_a.
+/// touched (its prior); then per catalog index up to the last candidate one normal e_a for
+/// x . theta~_a, which given beta~ is Gaussian with mean x . A_a^-1 (b_a - B_a beta~) and
+/// variance v^2 x' A_a^-1 x (for a dish with no swipes: mean 0, variance v^2 |x|^2 / lambda).
+/// Disjoint: x . theta_a + v sqrt(x' A_a^-1 x) e_a. A dish's draw does not depend on which
+/// dishes are candidates. Its score is z_a . beta~ + x . theta~_a (see
+/// `LinearBanditModel.DrawPlan`).
 ///
 /// Propensities: the probability of the draw putting the card at its slot has no closed form
 /// (the dishes' sampled scores are correlated through beta~), so it is estimated by Monte
@@ -88,7 +89,8 @@ package final class LinTSStrategy: BuiltinStrategy, ExplainingStrategy {
     let candidates = context.candidates
     guard let last = candidates.max() else { return Scores([], propensities: []) }
     let x = model.encoding.diner(context.user)
-    let drawn = model.draw(x: x, upTo: Int(last), v: v, &context.random)
+    let plan = model.plan(x: x, upTo: Int(last))
+    let drawn = model.draw(plan, v: v, &context.random)
     let values = candidates.map { drawn[Int($0)] }
     let n = values.count
     let order = context.deck?.order(values) ?? Self.rank(values)
@@ -99,7 +101,7 @@ package final class LinTSStrategy: BuiltinStrategy, ExplainingStrategy {
     if !exact {
       for _ in 0..<samples {
         var stream = PlackettLuceStrategy.sampleStream(&context.random)
-        let again = model.draw(x: x, upTo: Int(last), v: v, &stream)
+        let again = model.draw(plan, v: v, &stream)
         let other =
           context.deck?.order(candidates.map { again[Int($0)] })
           ?? Self.rank(candidates.map { again[Int($0)] })

@@ -360,12 +360,73 @@ struct LinearBanditCore {
 }
 
 extension LinearBanditModel {
-  /// One draw of every dish's expected reward up to catalog index `last` from the posterior
-  /// N(fitted, v^2 A^-1), for diner features `x` (`LinTSStrategy` describes the order of the
-  /// normals taken from `random`). Needs the factors (`factors: true`).
-  func draw(x: [Int32], upTo last: Int, v: Double, _ random: inout RandomStream) -> [Double] {
+  /// What one diner's draws need, computed once for all of them: per dish up to the last
+  /// candidate, its expected reward as a function of beta~ (see `draw`).
+  ///
+  /// With y = A_a^-1 x, the reward of dish a under (beta~, theta~_a) drawn from the posterior
+  /// (beta~ from its marginal, theta~_a from its conditional given beta~) is
+  ///
+  ///     z_a . beta~ + x . theta~_a = sum over f in u_a, g of lambda y_g beta~_(f,g) + y . b_a
+  ///                                  + v sqrt(x' A_a^-1 x) e_a
+  ///
+  /// (x - X_a y = lambda y, as in the variance), one standard normal e_a per dish: x . theta~_a
+  /// is Gaussian given beta~, and only it enters the score.
+  struct DrawPlan {
+    /// Per dish: (compact cross, or -1 - the index of a cross outside S among the diner's,
+    /// and its coefficient lambda y_g).
+    var terms: [[(index: Int, coefficient: Double)]] = []
+    /// Per dish: y . b_a and sqrt(x' A_a^-1 x).
+    var constant: [Double] = []
+    var spread: [Double] = []
+    /// The diner's features.
+    var x: [Int32]
+  }
+
+  func plan(x: [Int32], upTo last: Int) -> DrawPlan {
     let d = self.d
-    let prior = v / lambda.squareRoot()
+    var plan = DrawPlan(x: x)
+    for item in 0...last {
+      let k = Int(blockOf[item])
+      var y = [Double](repeating: 0, count: d)
+      var constant = 0.0
+      if k >= 0 {
+        let block = blocks[k]
+        for i in 0..<d {
+          var sum = 0.0
+          for g in x { sum += block.inverse[i * d + Int(g)] }
+          y[i] = sum
+          constant += sum * block.b[i]
+        }
+      } else {
+        for g in x { y[Int(g)] = 1 / lambda }
+      }
+      var terms: [(index: Int, coefficient: Double)] = []
+      if kind == .hybrid {
+        for f in encoding.itemFeatures[item] {
+          for g in 0..<d where y[g] != 0 {
+            let c = Int(active[Int(f) * d + g])
+            if c >= 0 {
+              terms.append((c, lambda * y[g]))
+            } else if let gi = x.firstIndex(of: Int32(g)) {
+              // Outside S, so g is one of the diner's own features (see `LinearBanditModel`).
+              terms.append((-1 - (Int(f) * x.count + gi), lambda * y[g]))
+            }
+          }
+        }
+      }
+      plan.terms.append(terms)
+      plan.constant.append(constant)
+      plan.spread.append(x.reduce(0.0) { $0 + y[Int($1)] }.squareRoot())
+    }
+    return plan
+  }
+
+  /// One draw of every dish's expected reward up to the plan's last dish from the posterior
+  /// N(fitted, v^2 A^-1), for the plan's diner. Draws from `random`, in this order: one
+  /// standard normal per cross in S (beta~ = beta + v L^-T e, S = L L'), one per (dish
+  /// feature, diner feature of the diner) for the crosses outside S (their prior,
+  /// N(0, v^2 / lambda)), then one per dish (`DrawPlan`). Needs the factors (`factors: true`).
+  func draw(_ plan: DrawPlan, v: Double, _ random: inout RandomStream) -> [Double] {
     var betaDraw: [Double] = []
     var loose: [Double] = []
     if kind == .hybrid {
@@ -373,35 +434,16 @@ extension LinearBanditModel {
       let e = (0..<k).map { _ in random.nextNormal() }
       let eta = k > 0 ? Dense.solveTransposed(factor: sFactor, e, k) : []
       betaDraw = (0..<k).map { beta[$0] + v * eta[$0] }
-      loose = (0..<(encoding.dishCount * x.count)).map { _ in prior * random.nextNormal() }
+      let prior = v / lambda.squareRoot()
+      loose = (0..<(encoding.dishCount * plan.x.count)).map { _ in prior * random.nextNormal() }
     }
-    var out = [Double](repeating: 0, count: last + 1)
-    for item in 0...last {
-      let e = (0..<d).map { _ in random.nextNormal() }
-      var score = 0.0
-      if kind == .hybrid {
-        for f in encoding.itemFeatures[item] {
-          for (gi, g) in x.enumerated() {
-            let c = active[Int(f) * d + Int(g)]
-            score += c >= 0 ? betaDraw[Int(c)] : loose[Int(f) * x.count + gi]
-          }
-        }
+    return plan.terms.indices.map { a in
+      var score = plan.constant[a]
+      for term in plan.terms[a] {
+        score +=
+          term.coefficient * (term.index >= 0 ? betaDraw[term.index] : loose[-1 - term.index])
       }
-      let b = Int(blockOf[item])
-      if b >= 0 {
-        let block = blocks[b]
-        var mean = block.theta
-        if kind == .hybrid {
-          let xw = Dense.multiply(block.gram, sharedWeights(item: item, beta: betaDraw), d)
-          mean = Dense.multiply(block.inverse, (0..<d).map { block.b[$0] - xw[$0] }, d)
-        }
-        let noise = Dense.solveTransposed(factor: block.factor, e, d)
-        for g in x { score += mean[Int(g)] + v * noise[Int(g)] }
-      } else {
-        for g in x { score += prior * e[Int(g)] }
-      }
-      out[item] = score
+      return score + v * plan.spread[a] * random.nextNormal()
     }
-    return out
   }
 }

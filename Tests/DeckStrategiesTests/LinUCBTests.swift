@@ -314,4 +314,41 @@ private struct DenseJoint {
     #expect(encoding.crossName(dish: 0, diner: 0) == "intercept")
     #expect(encoding.diner(UserProfile(id: "v", diets: ["keto"])) == [0])
   }
+
+  /// lints' draw is the posterior's: each dish's sampled reward has the model's mean and the
+  /// variance v^2 s of linucb's width (s = Algorithm 2's s), over 20,000 draws.
+  @Test(arguments: ["hybrid", "disjoint"])
+  func drawsHaveThePosteriorsMeanAndVariance(model kind: String) throws {
+    let world = World(seed: 8)
+    let history = try world.history()
+    let encoding = FeatureEncoding(catalog: world.catalog, profiles: world.profiles)
+    let model = try LinearBanditModel(
+      kind: LinearBanditModel.Kind(rawValue: kind)!, lambda: 1, encoding: encoding,
+      history: history, profiles: world.byID, factors: true)
+    let v = 0.7
+    let draws = 20_000
+    for profile in world.profiles.prefix(3) {
+      let x = encoding.diner(profile)
+      let plan = model.plan(x: x, upTo: world.catalog.count - 1)
+      var random = RandomStream(seed: 11)
+      var sum = [Double](repeating: 0, count: world.catalog.count)
+      var squares = sum
+      for _ in 0..<draws {
+        for (a, value) in model.draw(plan, v: v, &random).enumerated() {
+          sum[a] += value
+          squares[a] += value * value
+        }
+      }
+      for a in 0..<world.catalog.count {
+        let p = model.predict(x: x, item: a)
+        let mean = sum[a] / Double(draws)
+        let variance = squares[a] / Double(draws) - mean * mean
+        let expected = v * v * p.variance
+        #expect(abs(mean - p.mean) < 5 * (expected / Double(draws)).squareRoot(), "d\(a) mean")
+        // The sample variance of 20,000 normals is within 5% of the truth (5 standard errors
+        // of sqrt(2 / n) = 1%).
+        #expect(abs(variance / expected - 1) < 0.05, "d\(a) variance \(variance) vs \(expected)")
+      }
+    }
+  }
 }
