@@ -71,16 +71,40 @@ What it checks:
   q_hat and evaluation_policy_action_dist flat of length rows * n_unique_action, each
   (row, position)'s action distribution summing to 1 (np.allclose), actions in [0, 6).
 
+  Part `linucb`. The disjoint special case of menudeck's `linucb` (one ridge regression per
+  dish over the diner's features, A = lambda I + sum x x^T with lambda 1, b = sum r x, score
+  theta . x + alpha sqrt(x^T A^-1 x)) must choose what OBP 0.5.7's `obp.policy.LinUCB` chooses
+  (A_inv starts as I, b as 0, Sherman-Morrison updates made visible every batch_size rounds,
+  ucb = x . theta + epsilon sqrt(x A_inv x)) given the same contexts, rewards, batch and width.
+  The mapping: a round is a diner (r000001, ...) with one card (deck size 1, every deck rule
+  off); the actions are 8 dishes "0".."7" of one category "obp"; a context is the diner's
+  feature vector in menudeck's encoding, [1, allergen a1, a2, a3, dislikes c1, c2, c3] (the
+  users file gives each diner each allergen and dislike with probability 0.4, seed 20261207;
+  no dish has an allergen or is of a disliked category, so no rule holds a dish back); one
+  batch is one day of 100 rounds (OBP's batch_size 100), so the model of day d is fitted to
+  the days before it on both sides; epsilon = alpha = 0.5. Day 0 is a warm-up: round k shows
+  dish k mod 8 to both sides (OBP learns it through update_params), so that no two dishes have
+  the same A and b afterwards: OBP breaks ties by numpy's argsort (unstable, whichever of the
+  tied it lists last) and menudeck by catalog order, so ties are avoided rather than matched.
+  Then 30 days: each round OBP's select_action chooses, the script draws the reward
+  (Bernoulli(sigmoid(w_a . x)), w ~ N(-0.5, 1) per dish and feature) and OBP updates;
+  menudeck runs once a day on the log so far (`menudeck deck --date D --strategy linucb
+  --option model=disjoint --option alpha=0.5 --option lambda=1 --diners DAY.txt --size 1`)
+  and its card for each diner of the day is compared with OBP's choice. A round whose two best
+  UCBs (recomputed from OBP's A_inv and b) are within 1e-9 is reported as a near tie (none
+  expected). PASS when all 3,000 rounds agree.
+
 How to run (from the repository):
   Scripts/check-obp.py                         # builds menudeck (swift build -c release), runs all
   Scripts/check-obp.py --menudeck .build/release/menudeck
   Scripts/check-obp.py --part slates --menudeck .build/release/menudeck   # only the slate part
+  Scripts/check-obp.py --part linucb --menudeck .build/release/menudeck   # only LinUCB
   Scripts/check-obp.py --part obd --campaign men --keep /tmp/obd-men    # one campaign, keep files
   Scripts/check-obp.py --obp-only              # OBP's numbers, the self-checks and the exports
                                                # of both parts, no menudeck
   Scripts/check-obp.py --without-policy        # menudeck without --policy (a build that predates
                                                # it): only checks that it reads the exports
-  --part obd|slates|all (default all: the OBD campaigns, then the slates); --campaign only
+  --part obd|slates|linucb|all (default all: the OBD campaigns, the slates, then linucb); --campaign only
   selects OBD campaigns. --strict turns the SKIP below into a failure (exit 1).
 
 What it installs:
@@ -182,7 +206,17 @@ CLIPPED = ("ips_clip", "dr_clip", "switch_dr")  # constructed with lambda_=CLIP
 TOLERANCE = 1e-9      # OBP vs menudeck
 SELF_TOLERANCE = 1e-12  # OBP vs the numpy re-implementation
 RESAMPLES = 200
-PARTS = ("obd", "slates", "all")
+PARTS = ("obd", "slates", "linucb", "all")
+# Part linucb: OBP's LinUCB against `menudeck deck --strategy linucb --option model=disjoint`.
+LINUCB_SEED = 20261207
+LINUCB_ACTIONS = 8                                  # dishes "0".."7"
+LINUCB_BATCH = 100                                  # rounds per day = OBP's batch_size
+LINUCB_DAYS = 30                                    # compared days after the warm-up day
+LINUCB_EPSILON = 0.5                                # OBP's epsilon = menudeck's alpha
+LINUCB_ALLERGENS = ("a1", "a2", "a3")               # no dish contains them: nothing is held back
+LINUCB_DISLIKES = ("c1", "c2", "c3")                # no dish is of them
+LINUCB_DAY0 = datetime.date(2026, 1, 1)
+LINUCB_TIE = 1e-9                                   # a round whose two best UCBs are this close
 
 # The slate part: a synthetic log of whole decks (sessions), seeded.
 SLATE_SEED = 20260110
@@ -946,6 +980,134 @@ def compare_campaign(side, report, arm=ARM, estimators=ESTIMATORS, diagnostics=O
     return ok
 
 
+# --- part linucb ---------------------------------------------------------------------------------
+
+def linucb_contexts(np, rng, n):
+    """n diners' profiles and their context vectors in menudeck's diner encoding: the
+    intercept, then the features by the bytes of their names (diner.allergen=..., then
+    diner.dislikes=...)."""
+    flags = rng.random((n, len(LINUCB_ALLERGENS) + len(LINUCB_DISLIKES))) < 0.4
+    contexts = np.concatenate([np.ones((n, 1)), flags.astype(float)], axis=1)
+    profiles = []
+    for i in range(n):
+        allergens = [a for k, a in enumerate(LINUCB_ALLERGENS) if flags[i, k]]
+        dislikes = [c for k, c in enumerate(LINUCB_DISLIKES) if flags[i, len(LINUCB_ALLERGENS) + k]]
+        profiles.append({"id": f"r{i + 1:06d}", "allergens": allergens,
+                         "disliked_categories": dislikes})
+    return profiles, contexts
+
+
+def linucb_obp_side(obp, np):
+    """OBP's LinUCB over the warm-up day and LINUCB_DAYS days: the rounds with their day,
+    context, action and reward, and the near ties."""
+    rng = np.random.default_rng(LINUCB_SEED)
+    n = LINUCB_BATCH * (LINUCB_DAYS + 1)
+    profiles, contexts = linucb_contexts(np, rng, n)
+    dim = contexts.shape[1]
+    weights = rng.normal(-0.5, 1.0, size=(LINUCB_ACTIONS, dim))
+    policy = obp.policy.LinUCB(dim=dim, n_actions=LINUCB_ACTIONS, len_list=1,
+                               batch_size=LINUCB_BATCH, epsilon=LINUCB_EPSILON,
+                               random_state=LINUCB_SEED)
+    actions, rewards, ties = [], [], []
+    for i in range(n):
+        x = contexts[i][np.newaxis, :]
+        if i < LINUCB_BATCH:
+            action = i % LINUCB_ACTIONS
+        else:
+            action = int(policy.select_action(x)[0])
+            theta = np.stack([policy.A_inv[a] @ policy.b[:, a] for a in range(LINUCB_ACTIONS)])
+            ucb = np.array([x[0] @ theta[a] + LINUCB_EPSILON
+                            * np.sqrt(x[0] @ policy.A_inv[a] @ x[0])
+                            for a in range(LINUCB_ACTIONS)])
+            top = np.sort(ucb)[::-1]
+            if top[0] - top[1] <= LINUCB_TIE:
+                ties.append(i)
+            if ucb[action] != ucb.max():
+                fail(f"round {i}: OBP chose {action} but its UCBs are {ucb.tolist()}")
+        p = 1.0 / (1.0 + np.exp(-(weights[action] @ contexts[i])))
+        reward = int(rng.random() < p)
+        policy.update_params(action=action, reward=reward, context=x)
+        actions.append(action)
+        rewards.append(reward)
+    return {"profiles": profiles, "actions": actions, "rewards": rewards, "ties": ties,
+            "dim": dim}
+
+
+def linucb_files(side, directory):
+    """catalog.csv, config.json (deck size 1, rules off), users.json; the log is written day by
+    day by run_linucb."""
+    os.makedirs(directory, exist_ok=True)
+    paths = {"catalog": os.path.join(directory, "catalog.csv"),
+             "config": os.path.join(directory, "config.json"),
+             "users": os.path.join(directory, "users.json"),
+             "log": os.path.join(directory, "log.csv")}
+    write_catalog_and_config(paths, LINUCB_ACTIONS, 1, "dish", "obp")
+    with open(paths["users"], "w", encoding="utf-8") as f:
+        json.dump({"users": side["profiles"]}, f)
+        f.write("\n")
+    return paths
+
+
+def run_linucb(args, obp, np, menudeck, root):
+    """The linucb part: [("linucb", ok)]."""
+    log()
+    log(f"== linucb: OBP LinUCB(epsilon={LINUCB_EPSILON}, batch_size={LINUCB_BATCH}) against "
+        f"menudeck's linucb, model=disjoint, alpha={LINUCB_EPSILON}, lambda=1 "
+        f"(seed {LINUCB_SEED})")
+    side = linucb_obp_side(obp, np)
+    rounds = LINUCB_BATCH * LINUCB_DAYS
+    log(f"  dishes {LINUCB_ACTIONS}, context dimension {side['dim']}, warm-up {LINUCB_BATCH} "
+        f"rounds (dish k mod {LINUCB_ACTIONS}), then {LINUCB_DAYS} days of {LINUCB_BATCH} "
+        f"rounds; likes {sum(side['rewards'])} of {len(side['rewards'])}")
+    log(f"  OBP's choices per dish: {[side['actions'][LINUCB_BATCH:].count(a) for a in range(LINUCB_ACTIONS)]}; "
+        f"near ties (two best UCBs within {LINUCB_TIE}): {len(side['ties'])}")
+    directory = os.path.join(root, "linucb")
+    paths = linucb_files(side, directory)
+    if menudeck is None:
+        return [("linucb", True)]
+    agree = 0
+    disagreements = []
+    with open(paths["log"], "w", newline="", encoding="utf-8") as f:
+        csv.writer(f, lineterminator="\n").writerow(["user", "item", "swipe", "at"])
+    for day in range(LINUCB_DAYS + 1):
+        date = LINUCB_DAY0 + datetime.timedelta(days=day)
+        first, last = day * LINUCB_BATCH, (day + 1) * LINUCB_BATCH
+        ids = [side["profiles"][i]["id"] for i in range(first, last)]
+        if day > 0:
+            diners = os.path.join(directory, f"day-{day:02d}.txt")
+            with open(diners, "w", encoding="utf-8") as f:
+                f.write("\n".join(ids) + "\n")
+            cmd = [menudeck, "deck", "--config", paths["config"], "--catalog", paths["catalog"],
+                   "--users", paths["users"], "--history", paths["log"],
+                   "--date", date.isoformat(), "--strategy", "linucb",
+                   "--option", "model=disjoint", "--option", f"alpha={LINUCB_EPSILON}",
+                   "--option", "lambda=1", "--diners", diners, "--size", "1", "--format", "csv"]
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                fail(f"menudeck exited {r.returncode} on day {date}: {last_lines(r.stderr, 5)} "
+                     f"(its inputs are in {directory})")
+            chosen = {row["user"]: row["item"] for row in csv.DictReader(r.stdout.splitlines())
+                      if row["rank"] == "1"}
+            for i, uid in zip(range(first, last), ids):
+                if chosen.get(uid) == str(side["actions"][i]):
+                    agree += 1
+                else:
+                    disagreements.append((i, uid, side["actions"][i], chosen.get(uid)))
+        # The day's swipes join the log for the next day's fit.
+        with open(paths["log"], "a", newline="", encoding="utf-8") as f:
+            out = csv.writer(f, lineterminator="\n")
+            noon = datetime.datetime.combine(date, datetime.time(12), datetime.timezone.utc)
+            for i, uid in zip(range(first, last), ids):
+                out.writerow([uid, str(side["actions"][i]),
+                              "right" if side["rewards"][i] else "left", noon.isoformat()])
+    log(f"  rounds {rounds}, agreements {agree}")
+    for i, uid, obp_action, mine in disagreements[:5]:
+        log(f"  round {i} ({uid}): OBP {obp_action}, menudeck {mine}")
+    ok = agree == rounds
+    log(f"  linucb: {'PASS' if ok else 'FAIL'}")
+    return [("linucb", ok)]
+
+
 # --- main ----------------------------------------------------------------------------------------
 
 def parse_args(argv):
@@ -1121,10 +1283,13 @@ def main(argv):
         results += run_obd(args, obp, np, menudeck, root)
     if args.part in ("slates", "all"):
         results += run_slates(args, obp, np, menudeck, root)
+    if args.part in ("linucb", "all"):
+        results += run_linucb(args, obp, np, menudeck, root)
 
     log()
     failed = [c for c, ok in results if not ok]
     what = ("OBP self-check" if menudeck is None or args.without_policy
+            else "menudeck's choices vs OBP's LinUCB" if args.part == "linucb"
             else f"menudeck vs OBP within {TOLERANCE}")
     if failed:
         fail(f"{what}: {', '.join(failed)} (exports in {root})")

@@ -47,6 +47,7 @@ package struct DeckInputs {
     let fallback = try Strategies.fallback(named: fallback, config)
     let strategy = try Strategies.make(settings.strategy, fallback: fallback, io)
     strategy.prepare(seed: settings.seed, jobs: jobs)
+    strategy.prepare(profiles: users)
     try strategy.learn(catalog: catalog, history: history)
     var header = RunHeader(
       version: version, date: settings.date,

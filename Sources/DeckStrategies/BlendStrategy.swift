@@ -109,6 +109,10 @@ package final class BlendStrategy: BuiltinStrategy, ExplainingStrategy {
     for c in components { c.strategy.prepare(seed: seed, jobs: jobs) }
   }
 
+  package func prepare(profiles: [UserProfile]) {
+    for c in components { c.strategy.prepare(profiles: profiles) }
+  }
+
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
     for c in components {
       try learnComponent(

@@ -53,6 +53,11 @@ package final class FallbackStrategy: RankingStrategy {
     primary?.prepare(seed: seed, jobs: jobs)
   }
 
+  package func prepare(profiles: [UserProfile]) {
+    fallback.prepare(profiles: profiles)
+    primary?.prepare(profiles: profiles)
+  }
+
   /// What the primary fitted (the run header describes the primary), nothing once it failed.
   package var fitted: [FittedValue] { primary?.fitted ?? [] }
 

@@ -86,6 +86,10 @@ package protocol RankingStrategy: AnyObject {
   /// diner), and a fit on several threads gives the same result for every `jobs`. The default
   /// ignores both; a strategy never told fits with seed 0 on one thread.
   func prepare(seed: UInt64, jobs: Int)
+  /// Tells the strategy, before `learn`, the diners' profiles (the users file; may be empty),
+  /// for a strategy that learns from diner features (`linucb`, `lints`): the history has only
+  /// ids. The default ignores them; a composite passes them on to its parts.
+  func prepare(profiles: [UserProfile])
   /// Learns from the aggregated history. Called before any scoring, possibly again later (e.g.
   /// day by day in a simulation) with a newer history.
   func learn(catalog: Catalog, history: History) throws(StrategyError)
@@ -106,6 +110,7 @@ package protocol RankingStrategy: AnyObject {
 
 extension RankingStrategy {
   package func prepare(seed: UInt64, jobs: Int) {}
+  package func prepare(profiles: [UserProfile]) {}
   package func finish() throws(StrategyError) {}
   package var scoresConcurrently: Bool { false }
   package var fitted: [FittedValue] { [] }

@@ -125,6 +125,7 @@ extension BaseRanking {
   }
 
   package func prepare(seed: UInt64, jobs: Int) { base.prepare(seed: seed, jobs: jobs) }
+  package func prepare(profiles: [UserProfile]) { base.prepare(profiles: profiles) }
 
   /// Learns the base (a failure is named as this strategy's component's).
   func learnBase(catalog: Catalog, history: History) throws(StrategyError) {

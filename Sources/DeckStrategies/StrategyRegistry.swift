@@ -6,6 +6,7 @@ package enum StrategyRegistry {
       RandomStrategy.self, PopularityStrategy.self, AffinityStrategy.self, ThompsonStrategy.self,
       UCBStrategy.self, EpsilonGreedyStrategy.self, ItemKNNStrategy.self, BlendStrategy.self,
       DiversifyStrategy.self, PlackettLuceStrategy.self, ALSStrategy.self, EASEStrategy.self,
+      LinUCBStrategy.self, LinTSStrategy.self,
     ]
   }
 

@@ -9,7 +9,7 @@ struct RegistryTests {
   static let all = [
     "random", "popularity", "affinity", "thompson", "ucb", "epsilon-greedy", "itemknn", "blend",
     "diversify",
-    "plackett-luce", "als", "ease",
+    "plackett-luce", "als", "ease", "linucb", "lints",
   ]
   static let valid = "valid strategies: " + all.joined(separator: ", ")
 

@@ -110,7 +110,7 @@ import Testing
       ["deck", "--date", "2026-11-30", "--strategy", "afinity"],
       "unknown strategy 'afinity' (did you mean 'affinity'?); valid strategies: random, "
         + "popularity, affinity, thompson, ucb, epsilon-greedy, itemknn, blend, diversify, "
-        + "plackett-luce, als, ease, cautious-popularity, ts-warm, veg-first")
+        + "plackett-luce, als, ease, linucb, lints, cautious-popularity, ts-warm, veg-first")
   }
 
   @Test func badOptionValues() {
@@ -212,7 +212,7 @@ import Testing
     expectFailure(
       dir.run(["--config", dir.file("config.json"), "--date", "2026-11-30"]), .dataError,
       "\(dir.file("config.json")): unknown strategy 'afinity' (did you mean 'affinity'?); valid strategies: "
-        + "random, popularity, affinity, thompson, ucb, epsilon-greedy, itemknn, blend, diversify, plackett-luce, als, ease"
+        + "random, popularity, affinity, thompson, ucb, epsilon-greedy, itemknn, blend, diversify, plackett-luce, als, ease, linucb, lints"
     )
   }
 
@@ -222,7 +222,7 @@ import Testing
     expectFailure(
       dir.run(["--config", dir.file("config.json"), "--date", "2026-11-30"]), .dataError,
       "\(dir.file("config.json")):1:49: strategy 'x' uses 'afinity', which is not a built-in strategy "
-        + "(did you mean 'affinity'?); built-ins: random, popularity, affinity, thompson, ucb, epsilon-greedy, itemknn, blend, diversify, plackett-luce, als, ease"
+        + "(did you mean 'affinity'?); built-ins: random, popularity, affinity, thompson, ucb, epsilon-greedy, itemknn, blend, diversify, plackett-luce, als, ease, linucb, lints"
     )
   }
 

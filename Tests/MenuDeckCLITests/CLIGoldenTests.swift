@@ -50,7 +50,8 @@ import Testing
     #expect(
       list.map { $0["identifier"] as? String } == [
         "random", "popularity", "affinity", "thompson", "ucb", "epsilon-greedy", "itemknn", "blend",
-        "diversify", "plackett-luce", "als", "ease", "veg-first",
+        "diversify", "plackett-luce", "als", "ease", "linucb", "lints",
+        "veg-first",
       ])
   }
 

@@ -33,6 +33,7 @@ package enum LogEvaluation {
     var shown: [[Int]] = []
     for (_, strategy) in arms {
       strategy.prepare(seed: seed, jobs: jobs)
+      strategy.prepare(profiles: diners)
       try strategy.learn(catalog: catalog, history: history)
       let pipeline = DeckPipeline(
         builder: builder, strategy: strategy, history: history, seed: seed, date: date)

@@ -139,6 +139,7 @@ package final class Simulator {
       let date = start.adding(days: day)
       let snapshot = try history.build()
       strategy.prepare(seed: seed, jobs: jobs)
+      strategy.prepare(profiles: population.diners.map(\.profile))
       try strategy.learn(catalog: catalog, history: snapshot)
       openers.removeAll(keepingCapacity: true)
       profiles.removeAll(keepingCapacity: true)
