@@ -104,10 +104,19 @@ package struct DeckExplainText: Sendable {
   /// The strategy's parts of a score in one line: "formula: name about=value, ...".
   package func partsLine(_ e: ScoreExplanation) -> String {
     if e == .scoreOnly(e.score) { return "not given (the strategy does not explain its scores)" }
-    let parts = (e.terms + e.inputs).map { p in
-      p.name + (p.about.map { " \($0)" } ?? "") + " " + Self.number(p.value)
+    func text(_ p: ScorePart) -> String {
+      let whole = p.value == p.value.rounded() && abs(p.value) < 1e15
+      return p.name + (p.about.map { " \($0)" } ?? "") + " "
+        + (whole ? String(Int64(p.value)) : Self.number(p.value))
     }
-    return e.formula + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
+    let terms = e.terms.map(text)
+    let inputs = e.inputs.map(text)
+    var line = e.formula
+    if !terms.isEmpty { line += ": " + terms.joined(separator: ", ") }
+    if !inputs.isEmpty {
+      line += (terms.isEmpty ? ": " : "; inputs: ") + inputs.joined(separator: ", ")
+    }
+    return line
   }
 
   /// A card's explanation as lines for people (the table format and `play`'s `?`): its scores

@@ -182,7 +182,7 @@ import Testing
       dir.run(["--config", dir.file("config.json"), "--date", "2026-11-30"]), .dataError,
       "\(dir.file("config.json")):1:29: unknown field 'sed' in the config (did you mean 'seed'?); known fields: "
         + "catalog, users, history, strategy, strategies, seed, time_zone, format, drag_rule, deck, simulation, "
-        + "columns, csv_delimiter, stale_history_days, include"
+        + "columns, csv_delimiter, stale_history_days, include, rules"
     )
   }
 
