@@ -188,4 +188,60 @@ import Testing
     #expect(cards.count == 10 && cards[1] == "gyudon")
     #expect(run.stderr.contains("rule 1 'fish week' (boost tag 'seafood' by 3): boosted a dish"))
   }
+
+  @Test func explainTableShowsTheBoostOnTheNewDishWithLints() throws {
+    // "kani" arrives on 2026-11-10 with no swipes; its features (donburi, seafood) are liked.
+    let dir = try TempDir()
+    try dir.write(
+      "catalog.json",
+      """
+      [
+        {"id": "ten", "name": "Ten", "category": "donburi", "tags": ["seafood"]},
+        {"id": "una", "name": "Una", "category": "donburi", "tags": ["seafood"]},
+        {"id": "soba", "name": "Soba", "category": "noodles", "tags": ["cold"]},
+        {"id": "udon", "name": "Udon", "category": "noodles", "tags": ["cold"]},
+        {"id": "kani", "name": "Kani", "category": "donburi", "tags": ["seafood"],
+         "available": {"from": "2026-11-10"}}
+      ]
+      """)
+    try dir.write("users.json", #"{"users": [{"id": "d1"}, {"id": "d2"}]}"#)
+    var lines: [String] = []
+    for (n, user) in ["d1", "d2", "d1", "d2"].enumerated() {
+      for (item, swipe) in [("ten", "right"), ("una", "right"), ("soba", "left"), ("udon", "left")]
+      {
+        lines.append(
+          #"{"user":"\#(user)","item":"\#(item)","swipe":"\#(swipe)","at":"2026-11-0\#(n + 1)T12:00:00Z"}"#
+        )
+      }
+    }
+    try dir.write("swipes.jsonl", lines.map { $0 + "\n" }.joined())
+    try dir.write(
+      "config.json",
+      """
+      {"catalog": "catalog.json", "users": "users.json", "history": "swipes.jsonl",
+       "deck": {"size": 3, "repeat_pick_days": 0, "cooldown_days": 0, "reshow_days": 0,
+                "avoid_adjacent_category": false, "max_per_category": null},
+       "rules": [{"name": "crab week", "boost": 3, "dish": "kani",
+                  "valid_from": "2026-11-10", "valid_until": "2026-11-16"}]}
+      """)
+    let before = dir.run([
+      "deck", "--config", dir.file("config.json"), "--strategy", "lints", "--date", "2026-11-09",
+      "--user", "d1", "--format", "jsonl",
+    ])
+    #expect(before.code == .success)
+    #expect(!before.stdout.contains("kani"))
+    let run = dir.run([
+      "deck", "--config", dir.file("config.json"), "--strategy", "lints", "--option", "v=0",
+      "--date", "2026-11-10", "--user", "d1", "--explain", "--format", "table",
+    ])
+    #expect(run.code == .success)
+    let table = run.stdout.split(separator: "\n").map(String.init)
+    // v = 0: the posterior mean, from the features; kani's donburi and seafood were liked.
+    #expect(table.count > 1 && table[1].contains("kani"))
+    #expect(table.contains { $0.contains("rule: boosted by rule 1 'crab week' from ") })
+    #expect(table.contains { $0.contains("feature category=donburi") })
+    #expect(
+      run.stderr.contains(
+        "rule 1 'crab week' (boost dish 'kani' by 3): boosted a dish once, on 1 of 1 deck"))
+  }
 }
