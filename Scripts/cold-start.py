@@ -21,6 +21,7 @@ What it does:
 Usage:
   Scripts/cold-start.py --menudeck .build/release/menudeck            # linucb, lints vs thompson
   Scripts/cold-start.py --strategies affinity,thompson --baseline thompson --users 300 --days 21
+  Scripts/cold-start.py --strategy lints:v=0.1,samples=1 --strategy thompson
 
 Exit status: 0 after printing; 1 when menudeck fails. Nothing outside the --out folder (a new
 temporary folder by default) is written.
@@ -39,7 +40,10 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--menudeck", default=".build/release/menudeck")
     p.add_argument("--catalog", default="Data/catalog.json")
-    p.add_argument("--strategies", default="linucb,lints,thompson")
+    p.add_argument("--strategies", default="linucb,lints,thompson",
+                   help="comma-separated names (a variant with options: use --strategy)")
+    p.add_argument("--strategy", action="append", default=[],
+                   help="one strategy or variant NAME:key=value,... (repeat; replaces --strategies)")
     p.add_argument("--baseline", default="thompson")
     p.add_argument("--users", type=int, default=1000)
     p.add_argument("--days", type=int, default=42)
@@ -77,7 +81,7 @@ def main():
     print(f"menu: {len(items)} dishes, {len(new)} new ones, one every {args.every} days from "
           f"{new[0][1]} to {new[-1][1]} ({', '.join(i for i, _ in new)})")
 
-    strategies = [s for s in args.strategies.split(",") if s]
+    strategies = args.strategy or [s for s in args.strategies.split(",") if s]
     cmd = [args.menudeck, "compare", "--config", os.path.join(out, "config.json"),
            "--users", str(args.users), "--days", str(args.days), "--start", args.start,
            "--new-dish-days", "7", "--baseline", args.baseline, "--format", "json",
