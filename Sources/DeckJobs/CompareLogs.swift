@@ -273,6 +273,7 @@ package enum CompareLogs {
     ) { counter in
       try LogEvaluation.rankDecks(
         setup.arms, diners: users.map { setup.profiles[IDKey($0)] ?? UserProfile(id: $0) },
+        profiles: setup.profiles.values.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) },
         catalog: setup.catalog, history: history, builder: setup.builder, seed: seed,
         date: deckDate, jobs: setup.jobs, progress: counter)
     }

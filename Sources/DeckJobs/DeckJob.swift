@@ -108,8 +108,7 @@ package enum DeckJob {
     let written = try io.diagnostics.withProgress(
       "deck", unit: .items("diners"), total: diners.count
     ) { counter in
-      try (request.explain ? writeExplained : write)(
-        diners, pipeline, request, inputs.catalog, header, outputs, counter)
+      try write(diners, pipeline, request, inputs.catalog, header, outputs, counter)
     }
     io.diagnostics.info(
       "built \(TextLayout.plural(diners.count, "deck")) in \(clock.lap()) on \(threads)"
@@ -134,19 +133,36 @@ package enum DeckJob {
     var ruleCounts = RuleCounts(rules: request.settings.rules.restaurantRules.count)
     var shortDecks = 0
     var warningLines: [String] = []
-    let writer = DeckWriter(
-      format: request.settings.format, output: output, catalog: catalog, header: header)
-    writer.exactScores = request.exactScores
-    try writer.begin()
-    try pipeline.build(users: diners, jobs: request.jobs) { deck in
+    // `--explain` writes the explained decks (`DeckExplainWriter`); otherwise the decks.
+    var plain: DeckWriter?
+    var explaining: DeckExplainWriter?
+    if request.explain {
+      explaining = DeckExplainWriter(
+        format: request.settings.format, output: output, catalog: catalog,
+        rules: pipeline.builder.rules, header: header, exactScores: request.exactScores)
+      try explaining?.begin()
+    } else {
+      plain = DeckWriter(
+        format: request.settings.format, output: output, catalog: catalog, header: header)
+      plain?.exactScores = request.exactScores
+      try plain?.begin()
+    }
+    var pipeline = pipeline
+    pipeline.explains = request.explain
+    try pipeline.build(users: diners, jobs: request.jobs) { deck, _, explained in
       let warnings = self.warnings(deck)
       if deck.shortfall != nil { shortDecks += 1 }
       for w in warnings { warningLines.append("user '\(deck.user)': \(w)") }
       ruleCounts.add(deck)
-      try writer.write(deck, warnings: warnings)
+      if let explained {
+        try explaining?.write(explained, warnings: warnings)
+      } else {
+        try plain?.write(deck, warnings: warnings)
+      }
       progress?.add(1)
     }
-    try writer.end()
+    try plain?.end()
+    try explaining?.end()
     try pipeline.strategy.finish()
     for replica in pipeline.replicas { try replica.finish() }
     try outputs.commit()

@@ -3,40 +3,6 @@ import DeckCore
 import DeckIO
 import DeckStrategies
 
-extension DeckJob {
-  /// As `write`, each deck explained (`--explain`): traced by the deck builder and its cards'
-  /// scores explained by the strategy, written by `DeckExplainWriter`. The decks are those
-  /// `write` writes.
-  static func writeExplained(
-    _ diners: [UserProfile], _ pipeline: DeckPipeline, _ request: DeckRequest, _ catalog: Catalog,
-    _ header: RunHeader, _ outputs: RunOutputs, _ progress: ProgressCounter?
-  ) throws -> (shortDecks: Int, warningLines: [String], ruleCounts: RuleCounts) {
-    let output = try outputs.output(request.out)
-    var ruleCounts = RuleCounts(rules: request.settings.rules.restaurantRules.count)
-    var shortDecks = 0
-    var warningLines: [String] = []
-    let writer = DeckExplainWriter(
-      format: request.settings.format, output: output, catalog: catalog,
-      rules: pipeline.builder.rules, header: header, exactScores: request.exactScores)
-    try writer.begin()
-    var pipeline = pipeline
-    pipeline.explains = true
-    try pipeline.build(users: diners, jobs: request.jobs) { deck, _, explained in
-      let warnings = self.warnings(deck)
-      if deck.shortfall != nil { shortDecks += 1 }
-      for w in warnings { warningLines.append("user '\(deck.user)': \(w)") }
-      ruleCounts.add(deck)
-      try writer.write(explained!, warnings: warnings)
-      progress?.add(1)
-    }
-    try writer.end()
-    try pipeline.strategy.finish()
-    for replica in pipeline.replicas { try replica.finish() }
-    try outputs.commit()
-    return (shortDecks, warningLines, ruleCounts)
-  }
-}
-
 extension PlayJob {
   /// Per card of an explained deck, its reasons as `deck --explain --format table` words them.
   package static func reasons(_ explained: ExplainedDeck, _ inputs: DeckInputs) -> [[String]] {

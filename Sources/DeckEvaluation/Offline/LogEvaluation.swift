@@ -22,18 +22,20 @@ package enum LogEvaluation {
 
   /// Each strategy's deck for every diner on one date, as catalog indices in position order
   /// (`rankings[arm][diner]`), and how many decks each dish was ranked in (`shown[arm][item]`).
-  /// Each strategy learns the history first. The decks are built on up to `jobs` threads
-  /// (`DeckPipeline.build(users:jobs:)`: the same decks for every number).
+  /// Each strategy learns the history first, told the diners' `profiles` (every diner of the
+  /// users file, for a strategy of diner features; the `diners` when not given). The decks are
+  /// built on up to `jobs` threads (`DeckPipeline.build(users:jobs:)`: the same decks for every
+  /// number).
   package static func rankDecks(
-    _ arms: [Arm], diners: [UserProfile], catalog: Catalog, history: History,
-    builder: DeckBuilder, seed: UInt64, date: DeckDate, jobs: Int = 1,
+    _ arms: [Arm], diners: [UserProfile], profiles: [UserProfile]? = nil, catalog: Catalog,
+    history: History, builder: DeckBuilder, seed: UInt64, date: DeckDate, jobs: Int = 1,
     progress: ProgressCounter? = nil
   ) throws -> (rankings: [[[Int32]]], shown: [[Int]]) {
     var rankings: [[[Int32]]] = []
     var shown: [[Int]] = []
     for (_, strategy) in arms {
       strategy.prepare(seed: seed, jobs: jobs)
-      strategy.prepare(profiles: diners)
+      strategy.prepare(profiles: profiles ?? diners)
       try strategy.learn(catalog: catalog, history: history)
       let pipeline = DeckPipeline(
         builder: builder, strategy: strategy, history: history, seed: seed, date: date)
