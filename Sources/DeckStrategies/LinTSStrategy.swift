@@ -45,20 +45,12 @@ package final class LinTSStrategy: BuiltinStrategy, ExplainingStrategy {
       StrategyExample(
         "v 0 is the posterior mean: cold start puts kake-soba (noodles, no swipes) above "
           + "katsu-curry (fried, like the passed tonkatsu)",
-        items: [
-          "zaru-soba:noodles", "tonkatsu:fried", "katsu-curry:fried", "kake-soba:noodles",
-        ],
-        events: exampleSwipes("zaru-soba", right: 6, left: 0)
-          + exampleSwipes("tonkatsu", right: 0, left: 6),
+        items: LinearBanditCore.exampleMenu, events: LinearBanditCore.exampleLikes,
         options: ["v": "0"],
         expected: ["zaru-soba", "kake-soba", "katsu-curry", "tonkatsu"]),
       StrategyExample(
         "seed 42, v 0.5 (pins the sampler: a change of algorithm fails here)",
-        items: [
-          "zaru-soba:noodles", "tonkatsu:fried", "katsu-curry:fried", "kake-soba:noodles",
-        ],
-        events: exampleSwipes("zaru-soba", right: 6, left: 0)
-          + exampleSwipes("tonkatsu", right: 0, left: 6),
+        items: LinearBanditCore.exampleMenu, events: LinearBanditCore.exampleLikes,
         expected: ["zaru-soba", "kake-soba", "tonkatsu", "katsu-curry"]),
       StrategyExample(
         "with no history the draws alone order the dishes (v 1)",

@@ -30,30 +30,18 @@ package final class LinUCBStrategy: BuiltinStrategy, ExplainingStrategy {
       StrategyExample(
         "cold start: kake-soba (no swipes, a noodle dish) comes before katsu-curry (no swipes, "
           + "fried, like tonkatsu which was passed 6 times); zaru-soba (liked 6 times) first",
-        items: [
-          "zaru-soba:noodles", "tonkatsu:fried", "katsu-curry:fried", "kake-soba:noodles",
-        ],
-        events: exampleSwipes("zaru-soba", right: 6, left: 0)
-          + exampleSwipes("tonkatsu", right: 0, left: 6),
+        items: LinearBanditCore.exampleMenu, events: LinearBanditCore.exampleLikes,
         options: ["alpha": "0.1"],
         expected: ["zaru-soba", "kake-soba", "katsu-curry", "tonkatsu"]),
       StrategyExample(
         "a wide bound (alpha 3) puts the unswiped dishes first, in catalog order",
-        items: [
-          "zaru-soba:noodles", "tonkatsu:fried", "katsu-curry:fried", "kake-soba:noodles",
-        ],
-        events: exampleSwipes("zaru-soba", right: 6, left: 0)
-          + exampleSwipes("tonkatsu", right: 0, left: 6),
+        items: LinearBanditCore.exampleMenu, events: LinearBanditCore.exampleLikes,
         options: ["alpha": "3"],
         expected: ["kake-soba", "katsu-curry", "zaru-soba", "tonkatsu"]),
       StrategyExample(
         "disjoint: no shared part, so the two new dishes tie (catalog order) whatever their "
           + "category",
-        items: [
-          "zaru-soba:noodles", "tonkatsu:fried", "katsu-curry:fried", "kake-soba:noodles",
-        ],
-        events: exampleSwipes("zaru-soba", right: 6, left: 0)
-          + exampleSwipes("tonkatsu", right: 0, left: 6),
+        items: LinearBanditCore.exampleMenu, events: LinearBanditCore.exampleLikes,
         options: ["alpha": "0.1", "model": "disjoint"],
         expected: ["zaru-soba", "katsu-curry", "kake-soba", "tonkatsu"]),
     ])

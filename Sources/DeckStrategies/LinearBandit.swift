@@ -447,3 +447,14 @@ extension LinearBanditModel {
     }
   }
 }
+
+extension LinearBanditCore {
+  /// The examples' menu of `linucb` and `lints`: two noodle dishes and two fried ones, of which
+  /// kake-soba and katsu-curry have no swipes (the cold start).
+  static let exampleMenu = [
+    "zaru-soba:noodles", "tonkatsu:fried", "katsu-curry:fried", "kake-soba:noodles",
+  ]
+  /// Their swipes: zaru-soba liked 6 times, tonkatsu passed 6 times.
+  static let exampleLikes =
+    exampleSwipes("zaru-soba", right: 6, left: 0) + exampleSwipes("tonkatsu", right: 0, left: 6)
+}
