@@ -89,7 +89,8 @@ What it checks:
   Then 30 days: each round OBP's select_action chooses, the script draws the reward
   (Bernoulli(sigmoid(w_a . x)), w ~ N(-0.5, 1) per dish and feature) and OBP updates;
   menudeck runs once a day on the log so far (`menudeck deck --date D --strategy linucb
-  --option model=disjoint --option alpha=0.5 --option lambda=1 --diners DAY.txt --size 1`)
+  --option model=disjoint --option alpha=0.5 --option lambda=1 --option diner_features=true
+  --diners DAY.txt --size 1`)
   and its card for each diner of the day is compared with OBP's choice. A round whose two best
   UCBs (recomputed from OBP's A_inv and b) are within 1e-9 is reported as a near tie (none
   expected). PASS when all 3,000 rounds agree.
@@ -1052,7 +1053,7 @@ def run_linucb(args, obp, np, menudeck, root):
     """The linucb part: [("linucb", ok)]."""
     log()
     log(f"== linucb: OBP LinUCB(epsilon={LINUCB_EPSILON}, batch_size={LINUCB_BATCH}) against "
-        f"menudeck's linucb, model=disjoint, alpha={LINUCB_EPSILON}, lambda=1 "
+        f"menudeck's linucb, model=disjoint, alpha={LINUCB_EPSILON}, lambda=1, diner_features=true "
         f"(seed {LINUCB_SEED})")
     side = linucb_obp_side(obp, np)
     rounds = LINUCB_BATCH * LINUCB_DAYS
@@ -1081,7 +1082,7 @@ def run_linucb(args, obp, np, menudeck, root):
                    "--users", paths["users"], "--history", paths["log"],
                    "--date", date.isoformat(), "--strategy", "linucb",
                    "--option", "model=disjoint", "--option", f"alpha={LINUCB_EPSILON}",
-                   "--option", "lambda=1", "--diners", diners, "--size", "1", "--format", "csv"]
+                   "--option", "lambda=1", "--option", "diner_features=true", "--diners", diners, "--size", "1", "--format", "csv"]
             r = subprocess.run(cmd, capture_output=True, text=True)
             if r.returncode != 0:
                 fail(f"menudeck exited {r.returncode} on day {date}: {last_lines(r.stderr, 5)} "

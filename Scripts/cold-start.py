@@ -18,10 +18,15 @@ What it does:
   of dishes in their first 7 days (`new_dish_like_rate`), each with its 95% bootstrap interval,
   and each one's paired difference from the baseline with its interval (resampled by diner).
 
+With --seeds S1,S2,... it runs once per seed (each seed a different world: other diners, other
+dish and feature appeals) and ends with, per strategy and metric, the mean of the per-seed
+paired differences and its 95% t interval over the seeds (the seeds are independent runs).
+
 Usage:
   Scripts/cold-start.py --menudeck .build/release/menudeck            # linucb, lints vs thompson
   Scripts/cold-start.py --strategies affinity,thompson --baseline thompson --users 300 --days 21
   Scripts/cold-start.py --strategy lints:v=0.1,samples=1 --strategy thompson
+  Scripts/cold-start.py --seeds 1,2,3,4,5,6,20261207                  # 7 worlds, ~2 minutes
 
 Exit status: 0 after printing; 1 when menudeck fails. Nothing outside the --out folder (a new
 temporary folder by default) is written.
@@ -51,11 +56,59 @@ def main():
     p.add_argument("--start", default="2026-12-01")
     p.add_argument("--feature-appeal", type=float, default=1.0)
     p.add_argument("--seed", type=int, default=20261207)
+    p.add_argument("--seeds", help="comma-separated seeds: one run each, then the mean over them")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--out", help="folder for the menu, config and report (default: a new one)")
     args = p.parse_args()
 
-    out = args.out or tempfile.mkdtemp(prefix="menudeck-cold-start-")
+    root = args.out or tempfile.mkdtemp(prefix="menudeck-cold-start-")
+    seeds = [int(x) for x in args.seeds.split(",")] if args.seeds else [args.seed]
+    results = []
+    for seed in seeds:
+        out = os.path.join(root, f"seed-{seed}") if args.seeds else root
+        report = run(args, seed, out)
+        if report is None:
+            return 1
+        results.append((seed, report))
+    if args.seeds:
+        summarize(args, results)
+    return 0
+
+
+# Two-sided 95% quantiles of Student's t for 1 to 30 degrees of freedom.
+T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+        2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+METRICS = ("like_rate", "new_dish_like_rate")
+
+
+def summarize(args, results):
+    """Per strategy and metric: each seed's paired difference, their mean and t interval."""
+    print(f"\nover {len(results)} seeds: paired difference from {args.baseline} per seed, then "
+          "the mean and its 95% t interval over the seeds")
+    arms = [d["arm"] for d in results[0][1]["differences"]]
+    for arm in arms:
+        for m in METRICS:
+            values = []
+            for _, report in results:
+                e = next(d for d in report["differences"] if d["arm"] == arm)["estimates"].get(m)
+                if e and e.get("value") is not None:
+                    values.append(e["value"])
+            if len(values) < 2:
+                print(f"{arm}  {m}: fewer than 2 seeds with a value")
+                continue
+            n = len(values)
+            mean = sum(values) / n
+            sd = (sum((v - mean) ** 2 for v in values) / (n - 1)) ** 0.5
+            half = (T975[n - 2] if n - 1 <= len(T975) else 1.96) * sd / n ** 0.5
+            per = ", ".join(f"{v:+.4f}" for v in values)
+            below = sum(1 for v in values if v < 0)
+            print(f"{arm}  {m}: {per}; mean {mean:+.4f} [{mean - half:+.4f}, {mean + half:+.4f}], "
+                  f"{below} of {n} below 0")
+
+
+def run(args, seed, out):
+    """One comparison with `seed` in folder `out`; prints it and returns the report."""
     os.makedirs(out, exist_ok=True)
     with open(args.catalog, encoding="utf-8") as f:
         items = json.load(f)["items"]
@@ -72,7 +125,7 @@ def main():
         json.dump({"items": items}, f, ensure_ascii=False, indent=1)
     config = {
         "catalog": "catalog.json",
-        "seed": args.seed,
+        "seed": seed,
         "deck": {"size": 10, "max_per_category": 3, "avoid_adjacent_category": True},
         "simulation": {"feature_appeal_spread": args.feature_appeal},
     }
@@ -89,10 +142,10 @@ def main():
     for s in strategies:
         cmd += ["--strategy", s]
     print("$ " + " ".join(cmd))
-    run = subprocess.run(cmd, capture_output=True, text=True)
-    if run.returncode != 0:
-        sys.stderr.write(run.stderr)
-        return 1
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.stderr.write(done.stderr)
+        return None
     with open(os.path.join(out, "compare.json"), encoding="utf-8") as f:
         report = json.load(f)
 
@@ -101,7 +154,8 @@ def main():
             return "undefined"
         return f"{e['value']:.4f} [{e['lower']:.4f}, {e['upper']:.4f}]"
 
-    metrics = ("like_rate", "new_dish_like_rate")
+    metrics = METRICS
+    print(f"\nseed {seed}")
     print(f"\n{'strategy':<12}" + "".join(f"{m:<32}" for m in metrics))
     for arm in report["arms"]:
         print(f"{arm['arm']:<12}" + "".join(f"{interval(arm['estimates'].get(m)):<32}"
@@ -111,7 +165,7 @@ def main():
         print(f"{d['arm']:<12}" + "".join(f"{interval(d['estimates'].get(m)):<32}"
                                              for m in metrics))
     print(f"\nreport: {os.path.join(out, 'compare.json')}")
-    return 0
+    return report
 
 
 if __name__ == "__main__":

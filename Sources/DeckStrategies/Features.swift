@@ -106,6 +106,11 @@ package struct FeatureEncoding: Sendable, Equatable {
     g == 0 ? "dish=" + id : "dish=" + id + " & " + dinerNames[g]
   }
 
+  /// The name of dish feature f in the part of diner `id` (model `personal`).
+  package func dinerPartName(_ id: String, dish f: Int) -> String {
+    f == 0 ? "diner=" + id : "diner=" + id + " & " + dishNames[f]
+  }
+
   /// A dish's feature names (the intercept aside), unsorted, possibly repeated.
   static func dishFeatureNames(_ item: MenuItem) -> [String] {
     var names = ["category=" + item.category]

@@ -18,11 +18,11 @@ package final class LinUCBStrategy: BuiltinStrategy, ExplainingStrategy {
   package static let description = StrategyDescription(
     identifier: "linucb",
     summary:
-      "ridge regression of swipes on dish x diner features + alpha * its standard error (hybrid)",
+      "ridge regression of swipes on dish and diner features + alpha * its standard error",
     options: [
       OptionSpec(
-        "alpha", .double, default: .double(1), range: 0...1000,
-        tuning: [.double(0), .double(0.5), .double(1), .double(2)],
+        "alpha", .double, default: .double(0.2), range: 0...1000,
+        tuning: [.double(0), .double(0.1), .double(0.2), .double(0.5), .double(1)],
         "the width of the confidence bound: mean + alpha * sqrt(variance); 0 is greedy")
     ] + LinearBanditCore.options,
     examples: [
@@ -31,12 +31,12 @@ package final class LinUCBStrategy: BuiltinStrategy, ExplainingStrategy {
         "cold start: kake-soba (no swipes, a noodle dish) comes before katsu-curry (no swipes, "
           + "fried, like tonkatsu which was passed 6 times); zaru-soba (liked 6 times) first",
         items: LinearBanditCore.exampleMenu, events: LinearBanditCore.exampleLikes,
-        options: ["alpha": "0.1"],
+        options: ["alpha": "0.1", "model": "hybrid", "lambda": "1"],
         expected: ["zaru-soba", "kake-soba", "katsu-curry", "tonkatsu"]),
       StrategyExample(
-        "a wide bound (alpha 3) puts the unswiped dishes first, in catalog order",
+        "a wide bound (alpha 3, lambda 1) puts the unswiped dishes first, in catalog order",
         items: LinearBanditCore.exampleMenu, events: LinearBanditCore.exampleLikes,
-        options: ["alpha": "3"],
+        options: ["alpha": "3", "model": "hybrid", "lambda": "1"],
         expected: ["kake-soba", "katsu-curry", "zaru-soba", "tonkatsu"]),
       StrategyExample(
         "disjoint: no shared part, so the two new dishes tie (catalog order) whatever their "
@@ -64,9 +64,10 @@ package final class LinUCBStrategy: BuiltinStrategy, ExplainingStrategy {
   package func score(_ context: inout ScoringContext) -> Scores {
     let model = core.fitted(Self.description.identifier)
     let x = model.encoding.diner(context.user)
+    let view = model.dinerView(id: context.user.id, history: context.userHistory)
     return Scores(
       context.candidates.map { item in
-        let p = model.predict(x: x, item: Int(item))
+        let p = model.predict(x: x, item: Int(item), diner: view)
         return p.mean + alpha * p.variance.squareRoot()
       })
   }
@@ -77,11 +78,14 @@ package final class LinUCBStrategy: BuiltinStrategy, ExplainingStrategy {
   package func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation] {
     let model = core.fitted(Self.description.identifier)
     let x = model.encoding.diner(context.user)
+    let view = model.dinerView(id: context.user.id, history: context.userHistory)
     return positions.map { k in
       let item = Int(context.candidates[k])
-      let p = model.predict(x: x, item: item)
+      let p = model.predict(x: x, item: item, diner: view)
       let width = p.variance.squareRoot()
-      let terms = LinearBanditCore.featureTerms(p, model: model, dish: model.encoding.itemIDs[item])
+      let terms = LinearBanditCore.featureTerms(
+        p, model: model, dish: model.encoding.itemIDs[item],
+        diner: context.user.id)
       return ScoreExplanation(
         score: p.mean + alpha * width,
         terms: terms + [ScorePart("exploration", alpha * width)],

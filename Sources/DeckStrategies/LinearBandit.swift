@@ -3,7 +3,8 @@ import DeckCore
 
 /// The ridge regression shared by `linucb` and `lints` (docs/strategies.md, "linucb"): the
 /// hybrid linear model of Li et al. 2010 (Algorithm 2), or its disjoint special case, fitted
-/// once to the swipes of a history (right = 1, left = 0).
+/// once to the swipes of a history (right = 1, left = 0); model `personal` adds a part per
+/// diner fitted to what the hybrid leaves (`DinerPart`, LinearBanditDiner.swift).
 ///
 /// Hybrid: the expected reward of dish a for a diner with features x is
 ///
@@ -33,7 +34,7 @@ import DeckCore
 /// gives the same statistics bit for bit as one fit to the history up to the deck date, and
 /// then the same solution: `learn` fits once.
 struct LinearBanditModel: Sendable {
-  enum Kind: String, Sendable, CaseIterable { case hybrid, disjoint }
+  enum Kind: String, Sendable, CaseIterable { case personal, hybrid, disjoint }
 
   /// One dish with swipes: its statistics and solution (a dish without has A_a = lambda I,
   /// b_a = 0: theta_a = 0 in both models).
@@ -65,6 +66,8 @@ struct LinearBanditModel: Sendable {
   let sInverse: SymmetricMatrix
   /// The Cholesky factor of S (lower, row-major), only when asked for (`lints`).
   let sFactor: [Double]
+  /// Model `personal`: each diner's own part (see `DinerPart`), by diner id.
+  let diners: [IDKey: DinerPart]
 
   var d: Int { encoding.dinerCount }
 
@@ -79,7 +82,8 @@ struct LinearBanditModel: Sendable {
     self.lambda = lambda
     self.encoding = encoding
     let d = encoding.dinerCount
-    let stats = Statistics(encoding: encoding, history: history, profiles: profiles)
+    let stats = Statistics(
+      encoding: encoding, history: history, profiles: profiles, diners: kind == .personal)
     var blocks: [DishBlock] = []
     var blockOf = [Int32](repeating: -1, count: encoding.itemFeatures.count)
     for (item, gram, b) in stats.dishes {
@@ -94,30 +98,29 @@ struct LinearBanditModel: Sendable {
           factor: factors ? factor : []))
     }
     self.blockOf = blockOf
-    guard kind == .hybrid else {
+    guard kind != .disjoint else {
       self.blocks = blocks
       active = []
       crosses = []
       beta = []
       sInverse = SymmetricMatrix(n: 0)
       sFactor = []
+      diners = [:]
       return
     }
     let shared = try SharedPart(
       stats: stats, blocks: blocks, encoding: encoding, lambda: lambda, factor: factors)
+    shared.solveDishes(stats: stats, blocks: &blocks, encoding: encoding)
+    diners =
+      kind == .personal
+      ? Self.fitDiners(
+        stats: stats, blockOf: blockOf, blocks: blocks, shared: shared, encoding: encoding,
+        lambda: lambda) : [:]
     active = shared.active
     crosses = shared.crosses
     beta = shared.beta
     sInverse = shared.sInverse
     sFactor = shared.sFactor
-    for k in blocks.indices {
-      let item = stats.dishes[k].item
-      // theta_a = A_a^-1 (b_a - X_a w_a), w_a[g] = sum over f in u_a of beta[(f, g)].
-      let w = Self.sharedWeights(encoding, active, item: item, beta: beta)
-      let xw = Dense.multiply(blocks[k].gram, w, d)
-      let rhs = (0..<d).map { blocks[k].b[$0] - xw[$0] }
-      blocks[k].theta = Dense.multiply(blocks[k].inverse, rhs, d)
-    }
     self.blocks = blocks
   }
 
@@ -145,16 +148,18 @@ struct LinearBanditModel: Sendable {
     /// (cross index f * d + g or -1 - g for the per-dish part, contribution), in the order they
     /// are summed: the shared crosses of u_a x x (f, then g ascending), then theta_a's.
     var parts: [(feature: Int, value: Double)]
+    /// Model `personal`: the diner part's terms (dish feature, weight), summed after `parts`.
+    var dinerParts: [(feature: Int, value: Double)] = []
     var mean: Double
     var variance: Double
   }
 
   /// The mean and variance for diner features `x` (ascending indices) and catalog `item`.
-  func predict(x: [Int32], item: Int) -> Prediction {
+  func predict(x: [Int32], item: Int, diner: DinerView? = nil) -> Prediction {
     let d = self.d
     var parts: [(feature: Int, value: Double)] = []
     var mean = 0.0
-    if kind == .hybrid {
+    if kind != .disjoint {
       for f in encoding.itemFeatures[item] {
         for g in x {
           let cross = Int(f) * d + Int(g)
@@ -184,8 +189,15 @@ struct LinearBanditModel: Sendable {
     }
     var variance = 0.0
     for g in x { variance += y[Int(g)] }
-    if kind == .hybrid { variance += sharedVariance(item: item, y: y) }
-    return Prediction(parts: parts, mean: mean, variance: max(0, variance))
+    if kind != .disjoint { variance += sharedVariance(item: item, y: y) }
+    var own: [(feature: Int, value: Double)] = []
+    if let diner {
+      let part = dinerPrediction(diner, item: item)
+      own = part.terms
+      mean += part.mean
+      variance += part.variance
+    }
+    return Prediction(parts: parts, dinerParts: own, mean: mean, variance: max(0, variance))
   }
 
   /// v^T S^-1 v + |v outside S|^2 / lambda for v = lambda (u_a (x) y).
@@ -231,8 +243,14 @@ extension LinearBanditModel {
     /// Per distinct diner feature vector with swipes, in the order first met among the diners
     /// sorted by id bytes: the vector and its (item, shown, right) counts, by item.
     var groups: [(x: [Int32], counts: [(item: Int, shown: Double, right: Double)])] = []
+    /// With `diners`: per diner with swipes, by id bytes, its group and its records (shown > 0).
+    var diners: [(key: IDKey, group: Int, records: [(item: Int, shown: Double, right: Double)])] =
+      []
 
-    init(encoding: FeatureEncoding, history: History, profiles: [IDKey: UserProfile]) {
+    init(
+      encoding: FeatureEncoding, history: History, profiles: [IDKey: UserProfile],
+      diners keepDiners: Bool = false
+    ) {
       let d = encoding.dinerCount
       // Flat statistics per dish in the order first swiped; sorted into catalog order below.
       var slot = [Int32](repeating: -1, count: encoding.itemFeatures.count)
@@ -253,11 +271,14 @@ extension LinearBanditModel {
           vectors.append(x)
           counts.append([:])
         }
+        var own: [(item: Int, shown: Double, right: Double)] = []
+        defer { if keepDiners && !own.isEmpty { diners.append((key, group, own)) } }
         for record in user.records {
           let item = Int(record.item)
           let n = Double(record.shown)
           let r = Double(record.right)
           guard n > 0 else { continue }
+          if keepDiners { own.append((item, n, r)) }
           if slot[item] < 0 {
             slot[item] = Int32(rights.count / d)
             grams += repeatElement(0, count: d * d)
@@ -289,6 +310,8 @@ extension LinearBanditModel {
 struct LinearBanditCore {
   let kind: LinearBanditModel.Kind
   let lambda: Double
+  /// Whether the diners' profiles give features (else every diner is the intercept alone).
+  let dinerFeatures: Bool
   private(set) var profiles: [IDKey: UserProfile] = [:]
   private var profileList: [UserProfile] = []
   private(set) var model: LinearBanditModel?
@@ -296,18 +319,25 @@ struct LinearBanditCore {
   /// The `model` and `lambda` options.
   static let options = [
     OptionSpec(
-      "model", .string, default: .string("hybrid"),
-      "hybrid: a part shared by all dishes over dish x diner feature crosses plus a part per "
-        + "dish over the diner features (Li et al. 2010, Algorithm 2); disjoint: the part per "
-        + "dish alone"),
+      "model", .string, default: .string("personal"),
+      "personal: hybrid plus a part per diner over the dish features, fitted to what the hybrid "
+        + "leaves; hybrid: a part shared by all dishes over dish x diner feature crosses plus a "
+        + "part per dish over the diner features (Li et al. 2010, Algorithm 2); disjoint: the "
+        + "part per dish alone"),
     OptionSpec(
-      "lambda", .double, default: .double(1), range: 0.0001...1_000_000,
+      "lambda", .double, default: .double(30), range: 0.0001...1_000_000,
+      tuning: [.double(1), .double(10), .double(30), .double(100)],
       "the ridge penalty: every parameter's prior precision (A starts as lambda I)"),
+    OptionSpec(
+      "diner_features", .bool, default: .bool(false),
+      "whether the diners' diets, allergens and disliked categories are features (false: every "
+        + "diner is the intercept alone, so the shared part is over the dish features)"),
   ]
 
   init(_ options: StrategyOptions) throws(StrategyError) {
     kind = try options.choice("model", LinearBanditModel.Kind.self)
     lambda = options.double("lambda")
+    dinerFeatures = options.bool("diner_features")
   }
 
   mutating func prepare(profiles: [UserProfile]) {
@@ -325,7 +355,7 @@ struct LinearBanditCore {
         strategy: strategy,
         message: "the history covers \(history.itemCount) dishes, the catalog \(catalog.count)")
     }
-    let encoding = FeatureEncoding(catalog: catalog, profiles: profileList)
+    let encoding = FeatureEncoding(catalog: catalog, profiles: dinerFeatures ? profileList : [])
     do {
       model = try LinearBanditModel(
         kind: kind, lambda: lambda, encoding: encoding, history: history, profiles: profiles,
@@ -346,16 +376,22 @@ struct LinearBanditCore {
 
   /// The feature terms of a prediction (`ScorePart` "feature", about the feature's name).
   static func featureTerms(
-    _ prediction: LinearBanditModel.Prediction, model: LinearBanditModel, dish: String
+    _ prediction: LinearBanditModel.Prediction, model: LinearBanditModel, dish: String,
+    diner: String
   ) -> [ScorePart] {
     let d = model.d
-    return prediction.parts.map { part in
+    let shared = prediction.parts.map { part in
       let name =
         part.feature >= 0
         ? model.encoding.crossName(dish: part.feature / d, diner: part.feature % d)
         : model.encoding.dishPartName(dish, diner: -1 - part.feature)
       return ScorePart("feature", part.value, about: name)
     }
+    return shared
+      + prediction.dinerParts.map { part in
+        ScorePart(
+          "feature", part.value, about: model.encoding.dinerPartName(diner, dish: part.feature))
+      }
   }
 }
 
@@ -380,11 +416,13 @@ extension LinearBanditModel {
     var spread: [Double] = []
     /// The diner's features.
     var x: [Int32]
+    /// Model `personal`: the diner's part, drawn whole once per draw, after the rest.
+    var diner: DinerView?
   }
 
-  func plan(x: [Int32], upTo last: Int) -> DrawPlan {
+  func plan(x: [Int32], upTo last: Int, diner: DinerView? = nil) -> DrawPlan {
     let d = self.d
-    var plan = DrawPlan(x: x)
+    var plan = DrawPlan(x: x, diner: diner)
     for item in 0...last {
       let k = Int(blockOf[item])
       var y = [Double](repeating: 0, count: d)
@@ -401,7 +439,7 @@ extension LinearBanditModel {
         for g in x { y[Int(g)] = 1 / lambda }
       }
       var terms: [(index: Int, coefficient: Double)] = []
-      if kind == .hybrid {
+      if kind != .disjoint {
         for f in encoding.itemFeatures[item] {
           for g in 0..<d where y[g] != 0 {
             let c = Int(active[Int(f) * d + g])
@@ -429,7 +467,7 @@ extension LinearBanditModel {
   func draw(_ plan: DrawPlan, v: Double, _ random: inout RandomStream) -> [Double] {
     var betaDraw: [Double] = []
     var loose: [Double] = []
-    if kind == .hybrid {
+    if kind != .disjoint {
       let k = beta.count
       let e = (0..<k).map { _ in random.nextNormal() }
       let eta = k > 0 ? Dense.solveTransposed(factor: sFactor, e, k) : []
@@ -437,7 +475,7 @@ extension LinearBanditModel {
       let prior = v / lambda.squareRoot()
       loose = (0..<(encoding.dishCount * plan.x.count)).map { _ in prior * random.nextNormal() }
     }
-    return plan.terms.indices.map { a in
+    var scores = plan.terms.indices.map { a in
       var score = plan.constant[a]
       for term in plan.terms[a] {
         score +=
@@ -445,6 +483,13 @@ extension LinearBanditModel {
       }
       return score + v * plan.spread[a] * random.nextNormal()
     }
+    if let diner = plan.diner {
+      let weights = drawDiner(diner, v: v, &random)
+      for a in scores.indices {
+        for f in encoding.itemFeatures[a] { scores[a] += weights[Int(f)] }
+      }
+    }
+    return scores
   }
 }
 

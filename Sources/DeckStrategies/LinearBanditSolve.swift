@@ -65,6 +65,18 @@ extension LinearBanditModel {
 
     /// S -= sum_a B_a^T A_a^-1 B_a = (u_a u_a^T) (x) (X_a A_a^-1 X_a) and
     /// c -= sum_a B_a^T A_a^-1 b_a = u_a (x) (X_a A_a^-1 b_a), dish by dish in catalog order.
+    /// theta_a = A_a^-1 (b_a - X_a w_a), w_a[g] = sum over f in u_a of beta[(f, g)].
+    func solveDishes(stats: Statistics, blocks: inout [DishBlock], encoding: FeatureEncoding) {
+      let d = encoding.dinerCount
+      for k in blocks.indices {
+        let w = LinearBanditModel.sharedWeights(
+          encoding, active, item: stats.dishes[k].item, beta: beta)
+        let xw = Dense.multiply(blocks[k].gram, w, d)
+        let rhs = (0..<d).map { blocks[k].b[$0] - xw[$0] }
+        blocks[k].theta = Dense.multiply(blocks[k].inverse, rhs, d)
+      }
+    }
+
     private static func eliminateDishes(
       _ s: inout SymmetricMatrix, _ c: inout [Double], stats: Statistics, blocks: [DishBlock],
       active: [Int32], _ features: [[Int32]], _ d: Int
@@ -125,13 +137,18 @@ enum Dense {
 
   /// x with L L^T x = b.
   static func solve(factor l: [Double], _ b: [Double], _ n: Int) -> [Double] {
+    solveTransposed(factor: l, forward(factor: l, b, n), n)
+  }
+
+  /// y with L y = b.
+  static func forward(factor l: [Double], _ b: [Double], _ n: Int) -> [Double] {
     var y = b
     for i in 0..<n {
       var sum = y[i]
       for p in 0..<i { sum -= l[i * n + p] * y[p] }
       y[i] = sum / l[i * n + i]
     }
-    return solveTransposed(factor: l, y, n)
+    return y
   }
 
   /// x with L^T x = y (a draw with covariance (L L^T)^-1 when y is standard normal), by

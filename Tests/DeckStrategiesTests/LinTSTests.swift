@@ -67,7 +67,7 @@ import Testing
   @Test func theFirstCardsPropensityMatchesTheNormalProbability() throws {
     let f = try fixture(items: Self.items, events: Self.events)
     let v = 0.8
-    let options = ["v": String(v), "model": "disjoint", "samples": "4000"]
+    let options = ["v": String(v), "model": "disjoint", "lambda": "1", "samples": "4000"]
     let strategy = try learned("lints", options, on: f)
     let model = try LinearBanditModel(
       kind: .disjoint, lambda: 1, encoding: FeatureEncoding(catalog: f.catalog, profiles: []),

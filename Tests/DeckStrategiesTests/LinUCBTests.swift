@@ -149,6 +149,57 @@ private struct DenseJoint {
     }
   }
 
+  /// Model `personal`: the hybrid as model `hybrid` fits it, then per diner a ridge regression
+  /// over every dish feature of the diner's swipes less the hybrid's means, solved densely here:
+  /// means and variances (the hybrid's plus u' A_u^-1 u) within 1e-9.
+  @Test(arguments: [1 as UInt64, 2])
+  func personalFitIsTheHybridThenARidgePerDinerOnWhatItLeaves(seed: UInt64) throws {
+    let world = World(seed: seed)
+    let history = try world.history()
+    let encoding = FeatureEncoding(catalog: world.catalog, profiles: world.profiles)
+    let p = encoding.dishCount
+    for lambda in [1.0, 30] {
+      let model = try LinearBanditModel(
+        kind: .personal, lambda: lambda, encoding: encoding, history: history,
+        profiles: world.byID, factors: true)
+      let hybrid = try LinearBanditModel(
+        kind: .hybrid, lambda: lambda, encoding: encoding, history: history,
+        profiles: world.byID, factors: true)
+      var tested = 0
+      for profile in world.profiles {
+        let x = encoding.diner(profile)
+        let user = history.users[profile.id]
+        var a = [Double](repeating: 0, count: p * p)
+        var b = [Double](repeating: 0, count: p)
+        for f in 0..<p { a[f * p + f] = lambda }
+        for record in user?.records ?? [] where record.shown > 0 {
+          let mean = hybrid.predict(x: x, item: Int(record.item)).mean
+          let u = encoding.itemFeatures[Int(record.item)].map(Int.init)
+          for i in u {
+            b[i] += Double(record.right) - Double(record.shown) * mean
+            for j in u { a[i * p + j] += Double(record.shown) }
+          }
+        }
+        let l = Dense.cholesky(a, p)!
+        let phi = Dense.solve(factor: l, b, p)
+        let view = model.dinerView(id: profile.id, history: user)
+        for item in 0..<world.catalog.count {
+          let u = (0..<p).map { f in encoding.itemFeatures[item].contains(Int32(f)) ? 1.0 : 0 }
+          let own = zip(phi, u).reduce(0) { $0 + $1.0 * $1.1 }
+          let spread = zip(Dense.solve(factor: l, u, p), u).reduce(0) { $0 + $1.0 * $1.1 }
+          let base = hybrid.predict(x: x, item: item)
+          let mine = model.predict(x: x, item: item, diner: view)
+          #expect(abs(mine.mean - (base.mean + own)) < 1e-9, "mean of \(profile.id), d\(item)")
+          #expect(abs(mine.variance - (base.variance + spread)) < 1e-9, "variance")
+          let parts = (mine.parts + mine.dinerParts).reduce(0) { $0 + $1.value }
+          #expect(abs(parts - mine.mean) < 1e-12)
+          if user != nil && own != 0 { tested += 1 }
+        }
+      }
+      #expect(tested > 20)
+    }
+  }
+
   @Test func disjointFitIsOneRidgeRegressionPerDish() throws {
     let world = World(seed: 9)
     let history = try world.history()
@@ -317,7 +368,7 @@ private struct DenseJoint {
 
   /// lints' draw is the posterior's: each dish's sampled reward has the model's mean and the
   /// variance v^2 s of linucb's width (s = Algorithm 2's s), over 20,000 draws.
-  @Test(arguments: ["hybrid", "disjoint"])
+  @Test(arguments: ["personal", "hybrid", "disjoint"])
   func drawsHaveThePosteriorsMeanAndVariance(model kind: String) throws {
     let world = World(seed: 8)
     let history = try world.history()
@@ -329,7 +380,9 @@ private struct DenseJoint {
     let draws = 20_000
     for profile in world.profiles.prefix(3) {
       let x = encoding.diner(profile)
-      let plan = model.plan(x: x, upTo: world.catalog.count - 1)
+      let view = model.dinerView(id: profile.id, history: history.users[profile.id])
+      #expect((view != nil) == (kind == "personal"))
+      let plan = model.plan(x: x, upTo: world.catalog.count - 1, diner: view)
       var random = RandomStream(seed: 11)
       var sum = [Double](repeating: 0, count: world.catalog.count)
       var squares = sum
@@ -340,7 +393,7 @@ private struct DenseJoint {
         }
       }
       for a in 0..<world.catalog.count {
-        let p = model.predict(x: x, item: a)
+        let p = model.predict(x: x, item: a, diner: view)
         let mean = sum[a] / Double(draws)
         let variance = squares[a] / Double(draws) - mean * mean
         let expected = v * v * p.variance
