@@ -62,7 +62,7 @@ package final class ALSStrategy: BuiltinStrategy, ExplainingStrategy {
       OptionSpec(
         "cg_steps", .int, default: .int(3), range: 1...1_000,
         "conjugate-gradient steps per row and half iteration (warm-started)"),
-    ] + FeatureFallback.options,
+    ] + FeatureFallback.options(default: .features),
     examples: [
       StrategyExample(
         "a diner without a like gets the dishes by their likes: oyakodon (2), tonkatsu (1)",

@@ -25,9 +25,11 @@ import DeckCore
 /// `in_model` (0 for a dish outside the model, which scores 0) and `lambda`. A diner outside X:
 /// the input `likes`, the score.
 ///
-/// A dish with no swipes at all (`cold=features`, the default) scores the similarity-weighted
-/// mean of the diner's scores of the `cold_neighbours` swiped dishes most like it by features
-/// (`FeatureFallback`, explained there); `cold=none` leaves it its score above.
+/// A dish with no swipes at all scores, with `cold=features`, the similarity-weighted mean of
+/// the diner's scores of the `cold_neighbours` swiped dishes most like it by features
+/// (`FeatureFallback`, explained there). `cold=none`, the default here, leaves it its score
+/// above: on MovieLens the fallback puts many rarely seen films in EASE's top 10 and costs
+/// nDCG@10 (docs/strategies.md, "A dish with no swipes").
 package final class EASEStrategy: BuiltinStrategy, ExplainingStrategy {
   /// The uses of left swipes in X (the `left` option).
   package enum LeftSwipes: String, Sendable, CaseIterable {
@@ -52,7 +54,7 @@ package final class EASEStrategy: BuiltinStrategy, ExplainingStrategy {
         "max_dishes", .int, default: .int(10_000), range: 1...40_000,
         "most dishes with swipes the fit takes; it holds 8 x n^2 bytes for n dishes (10,000: "
           + "800 MB)"),
-    ] + FeatureFallback.options,
+    ] + FeatureFallback.options(default: .none),
     examples: [
       StrategyExample(
         "a diner without swipes gets the dishes by their number of right swipes",
@@ -68,7 +70,7 @@ package final class EASEStrategy: BuiltinStrategy, ExplainingStrategy {
           + "katsudon, takes katsudon's 1/3",
         items: likesMenu + ["oyakodon:rice"],
         events: exampleLikes,
-        options: ["lambda": "1", "left": "ignore"],
+        options: ["lambda": "1", "left": "ignore", "cold": "features"],
         expected: ["katsudon", "oyakodon", "tonkatsu", "miso-soup", "zaru-soba"]),
       StrategyExample(
         "left=interaction: u3's left swipe on tonkatsu counts as a swipe: zaru-soba (1/5) "

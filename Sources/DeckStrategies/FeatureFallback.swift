@@ -39,16 +39,19 @@ package struct FeatureFallback: Sendable {
     case none
   }
 
-  /// The options the three strategies share.
-  static let options = [
-    OptionSpec(
-      "cold", .string, default: .string("features"),
-      "a dish with no swipes: features (the similarity-weighted mean of the diner's scores of "
-        + "the warm dishes most like it by features) or none (the model's own score)"),
-    OptionSpec(
-      "cold_neighbours", .int, default: .int(10), range: 1...1_000,
-      "warm dishes most like a dish with no swipes (by features) whose scores it takes"),
-  ]
+  /// The options the three strategies share, `cold` defaulting to `mode` (the strategy's: the
+  /// one its ranking on real data favours, docs/strategies.md).
+  static func options(default mode: Mode) -> [OptionSpec] {
+    [
+      OptionSpec(
+        "cold", .string, default: .string(mode.rawValue),
+        "a dish with no swipes: features (the similarity-weighted mean of the diner's scores of "
+          + "the warm dishes most like it by features) or none (the model's own score)"),
+      OptionSpec(
+        "cold_neighbours", .int, default: .int(10), range: 1...1_000,
+        "warm dishes most like a dish with no swipes (by features) whose scores it takes"),
+    ]
+  }
 
   /// The formula of a cold dish's explanation.
   package static let formula =

@@ -236,7 +236,7 @@ struct ALSStrategyTests {
     #expect(scores(s, f, user: "u1") == [0, 1, 2])
     #expect(scores(s, f, user: "nobody") == [0, 1, 2])
     // a has no swipes: by default it takes the mean of b's and c's likes (it shares x with both).
-    let cold = try learned("als", on: f)
+    let cold = try learned("als", ["cold": "features"], on: f)
     #expect(scores(cold, f, user: "u1") == [1.5, 1, 2])
   }
 

@@ -46,14 +46,15 @@ struct ColdDishFallbackTests {
     let (simMC, simMB, simMA) = (2 / 6.0.squareRoot(), 1 / 6.0.squareRoot(), 1 / 9.0.squareRoot())
     for user in ["u1", "u2", "u3", "u4", "nobody"] {
       let own = scores(try learned(identifier, ["cold": "none"], on: f), f, user: user)
-      let cold = scores(try learned(identifier, on: f), f, user: user)
+      let cold = scores(try learned(identifier, ["cold": "features"], on: f), f, user: user)
       let expectedN = (simNA * own[a] + simNB * own[b]) / (simNA + simNB)
       let expectedM =
         (simMC * own[c] + simMB * own[b] + simMA * own[a]) / (simMC + simMB + simMA)
       #expect(abs(cold[n] - expectedN) <= 1e-12 * max(1, abs(expectedN)), "\(identifier) \(user)")
       #expect(abs(cold[m] - expectedM) <= 1e-12 * max(1, abs(expectedM)), "\(identifier) \(user)")
       // One neighbour: the score of the most similar warm dish.
-      let one = scores(try learned(identifier, ["cold_neighbours": "1"], on: f), f, user: user)
+      let one = scores(
+        try learned(identifier, ["cold": "features", "cold_neighbours": "1"], on: f), f, user: user)
       // (sim s / sim: s to rounding.)
       #expect(abs(one[n] - own[a]) <= 1e-15 * max(1, abs(own[a])), "\(identifier) \(user)")
       #expect(abs(one[m] - own[c]) <= 1e-15 * max(1, abs(own[c])), "\(identifier) \(user)")
@@ -64,7 +65,8 @@ struct ColdDishFallbackTests {
   func neighbours() throws {
     let f = try Self.small()
     var fallback = try FeatureFallback(
-      options: StrategyOptions(raw: ["cold_neighbours": "2"], for: EASEStrategy.description))
+      options: StrategyOptions(
+        raw: ["cold": "features", "cold_neighbours": "2"], for: EASEStrategy.description))
     fallback.learn(catalog: f.catalog, history: f.history)
     let ids = { (list: [(item: Int32, similarity: Double)]) in
       list.map { f.catalog[$0.item].id }
@@ -84,7 +86,7 @@ struct ColdDishFallbackTests {
     var coldWithNeighbours = 0
     for seed: UInt64 in 1...40 {
       let f = try ExplanationTests.randomFixture(seed)
-      let features = try learned(identifier, on: f)
+      let features = try learned(identifier, ["cold": "features"], on: f)
       let none = try learned(identifier, ["cold": "none"], on: f)
       var pick = RandomStream(seed: seed)
       let all = (0..<Int32(f.catalog.count)).map { $0 }
@@ -118,7 +120,7 @@ struct ColdDishFallbackTests {
     let x = Self.index(f, "x")
     for user in ["u1", "u3", "nobody"] {
       let own = scores(try learned(identifier, ["cold": "none"], on: f), f, user: user)
-      let strategy = try learned(identifier, on: f)
+      let strategy = try learned(identifier, ["cold": "features"], on: f)
       let cold = scores(strategy, f, user: user)
       #expect(cold[x].bitPattern == own[x].bitPattern, "\(identifier) \(user)")
       let e = try #require(explanations(strategy, f, user: user, candidates: [Int32(x)]).first)
@@ -133,7 +135,7 @@ struct ColdDishFallbackTests {
   func explanation(_ identifier: String) throws {
     let f = try Self.small()
     let n = Int32(Self.index(f, "n"))
-    let strategy = try learned(identifier, on: f)
+    let strategy = try learned(identifier, ["cold": "features"], on: f)
     let own = scores(try learned(identifier, ["cold": "none"], on: f), f, user: "u2")
     let e = try #require(explanations(strategy, f, user: "u2", candidates: [n]).first)
     #expect(e.formula == FeatureFallback.formula)

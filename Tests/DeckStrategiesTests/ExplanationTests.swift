@@ -28,7 +28,10 @@ struct ExplanationTests {
     "diversify": [["depth": "3", "base": "affinity"], ["lambda": "0.2", "base": "thompson"]],
     "plackett-luce": [["temperature": "1", "base": "itemknn"], ["base": "random"]],
     "als": [["factors": "5", "iterations": "3", "alpha_left": "0"]],
-    "ease": [["left": "negative", "lambda": "1"], ["left": "interaction", "lambda": "0.5"]],
+    "ease": [
+      ["left": "negative", "lambda": "1"], ["left": "interaction", "lambda": "0.5"],
+      ["cold": "features"], ["cold": "features", "left": "negative", "lambda": "1"],
+    ],
   ]
 
   /// Per strategy whose score is not only a sum of terms: pairs (a value recomputed from the
