@@ -31,6 +31,10 @@ import DeckCore
 /// to the score (the score adds them in float32, so to float32 rounding: about 1e-7 of the sum
 /// of their sizes), and the inputs `factors` and `folded_in` (1 for a diner folded in). A diner
 /// without a like: the input `likes`, the score.
+///
+/// A dish with no swipes at all (`cold=features`, the default) scores the similarity-weighted
+/// mean of the diner's scores of the `cold_neighbours` swiped dishes most like it by features
+/// (`FeatureFallback`, explained there); `cold=none` leaves it its score above.
 package final class ALSStrategy: BuiltinStrategy, ExplainingStrategy {
   package static let description = StrategyDescription(
     identifier: "als",
@@ -58,7 +62,7 @@ package final class ALSStrategy: BuiltinStrategy, ExplainingStrategy {
       OptionSpec(
         "cg_steps", .int, default: .int(3), range: 1...1_000,
         "conjugate-gradient steps per row and half iteration (warm-started)"),
-    ],
+    ] + FeatureFallback.options(default: .features),
     examples: [
       StrategyExample(
         "a diner without a like gets the dishes by their likes: oyakodon (2), tonkatsu (1)",
@@ -74,6 +78,13 @@ package final class ALSStrategy: BuiltinStrategy, ExplainingStrategy {
         events: exampleCoLikes,
         options: ["factors": "64", "regularization": "0.05"],
         expected: ["tonkatsu", "katsudon", "miso-soup", "zaru-soba"]),
+      StrategyExample(
+        "a new dish with no swipes, hire-katsu (fried, like tonkatsu), takes tonkatsu's score: "
+          + "above zaru-soba, which only diners unlike u1 like",
+        items: exampleCoLikeMenu + ["hire-katsu:fried"],
+        events: exampleCoLikes,
+        options: ["factors": "64", "regularization": "0.05"],
+        expected: ["tonkatsu", "hire-katsu", "katsudon", "miso-soup", "zaru-soba"]),
     ])
 
   private let factorCount: Int
@@ -87,6 +98,8 @@ package final class ALSStrategy: BuiltinStrategy, ExplainingStrategy {
 
   /// The learned model, nil before `learn`.
   private var model: Model?
+  /// The cold dishes' feature neighbours.
+  private var fallback: FeatureFallback
 
   struct Model: Sendable {
     /// Diner id -> row of `users`.
@@ -106,6 +119,7 @@ package final class ALSStrategy: BuiltinStrategy, ExplainingStrategy {
     alphaLeft = options.double("alpha_left")
     iterations = options.int("iterations")
     cgSteps = options.int("cg_steps")
+    fallback = try FeatureFallback(options: options)
   }
 
   package func prepare(seed: UInt64, jobs: Int) {
@@ -142,6 +156,7 @@ package final class ALSStrategy: BuiltinStrategy, ExplainingStrategy {
       rows: rows, users: users, items: items,
       itemGram: ALSSolver.gram(items, regularization: regularization, jobs: jobs),
       likes: history.itemRight)
+    fallback.learn(catalog: catalog, history: history)
   }
 
   package func score(_ context: inout ScoringContext) -> Scores {
@@ -150,38 +165,39 @@ package final class ALSStrategy: BuiltinStrategy, ExplainingStrategy {
     precondition(
       candidates.allSatisfy { Int($0) < model.items.rows },
       "als: score called with a candidate outside the learned catalog")
-    guard let user = diner(context, model) else {
-      return Scores(candidates.map { Double(model.likes[Int($0)]) })
-    }
-    return Scores(dots(user, candidates, model))
+    let own = scorer(diner(context, model), model)
+    var values = candidates.map(own)
+    fallback.apply(candidates, &values, own: own)
+    return Scores(values)
   }
 
   package func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation] {
     guard let model else { preconditionFailure("als: explain called before learn") }
-    let candidates = positions.map { context.candidates[$0] }
-    guard let user = diner(context, model) else {
-      return candidates.map {
-        let likes = Double(model.likes[Int($0)])
-        return ScoreExplanation(score: likes, inputs: [ScorePart("likes", likes)], formula: "likes")
-      }
-    }
-    let scores = dots(user, candidates, model)
-    let lanes = model.items.lanes
+    let user = diner(context, model)
+    let own = scorer(user, model)
     let folded = model.rows[context.user.id] == nil
-    return candidates.indices.map { k in
-      let row = Int(candidates[k]) * lanes
-      let terms = (0..<factorCount).map { f in
-        ScorePart(
-          "factor",
-          Double(user[f / 4][f % 4]) * Double(model.items.values[row + f / 4][f % 4]),
-          about: String(f + 1))
+    return positions.map { k in
+      let item = context.candidates[k]
+      return fallback.explain(item, own: own) {
+        guard let user else {
+          let likes = own(item)
+          return ScoreExplanation(
+            score: likes, inputs: [ScorePart("likes", likes)], formula: "likes")
+        }
+        let row = Int(item) * model.items.lanes
+        let terms = (0..<factorCount).map { f in
+          ScorePart(
+            "factor",
+            Double(user[f / 4][f % 4]) * Double(model.items.values[row + f / 4][f % 4]),
+            about: String(f + 1))
+        }
+        return ScoreExplanation(
+          score: own(item), terms: terms,
+          inputs: [
+            ScorePart("factors", Double(factorCount)), ScorePart("folded_in", folded ? 1 : 0),
+          ],
+          formula: ScoreExplanation.sumOfTerms)
       }
-      return ScoreExplanation(
-        score: scores[k], terms: terms,
-        inputs: [
-          ScorePart("factors", Double(factorCount)), ScorePart("folded_in", folded ? 1 : 0),
-        ],
-        formula: ScoreExplanation.sumOfTerms)
     }
   }
 
@@ -192,13 +208,18 @@ package final class ALSStrategy: BuiltinStrategy, ExplainingStrategy {
     return diner(context.user.id, history, model)
   }
 
-  /// x_u . y_i for each candidate i, in float32 (`ALSVector.dot`).
-  private func dots(_ user: [ALSGroup], _ candidates: [Int32], _ model: Model) -> [Double] {
+  /// The diner's score of any catalog dish, by the model alone: x_u . y_i in float32
+  /// (`ALSVector.dot`), or the dish's likes for a diner without factors.
+  private func scorer(_ user: [ALSGroup]?, _ model: Model) -> (Int32) -> Double {
+    guard let user else {
+      let likes = model.likes
+      return { Double(likes[Int($0)]) }
+    }
     let items = model.items
     let lanes = items.lanes
-    return user.withUnsafeBufferPointer { u in
-      items.values.withUnsafeBufferPointer { v in
-        candidates.map { i in
+    return { i in
+      user.withUnsafeBufferPointer { u in
+        items.values.withUnsafeBufferPointer { v in
           Double(ALSVector.dot(u.baseAddress!, v.baseAddress! + Int(i) * lanes, lanes))
         }
       }

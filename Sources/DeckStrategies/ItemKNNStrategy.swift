@@ -38,6 +38,10 @@ import DeckCore
 /// similarity to the candidate) and the term `popularity` (weight_popularity x popularity),
 /// which sum to the score; the inputs `reached` (query dishes that reach the candidate),
 /// `min_neighbours`, `neighbours`, `popularity` and `weight_popularity`.
+///
+/// A dish with no swipes at all (`cold=features`, the default) scores the similarity-weighted
+/// mean of the diner's scores of the `cold_neighbours` swiped dishes most like it by features
+/// (`FeatureFallback`, explained there); `cold=none` leaves it its score above.
 package final class ItemKNNStrategy: BuiltinStrategy, ExplainingStrategy {
   /// How left swipes enter the model.
   enum LeftSwipes: String, CaseIterable {
@@ -96,13 +100,14 @@ package final class ItemKNNStrategy: BuiltinStrategy, ExplainingStrategy {
         "popularity", .string, default: .string("likers"),
         "likers: diners who liked the dish / those who liked the most liked dish; pick_rate:"
           + " the popularity strategy's Beta(1, 1) pick rate"),
-    ],
+    ] + FeatureFallback.options(default: .features),
     examples: [
       StrategyExample(
-        "tonkatsu liked: katsudon (2 co-likers, 2 / sqrt(4 x 2) = 0.71) before miso soup (0.50)",
-        items: exampleCoLikeMenu,
+        "tonkatsu liked: katsudon (2 co-likers, 2 / sqrt(4 x 2) = 0.71) before miso soup (0.50); "
+          + "new oyakodon, a rice dish like katsudon, takes katsudon's 0.71",
+        items: exampleCoLikeMenu + ["oyakodon:rice"],
         events: exampleCoLikes,
-        expected: ["katsudon", "miso-soup", "tonkatsu", "zaru-soba"]),
+        expected: ["katsudon", "oyakodon", "miso-soup", "tonkatsu", "zaru-soba"]),
       StrategyExample(
         "passes link dishes too: two diners swiped on tonkatsu and liked katsudon (0.71)",
         items: passMenu,
@@ -153,6 +158,8 @@ package final class ItemKNNStrategy: BuiltinStrategy, ExplainingStrategy {
   private var popularity: [Double] = []
   /// The catalog's dish ids, to name neighbours in explanations.
   private var itemIDs: [String] = []
+  /// The cold dishes' feature neighbours.
+  private var fallback: FeatureFallback
 
   package init(options: StrategyOptions) throws(StrategyError) {
     neighbourCount = options.int("neighbours")
@@ -164,6 +171,7 @@ package final class ItemKNNStrategy: BuiltinStrategy, ExplainingStrategy {
     recentLikes = options.int("recent_likes")
     weightPopularity = options.double("weight_popularity")
     popularityTerm = try options.choice("popularity", PopularityTerm.self)
+    fallback = try FeatureFallback(options: options)
   }
 
   package func learn(catalog: Catalog, history: History) throws(StrategyError) {
@@ -243,6 +251,7 @@ package final class ItemKNNStrategy: BuiltinStrategy, ExplainingStrategy {
     neighbourStart = start
     neighbourItems = items
     neighbourSimilarity = similarity
+    fallback.learn(catalog: catalog, history: history)
   }
 
   /// Keeps the `k` most similar entries of `row` (ties by catalog order), most similar first.
@@ -277,44 +286,59 @@ package final class ItemKNNStrategy: BuiltinStrategy, ExplainingStrategy {
   package func score(_ context: inout ScoringContext) -> Scores {
     let candidates = context.candidates
     checkLearned(candidates)
-    let query = self.query(context.userHistory, before: context.date)
-    guard !query.isEmpty else {
-      return Scores(candidates.map { weightPopularity * popularity[Int($0)] })
-    }
+    let own = scorer(query(context.userHistory, before: context.date))
+    var values = candidates.map(own)
+    fallback.apply(candidates, &values, own: own)
+    return Scores(values)
+  }
+
+  /// The diner's score of any catalog dish, by the similarities alone: its neighbour sum over
+  /// the query plus the popularity term, or the term alone for an empty query.
+  private func scorer(_ query: [Int32]) -> (Int32) -> Double {
+    guard !query.isEmpty else { return { self.popularityTerm($0) } }
     let reach = self.reach(query, sources: false)
     var order: [Int] = []
-    return Scores(candidates.map { neighbourSum(Int($0), reach, &order) + popularityTerm($0) })
+    return { self.neighbourSum(Int($0), reach, &order) + self.popularityTerm($0) }
   }
 
   package func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation] {
     let candidates = context.candidates
     checkLearned(candidates)
     let query = self.query(context.userHistory, before: context.date)
+    let own = scorer(query)
     let reach = self.reach(query, sources: true)
     var order: [Int] = []
     return positions.map { k in
-      let i = Int(candidates[k])
-      var terms: [ScorePart] = []
-      var sum = 0.0
-      if !query.isEmpty {
-        sum = neighbourSum(i, reach, &order)
-        terms = order.map {
-          ScorePart("neighbour", reach.similarity[$0], about: itemIDs[Int(reach.source[$0])])
-        }
+      fallback.explain(candidates[k], own: own) {
+        explainOwn(Int(candidates[k]), query: query, reach: reach, order: &order)
       }
-      let term = popularityTerm(candidates[k])
-      return ScoreExplanation(
-        score: query.isEmpty ? term : sum + term,
-        terms: terms + [ScorePart("popularity", term)],
-        inputs: [
-          ScorePart("reached", Double(reach.count.isEmpty ? 0 : reach.count[i])),
-          ScorePart("min_neighbours", Double(minNeighbours)),
-          ScorePart("neighbours", Double(neighbourCount)),
-          ScorePart("popularity", popularity[i]),
-          ScorePart("weight_popularity", weightPopularity),
-        ],
-        formula: ScoreExplanation.sumOfTerms)
     }
+  }
+
+  /// The similarities' own explanation of catalog dish `i`.
+  private func explainOwn(_ i: Int, query: [Int32], reach: Reach, order: inout [Int])
+    -> ScoreExplanation
+  {
+    var terms: [ScorePart] = []
+    var sum = 0.0
+    if !query.isEmpty {
+      sum = neighbourSum(i, reach, &order)
+      terms = order.map {
+        ScorePart("neighbour", reach.similarity[$0], about: itemIDs[Int(reach.source[$0])])
+      }
+    }
+    let term = popularityTerm(Int32(i))
+    return ScoreExplanation(
+      score: query.isEmpty ? term : sum + term,
+      terms: terms + [ScorePart("popularity", term)],
+      inputs: [
+        ScorePart("reached", Double(reach.count.isEmpty ? 0 : reach.count[i])),
+        ScorePart("min_neighbours", Double(minNeighbours)),
+        ScorePart("neighbours", Double(neighbourCount)),
+        ScorePart("popularity", popularity[i]),
+        ScorePart("weight_popularity", weightPopularity),
+      ],
+      formula: ScoreExplanation.sumOfTerms)
   }
 
   private func checkLearned(_ candidates: [Int32]) {

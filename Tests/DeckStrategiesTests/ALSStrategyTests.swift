@@ -232,9 +232,12 @@ struct ALSStrategyTests {
         "u2 c right 2026-01-02", "u3 c right 2026-01-02", "u3 b right 2026-01-03",
         "u1 c left 2026-01-04",
       ])
-    let s = try learned("als", on: f)
+    let s = try learned("als", ["cold": "none"], on: f)
     #expect(scores(s, f, user: "u1") == [0, 1, 2])
     #expect(scores(s, f, user: "nobody") == [0, 1, 2])
+    // a has no swipes: by default it takes the mean of b's and c's likes (it shares x with both).
+    let cold = try learned("als", ["cold": "features"], on: f)
+    #expect(scores(cold, f, user: "u1") == [1.5, 1, 2])
   }
 
   /// 300 diners over 300 dishes: more than one block of rows on each side.

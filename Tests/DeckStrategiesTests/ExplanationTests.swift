@@ -28,7 +28,10 @@ struct ExplanationTests {
     "diversify": [["depth": "3", "base": "affinity"], ["lambda": "0.2", "base": "thompson"]],
     "plackett-luce": [["temperature": "1", "base": "itemknn"], ["base": "random"]],
     "als": [["factors": "5", "iterations": "3", "alpha_left": "0"]],
-    "ease": [["left": "negative", "lambda": "1"], ["left": "interaction", "lambda": "0.5"]],
+    "ease": [
+      ["left": "negative", "lambda": "1"], ["left": "interaction", "lambda": "0.5"],
+      ["cold": "features"], ["cold": "features", "left": "negative", "lambda": "1"],
+    ],
   ]
 
   /// Per strategy whose score is not only a sum of terms: pairs (a value recomputed from the
@@ -65,6 +68,7 @@ struct ExplanationTests {
     },
     "epsilon-greedy": placeFormula,
     "itemknn": { e in
+      guard e.formula != FeatureFallback.formula else { return coldParts(e) }
       let reached = e.inputValue("reached")
       let counted =
         reached >= e.inputValue("min_neighbours") ? min(reached, e.inputValue("neighbours")) : 0
@@ -94,9 +98,28 @@ struct ExplanationTests {
     "plackett-luce": { e in
       placeFormula(e) + [(e.inputValue("utility") + e.inputValue("gumbel"), e.inputValue("key"))]
     },
-    "als": { e in e.formula == "likes" ? [(e.inputValue("likes"), e.score)] : [] },
-    "ease": { e in e.formula == "likes" ? [(e.inputValue("likes"), e.score)] : [] },
+    "als": { e in e.formula == "likes" ? [(e.inputValue("likes"), e.score)] : coldParts(e) },
+    "ease": { e in e.formula == "likes" ? [(e.inputValue("likes"), e.score)] : coldParts(e) },
   ]
+
+  /// A dish with no swipes (`FeatureFallback`): Σ sim_j s_j / Σ sim_j from the inputs, in their
+  /// order (the score's), and each term sim_j s_j / Σ sim_j; nothing for another explanation.
+  @Sendable static func coldParts(_ e: ScoreExplanation) -> [(Double, Double)] {
+    guard e.formula == FeatureFallback.formula else { return [] }
+    let similarity = e.inputs.filter { $0.name == "similarity" }.map(\.value)
+    let score = e.inputs.filter { $0.name == "neighbour_score" }.map(\.value)
+    guard similarity.count == e.terms.count, score.count == e.terms.count else {
+      return [(.nan, e.score)]
+    }
+    var sum = 0.0
+    var weight = 0.0
+    for (s, x) in zip(similarity, score) {
+      sum += s * x
+      weight += s
+    }
+    return [(sum / weight, e.score)]
+      + e.terms.indices.map { k in (similarity[k] * score[k] / weight, e.terms[k].value) }
+  }
 
   /// A score along an order: candidates + 1 - place.
   @Sendable static func placeFormula(_ e: ScoreExplanation) -> [(Double, Double)] {
@@ -224,7 +247,7 @@ struct ExplanationTests {
   func check(_ identifier: String, _ e: ScoreExplanation, label: String) throws {
     #expect(!e.formula.isEmpty)
     #expect((e.terms + e.inputs).allSatisfy { $0.value.isFinite }, "\(label): \(e)")
-    if e.formula == ScoreExplanation.sumOfTerms {
+    if e.formula == ScoreExplanation.sumOfTerms || e.formula == FeatureFallback.formula {
       let size = e.terms.reduce(0) { $0 + abs($1.value) }
       // ALS adds its factor terms in float32: to its rounding, (k + 4) 2^-24 of their size.
       let tolerance = identifier == "als" ? Double(e.terms.count + 4) * 0x1p-24 : 1e-9

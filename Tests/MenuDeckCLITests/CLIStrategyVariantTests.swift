@@ -144,7 +144,7 @@ import Testing
         "menudeck: error: strategy 'itemknn' has no option 'neigbours' (did you mean"
           + " 'neighbours'?); valid options: neighbours, saved_neighbours, min_similarity,"
           + " min_neighbours, left_swipes, recent_days, recent_likes, weight_popularity,"
-          + " popularity\n"), "\(r.stderr)")
+          + " popularity, cold, cold_neighbours\n"), "\(r.stderr)")
   }
 
   @Test func outOfRangeValueSaysTheRange() {
