@@ -41,14 +41,14 @@ package struct FeatureFallback: Sendable {
 
   /// The options the three strategies share, `cold` defaulting to `mode` (the strategy's: the
   /// one its ranking on real data favours, docs/strategies.md).
-  static func options(default mode: Mode) -> [OptionSpec] {
+  static func options(default mode: Mode, neighbours: Int = 10) -> [OptionSpec] {
     [
       OptionSpec(
         "cold", .string, default: .string(mode.rawValue),
         "a dish with no swipes: features (the similarity-weighted mean of the diner's scores of "
           + "the warm dishes most like it by features) or none (the model's own score)"),
       OptionSpec(
-        "cold_neighbours", .int, default: .int(10), range: 1...1_000,
+        "cold_neighbours", .int, default: .int(neighbours), range: 1...1_000,
         "warm dishes most like a dish with no swipes (by features) whose scores it takes"),
     ]
   }

@@ -100,7 +100,7 @@ package final class ItemKNNStrategy: BuiltinStrategy, ExplainingStrategy {
         "popularity", .string, default: .string("likers"),
         "likers: diners who liked the dish / those who liked the most liked dish; pick_rate:"
           + " the popularity strategy's Beta(1, 1) pick rate"),
-    ] + FeatureFallback.options(default: .features),
+    ] + FeatureFallback.options(default: .features, neighbours: 100),
     examples: [
       StrategyExample(
         "tonkatsu liked: katsudon (2 co-likers, 2 / sqrt(4 x 2) = 0.71) before miso soup (0.50); "
