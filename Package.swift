@@ -6,7 +6,11 @@ import PackageDescription
 // DeckBase: the floor of shared plumbing (the C library imported once for every module above,
 //   system calls, files, locks, signals, errno text, the JSON parser and writer, number and
 //   text layout, source locations, did-you-mean suggestions). Depends on nothing.
-// DeckCore: the pure model and deck rules. Depends on nothing: no file or process I/O.
+// DeckIntrinsics (C): CPU instructions Swift has no intrinsics for (the SHA extensions), each
+//   behind a CPUID check (no I/O). Depends on nothing.
+// DeckCore: the pure model and deck rules. No file or process I/O.
+// DeckCore -> DeckIntrinsics: the SHA extensions' instructions for SHA-256 (C: Swift has no
+//   intrinsics for them); the portable Swift code runs where the CPU lacks them.
 // DeckStrategies -> DeckCore: strategies score the model's catalog, history and diners.
 // DeckStrategies -> DeckBase: did-you-mean suggestions in its option and strategy errors.
 // DeckPlugins -> DeckStrategies: a plugin is one more RankingStrategy, with options and errors
@@ -74,7 +78,8 @@ let package = Package(
   ],
   targets: [
     .target(name: "DeckBase"),
-    .target(name: "DeckCore"),
+    .target(name: "DeckIntrinsics"),
+    .target(name: "DeckCore", dependencies: ["DeckIntrinsics"]),
     .target(name: "DeckStrategies", dependencies: ["DeckBase", "DeckCore"]),
     .target(name: "DeckPlugins", dependencies: ["DeckBase", "DeckCore", "DeckStrategies"]),
     .target(name: "DeckIO", dependencies: ["DeckBase", "DeckCore"]),

@@ -1,4 +1,8 @@
-/// SHA-256 (FIPS 180-4), incremental, in pure Swift: content hashes for run headers.
+internal import DeckIntrinsics
+
+/// SHA-256 (FIPS 180-4), incremental: content hashes for run headers. Whole blocks go through
+/// the CPU's SHA extensions where it has them (DeckIntrinsics, decided once per process), else
+/// through the portable Swift compression; both give the same digests.
 ///
 /// ```swift
 /// var h = SHA256()
@@ -23,8 +27,31 @@ public struct SHA256: Sendable {
   private var pending: [UInt8] = []
   /// Total message length in bytes.
   private var length: UInt64 = 0
+  /// The compression whole blocks go through.
+  package let implementation: Implementation
+
+  /// The two compressions of whole blocks: the same digests, at different speeds.
+  package enum Implementation: Sendable, Equatable {
+    /// Swift, on any CPU.
+    case portable
+    /// The x86 SHA extensions (with SSSE3 and SSE4.1), through DeckIntrinsics.
+    case hardware
+  }
+
+  /// Whether this CPU has the SHA extensions (checked once, with CPUID: no I/O).
+  package static let hardwareAvailable = deck_sha256_hardware() != 0
+
+  /// The compression `init()` uses: the hardware one where the CPU has it.
+  package static let preferred: Implementation = hardwareAvailable ? .hardware : .portable
 
   public init() {
+    self.init(implementation: SHA256.preferred)
+  }
+
+  /// A hasher on a given compression (for tests and benchmarks); `.hardware` falls back to
+  /// `.portable` when the CPU lacks the SHA extensions.
+  package init(implementation: Implementation) {
+    self.implementation = SHA256.hardwareAvailable ? implementation : .portable
     pending.reserveCapacity(SHA256.blockCount)
   }
 
@@ -127,6 +154,28 @@ public struct SHA256: Sendable {
   /// Processes whole 64-byte blocks.
   private mutating func compress(_ data: UnsafeRawBufferPointer) {
     precondition(data.count % SHA256.blockCount == 0)
+    guard let base = data.baseAddress, !data.isEmpty else { return }
+    switch implementation {
+    case .portable: compressPortable(data)
+    case .hardware: compressHardware(base.assumingMemoryBound(to: UInt8.self), data.count)
+    }
+  }
+
+  /// Whole blocks through the SHA extensions: the state goes to C as eight UInt32s in order.
+  private mutating func compressHardware(_ blocks: UnsafePointer<UInt8>, _ count: Int) {
+    var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+      h0, h1, h2, h3, h4, h5, h6, h7
+    )
+    withUnsafeMutableBytes(of: &state) { raw in
+      deck_sha256_blocks(
+        raw.baseAddress!.assumingMemoryBound(to: UInt32.self), blocks,
+        count / SHA256.blockCount)
+    }
+    (h0, h1, h2, h3, h4, h5, h6, h7) = state
+  }
+
+  /// Whole blocks in Swift.
+  private mutating func compressPortable(_ data: UnsafeRawBufferPointer) {
     var a0 = h0
     var b0 = h1
     var c0 = h2
