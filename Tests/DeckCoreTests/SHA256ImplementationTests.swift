@@ -9,6 +9,7 @@ struct SHA256ImplementationTests {
   static let noHardware: Comment =
     "this CPU lacks the SHA extensions (or SSSE3, SSE4.1): only the portable SHA-256 runs here"
 
+  /// FIPS 180 test vectors (message, digest); SHA256Tests checks the public API on them.
   static let vectors: [(String, String)] = [
     ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
     ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),

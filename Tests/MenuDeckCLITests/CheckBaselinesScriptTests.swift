@@ -10,6 +10,23 @@ enum SelfTestPython {
       .map { "\($0)/python3" }
       .first { FileManager.default.isExecutableFile(atPath: $0) }
   }()
+
+  /// Runs a script of Scripts/ from the repository's root: its exit status and its output
+  /// (standard output and error together).
+  static func run(_ script: String, _ arguments: [String]) throws -> (status: Int32, output: String)
+  {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try #require(path))
+    process.arguments = [CLITest.repoRoot + "/Scripts/" + script] + arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: CLITest.repoRoot)
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, output)
+  }
 }
 
 /// The pure parts of Scripts/check-baselines.py (its nDCG, the seeded hold-out and temporal
@@ -19,17 +36,8 @@ enum SelfTestPython {
 @Suite(.enabled(if: SelfTestPython.path != nil, "python3 is not on the PATH"))
 struct CheckBaselinesScriptTests {
   @Test func selfTestPasses() throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(SelfTestPython.path))
-    process.arguments = [CLITest.repoRoot + "/Scripts/check-baselines.py", "--self-test"]
-    process.currentDirectoryURL = URL(fileURLWithPath: CLITest.repoRoot)
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "\(output)")
+    let (status, output) = try SelfTestPython.run("check-baselines.py", ["--self-test"])
+    #expect(status == 0, "\(output)")
     #expect(output.hasSuffix("self-test: PASS\n"), "\(output)")
     #expect(!output.contains("FAIL"), "\(output)")
     // Every check ran: one line each.

@@ -13,21 +13,14 @@ struct ColdStartScriptTests {
     let out = FileManager.default.temporaryDirectory
       .appendingPathComponent("menudeck-cold-start-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: out) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(SelfTestPython.path))
-    process.arguments = [
-      CLITest.repoRoot + "/Scripts/cold-start.py", "--menudeck", try #require(MenudeckBinary.path),
-      "--users", "30", "--days", "6", "--every", "1", "--jobs", "1", "--seeds", "1,2",
-      "--strategy", "thompson", "--strategy", "lints:samples=1", "--out", out.path,
-    ]
-    process.currentDirectoryURL = URL(fileURLWithPath: CLITest.repoRoot)
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "\(output)")
+    let (status, output) = try SelfTestPython.run(
+      "cold-start.py",
+      [
+        "--menudeck", try #require(MenudeckBinary.path), "--users", "30", "--days", "6",
+        "--every", "1", "--jobs", "1", "--seeds", "1,2", "--strategy", "thompson",
+        "--strategy", "lints:samples=1", "--out", out.path,
+      ])
+    #expect(status == 0, "\(output)")
     #expect(output.contains("\nseed 1\n") && output.contains("\nseed 2\n"), "\(output)")
     #expect(output.contains("over 2 seeds: paired difference from thompson"), "\(output)")
     var differences: [Double] = []

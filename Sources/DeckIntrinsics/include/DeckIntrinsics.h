@@ -4,6 +4,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/// SHA-256's 64 round constants K (FIPS 180-4, 4.2.2): the first 32 bits of the fractional
+/// parts of the cube roots of the first 64 primes. One table for the hardware compression and
+/// DeckCore's portable Swift one.
+extern const uint32_t deck_sha256_k[64];
+
 /// 1 when this CPU has the SHA extensions and the SSSE3 and SSE4.1 instructions that
 /// `deck_sha256_blocks` uses (x86_64 only), else 0.
 int deck_sha256_hardware(void);
