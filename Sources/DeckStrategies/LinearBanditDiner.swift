@@ -28,7 +28,6 @@ extension LinearBanditModel {
   /// A diner's part ready to score with: the weights by dish feature and the Cholesky factor of
   /// A_u over the support.
   struct DinerView {
-    var id: String
     var support: [Int32]
     /// Position in `support` by dish feature, -1 outside it.
     var position: [Int32]
@@ -82,7 +81,7 @@ extension LinearBanditModel {
     ).gram
     let factor = Dense.cholesky(gram, support.count) ?? []
     return DinerView(
-      id: id, support: support, position: position, phi: part?.phi ?? [], factor: factor)
+      support: support, position: position, phi: part?.phi ?? [], factor: factor)
   }
 
   /// The diner part's mean, its terms (dish feature, weight) and its variance for one dish.
@@ -137,9 +136,10 @@ extension LinearBanditModel {
     for diner in stats.diners {
       let support = Self.support(diner.records, encoding: encoding)
       for (k, f) in support.enumerated() { position[Int(f)] = Int32(k) }
-      var (gram, right) = Self.dinerGram(
+      let system = Self.dinerGram(
         support: support, position: position, records: diner.records, encoding: encoding,
         lambda: lambda)
+      var right = system.right
       let x = stats.groups[diner.group].x
       for record in diner.records {
         let mean = Self.hybridMean(
@@ -151,8 +151,7 @@ extension LinearBanditModel {
       }
       for f in support { position[Int(f)] = -1 }
       // lambda I + a Gram matrix is positive definite; a factor can only fail on overflow.
-      guard let factor = Dense.cholesky(gram, support.count) else { continue }
-      gram = []
+      guard let factor = Dense.cholesky(system.gram, support.count) else { continue }
       diners[diner.key] = DinerPart(
         support: support, phi: Dense.solve(factor: factor, right, support.count))
     }

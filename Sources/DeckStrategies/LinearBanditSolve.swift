@@ -108,19 +108,11 @@ enum Dense {
   /// lower triangle is read), a = L L^T; nil when a pivot is not positive.
   static func cholesky(_ a: [Double], _ n: Int) -> [Double]? {
     var l = [Double](repeating: 0, count: n * n)
-    for i in 0..<n {
-      for j in 0...i {
-        var sum = a[i * n + j]
-        for p in 0..<j { sum -= l[i * n + p] * l[j * n + p] }
-        if i == j {
-          guard sum > 0, sum.isFinite else { return nil }
-          l[i * n + i] = sum.squareRoot()
-        } else {
-          l[i * n + j] = sum / l[j * n + j]
-        }
-      }
+    var a = a
+    let factored = a.withUnsafeMutableBufferPointer {
+      SymmetricMatrix.cholesky($0, n: n, at: 0, count: n, into: &l)
     }
-    return l
+    return factored ? l : nil
   }
 
   /// A^-1 (full) from the Cholesky factor of A, column by column.

@@ -137,8 +137,9 @@ package struct SymmetricMatrix: Sendable, Equatable {
   }
 
   /// The Cholesky factor of the diagonal block at (k0, k0) of size `count`, read from the lower
-  /// triangle of `a`; false when the block is not positive definite.
-  private static func cholesky(
+  /// triangle of `a` (not written); false when the block is not positive definite. The one
+  /// Cholesky of the module (`Dense.cholesky` is the whole-matrix case).
+  static func cholesky(
     _ a: UnsafeMutableBufferPointer<Double>, n: Int, at k0: Int, count kb: Int,
     into l: inout [Double]
   ) -> Bool {
