@@ -277,13 +277,17 @@ public struct ByteIndex: @unchecked Sendable {
   }
 
   /// Owns the memory; the index's pointers below point into it.
+  /// Its fields are read and written only by the `ByteIndex` that holds it uniquely (a shared
+  /// one is copied before an insert), so they go without the run-time exclusivity checks a class
+  /// property gets: a dozen such checks were half the cost of an insert (100,000 diner ids read
+  /// from a users file).
   @usableFromInline final class Storage {
-    @usableFromInline var slots: UnsafeMutablePointer<Int32>
-    @usableFromInline var slotCount: Int
-    @usableFromInline var entries: UnsafeMutablePointer<Entry>
-    @usableFromInline var entryCapacity: Int
-    @usableFromInline var arena: UnsafeMutablePointer<UInt8>
-    @usableFromInline var arenaCapacity: Int
+    @exclusivity(unchecked) @usableFromInline var slots: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) @usableFromInline var slotCount: Int
+    @exclusivity(unchecked) @usableFromInline var entries: UnsafeMutablePointer<Entry>
+    @exclusivity(unchecked) @usableFromInline var entryCapacity: Int
+    @exclusivity(unchecked) @usableFromInline var arena: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) @usableFromInline var arenaCapacity: Int
 
     init(slotCount: Int, entryCapacity: Int, arenaCapacity: Int) {
       self.slotCount = slotCount

@@ -70,23 +70,54 @@ public struct UserHistory: Sendable, Hashable {
 /// The diners of a history, each under the UTF-8 bytes of its id (see `IDKey`): two ids that
 /// differ in their bytes are two diners, even when Swift's `String` equality calls them equal
 /// (precomposed and decomposed "café").
+///
+/// The ids are DeckCore's byte-string table (`ByteIndex`), a diner's history at its id's index:
+/// a history built from a log takes the table its builder interned the ids in, so that 100,000
+/// diners are hashed once per run, not again into a dictionary of strings.
 public struct UserHistories: Sendable, Equatable {
-  package var byID: [IDKey: UserHistory]
+  /// The ids; diner `k`'s history is `histories[k]`.
+  private let index: ByteIndex
+  private let histories: [UserHistory]
 
-  package init(_ byID: [IDKey: UserHistory] = [:]) {
-    self.byID = byID
+  /// No diner.
+  package init() {
+    index = ByteIndex()
+    histories = []
+  }
+
+  /// `histories`, the diner of id index `k` at `k` (`index` holds their ids in that order).
+  package init(index: ByteIndex, histories: [UserHistory]) {
+    precondition(index.count == histories.count, "an id for every diner")
+    self.index = index
+    self.histories = histories
+  }
+
+  /// `histories` under their ids; nil when two have the same id (its bytes).
+  package init?(unique histories: [UserHistory]) {
+    var index = ByteIndex(
+      capacity: histories.count, bytes: histories.reduce(0) { $0 + $1.id.utf8.count })
+    for h in histories where !index.insert(h.id).inserted { return nil }
+    self.init(index: index, histories: histories)
   }
 
   /// The history of the diner whose id has exactly these bytes, nil when there is none.
-  public subscript(id: String) -> UserHistory? { byID[IDKey(id)] }
+  public subscript(id: String) -> UserHistory? { index.find(id).map { histories[Int($0)] } }
 
   /// Number of diners.
-  public var count: Int { byID.count }
+  public var count: Int { histories.count }
 
-  public var isEmpty: Bool { byID.isEmpty }
+  public var isEmpty: Bool { histories.isEmpty }
 
   /// Every diner's history, in no particular order (`History.userIDs` is the byte order).
-  public var values: some Collection<UserHistory> { byID.values }
+  public var values: some Collection<UserHistory> { histories }
+
+  /// The diners' ids in byte order (`IDKey`'s).
+  package var sortedIDs: [String] { index.indicesInKeyOrder().map { histories[Int($0)].id } }
+
+  /// The same diners with the same histories, whatever their order.
+  public static func == (a: UserHistories, b: UserHistories) -> Bool {
+    a.count == b.count && a.histories.allSatisfy { b[$0.id] == $0 }
+  }
 }
 
 /// Aggregated swipe history: everything strategies and deck rules need, independent of the order
@@ -145,9 +176,7 @@ public struct History: Sendable {
   public func shown(_ item: Int32) -> Int32 { itemRight[Int(item)] &+ itemLeft[Int(item)] }
 
   /// User ids in byte order (stable across runs and platforms).
-  public var userIDs: [String] {
-    users.byID.keys.sorted().map(\.string)
-  }
+  public var userIDs: [String] { users.sortedIDs }
 }
 
 extension History {
@@ -162,7 +191,7 @@ extension History {
     var itemLeft = first.itemLeft
     var positionShown = first.positionShown
     var positionRight = first.positionRight
-    var users = first.users.byID
+    var users = Array(first.users.values)
     var right = first.right
     var left = first.left
     func add(_ a: inout [Int32], _ b: [Int32]) -> Bool {
@@ -180,14 +209,14 @@ extension History {
         add(&itemLeft, part.itemLeft), add(&positionShown, part.positionShown),
         add(&positionRight, part.positionRight)
       else { return nil }
-      for (id, user) in part.users.byID {
-        guard users.updateValue(user, forKey: id) == nil else { return nil }
-      }
+      users += part.users.values
       right += part.right
       left += part.left
     }
+    // A diner in two parts makes the ids clash.
+    guard let users = UserHistories(unique: users) else { return nil }
     return History(
-      itemRight: itemRight, itemLeft: itemLeft, users: UserHistories(users),
+      itemRight: itemRight, itemLeft: itemLeft, users: users,
       positionShown: positionShown, positionRight: positionRight, right: right, left: left)
   }
 }

@@ -13,8 +13,8 @@ public struct HistoryBuilder: Sendable {
   /// `cutoff` as a day number; past every `Int32` day when there is none.
   @usableFromInline let cutoffDay: Int64
   @usableFromInline var storage: HistoryStorage
-  private var userSlots: [IDKey: Int32] = [:]
-  private var userNames: [String] = []
+  /// The diners' ids, a diner's slot its index here (the history's table of ids, `UserHistories`).
+  private var users = ByteIndex()
 
   public init(itemCount: Int, cutoff: DeckDate? = nil) {
     precondition(itemCount >= 0 && itemCount < Int(Int32.max / 4), "item count out of range")
@@ -28,7 +28,7 @@ public struct HistoryBuilder: Sendable {
   public var skippedFuture: Int { storage.state.pointee.skippedFuture }
 
   /// Number of distinct users so far.
-  public var userCount: Int { userNames.count }
+  public var userCount: Int { users.count }
 
   /// Number of distinct (user, item) pairs so far.
   public var pairCount: Int { storage.state.pointee.pairCount }
@@ -37,14 +37,17 @@ public struct HistoryBuilder: Sendable {
   /// Ids are told apart by their UTF-8 bytes (`IDKey`): precomposed and decomposed "café" are two
   /// diners.
   public mutating func userSlot(_ id: String) -> Int32 {
-    let key = IDKey(id)
-    if let s = userSlots[key] { return s }
-    let s = Int32(userNames.count)
-    userSlots[key] = s
-    userNames.append(id)
-    makeUnique()
-    storage.state.pointee.addUser()
-    return s
+    ByteIndex.withBytes(id) { userSlot(bytes: $0) }
+  }
+
+  /// The dense slot of the user id with these UTF-8 bytes, created on first use.
+  package mutating func userSlot(bytes id: UnsafeBufferPointer<UInt8>) -> Int32 {
+    let (slot, inserted) = users.insert(id)
+    if inserted {
+      makeUnique()
+      storage.state.pointee.addUser()
+    }
+    return slot
   }
 
   @inlinable @inline(__always)
@@ -118,7 +121,7 @@ public struct HistoryBuilder: Sendable {
   /// - Throws: `DeckCoreError.outOfMemory` when the system refused memory for it, here or in an
   ///   earlier `add` (which then added nothing more).
   public func build() throws(DeckCoreError) -> History {
-    try storage.state.pointee.build(userNames: userNames)
+    try storage.state.pointee.build(users: users)
   }
 }
 

@@ -30,16 +30,17 @@ extension HistoryState {
     return r
   }
 
-  func build(userNames: [String]) throws(DeckCoreError) -> History {
-    precondition(userNames.count == userCount)
+  /// The history, diner `u` the one of id index `u` in `users`.
+  func build(users ids: ByteIndex) throws(DeckCoreError) -> History {
+    precondition(ids.count == userCount)
     func refused(_ bytes: Int) -> DeckCoreError {
       .outOfMemory(
         what: "the history of \(userCount) diner\(userCount == 1 ? "" : "s") and \(pairCount) "
           + "(diner, dish) pairs", bytes: bytes)
     }
     if refusedBytes != 0 { throw refused(refusedBytes) }
-    var byUser: [IDKey: UserHistory] = [:]
-    byUser.reserveCapacity(userCount)
+    var histories: [UserHistory] = []
+    histories.reserveCapacity(userCount)
     // Per user with a table, the records in item order: from a bitmap over the catalog when that
     // is small next to the user's records, else by sorting (item, slot) keys. An array is in item
     // order already.
@@ -71,16 +72,19 @@ extension HistoryState {
         : tableRecords(
           user: u, into: out, bits: bits, words: words, slotOf: slotOf, keys: &keys)
       precondition(k == count, "pair counts disagree")
-      byUser[IDKey(userNames[u])] = UserHistory(
-        id: userNames[u], records: UserItemRecords(storage: storage, offset: next, count: k),
-        right: user.swipes[0], left: user.swipes[1])
+      histories.append(
+        UserHistory(
+          id: ids.string(Int32(u)),
+          records: UserItemRecords(storage: storage, offset: next, count: k),
+          right: user.swipes[0], left: user.swipes[1]))
       next += k
     }
     // Right and left swipes per item; swipes and right swipes per position up to the highest.
     let (itemRight, itemLeft) = Self.unzipped(itemCounts, count: itemCount)
     let (positionShown, positionRight) = Self.unzipped(positions, count: topPosition)
     return History(
-      itemRight: itemRight, itemLeft: itemLeft, users: UserHistories(byUser),
+      itemRight: itemRight, itemLeft: itemLeft,
+      users: UserHistories(index: ids, histories: histories),
       positionShown: positionShown, positionRight: positionRight, right: swipes[0],
       left: swipes[1])
   }

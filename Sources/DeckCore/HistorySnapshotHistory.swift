@@ -132,14 +132,16 @@ extension HistorySnapshot {
       left += Int(userLeft)
       kept.append((user.id, start, next - start, Int32(userRight), Int32(userLeft)))
     }
-    var histories: [IDKey: UserHistory] = [:]
-    histories.reserveCapacity(kept.count)
-    for k in kept {
-      histories[IDKey(k.id)] = UserHistory(
+    let histories = kept.map { k in
+      UserHistory(
         id: k.id, records: UserItemRecords(storage: storage, offset: k.start, count: k.count),
         right: k.right, left: k.left)
     }
-    return (UserHistories(histories), right, left)
+    // A snapshot's diners are distinct by their bytes (it was built by one builder).
+    guard let users = UserHistories(unique: histories) else {
+      throw .invalidSnapshot("a diner id is in the snapshot twice")
+    }
+    return (users, right, left)
   }
 }
 

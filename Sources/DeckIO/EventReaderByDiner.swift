@@ -56,6 +56,10 @@ package struct DinerBuckets: EventSink, @unchecked Sendable {
     }
   }
 
+  /// The buckets per worker when a history is read by diner: 32 buckets of 2 workers hold some
+  /// 1,500 of 100,000 diners each, whose tables fit in a core's cache while they are added up.
+  package static let bucketsPerWorker = 32
+
   /// The catalog's dishes, made once and shared by the parts.
   package struct Items: @unchecked Sendable {
     let index: ItemIndex
@@ -139,20 +143,25 @@ extension EventReader {
     package var skippedFuture: Int
   }
 
-  /// The history of `parts` (each a part of a log, or a log, parsed into `DinerBuckets` of
-  /// `buckets` buckets), aggregated one bucket per thread; nil when the buckets' histories
-  /// cannot be put together (see above) and the logs must be read the one way.
+  /// The history of `parts` (each a part of a log, or a log, parsed into `DinerBuckets` of as
+  /// many buckets), aggregated on `jobs` threads, each a run of buckets one after the other;
+  /// nil when the buckets' histories cannot be put together (see above) and the logs must be
+  /// read the one way.
   package static func history(
-    of parts: [DinerBuckets], catalog: Catalog, cutoff: DeckDate?
+    of parts: [DinerBuckets], catalog: Catalog, cutoff: DeckDate?, jobs: Int
   ) throws(DeckCoreError) -> HistoryRead? {
     guard let count = parts.first?.buckets.count, parts.allSatisfy({ $0.fits }) else {
       return nil
     }
     let shared = SharedParts(parts: parts)
-    let built = Parallel.map(count: count, jobs: count) { b in
+    let workers = max(1, min(jobs, count))
+    let built = Parallel.map(count: workers, jobs: workers) { w in
       Result { () throws(DeckCoreError) -> (History, Int) in
         var ingest = HistoryIngest(catalog: catalog, cutoff: cutoff)
-        for part in shared.parts { part.buckets[b].feed(into: &ingest) }
+        // A bucket's diners are interned together, so that their tables lie side by side.
+        for b in (w * count / workers)..<((w + 1) * count / workers) {
+          for part in shared.parts { part.buckets[b].feed(into: &ingest) }
+        }
         ingest.finish()
         let builder = ingest.builder
         return (try builder.build(), builder.skippedFuture)

@@ -115,7 +115,7 @@ package struct HistoryIngest: EventSink {
     if inserted {
       // The builder keys diners by their bytes too (`IDKey`), so a new id here is a new diner
       // there: a fresh builder's slots are this table's indices.
-      let slot = aggregated.userSlot(String(decoding: user, as: UTF8.self))
+      let slot = aggregated.userSlot(bytes: user)
       precondition(!sameSlots || slot == index, "the builder and the table disagree on an id")
       if !sameSlots { userSlots.append(slot) }
     }

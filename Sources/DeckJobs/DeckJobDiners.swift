@@ -26,8 +26,12 @@ extension DeckJob {
     _ io: JobIO
   ) throws -> (diners: [UserProfile], listed: RunInput?) {
     // DeckCore's byte-string table, not String's per-process hashing: 100,000 diners are
-    // hashed twice here on every run.
-    let profiles = IDMap(users.map { ($0.id, $0) })
+    // hashed twice here on every run. For `--user` only the profiles of the ids asked for are
+    // kept: one look-up per profile in a table of a few ids.
+    var wanted: IDSet?
+    if case .ids(let requested) = choice { wanted = IDSet(requested) }
+    let kept = wanted.map { set in users.filter { set.contains($0.id) } } ?? users
+    let profiles = IDMap(kept.map { ($0.id, $0) })
     var ids: [String]
     var listed: RunInput?
     switch choice {
@@ -48,12 +52,9 @@ extension DeckJob {
     case .everyone:
       var set = IDSet()
       ids = []
-      ids.reserveCapacity(users.count + history.users.byID.count)
+      ids.reserveCapacity(users.count + history.users.count)
       for u in users where set.insert(u.id) { ids.append(u.id) }
-      for key in history.users.byID.keys {
-        let id = key.string
-        if set.insert(id) { ids.append(id) }
-      }
+      for user in history.users.values where set.insert(user.id) { ids.append(user.id) }
     }
     if let shard {
       ids = ids.filter { shard.contains($0) }

@@ -81,13 +81,15 @@ package struct HistoryFreshness: Error, Equatable, CustomStringConvertible {
 
   /// The last day of any swipe in `history` (nil when it has none).
   package static func lastDay(_ history: History) -> DeckDate? {
-    var last: Int32?
+    // The packed days (`History.never` for none) over each diner's records in place: a branch-free
+    // maximum, a few milliseconds for millions of records.
+    var last = History.never
     for user in history.users.values {
-      for record in user.records {
-        if let day = record.lastShownDay, day > (last ?? .min) { last = day }
+      _ = user.records.withContiguousStorageIfAvailable { records in
+        for r in records { last = max(last, r.lastShown) }
       }
     }
-    return last.map { DeckDate(daysSinceEpoch: $0) }
+    return last == History.never ? nil : DeckDate(daysSinceEpoch: last)
   }
 
   /// The history files as a message names them: all of them, or the first three and a count.

@@ -361,14 +361,18 @@ package enum Inputs {
     onReject handler: ((EventReject) throws(DeckIOError) -> Void)?, extra: [SwipeEvent],
     jobs: Int
   ) throws -> (History, EventReadStats, Int) {
+    // Buckets of a few thousand diners each (for 100,000), so that a worker aggregates one
+    // bucket's diners at a time within its cache; each worker takes a run of buckets.
+    let buckets = jobs * DinerBuckets.bucketsPerWorker
     var (parts, stats) = try readByDiner(
-      settings.historyPaths, settings, io, catalog: catalog, jobs: jobs, onReject: handler)
+      settings.historyPaths, settings, io, catalog: catalog, jobs: jobs, buckets: buckets,
+      onReject: handler)
     if !extra.isEmpty {
-      var sink = DinerBuckets(items: DinerBuckets.Items(catalog: catalog), buckets: jobs)
+      var sink = DinerBuckets(items: DinerBuckets.Items(catalog: catalog), buckets: buckets)
       feed(extra, into: &sink)
       parts.append(sink)
     }
-    if let read = try EventReader.history(of: parts, catalog: catalog, cutoff: cutoff) {
+    if let read = try EventReader.history(of: parts, catalog: catalog, cutoff: cutoff, jobs: jobs) {
       return (read.history, stats, read.skippedFuture)
     }
     var ingest = HistoryIngest(catalog: catalog, cutoff: cutoff)
@@ -381,8 +385,10 @@ package enum Inputs {
   /// named as the user named the logs.
   package static func readByDiner(
     _ paths: [String], _ settings: RunSettings, _ io: JobIO, catalog: Catalog, jobs: Int,
-    keepsTimes: Bool = false, onReject handler: ((EventReject) throws(DeckIOError) -> Void)?
+    buckets: Int? = nil, keepsTimes: Bool = false,
+    onReject handler: ((EventReject) throws(DeckIOError) -> Void)?
   ) throws -> ([DinerBuckets], EventReadStats) {
+    let buckets = buckets ?? jobs
     var parts: [DinerBuckets] = []
     var stats = EventReadStats()
     let items = DinerBuckets.Items(catalog: catalog)
@@ -390,12 +396,12 @@ package enum Inputs {
       if canReadInParts(path, io) {
         let read = try readLogInParts(
           path, settings, io, jobs: jobs, onReject: handler,
-          sink: { DinerBuckets(items: items, buckets: jobs, keepsTimes: keepsTimes) },
+          sink: { DinerBuckets(items: items, buckets: buckets, keepsTimes: keepsTimes) },
           finish: { $0 })
         parts += read.results
         stats.merge(read.stats, displayName: path)
       } else {
-        var sink = DinerBuckets(items: items, buckets: jobs, keepsTimes: keepsTimes)
+        var sink = DinerBuckets(items: items, buckets: buckets, keepsTimes: keepsTimes)
         let one = try readLogs([path], settings, io, into: &sink, onReject: handler)
         parts.append(sink)
         stats.merge(one, displayName: path == "-" ? "<stdin>" : path)

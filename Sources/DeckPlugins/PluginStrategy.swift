@@ -171,7 +171,7 @@ package final class PluginStrategy: RankingStrategy {
     var users: [(String, UserHistory)] = []
     var full = true
     if learnUsers {
-      if let previous = learned, previous.byID.keys.allSatisfy({ history.users.byID[$0] != nil }) {
+      if let previous = learned, previous.values.allSatisfy({ history.users[$0.id] != nil }) {
         full = false
         for id in history.userIDs where previous[id] != history.users[id] {
           users.append((id, history.users[id]!))

@@ -78,16 +78,40 @@ package struct DeckPipeline {
       strategy.scoresConcurrently ? max(1, jobs) : min(max(1, jobs), 1 + replicas.count)
     let scorers = strategy.scoresConcurrently ? [] : [strategy] + replicas
     let shared = Shared(pipeline: self, users: users, scorers: scorers)
+    // One round: up to `workers` batches side by side from diner `first` on; the diner after them.
+    func round(from first: Int) -> (next: Int, work: @Sendable () -> [BatchDecks]) {
+      let batches = min(workers, (users.count - first + batch - 1) / batch)
+      let next = min(users.count, first + batches * batch)
+      return (
+        next,
+        {
+          Parallel.map(count: batches, jobs: workers) { k in
+            let lo = first + k * batch
+            return shared.pipeline.decks(
+              of: shared.users[lo..<min(shared.users.count, lo + batch)],
+              scoredBy: shared.scorers.isEmpty ? shared.pipeline.strategy : shared.scorers[k])
+          }
+        }
+      )
+    }
+    // With more than one worker the next round is built while this one's decks are handed out
+    // (written, on this thread): the rounds are the same, each one is built after the one before
+    // it, and `emit` never runs beside another `emit`, so the decks are those of one worker.
     var start = 0
+    var ahead: Parallel.Pending<[BatchDecks]>?
+    defer { _ = ahead?.wait() }
     while start < users.count {
-      // One round: up to `workers` batches side by side, then their decks in order.
-      let batches = min(workers, (users.count - start + batch - 1) / batch)
-      let first = start
-      let results = Parallel.map(count: batches, jobs: workers) { k in
-        let lo = first + k * batch
-        return shared.pipeline.decks(
-          of: shared.users[lo..<min(shared.users.count, lo + batch)],
-          scoredBy: shared.scorers.isEmpty ? shared.pipeline.strategy : shared.scorers[k])
+      let results: [BatchDecks]
+      if let pending = ahead {
+        results = pending.wait()
+        ahead = nil
+      } else {
+        let (_, work) = round(from: start)
+        results = work()
+      }
+      start = round(from: start).next
+      if workers > 1 && start < users.count && !results.contains(where: { $0.error != nil }) {
+        ahead = Parallel.background(round(from: start).work)
       }
       for result in results {
         for (k, deck) in result.decks.enumerated() {
@@ -95,7 +119,6 @@ package struct DeckPipeline {
         }
         if let error = result.error { throw error }
       }
-      start = min(users.count, start + batches * batch)
     }
   }
 

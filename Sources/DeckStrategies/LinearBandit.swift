@@ -259,9 +259,10 @@ extension LinearBanditModel {
       var groupOf: [[Int32]: Int] = [:]
       var counts: [[Int: (Double, Double)]] = []
       var vectors: [[Int32]] = []
-      for key in history.users.byID.keys.sorted() {
-        guard let user = history.users.byID[key] else { continue }
-        let x = encoding.diner(profiles[key] ?? UserProfile(id: key.string))
+      for id in history.userIDs {
+        guard let user = history.users[id] else { continue }
+        let key = IDKey(id)
+        let x = encoding.diner(profiles[key] ?? UserProfile(id: id))
         let group: Int
         if let known = groupOf[x] {
           group = known

@@ -77,7 +77,8 @@ struct OffPolicyHandTests {
   /// r̂(1,3) = (1 + 2)/3 = 1, and ρ_p for an item never shown at p.
   @Test func rewardModelShrinksTowardThePositionRate() {
     let model = OffPolicyRewardModel(log: handLog, positions: 3, priorStrength: 2)
-    #expect(model.positionRates == [2.0 / 3, 2.0 / 3, 1])
+    let rates: [Double] = [2.0 / 3, 2.0 / 3, 1]
+    #expect(model.positionRates == rates)
     let expected: [(Int32, Int, Double)] = [
       (0, 1, 7.0 / 12), (2, 1, 7.0 / 9), (1, 1, 2.0 / 3), (3, 1, 2.0 / 3),
       (1, 2, 4.0 / 9), (0, 2, 7.0 / 9), (3, 2, 7.0 / 9), (2, 2, 2.0 / 3),

@@ -27,15 +27,15 @@ struct EventReaderByDinerTests {
   }
 
   static func byDiner(
-    _ path: String, _ format: EventFormat, cutoff: DeckDate?, jobs: Int
+    _ path: String, _ format: EventFormat, cutoff: DeckDate?, jobs: Int, bucketsPerWorker: Int = 1
   ) throws -> (EventReader.HistoryRead?, EventReadStats, [DinerBuckets]) {
     let items = DinerBuckets.Items(catalog: catalog)
     let read = try EventReader().readInParts(
       path: path, format: format, jobs: jobs, minimumPartBytes: 64,
-      sink: { DinerBuckets(items: items, buckets: jobs) }, finish: { $0 })
+      sink: { DinerBuckets(items: items, buckets: jobs * bucketsPerWorker) }, finish: { $0 })
     return (
-      try EventReader.history(of: read.results, catalog: catalog, cutoff: cutoff), read.stats,
-      read.results
+      try EventReader.history(of: read.results, catalog: catalog, cutoff: cutoff, jobs: jobs),
+      read.stats, read.results
     )
   }
 
@@ -51,15 +51,20 @@ struct EventReaderByDinerTests {
     text = text.replacingOccurrences(of: "dish-24", with: "dish-99")
     let path = dir.appendingPathComponent(format == .csv ? "log.csv" : "log.jsonl").path
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    // One bucket per worker, and the many small buckets a history read by diner uses (each
+    // worker a run of them).
     for cutoff in [nil, DeckDate(year: 2026, month: 11, day: 20)] {
-      let (want, wantStats, wantFuture) = try Self.serial(path, format, cutoff: cutoff)
-      let (got, stats, _) = try Self.byDiner(path, format, cutoff: cutoff, jobs: jobs)
-      let read = try #require(got)
-      #expect(Self.same(read.history, want))
-      #expect(read.skippedFuture == wantFuture)
-      #expect(stats.events == wantStats.events && stats.unknownItemEvents > 0)
-      #expect(stats.unknownItemEvents == wantStats.unknownItemEvents)
-      #expect(want.users.count > 30)
+      for perWorker in [1, 3, DinerBuckets.bucketsPerWorker] {
+        let (want, wantStats, wantFuture) = try Self.serial(path, format, cutoff: cutoff)
+        let (got, stats, _) = try Self.byDiner(
+          path, format, cutoff: cutoff, jobs: jobs, bucketsPerWorker: perWorker)
+        let read = try #require(got)
+        #expect(Self.same(read.history, want))
+        #expect(read.skippedFuture == wantFuture)
+        #expect(stats.events == wantStats.events && stats.unknownItemEvents > 0)
+        #expect(stats.unknownItemEvents == wantStats.unknownItemEvents)
+        #expect(want.users.count > 30)
+      }
     }
   }
 
