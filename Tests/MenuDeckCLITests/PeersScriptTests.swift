@@ -41,7 +41,7 @@ struct PeersScriptTests {
     let body = log.drop { $0 != "\n" }.dropFirst()
     #expect(
       doubled
-        == log + body.replacingOccurrences(of: ",2026-11-", with: ",2027-11-"))
+        == log + body.replacingOccurrences(of: ",2026-", with: ",2027-"))
     #expect(
       FileManager.default.fileExists(
         atPath: dir.appendingPathComponent("ingest-scales/history-2x.snap").path))
