@@ -23,6 +23,7 @@ let deckItems = Int(option("--items") ?? "") ?? 500
 let snapshotEvents = Int(option("--snapshot-events") ?? "") ?? (quick ? 1_000_000 : 10_000_000)
 let realDiners = Int(option("--real-diners") ?? "") ?? (quick ? 20_000 : 100_000)
 let rounds = Int(option("--rounds") ?? "") ?? 3
+let hashMebibytes = Int(option("--hash-mib") ?? "") ?? (quick ? 64 : 256)
 
 func mb(_ bytes: Int) -> Double { Double(bytes) / 1_000_000 }
 func fmt(_ x: Double, _ decimals: Int = 1) -> String {
@@ -81,6 +82,8 @@ if let phase = option("--phase") {
     )
   case "simulate":
     print(try SimulationBench.resultLine(quick: quick))
+  case "hash":
+    print(HashBench.resultLine(mebibytes: hashMebibytes, repeats: IngestBench.repeats))
   case "compare":
     print(try CompareBench.compareLine(quick: quick, dir: dir))
   case "bootstrap":
@@ -121,7 +124,7 @@ if let phase = option("--phase") {
 }
 
 /// `--only ingest,compare` runs those sections (ingest, realistic, e2e, users, snapshots, decks,
-/// simulate, compare, plugin, ease); all of them by default.
+/// simulate, compare, plugin, ease, hash); all of them by default.
 let only = option("--only").map { Set($0.split(separator: ",").map(String.init)) }
 func wants(_ section: String) -> Bool { only?.contains(section) ?? true }
 
@@ -303,6 +306,11 @@ if wants("ease") {
   print(
     "  score \(Int(s["users"]!)) diners x 500 dishes: scores and top 10 \(fmt(s["kernel"]!, 2)) s, decks (default rules) \(fmt(s["decks"]!, 2)) s"
   )
+}
+
+print("")
+if wants("hash") {
+  HashBench.report(try runChild("hash"), mebibytes: hashMebibytes, repeats: IngestBench.repeats)
 }
 
 extension String {
