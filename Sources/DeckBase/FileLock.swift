@@ -60,7 +60,11 @@ package final class FileLock {
 
   /// Takes the lock of `target`, waiting up to `wait` seconds for a holder to let go (0: fail at
   /// once). `holder` is written into the lock file for the messages of runs that find it taken.
-  package init(target: String, wait: Double, holder: String) throws(Failure) {
+  /// A lock found taken with no holder line yet gets `holderPatience` seconds for the line to
+  /// appear (`awaitHolderText`).
+  package init(target: String, wait: Double, holder: String, holderPatience: Double = 1)
+    throws(Failure)
+  {
     self.target = target
     let path = FileLock.lockPath(for: target)
     self.path = path
@@ -108,7 +112,7 @@ package final class FileLock {
         }
         let waited = monotonicSeconds() - start
         if waited >= wait {
-          let text = FileLock.awaitHolderText(fd)
+          let text = FileLock.awaitHolderText(fd, patience: holderPatience)
           close(fd)
           // The message tells the wait that was asked for (`--wait 0.1`: "after waiting 0.1
           // s"): the time measured overshoots it by however late this thread was woken.
