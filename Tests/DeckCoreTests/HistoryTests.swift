@@ -542,4 +542,51 @@ struct HistoryTests {
         UserItemRecord(item: 3, right: 0, left: 1, lastRight: History.never, lastLeft: -4),
       ])
   }
+
+  /// The diners of a history are the builder's byte table of ids: a diner is its id's bytes,
+  /// the histories compare as sets of diners, the ids list in byte order, and histories of
+  /// parts that share no diner combine while parts that share one do not.
+  @Test("a history's diners: by their bytes, compared as sets, combined only when disjoint")
+  func diners() throws {
+    // Precomposed and decomposed "café": equal as Swift strings, two diners here.
+    let ids = ["caf\u{E9}", "cafe\u{301}", "b", "", "a10", "a9"]
+    func build(_ order: [String], offset: Int32 = 0) throws -> History {
+      var b = HistoryBuilder(itemCount: 3)
+      for (k, id) in order.enumerated() {
+        b.add(user: b.userSlot(id), item: Int32(k % 3), swipe: .right, day: 10 + offset)
+      }
+      return try b.build()
+    }
+    let h = try build(ids)
+    #expect(h.users.count == ids.count)
+    for (k, id) in ids.enumerated() {
+      let user = try #require(h.users[id])
+      #expect(Array(user.id.utf8) == Array(id.utf8))
+      #expect(user.records.map(\.item) == [Int32(k % 3)])
+    }
+    #expect(h.users["caf\u{E9}"]?.id.utf8.count == 5)
+    #expect(h.users["cafe\u{301}"]?.id.utf8.count == 6)
+    #expect(h.users["c"] == nil)
+    #expect(
+      h.userIDs.map { Array($0.utf8) }
+        == ids.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) })
+    // The same diners and records built in another order: equal; one record more: not.
+    var reversed = HistoryBuilder(itemCount: 3)
+    for (k, id) in ids.enumerated().reversed() {
+      reversed.add(user: reversed.userSlot(id), item: Int32(k % 3), swipe: .right, day: 10)
+    }
+    #expect(try reversed.build().users == h.users)
+    #expect(try build(ids + ["b"]).users != h.users)
+    #expect(try build(ids, offset: 1).users != h.users)
+    // Parts that share no diner combine into the whole; a shared diner refuses.
+    let first = try build(Array(ids.prefix(3)))
+    var rest = HistoryBuilder(itemCount: 3)
+    for (k, id) in ids.enumerated().dropFirst(3) {
+      rest.add(user: rest.userSlot(id), item: Int32(k % 3), swipe: .right, day: 10)
+    }
+    let combined = try #require(History.combining([first, try rest.build()]))
+    #expect(combined.users == h.users)
+    #expect(combined.itemRight == h.itemRight)
+    #expect(History.combining([first, try build(["b"])]) == nil)
+  }
 }
