@@ -14,10 +14,11 @@ extension HistoryState {
   /// `bytes` of zero-filled memory (any number; the arena asks for whole units), freed with
   /// `freeChunk`. Mapped
   /// straight from the kernel: its pages are zero without a pass of ours. On Linux, aligned to
-  /// huge pages and advised as such: pair lookups land anywhere in tens of megabytes, and with
-  /// 4 KiB pages nearly every one would also miss the TLB.
+  /// huge pages and advised as such (`hugePages`): pair lookups land anywhere in tens of
+  /// megabytes, and with 4 KiB pages nearly every one would also miss the TLB. Unadvised, the
+  /// kernel still gives huge pages where its settings say to and it has them free.
   /// nil when the system refuses the memory (or `bytes` is beyond any address space).
-  static func allocateChunk(_ bytes: Int) -> UnsafeMutableRawPointer? {
+  static func allocateChunk(_ bytes: Int, hugePages: Bool = true) -> UnsafeMutableRawPointer? {
     guard bytes >= 0, bytes <= Int.max / 4 else { return nil }
     #if canImport(Glibc)
       let bytes = mappedBytes(bytes)
@@ -33,7 +34,9 @@ extension HistoryState {
       let tail = length - head - bytes
       if tail > 0 { munmap(raw + head + bytes, tail) }
       let chunk = raw + head
-      if bytes >= hugePage { _ = madvise(chunk, bytes & ~(hugePage - 1), Int32(MADV_HUGEPAGE)) }
+      if hugePages && bytes >= hugePage {
+        _ = madvise(chunk, bytes & ~(hugePage - 1), Int32(MADV_HUGEPAGE))
+      }
       return chunk
     #else
       let chunk = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
@@ -68,7 +71,9 @@ extension HistoryState {
     }
     if n > cursorLeft {
       let bytes = max(n * HistoryState.unit, HistoryState.chunkBytes)
-      guard mappedTotal <= byteLimit - bytes, let chunk = HistoryState.allocateChunk(bytes) else {
+      guard mappedTotal <= byteLimit - bytes,
+        let chunk = HistoryState.allocateChunk(bytes, hugePages: hugePages)
+      else {
         refusedBytes = bytes
         return nil
       }

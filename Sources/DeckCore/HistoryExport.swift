@@ -59,7 +59,9 @@ extension HistoryState {
     // against its count before they are written; an array has as many used cells as its count
     // (`add` and `moveToArray` count every cell they start), checked after.
     let storage: RecordStorage
-    do { storage = try RecordStorage(capacity: pairCount + 1) } catch { throw refused(error.bytes) }
+    do {
+      storage = try RecordStorage(capacity: pairCount + 1, hugePages: hugePages)
+    } catch { throw refused(error.bytes) }
     var next = 0
     for u in 0..<userCount {
       let user = users[u]

@@ -156,6 +156,9 @@ struct HistoryState {
   /// Bytes of the arena's chunks, and the most it may map (tests lower it to see a refusal).
   var mappedTotal = 0
   var byteLimit = Int.max / 4
+  /// Whether the arena's chunks and the built history's records are advised as huge pages
+  /// (`HistoryBuilder.hugePages`).
+  var hugePages = true
 
   init(itemCount: Int) {
     self.itemCount = itemCount
@@ -195,12 +198,13 @@ struct HistoryState {
     // A state that ran out of memory adds nothing more and its tables are not all there: the
     // copy keeps the users (for their count) and the failure.
     c.refusedBytes = refusedBytes
+    c.hugePages = hugePages
     if refusedBytes != 0 { return c }
     // The copy's tables, packed into one chunk.
     var live = 0
     for u in 0..<userCount { live += units(users[u]) }
     let bytes = max(live, 1) * HistoryState.unit
-    guard let base = HistoryState.allocateChunk(bytes) else {
+    guard let base = HistoryState.allocateChunk(bytes, hugePages: hugePages) else {
       c.refusedBytes = bytes
       return c
     }

@@ -76,13 +76,13 @@ final class RecordStorage: @unchecked Sendable {
   /// Room for `capacity` records.
   ///
   /// - Throws: `MemoryRefused` when the system refuses the mapping (or the size overflows).
-  init(capacity: Int) throws(MemoryRefused) {
+  init(capacity: Int, hugePages: Bool = true) throws(MemoryRefused) {
     let (bytes, overflow) = max(capacity, 1).multipliedReportingOverflow(
       by: MemoryLayout<UserItemRecord>.stride)
     guard capacity >= 0, !overflow else { throw MemoryRefused(bytes: Int.max) }
     self.capacity = capacity
     if bytes >= HistoryState.hugePage {
-      guard let chunk = HistoryState.allocateChunk(bytes) else {
+      guard let chunk = HistoryState.allocateChunk(bytes, hugePages: hugePages) else {
         throw MemoryRefused(bytes: bytes)
       }
       base = chunk.bindMemory(to: UserItemRecord.self, capacity: capacity)

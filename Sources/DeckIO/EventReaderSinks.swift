@@ -36,9 +36,12 @@ package struct HistoryIngest: EventSink {
   /// Where `resolveSessions` leaves the table slots it reads ahead (so the reads are not dropped).
   private var touched: UInt32 = 0
 
-  /// A fresh builder over `catalog`; events on or after `cutoff` are not aggregated.
-  package init(catalog: Catalog, cutoff: DeckDate? = nil) {
-    self.init(catalog: catalog, builder: HistoryBuilder(itemCount: catalog.count, cutoff: cutoff))
+  /// A fresh builder over `catalog`; events on or after `cutoff` are not aggregated. `hugePages`:
+  /// whether its memory is advised as huge pages (`HistoryBuilder.hugePages`).
+  package init(catalog: Catalog, cutoff: DeckDate? = nil, hugePages: Bool = true) {
+    var builder = HistoryBuilder(itemCount: catalog.count, cutoff: cutoff)
+    builder.hugePages = hugePages
+    self.init(catalog: catalog, builder: builder)
   }
 
   /// Continues an existing builder (its item indices must be those of `catalog`).

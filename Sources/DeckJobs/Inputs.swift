@@ -259,7 +259,9 @@ package enum Inputs {
         jobs: jobs)
     }
     if snapshots.isEmpty {
-      var ingest = HistoryIngest(catalog: catalog, cutoff: cutoff)
+      // One thread adds up: no huge-page advice, so no wait for the kernel to compact memory
+      // (`HistoryBuilder.hugePages`).
+      var ingest = HistoryIngest(catalog: catalog, cutoff: cutoff, hugePages: false)
       let stats = try readLogs(
         settings.historyPaths, settings, io, into: &ingest, onReject: handler)
       feed(extra, into: &ingest)
