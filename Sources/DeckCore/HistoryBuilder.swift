@@ -28,12 +28,12 @@ public struct HistoryBuilder: Sendable {
   public var skippedFuture: Int { storage.state.pointee.skippedFuture }
 
   /// Whether the history's memory is advised as huge pages (Linux; the default). With the
-  /// advice, a thread that finds no free huge page waits while the kernel compacts memory (its
-  /// `defrag` setting is `madvise` by default): on this project's VM, 0.05 to 1.8 s of system
-  /// time for the same one-thread read of a 2,000,000-swipe log, against 0.11-0.24 s without.
-  /// Several threads faulting small pages at once wait on each other in the kernel instead, so
-  /// a history added up on several threads keeps the advice and one added up on one thread
-  /// goes without it (`HistoryIngest(catalog:cutoff:hugePages:)`).
+  /// advice, each first touch zeroes a 2 MiB page; on a VM that reclaims memory (this project's),
+  /// those pages often come back from the host one fault at a time: 0.05 to 1.8 s of system time
+  /// for the same one-thread read of a 2,000,000-swipe log, against 0.11-0.24 s without. Several
+  /// threads faulting small pages at once wait on each other in the kernel instead, so a history
+  /// added up on several threads keeps the advice and one added up on one thread goes without it
+  /// (`HistoryIngest(catalog:cutoff:hugePages:)`).
   package var hugePages: Bool {
     get { storage.state.pointee.hugePages }
     set {

@@ -259,8 +259,8 @@ package enum Inputs {
         jobs: jobs)
     }
     if snapshots.isEmpty {
-      // One thread adds up: no huge-page advice, so no wait for the kernel to compact memory
-      // (`HistoryBuilder.hugePages`).
+      // One thread adds up: no huge-page advice, whose first touches cost the most on a VM that
+      // reclaims memory (`HistoryBuilder.hugePages`).
       var ingest = HistoryIngest(catalog: catalog, cutoff: cutoff, hugePages: false)
       let stats = try readLogs(
         settings.historyPaths, settings, io, into: &ingest, onReject: handler)
