@@ -137,9 +137,12 @@ extension HistorySnapshot {
         id: k.id, records: UserItemRecords(storage: storage, offset: k.start, count: k.count),
         right: k.right, left: k.left)
     }
-    // A snapshot's diners are distinct by their bytes (it was built by one builder).
+    // A snapshot lists each diner once (its reader refuses a file that does not; a builder
+    // makes each one once).
     guard let users = UserHistories(unique: histories) else {
-      throw .invalidSnapshot("a diner id is in the snapshot twice")
+      throw .invalidSnapshot(
+        "it lists a diner twice (a snapshot lists each diner once); it is corrupt: ingest the "
+          + "logs into a new snapshot")
     }
     return (users, right, left)
   }

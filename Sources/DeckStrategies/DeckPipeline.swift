@@ -78,21 +78,17 @@ package struct DeckPipeline {
       strategy.scoresConcurrently ? max(1, jobs) : min(max(1, jobs), 1 + replicas.count)
     let scorers = strategy.scoresConcurrently ? [] : [strategy] + replicas
     let shared = Shared(pipeline: self, users: users, scorers: scorers)
-    // One round: up to `workers` batches side by side from diner `first` on; the diner after them.
-    func round(from first: Int) -> (next: Int, work: @Sendable () -> [BatchDecks]) {
+    // One round: up to `workers` batches side by side from diner `first` on.
+    func round(from first: Int) -> @Sendable () -> [BatchDecks] {
       let batches = min(workers, (users.count - first + batch - 1) / batch)
-      let next = min(users.count, first + batches * batch)
-      return (
-        next,
-        {
-          Parallel.map(count: batches, jobs: workers) { k in
-            let lo = first + k * batch
-            return shared.pipeline.decks(
-              of: shared.users[lo..<min(shared.users.count, lo + batch)],
-              scoredBy: shared.scorers.isEmpty ? shared.pipeline.strategy : shared.scorers[k])
-          }
+      return {
+        Parallel.map(count: batches, jobs: workers) { k in
+          let lo = first + k * batch
+          return shared.pipeline.decks(
+            of: shared.users[lo..<min(shared.users.count, lo + batch)],
+            scoredBy: shared.scorers.isEmpty ? shared.pipeline.strategy : shared.scorers[k])
         }
-      )
+      }
     }
     // With more than one worker the next round is built while this one's decks are handed out
     // (written, on this thread): the rounds are the same, each one is built after the one before
@@ -101,17 +97,11 @@ package struct DeckPipeline {
     var ahead: Parallel.Pending<[BatchDecks]>?
     defer { _ = ahead?.wait() }
     while start < users.count {
-      let results: [BatchDecks]
-      if let pending = ahead {
-        results = pending.wait()
-        ahead = nil
-      } else {
-        let (_, work) = round(from: start)
-        results = work()
-      }
-      start = round(from: start).next
+      let results = ahead?.wait() ?? round(from: start)()
+      ahead = nil
+      start = min(users.count, start + workers * batch)
       if workers > 1 && start < users.count && !results.contains(where: { $0.error != nil }) {
-        ahead = Parallel.background(round(from: start).work)
+        ahead = Parallel.background(round(from: start))
       }
       for result in results {
         for (k, deck) in result.decks.enumerated() {
