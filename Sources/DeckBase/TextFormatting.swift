@@ -143,26 +143,31 @@ package enum Text {
 
   /// Appends `Text.fixed(value, decimals:)` without creating a String.
   package static func appendFixed(_ value: Double, decimals: Int = 6, to out: inout [UInt8]) {
-    guard value.isFinite, abs(value) < 1e9 else {
+    var scale: UInt64 = 1
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (abs(value) * Double(scale)).rounded(.toNearestOrAwayFromZero)
+    // Where `fixed` writes something else (not a number, the shortest form past 9e15).
+    guard value.isFinite, scaled < 9.0e15 else {
       out.append(contentsOf: fixed(value, decimals: decimals).utf8)
       return
     }
-    var scale: UInt64 = 1
-    for _ in 0..<decimals { scale *= 10 }
-    let n = UInt64((abs(value) * Double(scale)).rounded(.toNearestOrAwayFromZero))
+    let n = UInt64(scaled)
     if value < 0 && n != 0 { out.append(UInt8(ascii: "-")) }
     appendInt(n / scale, to: &out)
     guard decimals > 0 else { return }
     out.append(UInt8(ascii: "."))
+    // The decimals are written from the last, in place at the end of `out`.
     var frac = n % scale
-    var digits = [UInt8](repeating: 0x30, count: decimals)
-    var i = decimals - 1
-    while i >= 0 {
-      digits[i] = 0x30 + UInt8(frac % 10)
-      frac /= 10
-      i -= 1
+    let end = out.count + decimals
+    out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: decimals))
+    out.withUnsafeMutableBufferPointer { b in
+      var i = end - 1
+      while frac > 0 {
+        b[i] = 0x30 + UInt8(frac % 10)
+        frac /= 10
+        i -= 1
+      }
     }
-    out.append(contentsOf: digits)
   }
 
   /// Appends a non-negative integer in decimal.

@@ -69,6 +69,31 @@ public struct DeckBuilder: Sendable {
     catalog.items.indices.map { !excludedMask[$0] && catalog.items[$0].availability.allows(date) }
   }
 
+  /// What `date` makes of the catalog for every diner (see `DeckDay`): compute once per date
+  /// and pass to `candidates(for:history:day:)`.
+  public func day(_ date: DeckDate) -> DeckDay {
+    let mask = dayMask(for: date)
+    // Without restaurant rules, the candidates of a diner nothing else holds back depend on
+    // the date alone.
+    let unconstrained =
+      restaurant == nil ? classify(UserProfile(id: ""), nil, date, mask).set : nil
+    return DeckDay(date: date, mask: mask, unconstrained: unconstrained)
+  }
+
+  /// The items `user` may see on the day's date: `candidates(for:history:date:dayMask:)`. A
+  /// diner with no diet, allergen, disliked category or swipe gets the day's one candidate set
+  /// (no restaurant rule being in force), the same arrays for each of them.
+  public func candidates(for user: UserProfile, history: UserHistory?, day: DeckDay)
+    -> CandidateSet
+  {
+    if let shared = day.unconstrained, user.diets.isEmpty, user.allergens.isEmpty,
+      user.dislikedCategories.isEmpty, history?.records.isEmpty ?? true
+    {
+      return shared
+    }
+    return classify(user, history, day.date, day.mask).set
+  }
+
   /// The items `user` may see on `date`, with hold-back counts.
   public func candidates(
     for user: UserProfile, history: UserHistory?, date: DeckDate, dayMask: [Bool]? = nil
@@ -158,13 +183,23 @@ public struct DeckBuilder: Sendable {
     // The restaurant's hide rules last: a dish another reason held back is not theirs.
     let hidden = inForce?.hide(&state) ?? []
     if !hidden.isEmpty { eligiblePins.removeAll { state[Int($0)] >= 2 } }
+    // Every diner's deck pays for these two lists: filled in one pass without branches (each
+    // item is written, and the count moves on past the candidates only).
     var items: [Int32] = []
     var recent: [Bool] = []
-    items.reserveCapacity(n)
-    recent.reserveCapacity(n)
-    for i in 0..<n where state[i] < 2 {
-      items.append(Int32(i))
-      recent.append(state[i] == 1)
+    state.withUnsafeBufferPointer { st in
+      var count = 0
+      items = [Int32](unsafeUninitializedCapacity: n) { itemsOut, itemsDone in
+        recent = [Bool](unsafeUninitializedCapacity: n) { recentOut, recentDone in
+          for i in 0..<n {
+            itemsOut[count] = Int32(truncatingIfNeeded: i)
+            recentOut[count] = st[i] == 1
+            count += st[i] < 2 ? 1 : 0
+          }
+          recentDone = count
+        }
+        itemsDone = count
+      }
     }
     var set = CandidateSet(
       items: items, recentlyShown: recent, pinned: eligiblePins, heldBack: heldBack)
@@ -281,7 +316,7 @@ public struct DeckBuilder: Sendable {
   /// rule). `scores` are the key scores (the restaurant's changes made).
   private func slotOrder(candidates: CandidateSet, scores: [Double]) -> SlotOrder {
     precondition(scores.count == candidates.items.count, "one score per candidate")
-    var heap = KeyHeap(candidates: candidates, scores: scores)
+    var heap = KeyHeap(candidates: candidates, scores: scores, wanted: rules.size)
     return slotOrder(candidates: candidates) { heap.pop() }
   }
 
@@ -388,60 +423,106 @@ public struct DeckBuilder: Sendable {
   }
 
   /// Reorders `selected` (in key order) so that no two neighbours share a category whenever that
-  /// is possible, choosing at each step the earliest item that keeps the rest arrangeable. When
-  /// no order avoids it, it takes the earliest item whose category differs from the previous one.
+  /// is possible (`arrangement(of:after:)`).
   private func arrange(_ selected: [Int], after previous: Int?, _ candidates: CandidateSet) -> [Int]
   {
     guard selected.count > 1 || previous != nil else { return selected }
-    // Decks are small: per-category counts live in two short parallel arrays.
-    var remaining = selected.map { k in (k, Int(catalog.itemCategory[Int(candidates.items[k])])) }
-    var categories: [Int] = []
-    var counts: [Int] = []
-    for (_, c) in remaining {
-      if let i = categories.firstIndex(of: c) {
-        counts[i] += 1
-      } else {
-        categories.append(c)
-        counts.append(1)
+    return withUnsafeTemporaryAllocation(of: Int.self, capacity: selected.count) { categories in
+      for (j, k) in selected.enumerated() {
+        categories[j] = Int(catalog.itemCategory[Int(candidates.items[k])])
+      }
+      return DeckBuilder.arrangement(of: UnsafeBufferPointer(categories), after: previous).map {
+        selected[$0]
       }
     }
-    var prev = previous
+  }
+
+  /// The order of cards of these categories (given in key order) with no two neighbours alike
+  /// whenever some order allows it, the first differing from `previous`: at each step the
+  /// earliest card that keeps the rest arrangeable; when no order avoids it, the earliest card
+  /// whose category differs from the previous one. Positions in `categories`.
+  static func arrangement(of categories: UnsafeBufferPointer<Int>, after previous: Int?) -> [Int] {
+    let m = categories.count
     var out: [Int] = []
-    out.reserveCapacity(selected.count)
-    while !remaining.isEmpty {
-      var choice: Int?
-      var fallback: Int?
-      for (j, (_, c)) in remaining.enumerated() where c != prev {
-        if fallback == nil { fallback = j }
-        let i = categories.firstIndex(of: c)!
-        counts[i] -= 1
-        let ok = DeckBuilder.arrangeable(
-          categories, counts, remaining: remaining.count - 1, first: c)
-        counts[i] += 1
-        if ok {
-          choice = j
-          break
+    out.reserveCapacity(m)
+    // Decks are small: the work lists live on the stack. Each card's group (its category's
+    // place among the deck's distinct categories), the cards left in key order, the cards left
+    // per group, and each group's category.
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: 4 * m) { scratch in
+      guard let group = scratch.baseAddress else { return }
+      let left = group + m
+      let count = left + m
+      let category = count + m
+      var groups = 0
+      for j in 0..<m {
+        let c = categories[j]
+        var g = 0
+        while g < groups && category[g] != c { g += 1 }
+        if g == groups {
+          category[g] = c
+          count[g] = 0
+          groups += 1
         }
+        count[g] += 1
+        group[j] = g
+        left[j] = j
       }
-      let (k, c) = remaining.remove(at: choice ?? fallback ?? 0)
-      counts[categories.firstIndex(of: c)!] -= 1
-      out.append(k)
-      prev = c
+      // The previous card's group; -1 when its category is none of the deck's (or no card).
+      var prev = -1
+      if let previous {
+        for g in 0..<groups where category[g] == previous { prev = g }
+      }
+      var n = m
+      while n > 0 {
+        var choice = -1
+        var fallback = -1
+        for t in 0..<n {
+          let g = group[left[t]]
+          if g == prev { continue }
+          if fallback < 0 { fallback = t }
+          count[g] -= 1
+          let ok = DeckBuilder.arrangeable(count, groups, remaining: n - 1, first: g)
+          count[g] += 1
+          if ok {
+            choice = t
+            break
+          }
+        }
+        let t = choice >= 0 ? choice : max(fallback, 0)
+        let j = left[t]
+        for u in t..<(n - 1) { left[u] = left[u + 1] }
+        n -= 1
+        count[group[j]] -= 1
+        out.append(j)
+        prev = group[j]
+      }
     }
     return out
   }
 
-  /// Whether `r` items with these category counts can follow an item of category `first` with no
+  /// Whether `r` cards with these counts per group can follow a card of group `first` with no
   /// two neighbours alike: `first` may fill at most every other slot after it (r / 2), any other
-  /// category every other slot from the first ((r + 1) / 2). These bounds are also sufficient.
-  static func arrangeable(_ categories: [Int], _ counts: [Int], remaining r: Int, first: Int)
-    -> Bool
-  {
-    for (c, n) in zip(categories, counts) where n > (c == first ? r / 2 : (r + 1) / 2) {
+  /// group every other slot from the first ((r + 1) / 2). These bounds are also sufficient.
+  @inline(__always)
+  private static func arrangeable(
+    _ count: UnsafeMutablePointer<Int>, _ groups: Int, remaining r: Int, first: Int
+  ) -> Bool {
+    for g in 0..<groups where count[g] > (g == first ? r / 2 : (r + 1) / 2) {
       return false
     }
     return true
   }
+}
+
+/// What a date makes of the catalog for every diner's deck (`DeckBuilder.day(_:)`): the dishes
+/// it allows (availability and exclusion) and, when the restaurant has no rules, the candidates
+/// of a diner nothing else holds back. Every diner with no swipe yet gets those: made once per
+/// date, not once per diner.
+public struct DeckDay: Sendable {
+  public let date: DeckDate
+  /// Per catalog item: available on the date and not excluded (`DeckBuilder.dayMask(for:)`).
+  public let mask: [Bool]
+  let unconstrained: CandidateSet?
 }
 
 /// One diner's candidates under the deck rules: where the rules put them for any scores (a
@@ -470,36 +551,148 @@ public final class DeckSlots: Sendable {
 }
 
 /// Candidate positions in key order: not recently shown first, then score (descending, NaN
-/// last), then catalog order. Two binary max-heaps (unseen, then recently shown) whose entries
-/// carry their whole key, so comparisons touch one contiguous array.
-private struct KeyHeap {
-  private struct Entry {
+/// last), then catalog order. A deck takes its first few, so the heap first selects the
+/// `lead` entries first in key order among the candidates not recently shown (one comparison
+/// with the worst of them for most candidates, no copy of the others), sorted; only a deck that
+/// pulls past them (caps and spreading pass cards over) heaps the rest: the entries after the
+/// worst selected one, then the recently shown. Entries carry their whole key, so comparisons
+/// touch one contiguous array. (`KeyHeapTests` checks every pop against a sort.)
+struct KeyHeap {
+  struct Entry {
     var score: UInt64
     var item: Int32
     var position: Int32
   }
 
-  private var unseen: [Entry] = []
-  private var recent: [Entry] = []
+  private let items: [Int32]
+  private let recentlyShown: [Bool]
+  private let scores: [Double]
+  /// The first entries in key order among those not recently shown, best first.
+  private var lead: [Entry]
+  private var next = 0
+  /// The worst entry of `lead` when some entry not recently shown is not in it.
+  private var threshold: Entry?
+  /// Made when `lead` runs out: the max-heaps of the other entries not recently shown, and of
+  /// the recently shown.
+  private var rest: [Entry]?
+  private var recent: [Entry]?
 
-  init(candidates: CandidateSet, scores: [Double]) {
-    unseen.reserveCapacity(candidates.items.count)
-    for k in candidates.items.indices {
-      let item = candidates.items[k]
-      let e = Entry(score: KeyHeap.scoreKey(scores[k]), item: item, position: Int32(k))
-      if candidates.recentlyShown[k] { recent.append(e) } else { unseen.append(e) }
+  /// `wanted`: how many pops a deck usually needs (its size); the lead holds twice that, and 8
+  /// more, before any heap is made.
+  init(candidates: CandidateSet, scores: [Double], wanted: Int) {
+    let (items, recentlyShown) = (candidates.items, candidates.recentlyShown)
+    (self.items, self.recentlyShown, self.scores) = (items, recentlyShown, scores)
+    let capacity = min(items.count, 2 * max(wanted, 0) + 8)
+    var unseen = 0
+    lead = items.withUnsafeBufferPointer { items in
+      recentlyShown.withUnsafeBufferPointer { recent in
+        scores.withUnsafeBufferPointer { scores in
+          [Entry](unsafeUninitializedCapacity: capacity) { lead, filled in
+            unseen = KeyHeap.select(items, recent, scores, into: lead, filled: &filled)
+          }
+        }
+      }
     }
-    KeyHeap.heapify(&unseen)
-    KeyHeap.heapify(&recent)
+    if unseen > lead.count { threshold = lead[0] }
+    lead.withUnsafeMutableBufferPointer { KeyHeap.sortWorstFirstHeap($0) }
+  }
+
+  /// Fills `lead` with the entries first in key order among those not recently shown: the first
+  /// `lead.count` of them, then each later one that comes before the worst held replaces it
+  /// (`lead` a heap with its worst entry at the root once full). Returns how many entries are
+  /// not recently shown; `filled` is how many `lead` holds.
+  private static func select(
+    _ items: UnsafeBufferPointer<Int32>, _ recent: UnsafeBufferPointer<Bool>,
+    _ scores: UnsafeBufferPointer<Double>, into lead: UnsafeMutableBufferPointer<Entry>,
+    filled: inout Int
+  ) -> Int {
+    let capacity = lead.count
+    let n = items.count
+    var count = 0
+    var unseen = 0
+    var k = 0
+    while k < n && count < capacity {
+      if !recent[k] {
+        let e = Entry(score: scoreKey(scores[k]), item: items[k], position: Int32(k))
+        (lead.baseAddress! + count).initialize(to: e)
+        count += 1
+      }
+      k += 1
+    }
+    unseen = count
+    filled = count
+    var i = count / 2 - 1
+    while i >= 0 {
+      siftDownWorstFirst(lead, i, count)
+      i -= 1
+    }
+    guard count == capacity && capacity > 0 else { return unseen }
+    // Most candidates fall behind the worst held: one comparison each, of the doubles
+    // themselves while the worst held is a number (a NaN then compares false, and it does come
+    // after every number; -0.0 equals 0.0 as in the keys), else of the keys.
+    var worst = lead[0]
+    var worstScore = scores[Int(worst.position)]
+    while k < n {
+      if !recent[k] {
+        unseen += 1
+        let s = scores[k]
+        let ahead =
+          worstScore.isNaN
+          ? before(Entry(score: scoreKey(s), item: items[k], position: 0), worst)
+          : s > worstScore || (s == worstScore && items[k] < worst.item)
+        if ahead {
+          lead[0] = Entry(score: scoreKey(s), item: items[k], position: Int32(k))
+          siftDownWorstFirst(lead, 0, count)
+          worst = lead[0]
+          worstScore = scores[Int(worst.position)]
+        }
+      }
+      k += 1
+    }
+    return unseen
+  }
+
+  /// Sorts a heap whose root is its worst entry into key order, best first (heapsort: the worst
+  /// goes to the end, and so on).
+  private static func sortWorstFirstHeap(_ h: UnsafeMutableBufferPointer<Entry>) {
+    var n = h.count
+    while n > 1 {
+      n -= 1
+      h.swapAt(0, n)
+      siftDownWorstFirst(h, 0, n)
+    }
+  }
+
+  /// Sifts `h[start]` down the heap of `h`'s first `n` entries whose root is the worst.
+  @inline(__always)
+  private static func siftDownWorstFirst(
+    _ h: UnsafeMutableBufferPointer<Entry>, _ start: Int, _ n: Int
+  ) {
+    var i = start
+    let moving = h[i]
+    while true {
+      let l = 2 * i + 1
+      if l >= n { break }
+      var worst = l
+      let r = l + 1
+      if r < n && before(h[l], h[r]) { worst = r }
+      guard before(moving, h[worst]) else { break }
+      h[i] = h[worst]
+      i = worst
+    }
+    h[i] = moving
   }
 
   /// Maps a score to an unsigned key with the same order; NaN maps below every number (-infinity
   /// included) and -0.0 equals 0.0.
   @inline(__always)
   static func scoreKey(_ s: Double) -> UInt64 {
-    if s.isNaN { return 0 }
-    let bits = (s == 0 ? 0.0 : s).bitPattern
-    return bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+    // Without branches: adding 0.0 makes -0.0 0.0; a negative number has every bit flipped,
+    // any other its sign bit set.
+    let bits = (s + 0.0).bitPattern
+    let negative = UInt64(bitPattern: Int64(bitPattern: bits) >> 63)
+    let key = bits ^ (negative | (1 << 63))
+    return s.isNaN ? 0 : key
   }
 
   @inline(__always)
@@ -507,6 +700,7 @@ private struct KeyHeap {
     a.score != b.score ? a.score > b.score : a.item < b.item
   }
 
+  /// Makes `heap` a heap whose root is its best entry.
   private static func heapify(_ heap: inout [Entry]) {
     guard heap.count > 1 else { return }
     var i = heap.count / 2 - 1
@@ -547,6 +741,28 @@ private struct KeyHeap {
 
   /// The next candidate position in key order, or nil when all were taken.
   mutating func pop() -> Int? {
-    KeyHeap.pop(&unseen) ?? KeyHeap.pop(&recent)
+    if next < lead.count {
+      next += 1
+      return Int(lead[next - 1].position)
+    }
+    if rest == nil { makeHeaps() }
+    return KeyHeap.pop(&rest!) ?? KeyHeap.pop(&recent!)
+  }
+
+  private mutating func makeHeaps() {
+    var rest: [Entry] = []
+    var recent: [Entry] = []
+    for k in items.indices {
+      let e = Entry(score: KeyHeap.scoreKey(scores[k]), item: items[k], position: Int32(k))
+      if recentlyShown[k] {
+        recent.append(e)
+      } else if let threshold, KeyHeap.before(threshold, e) {
+        rest.append(e)
+      }
+    }
+    KeyHeap.heapify(&rest)
+    KeyHeap.heapify(&recent)
+    self.rest = rest
+    self.recent = recent
   }
 }

@@ -109,6 +109,10 @@ package final class DeckWriter {
   /// Per catalog item, the members every JSON card of it repeats, `"item":..,"name":..,
   /// "category":..`, written once by a `JSONWriter` (one array read per card).
   private var jsonItems: [[UInt8]] = []
+  /// The members every JSON deck of a date repeats after its user, up to its cards' opening
+  /// bracket: `"date":..,"strategy":..,"seed":..,"cards":[`, for `deckFieldsDate`.
+  private var deckFields: [UInt8] = []
+  private var deckFieldsDate: DeckDate?
 
   package init(format: DeckFormat, output: ByteOutput, catalog: Catalog, header: RunHeader) {
     self.format = format
@@ -207,53 +211,96 @@ package final class DeckWriter {
     }
   }
 
+  /// One deck as one JSON object, laid out here byte for byte as the writer's calls per member
+  /// would write it (a deck is written a hundred thousand times a run, a card a million):
+  /// `{"user":..,"date":..,"strategy":..,"seed":..,"cards":[{"rank":1,` the dish's members
+  /// `,"score":0.500000` the card's optional members `}, ...]`, the deck's optional members `}`.
   private func appendDeckJSON(_ deck: Deck, warnings: [String]) {
+    if deck.date != deckFieldsDate {
+      deckFields = JSONWriter.text { w in
+        w.beginObject()
+        w.field("date", deck.date.description)
+        w.field("strategy", header.strategy)
+        w.field("seed", int: header.seed)
+        w.key("cards")
+        w.beginArray()
+        w.endArray()
+        w.endObject()
+      }.utf8.dropFirst().dropLast(2).map { $0 }
+      deckFieldsDate = deck.date
+    }
     // The writer is taken out of the object while a deck is written: one access to the stored
     // property instead of one (checked for exclusivity) per value.
     var json = JSONWriter()
     swap(&json, &self.json)
     defer { swap(&json, &self.json) }
-    json.beginObject()
-    json.field("user", deck.user)
-    json.field("date", deck.date.description)
-    json.field("strategy", header.strategy)
-    json.field("seed", int: header.seed)
-    json.key("cards")
-    json.beginArray()
-    for (n, card) in deck.cards.enumerated() {
-      json.beginObject()
-      json.field("rank", int: n + 1)
-      // The dish's members, written once per run by the same writer.
-      json.members(bytes: jsonItems[Int(card.item)])
-      json.key("score")
-      if exactScores && card.score.isFinite {
-        json.plainDecimal(card.score)
-      } else {
-        json.fixed(card.score, decimals: 6)
+    json.value { out in
+      out.append(contentsOf: DeckWriter.userKey)
+      JSONWriter.appendString(deck.user, to: &out)
+      out.append(UInt8(ascii: ","))
+      out.append(contentsOf: deckFields)
+      for (n, card) in deck.cards.enumerated() {
+        if n > 0 { out.append(UInt8(ascii: ",")) }
+        appendCardJSON(card, rank: n + 1, members: cardMembers?[n], to: &out)
       }
-      if card.pinned { json.field("pinned", bool: true) }
-      if let p = card.propensity {
-        json.key("propensity")
-        json.fixed(p, decimals: 9)
+      out.append(UInt8(ascii: "]"))
+      if let members = deckMembers {
+        out.append(UInt8(ascii: ","))
+        out.append(contentsOf: members)
       }
-      if let p = card.prefixPropensity {
-        // The shortest digits that read back (never an exponent): a deck's prefix propensities
-        // are products that soon fall below the propensity's nine decimals. (A value that is not
-        // a number is written as a propensity would be.)
-        json.key("prefix_propensity")
-        if p.isFinite { json.plainDecimal(p) } else { json.fixed(p, decimals: 9) }
+      if !warnings.isEmpty {
+        out.append(contentsOf: DeckWriter.warningsKey)
+        var list = JSONWriter()
+        list.strings(warnings)
+        out.append(contentsOf: list.bytes)
       }
-      if let members = cardMembers?[n] { json.members(bytes: members) }
-      json.endObject()
+      out.append(UInt8(ascii: "}"))
     }
-    json.endArray()
-    if let members = deckMembers { json.members(bytes: members) }
-    if !warnings.isEmpty {
-      json.key("warnings")
-      json.strings(warnings)
-    }
-    json.endObject()
   }
+
+  private func appendCardJSON(_ card: Card, rank: Int, members: [UInt8]?, to out: inout [UInt8]) {
+    out.append(contentsOf: DeckWriter.rankKey)
+    Text.appendInt(UInt64(rank), to: &out)
+    out.append(UInt8(ascii: ","))
+    // The dish's members, written once per run by a JSONWriter.
+    out.append(contentsOf: jsonItems[Int(card.item)])
+    out.append(contentsOf: DeckWriter.scoreKey)
+    if exactScores && card.score.isFinite {
+      out.append(contentsOf: Text.plainDecimal(card.score).utf8)
+    } else {
+      Text.appendFixed(card.score, decimals: 6, to: &out)
+    }
+    if card.pinned { out.append(contentsOf: DeckWriter.pinnedMember) }
+    if let p = card.propensity {
+      out.append(contentsOf: DeckWriter.propensityKey)
+      Text.appendFixed(p, decimals: 9, to: &out)
+    }
+    if let p = card.prefixPropensity {
+      // The shortest digits that read back (never an exponent): a deck's prefix propensities
+      // are products that soon fall below the propensity's nine decimals. (A value that is not
+      // a number is written as a propensity would be.)
+      out.append(contentsOf: DeckWriter.prefixPropensityKey)
+      if p.isFinite {
+        out.append(contentsOf: Text.plainDecimal(p).utf8)
+      } else {
+        Text.appendFixed(p, decimals: 9, to: &out)
+      }
+    }
+    if let members {
+      out.append(UInt8(ascii: ","))
+      out.append(contentsOf: members)
+    }
+    out.append(UInt8(ascii: "}"))
+  }
+
+  // The keys of a JSON deck and card, as `appendDeckJSON` lays them out.
+  private static let userKey = Array(#"{"user":"#.utf8)
+  private static let warningsKey = Array(#","warnings":"#.utf8)
+  private static let rankKey = Array(#"{"rank":"#.utf8)
+  private static let scoreKey = Array(#","score":"#.utf8)
+  private static let pinnedMember = Array(#","pinned":true"#.utf8)
+  private static let propensityKey = Array(#","propensity":"#.utf8)
+  private static let prefixPropensityKey = Array(#","prefix_propensity":"#.utf8)
 
   private func appendScore(_ score: Double) {
     if exactScores && score.isFinite {

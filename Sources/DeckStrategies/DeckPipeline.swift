@@ -25,7 +25,7 @@ package struct DeckPipeline {
   /// Traces each deck and asks the strategy why it scored the cards (`deck --explain`:
   /// `build(users:jobs:emitExplained:)`); slower, for a few diners.
   package var explains = false
-  private let dayMask: [Bool]
+  private let day: DeckDay
 
   package init(
     builder: DeckBuilder, strategy: any RankingStrategy, history: History, seed: UInt64,
@@ -36,7 +36,7 @@ package struct DeckPipeline {
     self.history = history
     self.seed = seed
     self.date = date
-    self.dayMask = builder.dayMask(for: date)
+    self.day = builder.day(date)
   }
 
   /// Builds the decks of `users` in the given order, handing each to `emit` as soon as its batch
@@ -140,8 +140,7 @@ package struct DeckPipeline {
     contexts.reserveCapacity(users.count)
     for user in users {
       let userHistory = history.users[user.id]
-      let set = builder.candidates(
-        for: user, history: userHistory, date: date, dayMask: dayMask)
+      let set = builder.candidates(for: user, history: userHistory, day: day)
       candidates.append(set)
       var context = ScoringContext(
         user: user, userHistory: userHistory, date: date, candidates: set.items, seed: seed)
@@ -178,7 +177,7 @@ package struct DeckPipeline {
         )
         return out
       }
-      if let bad = s.values.firstIndex(where: { !$0.isFinite }) {
+      if !allFinite(s.values), let bad = s.values.firstIndex(where: { !$0.isFinite }) {
         out.error = StrategyError.failed(
           strategy: name,
           message:

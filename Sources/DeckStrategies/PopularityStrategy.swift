@@ -145,10 +145,11 @@ package final class PopularityStrategy: BuiltinStrategy, ExplainingStrategy {
   package var fitted: [FittedValue] { prior.fitted }
 
   package func score(_ context: inout ScoringContext) -> Scores {
-    precondition(
-      context.candidates.allSatisfy { Int($0) < rates.count },
-      "popularity: score called before learn, or with a candidate outside the learned catalog")
-    return Scores(context.candidates.map { rates[Int($0)] })
+    guard let scores = gatherScores(rates, at: context.candidates) else {
+      preconditionFailure(
+        "popularity: score called before learn, or with a candidate outside the learned catalog")
+    }
+    return Scores(scores)
   }
 
   package func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation] {

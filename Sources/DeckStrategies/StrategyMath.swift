@@ -202,3 +202,41 @@ func catalogOrderExample(_ summary: String) -> StrategyExample {
     summary, items: ["miso-soup:soup", "oyakodon:rice", "zaru-soba:noodles"],
     expected: ["miso-soup", "oyakodon", "zaru-soba"])
 }
+
+/// `values[Int(c)]` for each candidate `c`, in candidate order: a catalog-wide score per
+/// candidate, the one gather every diner's deck pays for. Nil when a candidate is outside
+/// `values` (a strategy asked to score before it learned, or for another catalog): the caller
+/// says so. The range check is one predictable comparison per candidate in the gather itself.
+func gatherScores(_ values: [Double], at candidates: [Int32]) -> [Double]? {
+  candidates.withUnsafeBufferPointer { c in
+    values.withUnsafeBufferPointer { v -> [Double]? in
+      var inRange = true
+      let gathered = [Double](unsafeUninitializedCapacity: c.count) { out, done in
+        for k in 0..<c.count {
+          // Unsigned, so that a negative index is out of range too.
+          let i = Int(UInt32(bitPattern: c[k]))
+          guard i < v.count else {
+            inRange = false
+            done = k
+            return
+          }
+          out[k] = v[i]
+        }
+        done = c.count
+      }
+      return inRange ? gathered : nil
+    }
+  }
+}
+
+/// Whether every value is a finite number: the check of every score a strategy returns, on
+/// each diner's candidates, as a loop without an early exit that vectorizes. x - x is +0.0 for
+/// every finite x and NaN for an infinity or a NaN, so the OR of their bits is 0 exactly when
+/// all are finite.
+func allFinite(_ values: [Double]) -> Bool {
+  values.withUnsafeBufferPointer { v in
+    var bits: UInt64 = 0
+    for i in 0..<v.count { bits |= (v[i] - v[i]).bitPattern }
+    return bits == 0
+  }
+}

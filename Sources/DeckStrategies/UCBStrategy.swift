@@ -93,10 +93,11 @@ package final class UCBStrategy: BuiltinStrategy, ExplainingStrategy {
   }
 
   package func score(_ context: inout ScoringContext) -> Scores {
-    precondition(
-      context.candidates.allSatisfy { Int($0) < bounds.count },
-      "ucb: score called before learn, or with a candidate outside the learned catalog")
-    return Scores(context.candidates.map { bounds[Int($0)] })
+    guard let scores = gatherScores(bounds, at: context.candidates) else {
+      preconditionFailure(
+        "ucb: score called before learn, or with a candidate outside the learned catalog")
+    }
+    return Scores(scores)
   }
 
   package func explain(_ context: inout ScoringContext, positions: [Int]) -> [ScoreExplanation] {

@@ -26,6 +26,44 @@ import Testing
     }
   }
 
+  /// `appendFixed` (the decks' scores, millions of them) writes into the output in place; it
+  /// must write what `Text.fixed` writes, for every count of decimals a writer uses, rounding
+  /// half away from zero, a negative that rounds to zero without its sign, and the values past
+  /// its fast range.
+  @Test func appendFixedWritesWhatFixedWrites() {
+    var values: [Double] = [
+      0, -0.0, 0.5, -0.5, 1, 2.0 / 3, -2.0 / 3, 0.0000005, -0.0000004, 0.1234565, 999_999_999.5,
+      1e9, -1e9, 1e12, 123.456, .nan, .infinity, -.infinity, 1e-300, 0.9999999999,
+    ]
+    // A fixed sample of ordinary scores: an LCG's bits as doubles in [-1000, 1000).
+    var state: UInt64 = 30
+    for _ in 0..<2_000 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      values.append(Double(state >> 11) * 0x1.0p-53 * 2000 - 1000)
+    }
+    for decimals in 0...9 {
+      for v in values {
+        var out: [UInt8] = Array("x".utf8)
+        Text.appendFixed(v, decimals: decimals, to: &out)
+        #expect(
+          String(decoding: out, as: UTF8.self) == "x" + Text.fixed(v, decimals: decimals),
+          "\(v), \(decimals) decimals")
+      }
+    }
+  }
+
+  /// A value laid out by its writer gets the comma any value gets.
+  @Test func aValueLaidOutByItsWriterGetsItsComma() {
+    let text = written { w in
+      w.beginArray()
+      w.value { $0.append(contentsOf: Array("{\"a\":1}".utf8)) }
+      w.int(2)
+      w.value { $0.append(contentsOf: Array("3".utf8)) }
+      w.endArray()
+    }
+    #expect(text == #"[{"a":1},2,3]"#)
+  }
+
   @Test func writesNonASCIIAsItIs() {
     #expect(written { $0.string("crème brûlée 拉麺 🍜") } == "\"crème brûlée 拉麺 🍜\"")
     // Bytes that are not UTF-8 (a rejected line) go out unchanged between the quotes.

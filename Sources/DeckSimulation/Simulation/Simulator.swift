@@ -153,7 +153,7 @@ package final class Simulator {
       var pipeline = DeckPipeline(
         builder: builder, strategy: strategy, history: snapshot, seed: seed, date: date)
       pipeline.batchSize = batchSize
-      let dayMask = builder.dayMask(for: date)
+      let deckDay = builder.day(date)
       var k = 0
       try pipeline.build(users: profiles, jobs: jobs) { deck in
         let d = openers[k]
@@ -161,7 +161,7 @@ package final class Simulator {
         let diner = population.diners[d]
         // The oracle deck: the same candidates and rules, scored by true utility.
         let set = builder.candidates(
-          for: diner.profile, history: snapshot.users[diner.id], date: date, dayMask: dayMask)
+          for: diner.profile, history: snapshot.users[diner.id], day: deckDay)
         let today = date.daysSinceEpoch
         let truthScores = set.items.map { truth.utility(diner: d, item: $0, day: today) }
         let oracle = builder.assemble(
