@@ -89,7 +89,13 @@ package final class DeckWriter {
   package let format: DeckFormat
   /// Scores in the shortest digits that read back as the same double (JSON, JSON Lines, CSV)
   /// instead of six decimals: for checking a strategy against a reference implementation.
-  package var exactScores = false
+  package var exactScores: Bool {
+    get { jsonEncoder.exactScores }
+    set { jsonEncoder.exactScores = newValue }
+  }
+  /// How this writer lays out a deck as JSON: a value that other threads can use to make the
+  /// decks' text beside each other (`write(json:)` then writes it in order).
+  package private(set) var jsonEncoder: DeckJSONEncoder
   /// Members added to each card of the next deck written as JSON, by card (`"k":v` text made
   /// by a `JSONWriter`): `deck --explain`'s explanations. Nil: none.
   package var cardMembers: [[UInt8]]?
@@ -106,13 +112,6 @@ package final class DeckWriter {
   /// Per catalog item, the text every card of it repeats, made once: for CSV
   /// `id,name,category,`, for JSON (`jsonItems`) the id, name and category as JSON strings.
   private var itemFragments: [[UInt8]] = []
-  /// Per catalog item, the members every JSON card of it repeats, `"item":..,"name":..,
-  /// "category":..`, written once by a `JSONWriter` (one array read per card).
-  private var jsonItems: [[UInt8]] = []
-  /// The members every JSON deck of a date repeats after its user, up to its cards' opening
-  /// bracket: `"date":..,"strategy":..,"seed":..,"cards":[`, for `deckFieldsDate`.
-  private var deckFields: [UInt8] = []
-  private var deckFieldsDate: DeckDate?
 
   package init(format: DeckFormat, output: ByteOutput, catalog: Catalog, header: RunHeader) {
     self.format = format
@@ -120,17 +119,10 @@ package final class DeckWriter {
     self.catalog = catalog
     self.header = header
     buffer.reserveCapacity(1 << 17)
+    jsonEncoder = DeckJSONEncoder(
+      catalog: catalog, header: header, items: format == .json || format == .jsonl)
     switch format {
     case .json, .jsonl:
-      jsonItems = catalog.items.map { item in
-        var w = JSONWriter()
-        w.beginObject()
-        w.field("item", item.id)
-        w.field("name", item.name)
-        w.field("category", item.category)
-        w.endObject()
-        return Array(w.bytes.dropFirst().dropLast())
-      }
       json.bytes.reserveCapacity(1 << 17)
     case .csv:
       itemFragments = catalog.items.map { item in
@@ -185,6 +177,24 @@ package final class DeckWriter {
     try flushIfNeeded(force: false)
   }
 
+  /// Writes a deck whose JSON text `jsonEncoder` made (with the same warnings, and no members
+  /// of `cardMembers` or `deckMembers`), as `write(_:warnings:)` would have: JSON and JSON
+  /// Lines only.
+  package func write(json text: [UInt8]) throws(DeckIOError) {
+    switch format {
+    case .json:
+      if decks > 0 { json.layout("\n") }
+      json.fragment(bytes: text)
+    case .jsonl:
+      json.fragment(bytes: text)
+      json.layout("\n")
+    case .csv, .table:
+      preconditionFailure("a deck's JSON text written as \(format)")
+    }
+    decks += 1
+    try flushIfNeeded(force: false)
+  }
+
   package func end() throws(DeckIOError) {
     switch format {
     case .json:
@@ -211,96 +221,17 @@ package final class DeckWriter {
     }
   }
 
-  /// One deck as one JSON object, laid out here byte for byte as the writer's calls per member
-  /// would write it (a deck is written a hundred thousand times a run, a card a million):
-  /// `{"user":..,"date":..,"strategy":..,"seed":..,"cards":[{"rank":1,` the dish's members
-  /// `,"score":0.500000` the card's optional members `}, ...]`, the deck's optional members `}`.
   private func appendDeckJSON(_ deck: Deck, warnings: [String]) {
-    if deck.date != deckFieldsDate {
-      deckFields = JSONWriter.text { w in
-        w.beginObject()
-        w.field("date", deck.date.description)
-        w.field("strategy", header.strategy)
-        w.field("seed", int: header.seed)
-        w.key("cards")
-        w.beginArray()
-        w.endArray()
-        w.endObject()
-      }.utf8.dropFirst().dropLast(2).map { $0 }
-      deckFieldsDate = deck.date
-    }
     // The writer is taken out of the object while a deck is written: one access to the stored
     // property instead of one (checked for exclusivity) per value.
     var json = JSONWriter()
     swap(&json, &self.json)
     defer { swap(&json, &self.json) }
     json.value { out in
-      out.append(contentsOf: DeckWriter.userKey)
-      JSONWriter.appendString(deck.user, to: &out)
-      out.append(UInt8(ascii: ","))
-      out.append(contentsOf: deckFields)
-      for (n, card) in deck.cards.enumerated() {
-        if n > 0 { out.append(UInt8(ascii: ",")) }
-        appendCardJSON(card, rank: n + 1, members: cardMembers?[n], to: &out)
-      }
-      out.append(UInt8(ascii: "]"))
-      if let members = deckMembers {
-        out.append(UInt8(ascii: ","))
-        out.append(contentsOf: members)
-      }
-      if !warnings.isEmpty {
-        out.append(contentsOf: DeckWriter.warningsKey)
-        var list = JSONWriter()
-        list.strings(warnings)
-        out.append(contentsOf: list.bytes)
-      }
-      out.append(UInt8(ascii: "}"))
+      jsonEncoder.append(
+        deck, warnings: warnings, cardMembers: cardMembers, deckMembers: deckMembers, to: &out)
     }
   }
-
-  private func appendCardJSON(_ card: Card, rank: Int, members: [UInt8]?, to out: inout [UInt8]) {
-    out.append(contentsOf: DeckWriter.rankKey)
-    Text.appendInt(UInt64(rank), to: &out)
-    out.append(UInt8(ascii: ","))
-    // The dish's members, written once per run by a JSONWriter.
-    out.append(contentsOf: jsonItems[Int(card.item)])
-    out.append(contentsOf: DeckWriter.scoreKey)
-    if exactScores && card.score.isFinite {
-      out.append(contentsOf: Text.plainDecimal(card.score).utf8)
-    } else {
-      Text.appendFixed(card.score, decimals: 6, to: &out)
-    }
-    if card.pinned { out.append(contentsOf: DeckWriter.pinnedMember) }
-    if let p = card.propensity {
-      out.append(contentsOf: DeckWriter.propensityKey)
-      Text.appendFixed(p, decimals: 9, to: &out)
-    }
-    if let p = card.prefixPropensity {
-      // The shortest digits that read back (never an exponent): a deck's prefix propensities
-      // are products that soon fall below the propensity's nine decimals. (A value that is not
-      // a number is written as a propensity would be.)
-      out.append(contentsOf: DeckWriter.prefixPropensityKey)
-      if p.isFinite {
-        out.append(contentsOf: Text.plainDecimal(p).utf8)
-      } else {
-        Text.appendFixed(p, decimals: 9, to: &out)
-      }
-    }
-    if let members {
-      out.append(UInt8(ascii: ","))
-      out.append(contentsOf: members)
-    }
-    out.append(UInt8(ascii: "}"))
-  }
-
-  // The keys of a JSON deck and card, as `appendDeckJSON` lays them out.
-  private static let userKey = Array(#"{"user":"#.utf8)
-  private static let warningsKey = Array(#","warnings":"#.utf8)
-  private static let rankKey = Array(#"{"rank":"#.utf8)
-  private static let scoreKey = Array(#","score":"#.utf8)
-  private static let pinnedMember = Array(#","pinned":true"#.utf8)
-  private static let propensityKey = Array(#","propensity":"#.utf8)
-  private static let prefixPropensityKey = Array(#","prefix_propensity":"#.utf8)
 
   private func appendScore(_ score: Double) {
     if exactScores && score.isFinite {

@@ -149,13 +149,22 @@ package enum DeckJob {
     }
     var pipeline = pipeline
     pipeline.explains = request.explain
-    try pipeline.build(users: diners, jobs: request.jobs) { deck, _, explained in
+    // JSON decks are laid out by the workers that build them (their text is much of a run's
+    // work); this thread writes the texts in order.
+    var encode: (@Sendable (Deck) -> [UInt8])?
+    if let encoder = plain?.jsonEncoder, plain?.format == .json || plain?.format == .jsonl {
+      encode = { deck in encoder.text(deck, warnings: Self.warnings(deck)) }
+    }
+    try pipeline.build(users: diners, jobs: request.jobs, encode: encode) {
+      deck, _, explained, text in
       let warnings = self.warnings(deck)
       if deck.shortfall != nil { shortDecks += 1 }
       for w in warnings { warningLines.append("user '\(deck.user)': \(w)") }
       ruleCounts.add(deck)
       if let explained {
         try explaining?.write(explained, warnings: warnings)
+      } else if let text {
+        try plain?.write(json: text)
       } else {
         try plain?.write(deck, warnings: warnings)
       }

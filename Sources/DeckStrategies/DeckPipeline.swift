@@ -73,6 +73,18 @@ package struct DeckPipeline {
     users: [UserProfile], jobs: Int,
     emitExplained emit: (Deck, DeckPolicy?, ExplainedDeck?) throws -> Void
   ) throws {
+    try build(users: users, jobs: jobs, encode: nil) { deck, policy, explained, _ in
+      try emit(deck, policy, explained)
+    }
+  }
+
+  /// As `build(users:jobs:emitExplained:)`, with each deck's text: `encode` runs on the worker
+  /// that built the deck, beside the other workers (the text of a deck is much of the work of
+  /// a run), and its result reaches `emit` with the deck. Nil: no text.
+  package func build(
+    users: [UserProfile], jobs: Int, encode: (@Sendable (Deck) -> [UInt8])?,
+    emit: (Deck, DeckPolicy?, ExplainedDeck?, [UInt8]?) throws -> Void
+  ) throws {
     let batch = max(1, batchSize)
     let workers =
       strategy.scoresConcurrently ? max(1, jobs) : min(max(1, jobs), 1 + replicas.count)
@@ -84,9 +96,11 @@ package struct DeckPipeline {
       return {
         Parallel.map(count: batches, jobs: workers) { k in
           let lo = first + k * batch
-          return shared.pipeline.decks(
+          var result = shared.pipeline.decks(
             of: shared.users[lo..<min(shared.users.count, lo + batch)],
             scoredBy: shared.scorers.isEmpty ? shared.pipeline.strategy : shared.scorers[k])
+          if let encode { result.texts = result.decks.map(encode) }
+          return result
         }
       }
     }
@@ -105,7 +119,9 @@ package struct DeckPipeline {
       }
       for result in results {
         for (k, deck) in result.decks.enumerated() {
-          try emit(deck, result.policies[k], explains ? result.explained[k] : nil)
+          try emit(
+            deck, result.policies[k], explains ? result.explained[k] : nil,
+            encode == nil ? nil : result.texts[k])
         }
         if let error = result.error { throw error }
       }
@@ -127,6 +143,8 @@ package struct DeckPipeline {
     var decks: [Deck] = []
     var policies: [DeckPolicy?] = []
     var explained: [ExplainedDeck] = []
+    /// Each deck's text, when the build has an `encode`.
+    var texts: [[UInt8]] = []
     var error: (any Error)?
   }
 

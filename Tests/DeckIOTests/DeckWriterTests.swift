@@ -62,4 +62,45 @@ struct DeckWriterTests {
     let none = try Self.written(try Self.deck(propensities: nil, prefixes: nil), .jsonl)
     #expect(!none.contains("propensity"))
   }
+
+  /// The workers' text of a deck (`DeckJSONEncoder`, written by `write(json:)`) is what the
+  /// writer writes of the deck itself: JSON and JSON Lines, a pinned card, propensities with
+  /// and without prefixes, warnings (escaped), exact scores, a deck of another date, several
+  /// decks in a row.
+  @Test func theWorkersTextIsTheWritersDeck() throws {
+    var decks = [
+      try Self.deck(propensities: [0.5, 1.0 / 3.0, 0.25], prefixes: [0.5, 1.0 / 6.0, 3.1e-11]),
+      try Self.deck(propensities: nil, prefixes: nil),
+      try Self.deck(propensities: [0.5, 0.25, 0.25], prefixes: nil),
+    ]
+    decks[1].cards[0].pinned = true
+    decks[1].user = "quote \" and \u{E9}"
+    decks[2].date = Self.date.adding(days: 1)
+    let warnings = [[], ["deck has 2 of 3 cards (held back: 1 by \"diet\")"], ["a", "b"]]
+    let header = RunHeader(
+      version: "0", date: Self.date, strategy: "s\t", options: [], seed: 7, size: 3, inputs: [])
+    for format in [DeckFormat.json, .jsonl] {
+      for exact in [false, true] {
+        var texts: [String] = []
+        for byText in [false, true] {
+          let out = MemoryOutput()
+          let writer = DeckWriter(
+            format: format, output: out, catalog: Self.catalog, header: header)
+          writer.exactScores = exact
+          try writer.begin()
+          for (deck, w) in zip(decks, warnings) {
+            if byText {
+              try writer.write(json: writer.jsonEncoder.text(deck, warnings: w))
+            } else {
+              try writer.write(deck, warnings: w)
+            }
+          }
+          try writer.end()
+          texts.append(out.text)
+        }
+        #expect(texts[0] == texts[1], "\(format), exact \(exact)")
+        #expect(texts[0].contains(#""pinned":true"#) && texts[0].contains("2026-12-01"))
+      }
+    }
+  }
 }
