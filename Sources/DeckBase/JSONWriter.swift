@@ -339,6 +339,12 @@ package struct JSONWriter {
     bytes.append(contentsOf: json)
   }
 
+  /// A value already written as JSON bytes: a slice of text that holds several.
+  @inlinable package mutating func fragment(bytes json: ArraySlice<UInt8>) {
+    beforeValue()
+    bytes.append(contentsOf: json)
+  }
+
   /// An array with one element per line: `[]` when empty, else `[`, each element on a line of
   /// its own, and `]` on the last.
   package mutating func arrayOfLines<S: Sequence>(

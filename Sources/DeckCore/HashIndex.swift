@@ -496,6 +496,9 @@ package struct IDSet: Sendable {
   /// An empty set.
   package init() { index = ByteIndex() }
 
+  /// An empty set with room for `capacity` ids.
+  package init(capacity: Int) { index = ByteIndex(capacity: capacity) }
+
   /// The ids held.
   @inlinable package var count: Int { index.count }
 

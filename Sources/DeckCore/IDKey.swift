@@ -58,7 +58,22 @@ package struct IDKey: Hashable, Comparable, Sendable, CustomStringConvertible,
   /// Whether `a` comes before `b` in ascending UTF-8 byte order (a prefix first).
   @inline(__always)
   package static func precedes(_ a: String, _ b: String) -> Bool {
-    a.utf8.lexicographicallyPrecedes(b.utf8)
+    let x = a.utf8
+    let y = b.utf8
+    let fast = x.withContiguousStorageIfAvailable { p in
+      y.withContiguousStorageIfAvailable { q in bytesPrecede(p, q) }
+    }
+    if let fast, let before = fast { return before }
+    return x.lexicographicallyPrecedes(y)
+  }
+
+  /// `precedes` on the bytes themselves (a sort of 100,000 diners compares 1.7 million times).
+  @inline(__always)
+  private static func bytesPrecede(_ p: UnsafeBufferPointer<UInt8>, _ q: UnsafeBufferPointer<UInt8>)
+    -> Bool
+  {
+    for i in 0..<min(p.count, q.count) where p[i] != q[i] { return p[i] < q[i] }
+    return p.count < q.count
   }
 
   /// Equal buffers of equal counts (`HashMix.equal`: whole words, never outside the buffers).

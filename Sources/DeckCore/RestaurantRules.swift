@@ -297,8 +297,13 @@ public struct RuleCounts: Sendable, Equatable {
   }
 
   public mutating func add(_ deck: Deck) {
+    add(applications: deck.ruleApplications)
+  }
+
+  /// Counts one deck's rule applications (`Deck.ruleApplications`).
+  public mutating func add(applications deck: [RuleApplication]) {
     var seen: [Int] = []  // the rules that acted on this deck (a few)
-    for a in deck.ruleApplications {
+    for a in deck {
       applications[a.rule] += 1
       if !seen.contains(a.rule) {
         seen.append(a.rule)

@@ -180,7 +180,7 @@ package final class DeckWriter {
   /// Writes a deck whose JSON text `jsonEncoder` made (with the same warnings, and no members
   /// of `cardMembers` or `deckMembers`), as `write(_:warnings:)` would have: JSON and JSON
   /// Lines only.
-  package func write(json text: [UInt8]) throws(DeckIOError) {
+  package func write(json text: ArraySlice<UInt8>) throws(DeckIOError) {
     switch format {
     case .json:
       if decks > 0 { json.layout("\n") }

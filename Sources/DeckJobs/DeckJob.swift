@@ -149,26 +149,34 @@ package enum DeckJob {
     }
     var pipeline = pipeline
     pipeline.explains = request.explain
-    // JSON decks are laid out by the workers that build them (their text is much of a run's
-    // work); this thread writes the texts in order.
-    var encode: (@Sendable (Deck) -> [UInt8])?
-    if let encoder = plain?.jsonEncoder, plain?.format == .json || plain?.format == .jsonl {
-      encode = { deck in encoder.text(deck, warnings: Self.warnings(deck)) }
-    }
-    try pipeline.build(users: diners, jobs: request.jobs, encode: encode) {
-      deck, _, explained, text in
-      let warnings = self.warnings(deck)
-      if deck.shortfall != nil { shortDecks += 1 }
-      for w in warnings { warningLines.append("user '\(deck.user)': \(w)") }
-      ruleCounts.add(deck)
-      if let explained {
-        try explaining?.write(explained, warnings: warnings)
-      } else if let text {
-        try plain?.write(json: text)
-      } else {
-        try plain?.write(deck, warnings: warnings)
-      }
+    func count(_ deck: DeckNote) {
+      if deck.short { shortDecks += 1 }
+      for w in deck.warnings { warningLines.append("user '\(deck.user)': \(w)") }
+      ruleCounts.add(applications: deck.ruleApplications)
       progress?.add(1)
+    }
+    if let plain, plain.format == .json || plain.format == .jsonl {
+      let encoder = plain.jsonEncoder
+      // JSON decks are laid out by the workers that build them (their text is much of a run's
+      // work); this thread writes the texts in order.
+      try pipeline.build(users: diners, jobs: request.jobs) { deck, text in
+        let note = DeckNote(deck)
+        encoder.append(deck, warnings: note.warnings, to: &text)
+        return note
+      } emit: { note, text in
+        count(note)
+        try plain.write(json: text)
+      }
+    } else {
+      try pipeline.build(users: diners, jobs: request.jobs) { deck, _, explained in
+        let note = DeckNote(deck)
+        count(note)
+        if let explained {
+          try explaining?.write(explained, warnings: note.warnings)
+        } else {
+          try plain?.write(deck, warnings: note.warnings)
+        }
+      }
     }
     try plain?.end()
     try explaining?.end()
@@ -176,6 +184,23 @@ package enum DeckJob {
     for replica in pipeline.replicas { try replica.finish() }
     try outputs.commit()
     return (shortDecks, warningLines, ruleCounts)
+  }
+
+  /// What a run's summary counts of a deck, made on the worker that built it (beside the
+  /// deck's text).
+  struct DeckNote: Sendable {
+    /// Set only with warnings.
+    var user = ""
+    var short: Bool
+    var warnings: [String]
+    var ruleApplications: [RuleApplication]
+
+    init(_ deck: Deck) {
+      short = deck.shortfall != nil
+      warnings = DeckJob.warnings(deck)
+      ruleApplications = deck.ruleApplications
+      if !warnings.isEmpty { user = deck.user }
+    }
   }
 
   /// A deck's warnings: short of the deck size, pins left out.

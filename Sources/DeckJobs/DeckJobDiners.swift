@@ -26,13 +26,17 @@ extension DeckJob {
     _ io: JobIO
   ) throws -> (diners: [UserProfile], listed: RunInput?) {
     // DeckCore's byte-string table, not String's per-process hashing: 100,000 diners are
-    // hashed twice here on every run. For `--user` only the profiles of the ids asked for are
-    // kept: one look-up per profile in a table of a few ids.
+    // hashed here on every run.
+    if case .everyone = choice {
+      return (everyone(shard: shard, users: users, history: history), nil)
+    }
+    // For `--user` only the profiles of the ids asked for are kept: one look-up per profile in
+    // a table of a few ids.
     var wanted: IDSet?
     if case .ids(let requested) = choice { wanted = IDSet(requested) }
     let kept = wanted.map { set in users.filter { set.contains($0.id) } } ?? users
     let profiles = IDMap(kept.map { ($0.id, $0) })
-    var ids: [String]
+    var ids: [String] = []
     var listed: RunInput?
     switch choice {
     case .listed(let file):
@@ -40,7 +44,6 @@ extension DeckJob {
       ids = list
       listed = RunInput(role: "diners", path: file, sha256: hash)
     case .ids(let requested):
-      ids = []
       var given = IDSet()
       for id in requested where given.insert(id) {
         guard !id.isEmpty else {
@@ -50,11 +53,7 @@ extension DeckJob {
         ids.append(id)
       }
     case .everyone:
-      var set = IDSet()
-      ids = []
-      ids.reserveCapacity(users.count + history.users.count)
-      for u in users where set.insert(u.id) { ids.append(u.id) }
-      for user in history.users.values where set.insert(user.id) { ids.append(user.id) }
+      break
     }
     if let shard {
       ids = ids.filter { shard.contains($0) }
@@ -63,6 +62,27 @@ extension DeckJob {
     return (ids.map { profiles[$0] ?? UserProfile(id: $0) }, listed)
   }
 
+  /// Every diner of the users file (its first profile of an id) and of the history (a bare
+  /// profile), each once, in the shard, in ascending id order: the profiles themselves, with
+  /// no table from id to profile, and no sort when the ids come in order already (a users file
+  /// written in id order).
+  private static func everyone(shard: DinerShard?, users: [UserProfile], history: History)
+    -> [UserProfile]
+  {
+    var seen = IDSet(capacity: users.count + history.users.count)
+    var out: [UserProfile] = []
+    out.reserveCapacity(users.count + history.users.count)
+    for u in users where seen.insert(u.id) && shard?.contains(u.id) != false { out.append(u) }
+    for user in history.users.values
+    where seen.insert(user.id) && shard?.contains(user.id) != false {
+      out.append(UserProfile(id: user.id))
+    }
+    let inOrder = out.indices.dropFirst().allSatisfy { IDKey.precedes(out[$0 - 1].id, out[$0].id) }
+    if inOrder { return out }
+    // The ids are distinct: an order of positions is the order of the profiles.
+    let order = out.indices.sorted { IDKey.precedes(out[$0].id, out[$1].id) }
+    return order.map { out[$0] }
+  }
   /// The warning about a diner that neither the users file nor the history knows.
   static func warnUnknown(_ id: String, _ io: JobIO) {
     io.diagnostics.warning(

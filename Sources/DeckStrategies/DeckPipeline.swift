@@ -15,8 +15,9 @@ package struct DeckPipeline {
   /// Diners per strategy call; an out-of-process strategy answers a batch per round trip.
   package var batchSize: Int = 512
   /// More instances of a strategy that cannot score concurrently (a plugin: one process each),
-  /// learnt from the same history: worker k of a round scores with `replicas[k - 1]`, so that
-  /// `jobs` processes answer side by side. Each answers for its own batches only; the plugin
+  /// learnt from the same history: worker w of `Parallel.stream` scores with `replicas[w - 1]`
+  /// (worker 0, the calling thread, with `strategy`), so that `jobs` processes answer side by
+  /// side. Each answers for its own batches only; the plugin
   /// protocol asks that a diner's scores not depend on the other diners of a batch.
   package var replicas: [any RankingStrategy] = []
   /// Asks the strategy for the distribution it draws each ranking from
@@ -73,63 +74,91 @@ package struct DeckPipeline {
     users: [UserProfile], jobs: Int,
     emitExplained emit: (Deck, DeckPolicy?, ExplainedDeck?) throws -> Void
   ) throws {
-    try build(users: users, jobs: jobs, encode: nil) { deck, policy, explained, _ in
-      try emit(deck, policy, explained)
+    try rounds(users: users, jobs: jobs) { pipeline, diners, strategy in
+      pipeline.decks(of: diners, scoredBy: strategy)
+    } hand: { result in
+      for (k, deck) in result.decks.enumerated() {
+        try emit(deck, result.policies[k], explains ? result.explained[k] : nil)
+      }
+      if let error = result.error { throw error }
     }
   }
 
-  /// As `build(users:jobs:emitExplained:)`, with each deck's text: `encode` runs on the worker
-  /// that built the deck, beside the other workers (the text of a deck is much of the work of
-  /// a run), and its result reaches `emit` with the deck. Nil: no text.
-  package func build(
-    users: [UserProfile], jobs: Int, encode: (@Sendable (Deck) -> [UInt8])?,
-    emit: (Deck, DeckPolicy?, ExplainedDeck?, [UInt8]?) throws -> Void
+  /// The decks of `users` as text, in order: `encode` runs on the worker that built a deck (the
+  /// text of a deck is much of the work of a run), appends the deck's text to its batch's and
+  /// returns what the calling thread needs of the deck besides (a `Note`: its warnings, say);
+  /// `emit` gets each note with the deck's text, on the calling thread. The decks are freed on
+  /// the worker that made them: a block freed on another thread takes the lock of the
+  /// allocator's arena it came from, which the worker allocating beside it holds (on two cores
+  /// that contention cost more than the second core gave). The text is the same for every
+  /// `jobs`, as are the decks.
+  package func build<Note: Sendable>(
+    users: [UserProfile], jobs: Int,
+    encode: @escaping @Sendable (Deck, inout [UInt8]) -> Note,
+    emit: (Note, ArraySlice<UInt8>) throws -> Void
+  ) throws {
+    try rounds(users: users, jobs: jobs) { pipeline, diners, strategy in
+      let built = pipeline.decks(of: diners, scoredBy: strategy)
+      var batch = TextBatch<Note>(error: built.error)
+      batch.notes.reserveCapacity(built.decks.count)
+      batch.ends.reserveCapacity(built.decks.count)
+      for deck in built.decks {
+        batch.notes.append(encode(deck, &batch.text))
+        batch.ends.append(batch.text.count)
+      }
+      return batch
+    } hand: { batch in
+      var start = 0
+      for (k, note) in batch.notes.enumerated() {
+        try emit(note, batch.text[start..<batch.ends[k]])
+        start = batch.ends[k]
+      }
+      if let error = batch.error { throw error }
+    }
+  }
+
+  /// The decks of one batch as text (`build(users:jobs:encode:emit:)`).
+  private struct TextBatch<Note: Sendable>: BatchResult {
+    var notes: [Note] = []
+    var text: [UInt8] = []
+    /// Where each deck's text ends in `text`.
+    var ends: [Int] = []
+    var error: (any Error)?
+  }
+
+  /// Batches of `users`, made by `make` on up to `jobs` threads and handed in order to `hand` on
+  /// the calling thread, which makes batches too while the next one to hand is not ready
+  /// (`Parallel.stream`; `make` gets the diners of one batch and the strategy to score them
+  /// with). Memory: up to two batches per worker made and not handed out. No batch after one
+  /// that stopped at an error is started.
+  private func rounds<Batch: BatchResult>(
+    users: [UserProfile], jobs: Int,
+    make:
+      @escaping @Sendable (DeckPipeline, ArraySlice<UserProfile>, any RankingStrategy) ->
+      Batch,
+    hand: (Batch) throws -> Void
   ) throws {
     let batch = max(1, batchSize)
     let workers =
       strategy.scoresConcurrently ? max(1, jobs) : min(max(1, jobs), 1 + replicas.count)
+    // Worker w scores with its own instance of a strategy that scores on one thread only.
     let scorers = strategy.scoresConcurrently ? [] : [strategy] + replicas
     let shared = Shared(pipeline: self, users: users, scorers: scorers)
-    // One round: up to `workers` batches side by side from diner `first` on.
-    func round(from first: Int) -> @Sendable () -> [BatchDecks] {
-      let batches = min(workers, (users.count - first + batch - 1) / batch)
-      return {
-        Parallel.map(count: batches, jobs: workers) { k in
-          let lo = first + k * batch
-          var result = shared.pipeline.decks(
-            of: shared.users[lo..<min(shared.users.count, lo + batch)],
-            scoredBy: shared.scorers.isEmpty ? shared.pipeline.strategy : shared.scorers[k])
-          if let encode { result.texts = result.decks.map(encode) }
-          return result
-        }
-      }
-    }
-    // With more than one worker the next round is built while this one's decks are handed out
-    // (written, on this thread): the rounds are the same, each one is built after the one before
-    // it, and `emit` never runs beside another `emit`, so the decks are those of one worker.
-    var start = 0
-    var ahead: Parallel.Pending<[BatchDecks]>?
-    defer { _ = ahead?.wait() }
-    while start < users.count {
-      let results = ahead?.wait() ?? round(from: start)()
-      ahead = nil
-      start = min(users.count, start + workers * batch)
-      if workers > 1 && start < users.count && !results.contains(where: { $0.error != nil }) {
-        ahead = Parallel.background(round(from: start))
-      }
-      for result in results {
-        for (k, deck) in result.decks.enumerated() {
-          try emit(
-            deck, result.policies[k], explains ? result.explained[k] : nil,
-            encode == nil ? nil : result.texts[k])
-        }
-        if let error = result.error { throw error }
-      }
+    let batches = (users.count + batch - 1) / batch
+    try Parallel.stream(count: batches, jobs: workers, ahead: 2 * workers) { k, worker in
+      let lo = k * batch
+      return make(
+        shared.pipeline, shared.users[lo..<min(shared.users.count, lo + batch)],
+        shared.scorers.isEmpty ? shared.pipeline.strategy : shared.scorers[worker])
+    } stops: {
+      $0.error != nil
+    } consume: {
+      try hand($0)
     }
   }
 
   /// The pipeline and the diners, shared by the workers of one `build`. Unchecked: the strategy
-  /// is only shared when it says it scores concurrently (else each worker of a round has a
+  /// is only shared when it says it scores concurrently (else each worker has a
   /// scorer of its own), and everything else is read-only.
   private struct Shared: @unchecked Sendable {
     let pipeline: DeckPipeline
@@ -139,12 +168,10 @@ package struct DeckPipeline {
 
   /// The decks of one batch, in order, up to the first diner whose scores are unusable, and the
   /// error that stopped it.
-  private struct BatchDecks: Sendable {
+  private struct BatchDecks: BatchResult {
     var decks: [Deck] = []
     var policies: [DeckPolicy?] = []
     var explained: [ExplainedDeck] = []
-    /// Each deck's text, when the build has an `encode`.
-    var texts: [[UInt8]] = []
     var error: (any Error)?
   }
 
@@ -246,4 +273,10 @@ package struct DeckPipeline {
 package struct DeckPolicy: Sendable, Equatable {
   package var policy: RankingPolicy
   package var candidates: [Int32]
+}
+
+/// A batch of decks, which says whether it stopped at an error (no later batch is started
+/// then).
+private protocol BatchResult: Sendable {
+  var error: (any Error)? { get }
 }

@@ -60,6 +60,25 @@ func bytes(_ ids: [String]) -> [[UInt8]] { ids.map { Array($0.utf8) } }
     #expect(IDKey.precedes("ab", "abc") && !IDKey.precedes("abc", "ab"))
   }
 
+  /// `precedes` compares the bytes themselves; it agrees with the byte arrays' own order on
+  /// ids of every length (inline and heap strings), shared prefixes and bytes past 0x7F.
+  @Test func precedesIsTheByteArraysOrder() {
+    var stream = RandomStream(seed: 3)
+    let alphabet: [String] = ["a", "b", "Z", "0", "\u{E9}", "e\u{301}", "\u{212B}", "寿"]
+    func id() -> String {
+      (0..<stream.nextInt(below: 24)).map { _ in alphabet[stream.nextInt(below: alphabet.count)] }
+        .joined()
+    }
+    var ids = (0..<300).map { _ in id() }
+    ids += ids.prefix(50).map { $0 + "a" }  // prefixes of one another
+    for a in ids {
+      for b in ids.prefix(60) {
+        let expected = Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+        #expect(IDKey.precedes(a, b) == expected, "\(bytes([a, b]))")
+      }
+    }
+  }
+
   @Test func keepsTheIDAsGiven() {
     #expect(Array(IDKey(nfdCafe).string.utf8) == Array(nfdCafe.utf8))
     #expect(IDKey(nfdCafe).description.utf8.elementsEqual(nfdCafe.utf8))

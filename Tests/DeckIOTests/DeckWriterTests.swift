@@ -63,10 +63,10 @@ struct DeckWriterTests {
     #expect(!none.contains("propensity"))
   }
 
-  /// The workers' text of a deck (`DeckJSONEncoder`, written by `write(json:)`) is what the
-  /// writer writes of the deck itself: JSON and JSON Lines, a pinned card, propensities with
-  /// and without prefixes, warnings (escaped), exact scores, a deck of another date, several
-  /// decks in a row.
+  /// The workers' text of a deck (`DeckJSONEncoder`, written by `write(json:)` from a slice of
+  /// its batch's text) is what the writer writes of the deck itself: JSON and JSON Lines, a
+  /// pinned card, propensities with and without prefixes, warnings (escaped), exact scores, a
+  /// deck of another date, several decks in a row.
   @Test func theWorkersTextIsTheWritersDeck() throws {
     var decks = [
       try Self.deck(propensities: [0.5, 1.0 / 3.0, 0.25], prefixes: [0.5, 1.0 / 6.0, 3.1e-11]),
@@ -88,12 +88,20 @@ struct DeckWriterTests {
             format: format, output: out, catalog: Self.catalog, header: header)
           writer.exactScores = exact
           try writer.begin()
+          // The workers lay out a batch's decks in one array and the writer writes each
+          // deck's slice of it.
+          var batch: [UInt8] = []
+          var ends: [Int] = []
           for (deck, w) in zip(decks, warnings) {
             if byText {
-              try writer.write(json: writer.jsonEncoder.text(deck, warnings: w))
+              writer.jsonEncoder.append(deck, warnings: w, to: &batch)
+              ends.append(batch.count)
             } else {
               try writer.write(deck, warnings: w)
             }
+          }
+          for (k, end) in ends.enumerated() {
+            try writer.write(json: batch[(k == 0 ? 0 : ends[k - 1])..<end])
           }
           try writer.end()
           texts.append(out.text)

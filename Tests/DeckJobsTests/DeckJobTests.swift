@@ -8,6 +8,39 @@ import Testing
 
 /// `DeckJob` called directly with a typed request, on the bundled Config/ and Data/.
 @Suite struct DeckJobTests {
+  /// Every diner once, in ascending id bytes: the users file's profile (its first of an id),
+  /// the history's diners it does not name as bare profiles, within the shard; the same
+  /// whether the users file comes in id order or not.
+  @Test func everyoneIsEachDinerOnceInIDOrder() throws {
+    var builder = HistoryBuilder(itemCount: 1)
+    for id in ["h2", Self.nfdCafeID, "b", "h1"] {
+      builder.add(user: builder.userSlot(id), item: 0, swipe: .right, day: 100)
+    }
+    let history = try builder.build()
+    let users = [
+      UserProfile(id: "c", diets: ["vegan"]), UserProfile(id: "a"), UserProfile(id: "b"),
+      UserProfile(id: Self.nfcCafeID), UserProfile(id: "c"),
+    ]
+    let io = JobTestSupport.io()
+    let expected = ["a", "b", "c", Self.nfdCafeID, Self.nfcCafeID, "h1", "h2"]
+    let inOrder = [users[1], users[2], users[0], users[4], users[3]]
+    for given in [users, inOrder] {
+      let (all, listed) = try DeckJob.diners(
+        .everyone, shard: nil, users: given, history: history, io)
+      #expect(listed == nil)
+      #expect(all.map { Array($0.id.utf8) } == expected.map { Array($0.utf8) })
+      #expect(all.first { $0.id == "c" }?.diets == ["vegan"])
+      #expect(all.first { $0.id == "h1" } == UserProfile(id: "h1"))
+      let shard = try #require(DinerShard(index: 2, count: 3))
+      let (part, _) = try DeckJob.diners(
+        .everyone, shard: shard, users: given, history: history, io)
+      #expect(part.map(\.id) == all.map(\.id).filter { shard.contains($0) })
+    }
+  }
+
+  static let nfcCafeID = "caf\u{E9}"
+  static let nfdCafeID = "cafe\u{301}"
+
   static let date = DeckDate.parse("2026-11-30")!
 
   /// The settings `menudeck deck --date 2026-11-30` runs with: the bundled config's.
