@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Work on every core: how many there are for this process, and an ordered parallel map whose
 /// result never depends on the number of workers.
@@ -89,12 +90,13 @@ package enum Parallel {
     let workers = max(1, min(jobs, count))
     if workers == 1 { return (0..<count).map(transform) }
     let slots = Slots<T>(count: count)
-    // Worker w takes the indices w, w + workers, ...: every index is written by one worker.
-    DispatchQueue.concurrentPerform(iterations: workers) { w in
-      var k = w
-      while k < count {
+    // Each worker takes the next index as it comes free (the work of the indices may differ):
+    // every index is taken, and written, by one worker.
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+      while true {
+        let k = slots.next.add(1, ordering: .relaxed).oldValue
+        if k >= count { break }
         slots.set(k, transform(k))
-        k += workers
       }
     }
     return slots.values()
@@ -105,6 +107,8 @@ package enum Parallel {
   private final class Slots<T>: @unchecked Sendable {
     private let base: UnsafeMutablePointer<T?>
     private let count: Int
+    /// The next index to take.
+    let next = Atomic<Int>(0)
 
     init(count: Int) {
       self.count = count

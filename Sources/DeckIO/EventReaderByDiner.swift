@@ -9,12 +9,13 @@ import DeckCore
 // aggregation would be as big as the whole and the merge as slow as a part. So the work is split
 // by diner instead, as column engines split a GROUP BY:
 //
-// 1. Each part of the file (`readInParts`), or each log read whole, is parsed by a worker of its
-//    own into `jobs` buckets by a hash of the diner's id bytes: per swipe the diner's id bytes,
-//    the dish's catalog index, the direction, the day and the position. The reader counts lines,
-//    unknown dishes and rejects as it always does.
-// 2. Each bucket is aggregated by a worker of its own into a history (`HistoryIngest`), the
-//    parts in file order: a diner's swipes arrive in the order of the files.
+// 1. Each part of the file (`readInParts`, a few parts per worker), or each log read whole, is
+//    parsed by a worker into buckets by a hash of the diner's id bytes: per swipe the diner's id
+//    bytes, the dish's catalog index, the direction, the day and the position. The reader
+//    counts lines, unknown dishes and rejects as it always does.
+// 2. Each run of buckets is aggregated by a worker into a history (`HistoryIngest`), the parts
+//    in file order: a diner's swipes arrive in the order of the files. The workers take the
+//    next part, and the next run, as they come free.
 // 3. The buckets' histories share no diner, so they are put side by side
 //    (`History.combining`): item and position counts added, diners side by side.
 //
@@ -59,6 +60,9 @@ package struct DinerBuckets: EventSink, @unchecked Sendable {
   /// The buckets per worker when a history is read by diner: 32 buckets of 2 workers hold some
   /// 1,500 of 100,000 diners each, whose tables fit in a core's cache while they are added up.
   package static let bucketsPerWorker = 32
+  /// Runs of buckets per worker when a history is built from them
+  /// (`EventReader.history(of:catalog:cutoff:jobs:)`).
+  package static let runsPerWorker = 4
 
   /// The catalog's dishes, made once and shared by the parts.
   package struct Items: @unchecked Sendable {
@@ -144,7 +148,7 @@ extension EventReader {
   }
 
   /// The history of `parts` (each a part of a log, or a log, parsed into `DinerBuckets` of as
-  /// many buckets), aggregated on `jobs` threads, each a run of buckets one after the other;
+  /// many buckets), aggregated on `jobs` threads in runs of buckets (`runsPerWorker` each);
   /// nil when the buckets' histories cannot be put together (see above) and the logs must be
   /// read the one way.
   package static func history(
@@ -155,11 +159,15 @@ extension EventReader {
     }
     let shared = SharedParts(parts: parts)
     let workers = max(1, min(jobs, count))
-    let built = Parallel.map(count: workers, jobs: workers) { w in
+    // A few runs per worker, the workers taking the next run as they come free (a run of
+    // buckets may take longer than another: more swipes, or memory that costs more to touch
+    // first); the histories of the runs are put together in run order.
+    let runs = workers == 1 ? 1 : min(count, workers * DinerBuckets.runsPerWorker)
+    let built = Parallel.map(count: runs, jobs: workers) { w in
       Result { () throws(DeckCoreError) -> (History, Int) in
         var ingest = HistoryIngest(catalog: catalog, cutoff: cutoff)
         // A bucket's diners are interned together, so that their tables lie side by side.
-        for b in (w * count / workers)..<((w + 1) * count / workers) {
+        for b in (w * count / runs)..<((w + 1) * count / runs) {
           for part in shared.parts { part.buckets[b].feed(into: &ingest) }
         }
         ingest.finish()

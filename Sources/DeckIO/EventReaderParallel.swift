@@ -22,11 +22,14 @@ import DeckCore
 /// Cost beside the parsing: one `memchr` pass over the file for the line feeds before each part
 /// (their line numbers), and for CSV one for the quotes before each cut, both in parallel.
 ///
-/// Memory: one aggregation per part (as many parts as workers) before the merge, so it grows
-/// with the number of workers times the distinct (diner, dish) pairs of a part.
+/// Memory: one aggregation per part (as many parts as workers, for snapshots) before the merge,
+/// so it grows with the number of workers times the distinct (diner, dish) pairs of a part.
 extension EventReader {
   /// Parts are at least this long; a smaller file is read on one thread.
   package static let minimumPartBytes = 1 << 22
+
+  /// Parts per thread of a log read into buckets by diner (`readInParts(partsPerWorker:)`).
+  package static let partsPerWorker = 4
 
   /// What reading a log into a snapshot gave.
   package struct SnapshotRead: Sendable {
@@ -81,8 +84,11 @@ extension EventReader {
   /// sink of its own (`sink()`), which its worker turns into the part's result (`finish`); the
   /// caller adds the results up in order. `options.onReject` is called on this thread, in file
   /// order. `sink` and `finish` run on the workers, each call on its own values.
+  /// `partsPerWorker` parts per thread (each at least `minimumPartBytes`): more than one evens
+  /// out the threads, which take the next part as they come free, where each part's result is
+  /// cheap to add up (buckets by diner); one where the results are merged at a cost (snapshots).
   package func readInParts<S: EventSink, R>(
-    path: String, name: String? = nil, format: EventFormat, jobs: Int,
+    path: String, name: String? = nil, format: EventFormat, jobs: Int, partsPerWorker: Int = 1,
     minimumPartBytes: Int = EventReader.minimumPartBytes, sink: @escaping () -> S,
     finish: @escaping (inout S) -> R
   ) throws(DeckIOError) -> PartsRead<R> {
@@ -99,7 +105,9 @@ extension EventReader {
     var cuts = [0]
     if (info.st_mode & S_IFMT) == S_IFREG && jobs > 1 && size >= 2 * max(1, minimumPartBytes) {
       cuts = try Self.cuts(
-        file, size: size, parts: min(jobs, size / max(1, minimumPartBytes)), format: format)
+        file, size: size,
+        parts: min(jobs * max(1, partsPerWorker), size / max(1, minimumPartBytes)),
+        format: format, jobs: jobs)
     }
     var header = 0
     if format == .csv && cuts.count > 1 && options.csvHeader == nil {
@@ -111,7 +119,8 @@ extension EventReader {
       }
     }
     let work = PartWork(make: sink, finish: finish)
-    return try readParts(file, cuts, size: size, format: format, header: header, work)
+    return try readParts(
+      file, cuts, size: size, format: format, header: header, jobs: jobs, work)
   }
 
   /// One part's outcome, made by one worker and read after they all finished.
@@ -132,11 +141,11 @@ extension EventReader {
   }
 
   private func readParts<S: EventSink, R>(
-    _ file: PartFile, _ cuts: [Int], size: Int, format: EventFormat, header: Int,
+    _ file: PartFile, _ cuts: [Int], size: Int, format: EventFormat, header: Int, jobs: Int,
     _ work: PartWork<S, R>
   ) throws(DeckIOError) -> PartsRead<R> {
     // Line numbers where the parts start.
-    let newlines = Parallel.map(count: cuts.count, jobs: cuts.count) { k in
+    let newlines = Parallel.map(count: cuts.count, jobs: jobs) { k in
       Result { () throws(DeckIOError) -> Int in
         try file.count(
           UInt8(ascii: "\n"), from: cuts[k], to: k + 1 < cuts.count ? cuts[k + 1] : size)
@@ -152,7 +161,7 @@ extension EventReader {
     let preludeLines = prelude.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
     let shared = SharedReader(reader: self)
     let starts = firstLines
-    let parts = Parallel.map(count: cuts.count, jobs: cuts.count) { k in
+    let parts = Parallel.map(count: cuts.count, jobs: jobs) { k in
       shared.reader.readPart(
         file, from: cuts[k], to: k + 1 < cuts.count ? cuts[k + 1] : size, format: format,
         firstLine: starts[k], prelude: k == 0 ? [] : prelude, preludeLines: preludeLines, work)
@@ -243,15 +252,15 @@ extension EventReader {
 
   /// Where the parts start: 0, then after the first record boundary at or after each of
   /// `parts - 1` evenly spaced offsets (fewer when two would coincide).
-  private static func cuts(_ file: PartFile, size: Int, parts: Int, format: EventFormat)
-    throws(DeckIOError) -> [Int]
-  {
+  private static func cuts(
+    _ file: PartFile, size: Int, parts: Int, format: EventFormat, jobs: Int
+  ) throws(DeckIOError) -> [Int] {
     guard parts > 1 else { return [0] }
     let targets = (1..<parts).map { size / parts * $0 }
     var parity = [Int](repeating: 0, count: targets.count)
     if format == .csv {
       // Quotes before each target, counted in parallel segments.
-      let counts = Parallel.map(count: targets.count, jobs: targets.count) { k in
+      let counts = Parallel.map(count: targets.count, jobs: jobs) { k in
         Result { () throws(DeckIOError) -> Int in
           try file.count(UInt8(ascii: "\""), from: k == 0 ? 0 : targets[k - 1], to: targets[k])
         }

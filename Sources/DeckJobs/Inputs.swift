@@ -520,9 +520,10 @@ package enum Inputs {
     }
   }
 
-  /// Reads a big regular log in parts on `jobs` threads, each into a sink of its own
-  /// (`sink()`, turned into the part's result by `finish` on its worker); the results in file
-  /// order, and the counts named as the user named the log.
+  /// Reads a big regular log in parts on `jobs` threads (`EventReader.partsPerWorker` each, the
+  /// threads taking the next part as they come free), each into a sink of its own (`sink()`,
+  /// turned into the part's result by `finish` on its worker); the results in file order, and
+  /// the counts named as the user named the log.
   package static func readLogInParts<S: EventSink, R>(
     _ path: String, _ settings: RunSettings, _ io: JobIO, jobs: Int,
     onReject handler: ((EventReject) throws(DeckIOError) -> Void)?,
@@ -530,7 +531,9 @@ package enum Inputs {
   ) throws -> EventReader.PartsRead<R> {
     try readingInParts(path, settings, io, onReject: handler) {
       reader, opened, format throws(DeckIOError) in
-      try reader.readInParts(path: opened, format: format, jobs: jobs, sink: sink, finish: finish)
+      try reader.readInParts(
+        path: opened, format: format, jobs: jobs, partsPerWorker: EventReader.partsPerWorker,
+        sink: sink, finish: finish)
     }
   }
 

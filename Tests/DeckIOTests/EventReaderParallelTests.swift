@@ -119,6 +119,32 @@ struct EventReaderParallelTests {
     return out
   }
 
+  /// Several parts per thread (`readInParts(partsPerWorker:)`, the threads taking the next part
+  /// as they come free): the parts in file order, so the same snapshot and counts as the
+  /// serial reader.
+  @Test(
+    "several parts per thread give the serial reader's history",
+    arguments: [EventFormat.csv, .jsonLines])
+  func severalPartsPerThread(format: EventFormat) throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent(format == .csv ? "log.csv" : "log.jsonl").path
+    try Data(Self.log(format, n: 3000, seed: 11).utf8).write(to: URL(fileURLWithPath: path))
+    let want = Self.serial(path, format, skip: false, cutoff: nil)
+    for jobs in [2, 3] {
+      let reader = EventReader(
+        options: EventReaderOptions(zone: FixedUTCOffset.utc, skipBadLines: false, chunkSize: 97))
+      let read = try reader.readInParts(
+        path: path, format: format, jobs: jobs, partsPerWorker: 4, minimumPartBytes: 64,
+        sink: { SnapshotIngest(cutoff: nil) }, finish: { $0.builder.build() })
+      #expect(read.parts == 4 * jobs, "jobs \(jobs)")
+      var merged = read.results[0]
+      for part in read.results.dropFirst() { merged = try HistorySnapshot.merge(merged, part) }
+      #expect(merged == want.snapshot, "jobs \(jobs)")
+      #expect(read.stats == want.stats, "jobs \(jobs)")
+    }
+  }
+
   /// Reads `text` serially and in parts: the same outcome, which is returned.
   @discardableResult
   static func check(
