@@ -44,16 +44,15 @@ extension Parallel {
       return
     }
     let state = StreamState<T>(count: count, window: max(workers, ahead))
-    let helpers = DispatchGroup()
     for worker in 1..<workers {
-      DispatchQueue.global().async(group: helpers) {
+      DispatchQueue.global().async {
         state.help(worker: worker, make: make, stops: stops)
       }
     }
-    defer {
-      state.finish()
-      helpers.wait()
-    }
+    // Waits for the helpers that are making a result, not for those not started yet: a helper
+    // that starts after the end finds nothing to make, so the stream never depends on the
+    // thread pool having a thread free (this thread may be one of the pool's).
+    defer { state.finish() }
     while let result = state.next(make: make, stops: stops) {
       try consume(result)
     }
@@ -61,8 +60,10 @@ extension Parallel {
 }
 
 /// The state of one `Parallel.stream`: the next index to start, the next to hand out, the
-/// results made and not handed out (a ring of `window`), under one lock with two conditions
-/// (a result ready for the calling thread; room in the window for a helper).
+/// results made and not handed out (a ring of `window`), under one lock with three conditions
+/// (a result ready for the calling thread; room in the window for a helper; no helper left
+/// inside). A helper holds it until it leaves, so it outlives the stream when a helper starts
+/// late.
 private final class StreamState<T: Sendable>: @unchecked Sendable {
   private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private let ready = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -77,6 +78,9 @@ private final class StreamState<T: Sendable>: @unchecked Sendable {
   private var limit: Int
   /// Helpers waiting for room.
   private var waiting = 0
+  /// Helpers inside `help`, and the condition that the last one to leave signals.
+  private var active = 0
+  private let idle = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
   init(count: Int, window: Int) {
     self.window = window
@@ -85,9 +89,12 @@ private final class StreamState<T: Sendable>: @unchecked Sendable {
     pthread_mutex_init(lock, nil)
     pthread_cond_init(ready, nil)
     pthread_cond_init(room, nil)
+    pthread_cond_init(idle, nil)
   }
 
   deinit {
+    pthread_cond_destroy(idle)
+    idle.deallocate()
     pthread_cond_destroy(room)
     pthread_cond_destroy(ready)
     pthread_mutex_destroy(lock)
@@ -138,7 +145,12 @@ private final class StreamState<T: Sendable>: @unchecked Sendable {
   /// full.
   func help(worker: Int, make: (Int, Int) -> T, stops: (T) -> Bool) {
     pthread_mutex_lock(lock)
-    defer { pthread_mutex_unlock(lock) }
+    active += 1
+    defer {
+      active -= 1
+      if active == 0 { pthread_cond_broadcast(idle) }
+      pthread_mutex_unlock(lock)
+    }
     while started < limit {
       if started >= handed + window {
         waiting += 1
@@ -156,11 +168,13 @@ private final class StreamState<T: Sendable>: @unchecked Sendable {
   }
 
   /// The calling thread is done (every result handed out, or `consume` threw): nothing more
-  /// is started, and the helpers waiting for room leave.
+  /// is started, the helpers waiting for room leave, and this returns when no helper is
+  /// making a result any more.
   func finish() {
     pthread_mutex_lock(lock)
     limit = min(limit, started)
     pthread_cond_broadcast(room)
+    while active > 0 { pthread_cond_wait(idle, lock) }
     pthread_mutex_unlock(lock)
   }
 }

@@ -136,6 +136,23 @@ struct ParallelStreamTests {
     }
   }
 
+  @Test("streams inside the thread pool's own threads, many at once, each in order")
+  func nested() {
+    let wrong = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: 32) { n in
+      var got: [Int] = []
+      Parallel.stream(count: 50 + n, jobs: 4, ahead: 4) { k, _ in
+        Self.work(k)
+      } stops: { _ in
+        false
+      } consume: {
+        got.append($0)
+      }
+      if got != (0..<(50 + n)).map({ $0 * 31 }) { wrong.add(1, ordering: .relaxed) }
+    }
+    #expect(wrong.load(ordering: .relaxed) == 0)
+  }
+
   @Test("with two workers, two results are made at the same time")
   func sideBySide() {
     // The first two indices each wait until both have begun: one worker alone would wait for
