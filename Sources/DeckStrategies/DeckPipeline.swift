@@ -52,8 +52,8 @@ package struct DeckPipeline {
   /// order on the calling thread. The decks and the order are the same for every `jobs`: a
   /// diner's deck depends only on (inputs, seed, date, diner), and a failure is thrown after
   /// the decks before it were emitted, as with one thread. A strategy that cannot score
-  /// concurrently (`scoresConcurrently`, e.g. a plugin) runs on one thread. Memory: `jobs`
-  /// batches of decks at a time.
+  /// concurrently (`scoresConcurrently`, e.g. a plugin) runs on one thread. Memory: up to two
+  /// batches of decks per thread, made and not yet handed out.
   package func build(
     users: [UserProfile], jobs: Int, emit: (Deck) throws -> Void
   ) throws {
