@@ -60,14 +60,6 @@ package struct DeckJSONEncoder: Sendable {
     return Array(w.bytes.dropFirst().dropLast(2))
   }
 
-  /// The deck's JSON text, with `warnings`.
-  package func text(_ deck: Deck, warnings: [String]) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(128 + 96 * deck.cards.count)
-    append(deck, warnings: warnings, to: &out)
-    return out
-  }
-
   /// Appends the deck's JSON text, with `warnings`, to `out` (the texts of a batch of decks in
   /// one array).
   package func append(_ deck: Deck, warnings: [String], to out: inout [UInt8]) {

@@ -53,7 +53,7 @@ extension DeckJob {
         ids.append(id)
       }
     case .everyone:
-      break
+      break  // returned above
     }
     if let shard {
       ids = ids.filter { shard.contains($0) }
